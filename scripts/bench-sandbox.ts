@@ -34,14 +34,9 @@ async function attempt(driver: SandboxDriver, fixture: Fixture, snapshot: Fixtur
   const started = performance.now();
   const plan = scorer.plan(fixture, fixture.expected);
   if (!plan) throw new Error('the benchmark fixture must need a sandbox');
-  const box = await driver.create();
-  try {
-    const run = await executePlan(plan, box, snapshot);
-    const verdict = scorer.score({ fixture, output: fixture.expected, evidence: run.evidence });
-    if (!verdict.passed) throw new Error(`expected answer failed: ${JSON.stringify(verdict.checks)}`);
-  } finally {
-    await box.destroy();
-  }
+  const run = await executePlan(plan, driver, snapshot);
+  const verdict = scorer.score({ fixture, output: fixture.expected, evidence: run.evidence });
+  if (!verdict.passed) throw new Error(`expected answer failed: ${JSON.stringify(verdict.checks)}`);
   return performance.now() - started;
 }
 

@@ -34,7 +34,8 @@ export interface AttemptToRun {
 }
 
 export interface AttemptExecutor {
-  buildRepository(fixture: Fixture, labels: Record<string, string>): Promise<BuiltRepository>;
+  /** Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone. */
+  buildRepositories(fixtures: Fixture[], labels: Record<string, string>): Promise<(BuiltRepository | { error: string })[]>;
   /** Runs the attempt and classifies every failure into an outcome; throws only on bugs. */
   runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome>;
   /** Removes every sandbox carrying these labels (cancel, shutdown). */

@@ -15,7 +15,7 @@ import {
   type Prisma,
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
-import type { AttemptExecutor } from './attempt-executor';
+import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
 
 export interface CampaignHandlerDeps {
   db: Db;
@@ -23,8 +23,6 @@ export interface CampaignHandlerDeps {
   executor: AttemptExecutor;
   workerId: string;
   heartbeatMs: number;
-  /** How many fixture repositories one plan job builds at once. */
-  buildConcurrency: number;
 }
 
 export const CAMPAIGN_LABEL = 'org.gitbench.campaign';
@@ -37,20 +35,6 @@ export async function dispatchAttempts(db: Db, queue: QueueClient, attemptIds: s
   return jobs.length;
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return results;
-}
-
 export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, 'campaign.plan' | 'attempt.run'> {
   const { db, queue, executor, workerId } = deps;
 
@@ -58,28 +42,28 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
     async 'campaign.plan'({ campaignId }) {
       const campaign = await db.campaign.findUnique({ where: { id: campaignId }, include: { fixtures: true } });
       if (!campaign || campaign.status !== 'PLANNING') return { skipped: `campaign is ${campaign?.status ?? 'missing'}` };
-      let built: BuiltFixture[];
-      try {
-        built = await mapLimit(campaign.fixtures, deps.buildConcurrency, async (snap) => {
-          const fixture = snap.definition as unknown as Fixture;
-          try {
-            const repo = await executor.buildRepository(fixture, { [CAMPAIGN_LABEL]: campaignId });
-            return {
-              snapshotId: snap.id,
-              inputHash: repo.inputHash,
-              repoState: repo.repoState,
-              repoArchive: repo.archive,
-              setupLog: repo.setupLog,
-              buildInfo: repo.buildInfo as Prisma.InputJsonValue,
-            };
-          } catch (err) {
-            throw new Error(`fixture ${snap.domain}/${snap.fixtureId}: ${(err as Error).message}`);
-          }
-        });
-      } catch (err) {
-        await failCampaign(db, campaignId, `planning failed: ${(err as Error).message}`);
-        return { failed: (err as Error).message };
+      const snapshots = campaign.fixtures;
+      const outcomes = await executor.buildRepositories(
+        snapshots.map((snap) => snap.definition as unknown as Fixture),
+        { [CAMPAIGN_LABEL]: campaignId },
+      );
+      const failures = outcomes.flatMap((o, i) => ('error' in o ? [`fixture ${snapshots[i]!.domain}/${snapshots[i]!.fixtureId}: ${o.error}`] : []));
+      if (failures.length > 0) {
+        const message = `planning failed: ${failures.length} fixture repositories could not be built: ${failures.join('; ')}`;
+        await failCampaign(db, campaignId, message.slice(0, 4000));
+        return { failed: message };
       }
+      const built: BuiltFixture[] = outcomes.map((o, i) => {
+        const repo = o as BuiltRepository;
+        return {
+          snapshotId: snapshots[i]!.id,
+          inputHash: repo.inputHash,
+          repoState: repo.repoState,
+          repoArchive: repo.archive,
+          setupLog: repo.setupLog,
+          buildInfo: repo.buildInfo as Prisma.InputJsonValue,
+        };
+      });
       const attemptIds = await savePlan(db, campaignId, built);
       if (!attemptIds) return { skipped: 'planned by another delivery' };
       await dispatchAttempts(db, queue, attemptIds);

@@ -1,6 +1,6 @@
 import { classifyError, outputHash, sha256Hex, canonicalJson, type Fixture } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { buildFixtureRepository, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
+import { buildFixtureRepositories, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
 import { runLlmJudge, type CompletionResult, type ProviderRegistry } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
@@ -13,6 +13,8 @@ export interface EngineExecutorDeps {
   registry: ProviderRegistry;
   /** Labels every sandbox of this worker carries, so its shutdown removes exactly its own. */
   workerLabels: Record<string, string>;
+  /** Sandboxes one planning job builds fixture repositories in at once. */
+  buildSandboxes: number;
 }
 
 /**
@@ -31,16 +33,22 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
 
-    async buildRepository(fixture: Fixture, labels): Promise<BuiltRepository> {
-      const snap = await buildFixtureRepository(fixture, driver, { labels: { ...deps.workerLabels, ...labels } });
-      const { tar, ...buildInfo } = snap;
-      return {
-        inputHash: snap.inputHash,
-        repoState: snap.repoState,
-        archive: tar,
-        setupLog: [snap.setupLog.stdout, snap.setupLog.stderr].filter(Boolean).join('\n'),
-        buildInfo: buildInfo as unknown as Record<string, unknown>,
-      };
+    async buildRepositories(fixtures: Fixture[], labels): Promise<(BuiltRepository | { error: string })[]> {
+      const outcomes = await buildFixtureRepositories(fixtures, driver, {
+        labels: { ...deps.workerLabels, ...labels },
+        sandboxes: deps.buildSandboxes,
+      });
+      return outcomes.map((o) => {
+        if (o.error) return { error: o.error.message };
+        const { tar, ...buildInfo } = o.snapshot;
+        return {
+          inputHash: o.snapshot.inputHash,
+          repoState: o.snapshot.repoState,
+          archive: tar,
+          setupLog: [o.snapshot.setupLog.stdout, o.snapshot.setupLog.stderr].filter(Boolean).join('\n'),
+          buildInfo: buildInfo as unknown as Record<string, unknown>,
+        };
+      });
     },
 
     async runAttempt(a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {

@@ -1,5 +1,6 @@
 import { findProfilesFile, loadProfilesFile, ProviderRegistry } from '@gitbench/providers';
 import { createSandboxDriver } from '@gitbench/sandbox';
+import { newId } from '@gitbench/core';
 import { createDb } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
 import { readWorkerEnv } from './env';
@@ -9,26 +10,40 @@ const env = readWorkerEnv();
 const profilesFile = env.GITBENCH_PROFILES ?? (await findProfilesFile(process.cwd()));
 const profiles = profilesFile ? await loadProfilesFile(profilesFile, process.env) : undefined;
 const registry = new ProviderRegistry({ ...(profiles ? { profiles } : {}), env: process.env });
-const driver = await createSandboxDriver({ kind: env.GITBENCH_SANDBOX_DRIVER, image: env.GITBENCH_SANDBOX_IMAGE });
+const workerId = newId('worker');
+// Containers are started ahead of the attempts that use them, so they carry this worker's label from
+// the start: shutdown (and anyone cleaning up after a killed worker) finds them by it.
+const driver = await createSandboxDriver({
+  kind: env.GITBENCH_SANDBOX_DRIVER,
+  image: env.GITBENCH_SANDBOX_IMAGE,
+  labels: { [WORKER_LABEL]: workerId },
+  prestart: env.GITBENCH_WORKER_CONCURRENCY,
+});
 // The executor's judge cache writes through its own small pool; attempts' rows go through the worker's.
 const executorDb = createDb({ databaseUrl: env.DATABASE_URL, schema: env.GITBENCH_DATABASE_SCHEMA, maxConnections: 2 });
 
 const worker = await startWorker(
   {
+    id: workerId,
     databaseUrl: env.DATABASE_URL,
     databaseSchema: env.GITBENCH_DATABASE_SCHEMA,
     redisUrl: env.REDIS_URL,
     queueName: env.GITBENCH_QUEUE,
     concurrency: env.GITBENCH_WORKER_CONCURRENCY,
     heartbeatMs: env.GITBENCH_HEARTBEAT_MS,
-    buildConcurrency: env.GITBENCH_BUILD_CONCURRENCY,
     reaper: {
       staleAfterMs: env.GITBENCH_STALE_AFTER_MS,
       redispatchAfterMs: env.GITBENCH_REDISPATCH_AFTER_MS,
       intervalMs: env.GITBENCH_REAPER_INTERVAL_MS,
     },
   },
-  (workerId) => createEngineExecutor({ db: executorDb, driver, registry, workerLabels: { [WORKER_LABEL]: workerId } }),
+  () => createEngineExecutor({
+      db: executorDb,
+      driver,
+      registry,
+      workerLabels: { [WORKER_LABEL]: workerId },
+      buildSandboxes: env.GITBENCH_BUILD_CONCURRENCY,
+    }),
 );
 const sandbox = driver.describe();
 console.log(
@@ -47,6 +62,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     console.log(`[worker ${worker.id}] ${signal}: stopping intake, giving back in-flight attempts, removing sandboxes`);
     worker
       .stop()
+      .then(() => driver.close())
       .then(() => executorDb.$disconnect())
       .then(
         () => process.exit(0),

@@ -1,5 +1,5 @@
-import { completeCampaignIfDone, findUndispatched, reapStaleAttempts, refreshCampaignStats, type Db } from '@gitbench/db';
-import type { QueueClient } from '@gitbench/queue';
+import { completeCampaignIfDone, findUndispatched, reapStaleAttempts, refreshCampaignStats, touchDispatched, type Db } from '@gitbench/db';
+import { jobCatalog, type QueueClient } from '@gitbench/queue';
 import { dispatchAttempts } from './campaign-handlers';
 
 export interface ReaperConfig {
@@ -15,8 +15,15 @@ export interface ReaperConfig {
  */
 export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig) {
   const reaped = await reapStaleAttempts(db, config.staleAfterMs);
+  // A long campaign keeps jobs waiting in Redis for longer than the re-dispatch delay: only the jobs
+  // Redis no longer holds are sent again (a never-dispatched attempt has dispatch 0 and no job).
   const undispatched = await findUndispatched(db, config.redispatchAfterMs);
-  const toDispatch = [...new Set([...reaped, ...undispatched])];
+  const live = await queue.liveJobs('attempt.run', undispatched.filter((u) => u.dispatch > 0));
+  const isLive = (u: { attemptId: string; dispatch: number }) => live.has(jobCatalog['attempt.run'].jobId(u));
+  const waiting = undispatched.filter(isLive).map((u) => u.attemptId);
+  await touchDispatched(db, waiting);
+  const lost = undispatched.filter((u) => !isLive(u)).map((u) => u.attemptId);
+  const toDispatch = [...new Set([...reaped, ...lost])];
   const dispatched = toDispatch.length ? await dispatchAttempts(db, queue, toDispatch) : 0;
 
   const staleBefore = new Date(Date.now() - config.redispatchAfterMs);
@@ -28,5 +35,5 @@ export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig)
     select: { id: true },
   });
   for (const c of running) if (await completeCampaignIfDone(db, c.id)) await refreshCampaignStats(db, c.id);
-  return { reaped: reaped.length, dispatched, replanned: planning.length };
+  return { reaped: reaped.length, dispatched, stillWaiting: waiting.length, replanned: planning.length };
 }

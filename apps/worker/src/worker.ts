@@ -7,6 +7,8 @@ import { campaignHandlers } from './campaign-handlers';
 import { reapOnce, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {
+  /** Chosen by the caller when sandboxes must carry it from the start (see main.ts); else generated. */
+  id?: string;
   databaseUrl: string;
   databaseSchema?: string;
   redisUrl: string;
@@ -14,7 +16,6 @@ export interface WorkerConfig {
   concurrency: number;
   heartbeatMs: number;
   reaper?: Partial<ReaperConfig> & { intervalMs?: number };
-  buildConcurrency?: number;
 }
 
 export interface RunningWorker {
@@ -32,7 +33,7 @@ export const WORKER_LABEL = 'org.gitbench.worker';
  * worker's sandboxes, drop the heartbeat, close Redis and Postgres.
  */
 export async function startWorker(config: WorkerConfig, executorFor: (workerId: string) => AttemptExecutor): Promise<RunningWorker> {
-  const id = newId('worker');
+  const id = config.id ?? newId('worker');
   const executor = executorFor(id);
   const db = createDb({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, maxConnections: config.concurrency + 4 });
   const queue = createQueueClient({ redisUrl: config.redisUrl, queueName: config.queueName });
@@ -74,7 +75,6 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       executor,
       workerId: id,
       heartbeatMs: Math.min(config.heartbeatMs, 2_000),
-      buildConcurrency: config.buildConcurrency ?? 2,
     }),
   };
   const consumer: QueueWorker = startQueueWorker(

@@ -9,7 +9,7 @@ import type { AttemptExecutor } from '../src/attempt-executor';
 
 // These tests exercise heartbeats and pings only; no attempt reaches the executor.
 const noAttempts = (): AttemptExecutor => ({
-  buildRepository: async () => {
+  buildRepositories: async () => {
     throw new Error('no campaign in this test');
   },
   runAttempt: async () => {

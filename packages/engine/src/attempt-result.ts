@@ -27,6 +27,8 @@ export type AttemptSandbox =
       image: string;
       imageId: string;
       isolated: boolean;
+      /** The sandbox this attempt alone used (a container id for Docker), removed afterwards. */
+      sandboxId: string;
       evidence: SandboxEvidence;
       aborted?: string;
       durationMs: number;

@@ -1,8 +1,9 @@
-import { withSandbox, type BatchStep, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
+import { resetScratchStep, withSandbox, type BatchGroup, type BatchStep, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
 import { REPO_STATE_SCRIPT, environmentPreamble, fixtureDefinitionHash, inputHash, setupScript, type ExecRecord, type Fixture } from './core-api';
 import { FixtureSetupError } from './errors';
 import { repoDirOf, type FixtureSnapshot } from './fixture-snapshot';
 import { contextSteps, toContextResults } from './gather-context';
+import { mapPool } from './map-pool';
 import { shellWord } from './shell-word';
 
 export interface BuildOptions {
@@ -10,6 +11,16 @@ export interface BuildOptions {
   /** The whole set-up script's limit; fixtures build in well under a second. */
   setupTimeoutMs?: number;
 }
+
+export interface BuildManyOptions extends BuildOptions {
+  /** Sandboxes used at once; each builds its share of the fixtures one after the other. */
+  sandboxes?: number;
+  /** At most this many fixtures per sandbox, so one slow set-up delays few others. */
+  perSandbox?: number;
+}
+
+/** One fixture's build: its snapshot, or why its repository could not be built. */
+export type BuildOutcome = { fixture: Fixture; snapshot: FixtureSnapshot; error?: undefined } | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
 
 export function toExecRecord(r: StepRecord): ExecRecord {
   return {
@@ -31,79 +42,111 @@ export function stateSteps(repoDir: string): BatchStep[] {
   ];
 }
 
+/** The workspace (repository and its siblings) as base64, so it travels in a step's text output. */
+const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'tar -c -f - . | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
+
 /**
  * Builds a fixture's repository once, in a sandbox of its own, from core's deterministic set-up
- * script, and returns it as a snapshot that attempts restore. The context commands run on the fresh
- * repository too, after the archive was taken, so whatever they change is not part of the snapshot.
+ * script, and returns it as a snapshot that attempts restore. Throws FixtureSetupError when the
+ * set-up fails.
  */
-export async function buildFixtureRepository(
-  fixture: Fixture,
-  driver: SandboxDriver,
-  opts: BuildOptions = {},
-): Promise<FixtureSnapshot> {
-  const key = `${fixture.domain}/${fixture.id}`;
-  const repoDir = repoDirOf(fixture);
+export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDriver, opts: BuildOptions = {}): Promise<FixtureSnapshot> {
+  const [outcome] = await buildInOneSandbox([fixture], driver, opts);
+  if (outcome!.error) throw outcome!.error;
+  return outcome!.snapshot;
+}
+
+/**
+ * Builds many fixtures' repositories with few sandboxes: each sandbox builds its share one after the
+ * other in a single round trip, emptying its workspace, HOME and temporary directory before each
+ * fixture, so every build starts from what a fresh sandbox holds. Starting a sandbox costs far more
+ * than building a small repository, which is why a campaign's planning does it this way; the input
+ * hashes are the same as those of fixtures built one per sandbox (the engine's tests and
+ * `gitbench selfcheck` compare them). A failing fixture fails alone.
+ */
+export async function buildFixtureRepositories(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions = {}): Promise<BuildOutcome[]> {
+  const sandboxes = Math.max(1, opts.sandboxes ?? 2);
+  const perSandbox = Math.max(1, Math.min(opts.perSandbox ?? 40, Math.ceil(fixtures.length / sandboxes)));
+  const chunks: Fixture[][] = [];
+  for (let i = 0; i < fixtures.length; i += perSandbox) chunks.push(fixtures.slice(i, i + perSandbox));
+  const built = await mapPool(chunks, sandboxes, (chunk) => buildInOneSandbox(chunk, driver, opts));
+  return built.flat();
+}
+
+/** Groups per fixture: build (reset, set-up, archive), then state, context and commit list if it built. */
+const GROUPS_PER_FIXTURE = 4;
+
+async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildOptions): Promise<BuildOutcome[]> {
+  const groups: BatchGroup[] = fixtures.flatMap((fixture, i): BatchGroup[] => {
+    const repoDir = repoDirOf(fixture);
+    const build = i * GROUPS_PER_FIXTURE;
+    const setup: BatchStep = {
+      id: 'setup',
+      command: `mkdir -p -- ${shellWord(repoDir)} && cd -- ${shellWord(repoDir)} || exit 90\n${setupScript(fixture)}`,
+      timeoutMs: opts.setupTimeoutMs ?? 120_000,
+      maxOutputBytes: 256 * 1024,
+    };
+    return [
+      { stopOnFailure: true, steps: [...(i > 0 ? [resetScratchStep('reset')] : []), setup, ARCHIVE_STEP] },
+      { stopOnFailure: false, requires: build, steps: stateSteps(repoDir) },
+      { stopOnFailure: false, requires: build, steps: contextSteps(fixture, repoDir) },
+      {
+        stopOnFailure: false,
+        requires: build,
+        steps: [{ id: 'commits', command: "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true", cwd: repoDir }],
+      },
+    ];
+  });
   const started = performance.now();
-  return withSandbox(
+  const result = await withSandbox(
     driver,
-    async (box) => {
-      const setup = await box.runBatch({
-        groups: [
-          {
-            stopOnFailure: true,
-            steps: [
-              {
-                id: 'setup',
-                command: `mkdir -p -- ${shellWord(repoDir)} && cd -- ${shellWord(repoDir)} || exit 90\n${setupScript(fixture)}`,
-                timeoutMs: opts.setupTimeoutMs ?? 120_000,
-                maxOutputBytes: 256 * 1024,
-              },
-            ],
-          },
-        ],
-      });
-      const setupRecord = setup.groups[0]?.[0];
-      if (!setupRecord || setup.aborted) throw new FixtureSetupError(key, `set-up did not finish: ${setup.aborted ?? 'no record'}`);
-      if (setupRecord.exitCode !== 0) {
-        const why = setupRecord.timedOut ? 'timed out' : `exited ${setupRecord.exitCode}`;
-        throw new FixtureSetupError(key, `set-up ${why}: ${lastLines(setupRecord.stderr || setupRecord.stdout)}`, setupRecord.stderr);
-      }
-      const tar = await box.copyOut();
-      const after = await box.runBatch({
-        preamble: environmentPreamble(),
-        groups: [
-          { stopOnFailure: false, steps: stateSteps(repoDir) },
-          { stopOnFailure: false, steps: contextSteps(fixture, repoDir) },
-          {
-            stopOnFailure: false,
-            steps: [{ id: 'commits', command: "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true", cwd: repoDir }],
-          },
-        ],
-      });
-      const [state, head] = after.groups[0] ?? [];
-      if (!state || state.exitCode !== 0) {
-        throw new FixtureSetupError(key, `repository state could not be read: ${lastLines(state?.stderr ?? after.aborted ?? '')}`);
-      }
-      const definitionHash = fixtureDefinitionHash(fixture);
-      const d = driver.describe();
-      return {
+    // The pinned environment reaches every step; the set-up script establishes it again for itself.
+    (box) => box.runBatch({ preamble: environmentPreamble(), groups }),
+    { labels: opts.labels },
+  );
+  const d = driver.describe();
+  const image = { tag: d.image, id: d.imageId, driver: d.driver, isolated: d.isolated };
+  const each = Math.round((performance.now() - started) / fixtures.length);
+  return fixtures.map((fixture, i): BuildOutcome => {
+    const key = `${fixture.domain}/${fixture.id}`;
+    const repoDir = repoDirOf(fixture);
+    const base = i * GROUPS_PER_FIXTURE;
+    const fail = (message: string, log?: string): BuildOutcome => ({ fixture, error: new FixtureSetupError(key, message, log) });
+    const buildRecords = result.groups[base] ?? [];
+    const reset = buildRecords.find((r) => r.id === 'reset');
+    if (reset && reset.exitCode !== 0) return fail(`the sandbox could not be emptied before the build: ${lastLines(reset.stderr)}`);
+    const setupRecord = buildRecords.find((r) => r.id === 'setup');
+    if (!setupRecord) return fail(`set-up did not finish: ${result.aborted ?? 'no record'}`);
+    if (setupRecord.exitCode !== 0) {
+      const why = setupRecord.timedOut ? 'timed out' : `exited ${setupRecord.exitCode}`;
+      return fail(`set-up ${why}: ${lastLines(setupRecord.stderr || setupRecord.stdout)}`, setupRecord.stderr);
+    }
+    const archive = buildRecords.find((r) => r.id === 'archive');
+    if (!archive || archive.exitCode !== 0 || archive.truncated) {
+      return fail(`the built workspace could not be archived: ${lastLines(archive?.stderr ?? result.aborted ?? 'no record')}`);
+    }
+    const [state, head] = result.groups[base + 1] ?? [];
+    if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? result.aborted ?? '')}`);
+    const definitionHash = fixtureDefinitionHash(fixture);
+    return {
+      fixture,
+      snapshot: {
         domain: fixture.domain,
         fixtureId: fixture.id,
         repoDir,
-        tar,
+        tar: Buffer.from(archive.stdout, 'base64'),
         repoState: state.stdout,
         definitionHash,
         inputHash: inputHash(definitionHash, state.stdout),
         head: head?.stdout.trim() ?? '',
-        context: toContextResults(after.groups[1] ?? []),
-        commits: parseCommits(after.groups[2]?.[0]?.stdout ?? ''),
+        context: toContextResults(result.groups[base + 2] ?? []),
+        commits: parseCommits(result.groups[base + 3]?.[0]?.stdout ?? ''),
         setupLog: toExecRecord(setupRecord),
-        image: { tag: d.image, id: d.imageId, driver: d.driver, isolated: d.isolated },
-        buildMs: Math.round(performance.now() - started),
-      };
-    },
-    { labels: opts.labels },
-  );
+        image,
+        buildMs: fixtures.length === 1 ? Math.round(performance.now() - started) : each,
+      },
+    };
+  });
 }
 
 function parseCommits(text: string): { hash: string; subject: string }[] {

@@ -1,4 +1,4 @@
-import { withSandbox, type SandboxDriver } from '@gitbench/sandbox';
+import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptOutcome, AttemptResult, AttemptSandbox, OutputMode } from './attempt-result';
 import {
   expectedHash,
@@ -126,7 +126,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     const t0 = performance.now();
     let execution;
     try {
-      execution = await withSandbox(driver, (box) => executePlan(plan, box, snapshot, input.exec), { labels: input.labels });
+      execution = await executePlan(plan, driver, snapshot, { ...input.exec, ...(input.labels ? { labels: input.labels } : {}) });
     } catch (err) {
       const error = `sandbox failed: ${(err as Error).message}`;
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error });
@@ -135,7 +135,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     hashes.input = inputHash(definition, execution.repoState);
     evidence = execution.evidence;
     const d = driver.describe();
-    sandbox = { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, evidence, durationMs: execution.durationMs };
+    sandbox = { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: execution.sandboxId, evidence, durationMs: execution.durationMs };
     if (execution.aborted) sandbox.aborted = execution.aborted;
     if (hashes.input !== hashes.expectedInput) {
       const error = `restored repository differs from the fixture snapshot (input hash ${hashes.input.slice(0, 12)} ≠ ${hashes.expectedInput.slice(0, 12)})`;

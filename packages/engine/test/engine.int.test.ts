@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { parseSuite, type Fixture } from '@gitbench/core';
 import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { buildFixtureRepositories, buildFixtureRepository, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
 
 const UPSTREAM = join(import.meta.dirname, '../../../../shared/gitbench-upstream/fixtures');
+const OURS = join(import.meta.dirname, '../../../fixtures');
 const runLabel = { 'org.gitbench.test': `engine-${process.pid}` };
 let driver: DockerSandboxDriver;
 
@@ -27,6 +30,9 @@ afterAll(async () => {
   await driver?.removeByLabels(runLabel);
 });
 
+/** The workspace's file names: a leftover of an earlier build in the same sandbox would show here. */
+const archived = (tar: Buffer) => spawnSync('tar', ['-t'], { input: tar, encoding: 'utf8' }).stdout.split('\n').sort();
+
 describe('fixture repositories', () => {
   it('are identical, commit ids included, when built twice in fresh containers', async () => {
     // A conflict left in progress, a stash and several branches: the parts most likely to drift.
@@ -37,6 +43,35 @@ describe('fixture repositories', () => {
     expect(b.inputHash).toBe(a.inputHash);
     expect(b.repoState).toBe(a.repoState);
     expect(a.repoState).toContain('MERGE_HEAD');
+  });
+
+  it('are the same when many are built in one sandbox as when each has a sandbox of its own', async () => {
+    // Two fixtures of every domain of our suite (worktrees, submodules with bare remotes beside the
+    // repository, stashes, reflogs, conflicts left in progress), plus a broken one in the middle.
+    const files = readdirSync(OURS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => ['f002.yaml', 'f011.yaml'].map((f) => `${d.name}/${f}`));
+    const suite = parseSuite(await Promise.all(files.map(async (path) => ({ path, text: await readFile(join(OURS, path), 'utf8') }))));
+    expect(suite.errors).toEqual([]);
+    const broken = { ...suite.fixtures[0]!, id: 'broken', setup: ['git init -q', 'exit 7'] };
+    const fixtures = [...suite.fixtures.slice(0, 5), broken, ...suite.fixtures.slice(5)];
+    const alone = await Promise.all(suite.fixtures.map((f) => buildFixtureRepository(f, driver)));
+    // Reversed, so every fixture follows a different one than in any other order.
+    const together = await buildFixtureRepositories([...fixtures].reverse(), driver, { sandboxes: 2 });
+    expect(together.find((o) => o.fixture.id === 'broken')?.error?.message).toMatch(/setup\[1\] exited with status 7/);
+    const byKey = new Map(together.filter((o) => o.snapshot).map((o) => [`${o.fixture.domain}/${o.fixture.id}`, o.snapshot!]));
+    expect(byKey.size).toBe(suite.fixtures.length);
+    for (const a of alone) {
+      const b = byKey.get(`${a.domain}/${a.fixtureId}`)!;
+      expect({ key: `${a.domain}/${a.fixtureId}`, files: archived(b.tar), hash: b.inputHash, head: b.head, context: b.context, commits: b.commits }).toEqual({
+        key: `${a.domain}/${a.fixtureId}`,
+        files: archived(a.tar),
+        hash: a.inputHash,
+        head: a.head,
+        context: a.context,
+        commits: a.commits,
+      });
+    }
   });
 
   it('fail with the step that failed when the set-up is broken', async () => {

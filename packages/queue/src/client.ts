@@ -15,9 +15,17 @@ export interface QueueClient {
   enqueueMany<N extends JobName>(name: N, payloads: JobPayload<N>[]): Promise<string[]>;
   /** Enqueues and waits for the worker's result; for health checks and tests, not for attempts. */
   enqueueAndWait<N extends JobName>(name: N, payload: JobPayload<N>, timeoutMs: number): Promise<unknown>;
+  /**
+   * The jobs among these that Redis still holds as waiting, delayed or running: they will be
+   * delivered, so sending them again is waste. A job that is missing (Redis lost it), completed or
+   * failed is not live.
+   */
+  liveJobs<N extends JobName>(name: N, payloads: JobPayload<N>[]): Promise<Set<string>>;
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
+
+const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
 export function createQueueClient(config: QueueConfig): QueueClient {
   const connection: Redis = createRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
@@ -61,6 +69,18 @@ export function createQueueClient(config: QueueConfig): QueueClient {
       const job = await queue.getJob(jobId);
       if (!job) throw new Error(`job ${jobId} vanished right after enqueue`);
       return job.waitUntilFinished(events, timeoutMs);
+    },
+    async liveJobs(name, payloads) {
+      const ids = payloads.map((p) => toJob(name, p).opts.jobId);
+      const live = new Set<string>();
+      for (let i = 0; i < ids.length; i += 200) {
+        const chunk = ids.slice(i, i + 200);
+        const states = await Promise.all(chunk.map((id) => queue.getJobState(id)));
+        chunk.forEach((id, j) => {
+          if (LIVE_STATES.has(states[j]!)) live.add(id);
+        });
+      }
+      return live;
     },
     async counts() {
       return queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');

@@ -73,10 +73,34 @@ function planSteps(request: BatchRequest): StepPlan[] {
   );
 }
 
-export function buildBatch(request: BatchRequest, workdir: string): BuiltBatch {
+/**
+ * The command a process started before its batch is known runs: it reads the script (length first)
+ * from stdin, leaving whatever follows (the archive to restore) for the script's own `tar -x`.
+ * bash's `read` takes a pipe byte by byte, so it stops exactly at the end of the script.
+ */
+export const STDIN_BOOT = 'IFS= read -r gb_n && LC_ALL=C IFS= read -r -d "" -N "$gb_n" gb_s; eval "$gb_s"';
+
+export interface BuildBatchOptions {
+  /**
+   * Always send the script on stdin (for a process that is already waiting with STDIN_BOOT), with the
+   * request's environment exported by the script itself since that process's environment is fixed.
+   */
+  viaStdin?: boolean;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function buildBatch(request: BatchRequest, workdir: string, options: BuildBatchOptions = {}): BuiltBatch {
   const steps = planSteps(request);
+  const exports = options.viaStdin
+    ? Object.entries(request.env ?? {}).map(([k, v]) => {
+        if (!ENV_NAME.test(k)) throw new Error(`batch environment variable name ${JSON.stringify(k)} is not valid`);
+        return `export ${k}=${shellQuote(v)}`;
+      })
+    : [];
   const lines: string[] = [
     'set +e',
+    ...exports,
     `gb_dir=$(mktemp -d "\${TMPDIR:-/tmp}/gb.XXXXXX") || { printf '@@GBFATAL tmpdir\\n'; exit 97; }`,
     `trap 'rm -rf -- "$gb_dir"' EXIT`,
     `cd -- ${shellQuote(request.cwd ?? workdir)} || { printf '@@GBFATAL cwd\\n'; exit 98; }`,
@@ -86,7 +110,12 @@ export function buildBatch(request: BatchRequest, workdir: string): BuiltBatch {
   if (request.preamble) lines.push(request.preamble);
   lines.push(RUNNER);
   request.groups.forEach((g, group) => {
-    lines.push('gb_stop=0');
+    if (g.requires !== undefined && !(Number.isInteger(g.requires) && g.requires >= 0 && g.requires < group)) {
+      throw new Error(`batch group ${group} requires group ${g.requires}, which is not an earlier group`);
+    }
+    // gb_ok_<n> ends as 1 only when every step of group n ran and exited 0.
+    lines.push('gb_stop=0', 'gb_fail=0');
+    if (g.requires !== undefined) lines.push(`if [ "$gb_ok_${g.requires}" = 1 ]; then`);
     for (const s of steps.filter((p) => p.group === group)) {
       // A NUL byte cannot be passed to bash; such a step is recorded as failed without running.
       const runnable = !s.command.includes('\0');
@@ -95,23 +124,22 @@ export function buildBatch(request: BatchRequest, workdir: string): BuiltBatch {
         : `printf '${FRAME} %s 126 1 0 0 0\\n0\\n0\\n' ${s.group}.${s.index}; gb_rc=126`;
       lines.push(
         g.stopOnFailure
-          ? `if [ "$gb_stop" = 0 ]; then ${call}; [ "$gb_rc" = 0 ] || gb_stop=1; fi`
-          : call,
+          ? `if [ "$gb_stop" = 0 ]; then ${call}; [ "$gb_rc" = 0 ] || gb_stop=1; else gb_fail=1; fi`
+          : `${call}; [ "$gb_rc" = 0 ] || gb_fail=1`,
       );
     }
+    lines.push(`[ "$gb_stop$gb_fail" = 00 ] && gb_ok_${group}=1 || gb_ok_${group}=0`);
+    if (g.requires !== undefined) lines.push(`else gb_ok_${group}=0; fi`);
   });
   const script = lines.join('\n') + '\n';
   const guardMs = steps.reduce((t, s) => t + Math.ceil(s.timeoutMs / 1000) * 1000 + KILL_GRACE_S * 1000, 0) + 5_000;
   const maxBytes = steps.reduce((t, s) => t + 2 * (s.cap + 1) + 256, 0) + 4096;
   const scriptBytes = Buffer.from(script, 'utf8');
-  if (scriptBytes.length <= MAX_ARG_SCRIPT) {
+  if (scriptBytes.length <= MAX_ARG_SCRIPT && !options.viaStdin) {
     return { argv: ['bash', '-c', script], stdin: request.restoreTar, guardMs, maxBytes };
   }
-  // bash's `read` takes a pipe byte by byte, so it stops exactly at the end of the script and leaves
-  // the tar archive that follows for `tar -x`.
-  const boot = 'IFS= read -r gb_n && LC_ALL=C IFS= read -r -d "" -N "$gb_n" gb_s; eval "$gb_s"';
   const stdin = Buffer.concat([Buffer.from(`${scriptBytes.length}\n`), scriptBytes, request.restoreTar ?? Buffer.alloc(0)]);
-  return { argv: ['bash', '-c', boot], stdin, guardMs, maxBytes };
+  return { argv: ['bash', '-c', STDIN_BOOT], stdin, guardMs, maxBytes };
 }
 
 export interface RawRun {

@@ -2,8 +2,9 @@ import Docker from 'dockerode';
 import { buildBatch, parseBatch, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
+import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
 import { execViaBatch } from './exec-via-batch';
-import type { BatchRequest, BatchResult, ExecOptions, ExecResult, Sandbox, SandboxDescription, SandboxDriver } from './types';
+import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver } from './types';
 
 export interface DockerLimits {
   memoryBytes: number;
@@ -21,8 +22,8 @@ export interface DockerDriverConfig {
   /** Labels put on every container; clean-up finds containers by them. */
   labels?: Record<string, string>;
   /**
-   * Containers created and started ahead of need. Each is still used by exactly one sandbox and
-   * removed afterwards: the pool hides start-up latency, it never shares state between attempts.
+   * Containers started ahead of need for `runOnce`. Each still runs exactly one batch and is removed
+   * afterwards: the pool hides start-up latency, it never shares state between attempts.
    */
   prestart?: number;
 }
@@ -41,7 +42,10 @@ export class DockerSandboxDriver implements SandboxDriver {
   readonly docker: Docker;
   private readonly limits: DockerLimits;
   private imageId = '';
-  private readonly ready: Promise<Docker.Container>[] = [];
+  /** Containers waiting on stdin for the one batch of a `runOnce`. */
+  private readonly waiting: Promise<WaitingContainer>[] = [];
+  /** Logical labels of one-shot containers in use: they were started before their attempt was known. */
+  private readonly inUse = new Map<string, { labels: Record<string, string>; container: Docker.Container }>();
   private readonly removals = new Set<Promise<void>>();
   private closed = false;
 
@@ -70,33 +74,61 @@ export class DockerSandboxDriver implements SandboxDriver {
 
   async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {
     if (this.closed) throw new Error('sandbox driver is closed');
-    // Pooled containers carry only the driver's labels; per-sandbox labels need a container of their own.
-    const pooled = !opts.labels && this.ready.length > 0 ? this.ready.shift() : undefined;
-    const container = pooled ? await pooled.catch(() => this.startContainer()) : await this.startContainer(opts.labels);
-    this.refill();
+    const container = await this.createContainer({ Cmd: ['sleep', 'infinity'] }, opts.labels);
+    try {
+      await container.start();
+    } catch (err) {
+      await removeContainer(container).catch(() => undefined);
+      throw err;
+    }
     return new DockerSandbox(container, this.docker, (p) => this.track(p));
+  }
+
+  async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
+    if (this.closed) throw new Error('sandbox driver is closed');
+    const pooled = this.waiting.shift();
+    this.refill();
+    const waiting = pooled ? await pooled.catch(() => this.startWaiting()) : await this.startWaiting();
+    const id = waiting.container.id;
+    this.inUse.set(id, { labels: opts.labels ?? {}, container: waiting.container });
+    try {
+      const result = await runInWaitingContainer(waiting, request, WORKDIR);
+      return { ...result, sandboxId: id };
+    } finally {
+      this.inUse.delete(id);
+      // Removal is off the attempt's critical path; close() waits for it.
+      this.track(removeContainer(waiting.container).catch(() => undefined));
+    }
   }
 
   async removeByLabels(labels: Record<string, string>): Promise<number> {
     const filters = { label: [SANDBOX_LABEL, ...Object.entries(labels).map(([k, v]) => `${k}=${v}`)] };
     const containers = await this.docker.listContainers({ all: true, filters });
-    await Promise.all(containers.map((c) => removeContainer(this.docker.getContainer(c.Id))));
-    return containers.length;
+    const ids = new Set(containers.map((c) => c.Id));
+    for (const [id, use] of this.inUse) {
+      if (Object.entries(labels).every(([k, v]) => use.labels[k] === v)) ids.add(id);
+    }
+    await Promise.all([...ids].map((id) => removeContainer(this.docker.getContainer(id))));
+    return ids.size;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const pending = this.ready.splice(0);
-    await Promise.all(pending.map(async (p) => removeContainer(await p).catch(() => undefined)));
+    const pending = this.waiting.splice(0);
+    await Promise.all(pending.map(async (p) => removeContainer((await p).container).catch(() => undefined)));
     await Promise.all([...this.removals]);
   }
 
   private refill(): void {
-    while (!this.closed && this.ready.length < (this.config.prestart ?? 0)) {
-      const p = this.startContainer();
+    while (!this.closed && this.waiting.length < (this.config.prestart ?? 0)) {
+      const p = this.startWaiting();
       p.catch(() => undefined); // surfaced when taken from the pool
-      this.ready.push(p);
+      this.waiting.push(p);
     }
+  }
+
+  private startWaiting(): Promise<WaitingContainer> {
+    return startWaitingContainer((spec) => this.createContainer(spec));
   }
 
   private track(p: Promise<void>): void {
@@ -104,11 +136,11 @@ export class DockerSandboxDriver implements SandboxDriver {
     void p.finally(() => this.removals.delete(p));
   }
 
-  private async startContainer(extraLabels?: Record<string, string>): Promise<Docker.Container> {
+  private async createContainer(spec: Partial<Docker.ContainerCreateOptions>, extraLabels?: Record<string, string>): Promise<Docker.Container> {
     const tmpfs = (size: number, mode: string) => `rw,exec,nosuid,nodev,size=${size},uid=${UID},gid=${UID},mode=${mode}`;
-    const container = await this.docker.createContainer({
+    return this.docker.createContainer({
+      ...spec,
       Image: this.config.image,
-      Cmd: ['sleep', 'infinity'],
       User: `${UID}:${UID}`,
       WorkingDir: WORKDIR,
       Env: ['HOME=/home/sandbox', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TZ=UTC', 'GIT_CONFIG_NOSYSTEM=1', 'PATH=/usr/local/bin:/usr/bin:/bin'],
@@ -134,13 +166,6 @@ export class DockerSandboxDriver implements SandboxDriver {
         Init: true,
       },
     });
-    try {
-      await container.start();
-    } catch (err) {
-      await removeContainer(container).catch(() => undefined);
-      throw err;
-    }
-    return container;
   }
 }
 

@@ -3,3 +3,4 @@ export { DockerSandboxDriver, SANDBOX_LABEL, type DockerDriverConfig, type Docke
 export { LocalSandboxDriver, LOCAL_DRIVER_WARNING, type LocalDriverConfig } from './local-driver';
 export { withSandbox } from './with-sandbox';
 export { createSandboxDriver, type CreateDriverOptions } from './create-driver';
+export { resetScratchStep } from './scratch';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildBatch, parseBatch, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { execViaBatch } from './exec-via-batch';
-import type { BatchRequest, BatchResult, ExecOptions, ExecResult, Sandbox, SandboxDescription, SandboxDriver } from './types';
+import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver } from './types';
 
 export const LOCAL_DRIVER_WARNING =
   'gitbench: WARNING: local sandbox driver: commands run on this host as your user, in a temporary directory, with NO isolation. Use the Docker driver for model output you do not trust.';
@@ -38,6 +38,15 @@ export class LocalSandboxDriver implements SandboxDriver {
     const box = new LocalSandbox(root, opts.labels ?? {}, () => this.live.delete(root));
     this.live.set(root, box);
     return box;
+  }
+
+  async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
+    const box = await this.create(opts);
+    try {
+      return { ...(await box.runBatch(request)), sandboxId: box.id };
+    } finally {
+      await box.destroy();
+    }
   }
 
   async removeByLabels(labels: Record<string, string>): Promise<number> {

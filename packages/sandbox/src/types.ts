@@ -33,6 +33,12 @@ export interface BatchGroup {
   steps: BatchStep[];
   /** Skip the rest of the group after the first step that exits non-zero (answer commands). */
   stopOnFailure: boolean;
+  /**
+   * Index of an earlier group that must have run every one of its steps with exit 0, else this
+   * group is skipped whole (no records): one batch can then build many things, each guarded by its
+   * own set-up, without one failure stopping the others.
+   */
+  requires?: number;
 }
 
 export interface BatchRequest {
@@ -85,9 +91,20 @@ export interface SandboxDescription {
   isolated: boolean;
 }
 
+export interface OneShotResult extends BatchResult {
+  /** The sandbox the batch ran in (a container id for Docker), for the attempt's evidence. */
+  sandboxId: string;
+}
+
 export interface SandboxDriver {
   describe(): SandboxDescription;
   create(opts?: { labels?: Record<string, string> }): Promise<Sandbox>;
+  /**
+   * Runs one batch in a fresh sandbox used for nothing else, then removes that sandbox. Removal may
+   * finish after this returns (close() waits for it). What an attempt does goes through here: it is
+   * each driver's cheapest way to a fresh sandbox.
+   */
+  runOnce(request: BatchRequest, opts?: { labels?: Record<string, string> }): Promise<OneShotResult>;
   /** Removes every sandbox this driver family created with the given labels (shutdown, cancel). */
   removeByLabels(labels: Record<string, string>): Promise<number>;
   /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */

@@ -53,3 +53,52 @@ describe('a container from the sandbox image', () => {
     expect(list).toHaveLength(0);
   });
 });
+
+describe('one-shot sandboxes', () => {
+  let pooled: DockerSandboxDriver;
+  beforeAll(async () => {
+    pooled = await new DockerSandboxDriver({ image, labels: runLabel, prestart: 2 }).init();
+  });
+  afterAll(async () => {
+    await pooled?.close();
+  });
+
+  it('restore an archive, apply the environment, run the batch, and are removed afterwards', async () => {
+    const archive = (await box.runBatch({ groups: [{ stopOnFailure: true, steps: [{ id: 'mk', command: 'mkdir -p r && echo hello > r/f && tar -c -f - r | base64 -w0' }] }] })).groups[0]![0]!;
+    const r = await pooled.runOnce(
+      {
+        restoreTar: Buffer.from(archive.stdout, 'base64'),
+        env: { GREETING: "it's me" },
+        groups: [
+          { stopOnFailure: true, steps: [{ id: 'read', command: 'cat f; printf %s "$GREETING"', cwd: 'r' }, { id: 'fail', command: 'exit 3' }, { id: 'never', command: 'true' }] },
+          { stopOnFailure: false, steps: [{ id: 'who', command: 'id -u' }] },
+        ],
+      },
+      { labels: { attempt: 'a1' } },
+    );
+    expect(r.aborted).toBeUndefined();
+    expect(r.groups[0]!.map((s) => [s.id, s.exitCode, s.stdout])).toEqual([['read', 0, "hello\nit's me"], ['fail', 3, '']]);
+    expect(r.groups[1]![0]!.stdout.trim()).toBe('10001');
+    for (let i = 0; i < 100 && (await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).length > 0; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).toHaveLength(0);
+  });
+
+  it('never share a container: each run sees a fresh workspace', async () => {
+    const dirty = { groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A | wc -l; touch mine ~/mine /tmp/mine' }] }] };
+    const runs = await Promise.all([pooled.runOnce(dirty), pooled.runOnce(dirty), pooled.runOnce(dirty)]);
+    expect(new Set(runs.map((r) => r.sandboxId)).size).toBe(3);
+    const after = await pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A . ~ /tmp | grep -c mine' }] }] });
+    expect([...runs, after].map((r) => r.groups[0]![0]!.stdout.trim())).toEqual(['0', '0', '0', '0']);
+  });
+
+  it('are found by the labels of the attempt using them, so a cancel stops a running one', async () => {
+    const running = pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] }, { labels: { attempt: 'cancel-me' } });
+    await new Promise((res) => setTimeout(res, 1_000));
+    expect(await pooled.removeByLabels({ attempt: 'cancel-me' })).toBe(1);
+    const r = await running;
+    expect(r.durationMs).toBeLessThan(20_000);
+    expect(r.groups[0]![0]?.exitCode ?? 137).not.toBe(0);
+  });
+});

@@ -173,16 +173,23 @@ export async function markDispatched(db: Db, attemptIds: string[]): Promise<{ at
 }
 
 /**
- * QUEUED attempts of active campaigns not dispatched recently: their job may have been lost (Redis
- * restarted without persistence) or never sent (crash between commit and enqueue).
+ * QUEUED attempts of active campaigns not dispatched recently, with their latest dispatch number:
+ * their job may have been lost (Redis restarted without persistence) or never sent (crash between
+ * commit and enqueue). The caller asks the queue which of them are still waiting before resending.
  */
-export async function findUndispatched(db: Db, olderThanMs: number, limit = 2000): Promise<string[]> {
+export async function findUndispatched(db: Db, olderThanMs: number, limit = 2000): Promise<{ attemptId: string; dispatch: number }[]> {
   const before = new Date(Date.now() - olderThanMs);
   const rows = await db.attempt.findMany({
     where: { status: 'QUEUED', campaign: ACTIVE_CAMPAIGN, OR: [{ dispatchedAt: null }, { dispatchedAt: { lt: before } }] },
-    select: { id: true },
+    select: { id: true, dispatchCount: true },
     orderBy: [{ trial: 'asc' }, { id: 'asc' }],
     take: limit,
   });
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ attemptId: r.id, dispatch: r.dispatchCount }));
+}
+
+/** Records that these attempts' jobs were found still waiting, so they are looked at again later, not now. */
+export async function touchDispatched(db: Db, attemptIds: string[]): Promise<void> {
+  if (attemptIds.length === 0) return;
+  await db.attempt.updateMany({ where: { id: { in: attemptIds }, status: 'QUEUED' }, data: { dispatchedAt: new Date() } });
 }

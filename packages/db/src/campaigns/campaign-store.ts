@@ -77,7 +77,12 @@ export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]
       }
       const campaign = await tx.campaign.findUniqueOrThrow({
         where: { id: campaignId },
-        include: { targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }, fixtures: { orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }] } },
+        select: {
+          trials: true,
+          targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] },
+          // Not the archives just written: reading them back would move every repository twice.
+          fixtures: { orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }], select: { id: true, domain: true, fixtureId: true, difficulty: true } },
+        },
       });
       // The same order as core's planAttempts: trial-major (complete early trials if stopped half-way),
       // then fixture-major (consecutive attempts go to different targets, spreading provider load).

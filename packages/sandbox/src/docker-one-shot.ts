@@ -1,0 +1,77 @@
+import type Docker from 'dockerode';
+import type { Duplex } from 'node:stream';
+import { buildBatch, parseBatch, STDIN_BOOT } from './batch-script';
+import { CappedBuffer } from './capped-buffer';
+import { DockerDemuxer } from './demux';
+import type { BatchRequest, BatchResult } from './types';
+
+/**
+ * A container started ahead of need whose only process is waiting on stdin for one batch. Using it
+ * costs one write and one read on a connection that is already open: no `exec` round trips, and the
+ * container's start-up is off the attempt's critical path. It runs exactly one batch and is then
+ * removed, so nothing an attempt does can be seen by another.
+ */
+export interface WaitingContainer {
+  container: Docker.Container;
+  stream: Duplex;
+  /** Output gathered from the moment of attach (the process prints nothing before its batch). */
+  out: CappedBuffer;
+  err: CappedBuffer;
+  demux: DockerDemuxer;
+  ended: Promise<void>;
+}
+
+export const ONE_SHOT_CMD = ['bash', '-c', STDIN_BOOT];
+/** Output kept before a batch is known: the stdin boot prints nothing, so anything is an anomaly. */
+const MAX_ONE_SHOT_BYTES = 512 * 1024 * 1024;
+
+/** Creates, attaches and starts a waiting container (attach first, so no output can be missed). */
+export async function startWaitingContainer(create: (spec: Partial<Docker.ContainerCreateOptions>) => Promise<Docker.Container>): Promise<WaitingContainer> {
+  const container = await create({ Cmd: ONE_SHOT_CMD, OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true });
+  const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+  const out = new CappedBuffer(MAX_ONE_SHOT_BYTES);
+  const err = new CappedBuffer(64 * 1024);
+  const demux = new DockerDemuxer(
+    (c) => out.push(c),
+    (c) => err.push(c),
+  );
+  stream.on('data', (c: Buffer) => demux.push(c));
+  const ended = new Promise<void>((resolve) => {
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
+  stream.on('error', () => undefined);
+  await container.start();
+  return { container, stream, out, err, demux, ended };
+}
+
+/** Feeds the batch to a waiting container and reads its records back; the container ends with it. */
+export async function runInWaitingContainer(w: WaitingContainer, request: BatchRequest, workdir: string): Promise<BatchResult> {
+  const built = buildBatch(request, workdir, { viaStdin: true });
+  const started = performance.now();
+  const exited = w.container.wait().then(
+    (r: { StatusCode?: number }) => r.StatusCode ?? 137,
+    () => 137,
+  );
+  let hostTimedOut = false;
+  const guard = setTimeout(() => {
+    hostTimedOut = true;
+    // Killing the container ends its stream; the caller removes it as always.
+    w.container.kill().catch(() => undefined);
+    w.stream.destroy();
+  }, built.guardMs);
+  w.stream.end(built.stdin);
+  await w.ended;
+  clearTimeout(guard);
+  const exitCode = hostTimedOut ? 137 : await exited;
+  const stdout = w.out.toBuffer();
+  return parseBatch(request, {
+    stdout: stdout.length > built.maxBytes ? stdout.subarray(0, built.maxBytes) : stdout,
+    stderr: w.err.toBuffer(),
+    exitCode,
+    hostTimedOut,
+    streamError: w.demux.leftover ? `the output stream was cut inside a frame (${w.demux.leftover} bytes left)` : undefined,
+    durationMs: performance.now() - started,
+  });
+}

@@ -1,0 +1,26 @@
+import type { BatchStep } from './types';
+
+/**
+ * A step that returns a used sandbox to the state of a fresh one: the workspace, HOME and the
+ * temporary directory emptied, except the running batch's own `gb.*` directory and the directory of
+ * the global git configuration its preamble set up (GIT_CONFIG_GLOBAL), which later steps still use. Both drivers give
+ * every sandbox private directories for all three, and nothing else is writable in a Docker sandbox,
+ * so after this step the next command sees what it would see in a new sandbox. That lets one sandbox
+ * build many fixture repositories in a row, each exactly as it would be built alone.
+ *
+ * It refuses to touch directories that are not a sandbox's own (a HOME of /root, a workspace outside
+ * the sandbox), so a misconfigured environment fails the step instead of emptying a real home.
+ */
+export function resetScratchStep(id: string): BatchStep {
+  return { id, command: RESET_SCRATCH, timeoutMs: 60_000 };
+}
+
+const RESET_SCRATCH = String.raw`set -u
+own() { case "$1" in "$2"|*/gitbench-sandbox-*/"$3") return 0 ;; *) echo "refusing to empty $1: not a sandbox directory" >&2; exit 64 ;; esac; }
+tmp="${'$'}{TMPDIR:-/tmp}"
+own "$PWD" /work work; own "$HOME" /home/sandbox home; own "$tmp" /tmp tmp
+find "$PWD" "$HOME" -mindepth 1 -maxdepth 1 -exec rm -rf -- {} + 2>/dev/null
+keep=none; [ -n "${'$'}{GIT_CONFIG_GLOBAL:-}" ] && keep=$(dirname -- "$GIT_CONFIG_GLOBAL")
+find "$tmp" -mindepth 1 -maxdepth 1 ! -name 'gb.*' ! -path "$keep" -exec rm -rf -- {} + 2>/dev/null
+left=$(find "$PWD" "$HOME" -mindepth 1 -maxdepth 1 | head -3)
+[ -z "$left" ] || { echo "could not empty: $left" >&2; exit 65; }`;
