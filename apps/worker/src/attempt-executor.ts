@@ -34,6 +34,8 @@ export interface AttemptToRun {
 }
 
 export interface AttemptExecutor {
+  /** What a build of this fixture depends on, hashed; null when builds must not be shared. */
+  buildKey(fixture: Fixture): string | null;
   /** Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone. */
   buildRepositories(fixtures: Fixture[], labels: Record<string, string>): Promise<(BuiltRepository | { error: string })[]>;
   /** Runs the attempt and classifies every failure into an outcome; throws only on bugs. */

@@ -3,12 +3,15 @@ import {
   claimAttempt,
   completeCampaignIfDone,
   failCampaign,
+  findFixtureBuilds,
   finishAttempt,
   heartbeatAttempt,
   markDispatched,
   releaseAttempt,
   savePlan,
+  saveFixtureBuilds,
   type BuiltFixture,
+  type StoredFixtureBuild,
   type Db,
   refreshCampaignStats,
   type HeartbeatVerdict,
@@ -43,31 +46,51 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       const campaign = await db.campaign.findUnique({ where: { id: campaignId }, include: { fixtures: true } });
       if (!campaign || campaign.status !== 'PLANNING') return { skipped: `campaign is ${campaign?.status ?? 'missing'}` };
       const snapshots = campaign.fixtures;
+      const fixtures = snapshots.map((snap) => snap.definition as unknown as Fixture);
+      // Builds are deterministic: a fixture another campaign built on the same image is copied, not rebuilt.
+      const keys = fixtures.map((f) => executor.buildKey(f));
+      const stored = await findFixtureBuilds(db, keys.filter((k): k is string => k !== null));
+      const missing = fixtures.flatMap((f, i) => (keys[i] && stored.has(keys[i]!) ? [] : [i]));
       const outcomes = await executor.buildRepositories(
-        snapshots.map((snap) => snap.definition as unknown as Fixture),
+        missing.map((i) => fixtures[i]!),
         { [CAMPAIGN_LABEL]: campaignId },
       );
-      const failures = outcomes.flatMap((o, i) => ('error' in o ? [`fixture ${snapshots[i]!.domain}/${snapshots[i]!.fixtureId}: ${o.error}`] : []));
+      const failures = outcomes.flatMap((o, j) => {
+        const snap = snapshots[missing[j]!]!;
+        return 'error' in o ? [`fixture ${snap.domain}/${snap.fixtureId}: ${o.error}`] : [];
+      });
       if (failures.length > 0) {
         const message = `planning failed: ${failures.length} fixture repositories could not be built: ${failures.join('; ')}`;
         await failCampaign(db, campaignId, message.slice(0, 4000));
         return { failed: message };
       }
-      const built: BuiltFixture[] = outcomes.map((o, i) => {
-        const repo = o as BuiltRepository;
-        return {
-          snapshotId: snapshots[i]!.id,
+      const fresh: StoredFixtureBuild[] = [];
+      missing.forEach((i, j) => {
+        const repo = outcomes[j] as BuiltRepository;
+        const build = {
+          domain: snapshots[i]!.domain,
+          fixtureId: snapshots[i]!.fixtureId,
           inputHash: repo.inputHash,
           repoState: repo.repoState,
           repoArchive: repo.archive,
           setupLog: repo.setupLog,
           buildInfo: repo.buildInfo as Prisma.InputJsonValue,
         };
+        if (keys[i]) {
+          stored.set(keys[i]!, { key: keys[i]!, ...build });
+          fresh.push({ key: keys[i]!, ...build });
+        } else stored.set(`unshared:${i}`, { key: `unshared:${i}`, ...build });
+      });
+      await saveFixtureBuilds(db, fresh);
+      const built: BuiltFixture[] = snapshots.map((snap, i) => {
+        const b = stored.get(keys[i] ?? `unshared:${i}`)!;
+        const { inputHash, repoState, repoArchive, setupLog, buildInfo } = b;
+        return { snapshotId: snap.id, inputHash, repoState, repoArchive, setupLog, buildInfo };
       });
       const attemptIds = await savePlan(db, campaignId, built);
       if (!attemptIds) return { skipped: 'planned by another delivery' };
       await dispatchAttempts(db, queue, attemptIds);
-      return { attempts: attemptIds.length };
+      return { attempts: attemptIds.length, fixturesBuilt: missing.length, fixturesReused: fixtures.length - missing.length };
     },
 
     async 'attempt.run'({ attemptId }, ctx) {

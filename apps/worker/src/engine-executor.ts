@@ -1,6 +1,6 @@
 import { classifyError, outputHash, sha256Hex, canonicalJson, type Fixture } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { buildFixtureRepositories, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
+import { buildFixtureRepositories, fixtureBuildKey, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
 import { runLlmJudge, type CompletionResult, type ProviderRegistry } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
@@ -32,6 +32,8 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
     },
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
+
+    buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 
     async buildRepositories(fixtures: Fixture[], labels): Promise<(BuiltRepository | { error: string })[]> {
       const outcomes = await buildFixtureRepositories(fixtures, driver, {

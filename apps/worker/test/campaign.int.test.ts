@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type Db, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
@@ -8,6 +9,11 @@ import { freePort, launch, loadFixtures, startWorkerProcess, TestRedis, UPSTREAM
  * file's own (so it can be restarted), Postgres in a schema of this file's own, Docker sandboxes.
  */
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
+const UPSTREAM_RESULTS = path.resolve(UPSTREAM_FIXTURES, '../results');
+const REPLAY_FILES = [
+  '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json',
+  '2026-06-29T23-52-14_mistralai_devstral-2512_json_schema_v0.3.1.json',
+];
 const FIXTURE_IDS = [
   'blame_forensics/f001', // exact_match
   'branch_cleanup/f001', // exact_match
@@ -105,6 +111,8 @@ describe('campaigns on the real pipeline', () => {
     // Only the state-assertion fixture ran a sandbox for the answer.
     const sandboxed = attempts.filter((a) => a.sandboxImage);
     expect(new Set(sandboxed.map((a) => a.fixtureId))).toEqual(new Set(['f002']));
+    // Each fixture was built once and the build kept for later campaigns on the same image.
+    expect(await t.db.fixtureBuild.count()).toBe(FIXTURE_IDS.length);
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     await queue.close();
   }, 300_000);
@@ -127,6 +135,39 @@ describe('campaigns on the real pipeline', () => {
     workers.push(await startWorkerProcess(workerEnv(queueName)));
     await finished(t.db, campaignId, 120_000);
     await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
+    // Planned from the first campaign's builds: no new build, the same input hashes.
+    expect(await t.db.fixtureBuild.count()).toBe(FIXTURE_IDS.length);
+    const hashes = async (id: string) =>
+      (await t.db.fixtureSnapshot.findMany({ where: { campaignId: id }, orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }] })).map((f) => f.inputHash);
+    const [first] = await t.db.campaign.findMany({ orderBy: { createdAt: 'asc' }, take: 1 });
+    expect(await hashes(campaignId)).toEqual(await hashes(first!.id));
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    await queue.close();
+  }, 300_000);
+
+  it('replay: a real model\'s recorded answers, run through our pipeline, get upstream\'s verdicts', async () => {
+    const queueName = `camp-replay-${Date.now()}`;
+    queue = createQueueClient({ redisUrl: redis.url, queueName });
+    workers.push(await startWorkerProcess(workerEnv(queueName)));
+    const files = REPLAY_FILES.map((f) => path.join(UPSTREAM_RESULTS, f)).join(',');
+    const campaignId = await launch(t.db, queue, fixtures, {
+      models: [`replay:${files}`],
+      outputModes: ['text', 'json_schema'],
+      trials: 1,
+      fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
+    });
+    await finished(t.db, campaignId, 180_000);
+    const attempts = await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length);
+    for (const a of attempts) {
+      const route = a.tries.at(-1)!.providerRoute as { replay?: { recordedVerdict?: { passed: boolean } } };
+      const recorded = route.replay?.recordedVerdict?.passed;
+      expect({ attempt: `${a.domain}/${a.fixtureId} ${a.outputMode}`, passed: a.status === 'VALID_PASS' }).toEqual({
+        attempt: `${a.domain}/${a.fixtureId} ${a.outputMode}`,
+        passed: recorded,
+      });
+    }
+    // Recorded usage travels with the answers: tokens and API time as the provider reported them.
+    expect(attempts.every((a) => (a.totalTokens ?? 0) > 0 && (a.apiDurationMs ?? 0) > 0)).toBe(true);
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     await queue.close();
   }, 300_000);

@@ -9,6 +9,7 @@ import type { AttemptExecutor } from '../src/attempt-executor';
 
 // These tests exercise heartbeats and pings only; no attempt reaches the executor.
 const noAttempts = (): AttemptExecutor => ({
+  buildKey: () => null,
   buildRepositories: async () => {
     throw new Error('no campaign in this test');
   },

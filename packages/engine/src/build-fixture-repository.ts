@@ -1,5 +1,15 @@
-import { resetScratchStep, withSandbox, type BatchGroup, type BatchStep, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
-import { REPO_STATE_SCRIPT, environmentPreamble, fixtureDefinitionHash, inputHash, setupScript, type ExecRecord, type Fixture } from './core-api';
+import { resetScratchStep, withSandbox, type BatchGroup, type BatchStep, type SandboxDescription, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
+import {
+  REPO_STATE_SCRIPT,
+  canonicalJson,
+  environmentPreamble,
+  fixtureDefinitionHash,
+  inputHash,
+  setupScript,
+  sha256Hex,
+  type ExecRecord,
+  type Fixture,
+} from './core-api';
 import { FixtureSetupError } from './errors';
 import { repoDirOf, type FixtureSnapshot } from './fixture-snapshot';
 import { contextSteps, toContextResults } from './gather-context';
@@ -44,6 +54,33 @@ export function stateSteps(repoDir: string): BatchStep[] {
 
 /** The workspace (repository and its siblings) as base64, so it travels in a step's text output. */
 const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'tar -c -f - . | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
+
+const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true";
+
+/**
+ * What a build's result depends on, hashed: the fixture's definition, every script the build runs
+ * and the sandbox image. Two builds with the same key give the same snapshot (builds are
+ * deterministic; selfcheck proves it per fixture), so a campaign may reuse an earlier campaign's build
+ * of it. Null where a build may differ with the host (the local driver runs the host's git).
+ */
+export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): string | null {
+  if (!sandbox.isolated) return null;
+  const repoDir = repoDirOf(fixture);
+  return sha256Hex(
+    canonicalJson({
+      format: 1,
+      definition: fixtureDefinitionHash(fixture),
+      repoDir,
+      setup: setupScript(fixture),
+      preamble: environmentPreamble(),
+      archive: ARCHIVE_STEP.command,
+      state: stateSteps(repoDir).map((s) => s.command),
+      context: contextSteps(fixture, repoDir).map((s) => s.command),
+      commits: COMMITS_COMMAND,
+      image: sandbox.imageId,
+    }),
+  );
+}
 
 /**
  * Builds a fixture's repository once, in a sandbox of its own, from core's deterministic set-up
@@ -93,7 +130,7 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
       {
         stopOnFailure: false,
         requires: build,
-        steps: [{ id: 'commits', command: "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true", cwd: repoDir }],
+        steps: [{ id: 'commits', command: COMMITS_COMMAND, cwd: repoDir }],
       },
     ];
   });

@@ -17,6 +17,7 @@ export {
   contractFor,
   structuredToText,
   sha256Hex,
+  canonicalJson,
   getScorer,
   evidenceFromRecordedPrompt,
   parseSuite,

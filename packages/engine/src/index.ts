@@ -4,7 +4,7 @@
  * and the worker alike; it knows nothing of Postgres or the queue.
  */
 export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox, OutputMode } from './attempt-result';
-export { buildFixtureRepositories, buildFixtureRepository, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
+export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
 export { FixtureSetupError, SandboxInfraError } from './errors';
 export { executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
 export { repoDirOf, type ContextResult, type FixtureSnapshot } from './fixture-snapshot';
