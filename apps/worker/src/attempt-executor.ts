@@ -42,5 +42,7 @@ export interface AttemptExecutor {
   runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome>;
   /** Removes every sandbox carrying these labels (cancel, shutdown). */
   removeSandboxes(labels: Record<string, string>): Promise<number>;
+  /** Removes sandboxes of workers that are no longer alive (killed without their shutdown). */
+  removeOrphanSandboxes(aliveWorkerIds: ReadonlySet<string>): Promise<number>;
   describeSandbox(): string;
 }

@@ -19,6 +19,7 @@ import {
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
 import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
+import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from './labels';
 
 export interface CampaignHandlerDeps {
   db: Db;
@@ -28,8 +29,6 @@ export interface CampaignHandlerDeps {
   heartbeatMs: number;
 }
 
-export const CAMPAIGN_LABEL = 'org.gitbench.campaign';
-export const ATTEMPT_LABEL = 'org.gitbench.attempt';
 
 /** Hands attempts to the queue, recording each dispatch first so a lost job can be re-sent. */
 export async function dispatchAttempts(db: Db, queue: QueueClient, attemptIds: string[]): Promise<number> {

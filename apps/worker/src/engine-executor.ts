@@ -4,6 +4,7 @@ import { buildFixtureRepositories, fixtureBuildKey, runAttempt, type AttemptResu
 import { runLlmJudge, type CompletionResult, type ProviderRegistry } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
+import { WORKER_LABEL } from './labels';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -32,6 +33,8 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
     },
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
+
+    removeOrphanSandboxes: (alive) => driver.removeOrphans(WORKER_LABEL, alive),
 
     buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 

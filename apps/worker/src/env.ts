@@ -15,6 +15,8 @@ export const workerEnvSchema = z.object({
   /** A QUEUED attempt not dispatched for this long is dispatched again (its job may be lost). */
   GITBENCH_REDISPATCH_AFTER_MS: z.coerce.number().int().min(1_000).default(60_000),
   GITBENCH_REAPER_INTERVAL_MS: z.coerce.number().int().min(200).default(5_000),
+  /** How often sandboxes left behind by dead workers are removed. */
+  GITBENCH_ORPHAN_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
   /** Sandboxes one planning job builds fixture repositories in at once (each builds many in a row). */
   GITBENCH_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Sandboxes: docker (default) or local (no isolation; for machines without Docker). */

@@ -4,7 +4,8 @@ import { newId } from '@gitbench/core';
 import { createDb } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
 import { readWorkerEnv } from './env';
-import { startWorker, WORKER_LABEL } from './worker';
+import { WORKER_LABEL } from './labels';
+import { startWorker } from './worker';
 
 const env = readWorkerEnv();
 const profilesFile = env.GITBENCH_PROFILES ?? (await findProfilesFile(process.cwd()));
@@ -31,6 +32,7 @@ const worker = await startWorker(
     queueName: env.GITBENCH_QUEUE,
     concurrency: env.GITBENCH_WORKER_CONCURRENCY,
     heartbeatMs: env.GITBENCH_HEARTBEAT_MS,
+    orphanSweepMs: env.GITBENCH_ORPHAN_SWEEP_MS,
     reaper: {
       staleAfterMs: env.GITBENCH_STALE_AFTER_MS,
       redispatchAfterMs: env.GITBENCH_REDISPATCH_AFTER_MS,

@@ -4,6 +4,7 @@ import { createDb, type Db } from '@gitbench/db';
 import { createQueueClient, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from './attempt-executor';
 import { campaignHandlers } from './campaign-handlers';
+import { WORKER_LABEL } from './labels';
 import { reapOnce, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {
@@ -16,6 +17,8 @@ export interface WorkerConfig {
   concurrency: number;
   heartbeatMs: number;
   reaper?: Partial<ReaperConfig> & { intervalMs?: number };
+  /** How often sandboxes left by dead workers are looked for and removed. */
+  orphanSweepMs?: number;
 }
 
 export interface RunningWorker {
@@ -24,7 +27,6 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export const WORKER_LABEL = 'org.gitbench.worker';
 
 /**
  * Starts one worker process's moving parts: the queue consumer, the reaper, and a heartbeat row in
@@ -67,6 +69,19 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       });
   }, config.reaper?.intervalMs ?? 5_000);
 
+  // A worker killed with SIGKILL leaves its pre-started and running containers behind. Any live
+  // worker on the same engine removes them once their owner has been silent for a while.
+  const sweepTimer = setInterval(() => {
+    const silentFor = 3 * reaperConfig.staleAfterMs;
+    db.workerHeartbeat
+      .findMany({ where: { lastSeenAt: { gt: new Date(Date.now() - silentFor) } }, select: { id: true } })
+      .then((alive) => executor.removeOrphanSandboxes(new Set([id, ...alive.map((w) => w.id)])))
+      .then((n) => {
+        if (n > 0) console.log(`[worker ${id}] removed ${n} sandbox(es) of workers that are gone`);
+      })
+      .catch((err: Error) => console.error(`[worker ${id}] orphan sweep failed: ${err.message}`));
+  }, config.orphanSweepMs ?? 60_000);
+
   const handlers: JobHandlers = {
     'system.ping': async ({ pingId }) => ({ pingId, workerId: id, at: new Date().toISOString() }),
     ...campaignHandlers({
@@ -90,6 +105,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     stop() {
       stopping ??= (async () => {
         clearInterval(reaperTimer);
+        clearInterval(sweepTimer);
         clearInterval(heartbeatTimer);
         await consumer.close();
         await executor.removeSandboxes({ [WORKER_LABEL]: id }).catch(() => undefined);

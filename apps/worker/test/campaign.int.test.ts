@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type Db, type TestDatabase } from '@gitbench/db';
@@ -29,6 +30,9 @@ let queue: QueueClient;
 const workers: WorkerProcess[] = [];
 const fixtures = loadFixtures(UPSTREAM_FIXTURES);
 
+const containersOf = (workerId: string) =>
+  spawnSync('docker', ['ps', '-aq', '--filter', `label=org.gitbench.worker=${workerId}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+
 function workerEnv(queueName: string, extra: Record<string, string> = {}) {
   return {
     DATABASE_URL,
@@ -40,6 +44,7 @@ function workerEnv(queueName: string, extra: Record<string, string> = {}) {
     GITBENCH_STALE_AFTER_MS: '4000',
     GITBENCH_REDISPATCH_AFTER_MS: '3000',
     GITBENCH_REAPER_INTERVAL_MS: '500',
+    GITBENCH_ORPHAN_SWEEP_MS: '1000',
     ...extra,
   };
 }
@@ -132,9 +137,13 @@ describe('campaigns on the real pipeline', () => {
       throw new Error(`${err.message}; campaign ${c?.status} ${c?.statusDetail ?? ''}\n${victim.output.join('').slice(-2000)}`);
     });
     await victim.stop('SIGKILL');
+    const victimId = /\[worker (wrk_[A-Za-z0-9]+)\] ready/.exec(victim.output.join(''))![1]!;
+    expect(containersOf(victimId).length).toBeGreaterThan(0);
     workers.push(await startWorkerProcess(workerEnv(queueName)));
     await finished(t.db, campaignId, 120_000);
     await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
+    // The killed worker's containers (pre-started and in use) are swept by the live worker.
+    await waitFor('the killed worker\'s sandboxes to be removed', async () => containersOf(victimId).length === 0, 60_000, 500);
     // Planned from the first campaign's builds: no new build, the same input hashes.
     expect(await t.db.fixtureBuild.count()).toBe(FIXTURE_IDS.length);
     const hashes = async (id: string) =>

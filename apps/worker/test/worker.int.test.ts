@@ -17,6 +17,7 @@ const noAttempts = (): AttemptExecutor => ({
     throw new Error('no campaign in this test');
   },
   removeSandboxes: async () => 0,
+  removeOrphanSandboxes: async () => 0,
   describeSandbox: () => 'none',
 });
 

@@ -112,6 +112,13 @@ export class DockerSandboxDriver implements SandboxDriver {
     return ids.size;
   }
 
+  async removeOrphans(key: string, keep: ReadonlySet<string>): Promise<number> {
+    const containers = await this.docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, key] } });
+    const orphans = containers.filter((c) => !keep.has(c.Labels[key] ?? ''));
+    await Promise.all(orphans.map((c) => removeContainer(this.docker.getContainer(c.Id))));
+    return orphans.length;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const pending = this.waiting.splice(0);

@@ -55,6 +55,11 @@ export class LocalSandboxDriver implements SandboxDriver {
     return matching.length;
   }
 
+  /** Local sandboxes live and die with this process: nothing of another owner is visible here. */
+  async removeOrphans(): Promise<number> {
+    return 0;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.live.values()].map((b) => b.destroy()));
   }

@@ -107,6 +107,11 @@ export interface SandboxDriver {
   runOnce(request: BatchRequest, opts?: { labels?: Record<string, string> }): Promise<OneShotResult>;
   /** Removes every sandbox this driver family created with the given labels (shutdown, cancel). */
   removeByLabels(labels: Record<string, string>): Promise<number>;
+  /**
+   * Removes sandboxes that carry `key` with a value not in `keep`: the leftovers of an owner that
+   * died without cleaning up (a worker killed with SIGKILL leaves its pre-started containers).
+   */
+  removeOrphans(key: string, keep: ReadonlySet<string>): Promise<number>;
   /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */
   close(): Promise<void>;
 }
