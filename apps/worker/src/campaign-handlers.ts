@@ -101,6 +101,10 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       });
       const labels = { [CAMPAIGN_LABEL]: attempt.campaignId, [ATTEMPT_LABEL]: attemptId };
       const abort = new AbortController();
+      // A cancelled campaign or a lost claim stops the attempt's sandbox now, not when its commands end.
+      abort.signal.addEventListener('abort', () => {
+        executor.removeSandboxes(labels).catch(() => undefined);
+      });
       const onShutdown = () => abort.abort(new Error('worker shutting down'));
       ctx.signal.addEventListener('abort', onShutdown);
       const ownership: { verdict: HeartbeatVerdict } = { verdict: 'owned' };
