@@ -69,6 +69,19 @@ describe('bisect_regression', () => {
     expect(getScorer('bisect_regression').score({ fixture: f, output: '3ab0c81' }).checks[0]?.detail).toContain('no sandbox evidence');
     expect(bisect('3ab0c81', logEvidence('')).passed).toBe(false);
   });
+  it('with exclusive, fails an answer that also names another commit by hash or subject', () => {
+    const only = (output: string) =>
+      getScorer('bisect_regression').score({ fixture: { ...f, scoring: { ...f.scoring, exclusive: true } }, output, evidence: history });
+    expect(only('3ab0c81 disable feature').passed).toBe(true);
+    expect(bisect('3ab0c81 or 9999999').passed).toBe(true);
+    const hedge = only('3ab0c81 or 9999999');
+    expect(hedge.passed).toBe(false);
+    expect(hedge.checks.at(-1)?.detail).toBe('answer also names 9999999 add feature telemetry');
+    expect(only('Either "disable feature" or "add feature telemetry"').passed).toBe(false);
+    // "feature" alone would be another commit's subject only if some commit were called that.
+    const sub = logEvidence(`${'9'.repeat(40)} 9999999 disable\n${BAD} 3ab0c81 disable feature\n`);
+    expect(getScorer('bisect_regression').score({ fixture: { ...f, scoring: { ...f.scoring, exclusive: true } }, output: 'disable feature', evidence: sub }).passed).toBe(true);
+  });
 });
 
 describe('commit_hash_by_subject', () => {
@@ -96,6 +109,17 @@ describe('reflog_recovery', () => {
     expect(score('git checkout HEAD@{2}').passed).toBe(false);
     expect(score('Add third version - important').passed).toBe(false);
     expect(score('Add third version - important', { accept_message: true }).passed).toBe(true);
+  });
+  it('with exclusive, fails an answer that also names another entry', () => {
+    expect(score(`git reset --hard ${BAD.slice(0, 7)}`, { exclusive: true }).passed).toBe(true);
+    expect(score(`${BAD.slice(0, 7)} (HEAD@{1})`, { exclusive: true }).passed).toBe(true);
+    expect(score('HEAD@{1} or HEAD@{2}').passed).toBe(true);
+    const hedge = score('HEAD@{1} or HEAD@{2}', { exclusive: true });
+    expect(hedge.passed).toBe(false);
+    expect(hedge.checks.at(-1)?.detail).toBe('answer also names HEAD@{2}');
+    expect(score(`HEAD@{1}, maybe ${'1'.repeat(9)}`, { exclusive: true }).passed).toBe(false);
+    // A hash-like word that is no reflog commit is not counted against the answer.
+    expect(score('HEAD@{1} (not deadbeef)', { exclusive: true }).passed).toBe(true);
   });
 });
 

@@ -137,6 +137,13 @@ describe('stash_recovery', () => {
     expect(score('stash_recovery', 'stash@{1}', 'stash@{2}').passed).toBe(false);
     expect(score('stash_recovery', 'stash@{12}', 'stash@{1}').passed).toBe(false);
   });
+  it('with exclusive, fails an answer that also names another stash', () => {
+    expect(score('stash_recovery', 'stash@{0} or stash@{2}', 'stash@{2}').passed).toBe(true);
+    const hedge = score('stash_recovery', 'stash@{0} or stash@{2}', 'stash@{2}', { exclusive: true });
+    expect(hedge.passed).toBe(false);
+    expect(hedge.checks.at(-1)?.detail).toBe('answer also names stash@{0}');
+    expect(score('stash_recovery', 'git stash apply stash@{2} && git stash drop stash@{2}', 'stash@{2}', { exclusive: true }).passed).toBe(true);
+  });
 });
 
 describe('llm_judge', () => {

@@ -1,6 +1,6 @@
 import { PY_DIGIT, pyStrip } from '../python-text';
-import { check, verdict } from '../result';
-import type { Scorer } from '../types';
+import { check, flagOption, verdict } from '../result';
+import type { ScoreCheck, Scorer } from '../types';
 
 const STASH_REF = new RegExp(`stash@\\{${PY_DIGIT}+\\}`, 'gu');
 
@@ -8,6 +8,9 @@ const STASH_REF = new RegExp(`stash@\\{${PY_DIGIT}+\\}`, 'gu');
  * The expected stash reference, e.g. `stash@{1}`, mentioned anywhere in the answer (so
  * `git stash apply stash@{1}` passes), or the whole trimmed answer equal to the expected value.
  * Similarity would be wrong here: stash@{0} and stash@{1} differ by one character.
+ *
+ * Upstream passes an answer that lists several stashes as long as one is right. `exclusive: true`
+ * (our addition) fails an answer that also names another stash, so a hedge is not a hit.
  */
 export const stashRecoveryScorer: Scorer = {
   type: 'stash_recovery',
@@ -17,12 +20,15 @@ export const stashRecoveryScorer: Scorer = {
     const refs: string[] = output.match(STASH_REF) ?? [];
     const mentioned = refs.includes(expected);
     const whole = pyStrip(output) === expected;
-    const passed = mentioned || whole;
-    return verdict(passed, passed ? 1 : 0, [
+    const others = [...new Set(refs.filter((ref) => ref !== expected))];
+    const exclusive = flagOption(fixture, 'exclusive');
+    const found = mentioned || whole;
+    const passed = found && !(exclusive && others.length > 0);
+    const checks: ScoreCheck[] = [
       check(
         'stash reference',
-        passed,
-        passed
+        found,
+        found
           ? mentioned
             ? `answer mentions ${expected}`
             : 'answer equals the expected value'
@@ -32,6 +38,10 @@ export const stashRecoveryScorer: Scorer = {
         expected,
         refs.join(' '),
       ),
-    ]);
+    ];
+    if (exclusive) {
+      checks.push(check('no other stash named', others.length === 0, others.length === 0 ? 'only the expected stash is named' : `answer also names ${others.join(', ')}`));
+    }
+    return verdict(passed, passed ? 1 : 0, checks);
   },
 };
