@@ -30,6 +30,8 @@ export interface FixtureSelfcheck {
   reference: SelfcheckVerdict | null;
   /** Each negative answer, scored: each must fail. */
   negatives: (SelfcheckVerdict & { answer: string; why: string })[];
+  /** Each alternative correct answer, scored: each must pass. */
+  alternatives: (SelfcheckVerdict & { answer: string; why: string })[];
 }
 
 export interface SelfcheckOptions {
@@ -44,7 +46,8 @@ function verdict(a: AttemptResult): SelfcheckVerdict {
 
 /**
  * Checks one fixture against itself: its repository builds to the same input hash in every run (each
- * in a fresh sandbox), its expected answer passes its own scorer, and every negative fails.
+ * in a fresh sandbox), its expected answer and every alternative pass its own scorer, and every
+ * negative fails.
  */
 export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, opts: SelfcheckOptions = {}): Promise<FixtureSelfcheck> {
   const result: FixtureSelfcheck = {
@@ -56,6 +59,7 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
     heads: [],
     reference: null,
     negatives: [],
+    alternatives: [],
   };
   if (fixture.scoring.type === 'llm_judge') {
     return { ...result, status: 'skipped', reason: 'needs a judge (llm_judge): no judge is configured for self-check' };
@@ -76,7 +80,10 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
     scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt, output, ...(opts.labels ? { labels: opts.labels } : {}) });
   const reference = await score(referenceAnswer(fixture, snapshot));
   result.reference = verdict(reference);
-  result.negatives = await mapPool(fixture.negatives ?? [], 1, async (n) => ({ answer: n.answer, why: n.why, ...verdict(await score(n.answer)) }));
+  const scoreExamples = (examples: readonly { answer: string; why: string }[]) =>
+    mapPool(examples, 1, async (e) => ({ answer: e.answer, why: e.why, ...verdict(await score(e.answer)) }));
+  result.negatives = await scoreExamples(fixture.negatives ?? []);
+  result.alternatives = await scoreExamples(fixture.alternatives ?? []);
 
   const problems: string[] = [];
   if (new Set(result.inputHashes).size > 1) problems.push(`input hash differs across ${result.inputHashes.length} runs`);
@@ -87,6 +94,9 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
   if (reference.outcome === 'NEEDS_JUDGE') return { ...result, status: 'skipped', reason: 'needs a judge' };
   if (!reference.passed) problems.push(`expected answer fails: ${result.reference.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`);
   for (const n of result.negatives) if (n.passed) problems.push(`negative passes: ${JSON.stringify(n.answer)} (${n.why})`);
+  for (const a of result.alternatives) {
+    if (!a.passed) problems.push(`alternative fails: ${JSON.stringify(a.answer)}: ${a.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`);
+  }
   if (problems.length > 0) return { ...result, status: 'failed', reason: problems.join('; ') };
   return result;
 }
@@ -97,6 +107,11 @@ export interface SelfcheckSummary {
   failed: number;
   skipped: number;
   errors: number;
+  /** Negative and alternative answers that were scored (skipped fixtures score none). */
+  negativesChecked: number;
+  alternativesChecked: number;
+  /** Fixtures built in every run with one and the same input hash. */
+  stableHashes: number;
   fixtures: FixtureSelfcheck[];
 }
 
@@ -112,5 +127,16 @@ export async function selfcheckSuite(
     return r;
   });
   const count = (s: SelfcheckStatus) => results.filter((r) => r.status === s).length;
-  return { total: results.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error'), fixtures: results };
+  const sum = (pick: (r: FixtureSelfcheck) => unknown[]) => results.reduce((n, r) => n + pick(r).length, 0);
+  return {
+    total: results.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    errors: count('error'),
+    negativesChecked: sum((r) => r.negatives),
+    alternativesChecked: sum((r) => r.alternatives),
+    stableHashes: results.filter((r) => r.inputHashes.length === Math.max(1, opts.runs ?? 1) && new Set(r.inputHashes).size === 1).length,
+    fixtures: results,
+  };
 }

@@ -147,4 +147,24 @@ describe('self-check', () => {
     expect(r.status).toBe('passed');
     expect(new Set(r.inputHashes).size).toBe(1);
   });
+
+  it('requires every alternative answer to pass, as it requires every negative to fail', async () => {
+    const base = await upstreamFixture('git_clean/f001');
+    const fixture: Fixture = {
+      ...base,
+      negatives: [{ answer: 'git clean -n', why: 'a dry run deletes nothing' }],
+      alternatives: [
+        { answer: 'rm untracked.txt', why: 'plain rm reaches the same state' },
+        { answer: 'git clean -f -- untracked.txt', why: 'limited to the one file' },
+      ],
+    };
+    const ok = await selfcheckFixture(fixture, driver, { labels: runLabel });
+    expect(ok.status).toBe('passed');
+    expect(ok.alternatives.map((a) => a.passed)).toEqual([true, true]);
+    expect(ok.negatives.map((n) => n.passed)).toEqual([false]);
+
+    const wrong = await selfcheckFixture({ ...fixture, alternatives: [{ answer: 'rm tracked.txt', why: 'not actually correct' }] }, driver, { labels: runLabel });
+    expect(wrong.status).toBe('failed');
+    expect(wrong.reason).toMatch(/^alternative fails: "rm tracked\.txt": .*file_not_exists untracked\.txt/);
+  });
 });

@@ -9,10 +9,10 @@ export async function listCommand(argv: string[]): Promise<number> {
   onlyFlags(args, ['json']);
   const [dir] = args.positionals;
   if (!dir) throw new UsageError('usage: gitbench list <dir> [--json]');
-  const { fixtures, errors } = await loadSuite(dir);
+  const { fixtures, errors, manifest } = await loadSuite(dir);
   const summary = summarizeSuite(fixtures);
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify({ ...summary, invalid: errors.length }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ suiteVersion: manifest?.version ?? null, ...summary, invalid: errors.length }, null, 2)}\n`);
     return EXIT.ok;
   }
   const head = ['domain', ...DIFFICULTIES, 'total'];

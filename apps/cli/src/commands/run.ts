@@ -36,7 +36,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const modes = modesOf(stringFlag(args, 'output-mode') ?? 'text');
   const trials = intFlag(args, 'trials', 1);
   const workers = intFlag(args, 'workers', 2);
-  const { fixtures, errors } = await loadSuite(dir);
+  const { fixtures, errors, manifest } = await loadSuite(dir);
   for (const e of errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
   const driver = await driverFromArgs(args, workers);
   const progress = createProgress(`run ${modelName}`);
@@ -57,7 +57,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         const mine = entries.filter((e) => e.outputMode === mode && e.trial === trial);
         const ok = mine.filter((e): e is typeof e & { attempt: NonNullable<typeof e.attempt>; response: NonNullable<typeof e.response> } => e.attempt !== null && e.response !== null);
         const envelope = toUpstreamEnvelope(
-          { model: modelName, outputMode: mode, timestamp: started.toISOString(), suiteVersion: 'gitbench-hosted', gitSha: null, profile: 'embedded' },
+          { model: modelName, outputMode: mode, timestamp: started.toISOString(), suiteVersion: manifest?.version ?? 'unversioned', gitSha: null, profile: 'embedded' },
           ok.map((e) => ({ fixture: e.fixture, attempt: e.attempt, response: e.response, durationMs: e.durationMs })),
         );
         const outcomes: Record<string, number> = {};

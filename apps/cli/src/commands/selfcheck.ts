@@ -35,6 +35,9 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
         skipped: summary.skipped,
         errors: summary.errors + invalid,
         runs,
+        negativesChecked: summary.negativesChecked,
+        alternativesChecked: summary.alternativesChecked,
+        stableHashes: summary.stableHashes,
         invalidFiles: errors,
         fixtures: summary.fixtures,
       };
@@ -46,7 +49,9 @@ export async function selfcheckCommand(argv: string[]): Promise<number> {
         process.stdout.write(`${f.status.padEnd(7)} ${`${f.benchmark}/${f.id}`.padEnd(28)} ${hash}${stable}${f.reason ? `  ${f.reason}` : ''}\n`);
       }
       process.stdout.write(
-        `\n${summary.total} fixture(s), ${runs} run(s) each: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.errors + invalid} error(s)\n`,
+        `\n${summary.total} fixture(s), ${runs} run(s) each: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.errors + invalid} error(s)\n` +
+          `${summary.negativesChecked} negative(s) and ${summary.alternativesChecked} alternative(s) scored; ` +
+          `${summary.stableHashes} fixture(s) built with one input hash in all ${runs} run(s)\n`,
       );
     }
     return summary.failed === 0 && summary.errors === 0 && invalid === 0 ? EXIT.ok : EXIT.failed;

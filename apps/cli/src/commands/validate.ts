@@ -8,13 +8,14 @@ export async function validateCommand(argv: string[]): Promise<number> {
   onlyFlags(args, ['json']);
   const [dir] = args.positionals;
   if (!dir) throw new UsageError('usage: gitbench validate <dir> [--json]');
-  const { fixtures, errors, files } = await loadSuite(dir);
+  const { fixtures, errors, files, manifest } = await loadSuite(dir);
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify({ files, valid: fixtures.length, errors }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ suiteVersion: manifest?.version ?? null, files, valid: fixtures.length, errors }, null, 2)}\n`);
   } else {
     for (const e of errors) process.stdout.write(`${formatFixtureError(e)}\n`);
     const bad = new Set(errors.map((e) => e.file)).size;
-    process.stdout.write(`${fixtures.length} valid fixture(s), ${bad} invalid file(s), ${files} file(s) read\n`);
+    const version = manifest ? `suite ${manifest.version}: ` : '';
+    process.stdout.write(`${version}${fixtures.length} valid fixture(s), ${bad} invalid file(s), ${files} file(s) read\n`);
   }
   return errors.length === 0 && files > 0 ? EXIT.ok : EXIT.failed;
 }
