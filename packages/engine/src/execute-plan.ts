@@ -21,9 +21,25 @@ export interface ExecutePlanOptions {
 }
 
 /**
+ * Unpacking the snapshot gives every file a new inode and ctime, so the stat data cached in each index
+ * no longer matches and plumbing that trusts it without refreshing (`git diff-files`, `git apply
+ * --index`, `git diff-index`) sees every tracked file as modified, unlike in the repository the fixture
+ * built. Refreshing the main, linked-worktree and submodule indexes restores that; it changes only
+ * cached stat data, which the input hash does not cover.
+ */
+export const REFRESH_INDEXES = [
+  'git update-index -q --refresh >/dev/null 2>&1',
+  "git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p' | while IFS= read -r wt; do",
+  '  git -C "$wt" update-index -q --refresh >/dev/null 2>&1',
+  'done',
+  "git submodule foreach --quiet --recursive 'git update-index -q --refresh >/dev/null 2>&1 || true' >/dev/null 2>&1",
+  'true',
+].join('\n');
+
+/**
  * Restores the fixture's repository into a fresh sandbox and runs, in one round trip: the state read
- * (for the input hash), the answer's commands in order until the first failure, then every probe.
- * The sandbox is the driver's one-shot kind: used for this plan only, removed afterwards.
+ * (for the input hash), an index refresh, the answer's commands in order until the first failure, then
+ * every probe. The sandbox is the driver's one-shot kind: used for this plan only, removed afterwards.
  */
 export async function executePlan(
   plan: SandboxPlan,
@@ -39,7 +55,7 @@ export async function executePlan(
       preamble: environmentPreamble(),
       ...(plan.env ? { env: plan.env } : {}),
       groups: [
-        { stopOnFailure: false, steps: stateSteps(cwd).slice(0, 1) },
+        { stopOnFailure: false, steps: [...stateSteps(cwd).slice(0, 1), { id: 'refresh', command: REFRESH_INDEXES, cwd }] },
         {
           stopOnFailure: true,
           steps: plan.answerCommands.map((command, i) => ({

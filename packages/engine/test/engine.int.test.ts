@@ -101,6 +101,32 @@ describe('scoring an attempt', () => {
     }
   });
 
+  it('restores indexes whose stat data matches the files, as in the repository the fixture built', async () => {
+    // Plumbing such as git diff-files and git apply --index trusts the cached stat data without
+    // refreshing it; after unpacking, inode and ctime differ unless the engine refreshes the indexes.
+    const text = [
+      'id: f001',
+      'description: fresh indexes',
+      'difficulty: easy',
+      'setup:',
+      '  - git init -q && echo a > a.txt && git add a.txt && git commit -q -m A',
+      '  - git worktree add -q -b side .worktrees/side && echo .worktrees/ >> .git/info/exclude',
+      'prompt: Check the indexes.',
+      'expected: git diff-files --quiet && git -C .worktrees/side diff-files --quiet && touch fresh',
+      'scoring:',
+      '  type: state_assertions',
+      '  expected_state: {assertions: [{type: file_exists, path: fresh}]}',
+      '',
+    ].join('\n');
+    const { fixtures, errors } = parseSuite([{ path: 'worktree_usage/f001.yaml', text }]);
+    expect(errors).toEqual([]);
+    const fresh = fixtures[0]!;
+    const snap = await buildFixtureRepository(fresh, driver, { labels: runLabel });
+    const a = await scoreAttempt({ fixture: fresh, snapshot: snap, driver, outputMode: 'text', prompt: fresh.prompt, output: fresh.expected, labels: runLabel });
+    expect(a.outcome).toBe('PASS');
+    expect(a.hashes.input).toBe(snap.inputHash);
+  });
+
   it('reports a restored repository that is not the fixture as HASH_MISMATCH', async () => {
     const a = await score('git clean -f', { ...snapshot, inputHash: 'f'.repeat(64) });
     expect(a.outcome).toBe('HASH_MISMATCH');
