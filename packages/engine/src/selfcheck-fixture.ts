@@ -61,9 +61,6 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
     negatives: [],
     alternatives: [],
   };
-  if (fixture.scoring.type === 'llm_judge') {
-    return { ...result, status: 'skipped', reason: 'needs a judge (llm_judge): no judge is configured for self-check' };
-  }
   const snapshots: FixtureSnapshot[] = [];
   try {
     // Runs one after the other: the suite is already parallel across fixtures.
@@ -74,6 +71,13 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
   result.inputHashes = snapshots.map((s) => s.inputHash);
   result.heads = snapshots.map((s) => s.head);
   result.inputHash = snapshots[0]!.inputHash;
+  const unstable = new Set(result.inputHashes).size > 1 ? `input hash differs across ${result.inputHashes.length} runs` : null;
+  // A judged fixture is still built every run: its repository (the diff the judge sees) must be as
+  // reproducible as any other; only its answers cannot be scored here.
+  if (fixture.scoring.type === 'llm_judge') {
+    if (unstable) return { ...result, status: 'failed', reason: unstable };
+    return { ...result, status: 'skipped', reason: 'needs a judge (llm_judge): no judge is configured for self-check; repository built' };
+  }
   const snapshot = snapshots[0]!;
   const prompt = renderPrompt(fixture, snapshot.context, 'text');
   const score = (output: string) =>
@@ -86,7 +90,7 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
   result.alternatives = await scoreExamples(fixture.alternatives ?? []);
 
   const problems: string[] = [];
-  if (new Set(result.inputHashes).size > 1) problems.push(`input hash differs across ${result.inputHashes.length} runs`);
+  if (unstable) problems.push(unstable);
   if (new Set(result.heads).size > 1) problems.push('HEAD differs across runs');
   if (reference.outcome === 'CONFIG_ERROR' || reference.outcome === 'SANDBOX_ERROR' || reference.outcome === 'HASH_MISMATCH') {
     return { ...result, status: 'error', reason: reference.error ?? reference.outcome };
@@ -110,7 +114,7 @@ export interface SelfcheckSummary {
   /** Negative and alternative answers that were scored (skipped fixtures score none). */
   negativesChecked: number;
   alternativesChecked: number;
-  /** Fixtures built in every run with one and the same input hash. */
+  /** Fixtures built in every run with one and the same input hash (judged ones included). */
   stableHashes: number;
   fixtures: FixtureSelfcheck[];
 }

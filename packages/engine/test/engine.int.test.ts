@@ -174,6 +174,15 @@ describe('self-check', () => {
     expect(new Set(r.inputHashes).size).toBe(1);
   });
 
+  it('builds a judged fixture in every run and skips only its scoring', async () => {
+    const r = await selfcheckFixture(await upstreamFixture('commit_messages/f001'), driver, { runs: 2, labels: runLabel });
+    expect(r.status).toBe('skipped');
+    expect(r.reason).toMatch(/llm_judge.*repository built/);
+    expect(r.inputHashes).toHaveLength(2);
+    expect(new Set(r.inputHashes).size).toBe(1);
+    expect(r.reference).toBeNull();
+  });
+
   it('requires every alternative answer to pass, as it requires every negative to fail', async () => {
     const base = await upstreamFixture('git_clean/f001');
     const fixture: Fixture = {
