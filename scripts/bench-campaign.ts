@@ -1,5 +1,5 @@
 /**
- * `npm run bench:campaign -- <fixtures dir> [--workers N] [--concurrency N] [--runs N] [--keep-builds]`
+ * `npm run bench:campaign -- <fixtures dir> [--workers N] [--concurrency N] [--runs N] [--no-build]`
  *
  * Runs every fixture of a suite x text and json_schema with the mock model the way a user does: a
  * campaign created over HTTP (POST /api/campaigns on a started `next start`), planned and run by real
@@ -29,7 +29,7 @@ const flag = (name: string, fallback: string) => {
 };
 const suiteDir = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? 'fixtures';
 const workers = Number(flag('workers', '1'));
-const concurrency = Number(flag('concurrency', '8'));
+const concurrency = Number(flag('concurrency', '12'));
 const runs = Number(flag('runs', '2'));
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set (. .gitbench/env, or npm run sandbox:image)');
@@ -156,9 +156,10 @@ try {
   console.log(`suite ${suiteDir}, mock model, text + json_schema, ${workers} worker process(es) x concurrency ${concurrency}, image ${image}`);
   console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   await recreateDatabase();
-  if (!existsSync(path.join(ROOT, 'apps/web/.next/BUILD_ID'))) {
-    console.log('building the web app first (not timed)');
-    const built = spawnSync('npm', ['run', 'build', '-w', '@gitbench/web', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  // Always rebuilt: a stale build would load the suite with an older fixture schema. Not timed.
+  if (!argv.includes('--no-build')) {
+    console.log('building the web app (not timed)');
+    const built = spawnSync('npm', ['run', 'build', '-w', '@gitbench/web', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (built.status !== 0) throw new Error('web build failed');
   }
   const port = 3400 + (process.pid % 500);
@@ -174,7 +175,9 @@ try {
   const web = `http://127.0.0.1:${port}`;
   await Promise.all([
     start('web', ['npm', 'run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'], env, /Ready in/),
-    ...Array.from({ length: workers }, (_, i) => start(`worker ${i + 1}`, [process.execPath, '--import', 'tsx', 'apps/worker/src/main.ts'], env, /ready:/)),
+    ...Array.from({ length: workers }, (_, i) =>
+      start(`worker ${i + 1}`, [process.execPath, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', 'apps/worker/src/main.ts'], env, /ready:/),
+    ),
   ]);
   const results = [];
   for (let n = 1; n <= runs; n++) {

@@ -11,11 +11,12 @@ import {
   savePlan,
   saveFixtureBuilds,
   type BuiltFixture,
-  type StoredFixtureBuild,
+  type NewFixtureBuild,
   type Db,
   refreshCampaignStats,
   type HeartbeatVerdict,
   type Prisma,
+  unpackArchive,
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
 import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
@@ -63,28 +64,28 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         await failCampaign(db, campaignId, message.slice(0, 4000));
         return { failed: message };
       }
-      const fresh: StoredFixtureBuild[] = [];
+      const fresh: NewFixtureBuild[] = [];
+      const own = new Map<number, BuiltRepository>();
       missing.forEach((i, j) => {
         const repo = outcomes[j] as BuiltRepository;
-        const build = {
-          domain: snapshots[i]!.domain,
-          fixtureId: snapshots[i]!.fixtureId,
-          inputHash: repo.inputHash,
-          repoState: repo.repoState,
-          repoArchive: repo.archive,
-          setupLog: repo.setupLog,
-          buildInfo: repo.buildInfo as Prisma.InputJsonValue,
-        };
-        if (keys[i]) {
-          stored.set(keys[i]!, { key: keys[i]!, ...build });
-          fresh.push({ key: keys[i]!, ...build });
-        } else stored.set(`unshared:${i}`, { key: `unshared:${i}`, ...build });
+        const key = keys[i];
+        if (!key) {
+          own.set(i, repo);
+          return;
+        }
+        const facts = { key, inputHash: repo.inputHash, repoState: repo.repoState, setupLog: repo.setupLog, buildInfo: repo.buildInfo as Prisma.InputJsonValue };
+        stored.set(key, facts);
+        fresh.push({ ...facts, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, tar: repo.archive });
       });
       await saveFixtureBuilds(db, fresh);
       const built: BuiltFixture[] = snapshots.map((snap, i) => {
-        const b = stored.get(keys[i] ?? `unshared:${i}`)!;
-        const { inputHash, repoState, repoArchive, setupLog, buildInfo } = b;
-        return { snapshotId: snap.id, inputHash, repoState, repoArchive, setupLog, buildInfo };
+        const repo = own.get(i);
+        if (repo) {
+          const { inputHash, repoState, setupLog } = repo;
+          return { snapshotId: snap.id, inputHash, repoState, setupLog, buildInfo: repo.buildInfo as Prisma.InputJsonValue, tar: repo.archive };
+        }
+        const { key, inputHash, repoState, setupLog, buildInfo } = stored.get(keys[i]!)!;
+        return { snapshotId: snap.id, inputHash, repoState, setupLog, buildInfo, buildKey: key };
       });
       const attemptIds = await savePlan(db, campaignId, built);
       if (!attemptIds) return { skipped: 'planned by another delivery' };
@@ -97,7 +98,11 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       if (!claim) return { skipped: 'not queued (duplicate delivery, cancelled or already done)' };
       const attempt = await db.attempt.findUniqueOrThrow({
         where: { id: attemptId },
-        include: { target: true, fixtureSnapshot: true, campaign: { select: { seed: true, config: true } } },
+        include: {
+          target: true,
+          fixtureSnapshot: { include: { build: { select: { repoArchive: true } } } },
+          campaign: { select: { seed: true, config: true } },
+        },
       });
       const labels = { [CAMPAIGN_LABEL]: attempt.campaignId, [ATTEMPT_LABEL]: attemptId };
       const abort = new AbortController();
@@ -119,7 +124,8 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       }, deps.heartbeatMs);
       try {
         const snap = attempt.fixtureSnapshot;
-        if (!snap.repoArchive || !snap.inputHash || !snap.repoState || !snap.buildInfo) throw new Error(`fixture snapshot ${snap.id} was never built`);
+        const archive = snap.repoArchive ?? snap.build?.repoArchive;
+        if (!archive || !snap.inputHash || !snap.repoState || !snap.buildInfo) throw new Error(`fixture snapshot ${snap.id} was never built`);
         const config = attempt.campaign.config as { judgeProfile?: string };
         const outcome = await executor.runAttempt(
           {
@@ -132,7 +138,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             profile: attempt.target.profile,
             fixture: snap.definition as unknown as Fixture,
             plannedInputHash: snap.inputHash,
-            repoArchive: Buffer.from(snap.repoArchive),
+            repoArchive: unpackArchive(archive),
             repoState: snap.repoState,
             buildInfo: snap.buildInfo as Record<string, unknown>,
             judgeProfile: config.judgeProfile,

@@ -46,7 +46,7 @@ async function plannedCampaign(fixtures: number): Promise<string[]> {
   const ids = await savePlan(
     t.db,
     campaignId,
-    snaps.map((s) => ({ snapshotId: s.id, inputHash: 'i', repoState: 's', repoArchive: Buffer.from('tar'), setupLog: '', buildInfo: {} })),
+    snaps.map((s) => ({ snapshotId: s.id, inputHash: 'i', repoState: 's', tar: Buffer.from('tar'), setupLog: '', buildInfo: {} })),
   );
   return ids!;
 }

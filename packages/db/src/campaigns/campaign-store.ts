@@ -1,5 +1,6 @@
 import { newId } from '@gitbench/core';
 import type { Db } from '../client';
+import { packArchive } from './archive';
 import type { AttemptStatus, CampaignStatus, OutputMode, Prisma } from '../generated/prisma/client';
 
 /** What creating a campaign writes: the campaign, its targets and its frozen fixture definitions. */
@@ -41,14 +42,14 @@ export async function insertCampaign(db: Db, input: NewCampaign): Promise<string
   return id;
 }
 
-export interface BuiltFixture {
+/** A fixture's build for one campaign: a shared build by key, or its own archive (plain tar). */
+export type BuiltFixture = {
   snapshotId: string;
   inputHash: string;
   repoState: string;
-  repoArchive: Buffer;
   setupLog: string;
   buildInfo: Prisma.InputJsonValue;
-}
+} & ({ buildKey: string; tar?: undefined } | { tar: Buffer; buildKey?: undefined });
 
 /**
  * Stores the built repositories and writes every attempt QUEUED, all in one transaction, and only
@@ -68,7 +69,8 @@ export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]
           data: {
             inputHash: b.inputHash,
             repoState: b.repoState,
-            repoArchive: new Uint8Array(b.repoArchive),
+            // A shared build is referenced, not copied: one archive however many campaigns use it.
+            ...(b.buildKey !== undefined ? { buildKey: b.buildKey } : { repoArchive: packArchive(b.tar) }),
             setupLog: b.setupLog,
             buildInfo: b.buildInfo,
             builtAt: new Date(),

@@ -1,36 +1,40 @@
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
+import { packArchive } from './archive';
 
-/** A built fixture repository as planning stores it, keyed by the engine's fixtureBuildKey. */
-export interface StoredFixtureBuild {
+/** What planning needs of a stored build; the archive stays in the database until an attempt reads it. */
+export interface FixtureBuildFacts {
   key: string;
-  domain: string;
-  fixtureId: string;
   inputHash: string;
   repoState: string;
-  repoArchive: Buffer;
   setupLog: string;
   buildInfo: Prisma.InputJsonValue;
 }
 
+/** A new build as planning stores it, keyed by the engine's fixtureBuildKey. */
+export interface NewFixtureBuild extends FixtureBuildFacts {
+  domain: string;
+  fixtureId: string;
+  /** The workspace as a plain tar archive; stored compressed. */
+  tar: Buffer;
+}
+
 /** Earlier builds with these keys; found ones are marked used, so a clean-up can drop the stale. */
-export async function findFixtureBuilds(db: Db, keys: string[]): Promise<Map<string, StoredFixtureBuild>> {
+export async function findFixtureBuilds(db: Db, keys: string[]): Promise<Map<string, FixtureBuildFacts>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.fixtureBuild.findMany({ where: { key: { in: keys } } });
+  const rows = await db.fixtureBuild.findMany({
+    where: { key: { in: keys } },
+    select: { key: true, inputHash: true, repoState: true, setupLog: true, buildInfo: true },
+  });
   if (rows.length > 0) await db.fixtureBuild.updateMany({ where: { key: { in: rows.map((r) => r.key) } }, data: { lastUsedAt: new Date() } });
-  return new Map(
-    rows.map((r) => [
-      r.key,
-      { ...r, repoArchive: Buffer.from(r.repoArchive), buildInfo: r.buildInfo as Prisma.InputJsonValue },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.key, { ...r, buildInfo: r.buildInfo as Prisma.InputJsonValue }]));
 }
 
 /** Stores new builds; a build stored meanwhile by another planner under the same key is kept. */
-export async function saveFixtureBuilds(db: Db, builds: StoredFixtureBuild[]): Promise<void> {
+export async function saveFixtureBuilds(db: Db, builds: NewFixtureBuild[]): Promise<void> {
   if (builds.length === 0) return;
   await db.fixtureBuild.createMany({
-    data: builds.map((b) => ({ ...b, repoArchive: new Uint8Array(b.repoArchive) })),
+    data: builds.map(({ tar, ...b }) => ({ ...b, repoArchive: packArchive(tar) })),
     skipDuplicates: true,
   });
 }

@@ -4,3 +4,4 @@ export * from './legacy-import';
 export * from './create-campaign';
 export * from './judge-cache';
 export * from './fixture-builds';
+export * from './archive';

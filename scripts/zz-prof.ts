@@ -1,0 +1,15 @@
+import { loadSuite } from '../apps/cli/src/load-suite';
+import { buildFixtureRepositories } from '@gitbench/engine';
+import { DockerSandboxDriver } from '@gitbench/sandbox';
+const { fixtures } = await loadSuite('fixtures');
+const driver = await new DockerSandboxDriver({ image: process.env.GITBENCH_SANDBOX_IMAGE!, labels: { 'org.gitbench.prof': '1' } }).init();
+const n = Number(process.argv[2] ?? 40);
+const sub = fixtures.slice(0, n);
+const t0 = performance.now();
+const out = await buildFixtureRepositories(sub, driver, { sandboxes: 1, perSandbox: n });
+const total = performance.now() - t0;
+const setup = out.reduce((a, o) => a + (o.snapshot?.setupLog.durationMs ?? 0), 0);
+console.log(`${n} fixtures in one sandbox: ${total.toFixed(0)} ms total, setup steps ${setup} ms, other ${(total - setup).toFixed(0)} ms; errors ${out.filter((o) => o.error).length}`);
+const slow = out.map((o) => [o.fixture.domain + '/' + o.fixture.id, o.snapshot?.setupLog.durationMs ?? -1] as const).sort((a, b) => b[1] - a[1]).slice(0, 5);
+console.log(slow);
+await driver.close();
