@@ -21,7 +21,7 @@ let t: TestDatabase;
 let redis: TestRedis;
 let queue: QueueClient;
 const workers: WorkerProcess[] = [];
-const fixtures = loadFixtures(UPSTREAM_FIXTURES);
+const fixtures = await loadFixtures(UPSTREAM_FIXTURES);
 
 function workerEnv(queueName: string, extra: Record<string, string> = {}) {
   return {

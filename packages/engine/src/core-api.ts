@@ -20,6 +20,7 @@ export {
   getScorer,
   evidenceFromRecordedPrompt,
   parseSuite,
+  parseSuiteManifest,
   summarizeSuite,
 } from '@gitbench/core';
-export type { Fixture, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';
+export type { Fixture, FixtureError, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';

@@ -9,6 +9,7 @@ export { FixtureSetupError, SandboxInfraError } from './errors';
 export { executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
 export { repoDirOf, type ContextResult, type FixtureSnapshot } from './fixture-snapshot';
 export { gatherContext } from './gather-context';
+export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir } from './load-suite-dir';
 export { mapPool } from './map-pool';
 export { MOCK_OUTPUT, mockModel, oracleModel, type ModelClient, type ModelRequest, type ModelResponse } from './model-client';
 export { referenceAnswer } from './reference-answer';
