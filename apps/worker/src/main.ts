@@ -1,4 +1,4 @@
-import { findProfilesFile, loadProfilesFile, ProviderRegistry } from '@gitbench/providers';
+import { ProviderRegistry } from '@gitbench/providers';
 import { createSandboxDriver } from '@gitbench/sandbox';
 import { createDb } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
@@ -6,9 +6,11 @@ import { readWorkerEnv } from './env';
 import { startWorker, WORKER_LABEL } from './worker';
 
 const env = readWorkerEnv();
-const profilesFile = env.GITBENCH_PROFILES ?? (await findProfilesFile(process.cwd()));
-const profiles = profilesFile ? await loadProfilesFile(profilesFile, process.env) : undefined;
-const registry = new ProviderRegistry({ ...(profiles ? { profiles } : {}), env: process.env });
+const registry = await ProviderRegistry.load({
+  ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
+  cwd: process.cwd(),
+  env: process.env,
+});
 const driver = await createSandboxDriver({ kind: env.GITBENCH_SANDBOX_DRIVER, image: env.GITBENCH_SANDBOX_IMAGE });
 // The executor's judge cache writes through its own small pool; attempts' rows go through the worker's.
 const executorDb = createDb({ databaseUrl: env.DATABASE_URL, schema: env.GITBENCH_DATABASE_SCHEMA, maxConnections: 2 });
@@ -33,7 +35,7 @@ const worker = await startWorker(
 const sandbox = driver.describe();
 console.log(
   `[worker ${worker.id}] ready: queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}` +
-    (profilesFile ? ` profiles=${profilesFile}` : ' profiles=none (built-in models only)'),
+    (registry.profilesFile ? ` profiles=${registry.profilesFile}` : ' profiles=none (built-in models only)'),
 );
 
 let signals = 0;
