@@ -19,6 +19,7 @@ export {
   sha256Hex,
   getScorer,
   evidenceFromRecordedPrompt,
+  hashTranslation,
   parseSuite,
   parseSuiteManifest,
   summarizeSuite,

@@ -20,5 +20,4 @@ export { runSuite, type SuiteRunEntry, type SuiteRunOptions } from './run-suite'
 export { scoreAttempt, type ScoreAttemptInput } from './score-attempt';
 export { selfcheckFixture, selfcheckSuite, type FixtureSelfcheck, type SelfcheckSummary } from './selfcheck-fixture';
 export { expectedStructured, toScoredText } from './structured-answer';
-export { hashTranslation } from './translate-hashes';
 export { toUpstreamEnvelope, type EnvelopeEntry, type EnvelopeMeta } from './upstream-envelope';

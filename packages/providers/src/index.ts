@@ -37,7 +37,7 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
-export { ReplayIndex, loadReplayIndex, createReplayProvider, replayEnvelopeSchema, type RecordedAnswer } from './replay';
+export { ReplayIndex, loadReplayIndex, createReplayProvider, type RecordedAnswer } from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,
