@@ -1,5 +1,7 @@
+import { ConfigurationError } from '@gitbench/core';
 import { UsageError } from './args';
 import { listCommand } from './commands/list';
+import { profilesCommand } from './commands/profiles';
 import { rescoreCommand } from './commands/rescore';
 import { runCommand } from './commands/run';
 import { selfcheckCommand } from './commands/selfcheck';
@@ -12,14 +14,23 @@ Usage:
   gitbench validate <dir> [--json]
   gitbench list <dir> [--json]
   gitbench selfcheck <dir> [--runs N] [--workers N] [--json]
-  gitbench run <dir> --model mock|oracle [--output-mode text|json_schema|both] [--trials N]
+  gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
+                     [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
                      [--json-output FILE] [--workers N] [--json]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
+  gitbench profiles [--json]
+
+Models (--model): oracle, mock, simulated[:seed], replay:<result file or dir>, or any model a
+profile lists, with an optional reasoning effort: openai/o3-mini#high, qwen3:high. --provider
+(openai, openrouter, ollama, ...) and --base-url reach a model no profile lists. Profiles come from
+GITBENCH_PROFILES, else gitbench.json or .gitbench.json here, else ~/.gitbench.json; keys only from
+the environment variables they name. A replayed run prints its agreement with the recorded verdicts.
+llm_judge fixtures are judged only with --judge-profile; otherwise they are reported unscored.
 
 Sandboxes: Docker with the image in GITBENCH_SANDBOX_IMAGE; --sandbox local runs commands on this
 host with no isolation (it says so on every sandbox it creates).
 Exit codes: 0 ok, 1 a check failed (invalid fixture, self-check failure, disagreement),
-2 usage error, 3 infrastructure (Docker, image, sandbox failures).
+2 usage or configuration error, 3 infrastructure (Docker, image, sandbox failures).
 `;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -28,6 +39,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   selfcheck: selfcheckCommand,
   run: runCommand,
   rescore: rescoreCommand,
+  profiles: profilesCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -44,7 +56,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A model nobody serves, a missing key or a bad profile file: the user's configuration, said plainly.
+    if (err instanceof UsageError || err instanceof ConfigurationError) {
       process.stderr.write(`gitbench ${command}: ${err.message}\n`);
       return EXIT.usage;
     }

@@ -1,7 +1,7 @@
 import { classifyError, outputHash, sha256Hex, canonicalJson, type Fixture } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { buildFixtureRepository, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
-import { runLlmJudge, type CompletionResult, type ProviderRegistry } from '@gitbench/providers';
+import { buildFixtureRepository, judgeAttempt, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
+import type { CompletionResult, ProviderRegistry } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
 
@@ -52,13 +52,11 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       let call: CompletionResult | undefined;
       let result: AttemptResult;
       try {
-        const target = await registry.resolve({ model: a.modelId, ...(a.profile !== 'builtin' ? { profile: a.profile } : {}) });
+        const target = await registry.resolve({ model: a.modelId, profile: a.profile });
+        // Kept here too so that a call's usage is recorded even when scoring it fails afterwards.
         const model: ModelClient = {
-          name: target.modelId.raw,
-          async complete(request) {
-            call = await target.provider.complete({ ...request, model: target.model, fixture: { ...request.fixture!, difficulty: a.fixture.difficulty } });
-            return call;
-          },
+          name: target.provider.name,
+          complete: async (request) => (call = await target.provider.complete(request)),
         };
         ({ attempt: result } = await runAttempt({
           fixture: a.fixture,
@@ -146,7 +144,6 @@ async function toOutcome(
   let errorMessage: string | null = result.error ?? result.structuredError ?? null;
 
   if (result.outcome === 'NEEDS_JUDGE') {
-    const threshold = typeof a.fixture.scoring.threshold === 'number' ? a.fixture.scoring.threshold : 0.5;
     if (!a.judgeProfile) {
       status = 'UNSCORED';
       passed = null;
@@ -154,13 +151,10 @@ async function toOutcome(
       errorClass = 'no_judge_profile';
       errorMessage = 'This fixture is scored by an LLM judge and the campaign names no judge profile.';
     } else {
-      const judgement = await runLlmJudge({
+      const judgement = await judgeAttempt({
+        fixture: a.fixture,
+        attempt: result,
         panel: registry.judgePanel(a.judgeProfile),
-        task: result.prompt,
-        reference: a.fixture.expected,
-        answer: result.scoredText,
-        threshold,
-        fixtureInputHash: result.hashes.input,
         cache: new PostgresJudgeCache(db, a.campaignId),
         signal,
       });

@@ -11,13 +11,15 @@ export { repoDirOf, type ContextResult, type FixtureSnapshot } from './fixture-s
 export { gatherContext } from './gather-context';
 export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir } from './load-suite-dir';
 export { mapPool } from './map-pool';
-export { MOCK_OUTPUT, mockModel, oracleModel, type ModelClient, type ModelRequest, type ModelResponse } from './model-client';
+export { fixtureRef, type ModelClient, type ModelResponse } from './model-client';
 export { referenceAnswer } from './reference-answer';
 export { readRecordedScores } from './read-recorded-scores';
 export { rescoreRecorded, type RecordedScore, type RescoreDisagreement, type RescoreSkip, type RescoreSummary } from './rescore-legacy';
 export { runAttempt, type RunAttemptInput, type RunAttemptResult } from './run-attempt';
-export { runSuite, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
+export { isQualityOutcome, runSuite, whyNotScored, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
+export { replayAgreement, type AgreementTally, type ReplayAgreement, type ReplayDisagreement, type ReplaySkip } from './replay-agreement';
+export { judgeAttempt, withJudgement, type JudgeAttemptInput } from './judge-attempt';
 export { scoreAttempt, type ScoreAttemptInput } from './score-attempt';
 export { selfcheckFixture, selfcheckSuite, type FixtureSelfcheck, type SelfcheckSummary } from './selfcheck-fixture';
 export { expectedStructured, toScoredText } from './structured-answer';
-export { toUpstreamEnvelope, type EnvelopeEntry, type EnvelopeMeta } from './upstream-envelope';
+export { toUpstreamEnvelope, type EnvelopeMeta } from './upstream-envelope';
