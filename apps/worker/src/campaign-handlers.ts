@@ -15,6 +15,7 @@ import {
   type Prisma,
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
+import { CAMPAIGN_LABEL } from '@gitbench/sandbox';
 import type { AttemptExecutor } from './attempt-executor';
 
 export interface CampaignHandlerDeps {
@@ -27,7 +28,6 @@ export interface CampaignHandlerDeps {
   buildConcurrency: number;
 }
 
-export const CAMPAIGN_LABEL = 'org.gitbench.campaign';
 export const ATTEMPT_LABEL = 'org.gitbench.attempt';
 
 /** Hands attempts to the queue, recording each dispatch first so a lost job can be re-sent. */

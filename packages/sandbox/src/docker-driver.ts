@@ -34,6 +34,8 @@ const DEFAULT_LIMITS: DockerLimits = {
   workdirBytes: 256 * 1024 * 1024,
 };
 export const SANDBOX_LABEL = 'org.gitbench.sandbox';
+/** Every sandbox of a campaign carries it (the worker sets it), so cancelling can remove them at once. */
+export const CAMPAIGN_LABEL = 'org.gitbench.campaign';
 const WORKDIR = '/work';
 const UID = 10001;
 

@@ -29,11 +29,7 @@ export async function loadSuite(dir: string): Promise<LoadedSuite> {
   const hit = cache.get(suite.absolute);
   if (hit && Date.now() - hit.at < 5_000) return hit.suite;
   const read = await loadSuiteDir(suite.absolute);
-  const loaded: LoadedSuite = {
-    version: read.version,
-    fixtures: read.fixtures,
-    invalid: read.errors.map((e) => ({ file: e.file, line: e.line, field: e.field, message: e.message })),
-  };
+  const loaded: LoadedSuite = { version: read.version, fixtures: read.fixtures, invalid: read.errors };
   cache.set(suite.absolute, { at: Date.now(), suite: loaded });
   return loaded;
 }

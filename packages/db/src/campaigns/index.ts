@@ -3,3 +3,4 @@ export * from './campaign-store';
 export * from './legacy-import';
 export * from './create-campaign';
 export * from './judge-cache';
+export * from './campaign-summary';
