@@ -1,4 +1,4 @@
-import { classifyError, outputHash, sha256Hex, canonicalJson, type Fixture } from '@gitbench/core';
+import { canonicalJson, classifyError, ConfigurationError, outputHash, sha256Hex, type Fixture } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { buildFixtureRepository, judgeAttempt, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
 import type { CompletionResult, ProviderRegistry } from '@gitbench/providers';
@@ -144,31 +144,35 @@ async function toOutcome(
   let errorMessage: string | null = result.error ?? result.structuredError ?? null;
 
   if (result.outcome === 'NEEDS_JUDGE') {
-    if (!a.judgeProfile) {
+    const unscored = (cls: string, message: string) => {
       status = 'UNSCORED';
       passed = null;
       score = null;
-      errorClass = 'no_judge_profile';
-      errorMessage = 'This fixture is scored by an LLM judge and the campaign names no judge profile.';
-    } else {
-      const judgement = await judgeAttempt({
-        fixture: a.fixture,
-        attempt: result,
-        panel: registry.judgePanel(a.judgeProfile),
-        cache: new PostgresJudgeCache(db, a.campaignId),
-        signal,
-      });
-      judge = judgement as unknown as Record<string, unknown>;
-      if (judgement.verdict.status === 'scored') {
-        status = judgement.verdict.passed ? 'VALID_PASS' : 'VALID_FAIL';
-        passed = judgement.verdict.passed;
-        score = judgement.verdict.score;
-      } else {
-        status = 'UNSCORED';
-        passed = null;
-        score = null;
-        errorClass = 'judge_exhausted';
-        errorMessage = 'Every judge member failed; the attempt is left unscored and excluded.';
+      errorClass = cls;
+      errorMessage = message;
+    };
+    status = 'UNSCORED'; // every branch below decides; the compiler cannot see through the closure
+    if (!a.judgeProfile) unscored('no_judge_profile', 'This fixture is scored by an LLM judge and the campaign names no judge profile.');
+    else {
+      try {
+        const judgement = await judgeAttempt({
+          fixture: a.fixture,
+          attempt: result,
+          panel: registry.judgePanel(a.judgeProfile),
+          cache: new PostgresJudgeCache(db, a.campaignId),
+          signal,
+        });
+        judge = judgement as unknown as Record<string, unknown>;
+        if (judgement.verdict.status === 'scored') {
+          status = judgement.verdict.passed ? 'VALID_PASS' : 'VALID_FAIL';
+          passed = judgement.verdict.passed;
+          score = judgement.verdict.score;
+        } else unscored('judge_exhausted', 'Every judge member failed; the attempt is left unscored and excluded.');
+      } catch (err) {
+        // A judge this worker cannot build (its key is not set here) leaves the attempt unscored, visibly,
+        // instead of failing the job over and over.
+        if (signal.aborted || !(err instanceof ConfigurationError)) throw err;
+        unscored('judge_configuration', err.message);
       }
     }
   } else {

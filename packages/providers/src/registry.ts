@@ -179,6 +179,16 @@ export class ProviderRegistry {
     };
   }
 
+  /**
+   * Why `name` cannot judge (not configured, no models), or null. Checked before a campaign is written;
+   * keys are not, since the process creating a campaign need not hold the workers' keys.
+   */
+  judgeProfileError(name: string): string | null {
+    const profile = this.set.profiles.find((p) => p.name === name);
+    if (!profile) return `Judge profile '${name}' is not configured (configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`;
+    return profile.models.length === 0 ? `Judge profile '${name}' lists no models.` : null;
+  }
+
   /** The judge panel: one member per model of the judge profile (the configured one unless named). */
   judgePanel(profileName?: string): JudgePanel {
     const name = profileName ?? this.set.judgeProfile;

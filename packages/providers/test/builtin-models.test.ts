@@ -59,6 +59,15 @@ describe('ProviderRegistry.describeModel', () => {
   });
 });
 
+describe('ProviderRegistry.judgeProfileError', () => {
+  it('says why a profile cannot judge, without needing its key', () => {
+    const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify({ models: { ...CONFIG.models, empty: { models: [] } } }), {}) });
+    expect(registry.judgeProfileError('openrouter')).toBeNull();
+    expect(registry.judgeProfileError('ghost')).toBe("Judge profile 'ghost' is not configured (configured: openrouter, local, empty).");
+    expect(registry.judgeProfileError('empty')).toBe("Judge profile 'empty' lists no models.");
+  });
+});
+
 describe('ProviderRegistry.load', () => {
   it('reads the named file, else finds gitbench.json, and lists profiles without keys', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gitbench-registry-'));

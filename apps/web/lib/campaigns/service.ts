@@ -9,6 +9,7 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
   return {
     loadSuite,
     profileFor: (modelId) => registry.describeModel(modelId),
+    judgeProfileError: (name) => registry.judgeProfileError(name),
     enqueuePlan: async (campaignId) => {
       await services().queue.enqueue('campaign.plan', { campaignId });
     },
