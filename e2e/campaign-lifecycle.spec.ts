@@ -61,7 +61,7 @@ test('launch from the form with the oracle and mock models, watch it finish, see
 
 test('cancel a running campaign', async ({ page }) => {
   test.setTimeout(120_000);
-  await fillForm(page, `e2e cancel ${Date.now()}`, ['sim'], '10');
+  await fillForm(page, `e2e cancel ${Date.now()}`, ['simulated'], '10');
   await page.getByRole('button', { name: 'Launch campaign' }).click();
   await expect(page).toHaveURL(/\/campaigns\/cmp_/);
   await page.getByRole('button', { name: 'Cancel campaign' }).click();

@@ -1,5 +1,10 @@
+import { ConfigurationError } from '@gitbench/core';
 import { UsageError } from './args';
+import { readCliEnv } from './env';
+import { campaignCommand } from './commands/campaign';
+import { importLegacyCommand } from './commands/import-legacy';
 import { listCommand } from './commands/list';
+import { profilesCommand } from './commands/profiles';
 import { rescoreCommand } from './commands/rescore';
 import { runCommand } from './commands/run';
 import { selfcheckCommand } from './commands/selfcheck';
@@ -12,14 +17,42 @@ Usage:
   gitbench validate <dir> [--json]
   gitbench list <dir> [--json]
   gitbench selfcheck <dir> [--runs N] [--workers N] [--json]
-  gitbench run <dir> --model mock|oracle [--output-mode text|json_schema|both] [--trials N]
+  gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
+                     [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
                      [--json-output FILE] [--workers N] [--json]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
+  gitbench profiles [--json]
+
+Campaigns (PostgreSQL and the workers' Redis queue; no web server needed):
+  gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...]
+                     [--output-mode text|json_schema|both] [--trials N] [--fixtures DIR]
+                     [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID] [--seed N]
+                     [--judge-profile NAME] [--concurrency N] [--created-by WHO])
+                     [--dry-run] [--wait] [--json]
+  gitbench campaign status <id> [--json]
+  gitbench campaign cancel <id> [--json]
+  gitbench campaign retry <id> [--json]
+  gitbench campaign export <id> [--format csv|json|aa] [--output FILE]
+  gitbench import-legacy <result.json | dir>... [--json]
+
+Models (--model): oracle, mock, simulated[:seed], replay:<result file or dir>, or any model a
+profile lists, with an optional reasoning effort: openai/o3-mini#high, qwen3:high. --provider
+(openai, openrouter, ollama, ...) and --base-url reach a model no profile lists. Profiles come from
+GITBENCH_PROFILES, else gitbench.json or .gitbench.json here, else ~/.gitbench.json; keys only from
+the environment variables they name. A replayed run prints its agreement with the recorded verdicts.
+llm_judge fixtures are judged only with --judge-profile; otherwise they are reported unscored.
+
+Campaign commands read DATABASE_URL, REDIS_URL and GITBENCH_QUEUE (defaults as in the README) and
+validate them before connecting. create prints the campaign id; an invalid configuration prints the
+API's field errors and writes nothing; --wait follows the campaign and exits 0 only if it completes.
+export formats: csv and json (one row per attempt), aa (upstream's artificialanalysis rows: one per
+model, effort, output mode and domain).
 
 Sandboxes: Docker with the image in GITBENCH_SANDBOX_IMAGE; --sandbox local runs commands on this
 host with no isolation (it says so on every sandbox it creates).
-Exit codes: 0 ok, 1 a check failed (invalid fixture, self-check failure, disagreement),
-2 usage error, 3 infrastructure (Docker, image, sandbox failures).
+Exit codes: 0 ok, 1 a check failed (invalid fixture, self-check failure, disagreement, no such
+campaign, nothing to cancel, a waited-for campaign incomplete), 2 usage, configuration or invalid
+campaign configuration, 3 infrastructure (Docker, sandboxes, PostgreSQL, Redis unreachable).
 `;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -28,6 +61,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   selfcheck: selfcheckCommand,
   run: runCommand,
   rescore: rescoreCommand,
+  profiles: profilesCommand,
+  campaign: campaignCommand,
+  'import-legacy': (argv) => importLegacyCommand(argv, readCliEnv()),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -44,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
+    // A model nobody serves, a missing key or a bad profile file: the user's configuration, said plainly.
+    if (err instanceof UsageError || err instanceof ConfigurationError) {
       process.stderr.write(`gitbench ${command}: ${err.message}\n`);
       return EXIT.usage;
     }

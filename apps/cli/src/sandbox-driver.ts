@@ -5,13 +5,13 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 
 export class InfrastructureError extends Error {}
 
-/** Docker unless `--sandbox local` is asked for explicitly; never a silent fall-back to the host. */
-export async function driverFromArgs(args: ParsedArgs, workers: number): Promise<SandboxDriver> {
-  const kind = stringFlag(args, 'sandbox') ?? 'docker';
-  if (kind !== 'docker' && kind !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${kind}`);
+/** Docker unless `local` is asked for explicitly; never a silent fall-back to the host. */
+export async function sandboxDriver(kind: string | undefined, workers: number): Promise<SandboxDriver> {
+  const chosen = kind ?? 'docker';
+  if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
   try {
     return await createSandboxDriver({
-      kind,
+      kind: chosen,
       image: process.env.GITBENCH_SANDBOX_IMAGE,
       labels: { 'org.gitbench.cli': String(process.pid) },
       prestart: workers,
@@ -19,4 +19,8 @@ export async function driverFromArgs(args: ParsedArgs, workers: number): Promise
   } catch (err) {
     throw new InfrastructureError((err as Error).message);
   }
+}
+
+export function driverFromArgs(args: ParsedArgs, workers: number): Promise<SandboxDriver> {
+  return sandboxDriver(stringFlag(args, 'sandbox'), workers);
 }

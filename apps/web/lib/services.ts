@@ -1,12 +1,13 @@
 import 'server-only';
 import { newId } from '@gitbench/core';
 import { createDb, type Db } from '@gitbench/db';
+import { ProviderRegistry } from '@gitbench/providers';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { webEnv } from './env';
 
 // One set of clients per server process, created on first use.
-const globalForServices = globalThis as unknown as { gitbenchServices?: { db: Db; queue: QueueClient } };
+const globalForServices = globalThis as unknown as { gitbenchServices?: { db: Db; queue: QueueClient }; gitbenchRegistry?: Promise<ProviderRegistry> };
 
 export function services() {
   if (!globalForServices.gitbenchServices) {
@@ -17,6 +18,25 @@ export function services() {
     };
   }
   return globalForServices.gitbenchServices;
+}
+
+/**
+ * The provider registry, loaded once like the worker's (same profile file, same rules), so the web
+ * accepts exactly the models a worker can run. The web never calls a model; it only asks which
+ * profile serves a model id.
+ */
+export function providerRegistry(): Promise<ProviderRegistry> {
+  if (!globalForServices.gitbenchRegistry) {
+    const env = webEnv();
+    globalForServices.gitbenchRegistry = ProviderRegistry.load({
+      ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
+      cwd: env.GITBENCH_ROOT,
+      env: process.env,
+    });
+    // A bad profile file is reported on every request until it is fixed, not cached as a failure.
+    globalForServices.gitbenchRegistry.catch(() => (globalForServices.gitbenchRegistry = undefined));
+  }
+  return globalForServices.gitbenchRegistry;
 }
 
 export interface ServiceCheck {

@@ -19,8 +19,8 @@ import {
   unpackArchive,
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
+import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
 import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
-import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from './labels';
 
 export interface CampaignHandlerDeps {
   db: Db;

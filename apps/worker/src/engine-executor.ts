@@ -1,10 +1,9 @@
-import { classifyError, outputHash, sha256Hex, canonicalJson, type Fixture } from '@gitbench/core';
+import { canonicalJson, classifyError, ConfigurationError, outputHash, sha256Hex, type Fixture } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { buildFixtureRepositories, fixtureBuildKey, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
-import { runLlmJudge, type CompletionResult, type ProviderRegistry } from '@gitbench/providers';
-import type { SandboxDriver } from '@gitbench/sandbox';
+import { buildFixtureRepositories, fixtureBuildKey, judgeAttempt, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
+import type { CompletionResult, ProviderRegistry } from '@gitbench/providers';
+import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
-import { WORKER_LABEL } from './labels';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -14,6 +13,8 @@ export interface EngineExecutorDeps {
   registry: ProviderRegistry;
   /** Labels every sandbox of this worker carries, so its shutdown removes exactly its own. */
   workerLabels: Record<string, string>;
+  /** Which deployment this worker serves (see deploymentId in main.ts); orphan clean-up stays inside it. */
+  deploymentId: string;
   /** Sandboxes one planning job builds fixture repositories in at once. */
   buildSandboxes: number;
 }
@@ -34,7 +35,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
 
-    removeOrphanSandboxes: (alive) => driver.removeOrphans(WORKER_LABEL, alive),
+    removeOrphanSandboxes: (alive) => driver.removeOrphans(WORKER_LABEL, alive, { [DEPLOYMENT_LABEL]: deps.deploymentId }),
 
     buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 
@@ -65,13 +66,11 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       let call: CompletionResult | undefined;
       let result: AttemptResult;
       try {
-        const target = await registry.resolve({ model: a.modelId, ...(a.profile !== 'builtin' ? { profile: a.profile } : {}) });
+        const target = await registry.resolve({ model: a.modelId, profile: a.profile });
+        // Kept here too so that a call's usage is recorded even when scoring it fails afterwards.
         const model: ModelClient = {
-          name: target.modelId.raw,
-          async complete(request) {
-            call = await target.provider.complete({ ...request, model: target.model, fixture: { ...request.fixture!, difficulty: a.fixture.difficulty } });
-            return call;
-          },
+          name: target.provider.name,
+          complete: async (request) => (call = await target.provider.complete(request)),
         };
         ({ attempt: result } = await runAttempt({
           fixture: a.fixture,
@@ -159,35 +158,35 @@ async function toOutcome(
   let errorMessage: string | null = result.error ?? result.structuredError ?? null;
 
   if (result.outcome === 'NEEDS_JUDGE') {
-    const threshold = typeof a.fixture.scoring.threshold === 'number' ? a.fixture.scoring.threshold : 0.5;
-    if (!a.judgeProfile) {
+    const unscored = (cls: string, message: string) => {
       status = 'UNSCORED';
       passed = null;
       score = null;
-      errorClass = 'no_judge_profile';
-      errorMessage = 'This fixture is scored by an LLM judge and the campaign names no judge profile.';
-    } else {
-      const judgement = await runLlmJudge({
-        panel: registry.judgePanel(a.judgeProfile),
-        task: result.prompt,
-        reference: a.fixture.expected,
-        answer: result.scoredText,
-        threshold,
-        fixtureInputHash: result.hashes.input,
-        cache: new PostgresJudgeCache(db, a.campaignId),
-        signal,
-      });
-      judge = judgement as unknown as Record<string, unknown>;
-      if (judgement.verdict.status === 'scored') {
-        status = judgement.verdict.passed ? 'VALID_PASS' : 'VALID_FAIL';
-        passed = judgement.verdict.passed;
-        score = judgement.verdict.score;
-      } else {
-        status = 'UNSCORED';
-        passed = null;
-        score = null;
-        errorClass = 'judge_exhausted';
-        errorMessage = 'Every judge member failed; the attempt is left unscored and excluded.';
+      errorClass = cls;
+      errorMessage = message;
+    };
+    status = 'UNSCORED'; // every branch below decides; the compiler cannot see through the closure
+    if (!a.judgeProfile) unscored('no_judge_profile', 'This fixture is scored by an LLM judge and the campaign names no judge profile.');
+    else {
+      try {
+        const judgement = await judgeAttempt({
+          fixture: a.fixture,
+          attempt: result,
+          panel: registry.judgePanel(a.judgeProfile),
+          cache: new PostgresJudgeCache(db, a.campaignId),
+          signal,
+        });
+        judge = judgement as unknown as Record<string, unknown>;
+        if (judgement.verdict.status === 'scored') {
+          status = judgement.verdict.passed ? 'VALID_PASS' : 'VALID_FAIL';
+          passed = judgement.verdict.passed;
+          score = judgement.verdict.score;
+        } else unscored('judge_exhausted', 'Every judge member failed; the attempt is left unscored and excluded.');
+      } catch (err) {
+        // A judge this worker cannot build (its key is not set here) leaves the attempt unscored, visibly,
+        // instead of failing the job over and over.
+        if (signal.aborted || !(err instanceof ConfigurationError)) throw err;
+        unscored('judge_configuration', err.message);
       }
     }
   } else {

@@ -34,3 +34,9 @@ export function readWorkerEnv(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
   }
   return parsed.data;
 }
+
+/** Host, port and database name of a connection URL: what names the database, without credentials. */
+export function databaseIdentity(databaseUrl: string): string {
+  const u = new URL(databaseUrl);
+  return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+}

@@ -1,23 +1,28 @@
-import { findProfilesFile, loadProfilesFile, ProviderRegistry } from '@gitbench/providers';
-import { createSandboxDriver } from '@gitbench/sandbox';
-import { newId } from '@gitbench/core';
+import { ProviderRegistry } from '@gitbench/providers';
+import { createSandboxDriver, DEPLOYMENT_LABEL, WORKER_LABEL } from '@gitbench/sandbox';
+import { canonicalJson, newId, sha256Hex } from '@gitbench/core';
 import { createDb } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
-import { readWorkerEnv } from './env';
-import { WORKER_LABEL } from './labels';
+import { databaseIdentity, readWorkerEnv } from './env';
 import { startWorker } from './worker';
 
 const env = readWorkerEnv();
-const profilesFile = env.GITBENCH_PROFILES ?? (await findProfilesFile(process.cwd()));
-const profiles = profilesFile ? await loadProfilesFile(profilesFile, process.env) : undefined;
-const registry = new ProviderRegistry({ ...(profiles ? { profiles } : {}), env: process.env });
+const registry = await ProviderRegistry.load({
+  ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
+  cwd: process.cwd(),
+  env: process.env,
+});
 const workerId = newId('worker');
+// Workers that share this database schema and queue are one deployment: they see each other's
+// heartbeats, so they may remove each other's orphans, and only those.
+const deployment = { database: databaseIdentity(env.DATABASE_URL), schema: env.GITBENCH_DATABASE_SCHEMA ?? 'public', queue: env.GITBENCH_QUEUE };
+const deploymentId = sha256Hex(canonicalJson(deployment)).slice(0, 16);
 // Containers are started ahead of the attempts that use them, so they carry this worker's label from
 // the start: shutdown (and anyone cleaning up after a killed worker) finds them by it.
 const driver = await createSandboxDriver({
   kind: env.GITBENCH_SANDBOX_DRIVER,
   image: env.GITBENCH_SANDBOX_IMAGE,
-  labels: { [WORKER_LABEL]: workerId },
+  labels: { [WORKER_LABEL]: workerId, [DEPLOYMENT_LABEL]: deploymentId },
   prestart: env.GITBENCH_WORKER_CONCURRENCY,
 });
 // The executor's judge cache writes through its own small pool; attempts' rows go through the worker's.
@@ -44,13 +49,14 @@ const worker = await startWorker(
       driver,
       registry,
       workerLabels: { [WORKER_LABEL]: workerId },
+      deploymentId,
       buildSandboxes: env.GITBENCH_BUILD_CONCURRENCY,
     }),
 );
 const sandbox = driver.describe();
 console.log(
   `[worker ${worker.id}] ready: queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}` +
-    (profilesFile ? ` profiles=${profilesFile}` : ' profiles=none (built-in models only)'),
+    (registry.profilesFile ? ` profiles=${registry.profilesFile}` : ' profiles=none (built-in models only)'),
 );
 
 let signals = 0;

@@ -4,7 +4,7 @@ import { createDb, type Db } from '@gitbench/db';
 import { createQueueClient, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from './attempt-executor';
 import { campaignHandlers } from './campaign-handlers';
-import { WORKER_LABEL } from './labels';
+import { WORKER_LABEL } from '@gitbench/sandbox';
 import { reapOnce, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {

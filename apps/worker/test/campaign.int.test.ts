@@ -28,7 +28,7 @@ let t: TestDatabase;
 let redis: TestRedis;
 let queue: QueueClient;
 const workers: WorkerProcess[] = [];
-const fixtures = loadFixtures(UPSTREAM_FIXTURES);
+const fixtures = await loadFixtures(UPSTREAM_FIXTURES);
 
 const containersOf = (workerId: string) =>
   spawnSync('docker', ['ps', '-aq', '--filter', `label=org.gitbench.worker=${workerId}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);

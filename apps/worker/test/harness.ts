@@ -1,23 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { parseSuite, type Fixture } from '@gitbench/core';
+import type { Fixture } from '@gitbench/core';
 import { createCampaign, type CampaignServiceDeps, type Db } from '@gitbench/db';
+import { loadSuiteDir } from '@gitbench/engine';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const UPSTREAM_FIXTURES = path.resolve(ROOT, '../shared/gitbench-upstream/fixtures');
 
-export function loadFixtures(dir: string): Fixture[] {
-  const files: { path: string; text: string }[] = [];
-  for (const domain of readdirSync(dir, { withFileTypes: true })) {
-    if (!domain.isDirectory()) continue;
-    for (const f of readdirSync(path.join(dir, domain.name))) {
-      if (f.endsWith('.yaml')) files.push({ path: `${domain.name}/${f}`, text: readFileSync(path.join(dir, domain.name, f), 'utf8') });
-    }
-  }
-  const suite = parseSuite(files);
+/** The upstream fixtures through the same loader as the CLI and the web; a test suite must load cleanly. */
+export async function loadFixtures(dir: string): Promise<Fixture[]> {
+  const suite = await loadSuiteDir(dir);
   if (suite.errors.length) throw new Error(`fixtures in ${dir} do not load: ${JSON.stringify(suite.errors.slice(0, 3))}`);
   return suite.fixtures;
 }

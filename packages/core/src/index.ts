@@ -1,3 +1,4 @@
+export * from './canonical-json';
 export * from './ids';
 export * from './fixtures';
 export * from './scoring';

@@ -5,3 +5,4 @@ export * from './generated/prisma/client';
 export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './testing';
 export * from './campaigns';
 export * from './stats';
+export * from './exports';

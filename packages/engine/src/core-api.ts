@@ -20,7 +20,9 @@ export {
   canonicalJson,
   getScorer,
   evidenceFromRecordedPrompt,
+  hashTranslation,
   parseSuite,
+  parseSuiteManifest,
   summarizeSuite,
 } from '@gitbench/core';
-export type { Fixture, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';
+export type { Fixture, FixtureError, SuiteManifest, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';

@@ -7,6 +7,11 @@ export interface PlanExecution {
   evidence: SandboxEvidence;
   /** Canonical state of the restored repository, read before the answer ran. */
   repoState: string;
+  /**
+   * Whether that read finished. When it did not, the sandbox failed before the answer started (a
+   * restore that failed, a container removed from outside): nothing about the model can be scored.
+   */
+  stateRead: boolean;
   /** Set when the sandbox could not run the plan to the end; the evidence is then incomplete. */
   aborted?: string;
   durationMs: number;
@@ -80,6 +85,7 @@ export async function executePlan(
   const execution: PlanExecution = {
     evidence,
     repoState: stateRecords[0]?.stdout ?? '',
+    stateRead: stateRecords[0]?.exitCode === 0,
     durationMs: Math.round(result.durationMs),
     sandboxId: result.sandboxId,
   };

@@ -1,4 +1,4 @@
-import { planLegacyImport } from '@gitbench/core';
+import { legacyScoreOutputMode, planLegacyImport } from '@gitbench/core';
 import type { RecordedScore } from './rescore-legacy';
 
 function messageText(content: unknown): string | null {
@@ -21,7 +21,7 @@ export function readRecordedScores(file: string, text: string): RecordedScore[] 
       file,
       benchmark: domain,
       fixtureId,
-      outputMode: score.output_mode === 'json_schema' || score.output_mode === 'text' ? score.output_mode : plan.outputMode,
+      outputMode: legacyScoreOutputMode(score, { output_mode: plan.outputMode }),
       passed: score.passed,
       modelOutput: score.model_output ?? null,
       error: score.error ?? null,

@@ -1,11 +1,10 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult, OutputMode } from './attempt-result';
 import { buildFixtureRepository } from './build-fixture-repository';
-import { evidenceFromRecordedPrompt, renderPrompt, type Fixture } from './core-api';
+import { evidenceFromRecordedPrompt, hashTranslation, renderPrompt, type Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
 import { scoreAttempt } from './score-attempt';
-import { hashTranslation } from './translate-hashes';
 
 /** One recorded upstream score, as read from a result envelope. */
 export interface RecordedScore {

@@ -39,7 +39,7 @@ export async function runAttempt(input: RunAttemptInput): Promise<RunAttemptResu
     prompt,
     outputMode,
     ...(schema ? { schema } : {}),
-    fixture: fixtureRef(fixture, reference, outputMode === 'json_schema' ? expectedStructured(fixture, reference) : undefined),
+    fixture: fixtureRef(fixture, snapshot, reference, outputMode === 'json_schema' ? expectedStructured(fixture, reference) : undefined),
     ...(input.trial !== undefined ? { trial: input.trial } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });

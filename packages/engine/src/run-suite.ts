@@ -1,19 +1,24 @@
+import { InMemoryJudgeCache } from '@gitbench/core';
+import type { JudgePanel, LlmJudgement } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult, OutputMode } from './attempt-result';
 import { buildFixtureRepository } from './build-fixture-repository';
 import type { Fixture } from './core-api';
-import { FixtureSetupError } from './errors';
 import type { FixtureSnapshot } from './fixture-snapshot';
+import { judgeAttempt, withJudgement } from './judge-attempt';
 import { mapPool } from './map-pool';
 import type { ModelClient, ModelResponse } from './model-client';
 import { runAttempt } from './run-attempt';
 
 export interface SuiteRunOptions {
   model: ModelClient;
+  /** The model id put in every request, effort included (`openai/o3-mini#high`). */
   modelName: string;
   outputModes: OutputMode[];
   trials: number;
   workers: number;
+  /** Judges llm_judge attempts; without it they stay NEEDS_JUDGE (unscored), never scored another way. */
+  judge?: JudgePanel;
   labels?: Record<string, string>;
   onProgress?: (done: number, total: number) => void;
 }
@@ -24,7 +29,9 @@ export interface SuiteRunEntry {
   trial: number;
   attempt: AttemptResult | null;
   response: ModelResponse | null;
-  /** Set when the attempt could not run (fixture set-up failed): infrastructure or configuration. */
+  /** The judge's decision on an llm_judge attempt, with every member's call. */
+  judgement?: LlmJudgement;
+  /** Set when the attempt could not run (fixture set-up or the model call failed). */
   error?: string;
   durationMs: number;
 }
@@ -44,6 +51,8 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
     }
     return p;
   };
+  // One run asks the judge once per distinct answer, as a campaign does.
+  const judgeCache = new InMemoryJudgeCache();
   const jobs = fixtures.flatMap((fixture) =>
     Array.from({ length: opts.trials }, (_, t) => opts.outputModes.map((outputMode) => ({ fixture, outputMode, trial: t + 1 }))).flat(),
   );
@@ -63,12 +72,29 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
         trial,
         ...(opts.labels ? { labels: opts.labels } : {}),
       });
-      entry = { fixture, outputMode, trial, attempt, response, durationMs: performance.now() - started };
+      entry = { fixture, outputMode, trial, attempt, response, durationMs: 0 };
+      if (attempt.outcome === 'NEEDS_JUDGE' && opts.judge) {
+        const judgement = await judgeAttempt({ fixture, attempt, panel: opts.judge, cache: judgeCache });
+        entry = { ...entry, attempt: withJudgement(attempt, judgement), judgement };
+      }
+      entry.durationMs = performance.now() - started;
     } catch (err) {
-      if (!(err instanceof FixtureSetupError) && !(err instanceof Error)) throw err;
+      if (!(err instanceof Error)) throw err;
       entry = { fixture, outputMode, trial, attempt: null, response: null, error: err.message, durationMs: performance.now() - started };
     }
     opts.onProgress?.(++done, jobs.length);
     return entry;
   });
+}
+
+/** PASS and FAIL are quality outcomes; everything else is excluded from quality figures. */
+export function isQualityOutcome(e: SuiteRunEntry): e is SuiteRunEntry & { attempt: AttemptResult } {
+  return e.attempt !== null && (e.attempt.outcome === 'PASS' || e.attempt.outcome === 'FAIL');
+}
+
+/** Why an entry has no quality outcome: not run, unscored (judge), or an infrastructure outcome. */
+export function whyNotScored(e: SuiteRunEntry): string {
+  if (!e.attempt) return `not run: ${e.error ?? 'unknown error'}`;
+  if (e.attempt.outcome === 'NEEDS_JUDGE') return e.attempt.error ?? 'unscored: an llm_judge fixture and no judge profile (--judge-profile)';
+  return `${e.attempt.outcome}: ${e.attempt.error ?? 'no detail'}`;
 }

@@ -132,6 +132,12 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error });
     }
     sandboxMs = Math.round(performance.now() - t0);
+    if (!execution.stateRead) {
+      // What happens once the answer runs is the answer's doing (a command that kills its own sandbox
+      // fails its checks); a sandbox that broke before then is infrastructure, never a quality result.
+      const error = `sandbox failed before the answer ran: ${execution.aborted ?? 'the repository state could not be read'}`;
+      return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error, sandboxMs });
+    }
     hashes.input = inputHash(definition, execution.repoState);
     evidence = execution.evidence;
     const d = driver.describe();

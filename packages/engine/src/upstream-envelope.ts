@@ -1,13 +1,8 @@
+import type { RetryRecord, TokenUsage } from '@gitbench/core';
+import type { LlmJudgement, RouteMetadata } from '@gitbench/providers';
 import type { AttemptResult, OutputMode } from './attempt-result';
-import type { Fixture } from './core-api';
 import type { ModelResponse } from './model-client';
-
-export interface EnvelopeEntry {
-  fixture: Fixture;
-  attempt: AttemptResult;
-  response: ModelResponse;
-  durationMs: number;
-}
+import { isQualityOutcome, whyNotScored, type SuiteRunEntry } from './run-suite';
 
 export interface EnvelopeMeta {
   model: string;
@@ -16,6 +11,7 @@ export interface EnvelopeMeta {
   suiteVersion: string;
   gitSha: string | null;
   profile: string;
+  reasoningLevel: string | null;
 }
 
 /** Why a failed attempt failed, in one line: the first check that did not hold. */
@@ -26,46 +22,133 @@ function errorLine(a: AttemptResult): string | null {
   return failing ? `${failing.check}: ${failing.detail}` : 'failed';
 }
 
-const tokens = (n: number | null | undefined) => (typeof n === 'number' ? n : 0);
+/** Upstream's per-call telemetry: how many tries, how long they waited, and why they retried. */
+function telemetry(retries: readonly RetryRecord[]): Record<string, unknown> {
+  const reasons: Record<string, number> = {};
+  for (const r of retries) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
+  return { attempts: retries.length + 1, local_retry_wait_ms: retries.reduce((t, r) => t + r.waitMs, 0), capacity_cooldown_wait_ms: 0, retry_reasons: reasons };
+}
+
+function routeMetadata(route: RouteMetadata): Record<string, unknown> {
+  return {
+    adapter: route.provider,
+    model_id: route.servedModel ?? route.requestedModel,
+    base_url: route.baseUrl,
+    profile: route.profile,
+    upstream_provider: route.upstreamProvider,
+    response_id: route.responseId,
+    simulated: route.simulated,
+  };
+}
+
+const usageFields = (u: TokenUsage | null) => ({
+  input_tokens: u?.inputTokens ?? null,
+  output_tokens: u?.outputTokens ?? null,
+  total_tokens: u?.totalTokens ?? null,
+  reasoning_tokens: u?.reasoningTokens ?? null,
+});
+
+function judgeSummary(j: LlmJudgement): Record<string, unknown> {
+  const v = j.verdict;
+  return {
+    status: v.status,
+    score: v.status === 'scored' ? v.score : null,
+    passed: v.status === 'scored' ? v.passed : null,
+    threshold: v.threshold,
+    cache_hit: j.cacheHit,
+    config_hash: j.judgeConfigHash,
+    members: v.members.map((m) => ({
+      model: m.model,
+      status: m.status,
+      score: m.score,
+      ...usageFields(m.usage),
+      cost_usd: m.cost.usd,
+      api_duration_ms: m.apiDurationMs,
+      error: m.error?.message ?? null,
+    })),
+  };
+}
+
+type Scored = SuiteRunEntry & { attempt: AttemptResult; response: ModelResponse };
+
+function isScored(e: SuiteRunEntry): e is Scored {
+  return e.response !== null && isQualityOutcome(e);
+}
+
+/** Tokens, cost and API time of every call the run made: the target model's and the judges'. */
+function callTotals(entries: readonly SuiteRunEntry[]): Record<string, unknown> {
+  const t = { calls: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, calls_with_tokens: 0, cost_usd: 0, calls_with_cost: 0, api_duration_ms: 0 };
+  const add = (usage: TokenUsage | null, usd: number | null, ms: number | null) => {
+    t.calls++;
+    if (usage?.totalTokens != null || usage?.inputTokens != null) t.calls_with_tokens++;
+    t.input_tokens += usage?.inputTokens ?? 0;
+    t.output_tokens += usage?.outputTokens ?? 0;
+    t.total_tokens += usage?.totalTokens ?? 0;
+    if (usd !== null) {
+      t.cost_usd += usd;
+      t.calls_with_cost++;
+    }
+    t.api_duration_ms += ms ?? 0;
+  };
+  for (const e of entries) {
+    if (e.response) add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
+    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : []) add(m.usage, m.cost.usd, m.apiDurationMs);
+  }
+  return { ...t, cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null, api_duration_ms: Math.round(t.api_duration_ms * 100) / 100 };
+}
+
+function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, durationMs }: Scored): Record<string, unknown> {
+  return {
+    fixture_id: fixture.id,
+    passed: attempt.passed,
+    similarity: attempt.score,
+    model_output: attempt.scoredText || attempt.output,
+    ...(meta.outputMode === 'json_schema' ? { raw_structured_output: attempt.output } : {}),
+    error: errorLine(attempt),
+    ...usageFields(response.usage),
+    cost_usd: response.cost.usd,
+    api_duration_ms: response.apiDurationMs,
+    reasoning_level: meta.reasoningLevel,
+    transcript: [
+      { role: 'user', content: attempt.prompt },
+      { role: 'assistant', content: attempt.output, ...(response.reasoning ? { reasoning: response.reasoning } : {}) },
+    ],
+    purpose: fixture.purpose ?? '',
+    difficulty: fixture.difficulty,
+    tags: fixture.tags,
+    prompt: fixture.prompt,
+    expected: fixture.expected,
+    description: fixture.description,
+    duration_ms: Math.round(durationMs * 100) / 100,
+    request_telemetry: telemetry(response.retries),
+    provider_route_metadata: routeMetadata(response.route),
+    request_config: { output_mode: meta.outputMode, ...response.requestConfig },
+    output_mode: meta.outputMode,
+    gitbench: {
+      outcome: attempt.outcome,
+      hashes: attempt.hashes,
+      checks: attempt.checks,
+      sandbox: summarizeSandbox(attempt),
+      cost: response.cost,
+      flags: response.flags,
+      ...(judgement ? { judge: judgeSummary(judgement) } : {}),
+    },
+  };
+}
 
 /**
  * A run in the upstream GitBench result-file format (schema_version 1), so upstream's tools and our
- * legacy importer read it. Our own fields the format has no place for ride along under `gitbench`.
+ * legacy importer read it. Only quality outcomes become scores: unscored judge fixtures and
+ * infrastructure failures are listed under `gitbench.excluded` with their reason, so that nothing
+ * reading the file mistakes them for failures. Our own fields ride along under `gitbench`.
  */
-export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly EnvelopeEntry[]): Record<string, unknown> {
-  const domains = [...new Set(entries.map((e) => e.fixture.domain))].sort();
+export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly SuiteRunEntry[]): Record<string, unknown> {
+  const scored = entries.filter(isScored);
+  const domains = [...new Set(scored.map((e) => e.fixture.domain))].sort();
   const results = domains.map((domain) => {
-    const mine = entries.filter((e) => e.fixture.domain === domain).sort((a, b) => (a.fixture.id < b.fixture.id ? -1 : 1));
-    const scores = mine.map(({ fixture, attempt, response, durationMs }) => ({
-      fixture_id: fixture.id,
-      passed: attempt.passed,
-      similarity: attempt.score,
-      model_output: attempt.scoredText || attempt.output,
-      error: errorLine(attempt),
-      input_tokens: tokens(response.usage?.inputTokens),
-      output_tokens: tokens(response.usage?.outputTokens),
-      total_tokens: tokens(response.usage?.totalTokens),
-      cost_usd: null,
-      reasoning_tokens: tokens(response.usage?.reasoningTokens),
-      api_duration_ms: response.apiDurationMs,
-      transcript: [
-        { role: 'user', content: attempt.prompt },
-        { role: 'assistant', content: attempt.output },
-      ],
-      purpose: fixture.purpose ?? '',
-      difficulty: fixture.difficulty,
-      tags: fixture.tags,
-      prompt: fixture.prompt,
-      expected: fixture.expected,
-      description: fixture.description,
-      duration_ms: Math.round(durationMs * 100) / 100,
-      request_telemetry: { attempts: 1, local_retry_wait_ms: 0, capacity_cooldown_wait_ms: 0, retry_reasons: {} },
-      provider_route_metadata: { adapter: meta.profile, model_id: meta.model },
-      request_config: { output_mode: meta.outputMode, model_generate_kwargs: {} },
-      output_mode: meta.outputMode,
-      gitbench: { outcome: attempt.outcome, hashes: attempt.hashes, checks: attempt.checks, sandbox: summarizeSandbox(attempt) },
-    }));
-    const passed = scores.filter((s) => s.passed).length;
+    const mine = scored.filter((e) => e.fixture.domain === domain).sort((a, b) => (a.fixture.id < b.fixture.id ? -1 : 1));
+    const scores = mine.map((e) => scoreOf(meta, e));
+    const passed = mine.filter((e) => e.attempt.passed).length;
     return {
       benchmark: domain,
       total: scores.length,
@@ -78,6 +161,9 @@ export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly Envelop
   });
   const totalPassed = results.reduce((t, r) => t + r.passed, 0);
   const totalFixtures = results.reduce((t, r) => t + r.total, 0);
+  const excluded = entries
+    .filter((e) => !isScored(e))
+    .map((e) => ({ benchmark: e.fixture.domain, fixture_id: e.fixture.id, outcome: e.attempt?.outcome ?? 'NOT_RUN', reason: whyNotScored(e) }));
   return {
     version: 1,
     schema_version: 1,
@@ -94,6 +180,7 @@ export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly Envelop
       total_passed: totalPassed,
       overall_pass_at_k: totalFixtures ? Math.round((totalPassed / totalFixtures) * 10000) / 10000 : 0,
     },
+    gitbench: { excluded, usage: callTotals(entries) },
   };
 }
 

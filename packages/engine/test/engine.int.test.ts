@@ -133,6 +133,15 @@ describe('scoring an attempt', () => {
     expect(a.passed).toBe(false);
   });
 
+  it('calls a sandbox that fails before the answer runs a sandbox error, not a quality result', async () => {
+    const a = await score('git clean -f', { ...snapshot, tar: Buffer.from('not a tar archive') });
+    expect(a.outcome).toBe('SANDBOX_ERROR');
+    expect(a.error).toMatch(/sandbox failed before the answer ran: .*restore/);
+    // An answer that kills its own sandbox is the answer's doing: scored, and failed.
+    const killer = await score('kill -9 -1');
+    expect(killer.outcome).toBe('FAIL');
+  });
+
   it('scores hostile answers as failures with evidence, and later attempts are unaffected', async () => {
     const wipe = await score('rm -rf --no-preserve-root / ~ /work');
     expect(wipe.outcome).toBe('FAIL');

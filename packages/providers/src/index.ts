@@ -37,7 +37,7 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
-export { ReplayIndex, loadReplayIndex, createReplayProvider, replayEnvelopeSchema, type RecordedAnswer } from './replay';
+export { ReplayIndex, loadReplayIndex, createReplayProvider, type RecordedAnswer } from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,
@@ -50,4 +50,13 @@ export {
   type PairwiseJudgement,
   type PairwiseCall,
 } from './judges';
-export { ProviderRegistry, budgetLimitsFromProfiles, type TargetSpec, type ResolvedTarget, type RegistryOptions } from './registry';
+export {
+  ProviderRegistry,
+  budgetLimitsFromProfiles,
+  type TargetSpec,
+  type ResolvedTarget,
+  type RegistryOptions,
+  type LoadRegistryOptions,
+  type ModelDescription,
+} from './registry';
+export { BUILTIN_MODELS, BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, type BuiltinKind, type BuiltinModel } from './builtin-models';

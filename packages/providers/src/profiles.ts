@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, globMatch, parseModelId } from '@gitbench/core';
 import { z } from 'zod';
+import { BUILTIN_PROFILE } from './builtin-models';
 
 export const PROVIDER_KINDS = ['openai', 'openrouter', 'ollama', 'mock', 'oracle', 'replay', 'simulated'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -238,6 +239,9 @@ export function loadProfiles(text: string, env: Readonly<Record<string, string |
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `'${i.path.join('.')}' ${i.message}`).join('; ');
     throw new ConfigurationError('bad_config', `The profile file is invalid: ${issues}`);
+  }
+  if (BUILTIN_PROFILE in parsed.data.models) {
+    throw new ConfigurationError('bad_config', `The profile file is invalid: 'models.${BUILTIN_PROFILE}' is reserved for the built-in models; rename the profile.`);
   }
   const profiles = Object.entries(parsed.data.models).map(([name, raw]) => toProfile(name, raw));
   const judgeProfile = parsed.data.judge?.profile ?? null;

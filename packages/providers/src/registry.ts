@@ -1,9 +1,10 @@
 import { ConfigurationError, parseModelId, type ModelId, type PriceTable } from '@gitbench/core';
 import { RequestBudget, type BudgetLimits } from './budget';
+import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
 import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
-import { inferProviderKind, ProfileSet, type Profile, type ProviderKind } from './profiles';
+import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
 import { createReplayProvider, loadReplayIndex } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createOracleProvider, createSimulatedProvider } from './scripted';
@@ -29,6 +30,11 @@ export interface ResolvedTarget {
   simulated: boolean;
 }
 
+/** Which profile serves a model id, or why none does: what campaign creation checks before writing. */
+export type ModelDescription =
+  | { ok: true; model: string; profile: string; provider: ProviderKind | BuiltinKind; builtin: boolean; simulated: boolean }
+  | { ok: false; model: string; error: string };
+
 export interface RegistryOptions {
   profiles?: ProfileSet;
   env?: Readonly<Record<string, string | undefined>>;
@@ -38,6 +44,15 @@ export interface RegistryOptions {
   policy?: Partial<RetryPolicy>;
   random?: () => number;
   priceTable?: PriceTable;
+  /** The file the profiles were read from, for messages and listings. */
+  profilesFile?: string | null;
+}
+
+export interface LoadRegistryOptions extends Omit<RegistryOptions, 'profiles' | 'profilesFile'> {
+  /** An explicit profile file (GITBENCH_PROFILES); else gitbench.json / .gitbench.json here, then ~/.gitbench.json. */
+  profilesFile?: string;
+  cwd: string;
+  home?: string;
 }
 
 /** Request budgets as configured: global and per group at the top level, per profile and its groups. */
@@ -91,9 +106,53 @@ export class ProviderRegistry {
     this.budget = options.budget ?? new RequestBudget(budgetLimitsFromProfiles(this.set));
   }
 
+  /** The registry every process builds the same way: the profile file named or found, keys from `env`. */
+  static async load(options: LoadRegistryOptions): Promise<ProviderRegistry> {
+    const { profilesFile: named, cwd, home, ...rest } = options;
+    const file = named ?? (await findProfilesFile(cwd, home));
+    const profiles = file ? await loadProfilesFile(file, options.env ?? {}) : undefined;
+    return new ProviderRegistry({ ...rest, ...(profiles ? { profiles } : {}), profilesFile: file ?? null });
+  }
+
+  get profilesFile(): string | null {
+    return this.options.profilesFile ?? null;
+  }
+
+  /** The configured profiles, with whether each key's variable is set (never the key). */
+  listProfiles(): ProfileSummary[] {
+    return listProfiles(this.set);
+  }
+
+  get judgeProfile(): string | null {
+    return this.set.judgeProfile;
+  }
+
+  /**
+   * Which profile serves a model id without building anything: the check a campaign's models pass
+   * before the campaign is written, so a worker never meets a model nobody can run.
+   */
+  describeModel(model: string): ModelDescription {
+    const builtin = builtinKindOf(model);
+    if (builtin) return { ok: true, model, profile: BUILTIN_PROFILE, provider: builtin, builtin: true, simulated: builtin === 'simulated' };
+    try {
+      parseModelId(model);
+    } catch (error) {
+      return { ok: false, model, error: (error as Error).message };
+    }
+    const profile = this.set.findByModel(model);
+    if (!profile) {
+      const where = this.profilesFile ? `a profile in ${this.profilesFile}` : 'a profile in gitbench.json (or the file GITBENCH_PROFILES names)';
+      return { ok: false, model, error: `No configured profile serves '${model}'. Add it to ${where}, or use a built-in model: ${BUILTIN_USAGE}.` };
+    }
+    return { ok: true, model, profile: profile.name, provider: profile.provider, builtin: false, simulated: false };
+  }
+
   async resolve(spec: TargetSpec): Promise<ResolvedTarget> {
     const scripted = await this.scripted(spec);
     if (scripted) return scripted;
+    if (spec.profile === BUILTIN_PROFILE) {
+      throw new ConfigurationError('not_builtin', `'${spec.model}' is not a built-in model (${BUILTIN_USAGE}).`);
+    }
 
     let profile: Profile;
     const listed = spec.profile ? this.set.get(spec.profile) : this.set.findByModel(spec.model);
@@ -102,7 +161,7 @@ export class ProviderRegistry {
     else {
       throw new ConfigurationError(
         'no_profile_for_model',
-        `No profile lists model '${spec.model}'. Name one with --profile, or give --provider / --base-url.`,
+        `No profile lists model '${spec.model}'. Name one with --profile, give --provider / --base-url, or use a built-in model: ${BUILTIN_USAGE}.`,
       );
     }
     if (listed && (spec.provider || spec.baseUrl)) {
@@ -118,6 +177,16 @@ export class ProviderRegistry {
       capacityGroup: this.set.capacityGroupOf(profile, modelId.baseModel).key,
       simulated: false,
     };
+  }
+
+  /**
+   * Why `name` cannot judge (not configured, no models), or null. Checked before a campaign is written;
+   * keys are not, since the process creating a campaign need not hold the workers' keys.
+   */
+  judgeProfileError(name: string): string | null {
+    const profile = this.set.profiles.find((p) => p.name === name);
+    if (!profile) return `Judge profile '${name}' is not configured (configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`;
+    return profile.models.length === 0 ? `Judge profile '${name}' lists no models.` : null;
   }
 
   /** The judge panel: one member per model of the judge profile (the configured one unless named). */
@@ -143,21 +212,21 @@ export class ProviderRegistry {
       provider,
       model,
       modelId: parseModelId(model),
-      profile: provider.kind,
+      profile: BUILTIN_PROFILE,
       capacityGroup: provider.kind,
       simulated,
     });
-    const kind = spec.provider;
-    if (spec.model.startsWith('replay:') || kind === 'replay') {
+    const kind = builtinKindOf(spec.model) ?? spec.provider;
+    if (kind === 'replay') {
       const source = spec.model.startsWith('replay:') ? spec.model.slice('replay:'.length) : spec.model;
       const index = await loadReplayIndex(source.split(','));
       const recordedModel = index.all()[0]?.model ?? 'replay';
       return make(createReplayProvider(index), recordedModel);
     }
-    if (spec.model === 'mock' || spec.model.startsWith('mock#') || kind === 'mock') return make(createMockProvider(), spec.model);
-    if (spec.model === 'oracle' || kind === 'oracle') return make(createOracleProvider(), spec.model);
-    if (spec.model === 'simulated' || spec.model.startsWith('simulated:') || kind === 'simulated') {
-      const seed = spec.model.startsWith('simulated:') ? spec.model.slice('simulated:'.length) : '0';
+    if (kind === 'mock') return make(createMockProvider(), spec.model);
+    if (kind === 'oracle') return make(createOracleProvider(), spec.model);
+    if (kind === 'simulated') {
+      const seed = simulatedSeedOf(spec.model);
       return make(createSimulatedProvider({ seed }), `simulated:${seed}`, true);
     }
     return undefined;

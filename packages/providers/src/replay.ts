@@ -1,37 +1,16 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ConfigurationError, type TokenUsage } from '@gitbench/core';
-import { z } from 'zod';
+import {
+  ConfigurationError,
+  hashTranslation,
+  LegacyEnvelopeError,
+  legacyScoreOutputMode,
+  parseLegacyEnvelope,
+  type LegacyScore,
+  type TokenUsage,
+} from '@gitbench/core';
 import { buildResult, numberOrNull, prepareRequest } from './result';
-import type { OutputMode, Provider, TranscriptMessage } from './types';
-
-/** The parts of an upstream result envelope that replay needs; everything else is ignored. */
-const recordedScoreSchema = z.looseObject({
-  fixture_id: z.string().min(1),
-  passed: z.boolean(),
-  similarity: z.number().nullish(),
-  model_output: z.string().nullish(),
-  error: z.string().nullish(),
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  total_tokens: z.number().nullish(),
-  reasoning_tokens: z.number().nullish(),
-  cost_usd: z.number().nullish(),
-  api_duration_ms: z.number().nullish(),
-  transcript: z.array(z.looseObject({ role: z.string(), content: z.unknown() })).nullish(),
-  raw_structured_output: z.string().nullish(),
-  output_mode: z.enum(['text', 'json_schema']).nullish(),
-  provider_route_metadata: z.record(z.string(), z.unknown()).nullish(),
-  request_config: z.record(z.string(), z.unknown()).nullish(),
-});
-
-export const replayEnvelopeSchema = z.looseObject({
-  model: z.string().min(1),
-  output_mode: z.enum(['text', 'json_schema']).default('text'),
-  results: z.array(z.looseObject({ benchmark: z.string().min(1), scores: z.array(recordedScoreSchema) })),
-});
-
-export type RecordedScore = z.infer<typeof recordedScoreSchema>;
+import type { FixtureRef, OutputMode, Provider, TranscriptMessage } from './types';
 
 export interface RecordedAnswer {
   file: string;
@@ -41,21 +20,41 @@ export interface RecordedAnswer {
   outputMode: OutputMode;
   /** The model's reply as received (in json_schema mode, the JSON text). */
   reply: string;
+  /** The prompt upstream rendered, when its transcript kept it: it shows which commit ids the model saw. */
+  recordedPrompt: string | null;
   /** The upstream verdict, so a replayed run can report agreement with it. */
   recordedPassed: boolean;
-  recordedScore: RecordedScore;
+  recordedScore: LegacyScore;
 }
 
 function replayKey(domain: string, fixtureId: string, outputMode: OutputMode): string {
   return `${domain}/${fixtureId}/${outputMode}`;
 }
 
-/** The assistant's last message as recorded; the text Upstream scored may have been post-processed. */
-function recordedReply(score: RecordedScore, outputMode: OutputMode): string {
-  const assistant = [...(score.transcript ?? [])].reverse().find((m) => m.role === 'assistant');
-  if (typeof assistant?.content === 'string') return assistant.content;
+function lastMessage(score: LegacyScore, role: string): string | null {
+  const message = [...(score.transcript ?? [])].reverse().find((m) => m.role === role);
+  return typeof message?.content === 'string' ? message.content : null;
+}
+
+/** The assistant's last message as recorded; the text upstream scored may have been post-processed. */
+function recordedReply(score: LegacyScore, outputMode: OutputMode): string {
+  const assistant = lastMessage(score, 'assistant');
+  if (assistant !== null) return assistant;
   if (outputMode === 'json_schema' && score.raw_structured_output) return score.raw_structured_output;
   return score.model_output ?? '';
+}
+
+/**
+ * The recorded reply with upstream's commit ids mapped onto the repository the request is about.
+ * Upstream built its repositories with real clocks, so the ids its model named exist only there; the
+ * recorded prompt shows each id next to its subject, which names the same commit in ours.
+ */
+function replyForRepository(recorded: RecordedAnswer, fixture: FixtureRef): { output: string; mapped: Record<string, string> | null } {
+  if (!fixture.commits || fixture.commits.length === 0 || recorded.recordedPrompt === null) return { output: recorded.reply, mapped: null };
+  const translation = hashTranslation(recorded.recordedPrompt, fixture.commits);
+  const output = translation.translate(recorded.reply);
+  if (output === recorded.reply) return { output, mapped: null };
+  return { output, mapped: Object.fromEntries(translation.map) };
 }
 
 /** Answers recorded in result envelopes, keyed by benchmark, fixture id and output mode. */
@@ -64,21 +63,25 @@ export class ReplayIndex {
   readonly files: string[] = [];
 
   add(envelopeJson: unknown, file: string): void {
-    const parsed = replayEnvelopeSchema.safeParse(envelopeJson);
-    if (!parsed.success) {
-      throw new ConfigurationError('bad_replay_file', `${file} is not a GitBench result file: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    let envelope;
+    try {
+      envelope = parseLegacyEnvelope(file, envelopeJson);
+    } catch (error) {
+      if (!(error instanceof LegacyEnvelopeError)) throw error;
+      throw new ConfigurationError('bad_replay_file', `Not a GitBench result file: ${error.message}`);
     }
     this.files.push(file);
-    for (const benchmark of parsed.data.results) {
+    for (const benchmark of envelope.results) {
       for (const score of benchmark.scores) {
-        const outputMode = score.output_mode ?? parsed.data.output_mode;
+        const outputMode = legacyScoreOutputMode(score, envelope);
         this.answers.set(replayKey(benchmark.benchmark, score.fixture_id, outputMode), {
           file,
-          model: parsed.data.model,
+          model: envelope.model,
           domain: benchmark.benchmark,
           fixtureId: score.fixture_id,
           outputMode,
           reply: recordedReply(score, outputMode),
+          recordedPrompt: lastMessage(score, 'user'),
           recordedPassed: score.passed,
           recordedScore: score,
         });
@@ -145,8 +148,9 @@ export function createReplayProvider(index: ReplayIndex): Provider {
         totalTokens: numberOrNull(s.total_tokens),
       };
       const recordedRoute = s.provider_route_metadata ?? null;
+      const { output, mapped } = replyForRepository(recorded, fixture);
       const result = buildResult(request, model, {
-        output: recorded.reply,
+        output,
         reasoning: null,
         usage,
         cost: typeof s.cost_usd === 'number' ? { source: 'provider', usd: s.cost_usd } : { source: 'unknown', usd: null },
@@ -166,7 +170,12 @@ export function createReplayProvider(index: ReplayIndex): Provider {
             recordedVerdict: { passed: s.passed, similarity: s.similarity ?? null, error: s.error ?? null },
           },
         },
-        requestConfig: { provider: 'replay', outputMode: request.outputMode, recorded: s.request_config ?? null },
+        requestConfig: {
+          provider: 'replay',
+          outputMode: request.outputMode,
+          recorded: s.request_config ?? null,
+          ...(mapped ? { commitIdsMapped: mapped } : {}),
+        },
         retries: [],
       });
       // Keep the transcript as it was recorded, reasoning included, rather than a reconstruction.
@@ -175,7 +184,8 @@ export function createReplayProvider(index: ReplayIndex): Provider {
           ? [{ role: m.role, content: m.content, ...(typeof m.reasoning === 'string' ? { reasoning: m.reasoning } : {}) }]
           : [],
       );
-      return transcript.length > 0 ? { ...result, transcript } : result;
+      const flags = mapped ? [...result.flags, 'replay_commit_ids_mapped'] : result.flags;
+      return transcript.length > 0 ? { ...result, transcript, flags } : { ...result, flags };
     },
   };
 }

@@ -15,6 +15,11 @@ export interface FixtureRef {
   expected?: string;
   /** The expected answer shaped by the fixture's contract: what the oracle answers in json_schema mode. */
   expectedStructured?: unknown;
+  /**
+   * The commits of the fixture's repository as built for this attempt (id and subject). Replay maps
+   * the commit ids of the recorded run onto them; ids differ between runs built with real clocks.
+   */
+  commits?: readonly { hash: string; subject: string }[];
 }
 
 export interface CompletionRequest {

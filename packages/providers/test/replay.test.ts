@@ -71,6 +71,26 @@ describe('replay over the upstream result envelopes', () => {
     expect(checked).toBe(136);
   });
 
+  it('maps the commit ids of the recorded run onto the repository the request is about', async () => {
+    const provider = createReplayProvider(await loadReplayIndex(RESULTS));
+    const ours = [
+      { hash: '1'.repeat(40), subject: 'change add operation' },
+      { hash: '2'.repeat(40), subject: 'add feature X' },
+      { hash: '3'.repeat(40), subject: 'Initial commit' },
+    ];
+    const request = { model: 'm', prompt: 'p', outputMode: 'text' as const, fixture: { domain: 'git_bisect', id: 'f001' } };
+    const recorded = await provider.complete(request);
+    expect(recorded.output).toContain('a8a5281');
+    expect(recorded.flags).not.toContain('replay_commit_ids_mapped');
+    const mapped = await provider.complete({ ...request, fixture: { ...request.fixture, commits: ours } });
+    expect(mapped.output).toContain('**1111111**');
+    expect(mapped.output).not.toMatch(/a8a5281|cba30c0|faf42b3/);
+    expect(mapped.flags).toContain('replay_commit_ids_mapped');
+    expect(mapped.requestConfig.commitIdsMapped).toMatchObject({ a8a5281: '1'.repeat(40) });
+    // The transcript stays as recorded: it is the evidence of what the model said.
+    expect(mapped.transcript.at(-1)?.content).toContain('a8a5281');
+  });
+
   it('names the fixture when no answer was recorded for it', async () => {
     const provider = createReplayProvider(await loadReplayIndex(RESULTS));
     const error = await provider.complete({ model: 'm', prompt: 'p', outputMode: 'text', fixture: { domain: 'rebase', id: 'f099' } }).catch((e: unknown) => e);

@@ -112,8 +112,9 @@ export class DockerSandboxDriver implements SandboxDriver {
     return ids.size;
   }
 
-  async removeOrphans(key: string, keep: ReadonlySet<string>): Promise<number> {
-    const containers = await this.docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, key] } });
+  async removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>): Promise<number> {
+    const scope = Object.entries(within).map(([k, v]) => `${k}=${v}`);
+    const containers = await this.docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, key, ...scope] } });
     const orphans = containers.filter((c) => !keep.has(c.Labels[key] ?? ''));
     await Promise.all(orphans.map((c) => removeContainer(this.docker.getContainer(c.Id))));
     return orphans.length;

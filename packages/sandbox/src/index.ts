@@ -4,3 +4,4 @@ export { LocalSandboxDriver, LOCAL_DRIVER_WARNING, type LocalDriverConfig } from
 export { withSandbox } from './with-sandbox';
 export { createSandboxDriver, type CreateDriverOptions } from './create-driver';
 export { resetScratchStep } from './scratch';
+export { ATTEMPT_LABEL, CAMPAIGN_LABEL, DEPLOYMENT_LABEL, WORKER_LABEL } from './labels';

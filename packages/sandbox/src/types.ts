@@ -108,10 +108,11 @@ export interface SandboxDriver {
   /** Removes every sandbox this driver family created with the given labels (shutdown, cancel). */
   removeByLabels(labels: Record<string, string>): Promise<number>;
   /**
-   * Removes sandboxes that carry `key` with a value not in `keep`: the leftovers of an owner that
-   * died without cleaning up (a worker killed with SIGKILL leaves its pre-started containers).
+   * Removes sandboxes that carry all of the `within` labels and `key` with a value not in `keep`: the
+   * leftovers of an owner that died without cleaning up (a worker killed with SIGKILL leaves its
+   * pre-started containers). `within` keeps one deployment from removing another's on a shared engine.
    */
-  removeOrphans(key: string, keep: ReadonlySet<string>): Promise<number>;
+  removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>): Promise<number>;
   /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */
   close(): Promise<void>;
 }

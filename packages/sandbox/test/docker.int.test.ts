@@ -93,6 +93,22 @@ describe('one-shot sandboxes', () => {
     expect([...runs, after].map((r) => r.groups[0]![0]!.stdout.trim())).toEqual(['0', '0', '0', '0']);
   });
 
+  it('are removed as orphans only within their own deployment', async () => {
+    const deployment = (d: string) => new DockerSandboxDriver({ image: image!, labels: { ...runLabel, 'org.gitbench.deployment': d, 'org.gitbench.worker': `w-${d}` }, prestart: 1 }).init();
+    const [a, b] = await Promise.all([deployment(`a${process.pid}`), deployment(`b${process.pid}`)]);
+    try {
+      await Promise.all([a.runOnce({ groups: [] }), b.runOnce({ groups: [] })]); // both pools refilled
+      const live = async (d: string) => (await driver.docker.listContainers({ filters: { label: [`org.gitbench.deployment=${d}`] } })).length;
+      await waitUntil(async () => (await live(`a${process.pid}`)) > 0 && (await live(`b${process.pid}`)) > 0);
+      // Deployment a knows no live worker: everything of its own is an orphan, nothing of b's is.
+      expect(await a.removeOrphans('org.gitbench.worker', new Set(), { 'org.gitbench.deployment': `a${process.pid}` })).toBeGreaterThan(0);
+      expect(await live(`a${process.pid}`)).toBe(0);
+      expect(await live(`b${process.pid}`)).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('are found by the labels of the attempt using them, so a cancel stops a running one', async () => {
     const running = pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] }, { labels: { attempt: 'cancel-me' } });
     await new Promise((res) => setTimeout(res, 1_000));
@@ -102,3 +118,11 @@ describe('one-shot sandboxes', () => {
     expect(r.groups[0]![0]?.exitCode ?? 137).not.toBe(0);
   });
 });
+
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition not reached in 10 s');
+}

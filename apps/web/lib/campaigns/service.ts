@@ -1,22 +1,15 @@
 import 'server-only';
 import { markDispatched, type CampaignServiceDeps } from '@gitbench/db';
-import { services } from '../services';
+import { providerRegistry, services } from '../services';
 import { loadSuite } from './suites';
 
-// Built-in models need no endpoint or key: oracle answers the expected answer, mock a fixed wrong
-// one, replay answers recorded outputs, sim is the seeded stochastic mock (labelled simulated).
-const BUILTIN = /^(oracle|mock|replay:.+|sim(:.+)?)$/;
-
-export function profileFor(modelId: string): { profile: string } | { error: string } {
-  const base = modelId.split('#')[0]!;
-  if (BUILTIN.test(base)) return { profile: 'builtin' };
-  return { error: `No configured profile serves '${base}'. Add it to a profile in gitbench.json, or use oracle, mock, sim or replay:<file>.` };
-}
-
-export function campaignDeps(): CampaignServiceDeps {
+/** Campaign creation's dependencies: the allow-listed suites, the registry's answer on each model, the queue. */
+export async function campaignDeps(): Promise<CampaignServiceDeps> {
+  const registry = await providerRegistry();
   return {
     loadSuite,
-    profileFor,
+    profileFor: (modelId) => registry.describeModel(modelId),
+    judgeProfileError: (name) => registry.judgeProfileError(name),
     enqueuePlan: async (campaignId) => {
       await services().queue.enqueue('campaign.plan', { campaignId });
     },

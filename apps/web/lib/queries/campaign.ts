@@ -11,28 +11,9 @@ import {
   type SeriesSummary,
   type StatusCounts,
 } from '@gitbench/core';
-import { Prisma, type Db } from '@gitbench/db';
+import { campaignHeaderSelect, Prisma, type CampaignHeader, type Db } from '@gitbench/db';
 import { num, resource, type Resource, type TargetKey } from './common';
 import { sumTargets, toRows, type LeaderboardRow } from './leaderboard';
-
-export interface CampaignHeader {
-  id: string;
-  name: string;
-  createdBy: string;
-  status: string;
-  statusDetail: string | null;
-  legacy: boolean;
-  safetyReview: string;
-  configHash: string;
-  config: unknown;
-  seed: number;
-  suiteVersion: string;
-  trials: number;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  cancelledAt: Date | null;
-}
 
 export interface CampaignOverview {
   campaign: CampaignHeader;
@@ -55,14 +36,7 @@ export interface CampaignOverview {
 
 /** Everything on the campaign page except the fixture table. Null when the campaign does not exist. */
 export async function getCampaignOverview(db: Db, campaignId: string): Promise<CampaignOverview | null> {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: {
-      id: true, name: true, createdBy: true, status: true, statusDetail: true, legacy: true, safetyReview: true,
-      configHash: true, config: true, seed: true, suiteVersion: true, trials: true, createdAt: true,
-      startedAt: true, finishedAt: true, cancelledAt: true,
-    },
-  });
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
   if (!campaign) return null;
 
   const [targets, fixtureCount, byStatus, recent, heat, refreshed, rounds] = await Promise.all([

@@ -1,15 +1,5 @@
-import type { Db } from '@gitbench/db';
+import { toCsv } from '@gitbench/db';
 import type { LeaderboardRow } from './leaderboard';
-
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = v instanceof Date ? v.toISOString() : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv(header: string[], rows: unknown[][]): string {
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
-}
 
 /** Leaderboard rows flattened: every rate as numerator, denominator, value and interval; unknown stays empty. */
 export function leaderboardCsv(rows: readonly LeaderboardRow[]): string {
@@ -26,27 +16,4 @@ export function leaderboardCsv(rows: readonly LeaderboardRow[]): string {
       ];
     }),
   );
-}
-
-const ATTEMPT_COLUMNS = [
-  'id', 'trial', 'modelId', 'reasoningEffort', 'outputMode', 'domain', 'fixtureId', 'difficulty', 'status', 'passed', 'score',
-  'tryCount', 'inputTokens', 'outputTokens', 'reasoningTokens', 'totalTokens', 'costUsd', 'costEstimated', 'apiDurationMs',
-  'wallDurationMs', 'inputHash', 'promptHash', 'expectedHash', 'scorerConfigHash', 'requestConfigHash', 'outputHash', 'sandboxImage',
-  'errorClass', 'errorMessage', 'startedAt', 'finishedAt',
-] as const;
-
-/** Every attempt of a campaign (the raw evidence behind its aggregates), as CSV or JSON. */
-export async function campaignAttemptsExport(db: Db, campaignId: string, format: 'csv' | 'json'): Promise<string | null> {
-  const campaign = await db.campaign.findUnique({
-    where: { id: campaignId },
-    select: { id: true, name: true, legacy: true, trials: true, configHash: true, suiteVersion: true, status: true, config: true },
-  });
-  if (!campaign) return null;
-  const attempts = await db.attempt.findMany({
-    where: { campaignId },
-    select: Object.fromEntries(ATTEMPT_COLUMNS.map((c) => [c, true])) as Record<(typeof ATTEMPT_COLUMNS)[number], true>,
-    orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }, { modelId: 'asc' }, { outputMode: 'asc' }, { trial: 'asc' }],
-  });
-  if (format === 'json') return JSON.stringify({ campaign, attempts }, null, 1);
-  return toCsv([...ATTEMPT_COLUMNS], attempts.map((a) => ATTEMPT_COLUMNS.map((c) => (a as Record<string, unknown>)[c])));
 }

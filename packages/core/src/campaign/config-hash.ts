@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from '../judging/cache-key';
+import { canonicalJson, sha256Hex } from '../canonical-json';
 import { formatModelId, parseModelId } from '../models/model-id';
 import { campaignConfigSchema, type CampaignConfig, type CampaignConfigInput } from './config-schema';
 

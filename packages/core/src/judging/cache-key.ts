@@ -1,18 +1,4 @@
-import { createHash } from 'node:crypto';
-
-/** JSON with object keys sorted at every depth, so equal configurations hash equally. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
+import { canonicalJson, sha256Hex } from '../canonical-json';
 
 /** What about a judge decides its verdicts: who is asked, how, and with which prompt. No secrets. */
 export interface JudgeConfigIdentity {

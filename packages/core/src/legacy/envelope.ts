@@ -6,7 +6,7 @@ import { z } from 'zod';
  * Imported as a one-trial legacy campaign: its numbers are shown, never ranked by default, and no
  * stability or pass_any_at_n claims are made from it.
  */
-const scoreSchema = z
+export const legacyScoreSchema = z
   .object({
     fixture_id: z.string().min(1),
     passed: z.boolean(),
@@ -32,6 +32,8 @@ const scoreSchema = z
     provider_route_metadata: z.record(z.string(), z.unknown()).nullish(),
     request_config: z.record(z.string(), z.unknown()).nullish(),
     output_mode: z.string().nullish(),
+    /** json_schema mode: the JSON text the model returned, before upstream turned it into text. */
+    raw_structured_output: z.string().nullish(),
     safety_review: z.record(z.string(), z.unknown()).nullish(),
   })
   .passthrough();
@@ -47,7 +49,7 @@ export const legacyEnvelopeSchema = z
     results: z.array(
       z.object({
         benchmark: z.string().min(1),
-        scores: z.array(scoreSchema),
+        scores: z.array(legacyScoreSchema),
       }).passthrough(),
     ),
     safety_review: z.object({ status: z.string() }).passthrough().nullish(),
@@ -55,7 +57,7 @@ export const legacyEnvelopeSchema = z
   .passthrough();
 
 export type LegacyEnvelope = z.infer<typeof legacyEnvelopeSchema>;
-export type LegacyScore = z.infer<typeof scoreSchema>;
+export type LegacyScore = z.infer<typeof legacyScoreSchema>;
 
 export type LegacyAttemptStatus = 'VALID_PASS' | 'VALID_FAIL' | 'INFRA_FAILURE';
 
@@ -107,6 +109,21 @@ function safetyStatus(envelope: LegacyEnvelope): LegacyImportPlan['safetyReview'
   return 'pending';
 }
 
+/** Validates one envelope already read as JSON; the error names the file and the JSON path. */
+export function parseLegacyEnvelope(file: string, json: unknown): LegacyEnvelope {
+  const parsed = legacyEnvelopeSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new LegacyEnvelopeError(file, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The output mode a score was recorded in: its own field when it names a mode, else the file's. */
+export function legacyScoreOutputMode(score: LegacyScore, envelope: Pick<LegacyEnvelope, 'output_mode'>): 'text' | 'json_schema' {
+  return score.output_mode === 'text' || score.output_mode === 'json_schema' ? score.output_mode : envelope.output_mode;
+}
+
 /** Parses and validates one envelope; errors name the file and the JSON path. */
 export function planLegacyImport(file: string, text: string): LegacyImportPlan {
   let json: unknown;
@@ -115,12 +132,7 @@ export function planLegacyImport(file: string, text: string): LegacyImportPlan {
   } catch (err) {
     throw new LegacyEnvelopeError(file, `not valid JSON (${(err as Error).message})`);
   }
-  const parsed = legacyEnvelopeSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new LegacyEnvelopeError(file, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  const envelope = parsed.data;
+  const envelope = parseLegacyEnvelope(file, json);
   const attempts: LegacyAttempt[] = [];
   const seen = new Set<string>();
   for (const result of envelope.results) {

@@ -25,6 +25,8 @@ export interface CampaignServiceDeps {
   loadSuite(dir: string): Promise<LoadedSuite>;
   /** The profile that serves a model id, or an error message naming why none does. */
   profileFor(modelId: string): { profile: string } | { error: string };
+  /** Why the judge profile cannot judge (unknown, no models), or null when it can. */
+  judgeProfileError?(name: string): string | null;
   enqueuePlan(campaignId: string): Promise<void>;
 }
 
@@ -68,6 +70,8 @@ export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps)
     if ('error' in found) fieldErrors[`models.${i}`] = [found.error];
     else profiles.set(model, found.profile);
   });
+  const judgeError = config.judgeProfile ? deps.judgeProfileError?.(config.judgeProfile) : null;
+  if (judgeError) fieldErrors.judgeProfile = [judgeError];
   if (Object.keys(fieldErrors).length > 0) return { ok: false, errors: { formErrors: [], fieldErrors } };
   try {
     const plan = planAttempts(config, suite.fixtures);

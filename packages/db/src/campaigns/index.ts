@@ -5,3 +5,4 @@ export * from './create-campaign';
 export * from './judge-cache';
 export * from './fixture-builds';
 export * from './archive';
+export * from './campaign-summary';

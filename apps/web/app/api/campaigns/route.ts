@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: NextRequest) {
   const body = await readJson(request);
   if (!body.ok) return body.response;
-  const result = await createCampaign(services().db, body.value, campaignDeps());
+  const result = await createCampaign(services().db, body.value, await campaignDeps());
   if (!result.ok) return NextResponse.json(result.errors, { status: 400 });
   return NextResponse.json(result, { status: 201, headers: { Location: `/api/campaigns/${result.campaignId}` } });
 }

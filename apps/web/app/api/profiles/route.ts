@@ -1,12 +1,28 @@
 import { NextResponse } from 'next/server';
+import { BUILTIN_MODELS, BUILTIN_PROFILE } from '@gitbench/providers';
 import { describeSuites } from '@/lib/campaigns/suites';
+import { providerRegistry } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-/** What the new-campaign form offers: models by profile, and the suites with their facets. */
+/** What the new-campaign form offers: models by profile (built-in first), and the suites with their facets. */
 export async function GET() {
+  const registry = await providerRegistry();
+  // Replay needs a result file, which a checkbox cannot name; it stays available through the API and CLI.
+  const builtin = BUILTIN_MODELS.filter((m) => m.kind !== 'replay');
   const profiles = [
-    { name: 'builtin', provider: 'builtin', models: ['oracle', 'mock', 'sim'], note: 'No endpoint; sim is simulated.' },
+    {
+      name: BUILTIN_PROFILE,
+      provider: BUILTIN_PROFILE,
+      models: builtin.map((m) => m.model),
+      note: `No endpoint; ${builtin.filter((m) => m.simulated).map((m) => m.model).join(', ')} is not a model: its results are labelled simulated.`,
+    },
+    ...registry.listProfiles().map((p) => ({
+      name: p.name,
+      provider: p.provider,
+      models: p.models,
+      ...(p.apiKey === 'missing' ? { note: `${p.apiKeyEnv} is not set here; workers need it.` } : {}),
+    })),
   ];
   return NextResponse.json({ profiles, suites: await describeSuites() });
 }

@@ -63,6 +63,9 @@ export default async function CampaignPage({
           <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/campaigns/${id}?format=json`}>
             Export attempts (JSON)
           </a>
+          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/campaigns/${id}?format=aa`}>
+            Export artificialanalysis rows (CSV)
+          </a>
         </div>
       </div>
 

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { prepareCampaign } from '@gitbench/db';
+import { BUILTIN_PROFILE } from '@gitbench/providers';
 import { campaignDeps } from '@/lib/campaigns/service';
 import { readJson } from '@/lib/campaigns/http';
 
@@ -9,9 +10,9 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: NextRequest) {
   const body = await readJson(request);
   if (!body.ok) return body.response;
-  const prepared = await prepareCampaign(body.value, campaignDeps());
+  const prepared = await prepareCampaign(body.value, await campaignDeps());
   if (!prepared.ok) return NextResponse.json(prepared.errors, { status: 400 });
-  const builtinOnly = [...prepared.profiles.values()].every((p) => p === 'builtin');
+  const builtinOnly = [...prepared.profiles.values()].every((p) => p === BUILTIN_PROFILE);
   return NextResponse.json({
     attempts: prepared.plan.attempts.length,
     fixtures: prepared.plan.fixtures.length,

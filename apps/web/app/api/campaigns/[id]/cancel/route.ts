@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { cancelCampaign } from '@gitbench/db';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import { CAMPAIGN_LABEL, DockerSandboxDriver } from '@gitbench/sandbox';
 import { campaignIdOr404 } from '@/lib/campaigns/http';
 import { webEnv } from '@/lib/env';
 import { services } from '@/lib/services';
@@ -19,7 +19,7 @@ export async function POST(_request: Request, { params }: { params: Promise<{ id
   let sandboxesRemoved = 0;
   const image = webEnv().GITBENCH_SANDBOX_IMAGE;
   if (image) {
-    sandboxesRemoved = await new DockerSandboxDriver({ image }).removeByLabels({ 'org.gitbench.campaign': id }).catch(() => 0);
+    sandboxesRemoved = await new DockerSandboxDriver({ image }).removeByLabels({ [CAMPAIGN_LABEL]: id }).catch(() => 0);
   }
   return NextResponse.json({ ...result, sandboxesRemoved }, { status: result.cancelled ? 200 : 409 });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashTranslation } from '../src/translate-hashes';
+import { hashTranslation } from '../../src/legacy/translate-hashes';
 
 const ours = [
   { hash: 'a'.repeat(40), subject: 'Add third version - important changes' },

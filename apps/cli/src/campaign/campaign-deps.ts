@@ -1,0 +1,19 @@
+import type { CampaignServiceDeps } from '@gitbench/db';
+import { loadSuiteDir } from '@gitbench/engine';
+import type { ProviderRegistry } from '@gitbench/providers';
+
+/**
+ * What campaign creation needs from this process. Unlike the web, which takes configurations from
+ * browsers and so only reads allow-listed suites, the CLI reads the directory its user names.
+ */
+export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (campaignId: string) => Promise<void>): CampaignServiceDeps {
+  return {
+    loadSuite: async (dir) => {
+      const suite = await loadSuiteDir(dir);
+      return { version: suite.version, fixtures: suite.fixtures, invalid: suite.errors };
+    },
+    profileFor: (modelId) => registry.describeModel(modelId),
+    judgeProfileError: (name) => registry.judgeProfileError(name),
+    enqueuePlan,
+  };
+}

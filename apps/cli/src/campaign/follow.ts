@@ -1,0 +1,33 @@
+import { campaignProgress, type Db } from '@gitbench/db';
+import { createProgress } from '../progress';
+
+const FINISHED = new Set(['COMPLETED', 'CANCELLED', 'FAILED']);
+
+/**
+ * Follows a campaign until it finishes: a progress bar on a terminal, otherwise a line whenever the
+ * count of finished attempts or the status changes (at most every few seconds). The workers do the
+ * work; stopping this (Ctrl-C) stops only the watching.
+ */
+export async function followCampaign(db: Db, campaignId: string, opts: { intervalMs?: number; log?: (line: string) => void } = {}): Promise<string> {
+  const intervalMs = opts.intervalMs ?? 1000;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bar = createProgress(campaignId);
+  let last = '';
+  let lastAt = 0;
+  for (;;) {
+    const p = await campaignProgress(db, campaignId);
+    bar.update(p.done, p.total, p.status.toLowerCase());
+    const line = `${p.status.toLowerCase()}: ${p.done}/${p.total} attempt(s) done`;
+    const finished = FINISHED.has(p.status);
+    if (!process.stderr.isTTY && line !== last && (finished || Date.now() - lastAt >= 5 * intervalMs || last.split(':')[0] !== line.split(':')[0])) {
+      log(`${campaignId} ${line}`);
+      last = line;
+      lastAt = Date.now();
+    }
+    if (finished) {
+      bar.done();
+      return p.status;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -1,0 +1,67 @@
+import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type GroupSummary, type Rate, type ResourceMetric } from '@gitbench/core';
+import type { CampaignSummary } from '@gitbench/db';
+
+const PART_LABEL: Record<(typeof COMPLETENESS_PARTS)[number], string> = {
+  targetAttempts: 'target attempts',
+  judgeScoring: 'judge scoring',
+  safetyReview: 'safety review',
+};
+
+const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
+
+/** Every rate with the evidence behind it: numerator/denominator, value and Wilson interval. */
+export function formatRate(r: Rate): string {
+  if (r.value === null) return `${r.numerator}/${r.denominator} (no evidence)`;
+  const ci = r.interval ? ` (95% Wilson ${percent(r.interval.low)}–${percent(r.interval.high)})` : '';
+  return `${r.numerator}/${r.denominator} = ${percent(r.value)}${ci}`;
+}
+
+function formatMetric(m: ResourceMetric, unit: (v: number) => string): string {
+  if (m.value === null) return 'unknown';
+  return `${unit(m.value)}${m.partial ? ` (known for ${m.known} of ${m.expected})` : ''}`;
+}
+
+function targetLines(g: GroupSummary, profile: string | undefined): string[] {
+  const name = `${g.key.modelId} · ${g.key.outputMode}${profile ? ` (profile ${profile})` : ''}`;
+  const lines = [`  ${name}`, `    mean success   ${formatRate(g.meanSuccess)}`];
+  if (g.passAnyAtN.applicable) {
+    const points = g.passAnyAtN.points.map((p) => `n=${p.n} ${p.numerator}/${p.denominator}`).join('  ');
+    lines.push(`    pass_any_at_n  ${points || '(no series with a valid attempt)'}`);
+  } else lines.push(`    pass_any_at_n  not applicable: ${g.passAnyAtN.message}`);
+  if (g.classification.applicable) {
+    const c = g.classification;
+    const partial = c.partialEvidence ? `; ${c.partialEvidence} on partial evidence` : '';
+    lines.push(`    fixtures       ${c.stable_pass} stable pass, ${c.flaky} flaky, ${c.stable_fail} stable fail, ${c.unknown} unknown${partial}`);
+  } else lines.push(`    fixtures       stability not applicable: ${g.classification.message}`);
+  const r = g.resources;
+  lines.push(
+    `    per complete trial (${r.completeTrials} of ${r.trialRounds}): cost ${formatMetric(r.perCompleteTrial.costUsd, (v) => `$${v.toFixed(6)}`)}, ` +
+      `tokens ${formatMetric(r.perCompleteTrial.tokens, (v) => String(Math.round(v)))}, API time ${formatMetric(r.perCompleteTrial.apiDurationMs, (v) => `${(v / 1000).toFixed(1)} s`)}`,
+  );
+  return lines;
+}
+
+/** `gitbench campaign status` for people: counts, completeness's three parts, then every target. */
+export function formatStatus(s: CampaignSummary): string {
+  const c = s.campaign;
+  const when = [`created ${c.createdAt.toISOString()}`, c.startedAt && `started ${c.startedAt.toISOString()}`, c.finishedAt && `finished ${c.finishedAt.toISOString()}`];
+  const counts = ATTEMPT_STATUSES.filter((st) => s.statusCounts[st]).map((st) => `${st} ${s.statusCounts[st]}`);
+  const lines = [
+    `campaign ${c.id} "${c.name}" by ${c.createdBy}: ${c.status}${c.legacy ? ' (legacy import: one trial, never ranked by default)' : ''}`,
+    `  suite ${c.suiteVersion}, ${c.trials} trial(s), seed ${c.seed}, config ${c.configHash.slice(0, 12)}; ${when.filter(Boolean).join(', ')}`,
+    ...(c.statusDetail ? [`  ${c.statusDetail}`] : []),
+    `attempts: ${s.plannedAttempts} planned (${s.targets.length} target(s) × ${s.fixtures} fixture(s) × ${c.trials} trial(s)), ${s.done} done`,
+    `  ${counts.join(', ') || 'none recorded yet'}`,
+    `completeness: ${s.completeness.complete ? 'complete' : 'INCOMPLETE'}`,
+  ];
+  for (const part of COMPLETENESS_PARTS) {
+    const p = s.completeness.parts[part];
+    lines.push(`  ${PART_LABEL[part].padEnd(16)} ${p.ok ? 'ok' : 'no'}`);
+    for (const r of p.reasons) lines.push(`    ${r.message}`);
+  }
+  lines.push('targets:');
+  const profileOf = new Map(s.targets.map((t) => [`${t.modelId}\0${t.outputMode}`, t.profile]));
+  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.key.modelId}\0${g.key.outputMode}`)));
+  if (s.perTarget.length === 0) lines.push('  (no attempts yet)');
+  return `${lines.join('\n')}\n`;
+}

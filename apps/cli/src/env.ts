@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { UsageError } from './args';
+
+/**
+ * The campaign commands' environment, validated once before anything connects. Defaults are the
+ * README's; every process of a deployment (web, worker, CLI) must agree on the database and queue.
+ */
+const cliEnvSchema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).default('postgresql://postgres@127.0.0.1:5432/gitbench'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+  GITBENCH_QUEUE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or - (BullMQ reserves ":")')
+    .default('gitbench'),
+  /** Postgres schema, as the worker's: tests run each CLI in a schema of their own. */
+  GITBENCH_DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain SQL identifier')
+    .optional(),
+  /** Set where sandboxes run: cancel then removes a campaign's running sandboxes at once. */
+  GITBENCH_SANDBOX_IMAGE: z.string().min(1).optional(),
+  GITBENCH_PROFILES: z.string().min(1).optional(),
+});
+export type CliEnv = z.infer<typeof cliEnvSchema>;
+
+export class EnvironmentError extends UsageError {}
+
+/** Empty variables count as unset, as a shell's `VAR= gitbench ...` means. */
+export function readCliEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = cliEnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvironmentError(`invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** A URL fit for messages: the password, if any, replaced. */
+export function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

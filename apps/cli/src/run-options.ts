@@ -1,0 +1,82 @@
+import { parseModelId } from '@gitbench/core';
+import type { OutputMode } from '@gitbench/engine';
+import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
+import { choiceFlag, intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from './args';
+
+export const RUN_USAGE =
+  'usage: gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME] [--judge-profile NAME]\n' +
+  '                    [--output-mode text|json_schema|both] [--trials N] [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]';
+
+const VALUED = ['model', 'provider', 'base-url', 'profile', 'judge-profile', 'output-mode', 'trials', 'json-output', 'workers', 'sandbox'] as const;
+
+export interface RunOptions {
+  dir: string;
+  /** What the provider registry resolves: any model id with its effort, plus the optional overrides. */
+  target: TargetSpec;
+  judgeProfile?: string;
+  outputModes: OutputMode[];
+  trials: number;
+  workers: number;
+  jsonOutput?: string;
+  json: boolean;
+}
+
+function modesOf(raw: string): OutputMode[] {
+  if (raw === 'both') return ['text', 'json_schema'];
+  if (raw === 'text' || raw === 'json_schema') return [raw];
+  throw new UsageError(`--output-mode must be text, json_schema or both, got ${raw}`);
+}
+
+function baseUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--base-url must be an http(s) URL, got ${raw}`);
+}
+
+/**
+ * `gitbench run`'s flags, checked before anything starts: a bad model id, provider or URL is a usage
+ * error naming the flag. Whether a profile serves the model is the registry's question, asked next.
+ */
+export function parseRunArgs(argv: readonly string[]): RunOptions & { sandbox: string | undefined } {
+  const args = parseArgs(argv, VALUED);
+  onlyFlags(args, [...VALUED, 'json']);
+  const [dir, ...extra] = args.positionals;
+  const model = stringFlag(args, 'model');
+  if (!dir || !model) throw new UsageError(RUN_USAGE);
+  if (extra.length > 0) throw new UsageError(`one suite directory only, got also ${extra.join(' ')}`);
+  try {
+    parseModelId(model);
+  } catch (err) {
+    throw new UsageError(`--model: ${(err as Error).message}`);
+  }
+  const provider = choiceFlag(args, 'provider', PROVIDER_KINDS);
+  const baseUrl = baseUrlOf(stringFlag(args, 'base-url'));
+  const profile = stringFlag(args, 'profile');
+  const judgeProfile = stringFlag(args, 'judge-profile');
+  const jsonOutput = stringFlag(args, 'json-output');
+  const target: TargetSpec = { model, ...(provider ? { provider } : {}), ...(baseUrl ? { baseUrl } : {}), ...(profile ? { profile } : {}) };
+  return {
+    dir,
+    target,
+    ...(judgeProfile ? { judgeProfile } : {}),
+    outputModes: modesOf(stringFlag(args, 'output-mode') ?? 'text'),
+    trials: intFlag(args, 'trials', 1),
+    workers: intFlag(args, 'workers', 2),
+    ...(jsonOutput ? { jsonOutput } : {}),
+    json: args.flags.has('json'),
+    sandbox: stringFlag(args, 'sandbox'),
+  };
+}
+
+/** One file per output mode and trial, as upstream writes one envelope per run. */
+export function outputPath(base: string, mode: OutputMode, trial: number, modes: number, trials: number): string {
+  const parts = [modes > 1 ? mode : '', trials > 1 ? `trial${trial}` : ''].filter(Boolean);
+  if (parts.length === 0) return base;
+  const dot = base.endsWith('.json') ? base.length - 5 : base.length;
+  return `${base.slice(0, dot)}-${parts.join('-')}${base.slice(dot)}`;
+}

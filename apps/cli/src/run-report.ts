@@ -1,0 +1,93 @@
+import type { OutputMode, ReplayAgreement, SuiteRunEntry } from '@gitbench/engine';
+
+export interface RunSummary {
+  outputMode: OutputMode;
+  trial: number;
+  attempts: number;
+  /** Engine outcomes: PASS, FAIL, NEEDS_JUDGE (unscored), SANDBOX_ERROR, HASH_MISMATCH, CONFIG_ERROR, NOT_RUN. */
+  outcomes: Record<string, number>;
+  /** The envelope's own summary (quality outcomes only). */
+  summary: { total_fixtures: number; total_passed: number; overall_pass_at_k: number };
+  excluded: { benchmark: string; fixture_id: string; outcome: string; reason: string }[];
+  usage: {
+    calls: number;
+    input_tokens: number;
+    output_tokens: number;
+    total_tokens: number;
+    calls_with_tokens: number;
+    cost_usd: number | null;
+    calls_with_cost: number;
+    api_duration_ms: number;
+  };
+  file?: string;
+}
+
+export interface RunReport {
+  model: string;
+  provider: string;
+  profile: string;
+  simulated: boolean;
+  suite: { dir: string; version: string; fixtures: number; invalidFiles: number };
+  runs: RunSummary[];
+  /** Replayed runs only: our verdicts against the verdicts recorded with the replayed answers. */
+  agreement?: ReplayAgreement;
+  notes: string[];
+}
+
+export function outcomeCounts(entries: readonly SuiteRunEntry[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of entries) {
+    const k = e.attempt?.outcome ?? 'NOT_RUN';
+    counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : '-');
+
+function usageLine(u: RunSummary['usage']): string {
+  const cost = u.cost_usd === null ? 'cost unknown' : `cost $${u.cost_usd.toFixed(6)} (${u.calls_with_cost} of ${u.calls} calls priced)`;
+  const tokens = u.calls_with_tokens === 0 ? 'tokens unknown' : `${u.input_tokens} input / ${u.output_tokens} output tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
+  return `${u.calls} call(s): ${tokens}, ${cost}, API time ${(u.api_duration_ms / 1000).toFixed(1)} s`;
+}
+
+function agreementLines(a: ReplayAgreement): string[] {
+  const lines = [
+    '',
+    `agreement with the recorded verdicts: compared ${a.compared}, agreed ${a.agreed} (${pct(a.agreed, a.compared)}), disagreed ${a.disagreed}, skipped ${a.skipped}`,
+  ];
+  for (const [type, t] of Object.entries(a.byType).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    lines.push(`  ${type.padEnd(22)} compared ${t.compared}, agreed ${t.agreed}, disagreed ${t.disagreed}, skipped ${t.skipped}`);
+  }
+  for (const d of a.disagreements) {
+    lines.push(
+      `DISAGREE ${d.benchmark}/${d.id} [${d.outputMode}, trial ${d.trial}, ${d.scoringType}] recorded=${d.recorded ? 'pass' : 'fail'} ours=${d.ours ? 'pass' : 'fail'}${d.commitIdsMapped ? ' (commit ids mapped)' : ''}`,
+      `  ${d.why}`,
+      `  output: ${JSON.stringify(d.output.slice(0, 200))}`,
+    );
+  }
+  if (a.skips.length) lines.push('skipped:');
+  for (const s of a.skips) lines.push(`  ${s.benchmark}/${s.id} [${s.outputMode}, trial ${s.trial}]: ${s.reason}`);
+  return lines;
+}
+
+/** The human-readable report: one block per output mode and trial, then the agreement when replayed. */
+export function formatRunReport(r: RunReport): string {
+  const lines = [
+    `${r.model} via ${r.provider} (profile ${r.profile})${r.simulated ? ' — SIMULATED: no model answered' : ''}`,
+    `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
+  ];
+  for (const s of r.runs) {
+    const counts = Object.entries(s.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
+    lines.push(
+      '',
+      `${s.outputMode} trial ${s.trial}: ${s.attempts} attempt(s): ${counts}`,
+      `  passed ${s.summary.total_passed}/${s.summary.total_fixtures} scored (${pct(s.summary.total_passed, s.summary.total_fixtures)})${s.file ? ` → ${s.file}` : ''}`,
+      `  ${usageLine(s.usage)}`,
+    );
+    for (const x of s.excluded) lines.push(`  excluded ${x.benchmark}/${x.fixture_id}: ${x.reason}`);
+  }
+  if (r.agreement) lines.push(...agreementLines(r.agreement));
+  for (const n of r.notes) lines.push('', `note: ${n}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,71 @@
+import { createDb, type Db } from '@gitbench/db';
+import { createQueueClient, createRedis, type QueueClient } from '@gitbench/queue';
+import { redacted, type CliEnv } from './env';
+import { InfrastructureError } from './sandbox-driver';
+
+export interface Services {
+  db: Db;
+  /** Only for the commands that hand work to the workers (create, retry). */
+  queue?: QueueClient;
+  close(): Promise<void>;
+}
+
+/**
+ * One PING on a connection that does not retry: BullMQ's own connections wait for Redis forever
+ * (right for workers), which would leave a command hanging without a word.
+ */
+async function pingRedis(url: string): Promise<void> {
+  const redis = createRedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  // The socket's error (ECONNREFUSED, ...) says more than the rejected connect ("Connection is closed").
+  let cause: Error | undefined;
+  redis.on('error', (err: Error) => (cause ??= err));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw new InfrastructureError(`cannot reach Redis at ${redacted(url)} (REDIS_URL): ${(cause ?? (err as Error)).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Connects to Postgres (and Redis when asked) and proves both answer before a command does anything,
+ * so an unreachable service or an unmigrated database is one clear message, not a stack trace halfway.
+ */
+export async function openServices(env: CliEnv, opts: { queue: boolean }): Promise<Services> {
+  const db = createDb({ databaseUrl: env.DATABASE_URL, ...(env.GITBENCH_DATABASE_SCHEMA ? { schema: env.GITBENCH_DATABASE_SCHEMA } : {}), maxConnections: 4 });
+  let queue: QueueClient | undefined;
+  const close = async () => {
+    await queue?.close().catch(() => undefined);
+    await db.$disconnect();
+  };
+  try {
+    const [row] = await db.$queryRaw<{ table: string | null }[]>`SELECT to_regclass('"Campaign"')::text AS "table"`.catch((err: Error) => {
+      // Prisma's message ends with the driver's reason ("Can't reach database server at ...").
+      const reason = err.message.trim().split('\n').filter(Boolean).pop();
+      throw new InfrastructureError(`cannot reach PostgreSQL at ${redacted(env.DATABASE_URL)} (DATABASE_URL): ${reason}`);
+    });
+    if (!row?.table) {
+      throw new InfrastructureError(`the database at ${redacted(env.DATABASE_URL)} has no GitBench tables: run npm run db:migrate (or npm run setup)`);
+    }
+    if (opts.queue) {
+      await pingRedis(env.REDIS_URL);
+      queue = createQueueClient({ redisUrl: env.REDIS_URL, queueName: env.GITBENCH_QUEUE });
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { db, ...(queue ? { queue } : {}), close };
+}
+
+/** Opens the services for one command and closes them whatever happens. */
+export async function withServices<T>(env: CliEnv, opts: { queue: boolean }, fn: (services: Services) => Promise<T>): Promise<T> {
+  const services = await openServices(env, opts);
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}

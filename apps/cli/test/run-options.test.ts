@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { choiceFlag, listFlag, parseArgs, UsageError } from '../src/args';
+import { outputPath, parseRunArgs } from '../src/run-options';
+
+describe('gitbench run arguments', () => {
+  it('takes any model id with its effort and passes the overrides to the registry', () => {
+    const opts = parseRunArgs(['suite', '--model', 'openai/o3-mini#high', '--provider', 'openrouter', '--base-url', 'https://openrouter.ai/api/v1', '--profile', 'or', '--judge-profile', 'judges']);
+    expect(opts).toMatchObject({
+      dir: 'suite',
+      target: { model: 'openai/o3-mini#high', provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', profile: 'or' },
+      judgeProfile: 'judges',
+      outputModes: ['text'],
+      trials: 1,
+      workers: 2,
+      json: false,
+    });
+    expect(parseRunArgs(['s', '--model=qwen3:high']).target).toEqual({ model: 'qwen3:high' });
+    expect(parseRunArgs(['s', '--model', 'replay:/r/a.json,/r/b.json', '--output-mode', 'both']).outputModes).toEqual(['text', 'json_schema']);
+    expect(parseRunArgs(['s', '--model', 'simulated:7', '--trials', '3', '--json', '--json-output', 'out.json'])).toMatchObject({ trials: 3, json: true, jsonOutput: 'out.json' });
+  });
+
+  it('rejects, naming the flag, what no registry lookup could fix', () => {
+    const bad = (argv: string[], message: RegExp) => expect(() => parseRunArgs(argv)).toThrow(message);
+    bad(['suite'], /usage: gitbench run <dir> --model/);
+    bad(['--model', 'mock'], /usage/);
+    bad(['a', 'b', '--model', 'mock'], /one suite directory only/);
+    bad(['s', '--model', 'o3#turbo'], /--model: .*'turbo' is not a reasoning effort/);
+    bad(['s', '--model', 'm', '--provider', 'azure'], /--provider must be one of openai, openrouter, ollama/);
+    bad(['s', '--model', 'm', '--base-url', 'localhost:11434'], /--base-url must be an http\(s\) URL/);
+    bad(['s', '--model', 'm', '--output-mode', 'yaml'], /--output-mode must be text, json_schema or both/);
+    bad(['s', '--model', 'm', '--trials', '0'], /--trials must be an integer ≥ 1/);
+    bad(['s', '--model', 'm', '--api-key', 'sk-123'], /unknown option --api-key/);
+    expect(() => parseRunArgs(['s', '--model'])).toThrow(UsageError);
+  });
+
+  it('names one output file per output mode and trial', () => {
+    expect(outputPath('out.json', 'text', 1, 1, 1)).toBe('out.json');
+    expect(outputPath('out.json', 'json_schema', 2, 2, 3)).toBe('out-json_schema-trial2.json');
+    expect(outputPath('out', 'text', 1, 2, 1)).toBe('out-text');
+  });
+});
+
+describe('repeatable and restricted flags', () => {
+  it('collects repeated and comma-separated values, keeping commas where asked', () => {
+    const args = parseArgs(['--tag', 'a,b', '--tag=c', '--model', 'replay:x.json,y.json', '--model', 'mock'], ['tag', 'model']);
+    expect(listFlag(args, 'tag')).toEqual(['a', 'b', 'c']);
+    expect(listFlag(args, 'model', { commas: false })).toEqual(['replay:x.json,y.json', 'mock']);
+    expect(listFlag(args, 'domain')).toEqual([]);
+    expect(choiceFlag(parseArgs(['--format', 'csv'], ['format']), 'format', ['csv', 'json'])).toBe('csv');
+    expect(() => choiceFlag(parseArgs(['--format', 'xml'], ['format']), 'format', ['csv', 'json'])).toThrow(/--format must be one of csv, json, got xml/);
+  });
+});

@@ -1,0 +1,110 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
+import type { RunReport } from '../src/run-report';
+import { gitbench, jsonOf, UPSTREAM } from './cli-process';
+
+/**
+ * `gitbench run` end to end: the CLI process, the provider registry, Docker sandboxes and the scorers.
+ * Replay answers with what mistralai/devstral-2512 really said upstream; the run must reach the
+ * verdicts upstream recorded.
+ */
+if (!process.env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
+const RESULTS = path.join(UPSTREAM, 'results');
+const tmp = mkdtempSync(path.join(tmpdir(), 'gitbench-cli-run-'));
+let server: FakeModelServer | undefined;
+afterAll(async () => server?.close());
+
+interface RecordedScore {
+  fixture_id: string;
+  passed: boolean;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  api_duration_ms: number;
+  gitbench?: { judge?: { status: string; members: { input_tokens: number | null; cost_usd: number | null }[] } };
+}
+interface Envelope {
+  model: string;
+  output_mode: string;
+  results: { benchmark: string; scores: RecordedScore[] }[];
+  gitbench: { excluded: { benchmark: string; fixture_id: string; reason: string }[]; usage: { calls: number; cost_usd: number } };
+}
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Envelope;
+const scoresOf = (e: Envelope) => new Map(e.results.flatMap((r) => r.scores.map((s) => [`${r.benchmark}/${s.fixture_id}`, s] as const)));
+
+describe('gitbench run --model replay:<upstream results>', () => {
+  it('reaches the recorded verdicts in both output modes and prints its agreement', { timeout: 600_000 }, async () => {
+    const out = path.join(tmp, 'replay.json');
+    const r = await gitbench(['run', path.join(UPSTREAM, 'fixtures'), '--model', `replay:${RESULTS}`, '--output-mode', 'both', '--json-output', out, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = jsonOf<RunReport>(r);
+    expect(report.model).toBe('mistralai/devstral-2512');
+    expect(report.agreement).toMatchObject({ compared: 128, agreed: 128, disagreed: 0, skipped: 8 });
+    expect(report.agreement?.byType.llm_judge).toEqual({ compared: 0, agreed: 0, disagreed: 0, skipped: 8 });
+    expect(new Set(report.agreement?.skips.map((s) => s.reason))).toEqual(new Set(['unscored: an llm_judge fixture and no judge profile (--judge-profile)']));
+    expect(report.runs.map((x) => [x.outputMode, x.attempts, x.outcomes.NEEDS_JUDGE])).toEqual([
+      ['text', 68, 4],
+      ['json_schema', 68, 4],
+    ]);
+
+    // Every call's recorded tokens, cost and API time reach the envelope unchanged.
+    for (const [mode, file] of [['text', 'replay-text.json'], ['json_schema', 'replay-json_schema.json']] as const) {
+      const ours = read(path.join(tmp, file));
+      const recordedFile = report.runs.find((x) => x.outputMode === mode)!;
+      expect(recordedFile.file).toBe(path.join(tmp, file));
+      const upstream = read(path.join(RESULTS, readdirSync(RESULTS).find((f) => f.includes(`_${mode}_`))!));
+      const recorded = scoresOf(upstream);
+      const scored = scoresOf(ours);
+      expect(scored.size).toBe(64);
+      for (const [key, s] of scored) {
+        const u = recorded.get(key)!;
+        expect(s.passed, key).toBe(u.passed);
+        expect([s.input_tokens, s.output_tokens, s.cost_usd, s.api_duration_ms], key).toEqual([u.input_tokens, u.output_tokens, u.cost_usd, u.api_duration_ms]);
+      }
+      expect(ours.gitbench.excluded.map((x) => `${x.benchmark}/${x.fixture_id}`)).toEqual(['commit_messages/f001', 'commit_messages/f002', 'commit_messages/f003', 'commit_messages/f004']);
+      expect(ours.gitbench.usage.calls).toBe(68);
+    }
+  });
+
+  it('judges llm_judge fixtures with --judge-profile and compares those verdicts too', { timeout: 300_000 }, async () => {
+    const suite = path.join(tmp, 'judge-suite');
+    cpSync(path.join(UPSTREAM, 'fixtures/commit_messages'), path.join(suite, 'commit_messages'), { recursive: true });
+    // Upstream's judge passed all four; this one fails the answer to f002, so one verdict disagrees.
+    server = await startFakeModelServer((req) => {
+      const prompt = JSON.stringify(req.body.messages);
+      const score = prompt.includes('Add initial project files') ? 0.2 : 0.9;
+      return { json: chatCompletion({ content: JSON.stringify({ score, reason: 'judged' }), usage: { prompt: 300, completion: 20, cost: 0.0005 } }) };
+    });
+    const profiles = path.join(tmp, 'gitbench.json');
+    writeFileSync(profiles, JSON.stringify({ models: { judges: { models: ['judge-a'], base_url: `${server.url}/v1`, api_key_env: 'GITBENCH_TEST_JUDGE_KEY' } } }));
+    const out = path.join(tmp, 'judged.json');
+    const args = ['run', suite, '--model', `replay:${RESULTS}`, '--json-output', out, '--json'];
+    const env = { GITBENCH_PROFILES: profiles, GITBENCH_TEST_JUDGE_KEY: 'test-judge-key-0123456789' };
+
+    const judged = await gitbench([...args, '--judge-profile', 'judges'], env);
+    expect(judged.code, judged.stderr).toBe(1);
+    const report = jsonOf<RunReport>(judged);
+    expect(report.agreement).toMatchObject({ compared: 4, agreed: 3, disagreed: 1, skipped: 0 });
+    expect(report.agreement?.disagreements).toEqual([expect.objectContaining({ benchmark: 'commit_messages', id: 'f002', recorded: true, ours: false })]);
+    expect(server.requests).toHaveLength(4);
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer test-judge-key-0123456789');
+    const envelope = read(out);
+    const judge = scoresOf(envelope).get('commit_messages/f001')?.gitbench?.judge;
+    expect(judge).toMatchObject({ status: 'scored', members: [{ input_tokens: 300, cost_usd: 0.0005 }] });
+    expect(report.runs[0]?.usage).toMatchObject({ calls: 8 });
+    expect(judged.stdout).not.toContain('test-judge-key');
+
+    const unjudged = jsonOf<RunReport>(await gitbench(args, env));
+    expect(unjudged.agreement).toMatchObject({ compared: 0, skipped: 4 });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('fails fast, before any sandbox, on a model no profile serves', async () => {
+    const r = await gitbench(['run', path.join(UPSTREAM, 'fixtures'), '--model', 'sim']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/gitbench run: No profile lists model 'sim'\..*built-in model: oracle, mock, simulated\[:seed\]/);
+  });
+});

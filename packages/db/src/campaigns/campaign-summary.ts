@@ -1,0 +1,93 @@
+import {
+  campaignCompleteness,
+  countStatuses,
+  summarizeAttempts,
+  type AttemptRow,
+  type CampaignFactsById,
+  type Completeness,
+  type GroupSummary,
+  type StatusCounts,
+} from '@gitbench/core';
+import type { Db } from '../client';
+import type { Prisma } from '../generated/prisma/client';
+
+/** What every view of one campaign shows about it: identity, configuration, state and times. */
+export const campaignHeaderSelect = {
+  id: true, name: true, createdBy: true, status: true, statusDetail: true, legacy: true, safetyReview: true, configHash: true,
+  config: true, seed: true, suiteVersion: true, trials: true, createdAt: true, startedAt: true, finishedAt: true, cancelledAt: true,
+} as const satisfies Prisma.CampaignSelect;
+
+export type CampaignHeader = Prisma.CampaignGetPayload<{ select: typeof campaignHeaderSelect }>;
+
+export interface CampaignTargetRow {
+  id: string;
+  modelId: string;
+  baseModel: string;
+  effort: string | null;
+  outputMode: 'text' | 'json_schema';
+  profile: string;
+}
+
+export interface CampaignSummary {
+  campaign: CampaignHeader;
+  targets: CampaignTargetRow[];
+  fixtures: number;
+  plannedAttempts: number;
+  statusCounts: StatusCounts;
+  /** Attempts with an outcome (neither queued nor running). */
+  done: number;
+  completeness: Completeness;
+  /** Every aggregate of the methodology per target, from core's summarizeAttempts. */
+  perTarget: GroupSummary[];
+}
+
+/** A campaign's attempts as core's aggregation reads them. */
+export async function loadAttemptRows(db: Db, campaignId: string): Promise<AttemptRow[]> {
+  const rows = await db.attempt.findMany({
+    where: { campaignId },
+    select: {
+      modelId: true,
+      reasoningEffort: true,
+      outputMode: true,
+      domain: true,
+      fixtureId: true,
+      difficulty: true,
+      trial: true,
+      status: true,
+      totalTokens: true,
+      costUsd: true,
+      costEstimated: true,
+      apiDurationMs: true,
+    },
+  });
+  return rows.map(({ reasoningEffort, totalTokens, ...r }) => ({ ...r, campaignId, effort: reasoningEffort, tokens: totalTokens }));
+}
+
+/**
+ * One campaign's state for `gitbench campaign status`: counts by status, the three parts of
+ * completeness and every per-target aggregate, computed by core from the attempts (a campaign's
+ * attempts fit in memory; the dashboard's cross-campaign figures come from CampaignStats instead).
+ * Null when the campaign does not exist.
+ */
+export async function summarizeCampaign(db: Db, campaignId: string): Promise<CampaignSummary | null> {
+  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
+  if (!campaign) return null;
+  const [targets, fixtures, rows] = await Promise.all([
+    db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
+    db.fixtureSnapshot.count({ where: { campaignId } }),
+    loadAttemptRows(db, campaignId),
+  ]);
+  const statusCounts = countStatuses(rows);
+  const plannedAttempts = targets.length * fixtures * campaign.trials;
+  const facts: CampaignFactsById = { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } };
+  return {
+    campaign,
+    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, profile: t.profile })),
+    fixtures,
+    plannedAttempts,
+    statusCounts,
+    done: rows.length - (statusCounts.QUEUED ?? 0) - (statusCounts.RUNNING ?? 0),
+    completeness: campaignCompleteness({ plannedAttempts, statusCounts, safetyReview: campaign.safetyReview }),
+    perTarget: summarizeAttempts(rows, facts, ['target']),
+  };
+}

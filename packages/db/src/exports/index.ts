@@ -1,0 +1,3 @@
+export * from './csv';
+export * from './campaign-attempts';
+export * from './artificial-analysis';

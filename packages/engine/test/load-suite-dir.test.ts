@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSuiteDir, SuiteDirError } from '../src';
+
+const FIXTURE = (id: string) =>
+  [`id: ${id}`, 'description: d', 'difficulty: easy', 'tags: []', 'setup: [git init -q]', 'prompt: p', 'expected: e', 'scoring: {type: exact_match}', ''].join('\n');
+
+function suite(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gitbench-suite-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('loadSuiteDir', () => {
+  it("reads every fixture below the directory and suite.yaml's version", async () => {
+    const dir = suite({ 'suite.yaml': '# comment\nversion: 2.1.0\n', 'log/f001.yaml': FIXTURE('f001'), 'log/f002.yml': FIXTURE('f002'), 'log/README.md': 'no' });
+    const loaded = await loadSuiteDir(dir);
+    expect(loaded.fixtures.map((f) => `${f.domain}/${f.id}`)).toEqual(['log/f001', 'log/f002']);
+    expect(loaded).toMatchObject({ dir, files: 2, errors: [], version: '2.1.0', versionSource: 'suite.yaml' });
+  });
+
+  it('names an unversioned suite by its content, which changes with any fixture', async () => {
+    const a = await loadSuiteDir(suite({ 'log/f001.yaml': FIXTURE('f001') }));
+    const b = await loadSuiteDir(suite({ 'log/f001.yaml': FIXTURE('f001') }));
+    const c = await loadSuiteDir(suite({ 'log/f001.yaml': FIXTURE('f001').replace('prompt: p', 'prompt: q') }));
+    expect(a.version).toMatch(/^unversioned-[0-9a-f]{12}$/);
+    expect(a).toMatchObject({ version: b.version, versionSource: 'content' });
+    expect(c.version).not.toBe(a.version);
+  });
+
+  it('reports invalid files, suite.yaml included, with file, line and field', async () => {
+    const dir = suite({ 'suite.yaml': 'name: x\nversion: [1]\n', 'log/f001.yaml': FIXTURE('f001'), 'log/f002.yaml': FIXTURE('f002').replace('difficulty: easy', 'difficulty: brutal') });
+    const loaded = await loadSuiteDir(dir);
+    expect(loaded.fixtures).toHaveLength(1);
+    // suite.yaml first: an unknown key is refused too, so a typo in `rules` cannot go unnoticed.
+    expect(loaded.errors.map((e) => [e.file, e.line, e.field])).toEqual([
+      ['suite.yaml', 2, 'version'],
+      ['suite.yaml', 1, 'name'],
+      ['log/f002.yaml', 3, 'difficulty'],
+    ]);
+    expect(loaded.versionSource).toBe('content');
+  });
+
+  it('applies the rules of suite.yaml, also when given one domain folder, whose name stays the domain', async () => {
+    const dir = suite({
+      'suite.yaml': 'version: 1.0.0\nrules: {min_negatives: 1}\n',
+      'log/f001.yaml': `${FIXTURE('f001')}negatives:\n  - {answer: x, why: wrong}\n`,
+      'log/f002.yaml': FIXTURE('f002'),
+    });
+    for (const loaded of [await loadSuiteDir(dir), await loadSuiteDir(join(dir, 'log'))]) {
+      expect(loaded.fixtures.map((f) => `${f.domain}/${f.id}`)).toEqual(['log/f001']);
+      expect(loaded.errors.map((e) => [e.file, e.field])).toEqual([['log/f002.yaml', 'negatives']]);
+      expect(loaded).toMatchObject({ dir, version: '1.0.0', manifest: { version: '1.0.0' } });
+    }
+  });
+
+  it('refuses a path that is not a directory', async () => {
+    await expect(loadSuiteDir('/nonexistent/suite')).rejects.toBeInstanceOf(SuiteDirError);
+  });
+});

@@ -1,0 +1,94 @@
+import { legacyEnvelopeSchema, planLegacyImport } from '@gitbench/core';
+import { describe, expect, it } from 'vitest';
+import { toUpstreamEnvelope, type SuiteRunEntry } from '../src';
+import { attempt, fixture, replayed, response } from './run-entries';
+
+/** The parts of the envelope these tests read. */
+interface Envelope {
+  summary: unknown;
+  gitbench: { excluded: unknown[]; usage: unknown };
+  results: { benchmark: string; scores: (Record<string, unknown> & { gitbench: { judge?: unknown } })[] }[];
+}
+const envelope = (entries: SuiteRunEntry[]) => toUpstreamEnvelope(META, entries) as unknown as Envelope;
+const scoresOf = (env: Envelope, benchmark: string) => env.results.find((r) => r.benchmark === benchmark)?.scores ?? [];
+
+const META = { model: 'org/model#high', outputMode: 'text' as const, timestamp: '2026-01-02T03:04:05.000Z', suiteVersion: '1.0.0', gitSha: 'abc', profile: 'p', reasoningLevel: 'high' };
+
+describe('toUpstreamEnvelope', () => {
+  const pass = replayed(fixture('log', 'f001'), 'PASS', true);
+  const fail = replayed(fixture('log', 'f002'), 'FAIL', false);
+  const judged = fixture('commit_messages', 'f001', 'llm_judge');
+  const unscored = replayed(judged, 'NEEDS_JUDGE', true);
+  const notRun: SuiteRunEntry = { fixture: fixture('log', 'f003'), outputMode: 'text', trial: 1, attempt: null, response: null, error: 'Gave up after 3 attempt(s)', durationMs: 1 };
+  const withJudge: SuiteRunEntry = {
+    fixture: judged,
+    outputMode: 'text',
+    trial: 1,
+    attempt: attempt(judged, 'PASS'),
+    response: response({ cost: { source: 'unknown', usd: null }, usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null } }),
+    judgement: {
+      cacheHit: false,
+      cacheKey: 'k',
+      judgeConfigHash: 'h',
+      verdict: {
+        status: 'scored',
+        method: 'mean',
+        score: 0.9,
+        threshold: 0.5,
+        passed: true,
+        scoredMembers: 1,
+        members: [
+          {
+            memberId: 'judge-0',
+            model: 'judge-a',
+            status: 'scored',
+            score: 0.9,
+            reason: 'good',
+            rawReply: '{}',
+            usage: { inputTokens: 200, outputTokens: 20, reasoningTokens: null, totalTokens: 220 },
+            cost: { source: 'provider', usd: 0.002 },
+            apiDurationMs: 300,
+            route: null,
+            error: null,
+          },
+        ],
+      },
+    },
+    durationMs: 5,
+  };
+
+  it('scores quality outcomes only and lists the rest with their reason', () => {
+    const env = envelope([pass, fail, unscored, notRun]);
+    expect(env.summary).toEqual({ total_benchmarks: 1, total_fixtures: 2, total_passed: 1, overall_pass_at_k: 0.5 });
+    expect(env.gitbench.excluded).toEqual([
+      { benchmark: 'commit_messages', fixture_id: 'f001', outcome: 'NEEDS_JUDGE', reason: 'unscored: an llm_judge fixture and no judge profile (--judge-profile)' },
+      { benchmark: 'log', fixture_id: 'f003', outcome: 'NOT_RUN', reason: 'not run: Gave up after 3 attempt(s)' },
+    ]);
+    // Our own importer reads it back as a legacy run: no unscored attempt turns into a failure there.
+    const plan = planLegacyImport('run.json', JSON.stringify(env));
+    expect(plan.attempts.map((a) => [a.fixtureId, a.status])).toEqual([
+      ['f001', 'VALID_PASS'],
+      ['f002', 'VALID_FAIL'],
+    ]);
+    expect(legacyEnvelopeSchema.safeParse(env).success).toBe(true);
+  });
+
+  it("records every call's tokens, cost and API time, the judges' included", () => {
+    const env = envelope([pass, withJudge]);
+    const [judgedScore] = scoresOf(env, 'commit_messages');
+    expect(judgedScore).toMatchObject({ input_tokens: null, cost_usd: null, reasoning_level: 'high' });
+    expect(judgedScore?.gitbench.judge).toMatchObject({ status: 'scored', score: 0.9, members: [{ model: 'judge-a', input_tokens: 200, cost_usd: 0.002, api_duration_ms: 300 }] });
+    const [logScore] = scoresOf(env, 'log');
+    expect(logScore).toMatchObject({ input_tokens: 100, output_tokens: 10, total_tokens: 110, cost_usd: 0.001, api_duration_ms: 500, request_telemetry: { attempts: 1 } });
+    expect(env.gitbench.usage).toEqual({
+      calls: 3,
+      input_tokens: 300,
+      output_tokens: 30,
+      total_tokens: 330,
+      calls_with_tokens: 2,
+      cost_usd: 0.003,
+      calls_with_cost: 2,
+      api_duration_ms: 1300,
+    });
+  });
+});
