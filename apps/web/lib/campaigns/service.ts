@@ -4,13 +4,14 @@ import { services } from '../services';
 import { loadSuite } from './suites';
 
 // Built-in models need no endpoint or key: oracle answers the expected answer, mock a fixed wrong
-// one, replay answers recorded outputs, sim is the seeded stochastic mock (labelled simulated).
-const BUILTIN = /^(oracle|mock|replay:.+|sim(:.+)?)$/;
+// one, replay answers recorded outputs, simulated[:seed] is the seeded stochastic mock (labelled simulated;
+// `sim` is its earlier spelling). The worker's provider registry resolves the same names.
+const BUILTIN = /^(oracle|mock|replay:.+|(sim|simulated)(:.+)?)$/;
 
 export function profileFor(modelId: string): { profile: string } | { error: string } {
   const base = modelId.split('#')[0]!;
   if (BUILTIN.test(base)) return { profile: 'builtin' };
-  return { error: `No configured profile serves '${base}'. Add it to a profile in gitbench.json, or use oracle, mock, sim or replay:<file>.` };
+  return { error: `No configured profile serves '${base}'. Add it to a profile in gitbench.json, or use oracle, mock, simulated[:seed] or replay:<file>.` };
 }
 
 export function campaignDeps(): CampaignServiceDeps {
