@@ -1,6 +1,6 @@
 import { ALLOWED_SAFETY_REVIEW_STATES } from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
-import { NON_VALID_STATUSES, num, statusArraySql } from './common';
+import { difficultyRank, NON_VALID_STATUSES, num, statusArraySql } from './common';
 import type { DashboardFilters } from './filters';
 
 export interface CampaignListItem {
@@ -11,6 +11,7 @@ export interface CampaignListItem {
   suiteVersion: string;
   trials: number;
   createdAt: Date;
+  startedAt: Date | null;
   finishedAt: Date | null;
   safetyReview: string;
   /** The methodology's completeness, computed in SQL from attempt statuses and the safety review. */
@@ -28,7 +29,7 @@ export interface CampaignListItem {
 export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Promise<CampaignListItem[]> {
   const rows = await db.$queryRaw<(Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & { statsAttempts: unknown; plannedAttempts: unknown })[]>`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
-           c."finishedAt", c."safetyReview",
+           c."startedAt", c."finishedAt", c."safetyReview",
            coalesce((SELECT sum(s."attempts") FROM "CampaignStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
            ((SELECT count(*) FROM "CampaignTarget" t WHERE t."campaignId" = c."id")
              * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials") AS "plannedAttempts",
@@ -59,6 +60,20 @@ export function includedCampaigns(all: readonly CampaignListItem[], f: Dashboard
   );
 }
 
+/** Still planned or running: incomplete for now, but expected to join the rankings. */
+export function isActive(c: Pick<CampaignListItem, 'status'>): boolean {
+  return c.status === 'PLANNING' || c.status === 'QUEUED' || c.status === 'RUNNING';
+}
+
+/** The models each campaign runs, for the campaign list. */
+export async function campaignModels(db: Db, campaignIds: string[]): Promise<Map<string, string[]>> {
+  if (campaignIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ campaignId: string; models: string[] }[]>`
+    SELECT "campaignId", array_agg(DISTINCT "modelId" ORDER BY "modelId") AS models
+      FROM "CampaignTarget" WHERE "campaignId" = ANY(${campaignIds}::text[]) GROUP BY 1`;
+  return new Map(rows.map((r) => [r.campaignId, r.models]));
+}
+
 export interface FilterOptions {
   campaigns: CampaignListItem[];
   suites: string[];
@@ -69,11 +84,10 @@ export interface FilterOptions {
 export async function filterOptions(db: Db, campaigns: readonly CampaignListItem[]): Promise<FilterOptions> {
   const dims = await db.$queryRaw<{ domain: string; difficulty: string }[]>`
     SELECT DISTINCT "domain", "difficulty" FROM "CampaignStats"`;
-  const order = ['trivial', 'easy', 'medium', 'hard', 'expert'];
   return {
     campaigns: [...campaigns],
     suites: [...new Set(campaigns.map((c) => c.suiteVersion))].sort(),
     domains: [...new Set(dims.map((d) => d.domain))].sort(),
-    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort((a, b) => difficultyRank(a) - difficultyRank(b) || a.localeCompare(b)),
   };
 }
