@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLegacyImport, summarizeAttempts, summarizeResources, type CampaignFactsById } from '@gitbench/core';
+import { planLegacyImport, summarizeAttempts, summarizeResources, type AttemptRow, type CampaignFactsById } from '@gitbench/core';
 import {
   attemptRowsOf,
   createTestDatabase,
@@ -26,86 +26,101 @@ afterAll(async () => {
 
 const seedRandom = (seed: number, opts?: RandomCampaignOptions) => seedRandomCampaign(t.db, seed, opts);
 
+type StatsRow = Awaited<ReturnType<typeof t.db.campaignStats.findMany>>[number];
+type RollUpRow = Awaited<ReturnType<typeof t.db.campaignTargetStats.findMany>>[number];
+type Group = ReturnType<typeof summarizeAttempts>[number];
+
+/** Every figure of one stats row (either granularity) against core's summary of the same attempts. */
+function expectRowMatchesCore(r: StatsRow | RollUpRow, g: Group, inGroup: AttemptRow[], trials: number, legacy: boolean) {
+  const sc = g.statusCounts;
+  expect(r.reasoningEffort).toBe(g.key.effort);
+  expect(r.attempts).toBe(g.attempts);
+  expect({ passes: r.passes, valid: r.valid }).toEqual({ passes: g.meanSuccess.numerator, valid: g.meanSuccess.denominator });
+  expect(r.infraFailures).toBe(sc.INFRA_FAILURE ?? 0);
+  expect(r.unscored).toBe(sc.UNSCORED ?? 0);
+  expect(r.infraFailures + r.unscored + r.otherExcluded + r.valid).toBe(g.attempts);
+  if (g.classification.applicable) {
+    const cl = g.classification;
+    expect({ sp: r.stablePass, sf: r.stableFail, fl: r.flaky, un: r.unknown }).toEqual({
+      sp: cl.stable_pass,
+      sf: cl.stable_fail,
+      fl: cl.flaky,
+      un: cl.unknown,
+    });
+    expect(r.fixtures).toBe(cl.stable_pass + cl.stable_fail + cl.flaky + cl.unknown);
+  } else {
+    expect(legacy).toBe(true);
+    expect(r.stablePass + r.stableFail + r.flaky + r.unknown).toBe(0);
+  }
+  if (g.passAnyAtN.applicable) {
+    expect(r.passAnyNum).toEqual(g.passAnyAtN.points.map((p) => p.numerator));
+    expect(r.passAnyDen).toEqual(g.passAnyAtN.points.map((p) => p.denominator));
+  } else {
+    expect(r.passAnyNum).toEqual([]);
+  }
+  const totals = g.resources.totals;
+  expect(r.costKnown).toBe(totals.costUsd.known);
+  expect(r.costExpected).toBe(totals.costUsd.expected);
+  expect(r.costUsd).toBeCloseTo(totals.costUsd.value ?? 0, 9);
+  expect(r.costEstimated > 0).toBe(totals.costUsd.estimated);
+  expect({ value: Number(r.totalTokens), known: r.tokensKnown, expected: r.tokensExpected }).toEqual({
+    value: totals.tokens.value ?? 0,
+    known: totals.tokens.known,
+    expected: totals.tokens.expected,
+  });
+  expect({ value: Number(r.apiDurationMs), known: r.apiKnown, expected: r.apiExpected }).toEqual({
+    value: totals.apiDurationMs.value ?? 0,
+    known: totals.apiDurationMs.known,
+    expected: totals.apiDurationMs.expected,
+  });
+
+  // Per trial: core's resource summary of just that trial's attempts in the group is one round.
+  expect(r.trialAttempts).toHaveLength(trials);
+  for (let trial = 1; trial <= trials; trial++) {
+    const round = inGroup.filter((a) => a.trial === trial);
+    const one = summarizeResources(round);
+    const i = trial - 1;
+    expect(r.trialAttempts[i], `trial ${trial}`).toBe(round.length);
+    expect((r.trialAttempts[i] ?? 0) > 0 && r.trialValid[i] === r.trialAttempts[i]).toBe(one.completeTrials === 1);
+    const known = (m: 'costUsd' | 'tokens' | 'apiDurationMs') => round.filter((a) => a[m] !== null).length;
+    expect({ cost: r.trialCostKnown[i], tokens: r.trialTokensKnown[i], api: r.trialApiKnown[i] }).toEqual({
+      cost: known('costUsd'),
+      tokens: known('tokens'),
+      api: known('apiDurationMs'),
+    });
+    expect(r.trialCostUsd[i]).toBeCloseTo(round.reduce((x, a) => x + (a.costUsd ?? 0), 0), 9);
+    expect(r.trialCostEstimated[i]! > 0).toBe(one.totals.costUsd.estimated);
+    expect(Number(r.trialTokens[i])).toBe(round.reduce((x, a) => x + (a.tokens ?? 0), 0));
+    expect(Number(r.trialApiMs[i])).toBe(round.reduce((x, a) => x + (a.apiDurationMs ?? 0), 0));
+  }
+}
+
 async function expectStatsMatchCore(campaignId: string, trials: number, legacy: boolean) {
   const rows = await attemptRowsOf(t.db, campaignId);
   const facts: CampaignFactsById = { [campaignId]: { trials, legacy } };
-  const expected = summarizeAttempts(rows, facts, ['campaign', 'target', 'domain', 'difficulty']);
+  const sameTarget = (a: Pick<AttemptRow, 'modelId' | 'outputMode'>, key: Group['key']) => a.modelId === key.modelId && a.outputMode === key.outputMode;
 
   const result = await refreshCampaignStats(t.db, campaignId);
   expect(result.attempts).toBe(rows.length);
+
+  // One row per (target, domain, difficulty) ...
+  const expected = summarizeAttempts(rows, facts, ['campaign', 'target', 'domain', 'difficulty']);
   const stats = await t.db.campaignStats.findMany({ where: { campaignId } });
   expect(stats).toHaveLength(expected.length);
-
   for (const g of expected) {
-    const row = stats.find(
-      (s) => s.modelId === g.key.modelId && s.outputMode === g.key.outputMode && s.domain === g.key.domain && s.difficulty === g.key.difficulty,
-    );
+    const row = stats.find((s) => sameTarget(s, g.key) && s.domain === g.key.domain && s.difficulty === g.key.difficulty);
     expect(row, JSON.stringify(g.key)).toBeDefined();
-    const r = row!;
-    const sc = g.statusCounts;
-    expect(r.reasoningEffort).toBe(g.key.effort);
-    expect(r.attempts).toBe(g.attempts);
-    expect({ passes: r.passes, valid: r.valid }).toEqual({ passes: g.meanSuccess.numerator, valid: g.meanSuccess.denominator });
-    expect(r.infraFailures).toBe(sc.INFRA_FAILURE ?? 0);
-    expect(r.unscored).toBe(sc.UNSCORED ?? 0);
-    expect(r.infraFailures + r.unscored + r.otherExcluded + r.valid).toBe(g.attempts);
-    if (g.classification.applicable) {
-      const cl = g.classification;
-      expect({ sp: r.stablePass, sf: r.stableFail, fl: r.flaky, un: r.unknown }).toEqual({
-        sp: cl.stable_pass,
-        sf: cl.stable_fail,
-        fl: cl.flaky,
-        un: cl.unknown,
-      });
-      expect(r.fixtures).toBe(cl.stable_pass + cl.stable_fail + cl.flaky + cl.unknown);
-    } else {
-      expect(legacy).toBe(true);
-      expect(r.stablePass + r.stableFail + r.flaky + r.unknown).toBe(0);
-    }
-    if (g.passAnyAtN.applicable) {
-      expect(r.passAnyNum).toEqual(g.passAnyAtN.points.map((p) => p.numerator));
-      expect(r.passAnyDen).toEqual(g.passAnyAtN.points.map((p) => p.denominator));
-    } else {
-      expect(r.passAnyNum).toEqual([]);
-    }
-    const totals = g.resources.totals;
-    expect(r.costKnown).toBe(totals.costUsd.known);
-    expect(r.costExpected).toBe(totals.costUsd.expected);
-    expect(r.costUsd).toBeCloseTo(totals.costUsd.value ?? 0, 9);
-    expect(r.costEstimated > 0).toBe(totals.costUsd.estimated);
-    expect({ value: Number(r.totalTokens), known: r.tokensKnown, expected: r.tokensExpected }).toEqual({
-      value: totals.tokens.value ?? 0,
-      known: totals.tokens.known,
-      expected: totals.tokens.expected,
-    });
-    expect({ value: Number(r.apiDurationMs), known: r.apiKnown, expected: r.apiExpected }).toEqual({
-      value: totals.apiDurationMs.value ?? 0,
-      known: totals.apiDurationMs.known,
-      expected: totals.apiDurationMs.expected,
-    });
-
-    // Per trial: core's resource summary of just that trial's attempts in the group is one round.
-    const inGroup = rows.filter(
-      (a) => a.modelId === g.key.modelId && a.outputMode === g.key.outputMode && a.domain === g.key.domain && a.difficulty === g.key.difficulty,
-    );
-    expect(r.trialAttempts).toHaveLength(trials);
-    for (let trial = 1; trial <= trials; trial++) {
-      const round = inGroup.filter((a) => a.trial === trial);
-      const one = summarizeResources(round);
-      const i = trial - 1;
-      expect(r.trialAttempts[i], `trial ${trial}`).toBe(round.length);
-      expect((r.trialAttempts[i] ?? 0) > 0 && r.trialValid[i] === r.trialAttempts[i]).toBe(one.completeTrials === 1);
-      const known = (m: 'costUsd' | 'tokens' | 'apiDurationMs') => round.filter((a) => a[m] !== null).length;
-      expect({ cost: r.trialCostKnown[i], tokens: r.trialTokensKnown[i], api: r.trialApiKnown[i] }).toEqual({
-        cost: known('costUsd'),
-        tokens: known('tokens'),
-        api: known('apiDurationMs'),
-      });
-      expect(r.trialCostUsd[i]).toBeCloseTo(round.reduce((x, a) => x + (a.costUsd ?? 0), 0), 9);
-      expect(r.trialCostEstimated[i]! > 0).toBe(one.totals.costUsd.estimated);
-      expect(Number(r.trialTokens[i])).toBe(round.reduce((x, a) => x + (a.tokens ?? 0), 0));
-      expect(Number(r.trialApiMs[i])).toBe(round.reduce((x, a) => x + (a.apiDurationMs ?? 0), 0));
-    }
+    const inGroup = rows.filter((a) => sameTarget(a, g.key) && a.domain === g.key.domain && a.difficulty === g.key.difficulty);
+    expectRowMatchesCore(row!, g, inGroup, trials, legacy);
+  }
+  // ... and its roll-up, one row per target.
+  const perTarget = summarizeAttempts(rows, facts, ['campaign', 'target']);
+  const rollUp = await t.db.campaignTargetStats.findMany({ where: { campaignId } });
+  expect(rollUp).toHaveLength(perTarget.length);
+  for (const g of perTarget) {
+    const row = rollUp.find((s) => sameTarget(s, g.key));
+    expect(row, JSON.stringify(g.key)).toBeDefined();
+    expectRowMatchesCore(row!, g, rows.filter((a) => sameTarget(a, g.key)), trials, legacy);
   }
 }
 

@@ -30,7 +30,7 @@ export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Prom
   const rows = await db.$queryRaw<(Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & { statsAttempts: unknown; plannedAttempts: unknown })[]>`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
            c."startedAt", c."finishedAt", c."safetyReview",
-           coalesce((SELECT sum(s."attempts") FROM "CampaignStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
+           coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
            ((SELECT count(*) FROM "CampaignTarget" t WHERE t."campaignId" = c."id")
              * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials") AS "plannedAttempts",
            (c."safetyReview" = ANY(${[...ALLOWED_SAFETY_REVIEW_STATES]}::text[])
@@ -82,8 +82,17 @@ export interface FilterOptions {
 }
 
 export async function filterOptions(db: Db, campaigns: readonly CampaignListItem[]): Promise<FilterOptions> {
+  // A loose index scan on (domain, difficulty): one index probe per distinct pair instead of reading
+  // every stats row, which a plain DISTINCT does.
   const dims = await db.$queryRaw<{ domain: string; difficulty: string }[]>`
-    SELECT DISTINCT "domain", "difficulty" FROM "CampaignStats"`;
+    WITH RECURSIVE d AS (
+      (SELECT "domain", "difficulty" FROM "CampaignStats" ORDER BY 1, 2 LIMIT 1)
+      UNION ALL
+      SELECT n."domain", n."difficulty" FROM d CROSS JOIN LATERAL (
+        SELECT s."domain", s."difficulty" FROM "CampaignStats" s
+         WHERE (s."domain", s."difficulty") > (d."domain", d."difficulty")
+         ORDER BY 1, 2 LIMIT 1) n)
+    SELECT "domain", "difficulty" FROM d`;
   return {
     campaigns: [...campaigns],
     suites: [...new Set(campaigns.map((c) => c.suiteVersion))].sort(),

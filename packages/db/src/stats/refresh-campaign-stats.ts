@@ -127,8 +127,12 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
       }
 
       await tx.campaignStats.deleteMany({ where: { campaignId } });
+      await tx.campaignTargetStats.deleteMany({ where: { campaignId } });
       const data = [...groups.values()];
-      if (data.length > 0) await tx.campaignStats.createMany({ data });
+      if (data.length > 0) {
+        await tx.campaignStats.createMany({ data });
+        await tx.campaignTargetStats.createMany({ data: rollUpByTarget(data) });
+      }
       return { campaignId, rows: data.length, attempts };
     },
     { timeout: 120_000, maxWait: 30_000 },
@@ -280,4 +284,38 @@ function addRound(g: Prisma.CampaignStatsCreateManyInput, r: RoundRow) {
   c.tokensExpected += r.tokensExpected;
   c.apiKnown += r.apiKnown;
   c.apiExpected += r.apiExpected;
+}
+
+/** Fields that identify a stats row rather than count something. */
+const KEY_FIELDS = new Set(['campaignId', 'targetId', 'domain', 'difficulty', 'modelId', 'reasoningEffort', 'outputMode', 'refreshedAt']);
+
+/**
+ * One row per target: every count, sum and per-trial or per-n array of its (domain, difficulty) rows
+ * added up, element by element for arrays. Everything in a stats row is additive over disjoint sets of
+ * fixture series, so the roll-up means exactly what the rows mean over the union.
+ */
+export function rollUpByTarget(rows: readonly Prisma.CampaignStatsCreateManyInput[]): Prisma.CampaignTargetStatsCreateManyInput[] {
+  const byTarget = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const { domain: _domain, difficulty: _difficulty, ...rest } = row;
+    const sum = byTarget.get(row.targetId);
+    if (!sum) {
+      byTarget.set(row.targetId, structuredClone(rest) as Record<string, unknown>);
+      continue;
+    }
+    for (const [field, value] of Object.entries(rest)) {
+      if (KEY_FIELDS.has(field)) continue;
+      sum[field] = add(sum[field], value);
+    }
+  }
+  return [...byTarget.values()] as unknown as Prisma.CampaignTargetStatsCreateManyInput[];
+}
+
+function add(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const zero = typeof (a[0] ?? b[0]) === 'bigint' ? 0n : 0;
+    return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => add(a[i] ?? zero, b[i] ?? zero));
+  }
+  if (typeof a === 'bigint' || typeof b === 'bigint') return BigInt(a as bigint) + BigInt(b as bigint);
+  return (a as number) + (b as number);
 }
