@@ -1,13 +1,13 @@
 /** Download links for the data behind a page, in both formats the export API speaks. */
-export function ExportLinks({ href, what }: { href: (format: 'csv' | 'json') => string; what: string }) {
+export function ExportLinks({ href, what, noun }: { href: (format: 'csv' | 'json') => string; what: string; noun?: string }) {
   const link = 'rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500';
   return (
     <div className="flex gap-2 text-sm" role="group" aria-label={`Export the ${what}`}>
       <a className={link} href={href('csv')} download>
-        Export CSV
+        Export {noun ? `${noun} (CSV)` : 'CSV'}
       </a>
       <a className={link} href={href('json')} download>
-        Export JSON
+        Export {noun ? `${noun} (JSON)` : 'JSON'}
       </a>
     </div>
   );

@@ -30,6 +30,17 @@ interface Errors {
 
 const EFFORTS = ['', 'minimal', 'low', 'medium', 'high'];
 
+/**
+ * Domain vocabulary from core, handed over by the server page: core itself does not go into the
+ * browser bundle (it hashes with node:crypto).
+ */
+export interface FormVocabulary {
+  /** Difficulties in their own order, trivial to expert. */
+  difficulties: string[];
+  /** Source of core's SIMULATED_MODEL_ID pattern. */
+  simulatedModelPattern: string;
+}
+
 function FieldError({ errors, id }: { errors?: string[]; id: string }) {
   if (!errors?.length) return null;
   return (
@@ -105,7 +116,12 @@ function toggle(list: string[], value: string): string[] {
   return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 }
 
-export function NewCampaignForm() {
+export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) {
+  const simulated = new RegExp(vocabulary.simulatedModelPattern);
+  const difficultyOrder = (d: string) => {
+    const i = vocabulary.difficulties.indexOf(d);
+    return i < 0 ? vocabulary.difficulties.length : i;
+  };
   const router = useRouter();
   const uid = useId();
   const [profiles, setProfiles] = useState<Profile[] | null>(null);
@@ -246,11 +262,11 @@ export function NewCampaignForm() {
             <p className="text-xs font-medium text-slate-500">
               Profile {p.name} ({p.provider}){p.note ? ` · ${p.note}` : ''}
             </p>
-            <ul className="mt-1 grid gap-2 sm:grid-cols-2">
+            <ul className="mt-1 space-y-1.5">
               {p.models.map((m) => {
                 const checked = m in models;
                 return (
-                  <li key={m} className="flex items-center gap-2 text-sm">
+                  <li key={m} className="flex min-h-7 flex-wrap items-center gap-2 text-sm">
                     <input
                       id={`${uid}-m-${m}`}
                       type="checkbox"
@@ -266,10 +282,16 @@ export function NewCampaignForm() {
                       }
                     />
                     <label htmlFor={`${uid}-m-${m}`}>{m}</label>
+                    {simulated.test(m) ? <span className="rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800">simulated</span> : null}
                     {checked ? (
-                      <label className="ml-auto flex items-center gap-1 text-xs text-slate-600">
-                        effort
-                        <select value={models[m]} onChange={(e) => setModels((cur) => ({ ...cur, [m]: e.target.value }))} className="rounded border border-slate-300 px-1 py-0.5">
+                      <label className="ml-4 flex items-center gap-1 text-xs text-slate-600">
+                        reasoning effort
+                        <select
+                          value={models[m]}
+                          onChange={(e) => setModels((cur) => ({ ...cur, [m]: e.target.value }))}
+                          aria-label={`Reasoning effort for ${m}`}
+                          className="rounded border border-slate-300 px-1 py-0.5"
+                        >
                           {EFFORTS.map((ef) => (
                             <option key={ef} value={ef}>
                               {ef || 'default'}
@@ -323,7 +345,7 @@ export function NewCampaignForm() {
         {suite
           ? ([
               ['Domains', suite.domains, domains, setDomains],
-              ['Difficulties', suite.difficulties, difficulties, setDifficulties],
+              ['Difficulties', [...suite.difficulties].sort((a, b) => difficultyOrder(a) - difficultyOrder(b)), difficulties, setDifficulties],
               ['Tags', suite.tags, tags, setTags],
             ] as const).map(([label, values, selected, set]) => (
               <fieldset key={label} className="mt-3">

@@ -32,7 +32,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const picker = (name: 'a' | 'b', label: string) => (
     <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
       {label}
-      <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
+      <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="max-w-sm rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
         <option value="">Choose a target…</option>
         {targets.map((t) => (
           <option key={`${t.modelId}|${t.outputMode}`} value={`${t.modelId}|${t.outputMode}`}>
@@ -60,12 +60,15 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Targets to compare">
         {picker('a', 'First (A)')}
         {picker('b', 'Second (B)')}
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="legacy" value="1" defaultChecked={filters.legacy === '1'} className="h-4 w-4" /> Include legacy
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="incomplete" value="1" defaultChecked={filters.incomplete === '1'} className="h-4 w-4" /> Include incomplete
-        </label>
+        <fieldset className="flex flex-col gap-1 text-sm">
+          <legend className="sr-only">Campaigns left out by default</legend>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="legacy" value="1" defaultChecked={filters.legacy === '1'} className="h-4 w-4" /> Include legacy
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="incomplete" value="1" defaultChecked={filters.incomplete === '1'} className="h-4 w-4" /> Include incomplete
+          </label>
+        </fieldset>
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
           Compare
         </button>

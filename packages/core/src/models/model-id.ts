@@ -60,5 +60,8 @@ export function formatModelId(id: Pick<ModelId, 'baseModel' | 'effort'>): string
  * earlier spelling of the same thing and is still found in recorded campaigns.
  */
 export function isSimulatedModelId(modelId: string): boolean {
-  return /^(simulated|sim)(:[^#]*)?(#.*)?$/.test(modelId.trim());
+  return SIMULATED_MODEL_ID.test(modelId.trim());
 }
+
+/** The pattern behind isSimulatedModelId, for code that cannot import core (a browser bundle gets its source). */
+export const SIMULATED_MODEL_ID = /^(simulated|sim)(:[^#]*)?(#.*)?$/;

@@ -79,7 +79,7 @@ export default async function CampaignPage({
             look, and say nothing about any model.
           </p>
         ) : null}
-        <ExportLinks href={(format) => `/api/export/campaigns/${id}?format=${format}`} what="attempts of this campaign" />
+        <ExportLinks href={(format) => `/api/export/campaigns/${id}?format=${format}`} what="attempts of this campaign" noun="attempts" />
       </div>
 
       <CampaignLive
