@@ -7,6 +7,8 @@ export interface ChartPoint {
   x: number;
   y: number;
   label: string;
+  /** Short mark drawn next to the point; the table under the chart names it (long names would overlap). */
+  mark: string;
   quadrant: string;
   passes: number;
   valid: number;
@@ -19,7 +21,7 @@ export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: Ch
   return (
     <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart" role="img" aria-label={`Scatter of mean success against ${xLabel}; the table below lists every point`}>
       <ResponsiveContainer width="100%" height="100%">
-        <ScatterChart margin={{ top: 24, right: 200, bottom: 40, left: 20 }}>
+        <ScatterChart margin={{ top: 24, right: 40, bottom: 40, left: 20 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis type="number" dataKey="x" name={xLabel} label={{ value: xLabel, position: 'bottom', offset: 20 }} tickFormatter={(v: number) => (v < 0.01 ? v.toPrecision(2) : String(Math.round(v * 1000) / 1000))} />
           <YAxis type="number" dataKey="y" domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} label={{ value: 'Mean success', angle: -90, position: 'insideLeft' }} />
@@ -32,7 +34,9 @@ export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: Ch
               if (!p) return null;
               return (
                 <div className="rounded border border-slate-200 bg-white p-2 text-xs shadow">
-                  <div className="font-medium">{p.label}</div>
+                  <div className="font-medium">
+                    {p.mark}. {p.label}
+                  </div>
                   <div>
                     {Math.round(p.y * 1000) / 10}% ({p.passes}/{p.valid})
                   </div>
@@ -46,7 +50,7 @@ export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: Ch
           {(Object.keys(COLORS) as (keyof typeof COLORS)[]).map((q) => (
             <Scatter key={q} data={points.filter((p) => p.quadrant === q)} fill={COLORS[q]} isAnimationActive={false}>
               <ErrorBar dataKey="err" direction="y" width={4} stroke={COLORS[q]} />
-              <LabelList dataKey="label" position="right" style={{ fontSize: 11, fill: '#334155' }} />
+              <LabelList dataKey="mark" position="right" style={{ fontSize: 11, fontWeight: 600, fill: '#334155' }} />
             </Scatter>
           ))}
         </ScatterChart>

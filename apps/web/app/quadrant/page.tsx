@@ -23,10 +23,11 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
   const [q, options] = await Promise.all([getQuadrant(db, filters, metric), listCampaigns(db).then((c) => filterOptions(db, c))]);
   const { label: xLabel, noun } = QUADRANT_METRICS[metric];
   const alternatives = (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).filter((m) => m !== metric && q.placeable[m] > 0);
-  const points = q.placed.map((p) => ({
+  const points = q.placed.map((p, i) => ({
     x: p.x,
     y: p.y,
     label: p.label,
+    mark: String(i + 1),
     quadrant: p.quadrant,
     passes: p.passes,
     valid: p.valid,
@@ -91,6 +92,7 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
             rowKey={(p) => p.label}
             testId="quadrant-list"
             columns={[
+              { header: '#', title: 'The mark next to the point in the chart', className: 'tabular-nums font-semibold', cell: (_, i) => i + 1 },
               { header: 'Target', cell: (p) => <TargetName modelId={p.modelId} outputMode={p.outputMode} legacy={p.legacy} filters={filters} /> },
               { header: 'Group', cell: (p) => QUADRANT_LABELS[p.quadrant as Quadrant] },
               {
