@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 export interface Column<T> {
   /** Column heading. */
   header: ReactNode;
-  /** What the column means, shown on hover (and read out by screen readers as the header's description). */
+  /** What the column means, shown on hover; the methodology page explains every column at length. */
   title?: string;
   cell: (row: T, index: number) => ReactNode;
   /** Extra classes for this column's cells (e.g. "tabular-nums", "text-xs"). */
@@ -46,7 +46,6 @@ export function DataTable<T>({
             {columns.map((c, i) => (
               <th key={i} scope="col" className={`${pad} align-bottom font-semibold`} title={c.title}>
                 {c.header}
-                {c.title ? <span className="sr-only"> ({c.title})</span> : null}
               </th>
             ))}
           </tr>

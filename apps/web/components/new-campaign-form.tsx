@@ -381,7 +381,8 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
           {estimate ? (
             <>
               <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) × {estimate.fixtures} fixture(s) × {body.trials} trial(s) ·
-              estimated cost {estimate.costEstimateUsd === null ? '— (unknown)' : `$${estimate.costEstimateUsd.toFixed(4)}`}
+              estimated cost{' '}
+              {estimate.costEstimateUsd === null ? '— (unknown)' : estimate.costEstimateUsd === 0 ? 'none (no paid calls)' : `$${estimate.costEstimateUsd.toFixed(4)}`}
               {estimate.costNote ? <span className="block text-xs text-slate-500">{estimate.costNote}</span> : null}
             </>
           ) : estimateInvalid && body.models.length > 0 && outputModes.length > 0 ? (

@@ -59,7 +59,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
     slice('difficulty'),
     db.$queryRaw<{ campaignId: string; outputMode: 'text' | 'json_schema'; v: unknown; p: unknown }[]>`
       SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."valid") v, sum(s."passes") p
-        FROM "CampaignStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2`,
+        FROM "CampaignTargetStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2`,
   ]);
 
   const fixtureCampaign =
