@@ -216,6 +216,9 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       ) : null}
 
       <Section title="Hashes, route and sandbox" id="hashes">
+        {a.campaign.legacy ? (
+          <p className="text-sm text-slate-600">Imported from an upstream result file, which records no hashes and ran no sandbox: they show as &ldquo;—&rdquo;.</p>
+        ) : null}
         <Facts
           testId="hashes"
           items={[
