@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 // Browser tests run the built web app against real services, in Debian's Chromium (Playwright's own
@@ -30,5 +31,7 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',
+    // Added to process.env: `npm run start -w` runs in apps/web, and suite directories resolve against the repository root.
+    env: { GITBENCH_ROOT: process.env.GITBENCH_ROOT ?? path.resolve(import.meta.dirname) },
   },
 });

@@ -1,13 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { LEGACY_MODEL, shot } from './support';
 
 // The upstream result files are imported as legacy campaigns by global-setup.
-const LEGACY_MODEL = 'mistralai/devstral-2512';
-
-async function shot(page: Page, name: string) {
-  await page.waitForLoadState('networkidle');
-  await expect(page.getByText('Loading the figures from the database')).toHaveCount(0);
-  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
-}
 
 test('legacy campaigns appear on the leaderboard only with the legacy toggle, without stability claims', async ({ page }) => {
   await page.goto('/');
@@ -33,7 +27,13 @@ test('drill down leaderboard → model → fixture → attempt and find the evid
   await page.getByTestId('leaderboard').getByRole('link', { name: LEGACY_MODEL }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: LEGACY_MODEL })).toBeVisible();
   await expect(page.getByTestId('model-by-domain')).toBeVisible();
-  await expect(page.getByTestId('model-over-time')).toContainText('Legacy import');
+  // Across campaigns over time: both upstream files (text, then json_schema) in order, with a chart.
+  const overTime = page.getByTestId('model-over-time');
+  await expect(overTime.getByRole('row').filter({ hasText: 'Legacy import' })).toHaveCount(2);
+  await expect(overTime.getByRole('row').nth(1)).toContainText('text');
+  await expect(overTime.getByRole('row').nth(2)).toContainText('json_schema');
+  await expect(page.getByTestId('over-time-chart')).toBeVisible();
+  await expect(page.getByTestId('model-by-difficulty')).toBeVisible();
   await shot(page, 'model');
 
   const fixtureLink = page.getByTestId('model-fixtures').getByRole('link').first();
@@ -79,10 +79,28 @@ test('the other pages render with kind empty states or data', async ({ page }) =
     await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
     await shot(page, name);
   }
-  await page.goto('/quadrant?legacy=1');
-  await expect(page.getByTestId('quadrant-list')).toContainText(LEGACY_MODEL);
   await page.goto('/campaigns/cmp_doesnotexist');
   await expect(page.getByRole('heading', { name: 'Nothing here' })).toBeVisible();
+});
+
+test('the cost-vs-quality quadrant switches its x axis between cost, tokens and API time', async ({ page }) => {
+  await page.goto('/quadrant?legacy=1');
+  await expect(page.getByTestId('quadrant-chart')).toBeVisible();
+  await expect(page.getByTestId('quadrant-list')).toContainText(LEGACY_MODEL);
+  await expect(page.getByTestId('quadrant-list')).toContainText('Cost per complete trial');
+  for (const [label, x, header] of [
+    ['Tokens per complete trial', 'tokens', 'Tokens per complete trial'],
+    ['API time per complete trial (s)', 'api', 'API time per complete trial'],
+  ] as const) {
+    await page.getByLabel('x axis').selectOption({ label });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(new RegExp(`x=${x}`));
+    await expect(page).toHaveURL(/legacy=1/);
+    await expect(page.getByTestId('quadrant-chart')).toBeVisible();
+    await expect(page.getByTestId('quadrant-list')).toContainText(header);
+    await expect(page.getByTestId('quadrant-list').getByRole('row').filter({ hasText: LEGACY_MODEL })).toHaveCount(2);
+  }
+  await shot(page, 'quadrant-api-time');
 });
 
 test('compare two legacy targets: per-domain differences and an exact McNemar test', async ({ page }) => {

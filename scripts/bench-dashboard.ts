@@ -1,12 +1,15 @@
 /**
  * Seeds 1,000,000+ attempts in a schema of its own, refreshes the maintained stats, then times the
- * dashboard's query functions (called directly, as the pages call them) and prints p50/p95.
+ * data each page loads (the same query functions, in the same order the pages call them) and prints
+ * p50/p95.
  *   npm run bench:dashboard            # seed, measure, drop the schema
  *   BENCH_KEEP=1 npm run bench:dashboard   # keep the schema (its name is printed) for a look
  */
 import { performance } from 'node:perf_hooks';
-import { createDb, createTestDatabase, refreshCampaignStats, runSql } from '@gitbench/db';
+import { createDb, createTestDatabase, refreshCampaignStats, refreshStaleCampaignStats, runSql, type Db } from '@gitbench/db';
 import { getCampaignFixtureTable, getCampaignOverview } from '../apps/web/lib/queries/campaign';
+import { filterOptions, listCampaigns } from '../apps/web/lib/queries/campaigns';
+import type { DashboardFilters } from '../apps/web/lib/queries/filters';
 import { getFixtureReport } from '../apps/web/lib/queries/fixture';
 import { getLeaderboard } from '../apps/web/lib/queries/leaderboard';
 
@@ -85,6 +88,18 @@ async function time(label: string, fn: () => Promise<unknown>) {
   return { p50, p95 };
 }
 
+/** What app/page.tsx loads. */
+async function leaderboardPage(db: Db, filters: DashboardFilters) {
+  const campaigns = await listCampaigns(db);
+  return Promise.all([getLeaderboard(db, filters, campaigns), filterOptions(db, campaigns)]);
+}
+
+/** What app/campaigns/[id]/page.tsx loads, with its staleness check (nothing is stale here). */
+async function campaignPage(db: Db, campaignId: string, page: number) {
+  await refreshStaleCampaignStats(db, { campaignId, minAgeMs: 3000 });
+  return Promise.all([getCampaignOverview(db, campaignId), getCampaignFixtureTable(db, campaignId, { page })]);
+}
+
 async function main() {
   const started = performance.now();
   const t = await createTestDatabase(DATABASE_URL, 'bench');
@@ -107,11 +122,9 @@ async function main() {
     const board = await getLeaderboard(db, {});
     console.log(`leaderboard: ${board.rows.length} targets over ${board.included.length} complete campaigns (${board.leftOut.incomplete} incomplete left out)`);
     console.log('');
-    await time('leaderboard (default filters)', () => getLeaderboard(db, {}));
-    await time('leaderboard (domain + incomplete)', () => getLeaderboard(db, { domain: 'domain_05', incomplete: '1' }));
-    await time('campaign page (overview + fixtures)', () =>
-      Promise.all([getCampaignOverview(db, campaignId), getCampaignFixtureTable(db, campaignId, { page: 2 })]),
-    );
+    await time('leaderboard (default filters)', () => leaderboardPage(db, {}));
+    await time('leaderboard (domain + incomplete)', () => leaderboardPage(db, { domain: 'domain_05', incomplete: '1' }));
+    await time('campaign page (overview + fixtures)', () => campaignPage(db, campaignId, 2));
     await time('fixture page (10 newest campaigns)', () => getFixtureReport(db, 'domain_07', 'f004'));
     await db.$disconnect();
   } finally {

@@ -27,7 +27,13 @@ trap cleanup EXIT INT TERM
 
 node --import tsx apps/worker/src/main.ts &
 pids+=($!)
-npm run start -w @gitbench/web -- -p "$PORT" -H 127.0.0.1 &
+# Started directly (not through npm run) so that the pid is the server itself: npm does not pass
+# SIGTERM on to it, and a stopped demo would leave the web server running.
+(cd apps/web && exec ../../node_modules/.bin/next start -p "$PORT" -H 127.0.0.1) &
 pids+=($!)
+# Something to look at: the upstream results as legacy campaigns and one small demo campaign, launched
+# through the HTTP API like the form does (reused, not repeated, when the demo runs again).
+node --import tsx scripts/demo-campaign.ts "http://127.0.0.1:$PORT" ||
+  say "the demo campaign could not be launched (see above); the dashboard works without it"
 say "dashboard: http://127.0.0.1:$PORT  (status: http://127.0.0.1:$PORT/status) — Ctrl-C stops"
 wait -n

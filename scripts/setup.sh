@@ -30,3 +30,4 @@ say "sandbox image $image"
 
 bash scripts/prisma.sh generate >/dev/null 2>&1 || { bash scripts/prisma.sh generate; die "prisma generate failed"; }
 node_modules/.bin/tsx packages/db/src/migrate-cli.ts >&2 || die "database migration failed"
+node_modules/.bin/tsx packages/db/src/stats/refresh-stale-cli.ts >&2 || die "refreshing the campaign stats failed"

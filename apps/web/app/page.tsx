@@ -1,20 +1,53 @@
 import Link from 'next/link';
 import { EmptyState } from '@/components/empty-state';
+import { ExportLinks } from '@/components/export-links';
 import { FiltersBar } from '@/components/filters-bar';
 import { LeaderboardTable } from '@/components/leaderboard-table';
 import { services } from '@/lib/services';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { filtersQuery, parseFilters } from '@/lib/queries/filters';
-import { getLeaderboard } from '@/lib/queries/leaderboard';
+import { getLeaderboard, type Leaderboard } from '@/lib/queries/leaderboard';
 
 export const dynamic = 'force-dynamic';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Says which campaigns the ranking rests on and which it leaves out, and why. */
+function InclusionNote({ board }: { board: Leaderboard }) {
+  const { legacy, incomplete, running } = board.leftOut;
+  const finishedIncomplete = incomplete - running.length;
+  return (
+    <div className="space-y-1 text-sm text-slate-600" data-testid="inclusion-note">
+      <p>
+        {plural(board.included.length, 'campaign')} included.
+        {finishedIncomplete > 0 ? ` ${finishedIncomplete} incomplete campaign(s) left out.` : ''}
+        {legacy > 0 ? ` ${legacy} legacy campaign(s) left out.` : ''}
+        {finishedIncomplete + legacy > 0 ? ' Use the toggles above to include them.' : ''}
+      </p>
+      {running.length > 0 ? (
+        <p className="text-sky-800" data-testid="running-note">
+          Still running, joins the ranking when complete:{' '}
+          {running.map((c, i) => (
+            <span key={c.id}>
+              {i > 0 ? ', ' : ''}
+              <Link className="text-indigo-700 underline" href={`/campaigns/${c.id}`}>
+                {c.name}
+              </Link>
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filters = parseFilters(await searchParams);
   const { db } = services();
   const campaigns = await listCampaigns(db);
   const [board, options] = await Promise.all([getLeaderboard(db, filters, campaigns), filterOptions(db, campaigns)]);
-  const q = filtersQuery(filters);
+  const { legacy, incomplete } = board.leftOut;
   return (
     <div className="space-y-5">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -29,27 +62,16 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             .
           </p>
         </div>
-        <div className="flex gap-2 text-sm">
-          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/leaderboard${q ? `${q}&` : '?'}format=csv`}>
-            Export CSV
-          </a>
-          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/leaderboard${q ? `${q}&` : '?'}format=json`}>
-            Export JSON
-          </a>
-        </div>
+        <ExportLinks href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`} what="leaderboard" />
       </div>
       <FiltersBar action="/" filters={filters} options={options} />
-      <p className="text-sm text-slate-600" data-testid="inclusion-note">
-        {board.included.length} campaign{board.included.length === 1 ? '' : 's'} included.
-        {board.leftOut.incomplete > 0 ? ` ${board.leftOut.incomplete} incomplete campaign(s) left out.` : ''}
-        {board.leftOut.legacy > 0 ? ` ${board.leftOut.legacy} legacy campaign(s) left out.` : ''}
-        {board.leftOut.incomplete + board.leftOut.legacy > 0 ? ' Use the toggles above to include them.' : ''}
-      </p>
+      <InclusionNote board={board} />
       {board.rows.length === 0 ? (
         campaigns.length === 0 ? (
           <EmptyState title="No campaigns yet">
-            Launch one from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link>, or import upstream
-            results with <code>npx gitbench import-legacy &lt;files…&gt;</code>. Check services on the{' '}
+            Launch one from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> (the oracle, mock and
+            simulated models need no API key), or import upstream results with <code>npx gitbench import-legacy &lt;files…&gt;</code>. Check
+            services on the{' '}
             <Link className="text-indigo-700 underline" href="/status">
               system status
             </Link>{' '}
@@ -57,19 +79,22 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </EmptyState>
         ) : (
           <EmptyState title="Nothing to rank with these filters">
-            {board.leftOut.legacy + board.leftOut.incomplete > 0
-              ? 'Every matching campaign is legacy or incomplete, and those are left out of rankings by default. Tick the toggles above to see them.'
+            {legacy + incomplete > 0
+              ? 'Every matching campaign is still running, incomplete or legacy, and those are left out of rankings by default. Tick the toggles above to see them anyway.'
               : 'No campaign has results for this selection. Widen the filters.'}
           </EmptyState>
         )
       ) : (
         <>
           <LeaderboardTable rows={board.rows} filters={filters} />
-          {board.rows.some((r) => r.perTrialApproximate) ? (
-            <p className="text-xs text-amber-700">
-              Incomplete campaigns are included: their cost, tokens and API time are divided by planned trials, not complete trials.
-            </p>
-          ) : null}
+          <p className="text-xs text-slate-500">
+            Cost, tokens and API time are means per complete trial round (a round counts when every one of its attempts has a valid outcome), so
+            campaigns with different trial counts compare fairly; the campaign totals are shown underneath. &ldquo;—&rdquo; means unknown, never
+            zero.
+            {board.rows.some((r) => r.simulated)
+              ? ' Rows marked simulated come from the seeded simulated model: a coin, not a model, useful to see flaky fixtures and pass_any_at_n.'
+              : ''}
+          </p>
         </>
       )}
     </div>

@@ -109,6 +109,7 @@ export function CampaignLive({
 
   const pctDone = progress.total > 0 ? (progress.done / progress.total) * 100 : 0;
   const infra = progress.byStatus.INFRA_FAILURE ?? 0;
+  const cancelled = progress.byStatus.CANCELLED ?? 0;
   return (
     <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="campaign-progress">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -117,6 +118,7 @@ export function CampaignLive({
             {progress.status.toLowerCase()}
           </span>{' '}
           · <span className="tabular-nums" data-testid="campaign-done">{progress.done}/{progress.total}</span> attempts finished
+          {cancelled > 0 ? <>, {cancelled} of them cancelled</> : null}
           {active ? <> · ETA {eta(etaSeconds)}</> : null}
         </div>
         <div className="flex gap-2">
@@ -159,6 +161,13 @@ export function CampaignLive({
           </li>
         ))}
       </ul>
+      {!active && !legacy && infra > 0 && progress.status !== 'CANCELLED' ? (
+        <p className="text-sm text-amber-800" data-testid="retry-hint">
+          Every attempt has run, but {infra} ended in an infrastructure failure (transport, provider retries exhausted, sandbox). They are
+          excluded from the figures and keep the campaign incomplete; once the cause is fixed, retry them: each runs again as a new try and its
+          failed try stays in its history.
+        </p>
+      ) : null}
       {message ? (
         <p className="text-sm text-slate-700" role="status">
           {message}

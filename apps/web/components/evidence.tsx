@@ -37,9 +37,9 @@ export function Diff({ expected, actual }: { expected: string; actual: string })
 }
 
 /** Key/value list for hashes and metadata; long values wrap, monospace for ids. */
-export function Facts({ items }: { items: [string, ReactNode][] }) {
+export function Facts({ items, testId }: { items: [string, ReactNode][]; testId?: string }) {
   return (
-    <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]" data-testid={testId}>
       {items.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-slate-500">{k}</dt>

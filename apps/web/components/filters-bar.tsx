@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import type { FilterOptions } from '@/lib/queries/campaigns';
 import type { DashboardFilters } from '@/lib/queries/filters';
+import { LabelledSelect } from './labelled-select';
 
 /** Plain GET form: works without JavaScript, every control labelled, Enter submits. */
 export function FiltersBar({
@@ -8,29 +10,18 @@ export function FiltersBar({
   options,
   hidden = {},
   showToggles = true,
+  children,
 }: {
   action: string;
   filters: DashboardFilters;
   options: FilterOptions;
   hidden?: Record<string, string>;
   showToggles?: boolean;
+  /** Further controls of the same form (e.g. the quadrant's x axis), placed before the toggles. */
+  children?: ReactNode;
 }) {
   const select = (name: keyof DashboardFilters, label: string, values: { value: string; label: string }[]) => (
-    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
-      {label}
-      <select
-        name={name}
-        defaultValue={(filters[name] as string | undefined) ?? ''}
-        className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 focus:outline-2 focus:outline-indigo-500"
-      >
-        <option value="">All</option>
-        {values.map((v) => (
-          <option key={v.value} value={v.value}>
-            {v.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <LabelledSelect name={name} label={label} value={(filters[name] as string | undefined) ?? ''} options={[{ value: '', label: 'All' }, ...values]} />
   );
   return (
     <form method="get" action={action} className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Filters">
@@ -49,6 +40,7 @@ export function FiltersBar({
         { value: 'text', label: 'text' },
         { value: 'json_schema', label: 'json_schema' },
       ])}
+      {children}
       {showToggles ? (
         <fieldset className="flex flex-col gap-1 text-sm">
           <legend className="sr-only">Campaigns left out by default</legend>

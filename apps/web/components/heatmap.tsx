@@ -1,45 +1,54 @@
 import type { Rate } from '@gitbench/core';
 import { fraction, pct } from './format';
+import { ModelLabel } from './target-name';
 
-/** Model × domain grid of mean success; colour from red (0%) to green (100%), blank without evidence. */
+/**
+ * Domain × target grid of mean success: one row per domain (there are many, and their names are
+ * long), one column per target. Colour runs from red (0%) to green (100%); blank without evidence.
+ */
 export function Heatmap({
-  rows,
-  columns,
+  targets,
+  domains,
   cell,
 }: {
-  rows: { id: string; label: string }[];
-  columns: string[];
-  cell: (rowId: string, column: string) => Rate | undefined;
+  targets: { id: string; modelId: string; outputMode: string }[];
+  domains: string[];
+  cell: (targetId: string, domain: string) => Rate | undefined;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <p className="px-3 pt-2 text-xs text-slate-500">Passing valid attempts ÷ valid attempts per domain. Blank cells have no valid attempt.</p>
       <table className="text-xs" data-testid="heatmap">
         <thead>
           <tr>
-            <th className="sticky left-0 bg-white px-2 py-2 text-left font-medium text-slate-500">Target</th>
-            {columns.map((c) => (
-              <th key={c} className="px-1 py-2 font-medium text-slate-500">
-                <div className="w-16 truncate" title={c}>
-                  {c}
-                </div>
+            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-500">
+              Domain
+            </th>
+            {targets.map((t) => (
+              <th key={t.id} scope="col" className="max-w-40 px-2 py-2 text-left align-bottom font-medium text-slate-700">
+                <ModelLabel modelId={t.modelId} outputMode={t.outputMode} />
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <th scope="row" className="sticky left-0 whitespace-nowrap bg-white px-2 py-1 text-left font-medium">
-                {r.label}
+          {domains.map((d) => (
+            <tr key={d}>
+              <th scope="row" className="whitespace-nowrap px-3 py-1 text-left font-medium">
+                {d}
               </th>
-              {columns.map((c) => {
-                const rate = cell(r.id, c);
+              {targets.map((t) => {
+                const rate = cell(t.id, d);
                 const v = rate?.value ?? null;
                 const style = v === null ? {} : { backgroundColor: `hsl(${Math.round(v * 120)} 65% ${88 - v * 18}%)` };
                 return (
-                  <td key={c} className="px-1 py-1 text-center tabular-nums" style={style} title={rate ? `${c}: ${fraction(rate)} passed` : `${c}: no valid attempts`}>
-                    <div>{pct(v, 0)}</div>
-                    <div className="text-[10px] text-slate-600">{rate ? fraction(rate) : ''}</div>
+                  <td
+                    key={t.id}
+                    className="min-w-20 border border-white px-2 py-1 text-center tabular-nums"
+                    style={style}
+                    title={rate && rate.denominator > 0 ? `${d}: ${fraction(rate)} valid attempts passed` : `${d}: no valid attempts`}
+                  >
+                    <span>{pct(v, 0)}</span> <span className="text-[10px] text-slate-600">{rate ? fraction(rate) : ''}</span>
                   </td>
                 );
               })}

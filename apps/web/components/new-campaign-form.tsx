@@ -30,12 +30,75 @@ interface Errors {
 
 const EFFORTS = ['', 'minimal', 'low', 'medium', 'high'];
 
+/**
+ * Domain vocabulary from core, handed over by the server page: core itself does not go into the
+ * browser bundle (it hashes with node:crypto).
+ */
+export interface FormVocabulary {
+  /** Difficulties in their own order, trivial to expert. */
+  difficulties: string[];
+  /** Source of core's SIMULATED_MODEL_ID pattern. */
+  simulatedModelPattern: string;
+}
+
 function FieldError({ errors, id }: { errors?: string[]; id: string }) {
   if (!errors?.length) return null;
   return (
     <p id={id} className="mt-1 text-xs text-rose-700" role="alert">
       {errors.join(' ')}
     </p>
+  );
+}
+
+/**
+ * A labelled input whose error sits outside the label (so it is not read as part of the field's name)
+ * and is tied to the input with aria-describedby.
+ */
+function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  errors,
+  hint,
+  type = 'text',
+  min,
+  max,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  errors?: string[];
+  hint?: string;
+  type?: 'text' | 'number';
+  min?: number;
+  max?: number;
+}) {
+  const describedBy = [hint ? `${id}-hint` : null, errors?.length ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="text-sm">
+      <label className="font-medium" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type={type}
+        min={min}
+        max={max}
+        className="mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-indigo-500 aria-[invalid=true]:border-rose-400"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={!!errors?.length}
+        aria-describedby={describedBy}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-err`} errors={errors} />
+    </div>
   );
 }
 
@@ -53,7 +116,12 @@ function toggle(list: string[], value: string): string[] {
   return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 }
 
-export function NewCampaignForm() {
+export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) {
+  const simulated = new RegExp(vocabulary.simulatedModelPattern);
+  const difficultyOrder = (d: string) => {
+    const i = vocabulary.difficulties.indexOf(d);
+    return i < 0 ? vocabulary.difficulties.length : i;
+  };
   const router = useRouter();
   const uid = useId();
   const [profiles, setProfiles] = useState<Profile[] | null>(null);
@@ -72,6 +140,7 @@ export function NewCampaignForm() {
   const [seed, setSeed] = useState('0');
   const [judgeProfile, setJudgeProfile] = useState('');
   const [estimate, setEstimate] = useState<Estimate | null>(null);
+  const [estimateInvalid, setEstimateInvalid] = useState(false);
   const [errors, setErrors] = useState<Errors>({ formErrors: [], fieldErrors: {} });
   const [submitting, setSubmitting] = useState(false);
 
@@ -119,14 +188,18 @@ export function NewCampaignForm() {
           signal: ctrl.signal,
         });
         const json = await r.json();
+        // Name and author are filled in for the estimate, so their errors come from a launch attempt
+        // and stay until the person edits the field.
+        const launchOnly = (prev: Errors) => Object.fromEntries(Object.entries(prev.fieldErrors).filter(([k]) => k === 'name' || k === 'createdBy'));
         if (r.ok) {
           setEstimate(json as Estimate);
-          setErrors((e) => ({ ...e, formErrors: [] }));
+          setEstimateInvalid(false);
+          setErrors((prev) => ({ formErrors: [], fieldErrors: launchOnly(prev) }));
         } else {
           setEstimate(null);
+          setEstimateInvalid(true);
           const errs = json as Errors;
-          // Name and author are filled in for the estimate; their errors show on launch.
-          setErrors({ formErrors: errs.formErrors ?? [], fieldErrors: errs.fieldErrors ?? {} });
+          setErrors((prev) => ({ formErrors: errs.formErrors ?? [], fieldErrors: { ...launchOnly(prev), ...errs.fieldErrors } }));
         }
       } catch (e) {
         if ((e as Error).name !== 'AbortError') setEstimate(null);
@@ -158,6 +231,8 @@ export function NewCampaignForm() {
   }
 
   const fe = (path: string) => errors.fieldErrors[path];
+  const clearFieldError = (path: string) =>
+    setErrors((prev) => ({ ...prev, fieldErrors: Object.fromEntries(Object.entries(prev.fieldErrors).filter(([k]) => k !== path)) }));
   const feStartsWith = (prefix: string) =>
     Object.entries(errors.fieldErrors)
       .filter(([k]) => k === prefix || k.startsWith(`${prefix}.`))
@@ -177,16 +252,8 @@ export function NewCampaignForm() {
         </div>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <label className="text-sm font-medium" htmlFor={`${uid}-name`}>
-          Name
-          <input id={`${uid}-name`} className={input} value={name} onChange={(e) => setName(e.target.value)} aria-describedby={`${uid}-name-err`} aria-invalid={!!fe('name')} />
-          <FieldError id={`${uid}-name-err`} errors={fe('name')} />
-        </label>
-        <label className="text-sm font-medium" htmlFor={`${uid}-by`}>
-          Created by
-          <input id={`${uid}-by`} className={input} value={createdBy} onChange={(e) => setCreatedBy(e.target.value)} aria-describedby={`${uid}-by-err`} aria-invalid={!!fe('createdBy')} />
-          <FieldError id={`${uid}-by-err`} errors={fe('createdBy')} />
-        </label>
+        <TextField id={`${uid}-name`} label="Name" value={name} errors={fe('name')} onChange={(v) => { setName(v); clearFieldError('name'); }} />
+        <TextField id={`${uid}-by`} label="Created by" value={createdBy} errors={fe('createdBy')} onChange={(v) => { setCreatedBy(v); clearFieldError('createdBy'); }} />
       </div>
 
       <Fieldset legend="Models" error={<FieldError id={`${uid}-models-err`} errors={feStartsWith('models')} />}>
@@ -195,11 +262,11 @@ export function NewCampaignForm() {
             <p className="text-xs font-medium text-slate-500">
               Profile {p.name} ({p.provider}){p.note ? ` · ${p.note}` : ''}
             </p>
-            <ul className="mt-1 grid gap-2 sm:grid-cols-2">
+            <ul className="mt-1 space-y-1.5">
               {p.models.map((m) => {
                 const checked = m in models;
                 return (
-                  <li key={m} className="flex items-center gap-2 text-sm">
+                  <li key={m} className="flex min-h-7 flex-wrap items-center gap-2 text-sm">
                     <input
                       id={`${uid}-m-${m}`}
                       type="checkbox"
@@ -215,10 +282,16 @@ export function NewCampaignForm() {
                       }
                     />
                     <label htmlFor={`${uid}-m-${m}`}>{m}</label>
+                    {simulated.test(m) ? <span className="rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800">simulated</span> : null}
                     {checked ? (
-                      <label className="ml-auto flex items-center gap-1 text-xs text-slate-600">
-                        effort
-                        <select value={models[m]} onChange={(e) => setModels((cur) => ({ ...cur, [m]: e.target.value }))} className="rounded border border-slate-300 px-1 py-0.5">
+                      <label className="ml-4 flex items-center gap-1 text-xs text-slate-600">
+                        reasoning effort
+                        <select
+                          value={models[m]}
+                          onChange={(e) => setModels((cur) => ({ ...cur, [m]: e.target.value }))}
+                          aria-label={`Reasoning effort for ${m}`}
+                          className="rounded border border-slate-300 px-1 py-0.5"
+                        >
                           {EFFORTS.map((ef) => (
                             <option key={ef} value={ef}>
                               {ef || 'default'}
@@ -261,11 +334,18 @@ export function NewCampaignForm() {
             ))}
           </select>
         </label>
-        <p className="mt-2 text-xs text-slate-500">Leave a group empty to take all of it; groups combine with AND.</p>
+        {suites.length === 0 ? (
+          <p className="mt-2 rounded border border-rose-200 bg-rose-50 p-2 text-sm text-rose-800" role="alert">
+            No fixture suite is available to this web app. Set GITBENCH_SUITES to suite directories (relative to GITBENCH_ROOT, the
+            repository) and restart it.
+          </p>
+        ) : (
+          <p className="mt-2 text-xs text-slate-500">Leave a group empty to take all of it; groups combine with AND.</p>
+        )}
         {suite
           ? ([
               ['Domains', suite.domains, domains, setDomains],
-              ['Difficulties', suite.difficulties, difficulties, setDifficulties],
+              ['Difficulties', [...suite.difficulties].sort((a, b) => difficultyOrder(a) - difficultyOrder(b)), difficulties, setDifficulties],
               ['Tags', suite.tags, tags, setTags],
             ] as const).map(([label, values, selected, set]) => (
               <fieldset key={label} className="mt-3">
@@ -284,21 +364,16 @@ export function NewCampaignForm() {
       </Fieldset>
 
       <div className="grid gap-4 sm:grid-cols-3">
-        <label className="text-sm font-medium" htmlFor={`${uid}-trials`}>
-          Trials
-          <input id={`${uid}-trials`} type="number" min={1} max={20} className={input} value={trials} onChange={(e) => setTrials(e.target.value)} aria-invalid={!!fe('trials')} />
-          <FieldError id={`${uid}-trials-err`} errors={fe('trials')} />
-        </label>
-        <label className="text-sm font-medium" htmlFor={`${uid}-seed`}>
-          Seed
-          <input id={`${uid}-seed`} type="number" min={0} className={input} value={seed} onChange={(e) => setSeed(e.target.value)} aria-invalid={!!fe('seed')} />
-          <FieldError id={`${uid}-seed-err`} errors={fe('seed')} />
-        </label>
-        <label className="text-sm font-medium" htmlFor={`${uid}-judge`}>
-          Judge profile (optional)
-          <input id={`${uid}-judge`} className={input} value={judgeProfile} onChange={(e) => setJudgeProfile(e.target.value)} />
-          <FieldError id={`${uid}-judge-err`} errors={fe('judgeProfile')} />
-        </label>
+        <TextField id={`${uid}-trials`} label="Trials" type="number" min={1} max={20} value={trials} errors={fe('trials')} onChange={setTrials} />
+        <TextField id={`${uid}-seed`} label="Seed" type="number" min={0} value={seed} errors={fe('seed')} onChange={setSeed} />
+        <TextField
+          id={`${uid}-judge`}
+          label="Judge profile (optional)"
+          hint="Needed only for fixtures scored by an LLM judge"
+          value={judgeProfile}
+          errors={fe('judgeProfile')}
+          onChange={setJudgeProfile}
+        />
       </div>
 
       <div className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-200 bg-white p-4" aria-live="polite" data-testid="estimate">
@@ -306,9 +381,12 @@ export function NewCampaignForm() {
           {estimate ? (
             <>
               <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) × {estimate.fixtures} fixture(s) × {body.trials} trial(s) ·
-              estimated cost {estimate.costEstimateUsd === null ? '— (unknown)' : `$${estimate.costEstimateUsd.toFixed(4)}`}
+              estimated cost{' '}
+              {estimate.costEstimateUsd === null ? '— (unknown)' : estimate.costEstimateUsd === 0 ? 'none (no paid calls)' : `$${estimate.costEstimateUsd.toFixed(4)}`}
               {estimate.costNote ? <span className="block text-xs text-slate-500">{estimate.costNote}</span> : null}
             </>
+          ) : estimateInvalid && body.models.length > 0 && outputModes.length > 0 ? (
+            <span className="text-rose-700">Correct the fields marked above to see the number of attempts and the cost estimate.</span>
           ) : (
             <span className="text-slate-600">Choose at least one model and one output mode to see the number of attempts and the cost estimate.</span>
           )}

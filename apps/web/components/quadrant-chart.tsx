@@ -1,11 +1,14 @@
 'use client';
 
 import { CartesianGrid, ErrorBar, LabelList, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { QUADRANT_COLORS as COLORS } from './quadrant-colors';
 
 export interface ChartPoint {
   x: number;
   y: number;
   label: string;
+  /** Short mark drawn next to the point; the table under the chart names it (long names would overlap). */
+  mark: string;
   quadrant: string;
   passes: number;
   valid: number;
@@ -13,18 +16,17 @@ export interface ChartPoint {
   err: [number, number];
 }
 
-const COLORS: Record<string, string> = { best_value: '#059669', premium: '#4f46e5', economy: '#d97706', poor_value: '#e11d48' };
 
 export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: ChartPoint[]; medianX: number; medianY: number; xLabel: string }) {
   return (
-    <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart">
+    <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart" role="img" aria-label={`Scatter of mean success against ${xLabel}; the table below lists every point`}>
       <ResponsiveContainer width="100%" height="100%">
-        <ScatterChart margin={{ top: 20, right: 40, bottom: 40, left: 20 }}>
+        <ScatterChart margin={{ top: 24, right: 40, bottom: 40, left: 20 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis type="number" dataKey="x" name={xLabel} label={{ value: xLabel, position: 'bottom', offset: 20 }} tickFormatter={(v: number) => (v < 0.01 ? v.toPrecision(2) : String(Math.round(v * 1000) / 1000))} />
           <YAxis type="number" dataKey="y" domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} label={{ value: 'Mean success', angle: -90, position: 'insideLeft' }} />
-          <ReferenceLine x={medianX} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'top', fill: '#64748b', fontSize: 11 }} />
-          <ReferenceLine y={medianY} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'right', fill: '#64748b', fontSize: 11 }} />
+          <ReferenceLine x={medianX} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'insideTopRight', fill: '#64748b', fontSize: 11 }} />
+          <ReferenceLine y={medianY} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'insideBottomLeft', fill: '#64748b', fontSize: 11 }} />
           <Tooltip
             cursor={{ strokeDasharray: '3 3' }}
             content={({ payload }) => {
@@ -32,7 +34,9 @@ export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: Ch
               if (!p) return null;
               return (
                 <div className="rounded border border-slate-200 bg-white p-2 text-xs shadow">
-                  <div className="font-medium">{p.label}</div>
+                  <div className="font-medium">
+                    {p.mark}. {p.label}
+                  </div>
                   <div>
                     {Math.round(p.y * 1000) / 10}% ({p.passes}/{p.valid})
                   </div>
@@ -43,10 +47,10 @@ export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: Ch
               );
             }}
           />
-          {Object.keys(COLORS).map((q) => (
+          {(Object.keys(COLORS) as (keyof typeof COLORS)[]).map((q) => (
             <Scatter key={q} data={points.filter((p) => p.quadrant === q)} fill={COLORS[q]} isAnimationActive={false}>
               <ErrorBar dataKey="err" direction="y" width={4} stroke={COLORS[q]} />
-              <LabelList dataKey="label" position="right" style={{ fontSize: 11, fill: '#334155' }} />
+              <LabelList dataKey="mark" position="right" style={{ fontSize: 11, fontWeight: 600, fill: '#334155' }} />
             </Scatter>
           ))}
         </ScatterChart>

@@ -28,20 +28,54 @@ function ExecItem({ e, label }: { e: Exec; label: string }) {
   );
 }
 
+interface CommandEvidence {
+  answer?: Exec[];
+  probes?: Record<string, Exec>;
+  stoppedAt?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * The engine records the sandbox that ran ({ kind, image, imageId, isolated, durationMs }) with the
+ * commands under `evidence`; older records keep the commands at the top level. Both read alike here.
+ */
+function split(evidence: object): { sandbox: Record<string, unknown>; commands: CommandEvidence } {
+  const ev = evidence as Record<string, unknown>;
+  if (ev.evidence && typeof ev.evidence === 'object') {
+    const { evidence: commands, ...sandbox } = ev;
+    return { sandbox, commands: commands as CommandEvidence };
+  }
+  return { sandbox: {}, commands: ev as CommandEvidence };
+}
+
 /** Commands the sandbox ran for this try: the answer's commands, then the scorer's look-ups. */
 export function SandboxEvidenceView({ evidence }: { evidence: unknown }) {
   if (!evidence || typeof evidence !== 'object') {
     return <p className="text-sm text-slate-600">No sandbox ran for this try: it was scored on the text of the answer alone.</p>;
   }
-  const ev = evidence as { answer?: Exec[]; probes?: Record<string, Exec>; stoppedAt?: number; [k: string]: unknown };
+  const { sandbox, commands: ev } = split(evidence);
+  if (sandbox.kind === 'none' || (evidence as { kind?: unknown }).kind === 'none') {
+    // The engine's reason reads "sandbox: none (scored on text)" or "(evidence read from the recorded prompt)".
+    const reason = /\(([^)]*)\)/.exec(String((evidence as { reason?: unknown }).reason ?? ''))?.[1];
+    const why = !reason || reason === 'scored on text' ? 'the answer was scored on its text alone' : reason;
+    return <p className="text-sm text-slate-600">No sandbox ran for this try: {why}.</p>;
+  }
   const answer = Array.isArray(ev.answer) ? ev.answer : [];
   const probes = ev.probes && typeof ev.probes === 'object' ? Object.entries(ev.probes) : [];
   const other = Object.fromEntries(Object.entries(ev).filter(([k]) => !['answer', 'probes', 'stoppedAt'].includes(k)));
   return (
     <div className="space-y-3" data-testid="sandbox-evidence">
+      {sandbox.image ? (
+        <p className="text-xs text-slate-600">
+          Ran in a fresh {String(sandbox.kind ?? '')} sandbox from image <code>{String(sandbox.image)}</code>
+          {sandbox.imageId ? <span className="font-mono"> ({String(sandbox.imageId).slice(0, 19)})</span> : null}
+          {sandbox.isolated === true ? ', without network' : ''}
+          {typeof sandbox.durationMs === 'number' ? `, ${(sandbox.durationMs / 1000).toFixed(1)} s` : ''}.
+        </p>
+      ) : null}
       {answer.length > 0 ? (
         <div>
-          <h4 className="text-sm font-medium">Answer commands</h4>
+          <h3 className="text-sm font-medium">Answer commands</h3>
           {ev.stoppedAt !== undefined ? <p className="text-xs text-rose-700">Stopped at command {ev.stoppedAt + 1}: it failed.</p> : null}
           <ol className="mt-2 space-y-3">
             {answer.map((e, i) => (
@@ -54,7 +88,7 @@ export function SandboxEvidenceView({ evidence }: { evidence: unknown }) {
       )}
       {probes.length > 0 ? (
         <div>
-          <h4 className="text-sm font-medium">Repository look-ups by the scorer</h4>
+          <h3 className="text-sm font-medium">Repository after the answer: the scorer&apos;s look-ups</h3>
           <ol className="mt-2 space-y-3">
             {probes.map(([id, e]) => (
               <ExecItem key={id} e={e} label={id} />

@@ -53,3 +53,15 @@ export function LegacyBadge() {
     </span>
   );
 }
+
+/** Results of the seeded stochastic stand-in: every place that shows them says they are simulated. */
+export function SimulatedBadge() {
+  return (
+    <span
+      className="inline-block rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800"
+      title="Simulated: a seeded coin answered, not a model. Useful to see flaky classifications and pass_any_at_n; says nothing about any model."
+    >
+      simulated
+    </span>
+  );
+}

@@ -3,6 +3,7 @@ export { applyMigrations, listMigrations, MigrationError, type MigrationReport }
 export { snapshotSchema } from './schema-snapshot';
 export * from './generated/prisma/client';
 export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './testing';
+export { attemptRowsOf, prng, seedRandomCampaign, type RandomCampaignOptions } from './random-campaign';
 export * from './campaigns';
 export * from './stats';
 export * from './exports';

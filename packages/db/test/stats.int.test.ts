@@ -1,15 +1,17 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planLegacyImport, summarizeAttempts, summarizeResources, type AttemptRow, type CampaignFactsById } from '@gitbench/core';
 import {
-  ATTEMPT_STATUSES,
-  planLegacyImport,
-  summarizeAttempts,
-  type AttemptRow,
-  type AttemptStatus,
-  type CampaignFactsById,
-} from '@gitbench/core';
-import { createTestDatabase, importLegacyCampaign, insertCampaign, refreshCampaignStats, type Prisma, type TestDatabase } from '../src';
+  attemptRowsOf,
+  createTestDatabase,
+  importLegacyCampaign,
+  refreshCampaignStats,
+  refreshStaleCampaignStats,
+  seedRandomCampaign,
+  type RandomCampaignOptions,
+  type TestDatabase,
+} from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const RESULTS = path.resolve(import.meta.dirname, '../../../../shared/gitbench-upstream/results');
@@ -22,158 +24,121 @@ afterAll(async () => {
   await t?.drop();
 });
 
-/** Small deterministic PRNG so a failing case can be replayed from its seed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seedRandom = (seed: number, opts?: RandomCampaignOptions) => seedRandomCampaign(t.db, seed, opts);
 
-async function seedRandomCampaign(seed: number, legacy = false) {
-  const rand = prng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const trials = legacy ? 1 : 1 + Math.floor(rand() * 4);
-  const domains = ['log', 'merge', 'rebase'].slice(0, 1 + Math.floor(rand() * 3));
-  const fixtures = domains.flatMap((domain) =>
-    Array.from({ length: 2 + Math.floor(rand() * 4) }, (_, i) => ({
-      domain,
-      fixtureId: `f${String(i + 1).padStart(3, '0')}`,
-      difficulty: pick(['easy', 'medium', 'hard']),
-      tags: [],
-      scoringType: 'exact_match',
-      definition: {},
-    })),
-  );
-  const targets = [
-    { modelId: 'mock/a', baseModel: 'mock/a', reasoningEffort: null, outputMode: 'text' as const, profile: 'mock' },
-    { modelId: 'mock/b#high', baseModel: 'mock/b', reasoningEffort: 'high', outputMode: 'json_schema' as const, profile: 'mock' },
-  ];
-  const campaignId = await insertCampaign(t.db, {
-    name: `random ${seed}`,
-    createdBy: 'test',
-    config: {},
-    configHash: `h${seed}`,
-    seed,
-    suiteVersion: 'test',
-    trials,
-    legacy,
-    targets,
-    fixtures,
-  });
-  const c = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
-  // Skewed towards valid outcomes, as real campaigns are, but every status appears.
-  const statuses: AttemptStatus[] = [...ATTEMPT_STATUSES, 'VALID_PASS', 'VALID_PASS', 'VALID_FAIL', 'VALID_PASS'];
-  const data: Prisma.AttemptCreateManyInput[] = [];
-  for (const target of c.targets) {
-    for (const f of c.fixtures) {
-      for (let trial = 1; trial <= trials; trial++) {
-        if (rand() < 0.05) continue; // a missing attempt row
-        const status = pick(statuses);
-        const cost = rand() < 0.2 ? null : Math.round(rand() * 1e6) / 1e6;
-        data.push({
-          id: `att_${seed}_${data.length}`,
-          campaignId,
-          targetId: target.id,
-          fixtureSnapshotId: f.id,
-          trial,
-          modelId: target.modelId,
-          reasoningEffort: target.reasoningEffort,
-          outputMode: target.outputMode,
-          domain: f.domain,
-          fixtureId: f.fixtureId,
-          difficulty: f.difficulty,
-          status,
-          totalTokens: rand() < 0.1 ? null : Math.floor(rand() * 5000),
-          costUsd: cost,
-          costEstimated: cost !== null && rand() < 0.3,
-          apiDurationMs: rand() < 0.1 ? null : Math.floor(rand() * 9000),
-        });
-      }
-    }
+type StatsRow = Awaited<ReturnType<typeof t.db.campaignStats.findMany>>[number];
+type RollUpRow = Awaited<ReturnType<typeof t.db.campaignTargetStats.findMany>>[number];
+type Group = ReturnType<typeof summarizeAttempts>[number];
+
+/** Every figure of one stats row (either granularity) against core's summary of the same attempts. */
+function expectRowMatchesCore(r: StatsRow | RollUpRow, g: Group, inGroup: AttemptRow[], trials: number, legacy: boolean) {
+  const sc = g.statusCounts;
+  expect(r.reasoningEffort).toBe(g.key.effort);
+  expect(r.attempts).toBe(g.attempts);
+  expect({ passes: r.passes, valid: r.valid }).toEqual({ passes: g.meanSuccess.numerator, valid: g.meanSuccess.denominator });
+  expect(r.infraFailures).toBe(sc.INFRA_FAILURE ?? 0);
+  expect(r.unscored).toBe(sc.UNSCORED ?? 0);
+  expect(r.infraFailures + r.unscored + r.otherExcluded + r.valid).toBe(g.attempts);
+  if (g.classification.applicable) {
+    const cl = g.classification;
+    expect({ sp: r.stablePass, sf: r.stableFail, fl: r.flaky, un: r.unknown }).toEqual({
+      sp: cl.stable_pass,
+      sf: cl.stable_fail,
+      fl: cl.flaky,
+      un: cl.unknown,
+    });
+    expect(r.fixtures).toBe(cl.stable_pass + cl.stable_fail + cl.flaky + cl.unknown);
+  } else {
+    expect(legacy).toBe(true);
+    expect(r.stablePass + r.stableFail + r.flaky + r.unknown).toBe(0);
   }
-  await t.db.attempt.createMany({ data });
-  return { campaignId, trials, legacy };
+  if (g.passAnyAtN.applicable) {
+    expect(r.passAnyNum).toEqual(g.passAnyAtN.points.map((p) => p.numerator));
+    expect(r.passAnyDen).toEqual(g.passAnyAtN.points.map((p) => p.denominator));
+  } else {
+    expect(r.passAnyNum).toEqual([]);
+  }
+  const totals = g.resources.totals;
+  expect(r.costKnown).toBe(totals.costUsd.known);
+  expect(r.costExpected).toBe(totals.costUsd.expected);
+  expect(r.costUsd).toBeCloseTo(totals.costUsd.value ?? 0, 9);
+  expect(r.costEstimated > 0).toBe(totals.costUsd.estimated);
+  expect({ value: Number(r.totalTokens), known: r.tokensKnown, expected: r.tokensExpected }).toEqual({
+    value: totals.tokens.value ?? 0,
+    known: totals.tokens.known,
+    expected: totals.tokens.expected,
+  });
+  expect({ value: Number(r.apiDurationMs), known: r.apiKnown, expected: r.apiExpected }).toEqual({
+    value: totals.apiDurationMs.value ?? 0,
+    known: totals.apiDurationMs.known,
+    expected: totals.apiDurationMs.expected,
+  });
+
+  // Per trial: core's resource summary of just that trial's attempts in the group is one round.
+  expect(r.trialAttempts).toHaveLength(trials);
+  for (let trial = 1; trial <= trials; trial++) {
+    const round = inGroup.filter((a) => a.trial === trial);
+    const one = summarizeResources(round);
+    const i = trial - 1;
+    expect(r.trialAttempts[i], `trial ${trial}`).toBe(round.length);
+    expect((r.trialAttempts[i] ?? 0) > 0 && r.trialValid[i] === r.trialAttempts[i]).toBe(one.completeTrials === 1);
+    const known = (m: 'costUsd' | 'tokens' | 'apiDurationMs') => round.filter((a) => a[m] !== null).length;
+    expect({ cost: r.trialCostKnown[i], tokens: r.trialTokensKnown[i], api: r.trialApiKnown[i] }).toEqual({
+      cost: known('costUsd'),
+      tokens: known('tokens'),
+      api: known('apiDurationMs'),
+    });
+    expect(r.trialCostUsd[i]).toBeCloseTo(round.reduce((x, a) => x + (a.costUsd ?? 0), 0), 9);
+    expect(r.trialCostEstimated[i]! > 0).toBe(one.totals.costUsd.estimated);
+    expect(Number(r.trialTokens[i])).toBe(round.reduce((x, a) => x + (a.tokens ?? 0), 0));
+    expect(Number(r.trialApiMs[i])).toBe(round.reduce((x, a) => x + (a.apiDurationMs ?? 0), 0));
+  }
 }
 
 async function expectStatsMatchCore(campaignId: string, trials: number, legacy: boolean) {
-  const attempts = await t.db.attempt.findMany({ where: { campaignId } });
-  const rows: AttemptRow[] = attempts.map((a) => ({
-    campaignId: a.campaignId,
-    modelId: a.modelId,
-    effort: a.reasoningEffort,
-    outputMode: a.outputMode,
-    domain: a.domain,
-    fixtureId: a.fixtureId,
-    difficulty: a.difficulty,
-    trial: a.trial,
-    status: a.status,
-    tokens: a.totalTokens,
-    costUsd: a.costUsd,
-    costEstimated: a.costEstimated,
-    apiDurationMs: a.apiDurationMs,
-  }));
+  const rows = await attemptRowsOf(t.db, campaignId);
   const facts: CampaignFactsById = { [campaignId]: { trials, legacy } };
-  const expected = summarizeAttempts(rows, facts, ['campaign', 'target', 'domain', 'difficulty']);
+  const sameTarget = (a: Pick<AttemptRow, 'modelId' | 'outputMode'>, key: Group['key']) => a.modelId === key.modelId && a.outputMode === key.outputMode;
 
   const result = await refreshCampaignStats(t.db, campaignId);
-  expect(result.attempts).toBe(attempts.length);
+  expect(result.attempts).toBe(rows.length);
+
+  // One row per (target, domain, difficulty) ...
+  const expected = summarizeAttempts(rows, facts, ['campaign', 'target', 'domain', 'difficulty']);
   const stats = await t.db.campaignStats.findMany({ where: { campaignId } });
   expect(stats).toHaveLength(expected.length);
-
   for (const g of expected) {
-    const row = stats.find(
-      (s) => s.modelId === g.key.modelId && s.outputMode === g.key.outputMode && s.domain === g.key.domain && s.difficulty === g.key.difficulty,
-    );
+    const row = stats.find((s) => sameTarget(s, g.key) && s.domain === g.key.domain && s.difficulty === g.key.difficulty);
     expect(row, JSON.stringify(g.key)).toBeDefined();
-    const r = row!;
-    const sc = g.statusCounts;
-    expect(r.reasoningEffort).toBe(g.key.effort);
-    expect(r.attempts).toBe(g.attempts);
-    expect({ passes: r.passes, valid: r.valid }).toEqual({ passes: g.meanSuccess.numerator, valid: g.meanSuccess.denominator });
-    expect(r.infraFailures).toBe(sc.INFRA_FAILURE ?? 0);
-    expect(r.unscored).toBe(sc.UNSCORED ?? 0);
-    expect(r.infraFailures + r.unscored + r.otherExcluded + r.valid).toBe(g.attempts);
-    if (g.classification.applicable) {
-      const cl = g.classification;
-      expect({ sp: r.stablePass, sf: r.stableFail, fl: r.flaky, un: r.unknown }).toEqual({
-        sp: cl.stable_pass,
-        sf: cl.stable_fail,
-        fl: cl.flaky,
-        un: cl.unknown,
-      });
-      expect(r.fixtures).toBe(cl.stable_pass + cl.stable_fail + cl.flaky + cl.unknown);
-    } else {
-      expect(legacy).toBe(true);
-      expect(r.stablePass + r.stableFail + r.flaky + r.unknown).toBe(0);
-    }
-    if (g.passAnyAtN.applicable) {
-      expect(r.passAnyNum).toEqual(g.passAnyAtN.points.map((p) => p.numerator));
-      expect(r.passAnyDen).toEqual(g.passAnyAtN.points.map((p) => p.denominator));
-    } else {
-      expect(r.passAnyNum).toEqual([]);
-    }
-    const totals = g.resources.totals;
-    expect(r.costKnown).toBe(totals.costUsd.known);
-    expect(r.costUsd).toBeCloseTo(totals.costUsd.value ?? 0, 9);
-    expect(r.costEstimated > 0).toBe(totals.costUsd.estimated);
-    expect(Number(r.totalTokens)).toBe(totals.tokens.value ?? 0);
-    expect(Number(r.apiDurationMs)).toBe(totals.apiDurationMs.value ?? 0);
+    const inGroup = rows.filter((a) => sameTarget(a, g.key) && a.domain === g.key.domain && a.difficulty === g.key.difficulty);
+    expectRowMatchesCore(row!, g, inGroup, trials, legacy);
+  }
+  // ... and its roll-up, one row per target.
+  const perTarget = summarizeAttempts(rows, facts, ['campaign', 'target']);
+  const rollUp = await t.db.campaignTargetStats.findMany({ where: { campaignId } });
+  expect(rollUp).toHaveLength(perTarget.length);
+  for (const g of perTarget) {
+    const row = rollUp.find((s) => sameTarget(s, g.key));
+    expect(row, JSON.stringify(g.key)).toBeDefined();
+    expectRowMatchesCore(row!, g, rows.filter((a) => sameTarget(a, g.key)), trials, legacy);
   }
 }
 
 describe('refreshCampaignStats', () => {
-  it.each([1, 2, 3, 4, 5, 6])('random attempt set %i: stats rows equal core aggregation over the same attempts', async (seed) => {
-    const { campaignId, trials, legacy } = await seedRandomCampaign(seed);
+  it.each([
+    [1, 0.6],
+    [2, 0.6],
+    [3, 0.9],
+    [4, 0.97],
+    [5, 1],
+    [6, 1],
+  ])('random attempt set %i (valid share %d): stats rows equal core aggregation over the same attempts', async (seed, validShare) => {
+    const { campaignId, trials, legacy } = await seedRandom(seed, { validShare });
     await expectStatsMatchCore(campaignId, trials, legacy);
   });
 
   it('is idempotent and reflects later changes', async () => {
-    const { campaignId, trials } = await seedRandomCampaign(42);
+    const { campaignId, trials } = await seedRandom(42);
     await refreshCampaignStats(t.db, campaignId);
     await t.db.attempt.updateMany({ where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } }, data: { status: 'VALID_PASS' } });
     await Promise.all([refreshCampaignStats(t.db, campaignId), refreshCampaignStats(t.db, campaignId)]);
@@ -189,6 +154,19 @@ describe('refreshCampaignStats', () => {
       expect(sums._sum.attempts).toBe(plan.attempts.length);
       expect(sums._sum.passes).toBe(plan.attempts.filter((a) => a.status === 'VALID_PASS').length);
     }
+  });
+
+  it('finds and refreshes stale stats: never refreshed, marked stale, or older than a finished attempt', async () => {
+    const { campaignId } = await seedRandom(77);
+    expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([campaignId]);
+    expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([]);
+    await t.db.attempt.updateMany({ where: { campaignId, trial: 1 }, data: { finishedAt: new Date(Date.now() + 60_000) } });
+    expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([campaignId]);
+    // What a migration does to rows it cannot fill: the epoch marks them stale.
+    await t.db.campaignStats.updateMany({ where: { campaignId }, data: { refreshedAt: new Date(0) } });
+    expect(await refreshStaleCampaignStats(t.db)).toContain(campaignId);
+    const { trials } = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } });
+    await expectStatsMatchCore(campaignId, trials, false);
   });
 
   it('an unknown campaign is an error, not an empty refresh', async () => {

@@ -1,6 +1,9 @@
 import Link from 'next/link';
+import { isSimulatedModelId } from '@gitbench/core';
+import { DataTable } from '@/components/data-table';
 import { EmptyState, Section } from '@/components/empty-state';
-import { fixtureHref, pct } from '@/components/format';
+import { DASH, fixtureHref } from '@/components/format';
+import { ModelLabel } from '@/components/target-name';
 import { RateCell } from '@/components/rate-cell';
 import { compareModels, type CompareSide } from '@/lib/queries/compare';
 import { parseFilters } from '@/lib/queries/filters';
@@ -29,17 +32,22 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const picker = (name: 'a' | 'b', label: string) => (
     <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
       {label}
-      <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
+      <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="max-w-sm rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
         <option value="">Choose a target…</option>
         {targets.map((t) => (
           <option key={`${t.modelId}|${t.outputMode}`} value={`${t.modelId}|${t.outputMode}`}>
             {t.modelId} · {t.outputMode}
+            {isSimulatedModelId(t.modelId) ? ' (simulated)' : ''}
           </option>
         ))}
       </select>
     </label>
   );
   const c = report?.comparison;
+  const tally = (p: { domain: string; fixtureId: string }, side: 'a' | 'b') => {
+    const t = report?.tallies[`${p.domain}/${p.fixtureId}`]?.[side];
+    return `${t?.pass ?? 0} passed / ${t?.fail ?? 0} failed`;
+  };
   return (
     <div className="space-y-6">
       <div>
@@ -52,12 +60,15 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Targets to compare">
         {picker('a', 'First (A)')}
         {picker('b', 'Second (B)')}
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="legacy" value="1" defaultChecked={filters.legacy === '1'} className="h-4 w-4" /> Include legacy
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="incomplete" value="1" defaultChecked={filters.incomplete === '1'} className="h-4 w-4" /> Include incomplete
-        </label>
+        <fieldset className="flex flex-col gap-1 text-sm">
+          <legend className="sr-only">Campaigns left out by default</legend>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="legacy" value="1" defaultChecked={filters.legacy === '1'} className="h-4 w-4" /> Include legacy
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="incomplete" value="1" defaultChecked={filters.incomplete === '1'} className="h-4 w-4" /> Include incomplete
+          </label>
+        </fieldset>
         <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
           Compare
         </button>
@@ -67,75 +78,74 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       ) : (
         <>
           <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="mcnemar">
-            <p className="font-medium">
-              Exact McNemar test: p = {c.pValue < 0.0001 ? c.pValue.toExponential(2) : c.pValue.toFixed(4)}
+            <p className="text-slate-600">
+              A = <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} />, B ={' '}
+              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} />, over {report.included.length} included campaign(s).
             </p>
-            <p className="mt-1 text-slate-700">
-              Of {c.pairs.length} fixtures both ran: A passed and B failed on {c.b}; A failed and B passed on {c.c}; both passed {c.bothPassed}; both
-              failed {c.bothFailed}; {c.tiesLeftOut} left out because a side split evenly. Only A ran {c.onlyFirst}; only B ran {c.onlySecond}.
-            </p>
-            <p className="mt-1 text-xs text-slate-500">Over {report.included.length} included campaign(s).</p>
+            {c.pairs.length === 0 ? (
+              <p className="mt-2 font-medium text-amber-800">
+                No fixture has valid attempts from both sides in the included campaigns, so there is nothing to test. Include legacy or incomplete
+                campaigns, or choose targets that ran the same fixtures.
+              </p>
+            ) : (
+              <>
+                <p className="mt-2 font-medium">
+                  Exact McNemar test: p = {c.pValue < 0.0001 ? c.pValue.toExponential(2) : c.pValue.toFixed(4)}{' '}
+                  <span className="font-normal text-slate-600">
+                    ({c.pValue < 0.05 ? 'the imbalance is unlikely to be chance at the 5% level' : 'no evidence of a difference at the 5% level'})
+                  </span>
+                </p>
+                <p className="mt-1 text-slate-700">
+                  Of {c.pairs.length} fixtures both ran: A passed and B failed on {c.b}; A failed and B passed on {c.c}; both passed {c.bothPassed};
+                  both failed {c.bothFailed}; {c.tiesLeftOut} left out because a side split evenly. Only A ran {c.onlyFirst}; only B ran{' '}
+                  {c.onlySecond}.
+                </p>
+              </>
+            )}
           </div>
           <Section title="Per domain" id="per-domain">
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-              <table className="min-w-full text-sm" data-testid="compare-domains">
-                <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-                  <tr>
-                    <th className="px-3 py-2">Domain</th>
-                    <th className="px-3 py-2">A</th>
-                    <th className="px-3 py-2">B</th>
-                    <th className="px-3 py-2">A − B</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {report.byDomain.map((d) => (
-                    <tr key={d.domain}>
-                      <td className="px-3 py-2 font-medium">{d.domain}</td>
-                      <td className="px-3 py-2"><RateCell rate={d.a} /></td>
-                      <td className="px-3 py-2"><RateCell rate={d.b} /></td>
-                      <td className={`px-3 py-2 tabular-nums ${d.diff === null ? '' : d.diff > 0 ? 'text-emerald-700' : d.diff < 0 ? 'text-rose-700' : ''}`}>
-                        {d.diff === null ? '—' : `${d.diff > 0 ? '+' : ''}${pct(d.diff)}`}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={report.byDomain}
+              rowKey={(d) => d.domain}
+              testId="compare-domains"
+              columns={[
+                { header: 'Domain', className: 'font-medium', cell: (d) => d.domain },
+                { header: <>A: <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} /></>, cell: (d) => <RateCell rate={d.a} /> },
+                { header: <>B: <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} /></>, cell: (d) => <RateCell rate={d.b} /> },
+                {
+                  header: 'A − B',
+                  title: 'Difference in mean success, in percentage points',
+                  className: 'tabular-nums',
+                  cell: (d) => (
+                    <span className={d.diff === null ? '' : d.diff > 0 ? 'text-emerald-700' : d.diff < 0 ? 'text-rose-700' : ''}>
+                      {d.diff === null ? DASH : `${d.diff > 0 ? '+' : ''}${(d.diff * 100).toFixed(1)} pts`}
+                    </span>
+                  ),
+                },
+              ]}
+            />
           </Section>
           <Section title="Per fixture (discordant first)" id="per-fixture">
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-              <table className="min-w-full text-sm" data-testid="compare-fixtures">
-                <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-                  <tr>
-                    <th className="px-3 py-2">Fixture</th>
-                    <th className="px-3 py-2">A (pass/fail)</th>
-                    <th className="px-3 py-2">B (pass/fail)</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {[...c.pairs]
-                    .sort((x, y) => Number(x.first === x.second) - Number(y.first === y.second))
-                    .map((p) => {
-                      const t = report.tallies[`${p.domain}/${p.fixtureId}`];
-                      return (
-                        <tr key={`${p.domain}/${p.fixtureId}`} className={p.first !== p.second ? 'bg-amber-50' : ''}>
-                          <td className="px-3 py-1.5">
-                            <Link className="text-indigo-700 hover:underline" href={fixtureHref(p.domain, p.fixtureId)}>
-                              {p.domain}/{p.fixtureId}
-                            </Link>
-                          </td>
-                          <td className="px-3 py-1.5 text-xs">
-                            {p.first} ({t?.a?.pass ?? 0}/{t?.a?.fail ?? 0})
-                          </td>
-                          <td className="px-3 py-1.5 text-xs">
-                            {p.second} ({t?.b?.pass ?? 0}/{t?.b?.fail ?? 0})
-                          </td>
-                        </tr>
-                      );
-                    })}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={[...c.pairs].sort((x, y) => Number(x.first === x.second) - Number(y.first === y.second))}
+              rowKey={(p) => `${p.domain}/${p.fixtureId}`}
+              testId="compare-fixtures"
+              dense
+              caption="Each side's outcome is the majority of its valid attempts on the fixture (passes/fails in brackets). Highlighted rows differ."
+              rowClassName={(p) => (p.first !== p.second ? 'bg-amber-50' : undefined)}
+              columns={[
+                {
+                  header: 'Fixture',
+                  cell: (p) => (
+                    <Link className="text-indigo-700 hover:underline" href={fixtureHref(p.domain, p.fixtureId)}>
+                      {p.domain}/{p.fixtureId}
+                    </Link>
+                  ),
+                },
+                { header: 'A', className: 'text-xs', cell: (p) => `${p.first} (${tally(p, 'a')})` },
+                { header: 'B', className: 'text-xs', cell: (p) => `${p.second} (${tally(p, 'b')})` },
+              ]}
+            />
           </Section>
         </>
       )}

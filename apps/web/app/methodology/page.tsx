@@ -66,12 +66,19 @@ export default function MethodologyPage() {
 
       <H id="resources">Cost, tokens and time</H>
       <p>
-        For rankings we report the mean <strong>per complete trial</strong>: what one full pass over the fixtures cost, so campaigns with 1 or 10
-        trials compare fairly. Totals for the whole campaign are shown as context. <strong>API time</strong> adds up the time spent waiting on the
-        provider across attempts, which ran in parallel, so it is not the campaign&apos;s duration; the wall-clock duration is shown separately. A
-        cost we do not know is shown as &ldquo;—&rdquo;, never as $0; when only some attempts have a price the figure is marked
-        &ldquo;partial&rdquo; (a lower bound), and prices taken from our price table rather than from the provider are marked
-        &ldquo;est.&rdquo;.
+        A <strong>trial round</strong> is everything one target did in one trial of one campaign: its attempts on every selected fixture
+        (within the domain or difficulty you filtered on). A round is <strong>complete</strong> when every one of those attempts has a valid
+        outcome. For rankings we report the mean <strong>per complete trial</strong>: what the complete rounds cost, divided by how many there
+        are, so campaigns with 1 or 10 trials, finished or not, compare fairly; a round with an excluded attempt is left out rather than counted
+        short. The totals over every attempt, failed ones included (they were paid for too), are shown underneath as operational context, and
+        the leaderboard says how many of the rounds were complete.
+      </p>
+      <p>
+        <strong>API time</strong> adds up the time spent waiting on the provider across attempts, which ran in parallel, so it is not the
+        campaign&apos;s duration; the <strong>wall clock</strong> (from the first attempt starting to the campaign finishing) is shown separately
+        on the campaign pages. A cost we do not know is shown as &ldquo;—&rdquo;, never as $0; when only some attempts have a price the figure
+        is marked &ldquo;partial&rdquo; (a lower bound), and prices taken from our price table rather than from the provider are marked
+        &ldquo;est.&rdquo;. The built-in models (oracle, mock, simulated) make no paid call, so their cost is unknown, not zero.
       </p>
 
       <H id="quadrant">Cost vs quality</H>
@@ -100,6 +107,21 @@ export default function MethodologyPage() {
         Result files from before campaigns existed are imported as one-trial <strong>legacy</strong> campaigns. Their pass rates are shown, but a
         single trial says nothing about stability, so no stable/flaky class and no pass_any@n is claimed for them, and they are left out of
         rankings unless you ask for them.
+      </p>
+
+      <H id="simulated">Simulated results</H>
+      <p>
+        The built-in <strong>simulated</strong> model is a seeded coin, not a model: for each fixture and trial it gives the expected answer
+        with a probability set by the fixture&apos;s difficulty, and a fixed wrong answer otherwise. It exists to show what flaky fixtures and
+        pass_any_at_n look like without calling anyone. Its results are marked <em>simulated</em> on every page and say nothing about any
+        model. The <strong>oracle</strong> (always the expected answer) and <strong>mock</strong> (always the same wrong answer) check that the
+        scorers accept correct answers and reject wrong ones.
+      </p>
+
+      <H id="exports">Exports</H>
+      <p>
+        The leaderboard exports its rows, with every numerator, denominator and interval, as CSV or JSON (with the current filters); each
+        campaign exports every attempt with its hashes, tokens, cost and timings. Unknown values stay empty, never 0.
       </p>
 
       <H id="scoring">Scoring</H>

@@ -1,11 +1,17 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { EmptyState, Section } from '@/components/empty-state';
+import { isSimulatedModelId } from '@gitbench/core';
+import { AttemptLinks } from '@/components/attempt-links';
+import { DataTable, type Column } from '@/components/data-table';
+import { EmptyState, NotApplicableNote, Section } from '@/components/empty-state';
 import { FiltersBar } from '@/components/filters-bar';
-import { date, fixtureHref, modelHref } from '@/components/format';
+import { DASH, date, fixtureHref, fraction } from '@/components/format';
 import { LeaderboardTable } from '@/components/leaderboard-table';
+import { OverTimeChart } from '@/components/over-time-chart';
 import { RateCell } from '@/components/rate-cell';
-import { LegacyBadge, StatusBadge } from '@/components/status-badge';
+import { SelectForm } from '@/components/select-form';
+import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
+import { TargetName } from '@/components/target-name';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { parseFilters } from '@/lib/queries/filters';
 import { getModelReport, listModels } from '@/lib/queries/model';
@@ -18,41 +24,65 @@ function SliceTable({ title, cells, testId }: { title: string; cells: SliceCell[
   const keys = [...new Set(cells.map((c) => c.key))];
   const modes = [...new Set(cells.map((c) => c.outputMode))].sort();
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <table className="min-w-full text-sm" data-testid={testId}>
-        <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th className="px-3 py-2">{title}</th>
-            {modes.map((m) => (
-              <th key={m} className="px-3 py-2">
-                {m}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {keys.map((k) => (
-            <tr key={k}>
-              <td className="px-3 py-2 font-medium">{k}</td>
-              {modes.map((m) => {
-                const c = cells.find((x) => x.key === k && x.outputMode === m);
-                return (
-                  <td key={m} className="px-3 py-2">
-                    {c ? (
-                      <>
-                        <RateCell rate={c.rate} />
-                        {c.classified > 0 ? <div className="text-xs text-amber-700">{c.flaky}/{c.classified} flaky</div> : null}
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <DataTable
+      rows={keys}
+      rowKey={(k) => k}
+      testId={testId}
+      columns={[
+        { header: title, className: 'font-medium', cell: (k) => k },
+        ...modes.map(
+          (m): Column<string> => ({
+            header: m,
+            cell: (k) => {
+              const c = cells.find((x) => x.key === k && x.outputMode === m);
+              if (!c) return <span title="No attempt in this slice">{DASH}</span>;
+              return (
+                <>
+                  <RateCell rate={c.rate} />
+                  {c.classified > 0 ? (
+                    <div className={`text-xs ${c.flaky > 0 ? 'text-amber-700' : 'text-slate-500'}`} title="Flaky fixture series of all series in this slice">
+                      {c.flaky}/{c.classified} flaky
+                    </div>
+                  ) : null}
+                </>
+              );
+            },
+          }),
+        ),
+      ]}
+    />
+  );
+}
+
+function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>> }) {
+  const ids = [...new Set(models.map((m) => m.modelId))];
+  return (
+    <div className="space-y-5">
+      <div>
+        <h1 className="text-2xl font-semibold">Models</h1>
+        <p className="mt-1 text-sm text-slate-600">Every model that has run in a campaign; open one for its results by domain, difficulty, output mode and over time.</p>
+      </div>
+      <DataTable
+        rows={ids}
+        rowKey={(m) => m}
+        testId="model-list"
+        empty={
+          <EmptyState title="No model has run yet">
+            Launch a campaign from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> to see models here.
+          </EmptyState>
+        }
+        columns={[
+          { header: 'Model', cell: (m) => <TargetName modelId={m} /> },
+          {
+            header: 'Campaigns by output mode',
+            cell: (m) =>
+              models
+                .filter((x) => x.modelId === m)
+                .map((x) => `${x.outputMode}: ${x.campaigns} campaign${x.campaigns === 1 ? '' : 's'}`)
+                .join(' · '),
+          },
+        ]}
+      />
     </div>
   );
 }
@@ -61,36 +91,14 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   const id = typeof sp.id === 'string' ? sp.id : undefined;
   const { db } = services();
-  if (!id) {
-    const models = await listModels(db);
-    return (
-      <div className="space-y-5">
-        <h1 className="text-2xl font-semibold">Models</h1>
-        {models.length === 0 ? (
-          <EmptyState title="No model has run yet">Launch a campaign to see models here.</EmptyState>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
-            {[...new Set(models.map((m) => m.modelId))].map((m) => (
-              <li key={m} className="px-4 py-2">
-                <Link className="text-indigo-700 hover:underline" href={modelHref(m)}>
-                  {m}
-                </Link>{' '}
-                <span className="text-xs text-slate-500">
-                  {models.filter((x) => x.modelId === m).map((x) => `${x.outputMode}: ${x.campaigns} campaign(s)`).join(' · ')}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    );
-  }
+  if (!id) return <ModelIndex models={await listModels(db)} />;
   const filters = parseFilters(sp);
   const fixtureCampaign = typeof sp.fixtures === 'string' ? sp.fixtures : undefined;
   const report = await getModelReport(db, id, filters, fixtureCampaign);
   if (!report) notFound();
   const options = await filterOptions(db, await listCampaigns(db));
   options.campaigns = report.campaignsWithModel;
+  const fixtures = report.fixtures;
 
   return (
     <div className="space-y-8">
@@ -100,19 +108,33 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
             Models
           </Link>
         </p>
-        <h1 className="text-2xl font-semibold">{report.modelId}</h1>
+        <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
+          {report.modelId} {isSimulatedModelId(report.modelId) ? <SimulatedBadge /> : null}
+        </h1>
+        {isSimulatedModelId(report.modelId) ? (
+          <p className="rounded border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
+            Simulated: a seeded coin answers each fixture with a probability set by its difficulty. These results show how the dashboard reports
+            flaky fixtures and pass_any_at_n; they say nothing about any model.
+          </p>
+        ) : null}
         <FiltersBar action="/models" filters={filters} options={options} hidden={{ id }} />
-        <p className="text-sm text-slate-600">{report.included.length} campaign(s) included under these filters.</p>
+        <p className="text-sm text-slate-600">
+          {report.included.length} of {report.campaignsWithModel.length} campaign(s) with this model included under these filters.
+        </p>
       </div>
 
       <Section title="Text vs json_schema" id="targets">
-        {report.targets.length === 0 ? (
-          <EmptyState title="No included campaign ran this model">
-            Its campaigns may be legacy or incomplete; tick the toggles above to include them.
-          </EmptyState>
-        ) : (
-          <LeaderboardTable rows={report.targets} showRank={false} />
-        )}
+        <LeaderboardTable
+          rows={report.targets}
+          showRank={false}
+          filters={filters}
+          testId="model-targets"
+          empty={
+            <EmptyState title="No included campaign ran this model">
+              Its campaigns may be legacy, incomplete or still running; tick the toggles above to include them.
+            </EmptyState>
+          }
+        />
       </Section>
       {report.byDomain.length > 0 ? (
         <div className="grid gap-6 lg:grid-cols-2">
@@ -126,106 +148,87 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
       ) : null}
 
       <Section title="Across campaigns over time" id="over-time">
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full text-sm" data-testid="model-over-time">
-            <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-3 py-2">Campaign</th>
-                <th className="px-3 py-2">Date</th>
-                <th className="px-3 py-2">Mode</th>
-                <th className="px-3 py-2">Mean success</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {report.overTime.map((r) => (
-                <tr key={`${r.campaignId}|${r.outputMode}`}>
-                  <td className="px-3 py-2">
-                    <Link className="text-indigo-700 hover:underline" href={`/campaigns/${r.campaignId}`}>
-                      {r.name}
-                    </Link>{' '}
-                    {r.legacy ? <LegacyBadge /> : r.complete ? null : <span className="text-xs text-amber-700">incomplete</span>}
-                  </td>
-                  <td className="px-3 py-2 text-xs">{date(r.createdAt)}</td>
-                  <td className="px-3 py-2">{r.outputMode}</td>
-                  <td className="px-3 py-2">
-                    <RateCell rate={r.rate} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OverTimeChart
+          points={report.overTime.map((r) => ({
+            campaign: r.name,
+            at: r.createdAt.toISOString(),
+            outputMode: r.outputMode,
+            value: r.rate.value,
+            low: r.rate.interval?.low ?? null,
+            high: r.rate.interval?.high ?? null,
+            fraction: fraction(r.rate),
+          }))}
+        />
+        <DataTable
+          rows={report.overTime}
+          rowKey={(r) => `${r.campaignId}|${r.outputMode}`}
+          testId="model-over-time"
+          columns={[
+            {
+              header: 'Campaign',
+              cell: (r) => (
+                <>
+                  <Link className="text-indigo-700 hover:underline" href={`/campaigns/${r.campaignId}`}>
+                    {r.name}
+                  </Link>{' '}
+                  {r.legacy ? <LegacyBadge /> : r.complete ? null : <span className="text-xs text-amber-700">incomplete</span>}
+                </>
+              ),
+            },
+            { header: 'Date', className: 'text-xs', cell: (r) => date(r.createdAt) },
+            { header: 'Mode', cell: (r) => r.outputMode },
+            { header: 'Mean success', cell: (r) => <RateCell rate={r.rate} /> },
+          ]}
+        />
       </Section>
 
       <Section
-        title={`Fixtures${report.fixtures.campaign ? ` in ${report.fixtures.campaign.name}` : ''}`}
+        title={`Fixtures${fixtures.campaign ? ` in ${fixtures.campaign.name}` : ''}`}
         id="fixtures"
         aside={
-          <form method="get" action="/models" className="flex items-center gap-2 text-sm" aria-label="Choose the campaign for the fixture list">
-            <input type="hidden" name="id" value={id} />
-            <label className="flex items-center gap-2">
-              Campaign
-              <select name="fixtures" defaultValue={report.fixtures.campaign?.id} className="rounded border border-slate-300 bg-white px-2 py-1">
-                {report.campaignsWithModel.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">
-              Show
-            </button>
-          </form>
+          <SelectForm
+            formLabel="Choose the campaign for the fixture list"
+            action="/models"
+            label="Campaign"
+            name="fixtures"
+            value={fixtures.campaign?.id ?? ''}
+            hidden={{ id }}
+            options={report.campaignsWithModel.map((c) => ({ value: c.id, label: c.name }))}
+          />
         }
       >
-        {report.fixtures.rows.length === 0 ? (
-          <EmptyState title="No attempts in this campaign yet" />
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full text-sm" data-testid="model-fixtures">
-              <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Fixture</th>
-                  <th className="px-3 py-2">Mode</th>
-                  <th className="px-3 py-2">Classification</th>
-                  <th className="px-3 py-2">Valid passed</th>
-                  <th className="px-3 py-2">Attempts</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {report.fixtures.rows.map((r) => {
-                  const s = r.summary.series;
-                  const cls = r.summary.classification;
-                  return (
-                    <tr key={`${s.domain}/${s.fixtureId}/${r.outputMode}`}>
-                      <td className="px-3 py-1.5">
-                        <Link className="text-indigo-700 hover:underline" href={fixtureHref(s.domain, s.fixtureId, report.fixtures.campaign?.id)}>
-                          {s.domain}/{s.fixtureId}
-                        </Link>{' '}
-                        <span className="text-xs text-slate-500">{s.difficulty}</span>
-                      </td>
-                      <td className="px-3 py-1.5 text-xs">{r.outputMode}</td>
-                      <td className="px-3 py-1.5">{cls.applicable ? <StatusBadge status={cls.class} /> : <span className="text-xs text-violet-700">n/a (legacy)</span>}</td>
-                      <td className="px-3 py-1.5 tabular-nums text-xs">
-                        {r.summary.meanSuccess.numerator}/{r.summary.meanSuccess.denominator}
-                      </td>
-                      <td className="px-3 py-1.5">
-                        <div className="flex flex-wrap gap-1">
-                          {r.attempts.map((a) => (
-                            <Link key={a.id} href={`/attempts/${a.id}`} aria-label={`Trial ${a.trial}: ${a.status}`}>
-                              <StatusBadge status={a.status} title={`Trial ${a.trial}`} />
-                            </Link>
-                          ))}
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={fixtures.rows}
+          rowKey={(r) => `${r.summary.series.domain}/${r.summary.series.fixtureId}/${r.outputMode}`}
+          testId="model-fixtures"
+          dense
+          empty={<EmptyState title="No attempts of this model in this campaign yet" />}
+          columns={[
+            {
+              header: 'Fixture',
+              cell: (r) => (
+                <>
+                  <Link className="text-indigo-700 hover:underline" href={fixtureHref(r.summary.series.domain, r.summary.series.fixtureId, fixtures.campaign?.id)}>
+                    {r.summary.series.domain}/{r.summary.series.fixtureId}
+                  </Link>{' '}
+                  <span className="text-xs text-slate-500">{r.summary.series.difficulty}</span>
+                </>
+              ),
+            },
+            { header: 'Mode', className: 'text-xs', cell: (r) => r.outputMode },
+            {
+              header: 'Classification',
+              cell: (r) => (r.summary.classification.applicable ? <StatusBadge status={r.summary.classification.class} /> : <NotApplicableNote />),
+            },
+            {
+              header: 'Valid passed',
+              title: 'Valid attempts that passed / valid attempts',
+              className: 'tabular-nums text-xs',
+              cell: (r) => fraction(r.summary.meanSuccess),
+            },
+            { header: 'Attempts by trial', cell: (r) => <AttemptLinks attempts={r.attempts} /> },
+          ]}
+        />
       </Section>
     </div>
   );

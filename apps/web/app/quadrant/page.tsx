@@ -1,11 +1,16 @@
-import { QUADRANT_LABELS, type Quadrant } from '@gitbench/core';
+import Link from 'next/link';
+import { QUADRANT_LABELS, QUADRANTS, type Quadrant } from '@gitbench/core';
+import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { FiltersBar } from '@/components/filters-bar';
+import { LabelledSelect } from '@/components/labelled-select';
 import { fraction, pct } from '@/components/format';
 import { QuadrantChart } from '@/components/quadrant-chart';
+import { QUADRANT_COLORS } from '@/components/quadrant-colors';
+import { TargetName } from '@/components/target-name';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
-import { parseFilters } from '@/lib/queries/filters';
-import { getQuadrant, QUADRANT_METRICS, type QuadrantMetric } from '@/lib/queries/quadrant';
+import { filtersQuery, parseFilters } from '@/lib/queries/filters';
+import { getQuadrant, isQuadrantMetric, QUADRANT_METRICS, type QuadrantMetric } from '@/lib/queries/quadrant';
 import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
@@ -13,14 +18,16 @@ export const dynamic = 'force-dynamic';
 export default async function QuadrantPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
   const filters = parseFilters(sp);
-  const metric: QuadrantMetric = sp.x === 'tokens' || sp.x === 'api' ? sp.x : 'cost';
+  const metric: QuadrantMetric = isQuadrantMetric(sp.x) ? sp.x : 'cost';
   const { db } = services();
   const [q, options] = await Promise.all([getQuadrant(db, filters, metric), listCampaigns(db).then((c) => filterOptions(db, c))]);
-  const xLabel = QUADRANT_METRICS[metric].label;
-  const points = q.placed.map((p) => ({
+  const { label: xLabel, noun } = QUADRANT_METRICS[metric];
+  const alternatives = (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).filter((m) => m !== metric && q.placeable[m] > 0);
+  const points = q.placed.map((p, i) => ({
     x: p.x,
     y: p.y,
     label: p.label,
+    mark: String(i + 1),
     quadrant: p.quadrant,
     passes: p.passes,
     valid: p.valid,
@@ -31,48 +38,83 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
       <div>
         <h1 className="text-2xl font-semibold">Cost vs quality</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          One point per target: x is a resource per complete trial, y is mean one-attempt success with its Wilson 95% interval. Dashed
-          lines are the medians; a point on a median counts as cheaper and better.
+          One point per target: across, a resource per complete trial round (choose which); up, mean one-attempt success with its Wilson 95%
+          interval. The dashed medians split the targets into four groups; a point on a median counts as cheaper and better.
         </p>
       </div>
-      <FiltersBar action="/quadrant" filters={filters} options={options} hidden={{ x: metric }} />
-      <form method="get" className="flex items-center gap-2 text-sm" aria-label="Choose the x axis">
-        {Object.entries(filters).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
-        <label className="flex items-center gap-2">
-          x axis
-          <select name="x" defaultValue={metric} className="rounded border border-slate-300 bg-white px-2 py-1">
-            {Object.entries(QUADRANT_METRICS).map(([k, m]) => (
-              <option key={k} value={k}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50">
-          Show
-        </button>
-      </form>
+      <FiltersBar action="/quadrant" filters={filters} options={options}>
+        <LabelledSelect
+          name="x"
+          label="x axis"
+          value={metric}
+          options={Object.entries(QUADRANT_METRICS).map(([value, m]) => ({ value, label: m.label }))}
+        />
+      </FiltersBar>
       {q.placed.length === 0 ? (
         <EmptyState title="No point can be placed">
-          {q.unplaced.length > 0
-            ? `${q.unplaced.length} target(s) have no known ${metric === 'cost' ? 'cost' : metric === 'tokens' ? 'token count' : 'API time'} or no valid attempts, so they cannot be placed. Unknown values are never drawn as 0.`
-            : 'No included campaign has results. Include legacy or incomplete campaigns with the toggles above, or launch a campaign.'}
+          {q.unplaced.length > 0 ? (
+            <>
+              {q.unplaced.length} target(s) have no known {noun} per complete trial (or no valid attempt), so they cannot be placed: an unknown
+              value is never drawn as 0.
+              {alternatives.length > 0 ? (
+                <>
+                  {' '}
+                  Try{' '}
+                  {alternatives.map((m, i) => (
+                    <span key={m}>
+                      {i > 0 ? ' or ' : ''}
+                      <Link className="text-indigo-700 underline" href={`/quadrant${filtersQuery(filters, { x: m })}`}>
+                        {QUADRANT_METRICS[m].label.toLowerCase()}
+                      </Link>
+                    </span>
+                  ))}
+                  .
+                </>
+              ) : null}
+            </>
+          ) : (
+            'No included campaign has results. Include legacy or incomplete campaigns with the toggles above, or launch a campaign.'
+          )}
         </EmptyState>
       ) : (
-        <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} />
+        <>
+          <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} />
+          <ul className="flex flex-wrap gap-4 text-xs text-slate-600" aria-label="Colour key">
+            {QUADRANTS.map((k) => (
+              <li key={k} className="flex items-center gap-1.5">
+                <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: QUADRANT_COLORS[k] }} />
+                {QUADRANT_LABELS[k]}
+              </li>
+            ))}
+          </ul>
+          <DataTable
+            rows={q.placed}
+            rowKey={(p) => p.label}
+            testId="quadrant-list"
+            columns={[
+              { header: '#', title: 'The mark next to the point in the chart', className: 'tabular-nums font-semibold', cell: (_, i) => i + 1 },
+              { header: 'Target', cell: (p) => <TargetName modelId={p.modelId} outputMode={p.outputMode} legacy={p.legacy} filters={filters} /> },
+              { header: 'Group', cell: (p) => QUADRANT_LABELS[p.quadrant as Quadrant] },
+              {
+                header: xLabel,
+                className: 'tabular-nums',
+                cell: (p) => (
+                  <>
+                    {metric === 'cost' ? `$${p.x.toPrecision(3)}` : metric === 'api' ? `${p.x.toFixed(1)} s` : Math.round(p.x).toLocaleString('en-US')}
+                    {p.partial ? <span className="text-amber-700" title="Known for only some attempts: a lower bound"> partial</span> : null}
+                    <div className="text-xs text-slate-500">over {p.completeTrials} complete trial round(s)</div>
+                  </>
+                ),
+              },
+              { header: 'Mean success', className: 'tabular-nums', cell: (p) => `${pct(p.y)} (${fraction({ numerator: p.passes, denominator: p.valid })})` },
+            ]}
+          />
+        </>
       )}
-      {q.placed.length > 0 ? (
-        <ul className="grid gap-2 text-sm sm:grid-cols-2" data-testid="quadrant-list">
-          {q.placed.map((p) => (
-            <li key={p.label} className="rounded border border-slate-200 bg-white px-3 py-2">
-              <span className="font-medium">{p.label}</span>: {QUADRANT_LABELS[p.quadrant as Quadrant]} · {pct(p.y)} ({fraction({ numerator: p.passes, denominator: p.valid })})
-              {p.partial ? <span className="text-amber-700"> · x partial</span> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
       {q.unplaced.length > 0 && q.placed.length > 0 ? (
-        <p className="text-sm text-slate-600">Not placed (unknown x or no valid attempts): {q.unplaced.map((p) => p.label).join(', ')}.</p>
+        <p className="text-sm text-slate-600">
+          Not placed (no known {noun} per complete trial, or no valid attempt): {q.unplaced.map((p) => p.label).join(', ')}.
+        </p>
       ) : null}
     </div>
   );

@@ -12,8 +12,9 @@ import {
   type StatusCounts,
 } from '@gitbench/core';
 import { campaignHeaderSelect, Prisma, type CampaignHeader, type Db } from '@gitbench/db';
-import { num, resource, type Resource, type TargetKey } from './common';
-import { sumTargets, toRows, type LeaderboardRow } from './leaderboard';
+import { num, type TargetKey } from './common';
+import type { LeaderboardRow } from './leaderboard';
+import { sumTargets, toRows } from './target-sums';
 
 export interface CampaignOverview {
   campaign: CampaignHeader;
@@ -25,10 +26,8 @@ export interface CampaignOverview {
   completeness: Completeness;
   wallClockMs: number | null;
   etaMs: number | null;
-  /** Per target: every aggregate, from the maintained stats. */
+  /** Per target: every aggregate, resources per complete trial and in total, from the maintained stats. */
   perModel: LeaderboardRow[];
-  /** Resources per complete trial, computed exactly (trial rounds from the attempts). */
-  perCompleteTrial: Record<string, { completeTrials: number; costUsd: Resource; tokens: Resource; apiDurationMs: Resource }>;
   heatmap: { targetId: string; domain: string; rate: Rate }[];
   domains: string[];
   statsRefreshedAt: Date | null;
@@ -39,7 +38,7 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
   if (!campaign) return null;
 
-  const [targets, fixtureCount, byStatus, recent, heat, refreshed, rounds] = await Promise.all([
+  const [targets, fixtureCount, byStatus, recent, heat, refreshed] = await Promise.all([
     db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     db.$queryRaw<{ status: AttemptStatus; n: unknown }[]>`
@@ -53,12 +52,6 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
       SELECT "targetId", "domain", sum("valid") v, sum("passes") p FROM "CampaignStats"
        WHERE "campaignId" = ${campaignId} GROUP BY 1, 2`,
     db.campaignStats.aggregate({ where: { campaignId }, _max: { refreshedAt: true } }),
-    // Trial rounds per target: a round is complete when all its attempts are valid (core's definition).
-    db.$queryRaw<{ targetId: string; complete: boolean; cost: unknown; ck: unknown; ce: unknown; tok: unknown; tk: unknown; api: unknown; ak: unknown; n: unknown }[]>`
-      SELECT "targetId", bool_and("status" IN ('VALID_PASS', 'VALID_FAIL')) AS complete,
-             sum("costUsd") cost, count("costUsd") ck, count(*) FILTER (WHERE "costEstimated" AND "costUsd" IS NOT NULL) ce,
-             sum("totalTokens") tok, count("totalTokens") tk, sum("apiDurationMs") api, count("apiDurationMs") ak, count(*) n
-        FROM "Attempt" WHERE "campaignId" = ${campaignId} GROUP BY "targetId", "trial"`,
   ]);
 
   const statusCounts: StatusCounts = {};
@@ -76,21 +69,7 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
 
   const { sums, passAny } = await sumTargets(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }], {});
   const completeness = campaignCompleteness({ plannedAttempts, statusCounts, safetyReview: campaign.safetyReview });
-  // Per-trial figures in this table divide totals by planned trials; exact only once the campaign is complete.
-  const perModel = toRows(sums, passAny, !completeness.complete);
-
-  const perCompleteTrial: CampaignOverview['perCompleteTrial'] = {};
-  for (const t of targets) {
-    const complete = rounds.filter((r) => r.targetId === t.id && r.complete);
-    const sum = (k: 'cost' | 'ck' | 'ce' | 'tok' | 'tk' | 'api' | 'ak' | 'n') => complete.reduce((acc, r) => acc + num(r[k]), 0);
-    const n = complete.length;
-    perCompleteTrial[t.id] = {
-      completeTrials: n,
-      costUsd: resource(sum('cost'), sum('ck'), sum('n'), n, sum('ce') > 0),
-      tokens: resource(sum('tok'), sum('tk'), sum('n'), n),
-      apiDurationMs: resource(sum('api'), sum('ak'), sum('n'), n),
-    };
-  }
+  const perModel = toRows(sums, passAny);
 
   return {
     campaign: { ...campaign, status: campaign.status },
@@ -103,7 +82,6 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
     wallClockMs: wallClockMs(campaign),
     etaMs: eta?.remainingMs ?? null,
     perModel,
-    perCompleteTrial,
     heatmap: heat.map((h) => ({ targetId: h.targetId, domain: h.domain, rate: rateOf(num(h.p), num(h.v)) })),
     domains: [...new Set(heat.map((h) => h.domain))].sort(),
     statsRefreshedAt: refreshed._max.refreshedAt,

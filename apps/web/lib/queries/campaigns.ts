@@ -1,6 +1,6 @@
 import { ALLOWED_SAFETY_REVIEW_STATES } from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
-import { NON_VALID_STATUSES, num, statusArraySql } from './common';
+import { difficultyRank, NON_VALID_STATUSES, num, statusArraySql } from './common';
 import type { DashboardFilters } from './filters';
 
 export interface CampaignListItem {
@@ -11,6 +11,7 @@ export interface CampaignListItem {
   suiteVersion: string;
   trials: number;
   createdAt: Date;
+  startedAt: Date | null;
   finishedAt: Date | null;
   safetyReview: string;
   /** The methodology's completeness, computed in SQL from attempt statuses and the safety review. */
@@ -28,8 +29,8 @@ export interface CampaignListItem {
 export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Promise<CampaignListItem[]> {
   const rows = await db.$queryRaw<(Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & { statsAttempts: unknown; plannedAttempts: unknown })[]>`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
-           c."finishedAt", c."safetyReview",
-           coalesce((SELECT sum(s."attempts") FROM "CampaignStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
+           c."startedAt", c."finishedAt", c."safetyReview",
+           coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
            ((SELECT count(*) FROM "CampaignTarget" t WHERE t."campaignId" = c."id")
              * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials") AS "plannedAttempts",
            (c."safetyReview" = ANY(${[...ALLOWED_SAFETY_REVIEW_STATES]}::text[])
@@ -59,6 +60,20 @@ export function includedCampaigns(all: readonly CampaignListItem[], f: Dashboard
   );
 }
 
+/** Still planned or running: incomplete for now, but expected to join the rankings. */
+export function isActive(c: Pick<CampaignListItem, 'status'>): boolean {
+  return c.status === 'PLANNING' || c.status === 'QUEUED' || c.status === 'RUNNING';
+}
+
+/** The models each campaign runs, for the campaign list. */
+export async function campaignModels(db: Db, campaignIds: string[]): Promise<Map<string, string[]>> {
+  if (campaignIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ campaignId: string; models: string[] }[]>`
+    SELECT "campaignId", array_agg(DISTINCT "modelId" ORDER BY "modelId") AS models
+      FROM "CampaignTarget" WHERE "campaignId" = ANY(${campaignIds}::text[]) GROUP BY 1`;
+  return new Map(rows.map((r) => [r.campaignId, r.models]));
+}
+
 export interface FilterOptions {
   campaigns: CampaignListItem[];
   suites: string[];
@@ -67,13 +82,21 @@ export interface FilterOptions {
 }
 
 export async function filterOptions(db: Db, campaigns: readonly CampaignListItem[]): Promise<FilterOptions> {
+  // A loose index scan on (domain, difficulty): one index probe per distinct pair instead of reading
+  // every stats row, which a plain DISTINCT does.
   const dims = await db.$queryRaw<{ domain: string; difficulty: string }[]>`
-    SELECT DISTINCT "domain", "difficulty" FROM "CampaignStats"`;
-  const order = ['trivial', 'easy', 'medium', 'hard', 'expert'];
+    WITH RECURSIVE d AS (
+      (SELECT "domain", "difficulty" FROM "CampaignStats" ORDER BY 1, 2 LIMIT 1)
+      UNION ALL
+      SELECT n."domain", n."difficulty" FROM d CROSS JOIN LATERAL (
+        SELECT s."domain", s."difficulty" FROM "CampaignStats" s
+         WHERE (s."domain", s."difficulty") > (d."domain", d."difficulty")
+         ORDER BY 1, 2 LIMIT 1) n)
+    SELECT "domain", "difficulty" FROM d`;
   return {
     campaigns: [...campaigns],
     suites: [...new Set(campaigns.map((c) => c.suiteVersion))].sort(),
     domains: [...new Set(dims.map((d) => d.domain))].sort(),
-    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort((a, b) => difficultyRank(a) - difficultyRank(b) || a.localeCompare(b)),
   };
 }

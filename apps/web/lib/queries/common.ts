@@ -1,5 +1,6 @@
 import {
   ATTEMPT_STATUSES,
+  DIFFICULTIES,
   completenessPartOf,
   isValidOutcome,
   LEGACY_NOT_APPLICABLE,
@@ -102,4 +103,10 @@ export function num(v: unknown): number {
 
 export function numOrNull(v: unknown): number | null {
   return v === null || v === undefined ? null : num(v);
+}
+
+/** Difficulties read in their own order (trivial to expert, then anything else), not alphabetically. */
+export function difficultyRank(d: string): number {
+  const i = (DIFFICULTIES as readonly string[]).indexOf(d);
+  return i < 0 ? DIFFICULTIES.length : i;
 }

@@ -1,9 +1,10 @@
 import { rateOf, summarizeSeries, type AttemptRow, type AttemptStatus, type Rate, type SeriesSummary } from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
-import { num } from './common';
+import { difficultyRank, num } from './common';
 import type { DashboardFilters } from './filters';
-import { sumTargets, toRows, type LeaderboardRow } from './leaderboard';
+import type { LeaderboardRow } from './leaderboard';
+import { sumTargets, toRows } from './target-sums';
 
 export interface SliceCell {
   outputMode: 'text' | 'json_schema';
@@ -48,6 +49,9 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
            GROUP BY 1, 2 ORDER BY 2, 1`;
   const toCells = (rows: Awaited<ReturnType<typeof slice>>): SliceCell[] =>
     rows.map((r) => ({ outputMode: r.outputMode, key: r.key, rate: rateOf(num(r.p), num(r.v)), flaky: num(r.fl), classified: num(r.fx) }));
+  // Difficulties read in their own order (trivial to expert), not alphabetically.
+  const byDifficultyOrder = (cells: SliceCell[]) =>
+    [...cells].sort((a, b) => difficultyRank(a.key) - difficultyRank(b.key) || a.outputMode.localeCompare(b.outputMode));
 
   const [{ sums, passAny }, byDomain, byDifficulty, overTime] = await Promise.all([
     sumTargets(db, included, f, modelWhere),
@@ -55,7 +59,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
     slice('difficulty'),
     db.$queryRaw<{ campaignId: string; outputMode: 'text' | 'json_schema'; v: unknown; p: unknown }[]>`
       SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."valid") v, sum(s."passes") p
-        FROM "CampaignStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2`,
+        FROM "CampaignTargetStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2`,
   ]);
 
   const fixtureCampaign =
@@ -81,9 +85,9 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
   const byId = new Map(all.map((c) => [c.id, c]));
   return {
     modelId,
-    targets: toRows(sums, passAny, included.some((c) => !c.complete && !c.legacy)),
+    targets: toRows(sums, passAny),
     byDomain: toCells(byDomain),
-    byDifficulty: toCells(byDifficulty),
+    byDifficulty: byDifficultyOrder(toCells(byDifficulty)),
     overTime: overTime
       .filter((r) => byId.has(r.campaignId))
       .map((r) => {

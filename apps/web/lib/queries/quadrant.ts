@@ -4,11 +4,15 @@ import type { DashboardFilters } from './filters';
 import { getLeaderboard, type LeaderboardRow } from './leaderboard';
 
 export const QUADRANT_METRICS = {
-  cost: { label: 'Cost per complete trial (USD)', pick: (r: LeaderboardRow) => r.perTrial.costUsd },
-  tokens: { label: 'Tokens per complete trial', pick: (r: LeaderboardRow) => r.perTrial.tokens },
-  api: { label: 'API time per complete trial (s)', pick: (r: LeaderboardRow) => r.perTrial.apiDurationMs },
+  cost: { label: 'Cost per complete trial (USD)', noun: 'cost', pick: (r: LeaderboardRow) => r.perTrial.costUsd },
+  tokens: { label: 'Tokens per complete trial', noun: 'token count', pick: (r: LeaderboardRow) => r.perTrial.tokens },
+  api: { label: 'API time per complete trial (s)', noun: 'API time', pick: (r: LeaderboardRow) => r.perTrial.apiDurationMs },
 } as const;
 export type QuadrantMetric = keyof typeof QUADRANT_METRICS;
+
+export function isQuadrantMetric(v: unknown): v is QuadrantMetric {
+  return typeof v === 'string' && v in QUADRANT_METRICS;
+}
 
 export interface QuadrantPoint {
   x: number | null;
@@ -16,31 +20,49 @@ export interface QuadrantPoint {
   label: string;
   modelId: string;
   outputMode: string;
+  simulated: boolean;
+  legacy: boolean;
   low: number | null;
   high: number | null;
   passes: number;
   valid: number;
   partial: boolean;
+  completeTrials: number;
 }
 
-/** One point per target of the leaderboard, placed by core's median split. */
-export async function getQuadrant(db: Db, f: DashboardFilters, metric: QuadrantMetric): Promise<QuadrantResult<QuadrantPoint> & { metric: QuadrantMetric }> {
-  const board = await getLeaderboard(db, f);
-  const points: QuadrantPoint[] = board.rows.map((r) => {
+function pointsFor(rows: readonly LeaderboardRow[], metric: QuadrantMetric): QuadrantPoint[] {
+  return rows.map((r) => {
     const m = QUADRANT_METRICS[metric].pick(r);
     const x = m.value === null ? null : metric === 'api' ? m.value / 1000 : m.value;
     return {
       x,
       y: r.meanSuccess.value,
-      label: `${r.modelId} · ${r.outputMode}`,
+      label: `${r.modelId} · ${r.outputMode}${r.simulated ? ' (simulated)' : ''}${r.legacyOnly ? ' (legacy)' : ''}`,
       modelId: r.modelId,
       outputMode: r.outputMode,
+      simulated: r.simulated,
+      legacy: r.legacyOnly,
       low: r.meanSuccess.interval?.low ?? null,
       high: r.meanSuccess.interval?.high ?? null,
       passes: r.meanSuccess.numerator,
       valid: r.meanSuccess.denominator,
       partial: m.partial,
+      completeTrials: r.completeTrials,
     };
   });
-  return { ...assignQuadrants(points), metric };
+}
+
+export type QuadrantReport = QuadrantResult<QuadrantPoint> & {
+  metric: QuadrantMetric;
+  /** How many targets each metric could place, so an empty chart can point to one that has data. */
+  placeable: Record<QuadrantMetric, number>;
+};
+
+/** One point per target of the leaderboard, placed by core's median split. */
+export async function getQuadrant(db: Db, f: DashboardFilters, metric: QuadrantMetric): Promise<QuadrantReport> {
+  const board = await getLeaderboard(db, f);
+  const placeable = Object.fromEntries(
+    (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).map((m) => [m, pointsFor(board.rows, m).filter((p) => p.x !== null && p.y !== null).length]),
+  ) as Record<QuadrantMetric, number>;
+  return { ...assignQuadrants(pointsFor(board.rows, metric)), metric, placeable };
 }

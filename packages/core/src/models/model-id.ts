@@ -53,3 +53,15 @@ export function parseModelId(raw: string): ModelId {
 export function formatModelId(id: Pick<ModelId, 'baseModel' | 'effort'>): string {
   return id.effort ? `${id.baseModel}#${id.effort}` : id.baseModel;
 }
+
+/**
+ * True for the built-in simulated model (`simulated` or `simulated:<seed>`, with any effort): a seeded
+ * coin stands in for a model, so every place that shows its results must say so. `sim` is the
+ * earlier spelling of the same thing and is still found in recorded campaigns.
+ */
+export function isSimulatedModelId(modelId: string): boolean {
+  return SIMULATED_MODEL_ID.test(modelId.trim());
+}
+
+/** The pattern behind isSimulatedModelId, for code that cannot import core (a browser bundle gets its source). */
+export const SIMULATED_MODEL_ID = /^(simulated|sim)(:[^#]*)?(#.*)?$/;

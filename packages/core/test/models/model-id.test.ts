@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, formatModelId, parseModelId, REASONING_EFFORTS } from '../../src/models';
+import { ConfigurationError, formatModelId, isSimulatedModelId, parseModelId, REASONING_EFFORTS } from '../../src/models';
 
 describe('parseModelId', () => {
   it.each([
@@ -36,5 +36,14 @@ describe('parseModelId', () => {
   it('formats the canonical #-form', () => {
     expect(formatModelId(parseModelId('qwen3:high'))).toBe('qwen3#high');
     expect(formatModelId(parseModelId('llama3.1:8b'))).toBe('llama3.1:8b');
+  });
+});
+
+describe('isSimulatedModelId', () => {
+  it.each(['simulated', 'simulated:7', 'simulated:demo#high', 'sim', 'sim:3'])('%s is simulated', (id) => {
+    expect(isSimulatedModelId(id)).toBe(true);
+  });
+  it.each(['oracle', 'mock', 'simple-model', 'openai/simulated', 'simulatedx', 'replay:sim.json'])('%s is not', (id) => {
+    expect(isSimulatedModelId(id)).toBe(false);
   });
 });

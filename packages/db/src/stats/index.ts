@@ -1,1 +1,2 @@
 export * from './refresh-campaign-stats';
+export * from './refresh-stale';

@@ -1,7 +1,9 @@
 import {
+  ATTEMPT_STATUSES,
   buildSeries,
   classifySeries,
   isValidOutcome,
+  modelAnswered,
   seriesPassAnyAtN,
   type AttemptRow,
   type AttemptStatus,
@@ -10,7 +12,7 @@ import {
 import type { Db } from '../client';
 import type { OutputMode, Prisma } from '../generated/prisma/client';
 
-/** One fixture series as SQL groups it: statuses in trial order plus the sums the stats row needs. */
+/** One fixture series as SQL groups it: statuses in trial order, for classification and pass_any_at_n. */
 interface SeriesRow {
   targetId: string;
   modelId: string;
@@ -21,14 +23,29 @@ interface SeriesRow {
   difficulty: string;
   statuses: AttemptStatus[];
   trials: number[];
+}
+
+/** One trial round of one (target, domain, difficulty): what its attempts consumed and how many were valid. */
+interface RoundRow {
+  targetId: string;
+  domain: string;
+  difficulty: string;
+  trial: number;
+  attempts: number;
+  valid: number;
   inputTokens: bigint;
   outputTokens: bigint;
   reasoningTokens: bigint;
-  totalTokens: bigint;
+  tokens: bigint | null;
+  tokensKnown: number;
+  tokensExpected: number;
   costUsd: number | null;
   costKnown: number;
   costEstimated: number;
-  apiDurationMs: bigint;
+  costExpected: number;
+  apiMs: bigint | null;
+  apiKnown: number;
+  apiExpected: number;
 }
 
 export interface RefreshResult {
@@ -38,12 +55,17 @@ export interface RefreshResult {
   attempts: number;
 }
 
+// Core decides which statuses are quality outcomes and which mean the model answered (and so should
+// have reported usage); the SQL below only counts by these lists.
+const VALID = ATTEMPT_STATUSES.filter(isValidOutcome);
+const ANSWERED = ATTEMPT_STATUSES.filter(modelAnswered);
+
 /**
  * Rebuilds a campaign's CampaignStats rows from its attempts. SQL does the heavy grouping (one row per
- * fixture series); core's series functions decide each fixture's classification and pass_any_at_n
- * contribution, so the leaderboard's sums mean exactly what the methodology says. Idempotent and safe
- * to call while the campaign runs: an advisory lock serialises concurrent refreshes of one campaign and
- * the delete + insert commit together, so readers never see half a campaign.
+ * fixture series, one per trial round); core's series functions decide each fixture's classification
+ * and pass_any_at_n contribution, so the leaderboard's sums mean exactly what the methodology says.
+ * Idempotent and safe to call while the campaign runs: an advisory lock serialises concurrent
+ * refreshes of one campaign and the delete + insert commit together, so readers never see half a campaign.
  */
 export async function refreshCampaignStats(db: Db, campaignId: string): Promise<RefreshResult> {
   return db.$transaction(
@@ -56,44 +78,70 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
         SELECT a."targetId", t."modelId", t."reasoningEffort", t."outputMode",
                a."domain", a."fixtureId", min(a."difficulty") AS "difficulty",
                array_agg(a."status"::text ORDER BY a."trial", a."id") AS "statuses",
-               array_agg(a."trial" ORDER BY a."trial", a."id") AS "trials",
-               coalesce(sum(a."inputTokens"), 0)::bigint AS "inputTokens",
-               coalesce(sum(a."outputTokens"), 0)::bigint AS "outputTokens",
-               coalesce(sum(a."reasoningTokens"), 0)::bigint AS "reasoningTokens",
-               coalesce(sum(a."totalTokens"), 0)::bigint AS "totalTokens",
-               sum(a."costUsd") AS "costUsd",
-               count(a."costUsd")::int AS "costKnown",
-               (count(*) FILTER (WHERE a."costUsd" IS NOT NULL AND a."costEstimated"))::int AS "costEstimated",
-               coalesce(sum(a."apiDurationMs"), 0)::bigint AS "apiDurationMs"
+               array_agg(a."trial" ORDER BY a."trial", a."id") AS "trials"
           FROM "Attempt" a
           JOIN "CampaignTarget" t ON t."id" = a."targetId"
          WHERE a."campaignId" = ${campaignId}
          GROUP BY a."targetId", t."modelId", t."reasoningEffort", t."outputMode", a."fixtureSnapshotId", a."domain", a."fixtureId"`;
 
+      const rounds = await tx.$queryRaw<RoundRow[]>`
+        SELECT a."targetId", a."domain", a."difficulty", a."trial",
+               count(*)::int AS "attempts",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${VALID}::text[])))::int AS "valid",
+               coalesce(sum(a."inputTokens"), 0)::bigint AS "inputTokens",
+               coalesce(sum(a."outputTokens"), 0)::bigint AS "outputTokens",
+               coalesce(sum(a."reasoningTokens"), 0)::bigint AS "reasoningTokens",
+               sum(a."totalTokens")::bigint AS "tokens",
+               count(a."totalTokens")::int AS "tokensKnown",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."totalTokens" IS NOT NULL))::int AS "tokensExpected",
+               sum(a."costUsd") AS "costUsd",
+               count(a."costUsd")::int AS "costKnown",
+               (count(*) FILTER (WHERE a."costUsd" IS NOT NULL AND a."costEstimated"))::int AS "costEstimated",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."costUsd" IS NOT NULL))::int AS "costExpected",
+               sum(a."apiDurationMs")::bigint AS "apiMs",
+               count(a."apiDurationMs")::int AS "apiKnown",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."apiDurationMs" IS NOT NULL))::int AS "apiExpected"
+          FROM "Attempt" a
+         WHERE a."campaignId" = ${campaignId}
+         GROUP BY a."targetId", a."domain", a."difficulty", a."trial"`;
+
       const facts: CampaignFactsById = { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } };
       const groups = new Map<string, Prisma.CampaignStatsCreateManyInput>();
+      const keyOf = (r: { targetId: string; domain: string; difficulty: string }) => JSON.stringify([r.targetId, r.domain, r.difficulty]);
       let attempts = 0;
       for (const s of series) {
         attempts += s.statuses.length;
-        const key = JSON.stringify([s.targetId, s.domain, s.difficulty]);
+        const key = keyOf(s);
         let g = groups.get(key);
         if (!g) {
-          g = emptyRow(campaignId, s, campaign.legacy ? 0 : campaign.trials);
+          g = emptyRow(campaignId, s, campaign.legacy ? 0 : campaign.trials, campaign.trials);
           groups.set(key, g);
         }
         addSeries(g, s, facts, campaignId);
       }
+      for (const r of rounds) {
+        const g = groups.get(keyOf(r));
+        // Both queries read the same attempts in one transaction, so every round has its group.
+        if (!g) throw new Error(`Trial round without a series: ${keyOf(r)} in ${campaignId}.`);
+        addRound(g, r);
+      }
 
       await tx.campaignStats.deleteMany({ where: { campaignId } });
+      await tx.campaignTargetStats.deleteMany({ where: { campaignId } });
       const data = [...groups.values()];
-      if (data.length > 0) await tx.campaignStats.createMany({ data });
+      if (data.length > 0) {
+        await tx.campaignStats.createMany({ data });
+        await tx.campaignTargetStats.createMany({ data: rollUpByTarget(data) });
+      }
       return { campaignId, rows: data.length, attempts };
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
 }
 
-function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number): Prisma.CampaignStatsCreateManyInput {
+function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number, trials: number): Prisma.CampaignStatsCreateManyInput {
+  const zeros = () => new Array<number>(trials).fill(0);
+  const bigZeros = () => new Array<bigint>(trials).fill(0n);
   return {
     campaignId,
     targetId: s.targetId,
@@ -122,12 +170,30 @@ function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number): Pris
     costUsd: 0,
     costKnown: 0,
     costEstimated: 0,
+    costExpected: 0,
+    tokensKnown: 0,
+    tokensExpected: 0,
     apiDurationMs: 0n,
+    apiKnown: 0,
+    apiExpected: 0,
+    trialAttempts: zeros(),
+    trialValid: zeros(),
+    trialCostUsd: zeros(),
+    trialCostKnown: zeros(),
+    trialCostEstimated: zeros(),
+    trialTokens: bigZeros(),
+    trialTokensKnown: zeros(),
+    trialApiMs: bigZeros(),
+    trialApiKnown: zeros(),
   };
 }
 
 /** Numbers the row holds as plain counts; the casts below only undo Prisma's wide input types. */
-type Counts = Record<'attempts' | 'valid' | 'passes' | 'infraFailures' | 'unscored' | 'otherExcluded' | 'fixtures' | 'stablePass' | 'stableFail' | 'flaky' | 'unknown' | 'costKnown' | 'costEstimated', number>;
+type Counts = Record<
+  | 'attempts' | 'valid' | 'passes' | 'infraFailures' | 'unscored' | 'otherExcluded' | 'fixtures' | 'stablePass' | 'stableFail'
+  | 'flaky' | 'unknown' | 'costKnown' | 'costEstimated' | 'costExpected' | 'tokensKnown' | 'tokensExpected' | 'apiKnown' | 'apiExpected',
+  number
+>;
 
 function addSeries(g: Prisma.CampaignStatsCreateManyInput, s: SeriesRow, facts: CampaignFactsById, campaignId: string) {
   const c = g as unknown as Counts;
@@ -175,13 +241,81 @@ function addSeries(g: Prisma.CampaignStatsCreateManyInput, s: SeriesRow, facts: 
       });
     }
   }
+}
 
-  g.inputTokens = (g.inputTokens as bigint) + BigInt(s.inputTokens);
-  g.outputTokens = (g.outputTokens as bigint) + BigInt(s.outputTokens);
-  g.reasoningTokens = (g.reasoningTokens as bigint) + BigInt(s.reasoningTokens);
-  g.totalTokens = (g.totalTokens as bigint) + BigInt(s.totalTokens);
-  g.apiDurationMs = (g.apiDurationMs as bigint) + BigInt(s.apiDurationMs);
-  g.costUsd = (g.costUsd as number) + (s.costUsd ?? 0);
-  c.costKnown += s.costKnown;
-  c.costEstimated += s.costEstimated;
+type NumberArrays = 'trialAttempts' | 'trialValid' | 'trialCostUsd' | 'trialCostKnown' | 'trialCostEstimated' | 'trialTokensKnown' | 'trialApiKnown';
+type BigIntArrays = 'trialTokens' | 'trialApiMs';
+
+/** Adds one trial round to its row: into the per-trial arrays at index trial - 1, and into the totals. */
+function addRound(g: Prisma.CampaignStatsCreateManyInput, r: RoundRow) {
+  const c = g as unknown as Counts;
+  const i = r.trial - 1;
+  // Arrays are sized by the campaign's trials; a trial number beyond them (never planned) still counts.
+  const add = (column: NumberArrays, value: number) => {
+    const list = g[column] as number[];
+    while (list.length <= i) list.push(0);
+    list[i]! += value;
+  };
+  const addBig = (column: BigIntArrays, value: bigint) => {
+    const list = g[column] as bigint[];
+    while (list.length <= i) list.push(0n);
+    list[i]! += value;
+  };
+  add('trialAttempts', r.attempts);
+  add('trialValid', r.valid);
+  add('trialCostUsd', r.costUsd ?? 0);
+  add('trialCostKnown', r.costKnown);
+  add('trialCostEstimated', r.costEstimated);
+  addBig('trialTokens', BigInt(r.tokens ?? 0));
+  add('trialTokensKnown', r.tokensKnown);
+  addBig('trialApiMs', BigInt(r.apiMs ?? 0));
+  add('trialApiKnown', r.apiKnown);
+
+  g.inputTokens = (g.inputTokens as bigint) + BigInt(r.inputTokens);
+  g.outputTokens = (g.outputTokens as bigint) + BigInt(r.outputTokens);
+  g.reasoningTokens = (g.reasoningTokens as bigint) + BigInt(r.reasoningTokens);
+  g.totalTokens = (g.totalTokens as bigint) + BigInt(r.tokens ?? 0);
+  g.apiDurationMs = (g.apiDurationMs as bigint) + BigInt(r.apiMs ?? 0);
+  g.costUsd = (g.costUsd as number) + (r.costUsd ?? 0);
+  c.costKnown += r.costKnown;
+  c.costEstimated += r.costEstimated;
+  c.costExpected += r.costExpected;
+  c.tokensKnown += r.tokensKnown;
+  c.tokensExpected += r.tokensExpected;
+  c.apiKnown += r.apiKnown;
+  c.apiExpected += r.apiExpected;
+}
+
+/** Fields that identify a stats row rather than count something. */
+const KEY_FIELDS = new Set(['campaignId', 'targetId', 'domain', 'difficulty', 'modelId', 'reasoningEffort', 'outputMode', 'refreshedAt']);
+
+/**
+ * One row per target: every count, sum and per-trial or per-n array of its (domain, difficulty) rows
+ * added up, element by element for arrays. Everything in a stats row is additive over disjoint sets of
+ * fixture series, so the roll-up means exactly what the rows mean over the union.
+ */
+export function rollUpByTarget(rows: readonly Prisma.CampaignStatsCreateManyInput[]): Prisma.CampaignTargetStatsCreateManyInput[] {
+  const byTarget = new Map<string, Record<string, unknown>>();
+  for (const row of rows) {
+    const { domain: _domain, difficulty: _difficulty, ...rest } = row;
+    const sum = byTarget.get(row.targetId);
+    if (!sum) {
+      byTarget.set(row.targetId, structuredClone(rest) as Record<string, unknown>);
+      continue;
+    }
+    for (const [field, value] of Object.entries(rest)) {
+      if (KEY_FIELDS.has(field)) continue;
+      sum[field] = add(sum[field], value);
+    }
+  }
+  return [...byTarget.values()] as unknown as Prisma.CampaignTargetStatsCreateManyInput[];
+}
+
+function add(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const zero = typeof (a[0] ?? b[0]) === 'bigint' ? 0n : 0;
+    return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => add(a[i] ?? zero, b[i] ?? zero));
+  }
+  if (typeof a === 'bigint' || typeof b === 'bigint') return BigInt(a as bigint) + BigInt(b as bigint);
+  return (a as number) + (b as number);
 }

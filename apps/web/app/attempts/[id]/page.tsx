@@ -1,11 +1,12 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { attemptStatusReason, isAttemptStatus } from '@gitbench/core';
+import { attemptStatusReason, isAttemptStatus, isSimulatedModelId } from '@gitbench/core';
+import { DataTable } from '@/components/data-table';
 import { Section } from '@/components/empty-state';
 import { Diff, Facts, JsonBlock, Pre } from '@/components/evidence';
 import { date, DASH, duration, fixtureHref, int, modelHref, usd } from '@/components/format';
 import { SandboxEvidenceView } from '@/components/sandbox-evidence';
-import { LegacyBadge, StatusBadge } from '@/components/status-badge';
+import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { Transcript } from '@/components/transcript';
 import { getAttemptEvidence } from '@/lib/queries/attempt';
 import { services } from '@/lib/services';
@@ -24,7 +25,8 @@ function ScorerEvidence({ evidence }: { evidence: unknown }) {
   if (!evidence || typeof evidence !== 'object') return <p className="text-sm text-slate-500">The scorer recorded no evidence for this try.</p>;
   const ev = evidence as { checks?: Check[]; [k: string]: unknown };
   const checks = Array.isArray(ev.checks) ? ev.checks : [];
-  const rest = Object.fromEntries(Object.entries(ev).filter(([k]) => k !== 'checks'));
+  // Hashes have their own section and the verdict is printed above; the rest stays one click away.
+  const rest = Object.fromEntries(Object.entries(ev).filter(([k]) => !['checks', 'hashes'].includes(k)));
   return (
     <div className="space-y-3">
       {checks.length > 0 ? (
@@ -53,9 +55,20 @@ function ScorerEvidence({ evidence }: { evidence: unknown }) {
           ))}
         </ul>
       ) : null}
-      {Object.keys(rest).length > 0 ? <JsonBlock value={rest} label="scorer evidence" /> : null}
+      {Object.keys(rest).length > 0 ? (
+        <details>
+          <summary className="cursor-pointer text-sm text-slate-600">Everything the scorer recorded</summary>
+          <JsonBlock value={rest} label="scorer evidence" />
+        </details>
+      ) : null}
     </div>
   );
+}
+
+function scorerHash(evidence: unknown, key: string): string | undefined {
+  const hashes = (evidence as { hashes?: Record<string, unknown> } | null)?.hashes;
+  const v = hashes?.[key];
+  return typeof v === 'string' ? v : undefined;
 }
 
 export default async function AttemptPage({ params }: { params: Promise<{ id: string }> }) {
@@ -68,6 +81,7 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
   const def = (fx.definition ?? {}) as Record<string, unknown>;
   const reason = isAttemptStatus(a.status) ? attemptStatusReason(a.status) : a.status;
   const usage = (latest?.usage ?? null) as Record<string, unknown> | null;
+  const simulated = isSimulatedModelId(a.modelId);
 
   return (
     <div className="space-y-8">
@@ -86,8 +100,15 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
           </Link>
         </p>
         <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
-          Attempt: trial {a.trial} of {a.campaign.trials} <StatusBadge status={a.status} /> {a.campaign.legacy ? <LegacyBadge /> : null}
+          Attempt: trial {a.trial} of {a.campaign.trials} <StatusBadge status={a.status} /> {a.campaign.legacy ? <LegacyBadge /> : null}{' '}
+          {simulated ? <SimulatedBadge /> : null}
         </h1>
+        {simulated ? (
+          <p className="rounded border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
+            Simulated attempt: a seeded coin decided whether this answer is the expected one or a fixed wrong answer. No model was called; the
+            tokens and API time are made up to exercise the dashboard.
+          </p>
+        ) : null}
         <p className="text-sm text-slate-600" data-testid="attempt-summary">
           {a.modelId} · {a.outputMode}
           {a.reasoningEffort ? ` · effort ${a.reasoningEffort}` : ''} · {reason}
@@ -175,7 +196,11 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       )}
 
       <Section title="Repository state" id="repo">
-        {fx.repoState ? <Pre label="repository state">{fx.repoState}</Pre> : <p className="text-sm text-slate-500">Not recorded (legacy imports have none).</p>}
+        <p className="text-sm text-slate-600">
+          Before the answer: the repository every attempt of this fixture starts from, as built when the campaign was planned (its hash is the
+          fixture input hash below). After the answer: the output of the answer&apos;s commands and of the scorer&apos;s look-ups above.
+        </p>
+        {fx.repoState ? <Pre label="repository state before the answer">{fx.repoState}</Pre> : <p className="text-sm text-slate-500">Not recorded (legacy imports have none).</p>}
         {fx.setupLog ? (
           <details>
             <summary className="cursor-pointer text-sm text-slate-600">Setup log</summary>
@@ -191,10 +216,15 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       ) : null}
 
       <Section title="Hashes, route and sandbox" id="hashes">
+        {a.campaign.legacy ? (
+          <p className="text-sm text-slate-600">Imported from an upstream result file, which records no hashes and ran no sandbox: they show as &ldquo;—&rdquo;.</p>
+        ) : null}
         <Facts
+          testId="hashes"
           items={[
             ['attempt', a.id],
             ['fixture input hash', a.inputHash ?? fx.inputHash ?? DASH],
+            ['fixture definition hash', scorerHash(latest?.scorerEvidence, 'definition') ?? DASH],
             ['rendered prompt hash', a.promptHash ?? DASH],
             ['expected output hash', a.expectedHash ?? DASH],
             ['scorer config hash', a.scorerConfigHash ?? DASH],
@@ -224,38 +254,20 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       </Section>
 
       <Section title={`Retry history (${a.tries.length} tr${a.tries.length === 1 ? 'y' : 'ies'})`} id="tries">
-        {a.tries.length === 0 ? (
-          <p className="text-sm text-slate-500">No try has finished yet.</p>
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full text-sm" data-testid="try-history">
-              <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Try</th>
-                  <th className="px-3 py-2">Status</th>
-                  <th className="px-3 py-2">Worker</th>
-                  <th className="px-3 py-2">Started</th>
-                  <th className="px-3 py-2">Finished</th>
-                  <th className="px-3 py-2">Error</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {a.tries.map((t) => (
-                  <tr key={t.id}>
-                    <td className="px-3 py-2 tabular-nums">{t.tryNumber}</td>
-                    <td className="px-3 py-2">
-                      <StatusBadge status={t.status} />
-                    </td>
-                    <td className="px-3 py-2 font-mono text-xs">{t.workerId}</td>
-                    <td className="px-3 py-2 text-xs">{date(t.startedAt)}</td>
-                    <td className="px-3 py-2 text-xs">{date(t.finishedAt)}</td>
-                    <td className="px-3 py-2 text-xs text-slate-700">{[t.errorClass, t.errorMessage].filter(Boolean).join(': ') || DASH}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={a.tries}
+          rowKey={(t) => t.id}
+          testId="try-history"
+          empty={<p className="text-sm text-slate-500">No try has finished yet.</p>}
+          columns={[
+            { header: 'Try', className: 'tabular-nums', cell: (t) => t.tryNumber },
+            { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
+            { header: 'Worker', className: 'font-mono text-xs', cell: (t) => t.workerId },
+            { header: 'Started', className: 'text-xs', cell: (t) => date(t.startedAt) },
+            { header: 'Finished', className: 'text-xs', cell: (t) => date(t.finishedAt) },
+            { header: 'Error', className: 'text-xs text-slate-700', cell: (t) => [t.errorClass, t.errorMessage].filter(Boolean).join(': ') || DASH },
+          ]}
+        />
       </Section>
     </div>
   );

@@ -1,16 +1,31 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { isSimulatedModelId } from '@gitbench/core';
+import { refreshStaleCampaignStats } from '@gitbench/db';
+import { CampaignFixtureTable } from '@/components/campaign-fixture-table';
 import { CampaignLive } from '@/components/campaign-live';
 import { CompletenessPanel } from '@/components/completeness-panel';
 import { EmptyState, Section } from '@/components/empty-state';
-import { date, duration, fixtureHref, int, modelHref, usd } from '@/components/format';
+import { ExportLinks } from '@/components/export-links';
+import { date, duration } from '@/components/format';
 import { Heatmap } from '@/components/heatmap';
-import { LeaderboardTable, ResourceValue } from '@/components/leaderboard-table';
-import { LegacyBadge, StatusBadge } from '@/components/status-badge';
+import { LeaderboardTable } from '@/components/leaderboard-table';
+import { SelectForm } from '@/components/select-form';
+import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { getCampaignFixtureTable, getCampaignOverview } from '@/lib/queries/campaign';
 import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
+
+// While a campaign runs its stats go stale with every attempt; refresh them at most this often.
+const RUNNING_STATS_MIN_AGE_MS = 3_000;
+
+/** Why a campaign has no attempts to show, in the words of its status. */
+function noAttemptsYet(status: string, detail: string | null): string {
+  if (status === 'CANCELLED') return 'It was cancelled before any attempt was planned, so nothing ran.';
+  if (status === 'FAILED') return `Planning failed${detail ? `: ${detail}` : ''}. Nothing ran.`;
+  return 'The worker is building each fixture’s repository to plan the attempts; figures appear here as they finish.';
+}
 
 export default async function CampaignPage({
   params,
@@ -22,14 +37,16 @@ export default async function CampaignPage({
   const { id } = await params;
   const sp = await searchParams;
   const page = Math.max(1, Number(sp.page) || 1);
+  const domain = sp.domain || undefined;
   const { db } = services();
-  const [o, table] = await Promise.all([getCampaignOverview(db, id), getCampaignFixtureTable(db, id, { page, domain: sp.domain || undefined })]);
+  // The maintained stats are a cache of the attempts: bring them up to date before reading them, so a
+  // running, just-finished or cancelled campaign shows its current figures.
+  await refreshStaleCampaignStats(db, { campaignId: id, minAgeMs: RUNNING_STATS_MIN_AGE_MS });
+  const [o, table] = await Promise.all([getCampaignOverview(db, id), getCampaignFixtureTable(db, id, { page, domain })]);
   if (!o || !table) notFound();
   const c = o.campaign;
   const total = Object.values(o.statusCounts).reduce((a, b) => a + (b ?? 0), 0);
-  const targetLabel = (t: { modelId: string; outputMode: string }) => `${t.modelId} · ${t.outputMode}`;
-  const pages = Math.max(1, Math.ceil(table.total / table.pageSize));
-  const pageHref = (p: number) => `/campaigns/${id}?page=${p}${sp.domain ? `&domain=${encodeURIComponent(sp.domain)}` : ''}#fixtures`;
+  const simulated = o.targets.some((t) => isSimulatedModelId(t.modelId));
 
   return (
     <div className="space-y-8">
@@ -41,12 +58,12 @@ export default async function CampaignPage({
           / {c.id}
         </p>
         <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
-          {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null}
+          {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null} {simulated ? <SimulatedBadge /> : null}
         </h1>
         <p className="text-sm text-slate-600">
           By {c.createdBy} · created {date(c.createdAt)} · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
           {o.targets.length} target{o.targets.length === 1 ? '' : 's'} × {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
-          {duration(o.wallClockMs)}
+          {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
         <p className="font-mono text-xs text-slate-500">config hash {c.configHash}</p>
         {c.statusDetail ? <p className="text-sm text-rose-700">{c.statusDetail}</p> : null}
@@ -56,17 +73,18 @@ export default async function CampaignPage({
             classification or pass_any_at_n is claimed for it. It is never in default rankings.
           </p>
         ) : null}
-        <div className="flex gap-2 text-sm">
-          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/campaigns/${id}?format=csv`}>
-            Export attempts (CSV)
-          </a>
-          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/campaigns/${id}?format=json`}>
-            Export attempts (JSON)
-          </a>
-          <a className="rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" href={`/api/export/campaigns/${id}?format=aa`}>
-            Export artificialanalysis rows (CSV)
-          </a>
-        </div>
+        {simulated ? (
+          <p className="rounded border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
+            Targets marked simulated are answered by a seeded coin, not by a model: their figures show how flaky fixtures and pass_any_at_n
+            look, and say nothing about any model.
+          </p>
+        ) : null}
+        <ExportLinks
+          href={(format) => `/api/export/campaigns/${id}?format=${format}`}
+          what="attempts of this campaign"
+          noun="attempts"
+          extra={[{ href: `/api/export/campaigns/${id}?format=aa`, label: 'Export artificialanalysis rows (CSV)' }]}
+        />
       </div>
 
       <CampaignLive
@@ -80,68 +98,16 @@ export default async function CampaignPage({
         <CompletenessPanel completeness={o.completeness} legacy={c.legacy} />
       </Section>
 
-      <Section
-        title="Per model"
-        id="per-model"
-        aside={<span className="text-xs text-slate-500">stats refreshed {date(o.statsRefreshedAt)}</span>}
-      >
+      <Section title="Per model" id="per-model" aside={<span className="text-xs text-slate-500">figures as of {date(o.statsRefreshedAt)}</span>}>
         {o.perModel.length === 0 ? (
-          o.done > 0 ? (
-            <EmptyState title="Aggregates not computed yet">
-              {o.done} attempt(s) have finished, but this campaign&apos;s stats have not been refreshed since. They are refreshed while a campaign
-              runs and when it completes; the fixture table below already reads the attempts directly.
-            </EmptyState>
-          ) : (
-            <EmptyState title="No finished attempts yet">Figures appear here as attempts finish.</EmptyState>
-          )
+          <EmptyState title="No attempts yet">{noAttemptsYet(c.status, c.statusDetail)}</EmptyState>
         ) : (
           <>
-            <LeaderboardTable rows={o.perModel} showRank={false} filters={{ campaign: id }} />
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-              <table className="min-w-full text-sm">
-                <caption className="px-3 pt-2 text-left text-xs text-slate-500">
-                  Exact means per complete trial (a trial round counts when all its attempts are valid) and campaign totals.
-                </caption>
-                <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                  <tr>
-                    <th className="px-3 py-2">Target</th>
-                    <th className="px-3 py-2">Complete trials</th>
-                    <th className="px-3 py-2">Cost / complete trial</th>
-                    <th className="px-3 py-2">Tokens / complete trial</th>
-                    <th className="px-3 py-2">API time / complete trial</th>
-                    <th className="px-3 py-2">Total cost</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {o.targets.map((t) => {
-                    const r = o.perCompleteTrial[t.id]!;
-                    const m = o.perModel.find((p) => p.modelId === t.modelId && p.outputMode === t.outputMode);
-                    return (
-                      <tr key={t.id}>
-                        <td className="px-3 py-2">
-                          <Link className="text-indigo-700 hover:underline" href={modelHref(t.modelId, { campaign: id })}>
-                            {targetLabel(t)}
-                          </Link>
-                        </td>
-                        <td className="px-3 py-2 tabular-nums">
-                          {r.completeTrials}/{c.trials}
-                        </td>
-                        <td className="px-3 py-2 tabular-nums">
-                          <ResourceValue r={r.costUsd} format={usd} />
-                        </td>
-                        <td className="px-3 py-2 tabular-nums">
-                          <ResourceValue r={r.tokens} format={int} />
-                        </td>
-                        <td className="px-3 py-2 tabular-nums">
-                          <ResourceValue r={r.apiDurationMs} format={duration} />
-                        </td>
-                        <td className="px-3 py-2 tabular-nums">{m ? <ResourceValue r={m.totals.costUsd} format={usd} /> : '—'}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <LeaderboardTable rows={o.perModel} showRank={false} filters={{ campaign: id }} testId="per-model" countCampaigns={false} />
+            <p className="text-xs text-slate-500">
+              Cost, tokens and API time: mean per complete trial round (every attempt of the round has a valid outcome), with the campaign total
+              underneath. API time adds up time spent waiting on providers across parallel attempts; the wall clock above is the elapsed time.
+            </p>
           </>
         )}
       </Section>
@@ -149,9 +115,9 @@ export default async function CampaignPage({
       {o.heatmap.length > 0 ? (
         <Section title="Mean success by model and domain" id="heatmap-title">
           <Heatmap
-            rows={o.targets.map((t) => ({ id: t.id, label: targetLabel(t) }))}
-            columns={o.domains}
-            cell={(rowId, domain) => o.heatmap.find((h) => h.targetId === rowId && h.domain === domain)?.rate}
+            targets={o.targets}
+            domains={o.domains}
+            cell={(targetId, d) => o.heatmap.find((h) => h.targetId === targetId && h.domain === d)?.rate}
           />
         </Section>
       ) : null}
@@ -160,89 +126,16 @@ export default async function CampaignPage({
         title={`Fixtures (${table.total})`}
         id="fixtures"
         aside={
-          <form method="get" className="flex items-end gap-2 text-sm" aria-label="Filter fixtures by domain">
-            <label className="flex items-center gap-2">
-              Domain
-              <select name="domain" defaultValue={sp.domain ?? ''} className="rounded border border-slate-300 bg-white px-2 py-1">
-                <option value="">All</option>
-                {o.domains.map((d) => (
-                  <option key={d}>{d}</option>
-                ))}
-              </select>
-            </label>
-            <button className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50" type="submit">
-              Show
-            </button>
-          </form>
+          <SelectForm
+            formLabel="Filter fixtures by domain"
+            label="Domain"
+            name="domain"
+            value={domain ?? ''}
+            options={[{ value: '', label: 'All' }, ...o.domains.map((d) => ({ value: d, label: d }))]}
+          />
         }
       >
-        {table.rows.length === 0 ? (
-          <EmptyState title="No fixtures match">This campaign has no fixture in that domain.</EmptyState>
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full text-sm" data-testid="fixture-table">
-              <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th className="px-3 py-2">Fixture</th>
-                  {o.targets.map((t) => (
-                    <th key={t.id} className="px-3 py-2">
-                      {targetLabel(t)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {table.rows.map((r) => (
-                  <tr key={`${r.domain}/${r.fixtureId}`} className="align-top">
-                    <td className="px-3 py-2">
-                      <Link className="text-indigo-700 hover:underline" href={fixtureHref(r.domain, r.fixtureId, id)}>
-                        {r.domain}/{r.fixtureId}
-                      </Link>
-                      <div className="text-xs text-slate-500">{r.difficulty}</div>
-                    </td>
-                    {o.targets.map((t) => {
-                      const cell = r.cells[t.id];
-                      if (!cell) return <td key={t.id} className="px-3 py-2 text-slate-400">no attempts</td>;
-                      const cls = cell.summary.classification;
-                      return (
-                        <td key={t.id} className="px-3 py-2">
-                          <div className="flex flex-wrap items-center gap-1">
-                            {cls.applicable ? (
-                              <StatusBadge
-                                status={cls.class}
-                                title={`${cls.passes}/${cls.valid} valid attempts passed${cls.evidence === 'partial' ? '; fewer valid attempts than trials' : ''}`}
-                              />
-                            ) : null}
-                            <span className="text-xs tabular-nums text-slate-600">
-                              {cell.summary.meanSuccess.numerator}/{cell.summary.meanSuccess.denominator}
-                              {cls.applicable && cls.evidence === 'partial' ? ' partial' : ''}
-                            </span>
-                          </div>
-                          <div className="mt-1 flex flex-wrap gap-1">
-                            {cell.attempts.map((a) => (
-                              <Link key={a.id} href={`/attempts/${a.id}`} className="hover:opacity-80" aria-label={`Trial ${a.trial}: ${a.status}`}>
-                                <StatusBadge status={a.status} title={`Trial ${a.trial}`} />
-                              </Link>
-                            ))}
-                          </div>
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {pages > 1 ? (
-          <nav className="flex items-center gap-3 text-sm" aria-label="Fixture pages">
-            {page > 1 ? <Link href={pageHref(page - 1)} className="text-indigo-700 hover:underline">← Previous</Link> : null}
-            <span className="text-slate-600">
-              Page {page} of {pages}
-            </span>
-            {page < pages ? <Link href={pageHref(page + 1)} className="text-indigo-700 hover:underline">Next →</Link> : null}
-          </nav>
-        ) : null}
+        <CampaignFixtureTable campaignId={id} targets={o.targets} table={table} domain={domain} noAttempts={noAttemptsYet(c.status, c.statusDetail)} />
       </Section>
     </div>
   );

@@ -1,3 +1,4 @@
+import { DIFFICULTIES, SIMULATED_MODEL_ID } from '@gitbench/core';
 import { NewCampaignForm } from '@/components/new-campaign-form';
 
 export const metadata = { title: 'New campaign · GitBench' };
@@ -12,7 +13,7 @@ export default function NewCampaignPage() {
           number of attempts and a cost estimate before launching.
         </p>
       </div>
-      <NewCampaignForm />
+      <NewCampaignForm vocabulary={{ difficulties: [...DIFFICULTIES], simulatedModelPattern: SIMULATED_MODEL_ID.source }} />
     </div>
   );
 }

@@ -1,0 +1,83 @@
+'use client';
+
+import { CartesianGrid, ErrorBar, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+
+export interface OverTimePoint {
+  campaign: string;
+  /** ISO timestamp of the campaign's creation. */
+  at: string;
+  outputMode: string;
+  value: number | null;
+  low: number | null;
+  high: number | null;
+  /** "passes/valid", for the tooltip. */
+  fraction: string;
+}
+
+const COLORS: Record<string, string> = { text: '#4f46e5', json_schema: '#d97706' };
+
+/**
+ * Mean success per campaign in creation order, one line per output mode, each point with its Wilson
+ * interval. The x axis is campaign order, not a time scale: campaigns days apart and minutes apart
+ * read alike, and each tick names its date.
+ */
+export function OverTimeChart({ points }: { points: OverTimePoint[] }) {
+  const modes = [...new Set(points.map((p) => p.outputMode))].sort();
+  const campaigns = [...new Map(points.map((p) => [`${p.at}|${p.campaign}`, p])).values()].sort((a, b) => a.at.localeCompare(b.at));
+  if (campaigns.length < 2) return null;
+  const data = campaigns.map((c) => {
+    const row: Record<string, unknown> = { label: c.at.slice(0, 10), campaign: c.campaign };
+    for (const m of modes) {
+      const p = points.find((x) => x.at === c.at && x.campaign === c.campaign && x.outputMode === m);
+      if (!p || p.value === null) continue;
+      row[m] = p.value;
+      row[`${m}_err`] = [p.value - (p.low ?? p.value), (p.high ?? p.value) - p.value];
+      row[`${m}_fraction`] = p.fraction;
+    }
+    return row;
+  });
+  return (
+    <div className="h-72 w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="over-time-chart" role="img" aria-label="Mean success per campaign over time, by output mode">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={data} margin={{ top: 10, right: 30, bottom: 10, left: 10 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="label" tick={{ fontSize: 11 }} padding={{ left: 30, right: 30 }} />
+          <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} tick={{ fontSize: 11 }} />
+          <Tooltip
+            content={({ payload }) => {
+              const row = payload?.[0]?.payload as Record<string, unknown> | undefined;
+              if (!row) return null;
+              return (
+                <div className="rounded border border-slate-200 bg-white p-2 text-xs shadow">
+                  <div className="font-medium">{String(row.campaign)}</div>
+                  {modes.map((m) =>
+                    row[m] === undefined ? null : (
+                      <div key={m}>
+                        {m}: {Math.round((row[m] as number) * 1000) / 10}% ({String(row[`${m}_fraction`])})
+                      </div>
+                    ),
+                  )}
+                </div>
+              );
+            }}
+          />
+          <Legend />
+          {modes.map((m) => (
+            <Line
+              key={m}
+              type="linear"
+              dataKey={m}
+              name={m}
+              stroke={COLORS[m] ?? '#334155'}
+              dot={{ r: 4, fill: COLORS[m] ?? '#334155' }}
+              connectNulls
+              isAnimationActive={false}
+            >
+              <ErrorBar dataKey={`${m}_err`} width={4} stroke={COLORS[m] ?? '#334155'} />
+            </Line>
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

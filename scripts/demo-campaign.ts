@@ -1,0 +1,102 @@
+/**
+ * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as
+ * legacy campaigns (when they are next to this repository) and launches one demo campaign through the
+ * HTTP API, exactly as the form does. Idempotent: a demo campaign with the same configuration hash that
+ * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
+ *   node --import tsx scripts/demo-campaign.ts http://127.0.0.1:3000
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseSuite, type Fixture } from '@gitbench/core';
+import { defaultLegacyResultsDir, importLegacyResults } from './lib/legacy-results';
+
+const root = path.resolve(import.meta.dirname, '..');
+const baseUrl = process.argv[2] ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+const SUITE_DIR = 'fixtures';
+// A seeded coin per (fixture, trial): with three trials some fixtures pass every time, some never and
+// some sometimes, so flaky classifications and pass_any_at_n have something to show.
+const SIMULATED = 'simulated:7';
+// Per domain, the first fixture of each of these difficulties: every domain, a spread of difficulty,
+// and small enough (576 attempts in both output modes) to finish in a few minutes on two cores.
+const DIFFICULTIES = ['easy', 'hard'];
+// LLM-judged fixtures need a judge profile with a hosted model; the demo needs no key.
+const NO_KEY_SCORERS = (f: Fixture) => f.scoring.type !== 'llm_judge';
+
+const say = (message: string) => console.log(`[gitbench] ${message}`);
+
+function demoFixtureIds(): string[] {
+  const dir = path.join(root, SUITE_DIR);
+  const files = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(path.join(dir, d.name))
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+        .map((f) => ({ path: `${d.name}/${f}`, text: readFileSync(path.join(dir, d.name, f), 'utf8') })),
+    );
+  const { fixtures } = parseSuite(files);
+  const ids: string[] = [];
+  for (const domain of [...new Set(fixtures.map((f) => f.domain))].sort()) {
+    for (const difficulty of DIFFICULTIES) {
+      const first = fixtures
+        .filter((f) => f.domain === domain && f.difficulty === difficulty && NO_KEY_SCORERS(f))
+        .sort((a, b) => a.id.localeCompare(b.id))[0];
+      if (first) ids.push(`${domain}/${first.id}`);
+    }
+  }
+  return ids;
+}
+
+async function api<T>(route: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+  const res = await fetch(new URL(route, baseUrl), { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function waitForWebApp(timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(new URL('/api/campaigns?limit=1', baseUrl));
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`the web app did not answer at ${baseUrl} within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function launchDemoCampaign(): Promise<void> {
+  const config = {
+    name: 'Demo: oracle, mock and simulated',
+    createdBy: 'npm run demo',
+    models: ['oracle', 'mock', SIMULATED],
+    outputModes: ['text', 'json_schema'],
+    fixtures: { suiteDir: SUITE_DIR, ids: demoFixtureIds() },
+    trials: 3,
+    seed: 7,
+  };
+  const estimate = await api<{ configHash?: string; attempts?: number; formErrors?: string[]; fieldErrors?: Record<string, string[]> }>(
+    '/api/campaigns/estimate',
+    { method: 'POST', body: JSON.stringify(config) },
+  );
+  if (estimate.status !== 200 || !estimate.body.configHash) {
+    throw new Error(`the demo configuration was refused: ${JSON.stringify(estimate.body)}`);
+  }
+  const { body } = await api<{ campaigns: { id: string; status: string; configHash: string }[] }>('/api/campaigns?limit=200');
+  const reusable = body.campaigns.find((c) => c.configHash === estimate.body.configHash && !['CANCELLED', 'FAILED'].includes(c.status));
+  if (reusable) {
+    say(`demo campaign already ${reusable.status.toLowerCase()}: ${baseUrl}/campaigns/${reusable.id}`);
+    return;
+  }
+  const created = await api<{ campaignId?: string; queued?: boolean; queueError?: string }>('/api/campaigns', { method: 'POST', body: JSON.stringify(config) });
+  if (created.status !== 201 || !created.body.campaignId) throw new Error(`launching the demo campaign failed: ${JSON.stringify(created.body)}`);
+  say(`demo campaign launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`);
+  if (!created.body.queued) say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
+}
+
+const legacyDir = defaultLegacyResultsDir(root);
+const legacy = await importLegacyResults(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench', legacyDir);
+say(legacy === null ? `no upstream results at ${legacyDir}: no legacy campaigns imported` : `legacy campaigns ready: ${legacy.length} upstream result file(s)`);
+await waitForWebApp();
+await launchDemoCampaign();
