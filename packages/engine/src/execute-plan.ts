@@ -34,10 +34,16 @@ export interface ExecutePlanOptions {
  */
 export const REFRESH_INDEXES = [
   'git update-index -q --refresh >/dev/null 2>&1',
-  "git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p' | while IFS= read -r wt; do",
-  '  git -C "$wt" update-index -q --refresh >/dev/null 2>&1',
-  'done',
-  "git submodule foreach --quiet --recursive 'git update-index -q --refresh >/dev/null 2>&1 || true' >/dev/null 2>&1",
+  // Linked worktrees and submodules are rare: look for them before starting the commands that walk
+  // them (every sandboxed attempt pays for this step; `git submodule` alone starts a dozen processes).
+  'if [ -d "$(git rev-parse --git-common-dir 2>/dev/null)/worktrees" ]; then',
+  "  git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p' | tail -n +2 | while IFS= read -r wt; do",
+  '    git -C "$wt" update-index -q --refresh >/dev/null 2>&1',
+  '  done',
+  'fi',
+  'if [ -f .gitmodules ]; then',
+  "  git submodule foreach --quiet --recursive 'git update-index -q --refresh >/dev/null 2>&1 || true' >/dev/null 2>&1",
+  'fi',
   'true',
 ].join('\n');
 
