@@ -1,7 +1,7 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import { renderPrompt, type Fixture } from './core-api';
-import { buildFixtureRepository } from './build-fixture-repository';
+import { buildFixtureRepositories, buildFixtureRepository, type BuildOutcome } from './build-fixture-repository';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
 import { referenceAnswer } from './reference-answer';
@@ -49,7 +49,14 @@ function verdict(a: AttemptResult): SelfcheckVerdict {
  * in a fresh sandbox), its expected answer and every alternative pass its own scorer, and every
  * negative fails.
  */
-export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, opts: SelfcheckOptions = {}): Promise<FixtureSelfcheck> {
+export async function selfcheckFixture(
+  fixture: Fixture,
+  driver: SandboxDriver,
+  opts: SelfcheckOptions & {
+    /** The fixture built already (the suite's first run, many fixtures per sandbox); counts as run 1. */
+    first?: BuildOutcome;
+  } = {},
+): Promise<FixtureSelfcheck> {
   const result: FixtureSelfcheck = {
     benchmark: fixture.domain,
     id: fixture.id,
@@ -63,8 +70,10 @@ export async function selfcheckFixture(fixture: Fixture, driver: SandboxDriver, 
   };
   const snapshots: FixtureSnapshot[] = [];
   try {
-    // Runs one after the other: the suite is already parallel across fixtures.
-    for (let i = 0; i < Math.max(1, opts.runs ?? 1); i++) snapshots.push(await buildFixtureRepository(fixture, driver, { labels: opts.labels }));
+    if (opts.first?.error) throw opts.first.error;
+    if (opts.first) snapshots.push(opts.first.snapshot);
+    // Runs one after the other, each in a sandbox of its own: the suite is already parallel across fixtures.
+    while (snapshots.length < Math.max(1, opts.runs ?? 1)) snapshots.push(await buildFixtureRepository(fixture, driver, { labels: opts.labels }));
   } catch (err) {
     return { ...result, status: 'error', reason: (err as Error).message };
   }
@@ -125,8 +134,12 @@ export async function selfcheckSuite(
   opts: SelfcheckOptions & { workers?: number; onProgress?: (done: number, total: number, last: FixtureSelfcheck) => void } = {},
 ): Promise<SelfcheckSummary> {
   let done = 0;
-  const results = await mapPool(fixtures, opts.workers ?? 2, async (f) => {
-    const r = await selfcheckFixture(f, driver, opts);
+  // With more than one run, the first builds the whole suite the way campaign planning does (many
+  // fixtures per sandbox, emptied in between) and the others build each fixture alone: equal hashes
+  // across runs then also prove that the two ways build the same repositories.
+  const first = (opts.runs ?? 1) > 1 ? await buildFixtureRepositories(fixtures, driver, { sandboxes: opts.workers ?? 2, ...(opts.labels ? { labels: opts.labels } : {}) }) : [];
+  const results = await mapPool(fixtures, opts.workers ?? 2, async (f, i) => {
+    const r = await selfcheckFixture(f, driver, { ...opts, ...(first[i] ? { first: first[i] } : {}) });
     opts.onProgress?.(++done, fixtures.length, r);
     return r;
   });

@@ -33,8 +33,10 @@ export class LocalSandboxDriver implements SandboxDriver {
 
   async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {
     (this.config.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(LOCAL_DRIVER_WARNING);
-    const root = await mkdtemp(join(this.config.baseDir ?? tmpdir(), 'gitbench-sandbox-'));
-    await Promise.all(['work', 'home', 'tmp'].map((d) => mkdir(join(root, d))));
+    // A run-time temporary directory, not a project file: the comments keep the web app's bundler
+    // from tracing the whole repository into its output because of these paths.
+    const root = await mkdtemp(join(/*turbopackIgnore: true*/ this.config.baseDir ?? tmpdir(), 'gitbench-sandbox-'));
+    await Promise.all(['work', 'home', 'tmp'].map((d) => mkdir(join(/*turbopackIgnore: true*/ root, d))));
     const box = new LocalSandbox(root, opts.labels ?? {}, () => this.live.delete(root));
     this.live.set(root, box);
     return box;
