@@ -1,4 +1,4 @@
-import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type GroupSummary, type Rate, type ResourceMetric } from '@gitbench/core';
+import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type GroupSummary, type Rate, type ResourceMetric, type ResourceSummary } from '@gitbench/core';
 import type { CampaignSummary } from '@gitbench/db';
 
 const PART_LABEL: Record<(typeof COMPLETENESS_PARTS)[number], string> = {
@@ -34,10 +34,13 @@ function targetLines(g: GroupSummary, profile: string | undefined): string[] {
     lines.push(`    fixtures       ${c.stable_pass} stable pass, ${c.flaky} flaky, ${c.stable_fail} stable fail, ${c.unknown} unknown${partial}`);
   } else lines.push(`    fixtures       stability not applicable: ${g.classification.message}`);
   const r = g.resources;
-  lines.push(
-    `    per complete trial (${r.completeTrials} of ${r.trialRounds}): cost ${formatMetric(r.perCompleteTrial.costUsd, (v) => `$${v.toFixed(6)}`)}, ` +
-      `tokens ${formatMetric(r.perCompleteTrial.tokens, (v) => String(Math.round(v)))}, API time ${formatMetric(r.perCompleteTrial.apiDurationMs, (v) => `${(v / 1000).toFixed(1)} s`)}`,
-  );
+  const resources = (m: ResourceSummary['totals']) =>
+    `cost ${formatMetric(m.costUsd, (v) => `$${v.toFixed(6)}`)}, tokens ${formatMetric(m.tokens, (v) => String(Math.round(v)))}, ` +
+    `API time ${formatMetric(m.apiDurationMs, (v) => `${(v / 1000).toFixed(1)} s`)}`;
+  // Rankings use the mean per complete trial; the totals are context (and all there is while no
+  // round is complete, e.g. when judge-scored attempts are unscored).
+  lines.push(`    per complete trial (${r.completeTrials} of ${r.trialRounds}): ${resources(r.perCompleteTrial)}`);
+  lines.push(`    campaign totals: ${resources(r.totals)}`);
   return lines;
 }
 
