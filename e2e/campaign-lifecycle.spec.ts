@@ -60,6 +60,9 @@ test('launch from the form with the oracle and mock models, watch it finish, see
   // The commands the sandbox ran, each with its exit code.
   await expect(page.getByTestId('sandbox-evidence')).toContainText('$ ');
   await expect(page.getByTestId('sandbox-evidence')).toContainText(/exit \d+/);
+  // The repository before the answer, and as the answer left it (git clean removed the untracked files).
+  await expect(page.getByLabel('repository state before the answer')).toContainText('== worktree');
+  await expect(page.getByLabel("repository state after the answer and the scorer's look-ups")).toContainText('== worktree');
   // Every hash of the attempt is recorded, and the sandbox image it ran in.
   await expect(page.getByTestId('hashes')).toContainText(/fixture input hash\s*[0-9a-f]{16,}/);
   await expect(page.getByTestId('hashes')).toContainText(/sandbox image\s*gitbench-sandbox:/);

@@ -78,14 +78,17 @@ export async function executePlan(
           })),
         },
         { stopOnFailure: false, steps: plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, maxOutputBytes: opts.maxOutputBytes })) },
+        // What the answer left behind, shown on the attempt page; no scorer reads it.
+        { stopOnFailure: false, steps: stateSteps(cwd).slice(0, 1).map((s) => ({ ...s, id: 'state.after' })) },
       ],
     },
     opts.labels ? { labels: opts.labels } : {},
   );
-  const [stateRecords = [], answerRecords = [], probeRecords = []] = result.groups;
+  const [stateRecords = [], answerRecords = [], probeRecords = [], afterRecords = []] = result.groups;
   const probes: Record<string, ExecRecord> = {};
   for (const r of probeRecords) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: answerRecords.map(toExecRecord), probes };
+  if (afterRecords[0]?.exitCode === 0) evidence.repoStateAfter = afterRecords[0].stdout;
   const stoppedAt = result.stoppedAt[1];
   if (stoppedAt !== undefined) evidence.stoppedAt = stoppedAt;
   const execution: PlanExecution = {

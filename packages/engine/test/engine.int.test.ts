@@ -98,6 +98,11 @@ describe('scoring an attempt', () => {
     if (a.sandbox.kind === 'docker') {
       expect(a.sandbox.imageId).toMatch(/^sha256:/);
       expect(a.sandbox.evidence.answer[0]?.exitCode).toBe(0);
+      // The state after the answer is recorded for people: the removed files are gone from it.
+      const after = a.sandbox.evidence.repoStateAfter ?? '';
+      expect(after).toContain('== worktree');
+      expect(after).not.toBe(snapshot.repoState);
+      expect(after.split('\n').length).toBeLessThan(snapshot.repoState.split('\n').length);
     }
   });
 

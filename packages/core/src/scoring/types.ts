@@ -39,6 +39,8 @@ export interface SandboxEvidence {
   /** Index of the answer command that failed and stopped execution, if any. */
   stoppedAt?: number;
   probes: Record<string, ExecRecord>;
+  /** The repository's canonical state (REPO_STATE_SCRIPT) after the answer and the probes, for people. */
+  repoStateAfter?: string;
 }
 
 /** One human-readable line of what a scorer checked. */

@@ -198,9 +198,13 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       <Section title="Repository state" id="repo">
         <p className="text-sm text-slate-600">
           Before the answer: the repository every attempt of this fixture starts from, as built when the campaign was planned (its hash is the
-          fixture input hash below). After the answer: the output of the answer&apos;s commands and of the scorer&apos;s look-ups above.
+          fixture input hash below). After the answer: the same description read in this attempt&apos;s sandbox once the answer and the
+          scorer&apos;s look-ups ran (attempts scored on text alone ran nothing, so there is no after).
         </p>
         {fx.repoState ? <Pre label="repository state before the answer">{fx.repoState}</Pre> : <p className="text-sm text-slate-500">Not recorded (legacy imports have none).</p>}
+        {stateAfter(latest?.sandboxEvidence) ? (
+          <Pre label="repository state after the answer and the scorer's look-ups">{stateAfter(latest?.sandboxEvidence)}</Pre>
+        ) : null}
         {fx.setupLog ? (
           <details>
             <summary className="cursor-pointer text-sm text-slate-600">Setup log</summary>
@@ -271,4 +275,10 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
       </Section>
     </div>
   );
+}
+
+/** The repository state the engine read after the answer, when this try ran a sandbox and recorded it. */
+function stateAfter(sandboxEvidence: unknown): string | null {
+  const after = (sandboxEvidence as { evidence?: { repoStateAfter?: unknown } } | null)?.evidence?.repoStateAfter;
+  return typeof after === 'string' ? after : null;
 }
