@@ -10,6 +10,9 @@
  * repository is built); later runs reuse the fixture builds of the first (warm), as a team re-running
  * a suite does.
  *
+ * BENCH_CPU_PROF=<dir> writes a CPU profile of each worker process there (node --cpu-prof), to see
+ * where a worker spends its time.
+ *
  * Everything runs in a database and queue of its own (gitbench_bench / bench-<pid>), so the figures
  * are not disturbed by, and do not disturb, a running demo.
  */

@@ -31,6 +31,11 @@ export interface CampaignHandlerDeps {
 }
 
 
+/** What a campaign's snapshot records of a build, from a fresh build or a stored one. */
+function factsOf(b: { inputHash: string; repoState: string; setupLog: string; buildInfo: unknown }) {
+  return { inputHash: b.inputHash, repoState: b.repoState, setupLog: b.setupLog, buildInfo: b.buildInfo as Prisma.InputJsonValue };
+}
+
 /** Hands attempts to the queue, recording each dispatch first so a lost job can be re-sent. */
 export async function dispatchAttempts(db: Db, queue: QueueClient, attemptIds: string[]): Promise<number> {
   const jobs = await markDispatched(db, attemptIds);
@@ -64,28 +69,20 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         await failCampaign(db, campaignId, message.slice(0, 4000));
         return { failed: message };
       }
-      const fresh: NewFixtureBuild[] = [];
-      const own = new Map<number, BuiltRepository>();
-      missing.forEach((i, j) => {
-        const repo = outcomes[j] as BuiltRepository;
-        const key = keys[i];
-        if (!key) {
-          own.set(i, repo);
-          return;
-        }
-        const facts = { key, inputHash: repo.inputHash, repoState: repo.repoState, setupLog: repo.setupLog, buildInfo: repo.buildInfo as Prisma.InputJsonValue };
-        stored.set(key, facts);
-        fresh.push({ ...facts, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, tar: repo.archive });
-      });
-      await saveFixtureBuilds(db, fresh);
+      const fresh = new Map(missing.map((i, j) => [i, outcomes[j] as BuiltRepository]));
+      await saveFixtureBuilds(
+        db,
+        [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
+          const key = keys[i];
+          return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
+        }),
+      );
+      // A shared build is referenced by key; one that may not be shared (no key) keeps its own archive.
       const built: BuiltFixture[] = snapshots.map((snap, i) => {
-        const repo = own.get(i);
-        if (repo) {
-          const { inputHash, repoState, setupLog } = repo;
-          return { snapshotId: snap.id, inputHash, repoState, setupLog, buildInfo: repo.buildInfo as Prisma.InputJsonValue, tar: repo.archive };
-        }
-        const { key, inputHash, repoState, setupLog, buildInfo } = stored.get(keys[i]!)!;
-        return { snapshotId: snap.id, inputHash, repoState, setupLog, buildInfo, buildKey: key };
+        const key = keys[i];
+        const repo = fresh.get(i);
+        const facts = factsOf(repo ?? stored.get(key!)!);
+        return key ? { snapshotId: snap.id, ...facts, buildKey: key } : { snapshotId: snap.id, ...facts, tar: repo!.archive };
       });
       const attemptIds = await savePlan(db, campaignId, built);
       if (!attemptIds) return { skipped: 'planned by another delivery' };

@@ -11,8 +11,6 @@ export interface EngineExecutorDeps {
   db: Db;
   driver: SandboxDriver;
   registry: ProviderRegistry;
-  /** Labels every sandbox of this worker carries, so its shutdown removes exactly its own. */
-  workerLabels: Record<string, string>;
   /** Which deployment this worker serves (see deploymentId in main.ts); orphan clean-up stays inside it. */
   deploymentId: string;
   /** Sandboxes one planning job builds fixture repositories in at once. */
@@ -41,7 +39,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
     async buildRepositories(fixtures: Fixture[], labels): Promise<(BuiltRepository | { error: string })[]> {
       const outcomes = await buildFixtureRepositories(fixtures, driver, {
-        labels: { ...deps.workerLabels, ...labels },
+        labels,
         sandboxes: deps.buildSandboxes,
       });
       return outcomes.map((o) => {
@@ -80,7 +78,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
           modelName: target.model,
           outputMode: a.outputMode,
           trial: a.trial,
-          labels: { ...deps.workerLabels, ...a.sandboxLabels },
+          labels: a.sandboxLabels,
           signal,
         }));
       } catch (err) {

@@ -48,7 +48,6 @@ const worker = await startWorker(
       db: executorDb,
       driver,
       registry,
-      workerLabels: { [WORKER_LABEL]: workerId },
       deploymentId,
       buildSandboxes: env.GITBENCH_BUILD_CONCURRENCY,
     }),

@@ -2,7 +2,7 @@ import { InMemoryJudgeCache } from '@gitbench/core';
 import type { JudgePanel, LlmJudgement } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult, OutputMode } from './attempt-result';
-import { buildFixtureRepository } from './build-fixture-repository';
+import { buildFixtureRepositories } from './build-fixture-repository';
 import type { Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
@@ -41,15 +41,15 @@ export interface SuiteRunEntry {
  * is built once and restored into a fresh sandbox for each of its attempts.
  */
 export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriver, opts: SuiteRunOptions): Promise<SuiteRunEntry[]> {
-  const snapshots = new Map<Fixture, Promise<FixtureSnapshot>>();
-  const snapshotOf = (f: Fixture) => {
-    let p = snapshots.get(f);
-    if (!p) {
-      p = buildFixtureRepository(f, driver, opts.labels ? { labels: opts.labels } : {});
-      p.catch(() => undefined);
-      snapshots.set(f, p);
-    }
-    return p;
+  // Built first, many fixtures per sandbox as campaign planning does; a fixture that fails to build
+  // fails its own attempts only.
+  const builds = new Map(
+    (await buildFixtureRepositories(fixtures, driver, { sandboxes: opts.workers, ...(opts.labels ? { labels: opts.labels } : {}) })).map((b) => [b.fixture, b]),
+  );
+  const snapshotOf = (f: Fixture): FixtureSnapshot => {
+    const b = builds.get(f)!;
+    if (b.error) throw b.error;
+    return b.snapshot;
   };
   // One run asks the judge once per distinct answer, as a campaign does.
   const judgeCache = new InMemoryJudgeCache();
@@ -61,7 +61,7 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
     const started = performance.now();
     let entry: SuiteRunEntry;
     try {
-      const snapshot = await snapshotOf(fixture);
+      const snapshot = snapshotOf(fixture);
       const { attempt, response } = await runAttempt({
         fixture,
         snapshot,

@@ -5,7 +5,7 @@ import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
-import { createReplayProvider, loadReplayIndex } from './replay';
+import { createReplayProvider, loadReplayIndex, type ReplayIndex } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
@@ -99,6 +99,12 @@ export class ProviderRegistry {
   private readonly env: Readonly<Record<string, string | undefined>>;
   readonly budget: RequestBudget;
   private readonly providers = new Map<string, Provider>();
+  /**
+   * Replay files by source, loaded once: a worker resolves its target for every attempt, and parsing
+   * the recorded envelopes each time is the same work again. A failed load is not kept, so a file
+   * added later (after a retry of the failed attempts) is found.
+   */
+  private readonly replays = new Map<string, Promise<ReplayIndex>>();
 
   constructor(private readonly options: RegistryOptions = {}) {
     this.env = options.env ?? {};
@@ -219,7 +225,13 @@ export class ProviderRegistry {
     const kind = builtinKindOf(spec.model) ?? spec.provider;
     if (kind === 'replay') {
       const source = spec.model.startsWith('replay:') ? spec.model.slice('replay:'.length) : spec.model;
-      const index = await loadReplayIndex(source.split(','));
+      let loading = this.replays.get(source);
+      if (!loading) {
+        loading = loadReplayIndex(source.split(','));
+        this.replays.set(source, loading);
+        loading.catch(() => this.replays.delete(source));
+      }
+      const index = await loading;
       const recordedModel = index.all()[0]?.model ?? 'replay';
       return make(createReplayProvider(index), recordedModel);
     }
