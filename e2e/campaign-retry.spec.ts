@@ -4,7 +4,10 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { fillCampaignForm, launch, shot } from './support';
 
-const UPSTREAM = path.resolve(import.meta.dirname, '../../shared/gitbench-upstream');
+import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstream-data';
+
+// The web app offers the same directory (GITBENCH_UPSTREAM_DIR, else ../shared beside the checkout).
+const UPSTREAM_SUITE = process.env['GITBENCH_UPSTREAM_DIR'] ? `${process.env['GITBENCH_UPSTREAM_DIR']}/fixtures` : '../shared/gitbench-upstream/fixtures';
 
 // A transient failure, for real: the replay model reads its recorded answers from a file that does
 // not exist yet, so every attempt ends as an infrastructure failure (excluded, campaign incomplete).
@@ -22,7 +25,7 @@ test('retry transient failures: infrastructure failures are re-run as new tries 
     await fillCampaignForm(page, {
       name,
       otherModels: `replay:${recording}`,
-      suite: '../shared/gitbench-upstream/fixtures',
+      suite: UPSTREAM_SUITE,
       domain: 'blame_forensics',
       trials: '1',
     });

@@ -19,7 +19,7 @@ const opt = (name: string, fallback: string) => {
 };
 const iterations = Number(opt('iterations', '40'));
 const fixtureKey = opt('fixture', 'git_clean/f001');
-const suiteDir = opt('fixtures', join(import.meta.dirname, '../../shared/gitbench-upstream/fixtures'));
+const suiteDir = opt('fixtures', join(process.env.GITBENCH_UPSTREAM_DIR ?? join(import.meta.dirname, '../../shared/gitbench-upstream'), 'fixtures'));
 
 async function loadFixture(): Promise<Fixture> {
   const path = `${fixtureKey}.yaml`;

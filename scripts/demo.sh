@@ -12,6 +12,8 @@ fi
 
 bash scripts/setup.sh
 . "$GITBENCH_STATE_DIR/env"
+# The upstream sample data, when there is any: its results become legacy campaigns, its fixtures a suite.
+if upstream="$(upstream_dir)"; then export GITBENCH_UPSTREAM_DIR="$upstream"; fi
 
 say "building the web app"
 npm run build -w @gitbench/web >/tmp/gitbench-web-build.log 2>&1 || { tail -40 /tmp/gitbench-web-build.log; die "web build failed"; }

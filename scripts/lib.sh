@@ -30,3 +30,19 @@ wait_for() {
 }
 # Repository root: relative suite directories in campaign configurations resolve against it.
 export GITBENCH_ROOT="${GITBENCH_ROOT:-$PWD}"
+
+# The upstream GitBench sample data (fixtures and result files) that tests compare against and the demo
+# imports. It lives beside the checkout (../shared/gitbench-upstream); a clone of a local checkout, as
+# CI makes, finds it beside the checkout it was cloned from. GITBENCH_UPSTREAM_DIR overrides both.
+upstream_dir() {
+  local candidate origin
+  if [ -n "${GITBENCH_UPSTREAM_DIR:-}" ]; then
+    [ -d "$GITBENCH_UPSTREAM_DIR" ] && (cd "$GITBENCH_UPSTREAM_DIR" && pwd) && return 0
+    return 1
+  fi
+  for candidate in "$PWD/../shared/gitbench-upstream" \
+    "$(origin="$(git remote get-url origin 2>/dev/null || true)"; [ -d "$origin" ] && echo "$origin/../shared/gitbench-upstream")"; do
+    [ -n "$candidate" ] && [ -d "$candidate/fixtures" ] && (cd "$candidate" && pwd) && return 0
+  done
+  return 1
+}

@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh || die "set-up failed"
 . "$GITBENCH_STATE_DIR/env"
+GITBENCH_UPSTREAM_DIR="$(upstream_dir)" ||
+  die "the upstream sample data (../shared/gitbench-upstream: fixtures and results the tests compare against) is not beside this checkout; set GITBENCH_UPSTREAM_DIR"
+export GITBENCH_UPSTREAM_DIR
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then apt_install "browser tests" chromium; fi
 
 results=test-results

@@ -5,7 +5,7 @@ import { createDb, importLegacyCampaign, refreshCampaignStats } from '@gitbench/
 
 /** Where the upstream GitBench result files live next to this repository, unless told otherwise. */
 export function defaultLegacyResultsDir(root: string): string {
-  return process.env.GITBENCH_LEGACY_RESULTS ?? path.resolve(root, '../shared/gitbench-upstream/results');
+  return process.env.GITBENCH_LEGACY_RESULTS ?? path.resolve(process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(root, '../shared/gitbench-upstream'), 'results');
 }
 
 /**

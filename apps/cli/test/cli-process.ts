@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
-export const UPSTREAM = path.resolve(ROOT, '../shared/gitbench-upstream');
+export { UPSTREAM_ROOT as UPSTREAM } from '../../../packages/core/test/fixtures/upstream-data';
 
 export interface CliResult {
   code: number | null;

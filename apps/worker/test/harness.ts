@@ -7,7 +7,7 @@ import { loadSuiteDir } from '@gitbench/engine';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
-export const UPSTREAM_FIXTURES = path.resolve(ROOT, '../shared/gitbench-upstream/fixtures');
+export { UPSTREAM_FIXTURES } from '../../../packages/core/test/fixtures/upstream-data';
 
 /** The upstream fixtures through the same loader as the CLI and the web; a test suite must load cleanly. */
 export async function loadFixtures(dir: string): Promise<Fixture[]> {

@@ -5,7 +5,7 @@ import { planLegacyImport } from '@gitbench/core';
 import { createTestDatabase, importLegacyCampaign, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
-const RESULTS = path.resolve(import.meta.dirname, '../../../../shared/gitbench-upstream/results');
+import { UPSTREAM_RESULTS as RESULTS } from '../../core/test/fixtures/upstream-data';
 
 let t: TestDatabase;
 beforeAll(async () => {

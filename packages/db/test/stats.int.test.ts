@@ -14,7 +14,7 @@ import {
 } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
-const RESULTS = path.resolve(import.meta.dirname, '../../../../shared/gitbench-upstream/results');
+import { UPSTREAM_RESULTS as RESULTS } from '../../core/test/fixtures/upstream-data';
 
 let t: TestDatabase;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { buildFixtureRepositories, buildFixtureRepository, scoreAttempt, selfche
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
 
-const UPSTREAM = join(import.meta.dirname, '../../../../shared/gitbench-upstream/fixtures');
+import { UPSTREAM_FIXTURES as UPSTREAM } from '../../core/test/fixtures/upstream-data';
 const OURS = join(import.meta.dirname, '../../../fixtures');
 const runLabel = { 'org.gitbench.test': `engine-${process.pid}` };
 let driver: DockerSandboxDriver;

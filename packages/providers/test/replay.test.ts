@@ -6,7 +6,7 @@ import { createReplayProvider, loadReplayIndex } from '../src/replay';
 import { ProviderRegistry } from '../src/registry';
 import type { OutputMode } from '../src/types';
 
-const UPSTREAM = join(import.meta.dirname, '../../../../shared/gitbench-upstream');
+import { UPSTREAM_ROOT as UPSTREAM } from '../../core/test/fixtures/upstream-data';
 const RESULTS = join(UPSTREAM, 'results');
 const FIXTURES = join(UPSTREAM, 'fixtures');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyLegacyScore, LegacyEnvelopeError, planLegacyImport } from '../../src/legacy';
 
-const RESULTS = path.resolve(import.meta.dirname, '../../../../../shared/gitbench-upstream/results');
+import { UPSTREAM_RESULTS as RESULTS } from '../fixtures/upstream-data';
 const files = readdirSync(RESULTS).filter((f) => f.endsWith('.json'));
 
 describe('upstream result envelopes', () => {

@@ -12,7 +12,9 @@ import { evidenceFromRecordedPrompt, extractCommands, getScorer } from '../../sr
  * only their plans are checked.
  */
 
-const UPSTREAM = new URL('../../../../../shared/gitbench-upstream/', import.meta.url).pathname;
+import { UPSTREAM_ROOT } from '../fixtures/upstream-data';
+
+const UPSTREAM = `${UPSTREAM_ROOT}/`;
 
 interface RecordedScore {
   fixture_id: string;
