@@ -25,7 +25,8 @@ export interface AttemptToRun {
   fixture: Fixture;
   /** Input hash recorded when the campaign was planned: the attempt must rebuild the same state. */
   plannedInputHash: string;
-  repoArchive: Buffer;
+  /** The restored workspace's archive, fetched when the attempt starts a sandbox. */
+  repoArchive: () => Promise<Buffer>;
   repoState: string;
   buildInfo: Record<string, unknown>;
   judgeProfile?: string;
@@ -38,7 +39,10 @@ export interface AttemptExecutor {
   buildKey(fixture: Fixture): string | null;
   /** Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone. */
   buildRepositories(fixtures: Fixture[], labels: Record<string, string>): Promise<(BuiltRepository | { error: string })[]>;
-  /** Runs the attempt and classifies every failure into an outcome; throws only on bugs. */
+  /**
+   * Runs the attempt and classifies every failure into an outcome; throws only on bugs. Removes the
+   * sandboxes the attempt started before it returns.
+   */
   runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome>;
   /** Removes every sandbox carrying these labels (cancel, shutdown). */
   removeSandboxes(labels: Record<string, string>): Promise<number>;

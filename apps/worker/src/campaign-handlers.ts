@@ -16,11 +16,12 @@ import {
   refreshCampaignStats,
   type HeartbeatVerdict,
   type Prisma,
-  unpackArchive,
+  loadSnapshotArchive,
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
 import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
 import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
+import { PlannedRows } from './planned-rows';
 
 export interface CampaignHandlerDeps {
   db: Db;
@@ -45,6 +46,7 @@ export async function dispatchAttempts(db: Db, queue: QueueClient, attemptIds: s
 
 export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, 'campaign.plan' | 'attempt.run'> {
   const { db, queue, executor, workerId } = deps;
+  const planned = new PlannedRows(db);
 
   return {
     async 'campaign.plan'({ campaignId }) {
@@ -93,15 +95,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
     async 'attempt.run'({ attemptId }, ctx) {
       const claim = await claimAttempt(db, attemptId, workerId);
       if (!claim) return { skipped: 'not queued (duplicate delivery, cancelled or already done)' };
-      const attempt = await db.attempt.findUniqueOrThrow({
-        where: { id: attemptId },
-        include: {
-          target: true,
-          fixtureSnapshot: { include: { build: { select: { repoArchive: true } } } },
-          campaign: { select: { seed: true, config: true } },
-        },
-      });
-      const labels = { [CAMPAIGN_LABEL]: attempt.campaignId, [ATTEMPT_LABEL]: attemptId };
+      const labels = { [CAMPAIGN_LABEL]: claim.campaignId, [ATTEMPT_LABEL]: attemptId };
       const abort = new AbortController();
       // A cancelled campaign or a lost claim stops the attempt's sandbox now, not when its commands end.
       abort.signal.addEventListener('abort', () => {
@@ -120,25 +114,27 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         );
       }, deps.heartbeatMs);
       try {
-        const snap = attempt.fixtureSnapshot;
-        const archive = snap.repoArchive ?? snap.build?.repoArchive;
-        if (!archive || !snap.inputHash || !snap.repoState || !snap.buildInfo) throw new Error(`fixture snapshot ${snap.id} was never built`);
-        const config = attempt.campaign.config as { judgeProfile?: string };
+        const [snap, campaign, target] = await Promise.all([
+          planned.snapshot(claim.fixtureSnapshotId),
+          planned.campaign(claim.campaignId),
+          planned.target(claim.targetId),
+        ]);
         const outcome = await executor.runAttempt(
           {
             attemptId,
-            campaignId: attempt.campaignId,
-            trial: attempt.trial,
-            seed: attempt.campaign.seed,
-            modelId: attempt.modelId,
-            outputMode: attempt.outputMode,
-            profile: attempt.target.profile,
-            fixture: snap.definition as unknown as Fixture,
+            campaignId: claim.campaignId,
+            trial: claim.trial,
+            seed: campaign.seed,
+            modelId: claim.modelId,
+            outputMode: claim.outputMode,
+            profile: target.profile,
+            fixture: snap.fixture,
             plannedInputHash: snap.inputHash,
-            repoArchive: unpackArchive(archive),
+            // Fetched only if the scorer starts a sandbox.
+            repoArchive: () => loadSnapshotArchive(db, claim.fixtureSnapshotId),
             repoState: snap.repoState,
-            buildInfo: snap.buildInfo as Record<string, unknown>,
-            judgeProfile: config.judgeProfile,
+            buildInfo: snap.buildInfo,
+            judgeProfile: campaign.judgeProfile,
             sandboxLabels: labels,
           },
           abort.signal,
@@ -154,7 +150,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         }
         const written = await finishAttempt(db, claim, workerId, outcome);
         // The leaderboard reads maintained aggregates: refresh them when the campaign's last attempt lands.
-        if (written && (await completeCampaignIfDone(db, attempt.campaignId))) await refreshCampaignStats(db, attempt.campaignId);
+        if (written && (await completeCampaignIfDone(db, claim.campaignId))) await refreshCampaignStats(db, claim.campaignId);
         return { status: outcome.status, written };
       } catch (err) {
         // A bug or a lost database connection, not a model outcome: give the attempt back and let
@@ -164,7 +160,6 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       } finally {
         clearInterval(beat);
         ctx.signal.removeEventListener('abort', onShutdown);
-        await executor.removeSandboxes(labels).catch(() => undefined);
       }
     },
   };

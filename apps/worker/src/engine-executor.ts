@@ -23,7 +23,7 @@ export interface EngineExecutorDeps {
  * Every failure is classified here into an outcome; only bugs propagate.
  */
 export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor {
-  const { driver, registry } = deps;
+  const { driver } = deps;
 
   return {
     describeSandbox: () => {
@@ -56,45 +56,65 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
     },
 
     async runAttempt(a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
-      const started = Date.now();
-      const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
-      // The plan recorded what the repository must be; the attempt re-derives it, never copies it.
-      snapshot.inputHash = a.plannedInputHash;
-      snapshot.repoState = a.repoState;
-      let call: CompletionResult | undefined;
-      let result: AttemptResult;
+      // One-shot sandboxes remove themselves; one made with create() is swept by its labels here. An
+      // attempt that started none (most are scored on text) costs the Docker engine nothing.
+      let created = false;
+      const attemptDriver: SandboxDriver = {
+        describe: () => driver.describe(),
+        create: (opts) => ((created = true), driver.create(opts)),
+        runOnce: (request, opts) => driver.runOnce(request, opts),
+        removeByLabels: (labels) => driver.removeByLabels(labels),
+        removeOrphans: (key, keep, within) => driver.removeOrphans(key, keep, within),
+        close: () => driver.close(),
+      };
       try {
-        const target = await registry.resolve({ model: a.modelId, profile: a.profile });
-        // Kept here too so that a call's usage is recorded even when scoring it fails afterwards.
-        const model: ModelClient = {
-          name: target.provider.name,
-          complete: async (request) => (call = await target.provider.complete(request)),
-        };
-        ({ attempt: result } = await runAttempt({
-          fixture: a.fixture,
-          snapshot,
-          driver,
-          model,
-          modelName: target.model,
-          outputMode: a.outputMode,
-          trial: a.trial,
-          labels: a.sandboxLabels,
-          signal,
-        }));
-      } catch (err) {
-        if (signal.aborted) return { status: 'CANCELLED', record: { errorClass: 'aborted', errorMessage: String((signal.reason as Error)?.message ?? signal.reason) } };
-        const kind = errorKindOf(err);
-        // Transport failures, exhausted retries, bad configuration and sandbox trouble say nothing
-        // about the model: excluded from quality denominators, retryable as new tries.
-        return {
-          status: 'INFRA_FAILURE',
-          summary: { errorClass: kind, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started, ...usageSummary(call) },
-          record: { errorClass: kind, errorMessage: (err as Error).message, ...callRecord(call) },
-        };
+        return await runAttemptWith(deps, attemptDriver, a, signal);
+      } finally {
+        if (created) await driver.removeByLabels(a.sandboxLabels).catch(() => undefined);
       }
-      return toOutcome(deps, a, result, call, started, signal);
     },
   };
+}
+
+async function runAttemptWith(deps: EngineExecutorDeps, driver: SandboxDriver, a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
+  const { registry } = deps;
+  const started = Date.now();
+  const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
+  // The plan recorded what the repository must be; the attempt re-derives it, never copies it.
+  snapshot.inputHash = a.plannedInputHash;
+  snapshot.repoState = a.repoState;
+  let call: CompletionResult | undefined;
+  let result: AttemptResult;
+  try {
+    const target = await registry.resolve({ model: a.modelId, profile: a.profile });
+    // Kept here too so that a call's usage is recorded even when scoring it fails afterwards.
+    const model: ModelClient = {
+      name: target.provider.name,
+      complete: async (request) => (call = await target.provider.complete(request)),
+    };
+    ({ attempt: result } = await runAttempt({
+      fixture: a.fixture,
+      snapshot,
+      driver,
+      model,
+      modelName: target.model,
+      outputMode: a.outputMode,
+      trial: a.trial,
+      labels: a.sandboxLabels,
+      signal,
+    }));
+  } catch (err) {
+    if (signal.aborted) return { status: 'CANCELLED', record: { errorClass: 'aborted', errorMessage: String((signal.reason as Error)?.message ?? signal.reason) } };
+    const kind = errorKindOf(err);
+    // Transport failures, exhausted retries, bad configuration and sandbox trouble say nothing
+    // about the model: excluded from quality denominators, retryable as new tries.
+    return {
+      status: 'INFRA_FAILURE',
+      summary: { errorClass: kind, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started, ...usageSummary(call) },
+      record: { errorClass: kind, errorMessage: (err as Error).message, ...callRecord(call) },
+    };
+  }
+  return toOutcome(deps, a, result, call, started, signal);
 }
 
 function errorKindOf(err: unknown): string {

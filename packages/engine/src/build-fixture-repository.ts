@@ -11,7 +11,7 @@ import {
   type Fixture,
 } from './core-api';
 import { FixtureSetupError } from './errors';
-import { repoDirOf, type FixtureSnapshot } from './fixture-snapshot';
+import { repoDirOf, type BuiltSnapshot } from './fixture-snapshot';
 import { contextSteps, toContextResults } from './gather-context';
 import { mapPool } from './map-pool';
 import { shellWord } from './shell-word';
@@ -30,7 +30,7 @@ export interface BuildManyOptions extends BuildOptions {
 }
 
 /** One fixture's build: its snapshot, or why its repository could not be built. */
-export type BuildOutcome = { fixture: Fixture; snapshot: FixtureSnapshot; error?: undefined } | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
+export type BuildOutcome = { fixture: Fixture; snapshot: BuiltSnapshot; error?: undefined } | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
 
 export function toExecRecord(r: StepRecord): ExecRecord {
   return {
@@ -87,7 +87,7 @@ export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): 
  * script, and returns it as a snapshot that attempts restore. Throws FixtureSetupError when the
  * set-up fails.
  */
-export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDriver, opts: BuildOptions = {}): Promise<FixtureSnapshot> {
+export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDriver, opts: BuildOptions = {}): Promise<BuiltSnapshot> {
   const [outcome] = await buildInOneSandbox([fixture], driver, opts);
   if (outcome!.error) throw outcome!.error;
   return outcome!.snapshot;

@@ -1,7 +1,7 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './build-fixture-repository';
 import { environmentPreamble, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
-import type { FixtureSnapshot } from './fixture-snapshot';
+import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 
 export interface PlanExecution {
   evidence: SandboxEvidence;
@@ -61,7 +61,7 @@ export async function executePlan(
   const cwd = snapshot.repoDir;
   const result = await driver.runOnce(
     {
-      restoreTar: snapshot.tar,
+      restoreTar: await archiveBytes(snapshot.tar),
       // The same pinned environment as the set-up, so a commit made by an answer is reproducible too.
       preamble: environmentPreamble(),
       ...(plan.env ? { env: plan.env } : {}),

@@ -17,7 +17,8 @@ export interface FixtureSnapshot {
   fixtureId: string;
   /** Directory of the repository inside the workspace, e.g. `git_bisect_f001`. */
   repoDir: string;
-  tar: Buffer;
+  /** The workspace archive, or how to fetch it: an attempt scored on text alone never needs it. */
+  tar: RepoArchive;
   /** Canonical repository state text (refs, HEAD, index, working tree) as core's script prints it. */
   repoState: string;
   definitionHash: string;
@@ -30,6 +31,15 @@ export interface FixtureSnapshot {
   setupLog: ExecRecord;
   image: { tag: string; id: string; driver: 'docker' | 'local'; isolated: boolean };
   buildMs: number;
+}
+
+/** A snapshot fresh from a build, its archive in hand. */
+export type BuiltSnapshot = FixtureSnapshot & { tar: Buffer };
+
+export type RepoArchive = Buffer | (() => Promise<Buffer>);
+
+export async function archiveBytes(tar: RepoArchive): Promise<Buffer> {
+  return typeof tar === 'function' ? tar() : tar;
 }
 
 /** The fixture's repository directory name: upstream's `<benchmark>_<id>`, so paths in prompts read alike. */

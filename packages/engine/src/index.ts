@@ -7,7 +7,7 @@ export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox, Outp
 export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
 export { FixtureSetupError, SandboxInfraError } from './errors';
 export { executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
-export { repoDirOf, type ContextResult, type FixtureSnapshot } from './fixture-snapshot';
+export { repoDirOf, type BuiltSnapshot, type ContextResult, type FixtureSnapshot, type RepoArchive } from './fixture-snapshot';
 export { gatherContext } from './gather-context';
 export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir } from './load-suite-dir';
 export { mapPool } from './map-pool';

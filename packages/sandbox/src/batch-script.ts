@@ -1,4 +1,5 @@
 import { shellQuote } from './shell-quote';
+import { encodeRunnerPlan, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -8,36 +9,17 @@ import {
 } from './types';
 
 /**
- * A batch is one bash script run in the sandbox. Each step runs under `timeout` in a process group of
- * its own, which is killed as a whole when the step ends, so a step's background children cannot
- * outlive it and hold pipes open. Output goes through `head -c`, so a flood stops its writer (SIGPIPE)
- * instead of filling memory. Records are framed on stdout with byte counts measured after the step,
- * so whatever a step prints cannot forge another step's record.
+ * A batch is one bash script run in the sandbox: it prepares the directory (restore, preamble) and
+ * hands the steps to the step runner (step-runner.ts), which runs each under its own timeout, output
+ * cap and process group and frames the records on stdout with byte counts measured after the step, so
+ * whatever a step prints cannot forge another step's record.
  */
 
 const FRAME = '@@GBSTEP';
 /** Linux refuses a single argument over 128 KiB; longer scripts travel on stdin. */
 const MAX_ARG_SCRIPT = 96 * 1024;
-/** Grace between TERM and KILL at a step's timeout. */
+/** Grace between TERM and KILL at a step's timeout (the runner's KILL_GRACE_S). */
 const KILL_GRACE_S = 2;
-
-// stderr is swapped onto the inner pipe and stdout onto fd 3 (the outer pipe), so both `head`s are
-// members of pipelines bash waits for: every byte is in the files before they are measured.
-const RUNNER = String.raw`
-gb_run() {
-  [ -d "$gb_dir" ] || mkdir -p -- "$gb_dir" 2>/dev/null
-  : > "$gb_dir/rc" 2>/dev/null; : > "$gb_dir/tr" 2>/dev/null
-  local t0=$EPOCHREALTIME tr=125 has=0
-  { timeout -k ${KILL_GRACE_S} "$2" sh -c 'cd -- "$3" || { echo 126 > "$2"; kill -9 0; }; bash -c "$1"; echo $? > "$2"; kill -9 0' gb "$4" "$gb_dir/rc" "$5" 2>&1 >&3 3>&- | head -c "$3" > "$gb_dir/e"; echo "${'$'}{PIPESTATUS[0]}" > "$gb_dir/tr"; } 3>&1 | head -c "$3" > "$gb_dir/o"
-  local t1=$EPOCHREALTIME
-  [ -s "$gb_dir/tr" ] && read -r tr < "$gb_dir/tr"
-  gb_rc=$tr
-  if [ -s "$gb_dir/rc" ]; then read -r gb_rc < "$gb_dir/rc"; has=1; fi
-  printf '${FRAME} %s %s %s %s %s %s\n' "$1" "$gb_rc" "$has" "$tr" "$t0" "$t1"
-  stat -c %s -- "$gb_dir/o" "$gb_dir/e" 2>/dev/null || printf '0\n0\n'
-  cat -- "$gb_dir/o" "$gb_dir/e" 2>/dev/null
-}
-`;
 
 export interface BuiltBatch {
   /** The command line to start (bash -c ...). */
@@ -108,29 +90,28 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
   if (request.restoreTar) lines.push(`tar -x -f - || { printf '@@GBFATAL restore\\n'; exit 99; }`);
   lines.push('exec </dev/null');
   if (request.preamble) lines.push(request.preamble);
-  lines.push(RUNNER);
-  request.groups.forEach((g, group) => {
+  const groups: RunnerGroup[] = request.groups.map((g, group) => {
     if (g.requires !== undefined && !(Number.isInteger(g.requires) && g.requires >= 0 && g.requires < group)) {
       throw new Error(`batch group ${group} requires group ${g.requires}, which is not an earlier group`);
     }
-    // gb_ok_<n> ends as 1 only when every step of group n ran and exited 0.
-    lines.push('gb_stop=0', 'gb_fail=0');
-    if (g.requires !== undefined) lines.push(`if [ "$gb_ok_${g.requires}" = 1 ]; then`);
-    for (const s of steps.filter((p) => p.group === group)) {
-      // A NUL byte cannot be passed to bash; such a step is recorded as failed without running.
-      const runnable = !s.command.includes('\0');
-      const call = runnable
-        ? `gb_run ${s.group}.${s.index} ${Math.max(1, Math.ceil(s.timeoutMs / 1000))} ${s.cap + 1} ${shellQuote(s.command)} ${shellQuote(s.cwd)}`
-        : `printf '${FRAME} %s 126 1 0 0 0\\n0\\n0\\n' ${s.group}.${s.index}; gb_rc=126`;
-      lines.push(
-        g.stopOnFailure
-          ? `if [ "$gb_stop" = 0 ]; then ${call}; [ "$gb_rc" = 0 ] || gb_stop=1; else gb_fail=1; fi`
-          : `${call}; [ "$gb_rc" = 0 ] || gb_fail=1`,
-      );
-    }
-    lines.push(`[ "$gb_stop$gb_fail" = 00 ] && gb_ok_${group}=1 || gb_ok_${group}=0`);
-    if (g.requires !== undefined) lines.push(`else gb_ok_${group}=0; fi`);
+    return {
+      stopOnFailure: g.stopOnFailure,
+      ...(g.requires !== undefined ? { requires: g.requires } : {}),
+      steps: steps
+        .filter((p) => p.group === group)
+        .map((s) => {
+          // A NUL byte cannot be passed to bash; such a step is recorded as failed without running.
+          const unrunnable = s.command.includes('\0');
+          return { key: `${s.group}.${s.index}`, command: unrunnable ? '' : s.command, cwd: s.cwd, timeoutS: Math.max(1, Math.ceil(s.timeoutMs / 1000)), cap: s.cap + 1, unrunnable };
+        }),
+    };
   });
+  lines.push(
+    `command -v python3 >/dev/null 2>&1 || { printf '@@GBFATAL no python3 in the sandbox (the step runner needs it)\\n'; exit 96; }`,
+    `printf '%s' ${shellQuote(encodeRunnerPlan(groups).toString('utf8'))} > "$gb_dir/steps" || { printf '@@GBFATAL steps\\n'; exit 95; }`,
+    // -I -S: nothing from the environment or site-packages changes the runner, and it starts in half the time.
+    `python3 -I -S -c ${shellQuote(STEP_RUNNER_PY)} "$gb_dir/steps"`,
+  );
   const script = lines.join('\n') + '\n';
   const guardMs = steps.reduce((t, s) => t + Math.ceil(s.timeoutMs / 1000) * 1000 + KILL_GRACE_S * 1000, 0) + 5_000;
   const maxBytes = steps.reduce((t, s) => t + 2 * (s.cap + 1) + 256, 0) + 4096;

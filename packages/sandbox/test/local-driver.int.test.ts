@@ -50,6 +50,37 @@ describe('the local sandbox driver', () => {
     });
   });
 
+  it('runs each step as its own shell, with default signals, and reports how it ended', async () => {
+    await withSandbox(driver, async (box) => {
+      const batch = await box.runBatch({
+        groups: [
+          {
+            stopOnFailure: false,
+            steps: [
+              // A reader that stops early ends its writer quietly, as in any shell (SIGPIPE is not ignored).
+              { id: 'pipe', command: 'yes | head -n 2; echo "status ${PIPESTATUS[0]}"' },
+              { id: 'nul', command: 'echo a\0b' },
+              { id: 'cwd', command: 'pwd', cwd: 'no/such/dir' },
+              { id: 'self', command: 'kill -9 $$' },
+              { id: 'stdin', command: 'cat; echo "<- stdin"' },
+              { id: 'vars', command: 'echo "$0|$#|${gb_dir:-unset}"' },
+              { id: 'bytes', command: "printf 'caf\\303\\251 \\377'" },
+            ],
+          },
+        ],
+      });
+      const [pipe, nul, cwd, self, stdin, vars, bytes] = batch.groups[0]!;
+      expect(pipe).toMatchObject({ exitCode: 0, stdout: 'y\ny\nstatus 141\n', stderr: '' });
+      expect(nul).toMatchObject({ exitCode: 126, stderr: 'command contains a NUL byte and was not run' });
+      expect(cwd!.exitCode).toBe(126);
+      expect(cwd!.stderr).toMatch(/cannot enter no\/such\/dir/);
+      expect(self).toMatchObject({ exitCode: 137, timedOut: false });
+      expect(stdin).toMatchObject({ exitCode: 0, stdout: '<- stdin\n' });
+      expect(vars!.stdout).toBe('bash|0|unset\n');
+      expect(bytes!.stdout).toBe('café \ufffd');
+    });
+  });
+
   it('skips a group whose required group did not run cleanly, and runs the others', async () => {
     await withSandbox(driver, async (box) => {
       const batch = await box.runBatch({

@@ -16,19 +16,30 @@ export interface Claim {
   startedAt: Date;
 }
 
+/** What a worker needs of the attempt it claimed; the rest (fixture, campaign, target) never changes once planned. */
+export interface ClaimedAttempt extends Claim {
+  campaignId: string;
+  targetId: string;
+  fixtureSnapshotId: string;
+  trial: number;
+  modelId: string;
+  outputMode: 'text' | 'json_schema';
+}
+
 const ACTIVE_CAMPAIGN: Prisma.CampaignWhereInput = { status: { in: ['QUEUED', 'RUNNING'] } };
 
-/** QUEUED -> RUNNING if nobody else got there first; null means "not yours, do nothing". */
-export async function claimAttempt(db: Db, attemptId: string, workerId: string): Promise<Claim | null> {
+/** QUEUED -> RUNNING if nobody else got there first (one statement); null means "not yours, do nothing". */
+export async function claimAttempt(db: Db, attemptId: string, workerId: string): Promise<ClaimedAttempt | null> {
   const claimToken = randomUUID();
   const startedAt = new Date();
-  const won = await db.attempt.updateMany({
+  const [row] = await db.attempt.updateManyAndReturn({
     where: { id: attemptId, status: 'QUEUED', campaign: ACTIVE_CAMPAIGN },
     data: { status: 'RUNNING', claimedBy: workerId, claimToken, heartbeatAt: startedAt, startedAt, tryCount: { increment: 1 } },
+    select: { tryCount: true, campaignId: true, targetId: true, fixtureSnapshotId: true, trial: true, modelId: true, outputMode: true },
   });
-  if (won.count !== 1) return null;
-  const row = await db.attempt.findUniqueOrThrow({ where: { id: attemptId }, select: { tryCount: true } });
-  return { attemptId, claimToken, tryNumber: row.tryCount, startedAt };
+  if (!row) return null;
+  const { tryCount, ...attempt } = row;
+  return { attemptId, claimToken, tryNumber: tryCount, startedAt, ...attempt };
 }
 
 export type HeartbeatVerdict = 'owned' | 'lost' | 'cancelled';

@@ -1,6 +1,6 @@
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
-import { packArchive } from './archive';
+import { packArchive, unpackArchive } from './archive';
 
 /** What planning needs of a stored build; the archive stays in the database until an attempt reads it. */
 export interface FixtureBuildFacts {
@@ -37,4 +37,18 @@ export async function saveFixtureBuilds(db: Db, builds: NewFixtureBuild[]): Prom
     data: builds.map(({ tar, ...b }) => ({ ...b, repoArchive: packArchive(tar) })),
     skipDuplicates: true,
   });
+}
+
+/**
+ * The workspace archive of a planned snapshot, from the shared build or the snapshot's own copy.
+ * Read only by attempts that start a sandbox: most attempts are scored on text and never need it.
+ */
+export async function loadSnapshotArchive(db: Db, snapshotId: string): Promise<Buffer> {
+  const row = await db.fixtureSnapshot.findUnique({
+    where: { id: snapshotId },
+    select: { repoArchive: true, build: { select: { repoArchive: true } } },
+  });
+  const stored = row?.repoArchive ?? row?.build?.repoArchive;
+  if (!stored) throw new Error(`fixture snapshot ${snapshotId} has no repository archive`);
+  return unpackArchive(stored);
 }
