@@ -14,6 +14,14 @@ export interface BuiltRepository {
   buildInfo: Record<string, unknown>;
 }
 
+/**
+ * The worker's own storage failed while the attempt ran (its archive could not be read): not the
+ * attempt's outcome. The executor lets it through; the worker releases the attempt and retries it.
+ */
+export class StorageError extends Error {
+  override name = 'StorageError';
+}
+
 export interface AttemptToRun {
   attemptId: string;
   campaignId: string;

@@ -20,7 +20,7 @@ import {
 } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
 import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
-import type { AttemptExecutor, BuiltRepository } from './attempt-executor';
+import { StorageError, type AttemptExecutor, type BuiltRepository } from './attempt-executor';
 import { PlannedRows } from './planned-rows';
 
 export interface CampaignHandlerDeps {
@@ -131,7 +131,10 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             fixture: snap.fixture,
             plannedInputHash: snap.inputHash,
             // Fetched only if the scorer starts a sandbox.
-            repoArchive: () => loadSnapshotArchive(db, claim.fixtureSnapshotId),
+            repoArchive: () =>
+              loadSnapshotArchive(db, claim.fixtureSnapshotId).catch((err: Error) => {
+                throw new StorageError(`reading the archive of fixture snapshot ${claim.fixtureSnapshotId}: ${err.message}`);
+              }),
             repoState: snap.repoState,
             buildInfo: snap.buildInfo,
             judgeProfile: campaign.judgeProfile,

@@ -3,7 +3,7 @@ import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@
 import { buildFixtureRepositories, fixtureBuildKey, judgeAttempt, runAttempt, type AttemptResult, type FixtureSnapshot, type ModelClient } from '@gitbench/engine';
 import type { CompletionResult, ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
-import type { AttemptExecutor, AttemptToRun, BuiltRepository } from './attempt-executor';
+import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from './attempt-executor';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -104,6 +104,7 @@ async function runAttemptWith(deps: EngineExecutorDeps, driver: SandboxDriver, a
       signal,
     }));
   } catch (err) {
+    if (err instanceof StorageError) throw err;
     if (signal.aborted) return { status: 'CANCELLED', record: { errorClass: 'aborted', errorMessage: String((signal.reason as Error)?.message ?? signal.reason) } };
     const kind = errorKindOf(err);
     // Transport failures, exhausted retries, bad configuration and sandbox trouble say nothing

@@ -85,7 +85,7 @@ async function expectOneOutcomeEach(db: Db, campaignId: string, expected: number
   const attempts = await db.attempt.findMany({ where: { campaignId }, include: { tries: { orderBy: { tryNumber: 'asc' } } } });
   expect(attempts).toHaveLength(expected);
   for (const a of attempts) {
-    expect(['VALID_PASS', 'VALID_FAIL']).toContain(a.status);
+    expect(['VALID_PASS', 'VALID_FAIL'], `attempt ${a.id}: ${a.errorClass} ${a.errorMessage}`).toContain(a.status);
     const scored = a.tries.filter((x) => x.status === 'VALID_PASS' || x.status === 'VALID_FAIL');
     expect(scored, `attempt ${a.id} has ${scored.length} scored tries`).toHaveLength(1);
     expect(scored[0]!.status).toBe(a.status);

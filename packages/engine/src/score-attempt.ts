@@ -14,7 +14,7 @@ import {
   type ScoreResult,
 } from './core-api';
 import { executePlan, type ExecutePlanOptions } from './execute-plan';
-import type { FixtureSnapshot } from './fixture-snapshot';
+import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 import { toScoredText } from './structured-answer';
 
 export interface ScoreAttemptInput {
@@ -123,10 +123,13 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     evidence = input.recordedEvidence;
     sandbox = noSandbox('sandbox: none (evidence read from the recorded prompt)');
   } else if (plan) {
+    // Fetching the archive is storage, not the sandbox: a failure here propagates to the caller,
+    // which retries the attempt, instead of being recorded as this attempt's sandbox error.
+    const tar = await archiveBytes(snapshot.tar);
     const t0 = performance.now();
     let execution;
     try {
-      execution = await executePlan(plan, driver, snapshot, { ...input.exec, ...(input.labels ? { labels: input.labels } : {}) });
+      execution = await executePlan(plan, driver, { ...snapshot, tar }, { ...input.exec, ...(input.labels ? { labels: input.labels } : {}) });
     } catch (err) {
       const error = `sandbox failed: ${(err as Error).message}`;
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error });
