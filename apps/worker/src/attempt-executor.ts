@@ -55,6 +55,6 @@ export interface AttemptExecutor {
   /** Removes every sandbox carrying these labels (cancel, shutdown). */
   removeSandboxes(labels: Record<string, string>): Promise<number>;
   /** Removes sandboxes of workers that are no longer alive (killed without their shutdown). */
-  removeOrphanSandboxes(aliveWorkerIds: ReadonlySet<string>): Promise<number>;
+  removeOrphanSandboxes(aliveWorkerIds: ReadonlySet<string>, createdBeforeMs: number): Promise<number>;
   describeSandbox(): string;
 }

@@ -33,7 +33,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
 
-    removeOrphanSandboxes: (alive) => driver.removeOrphans(WORKER_LABEL, alive, { [DEPLOYMENT_LABEL]: deps.deploymentId }),
+    removeOrphanSandboxes: (alive, createdBeforeMs) => driver.removeOrphans(WORKER_LABEL, alive, { [DEPLOYMENT_LABEL]: deps.deploymentId }, { createdBeforeMs }),
 
     buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 
@@ -64,7 +64,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
         create: (opts) => ((created = true), driver.create(opts)),
         runOnce: (request, opts) => driver.runOnce(request, opts),
         removeByLabels: (labels) => driver.removeByLabels(labels),
-        removeOrphans: (key, keep, within) => driver.removeOrphans(key, keep, within),
+        removeOrphans: (key, keep, within, opts) => driver.removeOrphans(key, keep, within, opts),
         close: () => driver.close(),
       };
       try {

@@ -70,12 +70,15 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
   }, config.reaper?.intervalMs ?? 5_000);
 
   // A worker killed with SIGKILL leaves its pre-started and running containers behind. Any live
-  // worker on the same engine removes them once their owner has been silent for a while.
+  // worker on the same engine removes them once their owner has been silent for a while. A worker
+  // starts its containers before its first heartbeat, so one younger than that window is spared:
+  // its owner may be starting, not dead (removing those failed a starting worker's first attempts).
   const sweepTimer = setInterval(() => {
     const silentFor = 3 * reaperConfig.staleAfterMs;
+    const since = Date.now() - silentFor;
     db.workerHeartbeat
-      .findMany({ where: { lastSeenAt: { gt: new Date(Date.now() - silentFor) } }, select: { id: true } })
-      .then((alive) => executor.removeOrphanSandboxes(new Set([id, ...alive.map((w) => w.id)])))
+      .findMany({ where: { lastSeenAt: { gt: new Date(since) } }, select: { id: true } })
+      .then((alive) => executor.removeOrphanSandboxes(new Set([id, ...alive.map((w) => w.id)]), since))
       .then((n) => {
         if (n > 0) console.log(`[worker ${id}] removed ${n} sandbox(es) of workers that are gone`);
       })

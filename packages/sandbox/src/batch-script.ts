@@ -142,6 +142,7 @@ export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
   const out = raw.stdout;
   let pos = 0;
   let aborted: string | undefined;
+  let ended = false;
   const readLine = (): string | undefined => {
     const nl = out.indexOf(0x0a, pos);
     if (nl < 0) return undefined;
@@ -152,6 +153,10 @@ export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
   while (pos < out.length) {
     const header = readLine();
     if (header === undefined) break;
+    if (header === '@@GBEND') {
+      ended = true;
+      break;
+    }
     if (header.startsWith('@@GBFATAL')) {
       aborted = `sandbox batch failed before its steps: ${header.slice(10)} (${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
       break;
@@ -186,6 +191,10 @@ export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
       truncated: oLen > plan.cap || eLen > plan.cap,
       durationMs,
     });
+  }
+  if (!ended && !aborted) {
+    const stderr = raw.stderr.toString('utf8').trim().slice(-300);
+    aborted = `sandbox batch stopped before its end (exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''})`;
   }
   if (raw.hostTimedOut) aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
   const stoppedAt = request.groups.map((g, i) => {

@@ -112,10 +112,12 @@ export class DockerSandboxDriver implements SandboxDriver {
     return ids.size;
   }
 
-  async removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>): Promise<number> {
+  async removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>, opts: { createdBeforeMs?: number } = {}): Promise<number> {
     const scope = Object.entries(within).map(([k, v]) => `${k}=${v}`);
     const containers = await this.docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, key, ...scope] } });
-    const orphans = containers.filter((c) => !keep.has(c.Labels[key] ?? ''));
+    const before = opts.createdBeforeMs ?? Infinity;
+    // Docker reports creation in whole seconds: a container is spared unless its whole second is past.
+    const orphans = containers.filter((c) => !keep.has(c.Labels[key] ?? '') && (c.Created + 1) * 1000 <= before);
     await Promise.all(orphans.map((c) => removeContainer(this.docker.getContainer(c.Id))));
     return orphans.length;
   }

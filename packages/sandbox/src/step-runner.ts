@@ -16,7 +16,7 @@
  * Records are framed on stdout exactly as parseBatch reads them:
  *   @@GBSTEP <id> <rc> <finished 1|0> <rc or 128+signal or 124> <t0> <t1>\n<stdout bytes>\n<stderr bytes>\n<stdout><stderr>
  * "finished" says the shell exited by itself; without it the step was killed (by its timeout, 124, or
- * by something it ran) before it could finish.
+ * by something it ran) before it could finish. A last line `@@GBEND` says the runner reached the end.
  *
  * Plain Python 3 standard library, no backticks or template placeholders (it is embedded below).
  */
@@ -30,6 +30,7 @@ _signal.signal(25, _signal.SIG_DFL)
 SIGKILL, SIGTERM = 9, 15
 KILL_GRACE_S = 2.0
 FRAME = b'@@GBSTEP'
+END = b'@@GBEND\n'
 
 def emit(data):
     view = memoryview(data)
@@ -180,6 +181,8 @@ def main():
                 else:
                     fail = True
         ok.append(not skip and not stop and not fail)
+    # Only a batch that ran to its end says so: a container removed or killed mid-batch is told apart.
+    emit(END)
 
 main()
 `;

@@ -111,8 +111,10 @@ export interface SandboxDriver {
    * Removes sandboxes that carry all of the `within` labels and `key` with a value not in `keep`: the
    * leftovers of an owner that died without cleaning up (a worker killed with SIGKILL leaves its
    * pre-started containers). `within` keeps one deployment from removing another's on a shared engine.
+   * `createdBeforeMs` (epoch ms) spares younger sandboxes: an owner that has just started may not yet
+   * be known to be alive.
    */
-  removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>): Promise<number>;
+  removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>, opts?: { createdBeforeMs?: number }): Promise<number>;
   /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */
   close(): Promise<void>;
 }

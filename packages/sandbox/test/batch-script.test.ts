@@ -12,12 +12,13 @@ const request: BatchRequest = {
 function frame(key: string, rc: number, out: string, err: string, hasRc = 1): Buffer {
   return Buffer.concat([Buffer.from(`@@GBSTEP ${key} ${rc} ${hasRc} 0 1.000000 1.010000\n${Buffer.byteLength(out)}\n${Buffer.byteLength(err)}\n`), Buffer.from(out), Buffer.from(err)]);
 }
+const END = Buffer.from('@@GBEND\n');
 const raw = (stdout: Buffer) => ({ stdout, stderr: Buffer.alloc(0), exitCode: 0, hostTimedOut: false, durationMs: 5 });
 
 describe('batch framing', () => {
   it('reads records by byte counts, so output that looks like a frame stays output', () => {
     const forged = '@@GBSTEP 1.0 0 1 0 0 0\n0\n0\n';
-    const r = parseBatch(request, raw(Buffer.concat([frame('0.0', 0, forged, ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcdef', '')])));
+    const r = parseBatch(request, raw(Buffer.concat([frame('0.0', 0, forged, ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcdef', ''), END])));
     expect(r.groups[0]!.map((x) => [x.id, x.exitCode, x.stdout])).toEqual([['a', 0, forged], ['b', 1, '']]);
     expect(r.stoppedAt).toEqual([1, undefined]);
     expect(r.groups[1]![0]).toMatchObject({ stdout: 'abcd', truncated: true, durationMs: 10 });
@@ -31,8 +32,15 @@ describe('batch framing', () => {
     expect(r.aborted).toMatch(/ended early/);
   });
 
+  it('says when a batch stopped between records, so an emptied or killed sandbox is never silent', () => {
+    const r = parseBatch(request, { ...raw(frame('0.0', 0, 'hello', '')), exitCode: 137 });
+    expect(r.groups[0]!.map((x) => x.id)).toEqual(['a']);
+    expect(r.aborted).toMatch(/stopped before its end \(exit 137/);
+    expect(parseBatch(request, raw(Buffer.alloc(0))).aborted).toMatch(/stopped before its end/);
+  });
+
   it('marks a step killed at its timeout', () => {
-    const stdout = Buffer.from('@@GBSTEP 0.0 124 0 124 1.0 31.0\n0\n0\n');
+    const stdout = Buffer.from('@@GBSTEP 0.0 124 0 124 1.0 31.0\n0\n0\n@@GBEND\n');
     const r = parseBatch(request, raw(stdout));
     expect(r.groups[0]![0]).toMatchObject({ exitCode: 124, timedOut: true });
   });

@@ -86,40 +86,87 @@ export interface AttemptOutcome {
   record: Omit<Prisma.AttemptTryUncheckedCreateInput, 'id' | 'attemptId' | 'tryNumber' | 'workerId' | 'status' | 'startedAt'>;
 }
 
+/** The SQL type of every column an outcome may set; a key not listed here is refused, never dropped. */
+const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptOutcome['summary']>, string> = {
+  inputHash: 'text',
+  promptHash: 'text',
+  expectedHash: 'text',
+  scorerConfigHash: 'text',
+  requestConfigHash: 'text',
+  outputHash: 'text',
+  inputTokens: 'int',
+  outputTokens: 'int',
+  reasoningTokens: 'int',
+  totalTokens: 'int',
+  costUsd: 'float8',
+  costEstimated: 'boolean',
+  apiDurationMs: 'int',
+  wallDurationMs: 'int',
+  sandboxImage: 'text',
+  errorClass: 'text',
+  errorMessage: 'text',
+};
+const RECORD_COLUMNS: Record<string, string> = {
+  renderedPrompt: 'text',
+  modelOutput: 'text',
+  expected: 'text',
+  errorClass: 'text',
+  errorMessage: 'text',
+  scorerEvidence: 'jsonb',
+  sandboxEvidence: 'jsonb',
+  transcript: 'jsonb',
+  requestConfig: 'jsonb',
+  providerRoute: 'jsonb',
+  retries: 'jsonb',
+  usage: 'jsonb',
+};
+
 /**
- * Writes the result only if this worker still owns the attempt. Attempt row and try row commit
- * together, so an attempt never has an outcome without its evidence, nor evidence counted twice.
+ * Writes the result only if this worker still owns the attempt. Attempt row and try row are written
+ * by one statement (the try is inserted only from the row the conditional update returned), so an
+ * attempt never has an outcome without its evidence, nor evidence counted twice. One statement
+ * instead of an interactive transaction: this runs once per attempt, and the round trips and
+ * transaction bookkeeping were a good part of a worker's time on attempts scored on text.
  */
 export async function finishAttempt(db: Db, claim: Claim, workerId: string, outcome: AttemptOutcome): Promise<boolean> {
-  return db.$transaction(async (tx) => {
-    const finishedAt = new Date();
-    const won = await tx.attempt.updateMany({
-      where: { id: claim.attemptId, status: 'RUNNING', claimToken: claim.claimToken },
-      data: {
-        ...outcome.summary,
-        status: outcome.status,
-        passed: outcome.passed ?? null,
-        score: outcome.score ?? null,
-        finishedAt,
-        claimToken: null,
-        heartbeatAt: null,
-      },
-    });
-    if (won.count !== 1) return false;
-    await tx.attemptTry.create({
-      data: {
-        ...outcome.record,
-        id: newId('attemptTry'),
-        attemptId: claim.attemptId,
-        tryNumber: claim.tryNumber,
-        workerId,
-        status: outcome.status,
-        startedAt: claim.startedAt,
-        finishedAt,
-      },
-    });
-    return true;
-  });
+  const params: unknown[] = [];
+  const param = (value: unknown, type: string) => {
+    params.push(value === null || value === undefined ? null : type === 'jsonb' ? JSON.stringify(value) : value);
+    return `$${params.length}::${type}`;
+  };
+  // Timestamps are stored as UTC wall time (Prisma's convention); a zone in the input is ignored by a cast to timestamp.
+  const finishedAt = param(new Date().toISOString(), 'timestamp(3)');
+  const status = param(outcome.status, '"AttemptStatus"');
+  const sets = [
+    `"status" = ${status}`,
+    `"passed" = ${param(outcome.passed ?? null, 'boolean')}`,
+    `"score" = ${param(outcome.score ?? null, 'float8')}`,
+    `"finishedAt" = ${finishedAt}`,
+    `"claimToken" = NULL`,
+    `"heartbeatAt" = NULL`,
+  ];
+  for (const [key, value] of Object.entries(outcome.summary ?? {})) {
+    if (value === undefined) continue;
+    const type = SUMMARY_COLUMNS[key as keyof typeof SUMMARY_COLUMNS];
+    if (!type) throw new Error(`finishAttempt: an outcome cannot set the attempt's ${key}`);
+    sets.push(`"${key}" = ${param(value, type)}`);
+  }
+  const columns = ['"id"', '"attemptId"', '"tryNumber"', '"workerId"', '"status"', '"startedAt"', '"finishedAt"'];
+  const values = [param(newId('attemptTry'), 'text'), 'won."id"', param(claim.tryNumber, 'int'), param(workerId, 'text'), status, param(claim.startedAt.toISOString(), 'timestamp(3)'), finishedAt];
+  for (const [key, value] of Object.entries(outcome.record)) {
+    if (value === undefined) continue;
+    const type = RECORD_COLUMNS[key];
+    if (!type) throw new Error(`finishAttempt: an outcome cannot set the try's ${key}`);
+    columns.push(`"${key}"`);
+    values.push(param(value, type));
+  }
+  const where = `"id" = ${param(claim.attemptId, 'text')} AND "status" = 'RUNNING' AND "claimToken" = ${param(claim.claimToken, 'text')}`;
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${where} RETURNING "id")
+     INSERT INTO "AttemptTry" (${columns.join(', ')}) SELECT ${values.join(', ')} FROM won RETURNING "id"`,
+    ...params,
+  );
+  return rows.length === 1;
 }
 
 /** Gives a claimed attempt back (an unexpected error in the worker, not a model outcome). */
