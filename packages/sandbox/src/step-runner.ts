@@ -18,7 +18,8 @@
  * "finished" says the shell exited by itself; without it the step was killed (by its timeout, 124, or
  * by something it ran) before it could finish. A last line `@@GBEND` says the runner reached the end.
  *
- * Plain Python 3 standard library, no backticks or template placeholders (it is embedded below).
+ * Plain Python 3.8+ standard library (pidfd is used where the kernel and Python have it), no backticks
+ * or template placeholders (it is embedded below).
  */
 export const STEP_RUNNER_PY = String.raw`
 import _signal, os, select, sys, time
@@ -127,7 +128,8 @@ def run_step(key, command, cwd, timeout_s, cap, devnull, home):
             if pidfd is not None:
                 poller.unregister(pidfd)
                 os.close(pidfd)
-    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    raw = os.waitpid(pid, 0)[1]
+    status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
     t1 = time.time()
     out, err = buffers[r_out], buffers[r_err]
     if timed_out:
