@@ -48,8 +48,8 @@ export interface AttemptExecutor {
   /** Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone. */
   buildRepositories(fixtures: Fixture[], labels: Record<string, string>): Promise<(BuiltRepository | { error: string })[]>;
   /**
-   * Runs the attempt and classifies every failure into an outcome; throws only on bugs. Removes the
-   * sandboxes the attempt started before it returns.
+   * Runs the attempt and classifies every failure into an outcome; throws only on bugs and on the
+   * worker's own StorageError. Its sandboxes are one-shot: each removes itself after its batch.
    */
   runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome>;
   /** Removes every sandbox carrying these labels (cancel, shutdown). */

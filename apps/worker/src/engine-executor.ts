@@ -55,29 +55,12 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       });
     },
 
-    async runAttempt(a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
-      // One-shot sandboxes remove themselves; one made with create() is swept by its labels here. An
-      // attempt that started none (most are scored on text) costs the Docker engine nothing.
-      let created = false;
-      const attemptDriver: SandboxDriver = {
-        describe: () => driver.describe(),
-        create: (opts) => ((created = true), driver.create(opts)),
-        runOnce: (request, opts) => driver.runOnce(request, opts),
-        removeByLabels: (labels) => driver.removeByLabels(labels),
-        removeOrphans: (key, keep, within, opts) => driver.removeOrphans(key, keep, within, opts),
-        close: () => driver.close(),
-      };
-      try {
-        return await runAttemptWith(deps, attemptDriver, a, signal);
-      } finally {
-        if (created) await driver.removeByLabels(a.sandboxLabels).catch(() => undefined);
-      }
-    },
+    runAttempt: (a, signal) => executeAttempt(deps, a, signal),
   };
 }
 
-async function runAttemptWith(deps: EngineExecutorDeps, driver: SandboxDriver, a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
-  const { registry } = deps;
+async function executeAttempt(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
+  const { driver, registry } = deps;
   const started = Date.now();
   const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
   // The plan recorded what the repository must be; the attempt re-derives it, never copies it.

@@ -1,5 +1,5 @@
 import { shellQuote } from './shell-quote';
-import { encodeRunnerPlan, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
+import { encodeRunnerPlan, KILL_GRACE_S, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -18,8 +18,6 @@ import {
 const FRAME = '@@GBSTEP';
 /** Linux refuses a single argument over 128 KiB; longer scripts travel on stdin. */
 const MAX_ARG_SCRIPT = 96 * 1024;
-/** Grace between TERM and KILL at a step's timeout (the runner's KILL_GRACE_S). */
-const KILL_GRACE_S = 2;
 
 export interface BuiltBatch {
   /** The command line to start (bash -c ...). */
@@ -110,7 +108,7 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
     `command -v python3 >/dev/null 2>&1 || { printf '@@GBFATAL no python3 in the sandbox (the step runner needs it)\\n'; exit 96; }`,
     `printf '%s' ${shellQuote(encodeRunnerPlan(groups).toString('utf8'))} > "$gb_dir/steps" || { printf '@@GBFATAL steps\\n'; exit 95; }`,
     // -I -S: nothing from the environment or site-packages changes the runner, and it starts in half the time.
-    `python3 -I -S -c ${shellQuote(STEP_RUNNER_PY)} "$gb_dir/steps"`,
+    `python3 -I -S -c ${shellQuote(STEP_RUNNER_PY)} "$gb_dir/steps" ${KILL_GRACE_S}`,
   );
   const script = lines.join('\n') + '\n';
   const guardMs = steps.reduce((t, s) => t + Math.ceil(s.timeoutMs / 1000) * 1000 + KILL_GRACE_S * 1000, 0) + 5_000;

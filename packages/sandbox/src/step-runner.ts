@@ -21,6 +21,9 @@
  * Plain Python 3.8+ standard library (pidfd is used where the kernel and Python have it), no backticks
  * or template placeholders (it is embedded below).
  */
+/** Grace between TERM and KILL at a step's timeout; the runner is told it on its command line. */
+export const KILL_GRACE_S = 2;
+
 export const STEP_RUNNER_PY = String.raw`
 import _signal, os, select, sys, time
 
@@ -29,7 +32,7 @@ import _signal, os, select, sys, time
 _signal.signal(13, _signal.SIG_DFL)
 _signal.signal(25, _signal.SIG_DFL)
 SIGKILL, SIGTERM = 9, 15
-KILL_GRACE_S = 2.0
+KILL_GRACE_S = float(sys.argv[2])
 FRAME = b'@@GBSTEP'
 END = b'@@GBEND\n'
 

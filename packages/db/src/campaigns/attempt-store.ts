@@ -106,7 +106,7 @@ const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptOutcome['summary']>, stri
   errorClass: 'text',
   errorMessage: 'text',
 };
-const RECORD_COLUMNS: Record<string, string> = {
+const RECORD_COLUMNS: Record<Exclude<keyof AttemptOutcome['record'], 'finishedAt'>, string> = {
   renderedPrompt: 'text',
   modelOutput: 'text',
   expected: 'text',
@@ -155,7 +155,7 @@ export async function finishAttempt(db: Db, claim: Claim, workerId: string, outc
   const values = [param(newId('attemptTry'), 'text'), 'won."id"', param(claim.tryNumber, 'int'), param(workerId, 'text'), status, param(claim.startedAt.toISOString(), 'timestamp(3)'), finishedAt];
   for (const [key, value] of Object.entries(outcome.record)) {
     if (value === undefined) continue;
-    const type = RECORD_COLUMNS[key];
+    const type = RECORD_COLUMNS[key as keyof typeof RECORD_COLUMNS];
     if (!type) throw new Error(`finishAttempt: an outcome cannot set the try's ${key}`);
     columns.push(`"${key}"`);
     values.push(param(value, type));
