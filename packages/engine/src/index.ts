@@ -25,3 +25,5 @@ export { selfcheckFixture, selfcheckSuite, type FixtureSelfcheck, type Selfcheck
 export { expectedStructured, toScoredText } from './structured-answer';
 export { toUpstreamEnvelope, type EnvelopeMeta } from './upstream-envelope';
 export { detectProductVersion } from './product-version';
+export { sessionToolContext, type SessionToolContextInput } from './agent/session-tool-context';
+export { parseRepoState, repoStateScript, type RepoSnapshot } from './agent/repo-state';

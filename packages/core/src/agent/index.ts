@@ -5,3 +5,4 @@ export * from './scored-on';
 export * from './tool-set';
 export * from './trajectory';
 export * from './step-head';
+export * from './tools';

@@ -52,6 +52,11 @@ export interface ToolContext {
 export interface ToolResult {
   /** What the model is told, before the runtime caps it (head and tail) to maxToolOutputBytes. */
   output: string;
+  /**
+   * Size of the full output when the tool already cut `output` (the sandbox keeps head and tail of a
+   * command's streams); absent means `output` is whole. The trajectory records the larger size.
+   */
+  outputBytes?: number;
   /** The call failed (bad arguments, non-zero exit, a conflict that is not there): the model is told so. */
   isError: boolean;
   /** The exit code of the tool's main command, when it has one (bash). */
