@@ -10,3 +10,4 @@ export * from './stats';
 export * from './exports';
 export * from './trajectories';
 export * from './audit';
+export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ATTEMPT_OUTCOMES } from '../campaign/attempt-outcome';
-import { GIST_FAILURES, GRADER_VERDICT_KINDS } from '../families/outcome';
+import { GGB_JUDGE_RESULTS, GGB_SCENARIOS, GIST_FAILURES, GRADER_VERDICT_KINDS } from '../families/outcome';
 import { MODES } from '../mode';
 import { COST_SOURCES } from '../models/usage';
 
@@ -78,6 +78,8 @@ export const attemptHashesSchema = z
   .strict();
 export type AttemptHashes = z.infer<typeof attemptHashesSchema>;
 
+const ggbCommitSchema = z.object({ sha: z.string(), subject: z.string(), message: z.string(), files: z.array(z.string()), diff: z.string() }).strict();
+
 /** What a task family's metrics read from the attempt (families/outcome.ts), kept with the score. */
 export const familyOutcomeSchema = z.discriminatedUnion('family', [
   z
@@ -105,6 +107,30 @@ export const familyOutcomeSchema = z.discriminatedUnion('family', [
       countedLines: count.nullable(),
     })
     .strict(),
+  z
+    .object({
+      family: z.literal('ggb'),
+      scenario: z.enum(GGB_SCENARIOS),
+      success: z.boolean(),
+      solved: z.boolean().nullable(),
+      detail: z.string(),
+      mcr: z.object({ mergeCommit: z.string(), unmerged: z.array(z.string()), diff: z.string(), diffTruncated: z.boolean() }).strict().optional(),
+      histories: z
+        .object({ original: z.array(ggbCommitSchema), agent: z.array(ggbCommitSchema), rebaseInProgress: z.boolean(), targetFile: z.string().nullable() })
+        .strict()
+        .optional(),
+      judge: z
+        .object({
+          status: z.enum(['scored', 'unscored']),
+          reason: z.string().nullable(),
+          verdicts: z.array(
+            z.object({ agentAs: z.enum(['HISTORY-1', 'HISTORY-2']), result: z.enum(GGB_JUDGE_RESULTS), reason: z.string(), agentWon: z.boolean() }).strict(),
+          ),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
 ]);
 
 export const scoringEvidenceSchema = z
@@ -120,7 +146,7 @@ export const scoringEvidenceSchema = z
     structuredError: z.string().nullable(),
     hashes: attemptHashesSchema,
     timings: z.object({ totalMs: ms, modelMs: ms.optional(), sandboxMs: ms.optional(), scoreMs: ms }).strict(),
-    /** Repository tasks and gists: the facts their family metrics are computed from. */
+    /** Repository tasks, gists and GitGoodBench: the facts their family metrics are computed from. */
     family: familyOutcomeSchema.nullable().optional(),
   })
   .strict();

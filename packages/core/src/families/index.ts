@@ -1,10 +1,13 @@
 export * from './outcome';
 export * from './repo-task/config';
 export * from './repo-task/verdict';
+export * from './repo-task/outputs';
 export * from './gist/config';
 export * from './gist/evidence';
 export * from './gist/lines';
 export * from './gist/outcome';
 export { GRADE_PROBE, OUTPUTS_PROBE } from '../scoring/scorers/repo-task';
+export { VERDICT_MARK } from './repo-task/sandbox-scripts';
 export { GIST_PROBE } from '../scoring/scorers/gist';
 export * from './metrics';
+export * from './family-metrics';

@@ -1,5 +1,5 @@
 import { rateOf, type Rate } from '../aggregation/rate';
-import type { GistOutcome, RepoTaskOutcome } from './outcome';
+import { GGB_SCENARIOS, type GgbOutcome, type GgbScenario, type GistOutcome, type RepoTaskOutcome } from './outcome';
 
 /**
  * The task families' metrics over a set of attempts (one target of a campaign, say), computed as the
@@ -111,4 +111,61 @@ export function gistMetrics(attempts: readonly FamilyAttempt<GistOutcome>[]): Gi
     lineExistence: { value: mean(exist), n: exist.length },
     failures,
   };
+}
+
+/** A GitGoodBench attempt: its scenario and difficulty band come from the fixture, so an unfinished one still counts. */
+export interface GgbAttempt extends FamilyAttempt<GgbOutcome> {
+  scenario: GgbScenario;
+  difficulty: string;
+}
+
+export interface GgbRates {
+  attempts: number;
+  /** Success: the run ended without a system error / every attempt. */
+  success: Rate;
+  /** Solve: solved / every attempt except those the judge left unscored. */
+  solve: Rate;
+  /** Attempts the judge could not decide: out of the solve denominator, never scored another way. */
+  unscored: number;
+}
+
+export interface GgbMetrics {
+  overall: GgbRates;
+  byScenario: { scenario: GgbScenario; rates: GgbRates }[];
+  /** Per scenario type and difficulty band (the paper's Table 4), bands in easy, medium, hard order. */
+  byBand: { scenario: GgbScenario; difficulty: string; rates: GgbRates }[];
+}
+
+function ggbRates(attempts: readonly GgbAttempt[]): GgbRates {
+  const unscored = attempts.filter((a) => a.outcome?.success && a.outcome.solved === null).length;
+  return {
+    attempts: attempts.length,
+    success: rateOf(attempts.filter((a) => a.outcome?.success).length, attempts.length),
+    solve: rateOf(attempts.filter((a) => a.outcome?.solved === true).length, attempts.length - unscored),
+    unscored,
+  };
+}
+
+const BAND_ORDER = ['easy', 'medium', 'hard'];
+const bandRank = (d: string) => (BAND_ORDER.includes(d) ? BAND_ORDER.indexOf(d) : BAND_ORDER.length);
+
+/**
+ * GitGoodBench's two rates (paper section 4), overall, per scenario type and per difficulty band.
+ * Every planned attempt is in the denominators (an attempt that did not finish is neither a success
+ * nor solved), except that the judge's undecided ones leave the solve rate's.
+ */
+export function ggbMetrics(attempts: readonly GgbAttempt[]): GgbMetrics {
+  const byScenario = GGB_SCENARIOS.flatMap((scenario) => {
+    const of = attempts.filter((a) => a.scenario === scenario);
+    return of.length ? [{ scenario, rates: ggbRates(of) }] : [];
+  });
+  const bands = new Map<string, GgbAttempt[]>();
+  for (const a of attempts) {
+    const key = `${a.scenario}\u0000${a.difficulty}`;
+    bands.set(key, [...(bands.get(key) ?? []), a]);
+  }
+  const byBand = [...bands.values()]
+    .map((of) => ({ scenario: of[0]!.scenario, difficulty: of[0]!.difficulty, rates: ggbRates(of) }))
+    .sort((x, y) => GGB_SCENARIOS.indexOf(x.scenario) - GGB_SCENARIOS.indexOf(y.scenario) || bandRank(x.difficulty) - bandRank(y.difficulty) || x.difficulty.localeCompare(y.difficulty));
+  return { overall: ggbRates(attempts), byScenario, byBand };
 }

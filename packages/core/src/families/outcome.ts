@@ -53,5 +53,56 @@ export interface GistOutcome {
   countedLines: number | null;
 }
 
+/** GitGoodBench's three scenarios: merge conflict resolution, interactive rebase, iterative committing. */
+export const GGB_SCENARIOS = ['mcr', 'ir', 'icc'] as const;
+export type GgbScenario = (typeof GGB_SCENARIOS)[number];
+
+/** The scoring type of each scenario's fixtures, so an attempt that has no outcome yet still has its scenario. */
+export const GGB_SCORING_TYPES = { mcr: 'ggb_mcr', ir: 'ggb_ir', icc: 'ggb_icc' } as const satisfies Record<GgbScenario, string>;
+
+export function ggbScenarioOfScoringType(scoringType: string): GgbScenario | null {
+  const hit = GGB_SCENARIOS.find((s) => GGB_SCORING_TYPES[s] === scoringType);
+  return hit ?? null;
+}
+
+/** One commit of a history the IR/ICC judge compared (its diff capped by the writer). */
+export interface GgbCommit {
+  sha: string;
+  subject: string;
+  message: string;
+  files: string[];
+  diff: string;
+}
+
+export const GGB_JUDGE_RESULTS = ['HISTORY-1', 'HISTORY-2', 'TIE'] as const;
+
+/** One of the pairwise judge's two verdicts: where the agent's history stood, what the judge said and why. */
+export interface GgbJudgeVerdict {
+  agentAs: 'HISTORY-1' | 'HISTORY-2';
+  result: (typeof GGB_JUDGE_RESULTS)[number];
+  reason: string;
+  agentWon: boolean;
+}
+
+/**
+ * What a GitGoodBench attempt contributes to the family's metrics and shows on its page. `success`:
+ * the run ended without a system error (the paper's success rate); `solved`: the scenario was
+ * solved, null when the judge could not decide (the attempt is then unscored, left out of the solve
+ * denominator, never scored another way).
+ */
+export interface GgbOutcome {
+  family: 'ggb';
+  scenario: GgbScenario;
+  success: boolean;
+  solved: boolean | null;
+  detail: string;
+  /** MCR: `git diff <merge commit> HEAD` after the agent stopped (empty when solved) and what is left unmerged. */
+  mcr?: { mergeCommit: string; unmerged: string[]; diff: string; diffTruncated: boolean };
+  /** IR/ICC: the original history and the agent's, oldest first; ICC restricts both to its target file. */
+  histories?: { original: GgbCommit[]; agent: GgbCommit[]; rebaseInProgress: boolean; targetFile: string | null };
+  /** IR/ICC: both verdicts of the pairwise judge (positions swapped), solved only if the agent won both. */
+  judge?: { status: 'scored' | 'unscored'; reason: string | null; verdicts: GgbJudgeVerdict[] };
+}
+
 /** The per-attempt facts a task family's metrics are computed from, by family. */
-export type FamilyOutcome = RepoTaskOutcome | GistOutcome;
+export type FamilyOutcome = RepoTaskOutcome | GistOutcome | GgbOutcome;

@@ -1,2 +1,3 @@
 export * from './refresh-campaign-stats';
 export * from './refresh-stale';
+export * from './family-stats';
