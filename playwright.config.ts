@@ -5,6 +5,13 @@ import { defineConfig } from '@playwright/test';
 // browser download cannot reach its host from these machines).
 const port = Number(process.env.GITBENCH_E2E_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${port}`;
+// Replay reads only from configured directories: the upstream results and the specs' own recordings
+// (set here so that the web server and the worker global-setup starts both see them).
+const E2E_REPLAY_DIR = path.resolve(import.meta.dirname, 'test-results/e2e-replay');
+process.env['GITBENCH_REPLAY_DIRS'] ??= [
+  path.resolve(import.meta.dirname, process.env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream', 'results'),
+  E2E_REPLAY_DIR,
+].join(path.delimiter);
 
 export default defineConfig({
   testDir: 'e2e',

@@ -1,5 +1,4 @@
-import { copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { fillCampaignForm, launch, shot } from './support';
@@ -15,7 +14,10 @@ const UPSTREAM_SUITE = process.env['GITBENCH_UPSTREAM_DIR'] ? `${process.env['GI
 // and the same worker finishes them.
 test('retry transient failures: infrastructure failures are re-run as new tries and the campaign becomes complete', async ({ page }) => {
   test.setTimeout(240_000);
-  const recording = path.join(os.tmpdir(), `gitbench-e2e-replay-${Date.now()}.json`);
+  // Inside a configured replay directory (GITBENCH_REPLAY_DIRS, see playwright.config.ts).
+  const replayDir = path.resolve(import.meta.dirname, '../test-results/e2e-replay');
+  mkdirSync(replayDir, { recursive: true });
+  const recording = path.join(replayDir, `gitbench-e2e-replay-${Date.now()}.json`);
   const textResults = readdirSync(path.join(UPSTREAM, 'results')).find((f) => f.includes('_text_'));
   expect(textResults, 'an upstream text-mode result file to replay').toBeDefined();
   expect(existsSync(recording)).toBe(false);

@@ -37,7 +37,7 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
-export { ReplayIndex, loadReplayIndex, createReplayProvider, type RecordedAnswer } from './replay';
+export { ReplayIndex, loadReplayIndex, createReplayProvider, replaySourcesFromEnv, DEFAULT_REPLAY_MAX_BYTES, type RecordedAnswer, type ReplaySources } from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,

@@ -5,7 +5,7 @@ import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
-import { createReplayProvider, loadReplayIndex, type ReplayIndex } from './replay';
+import { createReplayProvider, loadReplayIndex, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
@@ -46,6 +46,8 @@ export interface RegistryOptions {
   priceTable?: PriceTable;
   /** The file the profiles were read from, for messages and listings. */
   profilesFile?: string | null;
+  /** Where `replay:` may read; from `env` (GITBENCH_REPLAY_DIRS) against the working directory if absent. */
+  replay?: ReplaySources;
 }
 
 export interface LoadRegistryOptions extends Omit<RegistryOptions, 'profiles' | 'profilesFile'> {
@@ -117,7 +119,8 @@ export class ProviderRegistry {
     const { profilesFile: named, cwd, home, ...rest } = options;
     const file = named ?? (await findProfilesFile(cwd, home));
     const profiles = file ? await loadProfilesFile(file, options.env ?? {}) : undefined;
-    return new ProviderRegistry({ ...rest, ...(profiles ? { profiles } : {}), profilesFile: file ?? null });
+    const replay = rest.replay ?? replaySourcesFromEnv(options.env ?? {}, cwd);
+    return new ProviderRegistry({ ...rest, replay, ...(profiles ? { profiles } : {}), profilesFile: file ?? null });
   }
 
   get profilesFile(): string | null {
@@ -227,7 +230,7 @@ export class ProviderRegistry {
       const source = spec.model.startsWith('replay:') ? spec.model.slice('replay:'.length) : spec.model;
       let loading = this.replays.get(source);
       if (!loading) {
-        loading = loadReplayIndex(source.split(','));
+        loading = loadReplayIndex(source.split(','), this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
         this.replays.set(source, loading);
         loading.catch(() => this.replays.delete(source));
       }

@@ -1,5 +1,6 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { constants } from 'node:fs';
+import { open, readdir, realpath } from 'node:fs/promises';
+import { basename, delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   type AnswerMode,
   ConfigurationError,
@@ -77,7 +78,8 @@ export class ReplayIndex {
       envelope = parseLegacyEnvelope(file, envelopeJson);
     } catch (error) {
       if (!(error instanceof LegacyEnvelopeError)) throw error;
-      throw new ConfigurationError('bad_replay_file', `Not a GitBench result file: ${error.message}`);
+      // The parser's message may quote the file's content; the replay source's own name is enough.
+      throw new ConfigurationError('bad_replay_file', `Replay file ${basename(file)} is not a GitBench result file.`);
     }
     this.files.push(file);
     for (const benchmark of envelope.results) {
@@ -107,24 +109,108 @@ export class ReplayIndex {
   }
 }
 
-/** Loads one result file, or every `*.json` in a directory. */
-export async function loadReplayIndex(paths: string | string[]): Promise<ReplayIndex> {
+/** Largest replay file read (GITBENCH_REPLAY_MAX_BYTES); upstream's result files are about 200 KB. */
+export const DEFAULT_REPLAY_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Where replay may read, and how much of one file. */
+export interface ReplaySources {
+  /** Directories replay sources must lie in, after symbolic links are resolved. */
+  dirs: readonly string[];
+  maxBytes?: number;
+}
+
+/**
+ * The configured replay directories: GITBENCH_REPLAY_DIRS (separated by the platform's path
+ * delimiter, `:`), else the upstream harness's results (GITBENCH_UPSTREAM_DIR, else
+ * ../shared/gitbench-upstream beside the checkout). Relative entries resolve against `cwd`.
+ */
+export function replaySourcesFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): ReplaySources {
+  const configured = env['GITBENCH_REPLAY_DIRS']?.split(delimiter).map((d) => d.trim()).filter(Boolean);
+  const upstream = env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream';
+  const dirs = (configured && configured.length > 0 ? configured : [join(upstream, 'results')]).map((d) => resolve(cwd, d));
+  const max = Number(env['GITBENCH_REPLAY_MAX_BYTES']);
+  return { dirs, maxBytes: Number.isInteger(max) && max > 0 ? max : DEFAULT_REPLAY_MAX_BYTES };
+}
+
+const REFUSED =
+  'is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).';
+
+/** A source's place: every message names it by its position, never by the path it was given or found at. */
+const nth = (i: number, of: number) => (of > 1 ? `Replay source ${i + 1} of ${of}` : 'The replay source');
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(sep));
+}
+
+/** The source's real path when it resolves (symbolic links followed) inside a configured directory. */
+async function confine(source: string, dirs: readonly string[]): Promise<{ real: string; dir: string } | null> {
+  const realDirs = (await Promise.all(dirs.map((d) => realpath(d).catch(() => null)))).filter((d): d is string => d !== null);
+  const candidates = isAbsolute(source) ? [source] : realDirs.map((d) => join(d, source));
+  for (const candidate of candidates) {
+    const real = await realpath(candidate).catch(() => null);
+    if (real === null) continue;
+    const dir = realDirs.find((d) => inside(d, real));
+    if (dir) return { real, dir };
+  }
+  return null;
+}
+
+/**
+ * Reads a regular file, no more than `maxBytes`: opened without following a last symbolic link and
+ * without blocking on a FIFO, then checked to be a plain file (no device, pipe or socket).
+ */
+async function readCapped(file: string, maxBytes: number): Promise<string | 'not_file' | 'too_large'> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return 'not_file';
+    if (info.size > maxBytes) return 'too_large';
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let read = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      if (read > maxBytes) return 'too_large';
+    }
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Loads one result file, or every `*.json` in a directory, from the configured replay directories
+ * only: a source must resolve (symbolic links followed) inside one of them, must be a regular file or
+ * directory, and is read no further than the size cap. Messages never repeat a path or a file's content.
+ */
+export async function loadReplayIndex(paths: string | string[], sources: ReplaySources): Promise<ReplayIndex> {
   const index = new ReplayIndex();
-  for (const path of Array.isArray(paths) ? paths : [paths]) {
-    const info = await stat(path).catch(() => {
-      throw new ConfigurationError('bad_replay_file', `Replay source ${path} does not exist.`);
-    });
-    const files = info.isDirectory()
-      ? (await readdir(path)).filter((f) => f.endsWith('.json')).sort().map((f) => join(path, f))
-      : [path];
+  const list = Array.isArray(paths) ? paths : [paths];
+  const maxBytes = sources.maxBytes ?? DEFAULT_REPLAY_MAX_BYTES;
+  for (const [i, source] of list.entries()) {
+    const name = nth(i, list.length);
+    const found = source.includes('\0') ? null : await confine(source, sources.dirs);
+    if (!found) throw new ConfigurationError('bad_replay_file', `${name} does not exist or ${REFUSED}`);
+    const entries = await readdir(found.real, { withFileTypes: true }).catch(() => null);
+    const files = entries
+      ? entries.filter((e) => e.name.endsWith('.json') && e.isFile()).map((e) => join(found.real, e.name)).sort()
+      : [found.real];
     for (const file of files) {
+      const label = relative(found.dir, file) || basename(file);
+      const text = await readCapped(file, maxBytes).catch(() => 'not_file' as const);
+      if (text === 'not_file') throw new ConfigurationError('bad_replay_file', `${name} ${REFUSED}`);
+      if (text === 'too_large') {
+        throw new ConfigurationError('bad_replay_file', `${name} is larger than ${maxBytes} bytes (GITBENCH_REPLAY_MAX_BYTES).`);
+      }
       let json: unknown;
       try {
-        json = JSON.parse(await readFile(file, 'utf8'));
-      } catch (error) {
-        throw new ConfigurationError('bad_replay_file', `Cannot read replay file ${file}: ${(error as Error).message}`);
+        json = JSON.parse(text);
+      } catch {
+        throw new ConfigurationError('bad_replay_file', `${name} is not valid JSON.`);
       }
-      index.add(json, file);
+      index.add(json, label);
     }
   }
   return index;
@@ -146,7 +232,7 @@ export function createReplayProvider(index: ReplayIndex): Provider {
       if (!recorded) {
         throw new ConfigurationError(
           'replay_missing',
-          `No recorded ${request.outputMode} answer for fixture ${fixture.domain}/${fixture.id} in ${index.files.join(', ') || 'the replay files'}.`,
+          `No recorded ${request.outputMode} answer for fixture ${fixture.domain}/${fixture.id} in ${index.files.map((f) => basename(f)).join(', ') || 'the replay files'}.`,
         );
       }
       const s = recorded.recordedScore;

@@ -9,6 +9,7 @@ import type { AnswerMode } from '@gitbench/core';
 import { UPSTREAM_ROOT as UPSTREAM } from '../../core/test/fixtures/upstream-data';
 const RESULTS = join(UPSTREAM, 'results');
 const FIXTURES = join(UPSTREAM, 'fixtures');
+const SOURCES = { dirs: [UPSTREAM] };
 
 interface Envelope {
   model: string;
@@ -33,7 +34,7 @@ describe('replay over the upstream result envelopes', () => {
   });
 
   it('reproduces the recorded reply, tokens, cost and API time for every fixture in both modes', async () => {
-    const provider = createReplayProvider(await loadReplayIndex(RESULTS));
+    const provider = createReplayProvider(await loadReplayIndex(RESULTS, SOURCES));
     let checked = 0;
     for (const { data } of envelopes) {
       for (const { domain, id } of fixtureIds) {
@@ -72,7 +73,7 @@ describe('replay over the upstream result envelopes', () => {
   });
 
   it('maps the commit ids of the recorded run onto the repository the request is about', async () => {
-    const provider = createReplayProvider(await loadReplayIndex(RESULTS));
+    const provider = createReplayProvider(await loadReplayIndex(RESULTS, SOURCES));
     const ours = [
       { hash: '1'.repeat(40), subject: 'change add operation' },
       { hash: '2'.repeat(40), subject: 'add feature X' },
@@ -92,7 +93,7 @@ describe('replay over the upstream result envelopes', () => {
   });
 
   it('names the fixture when no answer was recorded for it', async () => {
-    const provider = createReplayProvider(await loadReplayIndex(RESULTS));
+    const provider = createReplayProvider(await loadReplayIndex(RESULTS, SOURCES));
     const error = await provider.complete({ model: 'm', prompt: 'p', outputMode: 'text', fixture: { domain: 'rebase', id: 'f099' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toMatch(/rebase\/f099/);
@@ -109,7 +110,7 @@ describe('replay over the upstream result envelopes', () => {
   });
 
   it('rejects a file that is not a result envelope', async () => {
-    await expect(loadReplayIndex(join(FIXTURES, 'rebase', 'f001.yaml'))).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(loadReplayIndex('/nonexistent/results.json')).rejects.toThrow(/does not exist/);
+    await expect(loadReplayIndex(join(FIXTURES, 'rebase', 'f001.yaml'), SOURCES)).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(loadReplayIndex('/nonexistent/results.json', SOURCES)).rejects.toThrow(/does not exist/);
   });
 });
