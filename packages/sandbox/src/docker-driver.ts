@@ -103,6 +103,8 @@ export class DockerSandboxDriver implements SandboxDriver {
         AttachStderr: true,
       },
       opts.labels,
+      // The runner is the container's init, out of reach of the commands it runs (see step-runner.ts).
+      { init: false },
     );
     const remove = () => {
       const p = removeContainer(container).catch(() => undefined);
@@ -206,7 +208,11 @@ export class DockerSandboxDriver implements SandboxDriver {
     void p.finally(() => this.removals.delete(p));
   }
 
-  private async createContainer(spec: Partial<Docker.ContainerCreateOptions>, extraLabels?: Record<string, string>): Promise<Docker.Container> {
+  private async createContainer(
+    spec: Partial<Docker.ContainerCreateOptions>,
+    extraLabels?: Record<string, string>,
+    { init = true }: { init?: boolean } = {},
+  ): Promise<Docker.Container> {
     const tmpfs = (size: number, mode: string) => `rw,exec,nosuid,nodev,size=${size},uid=${UID},gid=${UID},mode=${mode}`;
     return this.docker.createContainer({
       ...spec,
@@ -233,7 +239,7 @@ export class DockerSandboxDriver implements SandboxDriver {
           '/home/sandbox': tmpfs(16 * 1024 * 1024, '0755'),
         },
         AutoRemove: false,
-        Init: true,
+        Init: init,
       },
     });
   }

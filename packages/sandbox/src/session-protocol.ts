@@ -8,13 +8,14 @@ import type { SessionExecOptions, SessionExecResult } from './types';
  *
  * Requests: a line `<kind> <id> <sizes...>` then exactly those many bytes.
  *   X id timeout_ms head tail limit cwd_len cmd_len env_len stdin_len   run one command
- *   R id path_len                                                        read a file
+ *   R id path_len limit                                                  read a file of at most limit bytes
  *   W id path_len data_len                                               write a file (parents made)
  *   E id env_len                                                         replace the base environment
  *   Q id                                                                 stop
  * Replies: a line `@@GB<KIND> <id> <fields...>` then the payload its fields announce.
  *   @@GBEXEC id rc finished timed_out t0 t1 out_total err_total out_kept err_kept  <out><err>
  *   @@GBFILE id found len <bytes>      @@GBOK id      @@GBERR id len <message>
+ *   (found: 0 no such file, 1 the file's len bytes follow, 2 larger than the limit: len is its size, no bytes follow)
  * Byte counts are measured by the runner, so nothing a command prints can forge a reply.
  */
 
@@ -38,6 +39,14 @@ interface Reply {
 export class SessionEndedError extends SandboxFailure {
   override name = 'SessionEndedError';
 }
+
+/** A file read refused for its size; the session goes on (the caller's mistake, not the sandbox's). */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+}
+
+/** Bytes a file read returns at most unless the caller says otherwise: well inside a sandbox's memory. */
+export const DEFAULT_READ_BYTES = 64 * 1024 * 1024;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -122,10 +131,11 @@ export class RunnerConnection {
     };
   }
 
-  async readFile(path: string): Promise<Buffer | null> {
+  async readFile(path: string, maxBytes = DEFAULT_READ_BYTES): Promise<Buffer | null> {
     const p = Buffer.from(path, 'utf8');
-    const r = await this.request('R', [p.length], [p], 60_000);
+    const r = await this.request('R', [p.length, maxBytes], [p], 60_000);
     if (r.kind !== 'FILE') throw this.unexpected(r);
+    if (r.fields[0] === '2') throw new FileTooLargeError(`${path} has ${r.fields[1]} bytes, more than the ${maxBytes} a read may return`);
     return r.fields[0] === '1' ? r.payload : null;
   }
 
@@ -186,7 +196,17 @@ export class RunnerConnection {
       const [tag = '', id = '', ...fields] = header.split(' ');
       const kind = tag.startsWith('@@GB') ? tag.slice(4) : '';
       const size =
-        kind === 'EXEC' ? Number(fields[7]) + Number(fields[8]) : kind === 'FILE' ? Number(fields[1]) : kind === 'ERR' ? Number(fields[0]) : kind === 'OK' ? 0 : NaN;
+        kind === 'EXEC'
+          ? Number(fields[7]) + Number(fields[8])
+          : kind === 'FILE'
+            ? fields[0] === '1'
+              ? Number(fields[1])
+              : 0
+            : kind === 'ERR'
+              ? Number(fields[0])
+              : kind === 'OK'
+                ? 0
+                : NaN;
       if (!kind || id !== this.waiting.id || !Number.isFinite(size)) {
         const reason = `unreadable reply from the session runner: ${JSON.stringify(header.slice(0, 120))}`;
         this.onLost(reason);

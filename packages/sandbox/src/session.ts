@@ -54,8 +54,8 @@ export class RunnerSession implements SandboxSession {
     return this.connection.exec(command, { ...options, cwd: this.resolve(options.cwd ?? '.') });
   }
 
-  readFile(path: string): Promise<Buffer | null> {
-    return this.connection.readFile(this.resolve(path));
+  readFile(path: string, options: { maxBytes?: number } = {}): Promise<Buffer | null> {
+    return this.connection.readFile(this.resolve(path), options.maxBytes);
   }
 
   writeFile(path: string, content: Buffer | string): Promise<void> {

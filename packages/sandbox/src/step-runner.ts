@@ -81,8 +81,26 @@ class Sink:
         last = self.last[len(self.last) - self.tail:] if len(self.last) > self.tail else self.last
         return bytes(self.first) + bytes(last)
 
-def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env):
+def reap_orphans(keep):
+    # As the sandbox's init, the runner inherits whatever a command orphaned: reap those that ended,
+    # leaving the command's own shell ('keep') for its caller.
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None or info.si_pid == keep:
+            return
+        try:
+            os.waitpid(info.si_pid, 0)
+        except ChildProcessError:
+            return
+
+def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env, sweep=False):
     # Returns (status, finished, timed_out, t0, t1): status is the exit code, or minus the signal.
+    # 'sweep': the runner is the sandbox's init and runs one command at a time, so whatever else is
+    # running when the shell exits was started by this command: all of it is killed, including
+    # children that left the process group (they would otherwise hold the output pipes open).
     t0 = time.time()
     try:
         os.chdir(cwd)
@@ -129,6 +147,9 @@ def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env)
             wait = max(0, int((until - now) * 1000) + 1)
             if pidfd is None:
                 wait = min(wait, 10)
+            if sweep:
+                wait = min(wait, 500)
+                reap_orphans(pid)
         for fd, _ in poller.poll(wait):
             if fd not in reading:
                 continue
@@ -143,10 +164,18 @@ def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env)
             done = True
             # Whatever the command left running in its group ends with it.
             kill_group(pid, SIGKILL)
+            if sweep:
+                # Every process but the runner itself (kill(-1) spares its caller).
+                try:
+                    os.kill(-1, SIGKILL)
+                except OSError:
+                    pass
             if pidfd is not None:
                 poller.unregister(pidfd)
                 os.close(pidfd)
     raw = os.waitpid(pid, 0)[1]
+    if sweep:
+        reap_orphans(None)
     status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
     return status, status >= 0 and not timed_out, timed_out, t0, time.time()
 
@@ -240,7 +269,12 @@ def read_line():
 
 def reply(kind, rid, fields, *payloads):
     head = b'@@GB' + kind + b' ' + rid + b''.join(b' ' + f for f in fields) + b'\n'
-    emit(head + b''.join(payloads))
+    if sum(len(p) for p in payloads) < 1048576:
+        emit(head + b''.join(payloads))
+    else:
+        # A large file is written as it is, not copied once more into one reply.
+        for part in (head,) + payloads:
+            emit(part)
 
 def failure(rid, message):
     data = message.encode('utf8', 'replace')
@@ -259,6 +293,11 @@ def main():
     home = os.open('.', os.O_RDONLY)
     devnull = os.open(os.devnull, os.O_RDONLY)
     base_env = dict(os.environb)
+    # In a container the runner is started as its init (PID 1): the kernel then refuses every signal
+    # a command sends it, kill -9 -1 included, so nothing an agent runs can end its own session; and
+    # it may stop every process a command leaves behind. Anywhere else (the local driver, on the
+    # host) it must not, and does not.
+    sweep = os.getpid() == 1
     while True:
         fields = read_line().split(b' ')
         kind, rid, sizes = fields[0], fields[1], [int(x) for x in fields[2:]]
@@ -280,19 +319,26 @@ def main():
                     err.push(b'gitbench: the command contains a NUL byte and was not run\n')
                     status, finished, timed_out, t0, t1 = 126, True, False, time.time(), time.time()
                 else:
-                    status, finished, timed_out, t0, t1 = run_command(command, cwd, timeout_ms / 1000.0, grace_s, out, err, home, stdin_fd, env)
+                    status, finished, timed_out, t0, t1 = run_command(command, cwd, timeout_ms / 1000.0, grace_s, out, err, home, stdin_fd, env, sweep)
                 if stdin_fd != devnull:
                     f.close()
                 o, e = out.kept(), err.kept()
                 reply(b'EXEC', rid, [b'%d' % exit_code(status, timed_out), b'1' if finished else b'0', b'1' if timed_out else b'0',
                       b'%.6f' % t0, b'%.6f' % t1, b'%d' % out.total, b'%d' % err.total, b'%d' % len(o), b'%d' % len(e)], o, e)
             elif kind == b'R':
+                # R id path_len limit: more than 'limit' bytes is refused (found 2, with the size
+                # seen), so neither a huge file nor /dev/zero can exhaust the sandbox's memory.
                 path = read_exact(sizes[0])
+                limit = sizes[1]
                 try:
                     with open(path, 'rb') as f:
-                        data = f.read()
+                        size = os.fstat(f.fileno()).st_size
+                        data = b'' if size > limit else f.read(limit + 1)
                 except FileNotFoundError:
                     reply(b'FILE', rid, [b'0', b'0'])
+                    continue
+                if size > limit or len(data) > limit:
+                    reply(b'FILE', rid, [b'2', b'%d' % max(size, len(data))])
                     continue
                 reply(b'FILE', rid, [b'1', b'%d' % len(data)], data)
             elif kind == b'W':

@@ -132,8 +132,11 @@ export interface SandboxSession {
   /** Runs `preamble` once in bash and makes the environment it exports every later command's. */
   applyPreamble(preamble: string): Promise<void>;
   exec(command: string, options?: SessionExecOptions): Promise<SessionExecResult>;
-  /** The file's bytes exactly, or null when it does not exist. Relative paths are under workdir. */
-  readFile(path: string): Promise<Buffer | null>;
+  /**
+   * The file's bytes exactly, or null when it does not exist. Relative paths are under workdir. A file
+   * of more than `maxBytes` (default 64 MiB) is refused with FileTooLargeError; the session goes on.
+   */
+  readFile(path: string, options?: { maxBytes?: number }): Promise<Buffer | null>;
   /** Writes bytes exactly; creates parent directories. */
   writeFile(path: string, content: Buffer | string): Promise<void>;
   /** The batch's steps run one after another in this session (no restore; a preamble is applied once). */

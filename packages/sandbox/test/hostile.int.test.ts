@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerSandboxDriver, type Sandbox } from '../src';
+import { DockerSandboxDriver, type Sandbox, type SandboxSession, type SessionExecOptions } from '../src';
 
 /**
  * Model output is hostile until proven otherwise. Each case runs through the real Docker driver while
@@ -29,9 +29,17 @@ afterAll(async () => {
   if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
-/** Runs `hostile` in one sandbox while a bystander sandbox commits in a loop; both are removed after. */
-async function contained<T>(hostile: (box: Sandbox) => Promise<T>): Promise<T> {
-  const [box, bystander] = await Promise.all([driver.create(), driver.create()]);
+/** What both a one-command sandbox and an agent's session offer the bystander. */
+interface Runs {
+  exec(command: string): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+}
+
+/**
+ * Runs `hostile` in one sandbox while a bystander sandbox, opened the same way, commits in a loop;
+ * both are removed after. Checks that the bystander never failed and the host's canary is untouched.
+ */
+async function containedIn<S extends Runs, T>(open: () => Promise<S>, remove: (s: S) => Promise<void>, hostile: (box: S) => Promise<T>): Promise<T> {
+  const [box, bystander] = await Promise.all([open(), open()]);
   try {
     await bystander.exec('git init -q -b main . && echo ok > f && git add f && git -c user.name=b -c user.email=b@b commit -qm base');
     let stop = false;
@@ -60,9 +68,27 @@ async function contained<T>(hostile: (box: Sandbox) => Promise<T>): Promise<T> {
     expect(await readFile(join(hostDir, 'canary'), 'utf8')).toBe('still here');
     return result;
   } finally {
-    await Promise.all([box.destroy(), bystander.destroy()]);
+    await Promise.all([remove(box), remove(bystander)]);
   }
 }
+
+/** Tries a TCP connection, DNS and HTTP, then lists the network interfaces. */
+const NETWORK_PROBE =
+  `(exec 3<>/dev/tcp/1.1.1.1/80) 2>&1; getent hosts example.com || echo no-dns; ` +
+  `python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', timeout=3)" 2>&1 | tail -1; ls /sys/class/net`;
+
+function expectNoNetwork(r: { stdout: string }): void {
+  expect(r.stdout).toMatch(/unreachable|Network|Cannot assign/i);
+  expect(r.stdout).toContain('no-dns');
+  expect(r.stdout.trim().split('\n').pop()).toBe('lo');
+}
+
+const contained = <T>(hostile: (box: Sandbox) => Promise<T>) =>
+  containedIn(
+    () => driver.create(),
+    (b) => b.destroy(),
+    hostile,
+  );
 
 describe('hostile answers in a Docker sandbox', () => {
   it('deleting everything only empties the sandbox', async () => {
@@ -86,14 +112,7 @@ describe('hostile answers in a Docker sandbox', () => {
 
   it('has no network at all', async () => {
     await contained(async (box) => {
-      const r = await box.exec(
-        `(exec 3<>/dev/tcp/1.1.1.1/80) 2>&1; getent hosts example.com || echo no-dns; ` +
-          `python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', timeout=3)" 2>&1 | tail -1; ls /sys/class/net`,
-        { timeoutMs: 15_000 },
-      );
-      expect(r.stdout).toMatch(/unreachable|Network|Cannot assign/i);
-      expect(r.stdout).toContain('no-dns');
-      expect(r.stdout.trim().split('\n').pop()).toBe('lo');
+      expectNoNetwork(await box.exec(NETWORK_PROBE, { timeoutMs: 15_000 }));
     });
   });
 
@@ -140,6 +159,113 @@ describe('hostile answers in a Docker sandbox', () => {
       const r = await box.runBatch({ groups: [{ stopOnFailure: false, steps: [{ id: 'escape', command: ESCAPE, timeoutMs: 1_000 }] }] });
       expect(r.aborted).toMatch(/overall time limit/);
       expect(r.durationMs).toBeLessThan(15_000);
+    });
+  });
+});
+
+/**
+ * The agent path: a model's tool calls arrive one by one in the attempt's long-lived session, with the
+ * agent's command timeout and output cap (the loop's defaults are 30 s and 16 KiB). A hostile agent has
+ * the whole session to try things in; each case checks that the session still answers afterwards (an
+ * agent that could kill its own runner would turn its failure into an infrastructure error, which is
+ * retried and excluded from quality denominators) and that a bystander session is untouched.
+ */
+describe('hostile tool calls in an agent session', () => {
+  const containedSession = <T>(hostile: (s: SandboxSession) => Promise<T>) =>
+    containedIn(
+      () => driver.openSession({ labels: { 'org.gitbench.attempt': 'hostile-agent' } }),
+      (s) => s.close(),
+      hostile,
+    );
+  const TOOL = { timeoutMs: 3_000, maxOutputBytes: 16 * 1024 };
+  const call = (s: SandboxSession, command: string, opts: SessionExecOptions = {}) => s.exec(command, { ...TOOL, ...opts });
+  const alive = async (s: SandboxSession) => expect((await call(s, 'echo alive')).stdout).toBe('alive\n');
+  /** Processes in the sandbox besides its runner (and an init, when there is one). */
+  const leftovers = async (s: SandboxSession) =>
+    Number((await call(s, 'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" = "$PPID" ] || [ "${p#/proc/}" = 1 ] || n=$((n+1)); done; echo $n')).stdout.trim());
+
+  it('deleting everything empties the workspace; the image and the session survive', async () => {
+    await containedSession(async (s) => {
+      await call(s, 'git init -q . && echo x > file');
+      await call(s, `rm -rf --no-preserve-root ~ /work ${hostDir} / 2>/dev/null`, { timeoutMs: 20_000 });
+      const after = await call(s, 'ls -A /work | wc -l; test -x /usr/bin/git && echo intact');
+      expect(after.stdout.trim().split('\n')).toEqual(['0', 'intact']);
+    });
+  });
+
+  it('a fork bomb hits the pids limit, is killed at the command timeout, and leaves nothing running', async () => {
+    await containedSession(async (s) => {
+      const t0 = performance.now();
+      await call(s, ':(){ :|:& };:');
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      await alive(s);
+      expect(await leftovers(s)).toBe(0);
+    });
+  });
+
+  it('has no network, and the session keeps --network none', async () => {
+    await containedSession(async (s) => {
+      expectNoNetwork(await call(s, NETWORK_PROBE, { timeoutMs: 15_000 }));
+      const net = (await driver.docker.getContainer(s.id).inspect()).HostConfig;
+      expect(net.NetworkMode).toBe('none');
+    });
+  });
+
+  it('sleeping forever is stopped at the command timeout, and so is a child that left its process group', async () => {
+    await containedSession(async (s) => {
+      const t0 = performance.now();
+      const r = await call(s, 'sleep 1000 & sleep infinity');
+      expect(r).toMatchObject({ timedOut: true, exitCode: 124 });
+      expect(performance.now() - t0).toBeLessThan(8_000);
+      await alive(s);
+      // A detached child holds the output pipes open; the call still ends, and the child with it.
+      const t1 = performance.now();
+      const escaped = await call(s, ESCAPE);
+      expect(performance.now() - t1).toBeLessThan(8_000);
+      expect(escaped.stdout).toContain('detached');
+      await alive(s);
+      expect(await leftovers(s)).toBe(0);
+    });
+  });
+
+  it('cannot kill its own session runner', async () => {
+    await containedSession(async (s) => {
+      await call(s, 'kill -9 -1; kill -9 1; pkill -9 python3; killall -9 python3; true');
+      await alive(s);
+      await call(s, 'for p in /proc/[0-9]*; do kill -STOP "${p#/proc/}"; done 2>/dev/null; true');
+      await alive(s);
+    });
+  });
+
+  it('gigabytes of tool output are cut to the cap, sizes counted, without filling host memory', async () => {
+    await containedSession(async (s) => {
+      const before = process.memoryUsage().rss;
+      const t0 = performance.now();
+      const r = await call(s, 'head -c 4G /dev/zero | tr "\\0" x; yes >&2', { timeoutMs: 60_000 });
+      expect(performance.now() - t0).toBeLessThan(60_000);
+      expect(r.truncated).toBe(true);
+      expect(r.stdout.length).toBeLessThanOrEqual(16 * 1024 + 100);
+      expect(r.stderr.length).toBeLessThanOrEqual(16 * 1024 + 100);
+      // Reading stops at the drain limit, which closes the pipe on the writer.
+      expect(r.stdoutBytes).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+      expect(r.stdoutBytes).toBeLessThan(1024 * 1024 * 1024);
+      expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+      await alive(s);
+    });
+  });
+
+  it('a file that fills the workspace ends at its size limit, and reading it, or /dev/zero, is refused without ending the session', async () => {
+    await containedSession(async (s) => {
+      const r = await call(s, 'dd if=/dev/zero of=big bs=1M count=2000 2>&1; stat -c %s big', { timeoutMs: 20_000 });
+      expect(r.stdout).toMatch(/No space left/);
+      const size = Number(r.stdout.trim().split('\n').pop());
+      expect(size).toBeLessThanOrEqual(256 * 1024 * 1024);
+      // An editor's read of it, or of an endless device, is refused at the read limit, not read whole.
+      await expect(s.readFile('big')).rejects.toMatchObject({ name: 'FileTooLargeError' });
+      await expect(s.readFile('/dev/zero')).rejects.toMatchObject({ name: 'FileTooLargeError' });
+      await expect(s.readFile('big', { maxBytes: 1024 })).rejects.toThrow(/more than the 1024/);
+      expect((await s.readFile('/etc/hostname', { maxBytes: 1024 }))?.length).toBeGreaterThan(0);
+      await alive(s);
     });
   });
 });

@@ -1,0 +1,234 @@
+/**
+ * `npm run bench:agent`: what agent mode costs on this machine.
+ *
+ *   1. The overhead of one tool call in a warm sandbox session (p50, p95), beside one `docker exec` of
+ *      the same command in the same container (the CLI, and the Engine API call the one-shot path
+ *      makes), and their ratio. Overhead is the host's wall time of the call minus the command's own
+ *      run time as the runner measured it.
+ *   2. The oracle agent's attempts per second over our suite (fixtures/), through the engine's own
+ *      executeAttempt in agent mode, fixture repositories built first (not timed).
+ *   3. How many agent sandboxes one worker holds at once: sessions opened in steps, each with a
+ *      fixture repository restored and a command run, every one still answering, and the memory each
+ *      takes (the container's cgroup, page cache included, as `docker stats` counts it).
+ *
+ *   npm run bench:agent -- [--calls N] [--max-sessions N] [--step N] [--fixtures <dir>] [--skip oracle,held]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import { buildFixtureRepository, loadSuiteDir } from '@gitbench/engine';
+import { DockerSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
+import { loadSetUpEnv } from './lib/set-up-env';
+
+loadSetUpEnv();
+const ROOT = path.resolve(import.meta.dirname, '..');
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
+};
+const CALLS = Number(flag('calls', '300'));
+const MAX_SESSIONS = Number(flag('max-sessions', '48'));
+const STEP = Number(flag('step', '8'));
+const SUITE_DIR = path.resolve(ROOT, flag('fixtures', 'fixtures'));
+const SKIP = new Set(flag('skip', '').split(',').filter(Boolean));
+// The command of a typical tool call, and the cheapest one (whose time is nearly all overhead).
+const COMMANDS = ['true', 'git status --short'];
+
+const image = process.env.GITBENCH_SANDBOX_IMAGE;
+if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
+const labels = { 'org.gitbench.bench': `agent-${process.pid}` };
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** A small repository with some history in the session's workdir, so `git status` has something to read. */
+async function seedRepository(session: SandboxSession): Promise<void> {
+  const r = await session.exec(
+    'git init -q -b main repo && cd repo && for i in $(seq 1 40); do echo "line $i" > "f$i.txt"; done && git add . && ' +
+      'git -c user.name=b -c user.email=b@b commit -qm base && echo change >> f1.txt',
+  );
+  if (r.exitCode !== 0) throw new Error(`seeding the bench repository failed: ${r.stderr}`);
+}
+
+/** `docker exec <container> bash -c <command>` through the CLI, as a person would run it. */
+function dockerCli(containerId: string, command: string): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const p = spawn('docker', ['exec', '-w', '/work/repo', containerId, 'bash', '-c', command], { stdio: 'ignore' });
+    p.once('error', reject);
+    p.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`docker exec exited ${code}`))));
+  });
+}
+
+/** One exec through the Engine API (create, start with a hijacked stream, inspect): the one-shot path's call. */
+async function dockerApi(docker: Docker, containerId: string, command: string): Promise<number> {
+  const t0 = performance.now();
+  const exec = await docker.getContainer(containerId).exec({ Cmd: ['bash', '-c', command], WorkingDir: '/work/repo', AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  stream.resume();
+  await new Promise<void>((resolve) => {
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+  });
+  const info = await exec.inspect();
+  if (info.ExitCode !== 0) throw new Error(`exec exited ${info.ExitCode}`);
+  return performance.now() - t0;
+}
+
+async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
+  console.log(`\n## 1. One tool call in a warm sandbox session (${CALLS} calls per row)\n`);
+  const session = await driver.openSession({ labels });
+  try {
+    await seedRepository(session);
+    for (const command of COMMANDS) {
+      for (let i = 0; i < 20; i++) await session.exec(command, { cwd: 'repo' }); // warm-up
+      const wall: number[] = [];
+      const overhead: number[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const t0 = performance.now();
+        const r = await session.exec(command, { cwd: 'repo', timeoutMs: 30_000, maxOutputBytes: 16_384 });
+        const elapsed = performance.now() - t0;
+        if (r.exitCode !== 0) throw new Error(`${command} exited ${r.exitCode}: ${r.stderr}`);
+        wall.push(elapsed);
+        overhead.push(Math.max(0, elapsed - r.durationMs));
+      }
+      const cliRuns = Math.min(CALLS, 60);
+      const cli: number[] = [];
+      const api: number[] = [];
+      for (let i = 0; i < 3; i++) await dockerCli(session.id, command);
+      for (let i = 0; i < cliRuns; i++) cli.push(await dockerCli(session.id, command));
+      for (let i = 0; i < 3; i++) await dockerApi(driver.docker, session.id, command);
+      for (let i = 0; i < cliRuns; i++) api.push(await dockerApi(driver.docker, session.id, command));
+      console.log(`\`${command}\``);
+      console.log(`  session call, wall                 p50 ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`);
+      console.log(`  session call, overhead             p50 ${ms(percentile(overhead, 50))}   p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`);
+      console.log(`  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`);
+      console.log(`  docker exec (Engine API), wall     p50 ${ms(percentile(api, 50))}   p95 ${ms(percentile(api, 95))}   (${cliRuns} runs)`);
+      console.log(
+        `  ratio docker exec / session call   CLI p50 ${(percentile(cli, 50) / percentile(wall, 50)).toFixed(1)}x   Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
+      );
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+/** The container's memory as `docker stats` shows it: usage without inactive file pages (cgroup v1 and v2). */
+async function containerMemory(docker: Docker, id: string): Promise<{ usage: number; withCache: number }> {
+  const s = (await docker.getContainer(id).stats({ stream: false })) as unknown as { memory_stats: { usage?: number; stats?: Record<string, number> } };
+  const usage = s.memory_stats.usage ?? 0;
+  const st = s.memory_stats.stats ?? {};
+  const inactive = st.total_inactive_file ?? st.inactive_file ?? 0;
+  return { usage: usage - inactive, withCache: usage };
+}
+
+/** Resident memory (bytes) of the host processes that keep containers: one shim per container, and the daemons. */
+function hostProcessMemory(): { shims: number; shimCount: number; daemons: number } {
+  const out = spawnSync('ps', ['-eo', 'rss=,comm='], { encoding: 'utf8' }).stdout;
+  let shims = 0;
+  let shimCount = 0;
+  let daemons = 0;
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\S+)/.exec(line);
+    if (!m) continue;
+    const rss = Number(m[1]) * 1024;
+    if (m[2]!.startsWith('containerd-shim')) {
+      shims += rss;
+      shimCount++;
+    } else if (m[2] === 'dockerd' || m[2] === 'containerd') daemons += rss;
+  }
+  return { shims, shimCount, daemons };
+}
+
+async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
+  console.log(`\n## 3. Agent sandboxes held at once (steps of ${STEP}, up to ${MAX_SESSIONS})\n`);
+  const suite = await loadSuiteDir(SUITE_DIR);
+  const fixture = suite.fixtures.find((f) => f.scoring.type === 'state_assertions') ?? suite.fixtures[0];
+  if (!fixture) throw new Error(`no fixture in ${SUITE_DIR}`);
+  const snapshot = await buildFixtureRepository(fixture, driver);
+  console.log(`each session: the repository of ${fixture.domain}/${fixture.id} restored (${mb(snapshot.tar.length)} archive), then git status and git log run in it`);
+  const hostBefore = hostProcessMemory();
+  const sessions: SandboxSession[] = [];
+  const rows: { n: number; openMs: number; callP50: number; perSession: number; perSessionCache: number; shim: number; daemons: number }[] = [];
+  let stopped = '';
+  try {
+    while (sessions.length < MAX_SESSIONS) {
+      const t0 = performance.now();
+      let opened: SandboxSession[];
+      try {
+        opened = await Promise.all(
+          Array.from({ length: Math.min(STEP, MAX_SESSIONS - sessions.length) }, async () => {
+            const s = await driver.openSession({ labels });
+            sessions.push(s);
+            await s.restore(snapshot.tar);
+            const r = await s.exec(`git status --short && git log --oneline | wc -l`, { cwd: snapshot.repoDir });
+            if (r.exitCode !== 0) throw new Error(`a held session failed its command: ${r.stderr}`);
+            return s;
+          }),
+        );
+      } catch (err) {
+        stopped = `opening more failed at ${sessions.length}: ${(err as Error).message}`;
+        break;
+      }
+      const openMs = (performance.now() - t0) / opened.length;
+      // Every session held so far still answers; the time of one call with all of them open.
+      const calls: number[] = [];
+      for (const s of sessions) {
+        const c0 = performance.now();
+        const r = await s.exec('true');
+        if (r.exitCode !== 0) throw new Error('a held session stopped answering');
+        calls.push(performance.now() - c0);
+      }
+      const mem = await Promise.all(sessions.map((s) => containerMemory(driver.docker, s.id)));
+      const host = hostProcessMemory();
+      rows.push({
+        n: sessions.length,
+        openMs,
+        callP50: percentile(calls, 50),
+        perSession: mem.reduce((a, m) => a + m.usage, 0) / mem.length,
+        perSessionCache: mem.reduce((a, m) => a + m.withCache, 0) / mem.length,
+        // Per container: its shim, and its share of what the daemons grew by since the first was opened.
+        shim: (host.shims - hostBefore.shims) / Math.max(1, host.shimCount - hostBefore.shimCount),
+        daemons: (host.daemons - hostBefore.daemons) / sessions.length,
+      });
+      const r = rows.at(-1)!;
+      console.log(
+        `${String(r.n).padStart(4)} sessions   open+restore ${ms(r.openMs)} each   a call with all open p50 ${ms(r.callP50)}   ` +
+          `memory per session: in its cgroup ${mb(r.perSession)} (${mb(r.perSessionCache)} with page cache), its shim ${mb(r.shim)}, daemons' growth ${mb(r.daemons)}`,
+      );
+    }
+  } finally {
+    const t0 = performance.now();
+    await Promise.all(sessions.map((s) => s.close()));
+    console.log(`closed ${sessions.length} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  if (stopped) console.log(stopped);
+  const last = rows.at(-1);
+  if (!last) return;
+  const available = os.totalmem();
+  const each = last.perSession + last.shim + Math.max(0, last.daemons);
+  const limit = Number(/memoryBytes: (\d+) \* 1024 \* 1024/.exec(readFileSync(path.join(ROOT, 'packages/sandbox/src/docker-driver.ts'), 'utf8'))?.[1] ?? 512) * 1024 * 1024;
+  console.log(
+    `\n${last.n} sessions held at once, every one answering (${os.cpus().length} cores, ${mb(available)} memory).` +
+      `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim and daemons' share): memory alone would allow about ${Math.floor(available / each)}.` +
+      `\nEach may grow to its ${mb(limit)} limit (repository tmpfs included): at the limit ${Math.floor(available / limit)} fit without overcommitting memory.` +
+      `\nCPU, not memory, bounds how many do work at once: each sandbox is allowed one core of ${os.cpus().length}.`,
+  );
+}
+
+const driver = await new DockerSandboxDriver({ image, labels }).init();
+console.log(`image ${image}, ${os.cpus().length} cores, ${mb(os.totalmem())}`);
+try {
+  await toolCallOverhead(driver);
+  if (!SKIP.has('held')) await sandboxesHeld(driver);
+} finally {
+  await driver.close();
+  await driver.removeByLabels(labels);
+}
