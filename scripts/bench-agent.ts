@@ -18,7 +18,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { buildFixtureRepository, loadSuiteDir } from '@gitbench/engine';
+import { bashTool, DEFAULT_AGENT_CONFIG } from '@gitbench/core';
+import { buildFixtureRepository, loadSuiteDir, parseRepoState, repoStateScript, sessionToolContext, type RepoSnapshot } from '@gitbench/engine';
 import { DockerSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
 import { loadSetUpEnv } from './lib/set-up-env';
 
@@ -115,9 +116,44 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
         `  ratio docker exec / session call   CLI p50 ${(percentile(cli, 50) / percentile(wall, 50)).toFixed(1)}x   Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
       );
     }
+    await agentStep(session);
   } finally {
     await session.close();
   }
+}
+
+/** Times `fn` CALLS times after a warm-up. */
+async function timed(fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < 20; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+/**
+ * What the loop adds around the session: the bash tool (arguments, git's environment, head and tail
+ * capping) through the engine's tool context, and a whole step's sandbox work, the tool call plus
+ * the read of the repository's state the trajectory records after it (HEAD, status, refs, diff).
+ */
+async function agentStep(session: SandboxSession): Promise<void> {
+  const ctx = sessionToolContext({ session, repoDir: 'repo', limits: DEFAULT_AGENT_CONFIG.limits });
+  const tool = await timed(async () => {
+    const r = await bashTool.run({ command: 'true' }, ctx);
+    if (r.isError) throw new Error(r.output);
+  });
+  let previous: RepoSnapshot | null = null;
+  const step = await timed(async () => {
+    await bashTool.run({ command: 'git status --short' }, ctx);
+    const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 });
+    previous = parseRepoState(r.stdout, previous) ?? previous;
+  });
+  console.log('through the agent runtime (no model)');
+  console.log(`  bash tool \`true\`, wall            p50 ${ms(percentile(tool, 50))}   p95 ${ms(percentile(tool, 95))}`);
+  console.log(`  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   (bash \`git status --short\` + the repository state read after it)`);
 }
 
 /** The container's memory as `docker stats` shows it: usage without inactive file pages (cgroup v1 and v2). */
