@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { DEFAULT_CAMPAIGN_LIMITS } from '@gitbench/core';
 
 const webEnvSchema = z
   .object({
@@ -22,6 +23,10 @@ const webEnvSchema = z
   GITBENCH_PUBLIC_URL: z.url().optional(),
   /** Largest request body any route reads; larger ones get 413. */
   GITBENCH_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  /** Distinct models one campaign may have (400 beyond, naming the limit). */
+  GITBENCH_MAX_MODELS_PER_CAMPAIGN: z.coerce.number().int().min(1).default(DEFAULT_CAMPAIGN_LIMITS.maxModels),
+  /** Attempts one campaign may plan, counted before planning (400 beyond, naming the limit). */
+  GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN: z.coerce.number().int().min(1).default(DEFAULT_CAMPAIGN_LIMITS.maxAttempts),
   /** OpenID Connect sign-in: all three, or none. */
   GITBENCH_OIDC_ISSUER: z.url().optional(),
   GITBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),

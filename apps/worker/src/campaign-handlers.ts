@@ -32,6 +32,8 @@ export interface CampaignHandlerDeps {
   executor: AttemptExecutor;
   workerId: string;
   heartbeatMs: number;
+  /** Wall-clock limit of one attempt: past it the attempt is stopped and ends as an attempt_timeout failure. */
+  attemptTimeoutMs: number;
   /** This worker's GitBench version, recorded with every outcome it writes. */
   productVersion: ProductVersion;
 }
@@ -128,6 +130,18 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       const onShutdown = () => abort.abort(new Error('worker shutting down'));
       ctx.signal.addEventListener('abort', onShutdown);
       const ownership: { verdict: HeartbeatVerdict } = { verdict: 'owned' };
+      const started = Date.now();
+      let timedOut = false;
+      const timeoutMessage = `The attempt ran longer than its wall-clock limit of ${Math.round(deps.attemptTimeoutMs / 1000)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.`;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        abort.abort(new Error(timeoutMessage));
+      }, deps.attemptTimeoutMs);
+      // An executor that does not stop when asked still lets the attempt end, a little after its limit.
+      let hardStop: NodeJS.Timeout | undefined;
+      const stopped = new Promise<'stopped'>((resolve) => {
+        hardStop = setTimeout(() => resolve('stopped'), deps.attemptTimeoutMs + 15_000);
+      });
       const beat = setInterval(() => {
         heartbeatAttempt(db, claim).then(
           (v) => {
@@ -143,7 +157,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
           planned.campaign(claim.campaignId),
           planned.target(claim.targetId),
         ]);
-        const outcome = await executor.runAttempt(
+        const running = executor.runAttempt(
           {
             attemptId,
             campaignId: claim.campaignId,
@@ -166,6 +180,20 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
           },
           abort.signal,
         );
+        const raced = await Promise.race([running, stopped]);
+        if (raced === 'stopped') running.catch(() => undefined);
+        const outcome = raced === 'stopped' ? { status: 'INFRA_FAILURE' as const, record: {} } : raced;
+        if (timedOut && ownership.verdict === 'owned') {
+          const error = { errorClass: 'attempt_timeout', errorMessage: timeoutMessage };
+          const written = await finishAttempt(
+            db,
+            claim,
+            workerId,
+            stamped({ status: 'INFRA_FAILURE', summary: { ...error, wallDurationMs: Date.now() - started }, record: { ...error, ...spentOf(outcome.record) } }),
+          );
+          if (written && (await completeCampaignIfDone(db, claim.campaignId))) await refreshCampaignStats(db, claim.campaignId);
+          return { status: 'INFRA_FAILURE', timedOut: true, written };
+        }
         if (abort.signal.aborted) {
           if (ownership.verdict === 'cancelled') {
             const record = { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', ...spentOf(outcome.record) };
@@ -195,6 +223,8 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         throw err;
       } finally {
         clearInterval(beat);
+        clearTimeout(timer);
+        clearTimeout(hardStop);
         ctx.signal.removeEventListener('abort', onShutdown);
       }
     },

@@ -1,4 +1,4 @@
-import { canonicalJson, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture } from '@gitbench/core';
+import { canonicalJson, capJsonStrings, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
@@ -15,7 +15,13 @@ export interface EngineExecutorDeps {
   deploymentId: string;
   /** Sandboxes one planning job builds fixture repositories in at once. */
   buildSandboxes: number;
+  /** Limits on what one attempt may run and store (GITBENCH_MAX_* in the worker's environment). */
+  limits?: { maxAnswerCommands?: number; maxAttemptOutputBytes?: number; maxEvidenceBytes?: number };
+  /** Said in every attempt's evidence (the unsafe local driver). */
+  warnings?: string[];
 }
+
+export const DEFAULT_MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs attempts with the engine: the sandbox driver for everything executed, the provider registry
@@ -83,14 +89,29 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     mode: a.outputMode,
     trial: a.trial,
     labels: a.sandboxLabels,
+    exec: {
+      ...(deps.limits?.maxAnswerCommands ? { maxAnswerCommands: deps.limits.maxAnswerCommands } : {}),
+      ...(deps.limits?.maxAttemptOutputBytes ? { maxAttemptOutputBytes: deps.limits.maxAttemptOutputBytes } : {}),
+    },
     signal,
     ...(judgeProfile ? { judge: { panel: () => registry.judgePanel(judgeProfile), cache: new PostgresJudgeCache(db, a.campaignId) } } : {}),
   }).catch((err: unknown) => {
     // The worker gives the attempt back; what its model calls had cost goes with it onto the try.
-    if (err instanceof StorageError) err.spent = { evidence: json(attemptEvidence(storageFailureRun(err), { mode: a.outputMode, expected: a.fixture.expected })) };
+    if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
     throw err;
   });
-  return toRows(a, run, started);
+  return toRows(a, run, started, evidenceOf(deps, run, a));
+}
+
+/** The try's evidence record with the worker's warnings, no larger than GITBENCH_MAX_EVIDENCE_BYTES. */
+function evidenceOf(deps: EngineExecutorDeps, run: AttemptRun, a: AttemptToRun): GitbenchEvidence {
+  const evidence = attemptEvidence(run, { mode: a.outputMode, expected: a.fixture.expected });
+  const warnings = [...(deps.warnings ?? [])];
+  if (warnings.length > 0) evidence.warnings = warnings;
+  const max = deps.limits?.maxEvidenceBytes ?? DEFAULT_MAX_EVIDENCE_BYTES;
+  const capped = capJsonStrings(evidence, max, 'GITBENCH_MAX_EVIDENCE_BYTES');
+  if (!capped.cut) return evidence;
+  return { ...capped.value, warnings: [...warnings, `The evidence was larger than ${max} bytes (GITBENCH_MAX_EVIDENCE_BYTES): its longest texts are cut.`] };
 }
 
 /** What a try that the worker's storage stopped had done: its model calls, no scoring. */
@@ -111,11 +132,11 @@ function storageFailureRun(err: StorageError): AttemptRun {
 }
 
 /** The engine's classified attempt as the attempt row's columns and the try's evidence record. */
-function toRows(a: AttemptToRun, run: AttemptRun, started: number): AttemptOutcome {
+function toRows(a: AttemptToRun, run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptOutcome {
   const call = run.calls.at(-1);
   const result = run.attempt;
   const error = { errorClass: run.errorClass, errorMessage: run.errorMessage };
-  const record = { ...error, evidence: json(attemptEvidence(run, { mode: a.outputMode, expected: a.fixture.expected })) };
+  const record = { ...error, evidence: json(evidence) };
   if (run.status === 'CANCELLED') return { status: 'CANCELLED', record: error };
   const summary = {
     wallDurationMs: Date.now() - started,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobCatalog } from '@gitbench/queue';
 
 /** Parsed once at start-up; everything downstream receives plain config, never process.env. */
 export const workerEnvSchema = z.object({
@@ -21,8 +22,18 @@ export const workerEnvSchema = z.object({
   GITBENCH_ORPHAN_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
   /** Sandboxes one planning job builds fixture repositories in at once (each builds many in a row). */
   GITBENCH_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  /** Sandboxes: docker (default) or local (no isolation; for machines without Docker). */
+  /** Sandboxes: docker (default) or local (no isolation; refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1). */
   GITBENCH_SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
+  /** `1`: the operator accepts that the local driver runs model output on this host, unisolated. */
+  GITBENCH_UNSAFE_LOCAL_SANDBOX: z.enum(['0', '1']).default('0'),
+  /** Wall-clock limit of one attempt (model call, sandbox, judge); past it the attempt ends as a timeout. */
+  GITBENCH_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(jobCatalog['attempt.run'].timeoutMs),
+  /** Commands one answer may hold; an answer with more fails unrun, saying so. */
+  GITBENCH_MAX_ANSWER_COMMANDS: z.coerce.number().int().min(1).default(100),
+  /** Command output kept per attempt, shared between its commands (each keeps head and tail). */
+  GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES: z.coerce.number().int().min(16 * 1024).default(8 * 1024 * 1024),
+  /** Size of one try's stored evidence record; longer strings in it are cut, with a warning. */
+  GITBENCH_MAX_EVIDENCE_BYTES: z.coerce.number().int().min(64 * 1024).default(16 * 1024 * 1024),
   /** How long an ordered shutdown may take before the process exits anyway. */
   GITBENCH_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json / ~/.gitbench.json. */
@@ -30,8 +41,16 @@ export const workerEnvSchema = z.object({
 });
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
+export const UNSAFE_LOCAL_WARNING =
+  'UNSAFE: local sandbox driver (GITBENCH_UNSAFE_LOCAL_SANDBOX=1): model output ran on the worker host as its user, with NO isolation.';
+
 export function readWorkerEnv(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
-  const parsed = workerEnvSchema.safeParse(env);
+  const parsed = workerEnvSchema
+    .refine((e) => e.GITBENCH_SANDBOX_DRIVER !== 'local' || e.GITBENCH_UNSAFE_LOCAL_SANDBOX === '1', {
+      path: ['GITBENCH_SANDBOX_DRIVER'],
+      message: 'the local driver runs model output on this host without isolation; it is refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1 is also set',
+    })
+    .safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid worker environment:\n${lines.join('\n')}`);

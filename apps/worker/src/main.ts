@@ -4,10 +4,12 @@ import { canonicalJson, newId, sha256Hex, versionLabel } from '@gitbench/core';
 import { detectProductVersion } from '@gitbench/engine';
 import { createDb } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
-import { databaseIdentity, readWorkerEnv } from './env';
+import { databaseIdentity, readWorkerEnv, UNSAFE_LOCAL_WARNING } from './env';
 import { startWorker } from './worker';
 
 const env = readWorkerEnv();
+const unsafeLocal = env.GITBENCH_SANDBOX_DRIVER === 'local';
+if (unsafeLocal) console.error(`[worker] ${UNSAFE_LOCAL_WARNING.replace('ran', 'runs')}`);
 const registry = await ProviderRegistry.load({
   ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
   cwd: process.cwd(),
@@ -46,6 +48,7 @@ const worker = await startWorker(
     redisUrl: env.REDIS_URL,
     queueName: env.GITBENCH_QUEUE,
     concurrency: env.GITBENCH_WORKER_CONCURRENCY,
+    attemptTimeoutMs: env.GITBENCH_ATTEMPT_TIMEOUT_MS,
     heartbeatMs: env.GITBENCH_HEARTBEAT_MS,
     orphanSweepMs: env.GITBENCH_ORPHAN_SWEEP_MS,
     reaper: {
@@ -61,11 +64,17 @@ const worker = await startWorker(
       registry,
       deploymentId,
       buildSandboxes: env.GITBENCH_BUILD_CONCURRENCY,
+      limits: {
+        maxAnswerCommands: env.GITBENCH_MAX_ANSWER_COMMANDS,
+        maxAttemptOutputBytes: env.GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES,
+        maxEvidenceBytes: env.GITBENCH_MAX_EVIDENCE_BYTES,
+      },
+      warnings: unsafeLocal ? [UNSAFE_LOCAL_WARNING] : [],
     }),
 );
 const sandbox = driver.describe();
 console.log(
-  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}` +
+  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}${unsafeLocal ? ' (UNSAFE: no isolation)' : ''} attempt-timeout=${env.GITBENCH_ATTEMPT_TIMEOUT_MS}ms` +
     (registry.profilesFile ? ` profiles=${registry.profilesFile}` : ' profiles=none (built-in models only)'),
 );
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { newId, UNKNOWN_VERSION, type ProductVersion } from '@gitbench/core';
 import { createDb, DEFAULT_MAX_DISPATCHES, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
-import { createQueueClient, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
+import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from './attempt-executor';
 import { campaignHandlers } from './campaign-handlers';
 import { WORKER_LABEL } from '@gitbench/sandbox';
@@ -16,6 +16,8 @@ export interface WorkerConfig {
   queueName: string;
   concurrency: number;
   heartbeatMs: number;
+  /** Wall-clock limit of one attempt (default: the job catalog's attempt.run timeout). */
+  attemptTimeoutMs?: number;
   reaper?: Partial<ReaperConfig> & { intervalMs?: number };
   /** How often sandboxes left by dead workers are looked for and removed. */
   orphanSweepMs?: number;
@@ -103,6 +105,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       executor,
       workerId: id,
       heartbeatMs: Math.min(config.heartbeatMs, 2_000),
+      attemptTimeoutMs: config.attemptTimeoutMs ?? jobCatalog['attempt.run'].timeoutMs,
       productVersion: config.productVersion ?? UNKNOWN_VERSION,
     }),
   };

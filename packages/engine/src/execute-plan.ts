@@ -1,4 +1,4 @@
-import type { SandboxDriver } from '@gitbench/sandbox';
+import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './build-fixture-repository';
 import { environmentPreamble, WORKSPACE_VARIABLE, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
@@ -22,7 +22,23 @@ export interface PlanExecution {
 export interface ExecutePlanOptions {
   /** Per answer command. */
   answerTimeoutMs?: number;
+  /** Per command: stdout and stderr kept (head and tail). */
   maxOutputBytes?: number;
+  /** Commands of one answer that may run (GITBENCH_MAX_ANSWER_COMMANDS); more fail the answer unrun. */
+  maxAnswerCommands?: number;
+  /** Output kept over all of one attempt's commands (GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES), shared between them. */
+  maxAttemptOutputBytes?: number;
+}
+
+export const DEFAULT_MAX_ANSWER_COMMANDS = 100;
+export const DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES = 8 * 1024 * 1024;
+/** No command keeps less than this, however many share the attempt's budget. */
+const MIN_COMMAND_OUTPUT_BYTES = 4 * 1024;
+
+/** Each command's share of the attempt's output budget, never above the per-command cap. */
+export function commandOutputBytes(opts: ExecutePlanOptions, commands: number): number {
+  const share = Math.max(MIN_COMMAND_OUTPUT_BYTES, Math.floor((opts.maxAttemptOutputBytes ?? DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES) / Math.max(1, commands)));
+  return Math.min(share, opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 }
 
 /**
@@ -59,6 +75,7 @@ export async function executePlan(
   opts: ExecutePlanOptions & { labels?: Record<string, string> } = {},
 ): Promise<PlanExecution> {
   const cwd = snapshot.repoDir;
+  const maxOutputBytes = commandOutputBytes(opts, plan.answerCommands.length + plan.probes.length);
   const result = await driver.runOnce(
     {
       restoreTar: await archiveBytes(snapshot.tar),
@@ -75,10 +92,10 @@ export async function executePlan(
             command,
             cwd,
             timeoutMs: opts.answerTimeoutMs,
-            maxOutputBytes: opts.maxOutputBytes,
+            maxOutputBytes,
           })),
         },
-        { stopOnFailure: false, steps: plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, timeoutMs: p.timeoutMs, maxOutputBytes: opts.maxOutputBytes })) },
+        { stopOnFailure: false, steps: plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, timeoutMs: p.timeoutMs, maxOutputBytes })) },
         // What the answer left behind, shown on the attempt page; no scorer reads it.
         { stopOnFailure: false, steps: stateSteps(cwd).slice(0, 1).map((s) => ({ ...s, id: 'state.after' })) },
       ],

@@ -6,7 +6,7 @@
 export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox } from './attempt-result';
 export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
 export { FixtureSetupError, SandboxInfraError } from './errors';
-export { executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
+export { commandOutputBytes, DEFAULT_MAX_ANSWER_COMMANDS, DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES, executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
 export { repoDirOf, type BuiltSnapshot, type ContextResult, type FixtureSnapshot, type RepoArchive } from './fixture-snapshot';
 export { gatherContext } from './gather-context';
 export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir } from './load-suite-dir';

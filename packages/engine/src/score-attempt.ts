@@ -14,7 +14,7 @@ import {
   type Scorer,
   type ScoreResult,
 } from './core-api';
-import { executePlan, type ExecutePlanOptions } from './execute-plan';
+import { DEFAULT_MAX_ANSWER_COMMANDS, executePlan, type ExecutePlanOptions } from './execute-plan';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 import { toScoredText } from './structured-answer';
 
@@ -117,6 +117,12 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
   } catch (err) {
     const error = `${scorer.type} could not plan: ${(err as Error).message}`;
     return finish('CONFIG_ERROR', failed(error), { scoredText, sandbox: noSandbox('not run'), error });
+  }
+  const maxCommands = input.exec?.maxAnswerCommands ?? DEFAULT_MAX_ANSWER_COMMANDS;
+  if (plan && plan.answerCommands.length > maxCommands) {
+    // The model's answer, judged as given: too long to run, so it fails unrun and says why.
+    const error = `The answer holds ${plan.answerCommands.length} commands; at most ${maxCommands} run (GITBENCH_MAX_ANSWER_COMMANDS).`;
+    return finish('FAIL', failed(error), { scoredText, sandbox: noSandbox('not run: too many commands'), error });
   }
   let evidence: SandboxEvidence | undefined;
   let sandbox: AttemptSandbox = noSandbox('sandbox: none (scored on text)');

@@ -1,3 +1,4 @@
+import { campaignLimitsFromEnv } from '@gitbench/core';
 import type { CampaignServiceDeps, PlanJob } from '@gitbench/db';
 import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
@@ -17,5 +18,6 @@ export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: Plan
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), not the user's directory.
     productVersion: detectProductVersion(process.env, import.meta.dirname),
     enqueuePlan,
+    limits: campaignLimitsFromEnv(process.env),
   };
 }

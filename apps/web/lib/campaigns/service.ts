@@ -2,12 +2,15 @@ import 'server-only';
 import type { CampaignServiceDeps, RetryResult } from '@gitbench/db';
 import { productVersion, providerRegistry, services } from '../services';
 import { loadSuite } from './suites';
+import { webEnv } from '../env';
 import type { Actor } from '../auth/guard';
 
 /** Campaign creation's dependencies: the allow-listed suites, the registry's answer on each model, the queue. */
 export async function campaignDeps(): Promise<CampaignServiceDeps> {
   const registry = await providerRegistry();
+  const env = webEnv();
   return {
+    limits: { maxModels: env.GITBENCH_MAX_MODELS_PER_CAMPAIGN, maxAttempts: env.GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN },
     loadSuite,
     profileFor: (modelId) => registry.describeModel(modelId),
     judgeProfileError: (name) => registry.judgeProfileError(name),

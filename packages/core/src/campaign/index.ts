@@ -6,3 +6,4 @@ export * from './config-hash';
 export * from './fixture-selection';
 export * from './plan';
 export * from './eta';
+export * from './limits';

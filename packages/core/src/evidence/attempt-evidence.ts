@@ -275,6 +275,8 @@ export const gitbenchEvidenceSchema = z
     sandbox: attemptSandboxSchema.nullable(),
     calls: z.array(modelCallSchema),
     judge: judgementSchema.nullable(),
+    /** What the reader must know about how this try ran (no isolation, output cut to the limits). */
+    warnings: z.array(z.string()).optional(),
   })
   .strict();
 

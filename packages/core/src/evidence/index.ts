@@ -1,1 +1,2 @@
 export * from './attempt-evidence';
+export { capJsonStrings } from './cap-strings';

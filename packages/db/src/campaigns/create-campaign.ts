@@ -1,5 +1,10 @@
 import {
+  attemptLimitError,
   CampaignPlanError,
+  DEFAULT_CAMPAIGN_LIMITS,
+  modelLimitError,
+  selectFixtures,
+  type CampaignLimits,
   configHash,
   canonicalConfig,
   parseCampaignConfig,
@@ -33,6 +38,8 @@ export interface CampaignServiceDeps {
   enqueuePlan(job: PlanJob): Promise<void>;
   /** This process's GitBench version, recorded with the campaign. */
   productVersion: ProductVersion;
+  /** How large a campaign may be (default DEFAULT_CAMPAIGN_LIMITS); checked before anything is planned. */
+  limits?: CampaignLimits;
 }
 
 export type PreparedCampaign =
@@ -55,6 +62,9 @@ const fail = (field: string, message: string): PreparedCampaign => ({ ok: false,
 export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps): Promise<PreparedCampaign> {
   const parsed = parseCampaignConfig(input);
   if (!parsed.success) return { ok: false, errors: parsed.error };
+  const limits = deps.limits ?? DEFAULT_CAMPAIGN_LIMITS;
+  const tooManyModels = modelLimitError(parsed.data, limits);
+  if (tooManyModels) return { ok: false, errors: tooManyModels };
   let suite: LoadedSuite;
   try {
     suite = await deps.loadSuite(parsed.data.fixtures.suiteDir);
@@ -68,6 +78,8 @@ export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps)
     if (err instanceof SuiteVersionMismatchError) return fail('fixtures.suiteVersion', err.message);
     throw err;
   }
+  const tooManyAttempts = attemptLimitError(config, selectFixtures(config.fixtures, suite.fixtures).fixtures.length, limits);
+  if (tooManyAttempts) return { ok: false, errors: tooManyAttempts };
   const profiles = new Map<string, string>();
   const fieldErrors: Record<string, string[]> = {};
   config.models.forEach((model, i) => {

@@ -167,6 +167,13 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
         ))}
       </div>
 
+      {ev?.origin === 'gitbench' && ev.warnings?.length ? (
+        <ul className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="evidence-warnings">
+          {ev.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
       {parsed && !parsed.ok ? (
         <p className="rounded border border-rose-200 bg-rose-50 p-3 text-sm text-rose-900" data-testid="evidence-error">
           The evidence of this try could not be read: {parsed.error}

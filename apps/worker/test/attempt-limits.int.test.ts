@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@gitbench/db';
+import { createQueueClient, type QueueClient } from '@gitbench/queue';
+import { startWorker, type RunningWorker } from '../src/worker';
+import { readWorkerEnv } from '../src/env';
+import type { AttemptExecutor } from '../src/attempt-executor';
+import { launch, loadFixtures, UPSTREAM_FIXTURES, waitFor } from './harness';
+
+// An executor whose attempts never end and ignore being asked to stop: the worker's wall-clock limit
+// must still end each one, as an attempt_timeout failure that says which limit it hit.
+const stuck = (): AttemptExecutor => ({
+  buildKey: () => null,
+  buildRepositories: async (fixtures) => fixtures.map(() => ({ inputHash: 'h', repoState: 's', archive: Buffer.from(''), setupLog: '', buildInfo: {} })),
+  runAttempt: () => new Promise(() => undefined),
+  removeSandboxes: async () => 0,
+  removeOrphanSandboxes: async () => 0,
+  describeSandbox: () => 'none',
+});
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const queueName = `test-limits-${randomBytes(4).toString('hex')}`;
+
+let t: TestDatabase;
+let worker: RunningWorker;
+let queue: QueueClient;
+beforeAll(async () => {
+  t = await createTestDatabase(DATABASE_URL);
+  queue = createQueueClient({ redisUrl: REDIS_URL, queueName });
+  worker = await startWorker(
+    { databaseUrl: DATABASE_URL, databaseSchema: t.schema, redisUrl: REDIS_URL, queueName, concurrency: 2, heartbeatMs: 200, attemptTimeoutMs: 1_000 },
+    stuck,
+  );
+});
+afterAll(async () => {
+  await worker?.stop();
+  await queue?.close();
+  await t?.drop();
+});
+
+describe('per-attempt limits in the worker', () => {
+  it('ends an attempt that outlives GITBENCH_ATTEMPT_TIMEOUT_MS as an infrastructure failure naming the limit, even when the executor ignores the stop', async () => {
+    const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
+    const campaignId = await launch(t.db, queue, fixtures, { models: ['mock'], trials: 2, fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] } });
+    const attempts = await waitFor(
+      'both attempts to end',
+      async () => {
+        const rows = await t.db.attempt.findMany({ where: { campaignId } });
+        return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING') ? rows : undefined;
+      },
+      60_000,
+    );
+    for (const a of attempts) {
+      expect(a.status).toBe('INFRA_FAILURE');
+      expect(a.errorClass).toBe('attempt_timeout');
+      expect(a.errorMessage).toMatch(/wall-clock limit of 1 s \(GITBENCH_ATTEMPT_TIMEOUT_MS\)/);
+    }
+  }, 90_000);
+
+  it('refuses the local sandbox driver unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1', () => {
+    const base = { DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_SANDBOX_DRIVER: 'local' };
+    expect(() => readWorkerEnv(base)).toThrow(/GITBENCH_SANDBOX_DRIVER: .*refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1/);
+    expect(readWorkerEnv({ ...base, GITBENCH_UNSAFE_LOCAL_SANDBOX: '1' }).GITBENCH_SANDBOX_DRIVER).toBe('local');
+    expect(readWorkerEnv({ DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1' }).GITBENCH_ATTEMPT_TIMEOUT_MS).toBe(15 * 60_000);
+  });
+});
