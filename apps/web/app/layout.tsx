@@ -13,6 +13,7 @@ const NAV = [
   ['/', 'Leaderboard'],
   ['/campaigns', 'Campaigns'],
   ['/campaigns/new', 'New campaign'],
+  ['/families', 'Families'],
   ['/models', 'Models'],
   ['/quadrant', 'Cost vs quality'],
   ['/compare', 'Compare'],

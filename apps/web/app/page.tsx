@@ -1,11 +1,15 @@
 import Link from 'next/link';
+import { CampaignLinks } from '@/components/campaign-links';
 import { EmptyState } from '@/components/empty-state';
 import { ExportLinks } from '@/components/export-links';
+import { FAMILY_TITLES } from '@gitbench/core';
+import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
 import { LeaderboardTable } from '@/components/leaderboard-table';
 import { services } from '@/lib/services';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { filtersQuery, parseFilters } from '@/lib/queries/filters';
+import { getFamilyBoards } from '@/lib/queries/families';
 import { getLeaderboard, type Leaderboard } from '@/lib/queries/leaderboard';
 import { requirePage } from '@/lib/auth/guard';
 
@@ -28,14 +32,7 @@ function InclusionNote({ board }: { board: Leaderboard }) {
       {running.length > 0 ? (
         <p className="text-sky-800" data-testid="running-note">
           Still running, joins the ranking when complete:{' '}
-          {running.map((c, i) => (
-            <span key={c.id}>
-              {i > 0 ? ', ' : ''}
-              <Link className="text-indigo-700 underline" href={`/campaigns/${c.id}`}>
-                {c.name}
-              </Link>
-            </span>
-          ))}
+          <CampaignLinks campaigns={running} />
           .
         </p>
       ) : null}
@@ -48,7 +45,8 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const filters = parseFilters(await searchParams);
   const { db } = services();
   const campaigns = await listCampaigns(db);
-  const [board, options] = await Promise.all([getLeaderboard(db, filters, campaigns), filterOptions(db, campaigns)]);
+  const [board, options, families] = await Promise.all([getLeaderboard(db, filters, campaigns), filterOptions(db, campaigns), getFamilyBoards(db, filters)]);
+  const familiesWithResults = families.filter((f) => f.rows.length > 0);
   const { legacy, incomplete } = board.leftOut;
   return (
     <div className="space-y-5">
@@ -99,6 +97,26 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </>
       )}
+      {familiesWithResults.length > 0 ? (
+        <section aria-labelledby="families" className="space-y-4" data-testid="leaderboard-families">
+          <h2 id="families" className="text-lg font-semibold">
+            Task families, with their papers&apos; metrics{' '}
+            <Link href="/families" className="text-sm font-normal text-indigo-700 underline">
+              all family pages
+            </Link>
+          </h2>
+          {familiesWithResults.map((f) => (
+            <div key={f.family} className="space-y-1">
+              <h3 className="text-sm font-medium">
+                <Link className="hover:underline" href={`/families/${f.family}`}>
+                  {FAMILY_TITLES[f.family]}
+                </Link>
+              </h3>
+              <FamilyBoardView board={f} filters={filters} detailed={false} />
+            </div>
+          ))}
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -2,13 +2,13 @@ import type { Rate } from '@gitbench/core';
 import { fraction, pct } from './format';
 
 /** A rate with its numerator/denominator and Wilson 95% interval drawn as a bar. */
-export function RateCell({ rate, bar = true }: { rate: Rate; bar?: boolean }) {
+export function RateCell({ rate, bar = true, what = 'passed', testId }: { rate: Rate; bar?: boolean; what?: string; testId?: string }) {
   const title =
     rate.value === null
       ? 'No valid attempts: no evidence, so no rate.'
-      : `${fraction(rate)} passed; 95% Wilson interval ${pct(rate.interval?.low)}–${pct(rate.interval?.high)}`;
+      : `${fraction(rate)} ${what}; 95% Wilson interval ${pct(rate.interval?.low)}–${pct(rate.interval?.high)}`;
   return (
-    <div className="min-w-28" title={title}>
+    <div className="min-w-28" title={title} data-testid={testId}>
       <div className="flex items-baseline gap-2">
         <span className="font-medium tabular-nums">{pct(rate.value)}</span>
         <span className="text-xs tabular-nums text-slate-500">{fraction(rate)}</span>

@@ -24,6 +24,7 @@ describe('family stats', () => {
   it('lists the families a campaign has', async () => {
     const families = await familiesInCampaigns(t.db, [seeded.campaignId]);
     expect(Object.fromEntries(families.map((f) => [f.family, f.attempts]))).toEqual({ repo_task: 3, gist: 2, ggb: 3 });
+    expect(new Set(families.map((f) => f.campaignId))).toEqual(new Set([seeded.campaignId]));
   });
 
   it('repository tasks: ECR and TPR over every task, the timed-out grader counted; alpha over known costs', async () => {

@@ -1,5 +1,7 @@
 import Link from 'next/link';
+import { MethodologyFamilies } from '@/components/methodology-families';
 import { requirePage } from '@/lib/auth/guard';
+import { familySuites } from '@/lib/families/suites';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,6 +17,7 @@ function H({ id, children }: { id: string; children: React.ReactNode }) {
 
 export default async function MethodologyPage() {
   await requirePage('viewer');
+  const suites = await familySuites();
   return (
     <article className="max-w-3xl space-y-3 text-sm leading-6 text-slate-800">
       <h1 className="text-2xl font-semibold">How GitBench counts</h1>
@@ -139,6 +142,8 @@ export default async function MethodologyPage() {
         checks that run in the attempt&apos;s sandbox and inspect the repository afterwards. The attempt page lists every check the scorer made,
         what it expected and what it found. Similarity is an approximation: a correct answer phrased differently can score low.
       </p>
+      <H id="families">Task families and their papers</H>
+      <MethodologyFamilies suites={suites} />
       <p className="pt-4">
         <Link className="text-indigo-700 underline" href="/">
           Back to the leaderboard

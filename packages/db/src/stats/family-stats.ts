@@ -85,18 +85,21 @@ export async function familyStats(db: Db, family: Family, campaignIds: readonly 
   }));
 }
 
-/** Which families the given campaigns have fixtures of, with their planned attempt counts. */
-export async function familiesInCampaigns(db: Db, campaignIds: readonly string[]): Promise<{ family: Family; attempts: number }[]> {
+/** Which families each of the given campaigns has fixtures of, with its attempt count in each. */
+export async function familiesInCampaigns(db: Db, campaignIds: readonly string[]): Promise<{ campaignId: string; family: Family; attempts: number }[]> {
   if (campaignIds.length === 0) return [];
-  const rows = await db.$queryRaw<{ scoringType: string; attempts: number }[]>`
-    SELECT f."scoringType", count(a."id")::int AS "attempts"
+  const rows = await db.$queryRaw<{ campaignId: string; scoringType: string; attempts: number }[]>`
+    SELECT f."campaignId", f."scoringType", count(a."id")::int AS "attempts"
       FROM "FixtureSnapshot" f JOIN "Attempt" a ON a."fixtureSnapshotId" = f."id"
      WHERE f."campaignId" = ANY(${[...campaignIds]}::text[])
-     GROUP BY f."scoringType"`;
-  const sums = new Map<Family, number>();
+     GROUP BY f."campaignId", f."scoringType"`;
+  const sums = new Map<string, { campaignId: string; family: Family; attempts: number }>();
   for (const r of rows) {
     const family = familyOfScoringType(r.scoringType);
-    if (family) sums.set(family, (sums.get(family) ?? 0) + r.attempts);
+    if (!family) continue;
+    const key = `${r.campaignId} ${family}`;
+    const have = sums.get(key) ?? { campaignId: r.campaignId, family, attempts: 0 };
+    sums.set(key, { ...have, attempts: have.attempts + r.attempts });
   }
-  return [...sums].map(([family, attempts]) => ({ family, attempts }));
+  return [...sums.values()];
 }

@@ -4,6 +4,7 @@ import { attemptStatusReason, isAttemptStatus, isSimulatedModelId, type AttemptE
 import { DataTable } from '@/components/data-table';
 import { Section } from '@/components/empty-state';
 import { Diff, Facts, JsonBlock, Pre } from '@/components/evidence';
+import { FamilyEvidence } from '@/components/family-evidence';
 import { date, DASH, duration, fixtureHref, int, modelHref, productVersion, usd } from '@/components/format';
 import { SandboxEvidenceView } from '@/components/sandbox-evidence';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
@@ -197,6 +198,11 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
             </div>
             <Diff expected={ev?.expected ?? String(def.expected ?? '')} actual={ev?.output ?? ''} />
           </Section>
+          {ev?.origin === 'gitbench' && ev.scoring?.family ? (
+            <Section title="Task family evidence" id="family">
+              <FamilyEvidence evidence={ev} />
+            </Section>
+          ) : null}
           <Section title="Score and scorer evidence" id="scorer">
             <p className="text-sm text-slate-700">
               Scoring: <code>{fx.scoringType}</code> · {a.passed === null ? 'no verdict' : a.passed ? 'passed' : 'failed'}

@@ -1,0 +1,8 @@
+import { createDb, seedFamilyCampaign } from '@gitbench/db';
+
+// Run by families.spec.ts as `node --import tsx e2e/seed-families.ts`: one finished campaign of the task
+// families with evidence records as the worker writes them; prints its ids as JSON on the last line.
+const db = createDb({ databaseUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench', maxConnections: 2 });
+const seeded = await seedFamilyCampaign(db, `Task families (seeded ${new Date().toISOString().slice(0, 19)})`);
+await db.$disconnect();
+console.log(JSON.stringify(seeded));
