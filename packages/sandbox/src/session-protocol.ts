@@ -1,4 +1,4 @@
-import { SandboxFailure } from '@gitbench/core';
+import { SandboxFailure, ToolRefusal } from '@gitbench/core';
 import { KILL_GRACE_S } from './step-runner';
 import type { SessionExecOptions, SessionExecResult } from './types';
 
@@ -41,7 +41,7 @@ export class SessionEndedError extends SandboxFailure {
 }
 
 /** A file read refused for its size; the session goes on (the caller's mistake, not the sandbox's). */
-export class FileTooLargeError extends Error {
+export class FileTooLargeError extends ToolRefusal {
   override name = 'FileTooLargeError';
 }
 

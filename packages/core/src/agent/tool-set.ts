@@ -88,6 +88,15 @@ export interface ToolSet {
   readonly instructions?: string;
 }
 
+/**
+ * Thrown by a ToolContext when the call itself asked for something the sandbox refuses (a file too
+ * large to read): the loop answers that call with the message as an error and goes on. Anything
+ * else a ToolContext throws means the sandbox failed (an infrastructure error).
+ */
+export class ToolRefusal extends Error {
+  override name = 'ToolRefusal';
+}
+
 /** Identity helper that keeps a tool's argument type tied to its zod schema. */
 export function defineTool<Args>(tool: Tool<Args>): Tool<Args> {
   return tool;
