@@ -1,12 +1,29 @@
-import { ANSWER_MODES, parseModelId, type AnswerMode } from '@gitbench/core';
+import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
 import { choiceFlag, intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from './args';
 
 export const RUN_USAGE =
   'usage: gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME] [--judge-profile NAME]\n' +
-  '                    [--output-mode text|json_schema|both] [--trials N] [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]';
+  '                    [--output-mode text|json_schema|both] [--trials N] [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]\n' +
+  '                    [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--command-timeout-ms N]]';
 
-const VALUED = ['model', 'provider', 'base-url', 'profile', 'judge-profile', 'output-mode', 'trials', 'json-output', 'workers', 'sandbox'] as const;
+const VALUED = [
+  'model',
+  'provider',
+  'base-url',
+  'profile',
+  'judge-profile',
+  'output-mode',
+  'mode',
+  'tool-set',
+  'protocol',
+  'max-turns',
+  'command-timeout-ms',
+  'trials',
+  'json-output',
+  'workers',
+  'sandbox',
+] as const;
 
 export interface RunOptions {
   dir: string;
@@ -14,6 +31,8 @@ export interface RunOptions {
   target: TargetSpec;
   judgeProfile?: string;
   outputModes: AnswerMode[];
+  /** `--mode agent`: the agent loop with this configuration instead of single answers. */
+  agent?: AgentConfig;
   trials: number;
   workers: number;
   jsonOutput?: string;
@@ -37,6 +56,29 @@ function baseUrlOf(raw: string | undefined): string | undefined {
   throw new UsageError(`--base-url must be an http(s) URL, got ${raw}`);
 }
 
+/** `--mode agent` and its options, checked like the campaign configuration's agent section. */
+function agentOptions(args: ReturnType<typeof parseArgs>): AgentConfig | undefined {
+  const mode = stringFlag(args, 'mode');
+  const agentFlags = ['tool-set', 'protocol', 'max-turns', 'command-timeout-ms'].filter((f) => stringFlag(args, f) !== undefined);
+  if (mode !== 'agent') {
+    if (agentFlags.length > 0) throw new UsageError(`--${agentFlags[0]} goes with --mode agent`);
+    if (mode !== undefined && !['text', 'json_schema', 'both'].includes(mode)) throw new UsageError(`--mode must be text, json_schema, both or agent, got ${mode}`);
+    return undefined;
+  }
+  const limits: Record<string, number> = {};
+  if (stringFlag(args, 'max-turns') !== undefined) limits.maxTurns = intFlag(args, 'max-turns', 30);
+  if (stringFlag(args, 'command-timeout-ms') !== undefined) limits.commandTimeoutMs = intFlag(args, 'command-timeout-ms', 30_000);
+  const parsed = agentConfigSchema.safeParse({
+    ...(stringFlag(args, 'tool-set') ? { toolSet: stringFlag(args, 'tool-set') } : {}),
+    ...(stringFlag(args, 'protocol') ? { protocol: stringFlag(args, 'protocol') } : {}),
+    limits,
+  });
+  if (!parsed.success) throw new UsageError(`--mode agent: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const toolSet = parsed.data.toolSet;
+  if (toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) throw new UsageError(`--tool-set: unknown tool set '${toolSet}' (${toolSetNames().join(', ')}, or default)`);
+  return parsed.data;
+}
+
 /**
  * `gitbench run`'s flags, checked before anything starts: a bad model id, provider or URL is a usage
  * error naming the flag. Whether a profile serves the model is the registry's question, asked next.
@@ -58,12 +100,14 @@ export function parseRunArgs(argv: readonly string[]): RunOptions & { sandbox: s
   const profile = stringFlag(args, 'profile');
   const judgeProfile = stringFlag(args, 'judge-profile');
   const jsonOutput = stringFlag(args, 'json-output');
+  const agent = agentOptions(args);
   const target: TargetSpec = { model, ...(provider ? { provider } : {}), ...(baseUrl ? { baseUrl } : {}), ...(profile ? { profile } : {}) };
   return {
     dir,
     target,
     ...(judgeProfile ? { judgeProfile } : {}),
-    outputModes: modesOf(stringFlag(args, 'output-mode') ?? 'text'),
+    outputModes: modesOf(stringFlag(args, 'output-mode') ?? (agent ? 'text' : (stringFlag(args, 'mode') ?? 'text'))),
+    ...(agent ? { agent } : {}),
     trials: intFlag(args, 'trials', 1),
     workers: intFlag(args, 'workers', 2),
     ...(jsonOutput ? { jsonOutput } : {}),

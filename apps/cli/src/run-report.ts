@@ -21,6 +21,41 @@ export interface RunSummary {
     api_duration_ms: number;
   };
   file?: string;
+  /** Agent mode: why the loops stopped, steps and tool calls, and the protocol used. */
+  agent?: AgentFigures;
+}
+
+export interface AgentFigures {
+  exitStatuses: Record<string, number>;
+  protocols: Record<string, number>;
+  steps: number;
+  toolCalls: number;
+  /** Attempts without a trajectory (the sandbox or the configuration failed before the loop). */
+  noTrajectory: number;
+  wallMs: number;
+}
+
+export function agentFigures(entries: readonly SuiteRunEntry[]): AgentFigures {
+  const f: AgentFigures = { exitStatuses: {}, protocols: {}, steps: 0, toolCalls: 0, noTrajectory: 0, wallMs: 0 };
+  for (const e of entries) {
+    const s = e.run?.agent?.summary;
+    if (!s) {
+      f.noTrajectory++;
+      continue;
+    }
+    f.exitStatuses[s.exitStatus] = (f.exitStatuses[s.exitStatus] ?? 0) + 1;
+    f.protocols[s.protocol] = (f.protocols[s.protocol] ?? 0) + 1;
+    f.steps += s.steps;
+    f.toolCalls += s.totals.toolCalls;
+    f.wallMs += s.totals.wallMs;
+  }
+  return f;
+}
+
+function agentLine(a: AgentFigures, attempts: number): string {
+  const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const loops = attempts - a.noTrajectory;
+  return `  agent: exit ${list(a.exitStatuses)}; ${a.steps} step(s), ${a.toolCalls} tool call(s)${loops ? ` (${(a.steps / loops).toFixed(1)} steps per attempt)` : ''}; protocol ${list(a.protocols)}${a.noTrajectory ? `; ${a.noTrajectory} without a trajectory` : ''}`;
 }
 
 export interface RunReport {
@@ -82,10 +117,11 @@ export function formatRunReport(r: RunReport): string {
     const counts = Object.entries(s.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
     lines.push(
       '',
-      `${s.outputMode} trial ${s.trial}: ${s.attempts} attempt(s): ${counts}`,
+      `${s.agent ? 'agent' : s.outputMode} trial ${s.trial}: ${s.attempts} attempt(s): ${counts}`,
       `  passed ${s.summary.total_passed}/${s.summary.total_fixtures} scored (${pct(s.summary.total_passed, s.summary.total_fixtures)})${s.file ? ` → ${s.file}` : ''}`,
       `  ${usageLine(s.usage)}`,
     );
+    if (s.agent) lines.push(agentLine(s.agent, s.attempts));
     for (const x of s.excluded) lines.push(`  excluded ${x.benchmark}/${x.fixture_id}: ${x.reason}`);
   }
   if (r.agreement) lines.push(...agreementLines(r.agreement));

@@ -15,7 +15,9 @@ import {
   type AttemptEnding,
   type EndingClass,
   type Fixture,
+  type Mode,
 } from './core-api';
+import { runAgentAttempt, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';
 import type { ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
@@ -37,7 +39,10 @@ export interface ExecuteAttemptInput {
   model: ModelClient;
   /** The model id put in every request, effort included (`openai/o3-mini#high`). */
   modelName: string;
-  mode: AnswerMode;
+  /** `agent` runs the agent loop in a session sandbox (options under `agent`); the others answer once. */
+  mode: Mode;
+  /** Agent mode: tool set and limits, and where the trajectory's steps go as they finish. */
+  agent?: AgentAttemptOptions;
   trial?: number;
   /** Absent: llm_judge attempts stay unscored (no_judge_profile), never scored another way. */
   judge?: AttemptJudge;
@@ -62,6 +67,8 @@ export interface AttemptRun {
   usage: UsageTotals;
   judgement?: LlmJudgement;
   durationMs: number;
+  /** Agent mode: the trajectory, why the loop stopped, and what was scored. */
+  agent?: AgentAttemptRecord;
 }
 
 /**
@@ -73,6 +80,7 @@ export interface AttemptRun {
 export async function executeAttempt(input: ExecuteAttemptInput): Promise<AttemptRun> {
   const started = performance.now();
   const calls: ModelResponse[] = [];
+  let agent: AgentAttemptRecord | undefined;
   const finish = (ending: AttemptEnding, rest: Partial<AttemptRun> & { errorMessage?: string | null } = {}): AttemptRun => {
     const c = classifyEnding(ending);
     const attempt = rest.attempt ?? null;
@@ -85,15 +93,26 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       score: c.quality ? (attempt?.score ?? null) : null,
       attempt,
       calls,
-      usage: sumCallUsage(calls),
+      usage: agent ? agentUsage(agent) : sumCallUsage(calls),
       ...(rest.judgement ? { judgement: rest.judgement } : {}),
       durationMs: performance.now() - started,
+      ...(agent ? { agent } : {}),
     };
   };
 
   let attempt: AttemptResult;
   try {
-    attempt = await answerAndScore(input, calls);
+    if (input.mode === 'agent') {
+      const run = await runAgentAttempt({ ...input, ...(input.agent ? { agent: input.agent } : {}) });
+      agent = run.agent ?? undefined;
+      if (!run.attempt) {
+        // The loop ended on infrastructure (the model's endpoint or the sandbox): excluded, retryable.
+        const summary = run.agent!.summary;
+        const failure = summary.exitStatus === 'sandbox_error' ? 'sandbox' : failureOf(run.agent!.error);
+        return finish({ failure }, { errorMessage: `${summary.exitStatus}: ${summary.exitDetail ?? ''}` });
+      }
+      attempt = run.attempt;
+    } else attempt = await answerAndScore({ ...input, mode: input.mode }, calls);
   } catch (err) {
     if (err instanceof StorageFailure) {
       err.calls = calls;
@@ -127,7 +146,22 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
   return finish({ outcome: judged.outcome }, { attempt: judged, judgement, errorMessage: message });
 }
 
-async function answerAndScore(input: ExecuteAttemptInput, calls: ModelResponse[]): Promise<AttemptResult> {
+/** Usage of an agent attempt: every step's model call. */
+function agentUsage(agent: AgentAttemptRecord): AttemptRun['usage'] {
+  const t = agent.summary.totals;
+  return {
+    inputTokens: t.inputTokens,
+    outputTokens: t.outputTokens,
+    reasoningTokens: t.reasoningTokens,
+    totalTokens: t.totalTokens,
+    costUsd: t.costUsd,
+    costEstimated: t.costEstimated,
+    apiDurationMs: t.modelMs,
+    calls: agent.summary.steps,
+  };
+}
+
+async function answerAndScore(input: ExecuteAttemptInput & { mode: AnswerMode }, calls: ModelResponse[]): Promise<AttemptResult> {
   const { fixture, snapshot, mode } = input;
   const prompt = renderPrompt(fixture, snapshot.context, mode);
   const schema = mode === 'json_schema' ? contractFor(fixture) : undefined;

@@ -3,9 +3,11 @@ import type { JudgePanel, LlmJudgement } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import { buildFixtureRepositories } from './build-fixture-repository';
+import type { AgentConfigInput } from '@gitbench/core';
 import { isBrokenOutcome, isQualityOutcome, type AnswerMode, type Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { executeAttempt, type AttemptRun } from './execute-attempt';
+import { agentResponse } from './agent/agent-attempt';
 import { mapPool } from './map-pool';
 import type { ModelClient, ModelResponse } from './model-client';
 
@@ -18,6 +20,8 @@ export interface SuiteRunOptions {
   workers: number;
   /** Judges llm_judge attempts; without it they stay NEEDS_JUDGE (unscored), never scored another way. */
   judge?: JudgePanel;
+  /** Agent mode: every attempt runs the agent loop with this configuration (scored as text; outputModes ignored). */
+  agent?: AgentConfigInput;
   labels?: Record<string, string>;
   onProgress?: (done: number, total: number) => void;
 }
@@ -56,7 +60,7 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
   // One run asks the judge once per distinct answer, as a campaign does.
   const judgeCache = new InMemoryJudgeCache();
   const jobs = fixtures.flatMap((fixture) =>
-    Array.from({ length: opts.trials }, (_, t) => opts.outputModes.map((outputMode) => ({ fixture, outputMode, trial: t + 1 }))).flat(),
+    Array.from({ length: opts.trials }, (_, t) => (opts.agent ? (['text'] as const) : opts.outputModes).map((outputMode) => ({ fixture, outputMode, trial: t + 1 }))).flat(),
   );
   let done = 0;
   return mapPool(jobs, opts.workers, async ({ fixture, outputMode, trial }) => {
@@ -69,12 +73,12 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
         driver,
         model: opts.model,
         modelName: opts.modelName,
-        mode: outputMode,
+        ...(opts.agent ? { mode: 'agent' as const, agent: { config: opts.agent } } : { mode: outputMode }),
         trial,
         ...(opts.judge ? { judge: { panel: () => opts.judge!, cache: judgeCache } } : {}),
         ...(opts.labels ? { labels: opts.labels } : {}),
       });
-      entry = { fixture, outputMode, trial, attempt: run.attempt, response: run.calls.at(-1) ?? null, run, durationMs: performance.now() - started };
+      entry = { fixture, outputMode, trial, attempt: run.attempt, response: run.calls.at(-1) ?? (run.agent ? agentResponse(run.agent, opts.modelName) : null), run, durationMs: performance.now() - started };
       if (run.judgement) entry.judgement = run.judgement;
       if (!run.attempt) entry.error = run.errorMessage ?? run.errorClass ?? 'unknown error';
     } catch (err) {

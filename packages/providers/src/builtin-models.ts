@@ -8,7 +8,7 @@ import { parseModelId } from '@gitbench/core';
 /** The profile recorded for campaign targets served by a built-in model. Reserved in gitbench.json. */
 export const BUILTIN_PROFILE = 'builtin';
 
-export type BuiltinKind = 'oracle' | 'mock' | 'simulated' | 'replay';
+export type BuiltinKind = 'oracle' | 'nop' | 'mock' | 'simulated' | 'replay';
 
 export interface BuiltinModel {
   kind: BuiltinKind;
@@ -23,6 +23,7 @@ export interface BuiltinModel {
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
   { kind: 'oracle', model: 'oracle', usage: 'oracle', simulated: false, description: "answers each fixture's expected answer: proves the scorers accept correct answers" },
+  { kind: 'nop', model: 'nop', usage: 'nop', simulated: false, description: 'does nothing: an empty answer, and in agent mode submits without acting' },
   { kind: 'mock', model: 'mock', usage: 'mock', simulated: false, description: 'always the same wrong answer: exercises the machinery without a model' },
   {
     kind: 'simulated',
@@ -52,7 +53,7 @@ export function builtinKindOf(model: string): BuiltinKind | null {
   } catch {
     return null;
   }
-  if (base === 'oracle' || base === 'mock') return base;
+  if (base === 'oracle' || base === 'mock' || base === 'nop') return base;
   if (base === 'simulated' || /^simulated:.+/.test(base)) return 'simulated';
   return null;
 }

@@ -28,6 +28,7 @@ export { createOpenAICompatibleProvider, reasoningParameters, type AdapterOption
 export { createOllamaProvider, ollamaThink } from './ollama';
 export {
   createMockProvider,
+  createNopProvider,
   createOracleProvider,
   createSimulatedProvider,
   seededUniform,
@@ -59,4 +60,7 @@ export {
   type LoadRegistryOptions,
   type ModelDescription,
 } from './registry';
-export { BUILTIN_MODELS, BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, type BuiltinKind, type BuiltinModel } from './builtin-models';
+export { BUILTIN_MODELS, BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind, type BuiltinModel } from './builtin-models';
+export * from './agent-types';
+export { createAgentChat, textToolResult, wireMessages } from './agent-chat';
+export { openAICallError, toolsUnsupported } from './openai-compatible';

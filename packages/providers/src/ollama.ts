@@ -1,7 +1,7 @@
 import { TransientError, type ModelId } from '@gitbench/core';
 import { resolveCost } from './cost';
 import { classifyHttpFailure, classifyNetworkFailure, parseRetryAfter } from './http-errors';
-import type { AdapterOptions } from './openai-compatible';
+import { retryContext, type AdapterOptions } from './openai-compatible';
 import { buildResult, numberOrNull, prepareRequest } from './result';
 import { callWithRetries } from './retry';
 import type { CompletionRequest, Provider } from './types';
@@ -48,13 +48,7 @@ export function createOllamaProvider(options: AdapterOptions): Provider {
       const { messages: _messages, ...sent } = body;
 
       const outcome = await callWithRetries(
-        {
-          budget: options.budget,
-          slot: { profile: profile.name, group: options.capacityGroupOf(model.baseModel) },
-          policy: options.policy,
-          signal: request.signal,
-          random: options.random,
-        },
+        retryContext(options, model.baseModel, request.signal),
         async (signal) => {
           let response: Response;
           try {

@@ -1,4 +1,5 @@
 import { ConfigurationError, parseModelId, type ModelId, type PriceTable } from '@gitbench/core';
+import { createAgentChat } from './agent-chat';
 import { RequestBudget, type BudgetLimits } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
 import type { JudgePanel } from './judges';
@@ -7,7 +8,7 @@ import { createOpenAICompatibleProvider } from './openai-compatible';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
 import { createReplayProvider, loadReplayIndex, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-import { createMockProvider, createOracleProvider, createSimulatedProvider } from './scripted';
+import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
 
 /** What the CLI's `--model`, `--profile`, `--provider` and `--base-url` (or a campaign target) ask for. */
@@ -239,6 +240,7 @@ export class ProviderRegistry {
       return make(createReplayProvider(index), recordedModel);
     }
     if (kind === 'mock') return make(createMockProvider(), spec.model);
+    if (kind === 'nop') return make(createNopProvider(), spec.model);
     if (kind === 'oracle') return make(createOracleProvider(), spec.model);
     if (kind === 'simulated') {
       const seed = simulatedSeedOf(spec.model);
@@ -264,10 +266,11 @@ export class ProviderRegistry {
     switch (profile.provider) {
       case 'openai':
       case 'openrouter':
-        provider = createOpenAICompatibleProvider(adapter);
+        provider = { ...createOpenAICompatibleProvider(adapter), chat: createAgentChat(adapter, (profile.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')) };
         break;
       case 'ollama':
-        provider = createOllamaProvider(adapter);
+        // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models without).
+        provider = { ...createOllamaProvider(adapter), chat: createAgentChat(adapter, `${(profile.baseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`) };
         break;
       case 'mock':
         provider = createMockProvider();

@@ -54,6 +54,17 @@ export function createMockProvider(): Provider {
   };
 }
 
+/** An empty answer; in agent mode the engine's nop agent submits without acting. */
+export function createNopProvider(): Provider {
+  return {
+    name: 'nop',
+    kind: 'nop',
+    async complete(request) {
+      return plainResult(request, 'nop', answerFor(request, '', {}));
+    },
+  };
+}
+
 /** The fixture's expected answer, passed in by the caller (`fixture.expected` / `expectedStructured`). */
 export function createOracleProvider(): Provider {
   return {

@@ -107,4 +107,68 @@ export interface Provider {
   readonly name: string;
   readonly kind: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /** One turn of agent mode (tool calling); absent where the provider has no agent side. */
+  chat?(request: AgentChatRequest): Promise<AgentChatResult>;
+}
+
+
+/**
+ * A model that works through tools over many turns (agent mode). The engine's loop owns the
+ * conversation and the protocol; an AgentModel only carries one turn to the model and back. Hosted
+ * models (the openai SDK), and the built-in agents (oracle, nop, simulated, replay) implement it, so
+ * all of them go through the same loop and the same tools.
+ */
+
+/** A tool as the model is told of it (JSON Schema of its arguments). */
+export interface AgentToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call as the model sent it: arguments are the raw text (possibly truncated or not JSON). */
+export interface AgentToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type AgentMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; reasoning?: string | null; toolCalls?: AgentToolCall[] }
+  | { role: 'tool'; callId: string; name: string; content: string };
+
+/** `native`: the endpoint's tool calling (tools sent); `text`: no tools sent, tool results go back as user messages. */
+export type AgentWireProtocol = 'native' | 'text';
+
+export interface AgentChatRequest {
+  /** Full model id, effort included. */
+  model: string;
+  messages: readonly AgentMessage[];
+  tools: readonly AgentToolSpec[];
+  protocol: AgentWireProtocol;
+  signal?: AbortSignal;
+}
+
+export interface AgentChatResult {
+  content: string | null;
+  reasoning: string | null;
+  /** Native tool calls only; the loop finds text-protocol and leaked calls in `content` itself. */
+  toolCalls: AgentToolCall[];
+  /** As the endpoint said (`stop`, `tool_calls`, `length`, ...); built-in agents say `stop` or `tool_calls`. */
+  finishReason: string | null;
+  usage: TokenUsage;
+  cost: Cost;
+  apiDurationMs: number;
+  retries: RetryRecord[];
+  route: RouteMetadata;
+}
+
+export interface AgentModel {
+  /** Provider kind plus profile, or the built-in's name. */
+  readonly name: string;
+  readonly kind: string;
+  /** True when no model answers (simulated agents): every display of their results says so. */
+  readonly simulated?: boolean;
+  chat(request: AgentChatRequest): Promise<AgentChatResult>;
 }

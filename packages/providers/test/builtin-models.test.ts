@@ -28,7 +28,8 @@ describe('built-in models', () => {
     expect(builtinKindOf('mock#bogus')).toBeNull();
     expect(simulatedSeedOf('simulated:42')).toBe('42');
     expect(simulatedSeedOf('simulated:high')).toBe('0');
-    expect(BUILTIN_MODELS.map((m) => m.kind)).toEqual(['oracle', 'mock', 'simulated', 'replay']);
+    expect(BUILTIN_MODELS.map((m) => m.kind)).toEqual(['oracle', 'nop', 'mock', 'simulated', 'replay']);
+    expect(builtinKindOf('nop')).toBe('nop');
   });
 
   it('resolve to the scripted providers under the builtin profile', async () => {

@@ -5,7 +5,7 @@ import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
-import { formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
+import { agentFigures, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, sandboxDriver } from '../sandbox-driver';
 
 /**
@@ -31,6 +31,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       outputModes: opts.outputModes,
       trials: opts.trials,
       workers: opts.workers,
+      ...(opts.agent ? { agent: opts.agent } : {}),
       ...(judge ? { judge } : {}),
       onProgress: (d, t) => progress.update(d, t),
     });
@@ -38,7 +39,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), as upstream records its commit.
     const product = detectProductVersion(process.env, import.meta.dirname);
     const runs: RunSummary[] = [];
-    for (const mode of opts.outputModes) {
+    for (const mode of opts.agent ? (['text'] as const) : opts.outputModes) {
       for (let trial = 1; trial <= opts.trials; trial++) {
         const mine = entries.filter((e) => e.outputMode === mode && e.trial === trial);
         const envelope = toUpstreamEnvelope(
@@ -62,6 +63,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           summary: envelope.summary as RunSummary['summary'],
           excluded: ours.excluded,
           usage: ours.usage,
+          ...(opts.agent ? { agent: agentFigures(mine) } : {}),
         };
         if (opts.jsonOutput) {
           run.file = outputPath(opts.jsonOutput, mode, trial, opts.outputModes.length, opts.trials);

@@ -48,7 +48,8 @@ export const bashTool = defineTool<z.infer<typeof bashArgs>>({
       exitCode: record.exitCode,
       timedOut: record.timedOut,
       commands: [record],
-      outputBytes: record.stdoutBytes + record.stderrBytes,
+      // The sandbox kept head and tail of each stream: the full size is what the trajectory records.
+      ...(record.truncated ? { outputBytes: record.stdoutBytes + record.stderrBytes } : {}),
     };
   },
 });

@@ -1,0 +1,247 @@
+import {
+  agentConfigSchema,
+  agentScoredOn,
+  ANSWER_ENV,
+  ConfigurationError,
+  environmentPreamble,
+  exitStatusIsScored,
+  fixtureDefinitionHash,
+  getScorer,
+  parseModelId,
+  UNKNOWN_COST,
+  getToolSet,
+  inputHash,
+  renderPrompt,
+  resolveToolSet,
+  SandboxFailure,
+  WORKSPACE_VARIABLE,
+  type AgentConfig,
+  type AgentConfigInput,
+  type ExecRecord,
+  type Fixture,
+  type SandboxEvidence,
+  type TrajectoryStep,
+  type TrajectorySummary,
+} from '@gitbench/core';
+import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
+import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
+import type { AttemptResult } from '../attempt-result';
+import { stateSteps, toExecRecord } from '../build-fixture-repository';
+import { REFRESH_INDEXES } from '../execute-plan';
+import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
+import { referenceAnswer } from '../reference-answer';
+import { scoreAttempt } from '../score-attempt';
+import { builtinAgent } from './builtin-agents';
+import { repoStateReader } from './repo-state-reader';
+import { runAgent } from './run-agent';
+import { sessionToolContext } from './session-tool-context';
+
+/** What the caller of an agent attempt may add: its configuration and where steps go as they finish. */
+export interface AgentAttemptOptions {
+  /** Tool set and limits; defaults apply to what is not given. */
+  config?: AgentConfigInput | AgentConfig;
+  /** Called once, before the first model call, with what the trajectory is (the worker starts its row). */
+  onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
+  /** Every finished step, in order, before the next model call (the worker stores it: live trajectories). */
+  onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
+}
+
+/** The agent's side of an attempt: its trajectory and why it stopped. */
+export interface AgentAttemptRecord {
+  summary: TrajectorySummary;
+  steps: TrajectoryStep[];
+  /** Whether the result was scored on the repository or on the submitted answer. */
+  scoredOn: 'repository' | 'answer';
+  /** Set for model_error and sandbox_error: what failed (the attempt's failure class is read from it). */
+  error: unknown;
+  route: RouteMetadata | null;
+}
+
+export interface AgentAttemptInput {
+  fixture: Fixture;
+  snapshot: FixtureSnapshot;
+  driver: SandboxDriver;
+  model: Pick<Provider, 'name'> & Partial<Pick<Provider, 'kind' | 'chat'>>;
+  modelName: string;
+  trial?: number;
+  labels?: Record<string, string>;
+  signal?: AbortSignal;
+  agent?: AgentAttemptOptions;
+}
+
+/** The task as the agent is given it: the fixture's agent prompt (or its prompt) with its context, and what is checked. */
+export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot): string {
+  const prompt = renderPrompt({ ...fixture, prompt: fixture.agent?.prompt ?? fixture.prompt }, snapshot.context, 'agent');
+  const how =
+    agentScoredOn(fixture) === 'repository'
+      ? 'This task is checked on the repository you leave: make the change in the repository itself (edit the files, run the git commands), then call submit.'
+      : 'This task is checked on your answer: call submit with exactly the answer the task asks for.';
+  return `${prompt}\n\n${how}`;
+}
+
+/** The model's agent side: a built-in agent, or the provider's tool-calling turns. */
+function agentModelFor(input: AgentAttemptInput, fixture: Fixture, reference: string, toolSet: ReturnType<typeof getToolSet>): AgentModel {
+  const builtin = builtinAgent(input.modelName, { fixture, reference, toolSet, ...(input.trial !== undefined ? { trial: input.trial } : {}) });
+  if (builtin) return builtin;
+  const chat = input.model.chat;
+  if (!chat) throw new ConfigurationError('no_agent_side', `${input.model.name} cannot run agent attempts (it has no tool-calling side).`);
+  return { name: input.model.name, kind: input.model.kind ?? 'model', chat: (r) => chat.call(input.model, r) };
+}
+
+/** A single text that a resolved_file_blocks scorer reads: the files as the agent left them. */
+function filesAsBlocks(files: [string, string | null][]): string {
+  const present = files.filter((f): f is [string, string] => f[1] !== null);
+  if (files.length === 1) return present[0]?.[1] ?? '';
+  return present.map(([name, content]) => `--- ${name}\n${content.replace(/\n$/, '')}\n`).join('\n');
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * One agent attempt: a session sandbox restored from the snapshot (its hash checked), the loop, then
+ * the fixture's own scorer on what the fixture is scored on: the repository the agent left (probes in
+ * the same session) or the submitted answer (scored like a single answer, on the repository as built).
+ * Returns the scored attempt (null when the loop ended on infrastructure) and the trajectory.
+ */
+export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attempt: AttemptResult | null; agent: AgentAttemptRecord | null; prompt: string }> {
+  const { fixture, snapshot, driver } = input;
+  const config = agentConfigSchema.parse(input.agent?.config ?? {});
+  const toolSet = getToolSet(resolveToolSet(fixture, config.toolSet));
+  const reference = referenceAnswer(fixture, snapshot);
+  const model = agentModelFor(input, fixture, reference, toolSet);
+  const prompt = agentTaskPrompt(fixture, snapshot);
+  const scoredOn = agentScoredOn(fixture);
+  const tar = await archiveBytes(snapshot.tar);
+
+  let session: SandboxSession;
+  try {
+    session = await driver.openSession(input.labels ? { labels: input.labels } : {});
+  } catch (error) {
+    throw new SandboxFailure(`the agent's sandbox could not start: ${(error as Error).message}`, { cause: error });
+  }
+  const abort = () => void session.close();
+  input.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const repoCwd = snapshot.repoDir;
+    try {
+      await session.restore(tar);
+      await session.applyPreamble(
+        [environmentPreamble(), `export ${WORKSPACE_VARIABLE}="$PWD"`, ...Object.entries(ANSWER_ENV).map(([k, v]) => `export ${k}='${v}'`)].join('\n'),
+      );
+    } catch (error) {
+      throw new SandboxFailure(`the agent's sandbox could not be prepared: ${(error as Error).message}`, { cause: error });
+    }
+    const state = await session.exec(stateSteps(repoCwd)[0]!.command, { cwd: repoCwd, maxOutputBytes: 16 * 1024 * 1024, timeoutMs: 60_000 });
+    if (state.exitCode !== 0) throw new SandboxFailure(`the restored repository could not be read (exit ${state.exitCode}): ${state.stderr.slice(0, 300)}`);
+    const restored = inputHash(fixtureDefinitionHash(fixture), state.stdout);
+    if (restored !== snapshot.inputHash) {
+      throw new SandboxFailure(`restored repository differs from the fixture snapshot (input hash ${restored.slice(0, 12)} ≠ ${snapshot.inputHash.slice(0, 12)})`);
+    }
+    await session.exec(REFRESH_INDEXES, { cwd: repoCwd, timeoutMs: 60_000 });
+
+    const ctx = sessionToolContext({ session, repoDir: repoCwd, limits: config.limits, ...(input.signal ? { signal: input.signal } : {}) });
+    await input.agent?.onStart?.({ agent: input.modelName, model: input.modelName, toolSet: toolSet.name });
+    const run = await runAgent({
+      model,
+      modelName: input.modelName,
+      agent: input.modelName,
+      toolSet,
+      config,
+      taskPrompt: prompt,
+      ctx,
+      repoLabel: `${ctx.repoDir} (the current directory of every command)`,
+      repoState: repoStateReader(ctx),
+      ...(input.agent?.onStep ? { onStep: input.agent.onStep } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const record: AgentAttemptRecord = { summary: run.summary, steps: run.steps, scoredOn, error: run.error, route: run.route };
+    if (!exitStatusIsScored(run.summary.exitStatus)) return { attempt: null, agent: record, prompt };
+
+    const submission = run.summary.submission ?? '';
+    const modelMs = run.summary.totals.modelMs;
+    const base = { fixture, snapshot, driver, outputMode: 'text' as const, prompt, modelMs, ...(input.labels ? { labels: input.labels } : {}) };
+    if (scoredOn === 'answer') {
+      return { attempt: await scoreAttempt({ ...base, output: submission }), agent: record, prompt };
+    }
+    if (fixture.scoring.type === 'resolved_file_blocks') {
+      const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
+      const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await ctx.readFile(n).then((b) => (b === null ? null : decoder.decode(b)))]));
+      const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
+      return { attempt: withSession(attempt, driver, session, null), agent: record, prompt };
+    }
+    const evidence = await probeSession(input, session, submission);
+    const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
+    return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence), agent: record, prompt };
+  } finally {
+    input.signal?.removeEventListener('abort', abort);
+    await session.close().catch(() => undefined);
+  }
+}
+
+/** The scorer's probes in the agent's own session, on the repository as the agent left it. */
+async function probeSession(input: AgentAttemptInput, session: SandboxSession, submission: string): Promise<SandboxEvidence> {
+  const { fixture, snapshot } = input;
+  const plan = getScorer(fixture.scoring.type).plan(fixture, submission);
+  const batch = await session.runBatch({
+    cwd: snapshot.repoDir,
+    ...(plan?.env ? { env: plan.env } : {}),
+    groups: [
+      { stopOnFailure: false, steps: (plan?.probes ?? []).map((p) => ({ id: p.id, command: p.command, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) },
+      { stopOnFailure: false, steps: stateSteps('.').slice(0, 1).map((s) => ({ ...s, id: 'state.after' })) },
+    ],
+  });
+  if (batch.aborted) throw new SandboxFailure(batch.aborted);
+  const probes: Record<string, ExecRecord> = {};
+  for (const r of batch.groups[0] ?? []) probes[r.id] = toExecRecord(r);
+  const evidence: SandboxEvidence = { answer: [], probes };
+  const after = batch.groups[1]?.[0];
+  if (after?.exitCode === 0) evidence.repoStateAfter = after.stdout;
+  return evidence;
+}
+
+/** The session the attempt was scored in, instead of scoreAttempt's "no sandbox" for recorded evidence. */
+function withSession(attempt: AttemptResult, driver: SandboxDriver, session: SandboxSession, evidence: SandboxEvidence | null): AttemptResult {
+  const d = driver.describe();
+  return {
+    ...attempt,
+    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: evidence ?? { answer: [], probes: {} }, durationMs: attempt.timings.totalMs },
+  };
+}
+
+/** A state scorer's "answer commands" check speaks of a single answer's commands; an agent ran its own. */
+function agentChecks(attempt: AttemptResult, summary: TrajectorySummary): AttemptResult {
+  return {
+    ...attempt,
+    checks: attempt.checks.map((c) =>
+      c.check === 'answer commands (not decisive)'
+        ? { check: 'agent actions (not decisive)', ok: true, detail: `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} step(s) (${summary.exitStatus}); assertions checked on the repository it left` }
+        : c,
+    ),
+  };
+}
+
+/**
+ * An agent attempt seen as one model response, for what reads single answers (the upstream envelope,
+ * the run report): the submission as output, usage and model time summed over every step.
+ */
+export function agentResponse(record: AgentAttemptRecord, modelName: string): CompletionResult {
+  const s = record.summary;
+  const t = s.totals;
+  return {
+    model: parseModelId(modelName),
+    output: s.submission ?? '',
+    qualityFailure: null,
+    reasoning: null,
+    usage: { inputTokens: t.inputTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens, totalTokens: t.totalTokens },
+    cost: t.costUsd === null ? UNKNOWN_COST : t.costEstimated ? { source: 'estimated', usd: t.costUsd, priceDate: 'various' } : { source: 'provider', usd: t.costUsd },
+    apiDurationMs: t.modelMs,
+    route: record.route ?? { provider: 'agent', profile: 'builtin', baseUrl: null, requestedModel: modelName, servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
+    requestConfig: { mode: 'agent', toolSet: s.toolSet, protocol: s.protocol, exitStatus: s.exitStatus, steps: s.steps, toolCalls: t.toolCalls },
+    retries: [],
+    transcript: [
+      { role: 'system', content: s.systemPrompt },
+      { role: 'user', content: s.taskPrompt },
+    ],
+    flags: [],
+  };
+}

@@ -1,0 +1,30 @@
+import type { ToolSet } from '@gitbench/core';
+import type { AgentWireProtocol } from '@gitbench/providers';
+
+/** The runtime's answer to a turn without a usable tool call (a format strike). */
+export function continueMessage(protocol: AgentWireProtocol, why: string): string {
+  // Native turns have one reason (no call); the text protocol says what was wrong with the block.
+  return protocol === 'native'
+    ? `Your last message had no tool call. Continue the task by calling a tool; call submit when you are done.`
+    : `Your last message could not be used (${why}). Reply with exactly one fenced \`\`\`bash block; to finish, a block whose first line is \`submit\` followed by your answer.`;
+}
+
+/** The system prompt: the sandbox, the tool set's instructions, and, in text mode, the protocol. */
+export function agentSystemPrompt(toolSet: ToolSet, protocol: AgentWireProtocol, repoDir: string): string {
+  const lines = [
+    `You are working in a git repository at ${repoDir} inside a sandbox with no network access.`,
+    'Work step by step: inspect the repository, act, and check the result. Commands are not interactive (no pager, no editor prompt).',
+    'When the task asks a question, submit exactly the answer it asks for, with nothing else. When it asks for a change to the repository, make the change, then submit (the answer may be empty): the repository you leave is what is checked.',
+  ];
+  if (protocol === 'native') {
+    if (toolSet.instructions) lines.push(toolSet.instructions);
+    lines.push('Call one tool at a time.');
+  } else {
+    lines.push(
+      'Each reply must contain exactly one fenced code block tagged bash, holding the command to run in the repository root; you will see its output and exit code in the next message.',
+      'To finish, reply with one bash block whose first line is `submit`; the lines after it are your answer, e.g.:',
+      '```bash\nsubmit\nyour answer here\n```',
+    );
+  }
+  return lines.join('\n');
+}

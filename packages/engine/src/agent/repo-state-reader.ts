@@ -1,0 +1,21 @@
+import type { RepoStepState, ToolContext } from '@gitbench/core';
+import { parseRepoState, repoStateScript, type RepoSnapshot } from './repo-state';
+
+/** Reads the repository's state after each step, remembering the last one for refs changed and the diff. */
+export interface RepoStateReader {
+  /** The state now, compared with the previous read; null when it cannot be read (no repository any more). */
+  read(): Promise<RepoStepState | null>;
+}
+
+export function repoStateReader(ctx: Pick<ToolContext, 'exec'>): RepoStateReader {
+  let previous: RepoSnapshot | null = null;
+  return {
+    async read() {
+      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 });
+      if (r.timedOut) return null;
+      const next = parseRepoState(r.stdout, previous);
+      if (next) previous = next;
+      return next?.state ?? null;
+    },
+  };
+}
