@@ -47,8 +47,15 @@ export interface AttemptToRun {
 export interface AttemptExecutor {
   /** What a build of this fixture depends on, hashed; null when builds must not be shared. */
   buildKey(fixture: Fixture): string | null;
-  /** Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone. */
-  buildRepositories(fixtures: Fixture[], labels: Record<string, string>): Promise<(BuiltRepository | { error: string })[]>;
+  /**
+   * Builds every fixture's repository (few sandboxes, many fixtures each); a failure fails alone.
+   * `onBuilt` hears of each fixture (by its index) as soon as it is built, before the others end.
+   */
+  buildRepositories(
+    fixtures: Fixture[],
+    labels: Record<string, string>,
+    onBuilt?: (index: number, outcome: BuiltRepository | { error: string }) => void,
+  ): Promise<(BuiltRepository | { error: string })[]>;
   /**
    * Runs the attempt and classifies every failure into an outcome; throws only on bugs and on the
    * worker's own StorageError. Its sandboxes are one-shot: each removes itself after its batch.

@@ -8,7 +8,8 @@ import {
   heartbeatAttempt,
   notePlanFailure,
   releaseAttempt,
-  savePlan,
+  savePlannedFixtures,
+  finishPlanning,
   saveFixtureBuilds,
   type BuiltFixture,
   type NewFixtureBuild,
@@ -55,47 +56,80 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
   const stamped = (outcome: AttemptOutcome): AttemptOutcome => ({ ...outcome, summary: { ...outcome.summary, ...product }, record: { ...outcome.record, ...product } });
   const planned = new PlannedRows(db);
 
-  /** Builds what is missing, stores the builds, writes the attempts and sends them. */
+  /**
+   * Builds what is missing and, fixture by fixture as each build lands, stores it, writes its
+   * attempts and sends them: attempts run while later fixtures still build. Fixtures already written
+   * (by a duplicate delivery, or an earlier planning of a retried campaign) are left as they are.
+   */
   async function plan(campaign: { id: string; fixtures: FixtureSnapshot[] }) {
     const campaignId = campaign.id;
-    const snapshots = campaign.fixtures;
+    const snapshots = campaign.fixtures.filter((snap) => snap.builtAt === null);
     const fixtures = snapshots.map((snap) => snap.definition as unknown as Fixture);
     // Builds are deterministic: a fixture another campaign built on the same image is copied, not rebuilt.
     const keys = fixtures.map((f) => executor.buildKey(f));
     const stored = await findFixtureBuilds(db, keys.filter((k): k is string => k !== null));
     const missing = fixtures.flatMap((f, i) => (keys[i] && stored.has(keys[i]!) ? [] : [i]));
-    const outcomes = await executor.buildRepositories(
+    const reused = fixtures.flatMap((_, i) => (keys[i] && stored.has(keys[i]!) ? [i] : []));
+
+    // One write at a time, in the order builds land; a failed write stops the rest and fails this try.
+    let writes = Promise.resolve();
+    let writeError: unknown;
+    let attempts = 0;
+    let stopped = false;
+    const write = (indexes: number[], fresh: Map<number, BuiltRepository>) => {
+      writes = writes
+        .then(async () => {
+          if (stopped || writeError !== undefined || indexes.length === 0) return;
+          await saveFixtureBuilds(
+            db,
+            [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
+              const key = keys[i];
+              return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
+            }),
+          );
+          // A shared build is referenced by key; one that may not be shared (no key) keeps its own archive.
+          const built = indexes.map((i): BuiltFixture => {
+            const key = keys[i];
+            const repo = fresh.get(i);
+            const facts = factsOf(repo ?? stored.get(key!)!);
+            return key ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key } : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
+          });
+          const jobs = await savePlannedFixtures(db, campaignId, built);
+          if (jobs === null) {
+            stopped = true;
+            return;
+          }
+          attempts += jobs.length;
+          if (jobs.length > 0) await queue.enqueueMany('attempt.run', jobs);
+        })
+        .catch((err: unknown) => {
+          writeError ??= err;
+        });
+    };
+    // Reused builds at once, in one write: their attempts start before anything is built.
+    write(reused, new Map());
+    const failures: string[] = [];
+    await executor.buildRepositories(
       missing.map((i) => fixtures[i]!),
       { [CAMPAIGN_LABEL]: campaignId },
+      (j, outcome) => {
+        const i = missing[j]!;
+        if ('error' in outcome) failures.push(`fixture ${snapshots[i]!.domain}/${snapshots[i]!.fixtureId}: ${outcome.error}`);
+        else write([i], new Map([[i, outcome]]));
+      },
     );
-    const failures = outcomes.flatMap((o, j) => {
-      const snap = snapshots[missing[j]!]!;
-      return 'error' in o ? [`fixture ${snap.domain}/${snap.fixtureId}: ${o.error}`] : [];
-    });
+    await writes;
+    if (writeError !== undefined) throw writeError;
+    if (stopped) return { skipped: 'the campaign left planning meanwhile', attempts };
     if (failures.length > 0) {
+      // The fixtures that built keep their attempts; a retry plans only the others.
       const message = `planning failed: ${failures.length} fixture repositories could not be built: ${failures.join('; ')}`;
       await failCampaign(db, campaignId, message.slice(0, 4000));
       return { failed: message };
     }
-    const fresh = new Map(missing.map((i, j) => [i, outcomes[j] as BuiltRepository]));
-    await saveFixtureBuilds(
-      db,
-      [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
-        const key = keys[i];
-        return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
-      }),
-    );
-    // A shared build is referenced by key; one that may not be shared (no key) keeps its own archive.
-    const built: BuiltFixture[] = snapshots.map((snap, i) => {
-      const key = keys[i];
-      const repo = fresh.get(i);
-      const facts = factsOf(repo ?? stored.get(key!)!);
-      return key ? { snapshotId: snap.id, ...facts, buildKey: key } : { snapshotId: snap.id, ...facts, tar: repo!.archive };
-    });
-    const jobs = await savePlan(db, campaignId, built);
-    if (!jobs) return { skipped: 'planned by another delivery' };
-    await queue.enqueueMany('attempt.run', jobs);
-    return { attempts: jobs.length, fixturesBuilt: missing.length, fixturesReused: fixtures.length - missing.length };
+    // Every attempt may have finished while the last fixtures built.
+    if ((await finishPlanning(db, campaignId)) && (await completeCampaignIfDone(db, campaignId))) await refreshCampaignStats(db, campaignId);
+    return { attempts, fixturesBuilt: missing.length, fixturesReused: reused.length };
   }
 
   return {

@@ -1,6 +1,6 @@
 import { canonicalJson, capJsonStrings, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type FixtureSnapshot } from '@gitbench/engine';
+import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from './attempt-executor';
@@ -43,25 +43,29 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
     buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 
-    async buildRepositories(fixtures: Fixture[], labels): Promise<(BuiltRepository | { error: string })[]> {
+    async buildRepositories(fixtures: Fixture[], labels, onBuilt): Promise<(BuiltRepository | { error: string })[]> {
+      const index = new Map(fixtures.map((f, i) => [f, i]));
       const outcomes = await buildFixtureRepositories(fixtures, driver, {
         labels,
         sandboxes: deps.buildSandboxes,
+        ...(onBuilt ? { onBuilt: (o: BuildOutcome) => onBuilt(index.get(o.fixture)!, repositoryOf(o)) } : {}),
       });
-      return outcomes.map((o) => {
-        if (o.error) return { error: o.error.message };
-        const { tar, ...buildInfo } = o.snapshot;
-        return {
-          inputHash: o.snapshot.inputHash,
-          repoState: o.snapshot.repoState,
-          archive: tar,
-          setupLog: [o.snapshot.setupLog.stdout, o.snapshot.setupLog.stderr].filter(Boolean).join('\n'),
-          buildInfo: buildInfo as unknown as Record<string, unknown>,
-        };
-      });
+      return outcomes.map(repositoryOf);
     },
 
     runAttempt: (a, signal) => runOne(deps, a, signal),
+  };
+}
+
+function repositoryOf(o: BuildOutcome): BuiltRepository | { error: string } {
+  if (o.error) return { error: o.error.message };
+  const { tar, ...buildInfo } = o.snapshot;
+  return {
+    inputHash: o.snapshot.inputHash,
+    repoState: o.snapshot.repoState,
+    archive: tar,
+    setupLog: [o.snapshot.setupLog.stdout, o.snapshot.setupLog.stderr].filter(Boolean).join('\n'),
+    buildInfo: buildInfo as unknown as Record<string, unknown>,
   };
 }
 

@@ -69,6 +69,10 @@ describe('campaigns on the real pipeline', () => {
     expect(mockPasses.map((a) => `${a.domain}/${a.fixtureId}`)).toEqual(['git_clean/f002', 'git_clean/f002', 'git_clean/f002']);
     // Every attempt recomputed its hashes; they agree with the plan's for the same fixture.
     const snapshots = await t.db.fixtureSnapshot.findMany({ where: { campaignId } });
+    // Planning wrote (and sent) each fixture's attempts as its build landed, not after the last build.
+    const lastBuilt = Math.max(...snapshots.map((s) => s.builtAt!.getTime()));
+    const firstQueued = Math.min(...attempts.map((a) => a.queuedAt.getTime()));
+    expect(firstQueued).toBeLessThan(lastBuilt);
     for (const a of attempts) {
       expect(a.inputHash).toBe(snapshots.find((s) => s.id === a.fixtureSnapshotId)!.inputHash);
       expect(a.promptHash).toMatch(/^[0-9a-f]{64}$/);

@@ -28,6 +28,11 @@ export interface BuildManyOptions extends BuildOptions {
   sandboxes?: number;
   /** At most this many fixtures per sandbox, so one slow set-up delays few others. */
   perSandbox?: number;
+  /**
+   * Told each fixture's outcome the moment its sandbox finished it, while the others still build:
+   * planning writes and sends a fixture's attempts then, instead of after the last build.
+   */
+  onBuilt?: (outcome: BuildOutcome) => void;
 }
 
 /** One fixture's build: its snapshot, or why its repository could not be built. */
@@ -116,7 +121,7 @@ export async function buildFixtureRepositories(fixtures: readonly Fixture[], dri
 /** Groups per fixture: build (reset, set-up, archive), then state, context and commit list if it built. */
 const GROUPS_PER_FIXTURE = 4;
 
-async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildOptions): Promise<BuildOutcome[]> {
+async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions): Promise<BuildOutcome[]> {
   const groups: BatchGroup[] = fixtures.flatMap((fixture, i): BatchGroup[] => {
     const repoDir = repoDirOf(fixture);
     const build = i * GROUPS_PER_FIXTURE;
@@ -140,58 +145,87 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
       },
     ];
   });
-  const started = performance.now();
+  const d = driver.describe();
+  const image = { tag: d.image, id: d.imageId, driver: d.driver, isolated: d.isolated };
+  let lastAt = performance.now();
+  const outcomes: BuildOutcome[] = [];
+  /** Fixture i's outcome once its steps ended (it runs wholly before fixture i + 1 starts). */
+  const settle = (i: number, records: StepRecord[][], aborted: string | undefined) => {
+    if (outcomes[i]) return;
+    const now = performance.now();
+    outcomes[i] = outcomeOf(fixtures[i]!, i, records, aborted, image, Math.round(now - lastAt));
+    lastAt = now;
+    opts.onBuilt?.(outcomes[i]);
+  };
+  const seen: StepRecord[][] = groups.map(() => []);
   const result = await withSandbox(
     driver,
     // The pinned environment reaches every step; the set-up script establishes it again for itself.
-    (box) => box.runBatch({ preamble: environmentPreamble(), groups }),
+    (box) =>
+      box.runBatch({
+        preamble: environmentPreamble(),
+        groups,
+        onRecord: (group, record) => {
+          seen[group]!.push(record);
+          // A record of a later fixture means every earlier one has ended.
+          const current = Math.floor(group / GROUPS_PER_FIXTURE);
+          for (let i = 0; i < current; i++) settle(i, seen, undefined);
+        },
+      }),
     { labels: opts.labels },
   );
-  const d = driver.describe();
-  const image = { tag: d.image, id: d.imageId, driver: d.driver, isolated: d.isolated };
-  const each = Math.round((performance.now() - started) / fixtures.length);
-  return fixtures.map((fixture, i): BuildOutcome => {
-    const key = `${fixture.domain}/${fixture.id}`;
-    const repoDir = repoDirOf(fixture);
-    const base = i * GROUPS_PER_FIXTURE;
-    const fail = (message: string, log?: string): BuildOutcome => ({ fixture, error: new FixtureSetupError(key, message, log) });
-    const buildRecords = result.groups[base] ?? [];
-    const reset = buildRecords.find((r) => r.id === 'reset');
-    if (reset && reset.exitCode !== 0) return fail(`the sandbox could not be emptied before the build: ${lastLines(reset.stderr)}`);
-    const failedFile = buildRecords.find((r) => r.id.startsWith('files.') && r.exitCode !== 0);
-    if (failedFile) return fail(`the suite's files could not be placed: ${lastLines(failedFile.stderr || failedFile.stdout)}`, failedFile.stderr);
-    const setupRecord = buildRecords.find((r) => r.id === 'setup');
-    if (!setupRecord) return fail(`set-up did not finish: ${result.aborted ?? 'no record'}`);
-    if (setupRecord.exitCode !== 0) {
-      const why = setupRecord.timedOut ? 'timed out' : `exited ${setupRecord.exitCode}`;
-      return fail(`set-up ${why}: ${lastLines(setupRecord.stderr || setupRecord.stdout)}`, setupRecord.stderr);
-    }
-    const archive = buildRecords.find((r) => r.id === 'archive');
-    if (!archive || archive.exitCode !== 0 || archive.truncated) {
-      return fail(`the built workspace could not be archived: ${lastLines(archive?.stderr ?? result.aborted ?? 'no record')}`);
-    }
-    const [state, head] = result.groups[base + 1] ?? [];
-    if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? result.aborted ?? '')}`);
-    const definitionHash = fixtureDefinitionHash(fixture);
-    return {
-      fixture,
-      snapshot: {
-        domain: fixture.domain,
-        fixtureId: fixture.id,
-        repoDir,
-        tar: Buffer.from(archive.stdout, 'base64'),
-        repoState: state.stdout,
-        definitionHash,
-        inputHash: inputHash(definitionHash, state.stdout),
-        head: head?.stdout.trim() ?? '',
-        context: toContextResults(result.groups[base + 2] ?? []),
-        commits: parseCommits(result.groups[base + 3]?.[0]?.stdout ?? ''),
-        setupLog: toExecRecord(setupRecord),
-        image,
-        buildMs: fixtures.length === 1 ? Math.round(performance.now() - started) : each,
-      },
-    };
-  });
+  for (let i = 0; i < fixtures.length; i++) settle(i, result.groups, result.aborted);
+  return outcomes;
+}
+
+function outcomeOf(
+  fixture: Fixture,
+  i: number,
+  groups: StepRecord[][],
+  aborted: string | undefined,
+  image: BuiltSnapshot['image'],
+  buildMs: number,
+): BuildOutcome {
+  const key = `${fixture.domain}/${fixture.id}`;
+  const repoDir = repoDirOf(fixture);
+  const base = i * GROUPS_PER_FIXTURE;
+  const fail = (message: string, log?: string): BuildOutcome => ({ fixture, error: new FixtureSetupError(key, message, log) });
+  const buildRecords = groups[base] ?? [];
+  const reset = buildRecords.find((r) => r.id === 'reset');
+  if (reset && reset.exitCode !== 0) return fail(`the sandbox could not be emptied before the build: ${lastLines(reset.stderr)}`);
+  const failedFile = buildRecords.find((r) => r.id.startsWith('files.') && r.exitCode !== 0);
+  if (failedFile) return fail(`the suite's files could not be placed: ${lastLines(failedFile.stderr || failedFile.stdout)}`, failedFile.stderr);
+  const setupRecord = buildRecords.find((r) => r.id === 'setup');
+  if (!setupRecord) return fail(`set-up did not finish: ${aborted ?? 'no record'}`);
+  if (setupRecord.exitCode !== 0) {
+    const why = setupRecord.timedOut ? 'timed out' : `exited ${setupRecord.exitCode}`;
+    return fail(`set-up ${why}: ${lastLines(setupRecord.stderr || setupRecord.stdout)}`, setupRecord.stderr);
+  }
+  const archive = buildRecords.find((r) => r.id === 'archive');
+  if (!archive || archive.exitCode !== 0 || archive.truncated) {
+    return fail(`the built workspace could not be archived: ${lastLines(archive?.stderr ?? aborted ?? 'no record')}`);
+  }
+  const [state, head] = groups[base + 1] ?? [];
+  if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? aborted ?? '')}`);
+  const definitionHash = fixtureDefinitionHash(fixture);
+  return {
+    fixture,
+    snapshot: {
+      domain: fixture.domain,
+      fixtureId: fixture.id,
+      repoDir,
+      tar: Buffer.from(archive.stdout, 'base64'),
+      repoState: state.stdout,
+      definitionHash,
+      inputHash: inputHash(definitionHash, state.stdout),
+      head: head?.stdout.trim() ?? '',
+      context: toContextResults(groups[base + 2] ?? []),
+      commits: parseCommits(groups[base + 3]?.[0]?.stdout ?? ''),
+      setupLog: toExecRecord(setupRecord),
+      image,
+      buildMs,
+    },
+  };
 }
 
 function parseCommits(text: string): { hash: string; subject: string }[] {

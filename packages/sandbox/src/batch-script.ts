@@ -132,44 +132,72 @@ export interface RawRun {
   streamError?: string;
 }
 
-/** Turns the framed stdout of a batch back into step records. */
-export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
-  const steps = planSteps(request);
-  const byKey = new Map(steps.map((s) => [`${s.group}.${s.index}`, s]));
-  const groups: StepRecord[][] = request.groups.map(() => []);
-  const out = raw.stdout;
-  let pos = 0;
-  let aborted: string | undefined;
-  let ended = false;
-  const readLine = (): string | undefined => {
-    const nl = out.indexOf(0x0a, pos);
-    if (nl < 0) return undefined;
-    const line = out.subarray(pos, nl).toString('latin1');
-    pos = nl + 1;
-    return line;
-  };
-  while (pos < out.length) {
+/**
+ * Reads a batch's framed stdout as it arrives: each step's record is handed to `onRecord` as soon as
+ * its frame is complete, so a caller can act on early steps (a fixture built) while later ones run.
+ * parseBatch reads the whole output the same way, so both see identical records.
+ */
+export class BatchOutputReader {
+  readonly groups: StepRecord[][];
+  ended = false;
+  fatal?: string;
+  /** The frame that could not be read, when the output is not what the runner writes. */
+  broken?: { at: number; header: string };
+  private readonly byKey: Map<string, StepPlan>;
+  private buf: Buffer = Buffer.alloc(0);
+  private consumed = 0;
+
+  constructor(
+    request: BatchRequest,
+    private readonly onRecord?: (group: number, record: StepRecord) => void,
+  ) {
+    this.byKey = new Map(planSteps(request).map((s) => [`${s.group}.${s.index}`, s]));
+    this.groups = request.groups.map(() => []);
+  }
+
+  push(chunk: Buffer): void {
+    if (this.ended || this.fatal || this.broken) return;
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    while (this.readFrame());
+  }
+
+  /** Reads one complete frame off the buffer; false when more bytes are needed or the output ended. */
+  private readFrame(): boolean {
+    const out = this.buf;
+    let pos = 0;
+    const readLine = (): string | undefined => {
+      const nl = out.indexOf(0x0a, pos);
+      if (nl < 0) return undefined;
+      const line = out.subarray(pos, nl).toString('latin1');
+      pos = nl + 1;
+      return line;
+    };
     const header = readLine();
-    if (header === undefined) break;
+    if (header === undefined) return false;
     if (header === '@@GBEND') {
-      ended = true;
-      break;
+      this.ended = true;
+      return false;
     }
     if (header.startsWith('@@GBFATAL')) {
-      aborted = `sandbox batch failed before its steps: ${header.slice(10)} (${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
-      break;
+      this.fatal = header.slice(10);
+      return false;
     }
     const parts = header.split(' ');
-    const plan = byKey.get(parts[1] ?? '');
-    const oLen = Number(readLine());
-    const eLen = Number(readLine());
-    if (parts[0] !== FRAME || !plan || !Number.isFinite(oLen) || !Number.isFinite(eLen) || pos + oLen + eLen > out.length) {
-      const stderr = raw.stderr.toString('utf8').trim().slice(-300);
-      aborted =
-        `sandbox batch output ended early or was unreadable at byte ${pos} of ${out.length} ` +
-        `(header ${JSON.stringify(header.slice(0, 80))}, exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''})`;
-      break;
+    const plan = this.byKey.get(parts[1] ?? '');
+    if (parts[0] !== FRAME || !plan) {
+      this.broken = { at: this.consumed, header };
+      return false;
     }
+    const oText = readLine();
+    const eText = readLine();
+    if (eText === undefined) return false;
+    const oLen = Number(oText);
+    const eLen = Number(eText);
+    if (!Number.isFinite(oLen) || !Number.isFinite(eLen)) {
+      this.broken = { at: this.consumed, header };
+      return false;
+    }
+    if (pos + oLen + eLen > out.length) return false;
     const stdout = out.subarray(pos, pos + Math.min(oLen, plan.cap));
     const stderr = out.subarray(pos + oLen, pos + oLen + Math.min(eLen, plan.cap));
     pos += oLen + eLen;
@@ -179,7 +207,7 @@ export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
     // timeout (124, or 137 after the KILL grace) or by something it ran.
     const finished = hasRc === '1';
     const timedOut = !finished && (timeoutRc === '124' || (timeoutRc === '137' && durationMs >= plan.timeoutMs - 50));
-    groups[plan.group]!.push({
+    const record: StepRecord = {
       id: plan.id,
       command: plan.command,
       exitCode: finished ? Number(rc) : timedOut ? 124 : Number(timeoutRc),
@@ -188,7 +216,43 @@ export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
       timedOut,
       truncated: oLen > plan.cap || eLen > plan.cap,
       durationMs,
-    });
+    };
+    this.groups[plan.group]!.push(record);
+    this.consumed += pos;
+    this.buf = out.subarray(pos);
+    this.onRecord?.(plan.group, record);
+    return true;
+  }
+
+  /** A frame whose header arrived but not the rest of it (the output was cut inside it). */
+  get cutFrame(): { at: number; header: string } | undefined {
+    const nl = this.buf.indexOf(0x0a);
+    return nl < 0 ? undefined : { at: this.consumed, header: this.buf.subarray(0, nl).toString('latin1') };
+  }
+}
+
+/** A stdout listener that tells the request's onRecord about each step as it ends (none without one). */
+export function progressOf(request: BatchRequest): ((chunk: Buffer) => void) | undefined {
+  if (!request.onRecord) return undefined;
+  const reader = new BatchOutputReader(request, request.onRecord);
+  return (chunk) => reader.push(chunk);
+}
+
+/** Turns the framed stdout of a batch back into step records. */
+export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
+  const reader = new BatchOutputReader(request);
+  reader.push(raw.stdout);
+  const groups = reader.groups;
+  let aborted: string | undefined;
+  const ended = reader.ended;
+  if (reader.fatal !== undefined) {
+    aborted = `sandbox batch failed before its steps: ${reader.fatal} (${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
+  } else if (reader.broken || (!ended && reader.cutFrame)) {
+    const stderr = raw.stderr.toString('utf8').trim().slice(-300);
+    const { at, header } = (reader.broken ?? reader.cutFrame)!;
+    aborted =
+      `sandbox batch output ended early or was unreadable at byte ${at} of ${raw.stdout.length} ` +
+      `(header ${JSON.stringify(header.slice(0, 80))}, exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''})`;
   }
   if (!ended && !aborted) {
     const stderr = raw.stderr.toString('utf8').trim().slice(-300);

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
-import { buildBatch, parseBatch, type RawRun } from './batch-script';
+import { buildBatch, parseBatch, progressOf, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
@@ -277,6 +277,7 @@ class DockerSandbox implements Sandbox {
       env: request.env,
       guardMs: built.guardMs,
       maxBytes: built.maxBytes,
+      onStdout: progressOf(request),
     });
     return parseBatch(request, raw);
   }
@@ -304,7 +305,7 @@ class DockerSandbox implements Sandbox {
 
   private async run(
     argv: string[],
-    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number },
+    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void },
   ): Promise<RawRun> {
     const started = performance.now();
     const exec = await this.container.exec({
@@ -318,7 +319,10 @@ class DockerSandbox implements Sandbox {
     const out = new CappedBuffer(opts.maxBytes);
     const err = new CappedBuffer(64 * 1024);
     const demux = new DockerDemuxer(
-      (c) => out.push(c),
+      (c) => {
+        out.push(c);
+        opts.onStdout?.(c);
+      },
       (c) => err.push(c),
     );
     stream.on('data', (c: Buffer) => demux.push(c));

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBatch, parseBatch, type RawRun } from './batch-script';
+import { buildBatch, parseBatch, progressOf, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
@@ -117,7 +117,7 @@ class LocalSandbox implements Sandbox {
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const built = buildBatch(request, this.workdir);
-    const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes });
+    const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes, onStdout: progressOf(request) });
     return parseBatch(request, raw);
   }
 
@@ -175,7 +175,7 @@ class LocalSandbox implements Sandbox {
 
   private run(
     argv: string[],
-    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number },
+    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void },
   ): Promise<RawRun> {
     const started = performance.now();
     return new Promise((resolve) => {
@@ -189,7 +189,10 @@ class LocalSandbox implements Sandbox {
       });
       const out = new CappedBuffer(opts.maxBytes);
       const err = new CappedBuffer(64 * 1024);
-      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stdout.on('data', (c: Buffer) => {
+        out.push(c);
+        opts.onStdout?.(c);
+      });
       child.stderr.on('data', (c: Buffer) => err.push(c));
       child.stdin.on('error', () => undefined);
       child.stdin.end(opts.stdin ?? Buffer.alloc(0));

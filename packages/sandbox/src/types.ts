@@ -49,6 +49,12 @@ export interface BatchRequest {
   preamble?: string;
   cwd?: string;
   env?: Record<string, string>;
+  /**
+   * Told each step's record as soon as the step ended, while later steps still run (sandboxes from
+   * create(); the result holds the same records). A batch that builds many things hands each over
+   * the moment it is built.
+   */
+  onRecord?: (group: number, record: StepRecord) => void;
 }
 
 export interface StepRecord extends ExecResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildBatch, parseBatch } from '../src/batch-script';
+import { BatchOutputReader, buildBatch, parseBatch } from '../src/batch-script';
 import type { BatchRequest } from '../src/types';
 
 const request: BatchRequest = {
@@ -37,6 +37,23 @@ describe('batch framing', () => {
     expect(r.groups[0]!.map((x) => x.id)).toEqual(['a']);
     expect(r.aborted).toMatch(/stopped before its end \(exit 137/);
     expect(parseBatch(request, raw(Buffer.alloc(0))).aborted).toMatch(/stopped before its end/);
+  });
+
+  it('hands over each record as soon as its frame is complete, however the output is cut into chunks', () => {
+    const whole = Buffer.concat([frame('0.0', 0, 'hi', ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcdef', ''), END]);
+    const whole2 = parseBatch(request, raw(whole));
+    const seen: [number, string][] = [];
+    const reader = new BatchOutputReader(request, (group, record) => seen.push([group, record.id]));
+    const first = frame('0.0', 0, 'hi', '').length;
+    for (let i = 0; i < whole.length; i++) {
+      reader.push(whole.subarray(i, i + 1));
+      // The first record is told the moment its last byte arrives, not at the batch's end.
+      if (i === first - 2) expect(seen).toEqual([]);
+      if (i === first - 1) expect(seen).toEqual([[0, 'a']]);
+    }
+    expect(seen).toEqual([[0, 'a'], [0, 'b'], [1, 'p']]);
+    expect(reader.groups).toEqual(whole2.groups);
+    expect(reader.ended).toBe(true);
   });
 
   it('marks a step killed at its timeout', () => {

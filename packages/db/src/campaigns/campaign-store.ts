@@ -61,21 +61,24 @@ export type BuiltFixture = {
 } & ({ buildKey: string; tar?: undefined } | { tar: Buffer; buildKey?: undefined });
 
 /**
- * Stores the built repositories and writes every attempt QUEUED, all in one transaction, and only
- * while the campaign is still PLANNING: a duplicate plan job finds nothing to do. Each attempt is
- * written as dispatch 1, the job the caller sends next, so no reaper sends it as well meanwhile.
+ * Writes the attempts of fixtures whose repositories are built, QUEUED as dispatch 1 (the job the
+ * caller sends next, so no reaper sends it as well meanwhile), while the campaign is still PLANNING:
+ * planning calls this per fixture as each build lands, so attempts run while later fixtures build.
+ * Each fixture is written whole or not at all, and only once: a snapshot already built (by a duplicate
+ * plan job, or an earlier planning of a campaign that failed and was retried) is skipped. The
+ * campaign's row is locked first, so two planners of one campaign write one after the other.
+ * Null when the campaign is no longer PLANNING (cancelled, failed, or planned by another delivery).
  */
-export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]): Promise<DispatchJob[] | null> {
+export async function savePlannedFixtures(db: Db, campaignId: string, built: BuiltFixture[]): Promise<DispatchJob[] | null> {
   return db.$transaction(
     async (tx) => {
-      const moved = await tx.campaign.updateMany({
-        where: { id: campaignId, status: 'PLANNING' },
-        data: { status: 'RUNNING', startedAt: new Date() },
-      });
-      if (moved.count !== 1) return null;
+      // Its first written fixture is when the campaign's attempts may start.
+      const live = await tx.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
+      if (live !== 1) return null;
+      const fresh: string[] = [];
       for (const b of built) {
-        await tx.fixtureSnapshot.update({
-          where: { id: b.snapshotId },
+        const moved = await tx.fixtureSnapshot.updateMany({
+          where: { id: b.snapshotId, campaignId, builtAt: null },
           data: {
             inputHash: b.inputHash,
             repoState: b.repoState,
@@ -86,18 +89,20 @@ export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]
             builtAt: new Date(),
           },
         });
+        if (moved.count === 1) fresh.push(b.snapshotId);
       }
+      if (fresh.length === 0) return [];
       const campaign = await tx.campaign.findUniqueOrThrow({
         where: { id: campaignId },
         select: {
           trials: true,
           targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] },
           // Not the archives just written: reading them back would move every repository twice.
-          fixtures: { orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }], select: { id: true, domain: true, fixtureId: true, difficulty: true } },
+          fixtures: { where: { id: { in: fresh } }, orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }], select: { id: true, domain: true, fixtureId: true, difficulty: true } },
         },
       });
-      // The same order as core's planAttempts: trial-major (complete early trials if stopped half-way),
-      // then fixture-major (consecutive attempts go to different targets, spreading provider load).
+      // The same order as core's planAttempts within what is written: trial-major, then fixture-major
+      // (consecutive attempts go to different targets, spreading provider load).
       const rows: NewAttempt[] = [];
       for (let trial = 1; trial <= campaign.trials; trial++) {
         for (const f of campaign.fixtures) {
@@ -109,6 +114,26 @@ export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]
     },
     { timeout: 60_000 },
   );
+}
+
+/**
+ * PLANNING -> RUNNING once every fixture's attempts are written; only then can the campaign complete
+ * (its attempts may all have finished already: the caller checks). False when a fixture is still
+ * unwritten or the campaign left PLANNING.
+ */
+export async function finishPlanning(db: Db, campaignId: string): Promise<boolean> {
+  const moved = await db.$executeRaw`
+    UPDATE "Campaign" c SET status = 'RUNNING', "startedAt" = coalesce(c."startedAt", now())
+     WHERE c.id = ${campaignId} AND c.status = 'PLANNING'
+       AND NOT EXISTS (SELECT 1 FROM "FixtureSnapshot" f WHERE f."campaignId" = c.id AND f."builtAt" IS NULL)`;
+  return moved === 1;
+}
+
+/** Every fixture at once: savePlannedFixtures, then finishPlanning. */
+export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]): Promise<DispatchJob[] | null> {
+  const jobs = await savePlannedFixtures(db, campaignId, built);
+  if (jobs !== null) await finishPlanning(db, campaignId);
+  return jobs;
 }
 
 interface NewAttempt {

@@ -11,8 +11,8 @@ import { SqlParams } from './sql-params';
  * sent a bounded number of times, then ends with the reason instead of looping forever.
  */
 
-/** Campaigns whose attempts may be claimed and sent. */
-export const ACTIVE_CAMPAIGN: Prisma.CampaignWhereInput = { status: { in: ['QUEUED', 'RUNNING'] } };
+/** Campaigns whose attempts may be claimed and sent: a campaign still PLANNING runs the fixtures it has built. */
+export const ACTIVE_CAMPAIGN: Prisma.CampaignWhereInput = { status: { in: ['PLANNING', 'QUEUED', 'RUNNING'] } };
 
 export interface DispatchJob {
   attemptId: string;
