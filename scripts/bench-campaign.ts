@@ -1,15 +1,20 @@
 /**
- * `npm run bench:campaign -- <fixtures dir> [--workers N] [--concurrency N] [--runs N] [--no-build] [--no-reference]`
+ * `npm run bench:campaign -- [<fixtures dir>] [--workers N] [--concurrency N] [--runs N] [--upstream-workers N] [--no-build] [--no-reference]`
  *
  * Runs every fixture of a suite x text and json_schema with the mock model the way a user does: a
  * campaign created over HTTP (POST /api/campaigns on a started `next start`), planned and run by real
  * worker processes over Redis and Postgres, every sandboxed step in Docker. Prints wall time from the
- * POST to the campaign's recorded completion, the planning and attempt phases, attempts per second and the
- * ratio to the upstream harness's 14.8 s for the same work without any isolation
- * (../shared/ENVIRONMENT.md). The first run starts from an empty database (cold: every fixture
- * repository is built); later runs reuse the fixture builds of the first (warm), as a team re-running
- * a suite does. Last, as a reference, the same fixture repositories are built on the host without
- * any isolation, so that the cold run's planning can be read against what the fixtures cost anyway.
+ * POST to the campaign's recorded completion, when its first attempts could start (planning writes
+ * each fixture's attempts as its repository is built), and attempts per second. The first run starts
+ * from an empty database (cold: every fixture repository is built); later runs reuse the fixture
+ * builds of the first (warm), as a team re-running a suite does.
+ *
+ * Side by side: after each run, upstream's own Python harness (GITBENCH_UPSTREAM_DIR/harness) runs the
+ * same fixtures with its mock model in both output modes, on the host without any isolation, and the
+ * bench prints both times and their ratio, with the load average of the machine at each. That needs
+ * the suite in upstream's layout; the default suite is upstream's sample fixtures.
+ * Last, as a reference, the same fixture repositories are built on the host without any isolation,
+ * and the build's time per step is printed (where a build's time goes).
  *
  * BENCH_CPU_PROF=<dir> writes a CPU profile of each worker process there (node --cpu-prof), to see
  * where a worker spends its time.
@@ -26,21 +31,27 @@ import pg from 'pg';
 import { createApiToken, createAuth, createUser } from '@gitbench/auth';
 import { createDb } from '@gitbench/db';
 import { buildFixtureRepositories, loadSuiteDir } from '@gitbench/engine';
-import { LocalSandboxDriver } from '@gitbench/sandbox';
+import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
+import { profilingDriver } from './lib/profile-builds';
 import { loadSetUpEnv } from './lib/set-up-env';
+import { isUpstreamLayout, runUpstreamHarness, type UpstreamRun } from './lib/upstream-harness';
 
 loadSetUpEnv();
 const ROOT = path.resolve(import.meta.dirname, '..');
-const UPSTREAM_SECONDS = 14.8;
+const UPSTREAM_DIR = process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(ROOT, '../shared/gitbench-upstream');
+/** The targets the bench is held to, as ratios of our time to upstream's on the same fixtures. */
+const TARGETS = { cold: 1.0, warm: 0.6 };
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const suiteDir = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? 'fixtures';
+const suiteDir = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? path.join(UPSTREAM_DIR, 'fixtures');
+const upstreamWorkers = Number(flag('upstream-workers', '4'));
 const workers = Number(flag('workers', '1'));
 const concurrency = Number(flag('concurrency', '12'));
+const buildConcurrency = flag('build-concurrency', '');
 const runs = Number(flag('runs', '2'));
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
@@ -166,8 +177,9 @@ async function runOnce(web: string, n: number) {
   const finishedAt = Date.parse(view.campaign.finishedAt ?? '');
   if (!Number.isFinite(startedAt) || !Number.isFinite(finishedAt)) throw new Error(`campaign ${id} has no start or finish time`);
   const seconds = (finishedAt - t0) / 1000;
-  const planSeconds = (startedAt - t0) / 1000;
-  return { id, seconds, planSeconds, attempts: createdBody.attempts ?? view.progress.total, progress: view.progress };
+  // The campaign starts when planning writes its first fixture's attempts.
+  const firstSeconds = (startedAt - t0) / 1000;
+  return { id, seconds, firstSeconds, attempts: createdBody.attempts ?? view.progress.total, progress: view.progress };
 }
 
 async function countTries(campaignId: string) {
@@ -185,9 +197,17 @@ async function countTries(campaignId: string) {
   return rows[0]!;
 }
 
+const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const withUpstream = existsSync(path.join(UPSTREAM_DIR, 'harness', 'gitbench')) && isUpstreamLayout(path.resolve(ROOT, suiteDir));
+
 try {
   console.log(`suite ${suiteDir}, mock model, text + json_schema, ${workers} worker process(es) x concurrency ${concurrency}, image ${image}`);
-  console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  console.log(`machine: ${os.cpus().length} cores, load average ${loadavg()}`);
+  console.log(
+    withUpstream
+      ? `side by side: upstream's harness (${path.join(UPSTREAM_DIR, 'harness')}) with --fixture-workers ${upstreamWorkers}, after each run\n`
+      : `no side-by-side run: upstream's harness reads upstream's fixture layout only, or ${path.join(UPSTREAM_DIR, 'harness')} is missing\n`,
+  );
   await recreateDatabase();
   authorization = `Bearer ${await benchToken()}`;
   // Always rebuilt: a stale build would load the suite with an older fixture schema. Not timed.
@@ -204,6 +224,7 @@ try {
     GITBENCH_ROOT: ROOT,
     GITBENCH_SUITES: suiteDir,
     GITBENCH_WORKER_CONCURRENCY: String(concurrency),
+    ...(buildConcurrency ? { GITBENCH_BUILD_CONCURRENCY: buildConcurrency } : {}),
     NEXT_TELEMETRY_DISABLED: '1',
     GITBENCH_SECRET_KEY: process.env.GITBENCH_SECRET_KEY ?? randomBytes(32).toString('base64'),
   };
@@ -214,8 +235,10 @@ try {
       start(`worker ${i + 1}`, [process.execPath, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', 'apps/worker/src/main.ts'], env, /ready:/),
     ),
   ]);
-  const results = [];
+  const summary: string[] = [];
   for (let n = 1; n <= runs; n++) {
+    const kind = n === 1 ? 'cold' : 'warm';
+    const loadBefore = loadavg();
     const r = await runOnce(web, n);
     const counts = await countTries(r.id);
     const label = n === 1 ? 'cold (every fixture repository built)' : 'warm (fixture builds reused)';
@@ -223,35 +246,51 @@ try {
       .filter(([, v]) => v > 0)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-    console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (planning ${r.planSeconds.toFixed(1)} s, attempts ${(r.seconds - r.planSeconds).toFixed(1)} s)`);
-    console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s; ratio to upstream's ${UPSTREAM_SECONDS} s: ${(r.seconds / UPSTREAM_SECONDS).toFixed(2)}x`);
+    console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); load average before: ${loadBefore}`);
+    console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s`);
     console.log(`  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`);
     if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts) throw new Error('an attempt is missing or was counted twice');
-    results.push(r);
+    if (!withUpstream) continue;
+    const upLoad = loadavg();
+    const up: UpstreamRun = await runUpstreamHarness(path.join(UPSTREAM_DIR, 'harness'), path.resolve(ROOT, suiteDir), upstreamWorkers);
+    const ratio = r.seconds / up.seconds;
+    const target = TARGETS[kind];
+    console.log(`  upstream's harness, same fixtures: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); load average before: ${upLoad}`);
+    console.log(`  ratio ${kind}: ${ratio.toFixed(2)}x upstream (target <= ${target.toFixed(1)}x: ${ratio <= target ? 'met' : 'NOT met'})`);
+    if (up.attempts !== r.attempts) console.log(`  note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
+    summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s, upstream ${up.seconds.toFixed(1)} s, ratio ${ratio.toFixed(2)}x (target <= ${target.toFixed(1)}x)`);
   }
   await stopAll();
-  if (!argv.includes('--no-reference')) await referenceBuilds(results[0]!.planSeconds);
-  console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (!argv.includes('--no-reference')) await referenceBuilds();
+  if (summary.length) console.log(`\n${summary.join('\n')}`);
+  console.log(`load average after: ${loadavg()}`);
 } finally {
   await stopAll();
 }
 
 /**
- * Upstream's 14.8 s is for its own 204 fixtures; ours are different repositories. What the cold run's
- * planning costs in isolation is told apart from what our fixtures cost anyway by building the same
- * repositories the way planning does, two at a time, on this host without any sandbox (the local
- * driver: fixture set-up scripts only, nothing a model wrote).
+ * Where a repository build's time goes: the same fixtures built as planning builds them (two
+ * sandboxes, many fixtures each), in Docker and on the host without any sandbox (the local driver:
+ * fixture set-up scripts only, nothing a model wrote), with the time of each kind of step summed.
  */
-async function referenceBuilds(coldPlanningSeconds: number) {
+async function referenceBuilds() {
   const suite = await loadSuiteDir(path.resolve(ROOT, suiteDir));
-  const driver = new LocalSandboxDriver({ warn: () => undefined });
-  const t0 = performance.now();
-  const outcomes = await buildFixtureRepositories(suite.fixtures, driver, { sandboxes: 2 });
-  const seconds = (performance.now() - t0) / 1000;
-  await driver.close();
-  const failed = outcomes.filter((o) => o.error).length;
-  console.log(
-    `\nreference, no isolation: the same ${suite.fixtures.length} fixture repositories built on the host (2 at a time) in ${seconds.toFixed(1)} s` +
-      `${failed ? ` (${failed} failed)` : ''}; cold planning took ${(coldPlanningSeconds / seconds).toFixed(2)}x that`,
-  );
+  const docker = await new DockerSandboxDriver({ image: image! }).init();
+  for (const [name, base] of [
+    ['Docker', docker],
+    ['host, no isolation', new LocalSandboxDriver({ warn: () => undefined })],
+  ] as [string, SandboxDriver][]) {
+    const p = profilingDriver(base);
+    const t0 = performance.now();
+    const outcomes = await buildFixtureRepositories(suite.fixtures, p.driver, { sandboxes: 2 });
+    const seconds = (performance.now() - t0) / 1000;
+    await base.close();
+    const failed = outcomes.filter((o) => o.error).length;
+    const steps = [...p.totals]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([id, t]) => `${id} ${(t.ms / 1000).toFixed(2)} s`)
+      .join(', ');
+    console.log(`\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`);
+    console.log(`  step time summed over both sandboxes: ${steps}; sandbox starts ${p.containerMs.map((m) => `${m.toFixed(0)} ms`).join(', ')}`);
+  }
 }
