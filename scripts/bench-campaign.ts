@@ -33,6 +33,7 @@ import { createDb } from '@gitbench/db';
 import { buildFixtureRepositories, loadSuiteDir } from '@gitbench/engine';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
 import { profilingDriver } from './lib/profile-builds';
+import { databaseUrlFor, recreateDatabase } from './lib/bench-database';
 import { loadSetUpEnv } from './lib/set-up-env';
 import { isUpstreamLayout, runUpstreamHarness, type UpstreamRun } from './lib/upstream-harness';
 
@@ -58,28 +59,8 @@ if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environmen
 if (!existsSync(path.resolve(ROOT, suiteDir))) throw new Error(`${suiteDir} is not a directory`);
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
-const databaseUrl = (() => {
-  const u = new URL(baseUrl);
-  u.pathname = '/gitbench_bench';
-  return u.toString();
-})();
+const databaseUrl = databaseUrlFor(baseUrl, 'gitbench_bench');
 const queue = `bench-${process.pid}`;
-
-async function recreateDatabase() {
-  const admin = new URL(baseUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query('DROP DATABASE IF EXISTS gitbench_bench WITH (FORCE)');
-  await client.query('CREATE DATABASE gitbench_bench');
-  await client.end();
-  const migrated = spawnSync(process.execPath, ['--import', 'tsx', 'packages/db/src/migrate-cli.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (migrated.status !== 0) throw new Error('migrating gitbench_bench failed');
-}
 
 const children: ChildProcess[] = [];
 function start(label: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
@@ -208,7 +189,7 @@ try {
       ? `side by side: upstream's harness (${path.join(UPSTREAM_DIR, 'harness')}) with --fixture-workers ${upstreamWorkers}, after each run\n`
       : `no side-by-side run: upstream's harness reads upstream's fixture layout only, or ${path.join(UPSTREAM_DIR, 'harness')} is missing\n`,
   );
-  await recreateDatabase();
+  await recreateDatabase(baseUrl, 'gitbench_bench');
   authorization = `Bearer ${await benchToken()}`;
   // Always rebuilt: a stale build would load the suite with an older fixture schema. Not timed.
   if (!argv.includes('--no-build')) {
