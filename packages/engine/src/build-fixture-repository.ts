@@ -50,12 +50,18 @@ export function toExecRecord(r: StepRecord): ExecRecord {
   };
 }
 
-/** Steps that print the repository's canonical state and HEAD, run in the repository directory. */
+/** The step that prints the repository's canonical state, run in the repository directory. */
 export function stateSteps(repoDir: string): BatchStep[] {
-  return [
-    { id: 'state', command: REPO_STATE_SCRIPT, cwd: repoDir, maxOutputBytes: 16 * 1024 * 1024 },
-    { id: 'head', command: 'git rev-parse -q --verify HEAD || true', cwd: repoDir },
-  ];
+  return [{ id: 'state', command: REPO_STATE_SCRIPT, cwd: repoDir, maxOutputBytes: 16 * 1024 * 1024 }];
+}
+
+/**
+ * HEAD's commit id, from the state's first section (`symbolic <ref> <id>` or `detached <id>`), or ''
+ * for an unborn HEAD: read off the state instead of another step per build.
+ */
+export function headOf(state: string): string {
+  const id = (state.split('\n', 2)[1] ?? '').split(' ').at(-1) ?? '';
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id) ? id : '';
 }
 
 /** The workspace (repository and its siblings) as base64, so it travels in a step's text output. */
@@ -205,7 +211,7 @@ function outcomeOf(
   if (!archive || archive.exitCode !== 0 || archive.truncated) {
     return fail(`the built workspace could not be archived: ${lastLines(archive?.stderr ?? aborted ?? 'no record')}`);
   }
-  const [state, head] = groups[base + 1] ?? [];
+  const [state] = groups[base + 1] ?? [];
   if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? aborted ?? '')}`);
   const definitionHash = fixtureDefinitionHash(fixture);
   return {
@@ -218,7 +224,7 @@ function outcomeOf(
       repoState: state.stdout,
       definitionHash,
       inputHash: inputHash(definitionHash, state.stdout),
-      head: head?.stdout.trim() ?? '',
+      head: headOf(state.stdout),
       context: toContextResults(groups[base + 2] ?? []),
       commits: parseCommits(groups[base + 3]?.[0]?.stdout ?? ''),
       setupLog: toExecRecord(setupRecord),

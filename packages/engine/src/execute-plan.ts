@@ -84,7 +84,7 @@ export async function executePlan(
       preamble: `${environmentPreamble()}\nexport ${WORKSPACE_VARIABLE}="$PWD"`,
       ...(plan.env ? { env: plan.env } : {}),
       groups: [
-        { stopOnFailure: false, steps: [...stateSteps(cwd).slice(0, 1), { id: 'refresh', command: REFRESH_INDEXES, cwd }] },
+        { stopOnFailure: false, steps: [...stateSteps(cwd), { id: 'refresh', command: REFRESH_INDEXES, cwd }] },
         {
           stopOnFailure: true,
           steps: plan.answerCommands.map((command, i) => ({
@@ -97,7 +97,7 @@ export async function executePlan(
         },
         { stopOnFailure: false, steps: plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, timeoutMs: p.timeoutMs, maxOutputBytes })) },
         // What the answer left behind, shown on the attempt page; no scorer reads it.
-        { stopOnFailure: false, steps: stateSteps(cwd).slice(0, 1).map((s) => ({ ...s, id: 'state.after' })) },
+        { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after' })) },
       ],
     },
     opts.labels ? { labels: opts.labels } : {},
