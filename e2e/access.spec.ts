@@ -29,6 +29,7 @@ const REQUIRES: Record<string, 'member' | 'admin'> = {
   '/settings/tokens': 'member',
   '/settings/users': 'admin',
   '/settings/audit': 'admin',
+  '/settings/provider-keys': 'admin',
   'GET /api/profiles': 'member',
   'GET /api/export/campaigns/[id]': 'member',
   'GET /api/export/leaderboard': 'member',
@@ -37,6 +38,9 @@ const REQUIRES: Record<string, 'member' | 'admin'> = {
   'POST /api/users': 'admin',
   'PATCH /api/users/[id]': 'admin',
   'GET /api/audit': 'admin',
+  'GET /api/provider-keys': 'admin',
+  'POST /api/provider-keys': 'admin',
+  'DELETE /api/provider-keys/[name]': 'admin',
 };
 const BELOW: Record<'member' | 'admin', ('viewer' | 'member')[]> = { member: ['viewer'], admin: ['viewer', 'member'] };
 

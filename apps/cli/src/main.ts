@@ -32,6 +32,9 @@ Users (PostgreSQL, on the server; the first admin, or anyone):
                      [--password-stdin] [--reset-password] [--json]
   gitbench user list [--json]
 
+Provider keys (stored encrypted under GITBENCH_SECRET_KEY; added on Settings → Provider keys):
+  GITBENCH_OLD_SECRET_KEY=<previous> gitbench keys rotate [--json]   re-encrypt them after changing the secret
+
 Models (--model): oracle, mock, simulated[:seed], replay:<result file or dir>, or any model a
 profile lists, with an optional reasoning effort: openai/o3-mini#high, qwen3:high. --provider
 (openai, openrouter, ollama, ...) and --base-url reach a model no profile lists. Profiles come from
@@ -70,6 +73,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
     return importLegacyCommand(argv, readCliEnv());
   },
   user: async (argv) => (await import('./commands/user')).userCommand(argv),
+  keys: async (argv) => (await import('./commands/keys')).keysCommand(argv),
 };
 
 async function main(argv: string[]): Promise<number> {

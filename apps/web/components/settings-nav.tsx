@@ -4,6 +4,7 @@ import type { Role } from '@gitbench/core';
 const TABS: { href: string; label: string; role: Role }[] = [
   { href: '/settings/tokens', label: 'API tokens', role: 'member' },
   { href: '/settings/users', label: 'Users', role: 'admin' },
+  { href: '/settings/provider-keys', label: 'Provider keys', role: 'admin' },
   { href: '/settings/audit', label: 'Audit log', role: 'admin' },
 ];
 

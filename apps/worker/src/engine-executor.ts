@@ -1,4 +1,4 @@
-import { canonicalJson, capJsonStrings, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
+import { canonicalJson, capJsonStrings, redactSecrets, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
 import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
@@ -19,6 +19,8 @@ export interface EngineExecutorDeps {
   limits?: { maxAnswerCommands?: number; maxAttemptOutputBytes?: number; maxEvidenceBytes?: number };
   /** Said in every attempt's evidence (the unsafe local driver). */
   warnings?: string[];
+  /** Stored provider keys: cut out of anything the attempt stores, whatever a provider echoed. */
+  secrets?: () => Iterable<string>;
 }
 
 export const DEFAULT_MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
@@ -81,7 +83,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     target = await registry.resolve({ model: a.modelId, profile: a.profile });
   } catch (err) {
     const ending = classifyEnding({ failure: failureOf(err, signal.aborted) });
-    return { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } };
+    return redacted(deps, { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } });
   }
   const judgeProfile = a.judgeProfile;
   const run = await executeAttempt({
@@ -104,7 +106,16 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
     throw err;
   });
-  return toRows(a, run, started, evidenceOf(deps, run, a));
+  return redacted(deps, toRows(a, run, started, evidenceOf(deps, run, a)));
+}
+
+/** The rows with every stored provider key replaced, in case a provider's error or echo carried one. */
+function redacted(deps: EngineExecutorDeps, outcome: AttemptOutcome): AttemptOutcome {
+  const secrets = [...(deps.secrets?.() ?? [])];
+  if (secrets.length === 0) return outcome;
+  const text = JSON.stringify(outcome);
+  const clean = redactSecrets(text, secrets);
+  return clean === text ? outcome : (JSON.parse(clean) as AttemptOutcome);
 }
 
 /** The try's evidence record with the worker's warnings, no larger than GITBENCH_MAX_EVIDENCE_BYTES. */

@@ -36,6 +36,8 @@ export const workerEnvSchema = z.object({
   GITBENCH_MAX_EVIDENCE_BYTES: z.coerce.number().int().min(64 * 1024).default(16 * 1024 * 1024),
   /** How long an ordered shutdown may take before the process exits anyway. */
   GITBENCH_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** Opens the provider keys stored on Settings → Provider keys (the web's secret); without it profiles use api_key_env only. */
+  GITBENCH_SECRET_KEY: z.string().min(32).optional(),
   /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json / ~/.gitbench.json. */
   GITBENCH_PROFILES: z.string().optional(),
 });

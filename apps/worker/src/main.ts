@@ -2,7 +2,7 @@ import { ProviderRegistry } from '@gitbench/providers';
 import { createSandboxDriver, DEPLOYMENT_LABEL, WORKER_LABEL } from '@gitbench/sandbox';
 import { canonicalJson, newId, sha256Hex, versionLabel } from '@gitbench/core';
 import { detectProductVersion } from '@gitbench/engine';
-import { createDb } from '@gitbench/db';
+import { createDb, openProviderKeys } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
 import { databaseIdentity, readWorkerEnv, UNSAFE_LOCAL_WARNING } from './env';
 import { startWorker } from './worker';
@@ -10,7 +10,22 @@ import { startWorker } from './worker';
 const env = readWorkerEnv();
 const unsafeLocal = env.GITBENCH_SANDBOX_DRIVER === 'local';
 if (unsafeLocal) console.error(`[worker] ${UNSAFE_LOCAL_WARNING.replace('ran', 'runs')}`);
+// Stored provider keys, opened with the deployment's secret and read again every 15 s (a key added or
+// replaced on the settings page reaches running workers without a restart). Never logged.
+let storedKeys: ReadonlyMap<string, string> = new Map();
+const keysDb = env.GITBENCH_SECRET_KEY
+  ? createDb({ databaseUrl: env.DATABASE_URL, schema: env.GITBENCH_DATABASE_SCHEMA, maxConnections: 1, applicationName: 'gitbench-worker keys' })
+  : null;
+async function refreshKeys(): Promise<void> {
+  if (!keysDb || !env.GITBENCH_SECRET_KEY) return;
+  const opened = await openProviderKeys(keysDb, env.GITBENCH_SECRET_KEY);
+  storedKeys = opened.keys;
+  if (opened.unreadable.length) console.error(`[worker] stored provider keys sealed under another GITBENCH_SECRET_KEY: ${opened.unreadable.join(', ')} (run gitbench keys rotate)`);
+}
+await refreshKeys().catch((err: Error) => console.error(`[worker] reading stored provider keys failed: ${err.message}`));
+setInterval(() => refreshKeys().catch((err: Error) => console.error(`[worker] reading stored provider keys failed: ${err.message}`)), 15_000).unref();
 const registry = await ProviderRegistry.load({
+  storedKeys: () => storedKeys,
   ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
   cwd: process.cwd(),
   env: process.env,
@@ -70,6 +85,7 @@ const worker = await startWorker(
         maxEvidenceBytes: env.GITBENCH_MAX_EVIDENCE_BYTES,
       },
       warnings: unsafeLocal ? [UNSAFE_LOCAL_WARNING] : [],
+      secrets: () => storedKeys.values(),
     }),
 );
 const sandbox = driver.describe();

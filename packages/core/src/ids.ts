@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   apiToken: 'tok',
   auditEvent: 'aud',
   trajectory: 'trj',
+  providerKey: 'pky',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

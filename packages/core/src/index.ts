@@ -13,3 +13,4 @@ export * from './evidence';
 export * from './access';
 export * from './product-version';
 export * from './families';
+export * from './secrets';

@@ -11,3 +11,4 @@ export * from './exports';
 export * from './trajectories';
 export * from './audit';
 export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';
+export * from './provider-keys';

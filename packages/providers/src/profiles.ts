@@ -33,6 +33,8 @@ export const profileFileSchema = z.looseObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable, not the key itself')
     .optional(),
+  /** A provider key stored on the server (Settings → Provider keys), by its name; wins over api_key_env. */
+  api_key_ref: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be the name of a stored provider key').optional(),
   /** Seconds, as upstream. */
   timeout: z.number().positive().optional(),
   /** Total tries per call, as upstream. */
@@ -68,6 +70,8 @@ export interface Profile {
   models: string[];
   baseUrl: string | null;
   apiKeyEnv: string | null;
+  /** The name of a stored provider key (never the key). */
+  apiKeyRef?: string | null;
   timeoutMs: number;
   retryCount: number;
   extraBody: Record<string, unknown>;
@@ -80,7 +84,8 @@ export interface ProfileSummary {
   models: string[];
   baseUrl: string | null;
   apiKeyEnv: string | null;
-  apiKey: 'set' | 'missing' | 'not needed';
+  apiKeyRef: string | null;
+  apiKey: 'set' | 'missing' | 'not needed' | 'stored';
   timeoutMs: number;
   retryCount: number;
   isJudge: boolean;
@@ -151,6 +156,7 @@ function toProfile(name: string, raw: z.infer<typeof profileFileSchema>): Profil
     models: typeof listed === 'string' ? [listed] : listed,
     baseUrl: raw.base_url ?? null,
     apiKeyEnv: raw.api_key_env ?? null,
+    apiKeyRef: raw.api_key_ref ?? null,
     timeoutMs: (raw.timeout ?? (provider === 'ollama' ? 120 : 60)) * 1000,
     retryCount: raw.retry_count ?? 3,
     extraBody: raw.extra_body ?? {},
@@ -279,7 +285,8 @@ export function listProfiles(set: ProfileSet): ProfileSummary[] {
     models: p.models,
     baseUrl: p.baseUrl,
     apiKeyEnv: p.apiKeyEnv,
-    apiKey: p.apiKeyEnv ? (set.hasApiKey(p) ? 'set' : 'missing') : 'not needed',
+    apiKeyRef: p.apiKeyRef ?? null,
+    apiKey: p.apiKeyRef ? 'stored' : p.apiKeyEnv ? (set.hasApiKey(p) ? 'set' : 'missing') : 'not needed',
     timeoutMs: p.timeoutMs,
     retryCount: p.retryCount,
     isJudge: p.name === set.judgeProfile,

@@ -1,4 +1,4 @@
-import { ConfigurationError, parseModelId, type ModelId, type PriceTable } from '@gitbench/core';
+import { ConfigurationError, parseModelId, sha256Hex, type ModelId, type PriceTable } from '@gitbench/core';
 import { createAgentChat } from './agent-chat';
 import { RequestBudget, type BudgetLimits } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
@@ -49,6 +49,8 @@ export interface RegistryOptions {
   profilesFile?: string | null;
   /** Where `replay:` may read; from `env` (GITBENCH_REPLAY_DIRS) against the working directory if absent. */
   replay?: ReplaySources;
+  /** Stored provider keys by name (the worker opens them from the database), for profiles with `api_key_ref`. */
+  storedKeys?: () => ReadonlyMap<string, string>;
 }
 
 export interface LoadRegistryOptions extends Omit<RegistryOptions, 'profiles' | 'profilesFile'> {
@@ -250,12 +252,14 @@ export class ProviderRegistry {
   }
 
   private providerFor(profile: Profile): Provider {
-    const cacheKey = `${profile.name}|${profile.provider}|${profile.baseUrl ?? ''}`;
+    const apiKey = profile.apiKeyRef ? this.storedKey(profile) : profile.apiKeyEnv ? this.apiKey(profile) : undefined;
+    // A stored key that was replaced makes a new provider: the cache is keyed by a digest of the key, never the key.
+    const cacheKey = `${profile.name}|${profile.provider}|${profile.baseUrl ?? ''}|${apiKey ? sha256Hex(apiKey).slice(0, 16) : ''}`;
     const existing = this.providers.get(cacheKey);
     if (existing) return existing;
     const adapter = {
       profile,
-      apiKey: profile.apiKeyEnv ? this.apiKey(profile) : undefined,
+      apiKey,
       budget: this.budget,
       capacityGroupOf: (baseModel: string) => this.set.capacityGroupOf(profile, baseModel).key,
       policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: profile.retryCount, timeoutMs: profile.timeoutMs, ...this.options.policy },
@@ -286,6 +290,17 @@ export class ProviderRegistry {
     }
     this.providers.set(cacheKey, provider);
     return provider;
+  }
+
+  private storedKey(profile: Profile): string {
+    const key = this.options.storedKeys?.().get(profile.apiKeyRef as string);
+    if (!key) {
+      throw new ConfigurationError(
+        'missing_api_key',
+        `Profile '${profile.name}' uses the stored provider key '${profile.apiKeyRef}', which this process does not hold (add it on Settings → Provider keys; a worker reads stored keys with GITBENCH_SECRET_KEY).`,
+      );
+    }
+    return key;
   }
 
   private apiKey(profile: Profile): string {

@@ -1,0 +1,1 @@
+export { openSecret, redactSecrets, sealedKeyId, sealSecret, SecretBoxError, secretKeyId } from './secret-box';
