@@ -76,6 +76,8 @@ export class RunnerConnection {
   private queue: Promise<unknown> = Promise.resolve();
   private ended: string | undefined;
   private seq = 0;
+  /** Requests sent or waiting to be sent, not yet answered. */
+  private inFlight = 0;
 
   /** `write` sends bytes to the runner's stdin; `onLost` stops the sandbox when the runner stops answering. */
   constructor(
@@ -151,9 +153,12 @@ export class RunnerConnection {
     if (r.kind !== 'OK') throw this.unexpected(r);
   }
 
-  /** Asks the runner to stop; false when it is already gone. */
+  /**
+   * Asks the runner to stop; false when it is already gone, or busy: a request still running (a
+   * command of ten minutes) would hold the stop behind it, and the caller removes the sandbox anyway.
+   */
   async quit(): Promise<boolean> {
-    if (this.ended) return false;
+    if (this.ended || this.inFlight > 0) return false;
     await this.request('Q', [], [], 5_000).catch(() => undefined);
     return true;
   }
@@ -183,7 +188,8 @@ export class RunnerConnection {
         clearTimeout(guard);
       }
     };
-    const next = this.queue.then(run, run);
+    this.inFlight++;
+    const next = this.queue.then(run, run).finally(() => this.inFlight--);
     this.queue = next.catch(() => undefined);
     return next;
   }

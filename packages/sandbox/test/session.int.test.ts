@@ -114,6 +114,20 @@ describe('docker session lifecycle', () => {
     await session.close();
   });
 
+  it('closed mid-command (an attempt cancelled), is removed within 2 s and the command fails as a sandbox failure', async () => {
+    const session = await driver.openSession({ labels: { 'org.gitbench.attempt': 'close-me' } });
+    const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    await session.close();
+    expect(await running).toMatchObject({ name: 'SessionEndedError' });
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(await driver.docker.listContainers({ all: true, filters: { id: [session.id] } })).toHaveLength(0);
+  });
+
   it('keeps --network none and leaves nothing behind when closed', async () => {
     const session = await driver.openSession();
     expect((await session.exec('ls /sys/class/net')).stdout.trim()).toBe('lo');
