@@ -42,5 +42,9 @@ export {
   StorageFailure,
   checkDerived,
   derivedExpected,
+  judgeHistories,
+  scriptedHistoryJudge,
+  withHistoryJudgement,
 } from '@gitbench/core';
+export type { AskHistoryJudge, HistoryJudgeCache, HistoryJudgement } from '@gitbench/core';
 export type { ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';

@@ -20,6 +20,7 @@ export { executeAttempt, type AttemptJudge, type AttemptRun, type ExecuteAttempt
 export { isScoredEntry, runSuite, whyNotScored, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
 export { replayAgreement, type AgreementTally, type ReplayAgreement, type ReplayDisagreement, type ReplaySkip } from './replay-agreement';
 export { judgeAttempt, withJudgement, type JudgeAttemptInput } from './judge-attempt';
+export { judgeGgbAttempt, type JudgeGgbAttemptInput, type GgbJudged } from './ggb-judge';
 export { scoreAttempt, type ScoreAttemptInput } from './score-attempt';
 export { selfcheckFixture, selfcheckSuite, type FixtureSelfcheck, type SelfcheckSummary } from './selfcheck-fixture';
 export { expectedStructured, toScoredText } from './structured-answer';

@@ -7,6 +7,7 @@ import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
 import { referenceAnswer } from './reference-answer';
 import { scoreAttempt } from './score-attempt';
+import { judgeGgbAttempt } from './ggb-judge';
 
 export type SelfcheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
@@ -94,9 +95,17 @@ export async function selfcheckFixture(
   }
   const snapshot = snapshots[0]!;
   const prompt = renderPrompt(fixture, snapshot.context, 'text');
-  const score = (output: string) =>
-    scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt, output, ...(opts.labels ? { labels: opts.labels } : {}) });
-  const reference = await score(referenceAnswer(fixture, snapshot));
+  // GitGoodBench's IR and ICC need the pairwise judge: self-check asks the scripted one. A negative
+  // must not be solved (win both orderings); the reference, the original history itself, must tie or win.
+  const judged = async (a: AttemptResult, reference: boolean): Promise<AttemptResult> => {
+    const { attempt, judgement } = await judgeGgbAttempt({ attempt: a, ask: 'scripted' });
+    if (!reference || judgement?.status !== 'scored') return attempt;
+    const ok = judgement.tieOrWin;
+    return { ...attempt, passed: ok, outcome: ok ? 'PASS' : 'FAIL', checks: [...attempt.checks.filter((c) => c.check !== 'pairwise judge'), { check: 'pairwise judge', ok, detail: `reference ties or wins under the scripted judge: ${judgement.verdicts.map((v) => v.result).join(', ')}` }] };
+  };
+  const score = async (output: string, reference = false) =>
+    judged(await scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt, output, ...(opts.labels ? { labels: opts.labels } : {}) }), reference);
+  const reference = await score(referenceAnswer(fixture, snapshot), true);
   result.reference = verdict(reference);
   const scoreExamples = (examples: readonly { answer: string; why: string }[]) =>
     mapPool(examples, 1, async (e) => ({ answer: e.answer, why: e.why, ...verdict(await score(e.answer)) }));

@@ -27,6 +27,10 @@ export const DEFAULT_AGENT_SCORED_ON = {
   // The task families judge what the agent left in the repository (output files, the gist file).
   repo_task: 'repository',
   gist: 'repository',
+  // GitGoodBench: the merge, the rewritten history or the commits the agent left.
+  ggb_mcr: 'repository',
+  ggb_ir: 'repository',
+  ggb_icc: 'repository',
 } as const satisfies Record<ScoringType, AgentScoredOn>;
 
 /** The tool set used when a campaign says `default` and the fixture names none. */

@@ -11,3 +11,4 @@ export { VERDICT_MARK } from './repo-task/sandbox-scripts';
 export { GIST_PROBE } from '../scoring/scorers/gist';
 export * from './metrics';
 export * from './family-metrics';
+export * from './ggb';

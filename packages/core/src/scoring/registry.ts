@@ -3,6 +3,7 @@ import { commandEquivalenceScorer } from './scorers/command-equivalence';
 import { commitHashBySubjectScorer } from './scorers/commit-hash-by-subject';
 import { commitSelectionScorer } from './scorers/commit-selection';
 import { exactMatchScorer } from './scorers/exact-match';
+import { ggbIccScorer, ggbIrScorer, ggbMcrScorer } from './scorers/ggb';
 import { gistScorer } from './scorers/gist';
 import { jsonSemanticEqualScorer } from './scorers/json-semantic-equal';
 import { llmJudgeScorer } from './scorers/llm-judge';
@@ -38,6 +39,9 @@ export const scorers = {
   llm_judge: llmJudgeScorer,
   repo_task: repoTaskScorer,
   gist: gistScorer,
+  ggb_mcr: ggbMcrScorer,
+  ggb_ir: ggbIrScorer,
+  ggb_icc: ggbIccScorer,
 } as const satisfies Record<ScoringType, Scorer>;
 
 export class UnknownScoringTypeError extends Error {

@@ -99,6 +99,9 @@ export const SCORING_TYPES = [
   'llm_judge',
   'repo_task',
   'gist',
+  'ggb_mcr',
+  'ggb_ir',
+  'ggb_icc',
 ] as const;
 export type ScoringType = (typeof SCORING_TYPES)[number];
 

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { ToolContext, ToolExecOptions, ToolExecRecord, ToolResult } from '../../../agent/tool-set';
+import { AGENT_GIT_ENV } from '../../../agent/tools/bash-tool';
+
+/** Every GitGoodBench tool takes a required `reason` (the paper's tools do): why the agent calls it. */
+export const reason = z.string().min(1, 'give a reason for this call');
+export const REASON_PARAMETER = { type: 'string', description: 'Why you call this tool now (required).' } as const;
+
+/** The arguments of a tool that takes nothing but its reason. */
+export const REASON_ONLY = {
+  parameters: { type: 'object' as const, properties: { reason: REASON_PARAMETER }, required: ['reason'], additionalProperties: false },
+  args: z.object({ reason }).strict(),
+};
+
+const decoder = new TextDecoder('utf-8');
+export const decode = (bytes: Uint8Array): string => decoder.decode(bytes);
+
+/** Runs one git command with the agent's non-interactive environment; commands are recorded. */
+export async function run(ctx: ToolContext, commands: ToolExecRecord[], command: string, options: ToolExecOptions = {}): Promise<ToolExecRecord> {
+  const record = await ctx.exec(command, { timeoutMs: ctx.limits.commandTimeoutMs, ...options, env: { ...AGENT_GIT_ENV, ...options.env } });
+  commands.push(record);
+  return record;
+}
+
+export function result(output: string, isError: boolean, commands: ToolExecRecord[]): ToolResult {
+  return { output, isError, commands };
+}
+
+export const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Lines with their line endings kept (CRLF stays CRLF). */
+export function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/** The line ending a file uses (the first line's), so written content keeps it. */
+export function lineEnding(text: string): '\r\n' | '\n' {
+  const first = text.indexOf('\n');
+  return first > 0 && text[first - 1] === '\r' ? '\r\n' : '\n';
+}
+
+export function withEnding(content: string, eol: '\r\n' | '\n'): string {
+  const normal = content.replace(/\r\n/g, '\n');
+  return eol === '\r\n' ? normal.replace(/\n/g, '\r\n') : normal;
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { submitTool } from '../../../agent/tools/submit-tool';
+import { REASON_ONLY, REASON_PARAMETER, decode, q, reason, result, run } from './common';
+import type { ToolResult } from '../../../agent/tool-set';
+
+/**
+ * GitGoodBench's interactive rebase tools, for a rebase paused at its start. COMMIT-i is the i-th
+ * commit of the rebase (onto..orig-head, oldest first) for the whole attempt, whatever the todo list
+ * says now. Messages given for `reword` and `squash` are written to files and applied with
+ * `git commit --amend -F` from an `exec` line: no message passes through shell quotes. `fixup -C`
+ * keeps the fixup commit's message; `fixup -c` does the same (the editor Git would open is `true`).
+ */
+
+export const REBASE_COMMANDS = ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword'] as const;
+export type RebaseCommand = (typeof REBASE_COMMANDS)[number];
+
+export interface RebaseState {
+  dir: string;
+  onto: string;
+  commits: { sha: string; subject: string }[];
+}
+
+/** The paused rebase: its directory, onto, and the commits it covers. Null when no rebase is in progress. */
+export async function rebaseState(ctx: ToolContext, commands: ToolExecRecord[]): Promise<RebaseState | null> {
+  const dirRec = await run(ctx, commands, 'git rev-parse --git-path rebase-merge');
+  const dir = dirRec.stdout.trim();
+  const onto = await ctx.readFile(`${dir}/onto`);
+  const orig = await ctx.readFile(`${dir}/orig-head`);
+  if (!onto || !orig) return null;
+  const [o, h] = [decode(onto).trim(), decode(orig).trim()];
+  const list = await run(ctx, commands, `git log --reverse --no-merges --format=%H%x09%s ${q(`${o}..${h}`)}`);
+  const commits = list.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }));
+  return { dir, onto: o, commits };
+}
+
+/** A tool body that needs the paused rebase; without one the call fails and says so. */
+function inRebase<A>(body: (args: A, state: RebaseState, ctx: ToolContext, commands: ToolExecRecord[]) => Promise<ToolResult>) {
+  return async (args: A, ctx: ToolContext): Promise<ToolResult> => {
+    const commands: ToolExecRecord[] = [];
+    const state = await rebaseState(ctx, commands);
+    if (!state) return result('No interactive rebase is in progress.', true, commands);
+    return body(args, state, ctx, commands);
+  };
+}
+
+export const viewRebaseTodoTool = defineTool({
+  name: 'view_rebase_todo',
+  description: 'Show the current rebase todo list, with the COMMIT-i index of every commit it names.',
+  ...REASON_ONLY,
+  run: inRebase(async (_args, state, ctx, commands) => {
+    const todo = await ctx.readFile(`${state.dir}/git-rebase-todo`);
+    const index = new Map(state.commits.map((c, i) => [c.sha.slice(0, 7), i]));
+    const lines = decode(todo ?? new Uint8Array())
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+      .map((l) => {
+        const sha = /^\S+(?: -[cC])? ([0-9a-f]{7,40})/.exec(l)?.[1];
+        const i = sha ? [...index.entries()].find(([k]) => sha.startsWith(k) || k.startsWith(sha))?.[1] : undefined;
+        return i === undefined ? l : `${l}    <- COMMIT-${i}`;
+      });
+    return result(lines.length > 0 ? lines.join('\n') : '(the todo list is empty)', false, commands);
+  }),
+});
+
+export const showChangesInTool = defineTool({
+  name: 'show_changes_in',
+  description: 'Show the message and the changes of COMMIT-i (git show).',
+  parameters: { type: 'object', properties: { commit_index: { type: 'integer', minimum: 0 }, reason: REASON_PARAMETER }, required: ['commit_index', 'reason'], additionalProperties: false },
+  args: z.object({ commit_index: z.number().int().min(0), reason }).strict(),
+  run: inRebase<{ commit_index: number; reason: string }>(async (args, state, ctx, commands) => {
+    const c = state.commits[args.commit_index];
+    if (!c) return result(`There is no COMMIT-${args.commit_index}: the rebase covers COMMIT-0 to COMMIT-${state.commits.length - 1}.`, true, commands);
+    const rec = await run(ctx, commands, `git show --no-color --no-ext-diff ${c.sha}`);
+    return result(rec.stdout || rec.stderr, rec.exitCode !== 0, commands);
+  }),
+});
+
+const todoItem = z
+  .object({ commit_index: z.number().int().min(0), command: z.enum(REBASE_COMMANDS), commit_msg: z.string().optional() })
+  .strict()
+  .superRefine((item, ctx) => {
+    const needs = item.command === 'reword' || item.command === 'squash';
+    if (needs && !item.commit_msg?.trim()) ctx.addIssue({ code: 'custom', message: `${item.command} needs commit_msg` });
+    if (!needs && item.commit_msg !== undefined) ctx.addIssue({ code: 'custom', message: `${item.command} takes no commit_msg` });
+  });
+export type TodoItem = z.infer<typeof todoItem>;
+
+/** The todo list for the items, and the message files it reads; or why the items cannot be a todo list. */
+export function buildTodo(state: RebaseState, items: readonly TodoItem[], messageDir: string): { todo: string; messages: Record<string, string> } | { error: string } {
+  const n = state.commits.length;
+  const seen = items.map((i) => i.commit_index);
+  const bad = seen.filter((i) => i >= n);
+  if (bad.length > 0) return { error: `No such commit: ${bad.map((i) => `COMMIT-${i}`).join(', ')} (the rebase covers COMMIT-0 to COMMIT-${n - 1}).` };
+  const missing = [...Array(n).keys()].filter((i) => !seen.includes(i));
+  if (seen.length !== n || missing.length > 0) return { error: `Give exactly one item per commit (COMMIT-0 to COMMIT-${n - 1})${missing.length > 0 ? `; missing: ${missing.map((i) => `COMMIT-${i}`).join(', ')}` : '; some commit is named twice'}.` };
+  const firstKept = items.find((i) => i.command !== 'drop');
+  if (firstKept && /^(fixup|squash)/.test(firstKept.command)) return { error: `The first commit that is kept cannot be a ${firstKept.command}: there is no previous commit to meld it into.` };
+  const lines: string[] = [];
+  const messages: Record<string, string> = {};
+  items.forEach((item, k) => {
+    const c = state.commits[item.commit_index]!;
+    const command = item.command === 'fixup -c' ? 'fixup -C' : item.command === 'reword' ? 'pick' : item.command;
+    lines.push(`${command} ${c.sha} ${c.subject}`);
+    if (item.commit_msg !== undefined) {
+      const file = `${messageDir}/msg-${k}`;
+      messages[file] = item.commit_msg.endsWith('\n') ? item.commit_msg : `${item.commit_msg}\n`;
+      lines.push(`exec git commit --amend --quiet --allow-empty --file=${q(file)}`);
+    }
+  });
+  return { todo: `${lines.join('\n')}\n`, messages };
+}
+
+export const updateRebaseTodoListTool = defineTool({
+  name: 'update_rebase_todo_list',
+  description:
+    'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick, drop, fixup (meld into the previous commit, keep its message), ' +
+    'fixup -C (meld, keep this commit\'s message), squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message).',
+  parameters: {
+    type: 'object',
+    properties: {
+      rebase_todo_list_items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            commit_index: { type: 'integer', minimum: 0 },
+            command: { type: 'string', enum: [...REBASE_COMMANDS] },
+            commit_msg: { type: 'string', description: 'Required for squash and reword, not allowed otherwise.' },
+          },
+          required: ['commit_index', 'command'],
+          additionalProperties: false,
+        },
+      },
+      reason: REASON_PARAMETER,
+    },
+    required: ['rebase_todo_list_items', 'reason'],
+    additionalProperties: false,
+  },
+  args: z.object({ rebase_todo_list_items: z.array(todoItem).min(1), reason }).strict(),
+  run: inRebase<{ rebase_todo_list_items: TodoItem[]; reason: string }>(async (args, state, ctx, commands) => {
+    const built = buildTodo(state, args.rebase_todo_list_items, `${state.dir}/ggb-messages`);
+    if ('error' in built) return result(built.error, true, commands);
+    for (const [file, message] of Object.entries(built.messages)) await ctx.writeFile(file, message);
+    await ctx.writeFile(`${state.dir}/git-rebase-todo`, built.todo);
+    return result(`The todo list now reads:\n${built.todo.trimEnd()}`, false, commands);
+  }),
+});
+
+export const executeRebaseTool = defineTool({
+  name: 'execute_rebase',
+  description: 'Run the rebase with the current todo list (git rebase --continue) and show the resulting history.',
+  ...REASON_ONLY,
+  run: inRebase(async (_args, state, ctx, commands) => {
+    const rec = await run(ctx, commands, 'git rebase --continue');
+    const after = await rebaseState(ctx, commands);
+    const log = await run(ctx, commands, `git log --reverse --format='%h %s' ${q(`${state.onto}..HEAD`)}`);
+    if (rec.exitCode !== 0 || after) {
+      return result(`The rebase stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory so far:\n${log.stdout.trim()}`, true, commands);
+    }
+    return result(`The rebase finished. The history is now:\n${log.stdout.trim()}`, false, commands);
+  }),
+});
+
+export const GGB_IR_TOOLS = [viewRebaseTodoTool, showChangesInTool, updateRebaseTodoListTool, executeRebaseTool] as const;
+
+export const GGB_IR_TOOL_SET: ToolSet = {
+  name: 'ggb-ir',
+  description: "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase; submit.",
+  tools: [...GGB_IR_TOOLS, submitTool],
+  instructions:
+    'The rebase is paused at its start. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
+    'then execute the rebase; every tool needs a reason. Call submit when the rebase has finished.',
+};

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildTodo,
+  commitChangesInTool,
+  commitRemainingChangesTool,
+  executeRebaseTool,
+  getToolSet,
+  resolveCurrentMergeConflictTool,
+  showChangesInTool,
+  updateRebaseTodoListTool,
+  viewCurrentMergeConflictTool,
+  viewDiffForTool,
+  viewFileAtTool,
+  viewMergeConflictAtTool,
+  viewRebaseTodoTool,
+} from '../../src';
+import { hostContext, tempRepo } from './ggb-host-context';
+
+const r = 'testing';
+
+describe('GitGoodBench tool sets', () => {
+  it('are registered by name, every tool takes a required reason, and each set ends with submit', () => {
+    for (const name of ['ggb-mcr', 'ggb-ir', 'ggb-icc']) {
+      const set = getToolSet(name);
+      expect(set.tools.at(-1)!.name).toBe('submit');
+      for (const tool of set.tools.slice(0, -1)) {
+        expect(tool.parameters.required).toContain('reason');
+        expect(tool.args.safeParse({}).success).toBe(false);
+      }
+    }
+    expect(getToolSet('ggb-mcr').tools.map((t) => t.name)).toEqual([
+      'view_current_merge_conflict_with',
+      'view_merge_conflict_at',
+      'view_diff_for',
+      'view_file_at',
+      'resolve_current_merge_conflict_with',
+      'submit',
+    ]);
+  });
+});
+
+describe('MCR tools on a real merge', () => {
+  function conflicted() {
+    const { dir, sh } = tempRepo();
+    sh(`printf 'a = 1\\r\\nb = 2\\r\\nc = 3\\r\\nd = 4\\r\\ne = 5\\r\\nf = 6\\r\\ng = 7\\r\\n' > x.py && printf 'one\\n' > y.py && git add . && git commit -qm base`);
+    sh(`git checkout -qb incoming && sed -i 's/^a = 1/a = 10/; s/^g = 7/g = 70/' x.py && printf 'uno\\n' > y.py && git commit -qam theirs`);
+    sh(`git checkout -q main && sed -i 's/^a = 1/a = 100/; s/^g = 7/g = 700/' x.py && printf 'eins\\n' > y.py && git commit -qam ours`);
+    sh('git merge --no-edit incoming || true');
+    return { dir, sh, ctx: hostContext(dir) };
+  }
+
+  it('numbers the conflicts still unresolved, shows the live file, keeps CRLF and commits after the last one', async () => {
+    const { dir, sh, ctx } = conflicted();
+    const first = await viewCurrentMergeConflictTool.run({ context_window_size: 1, reason: r }, ctx);
+    expect(first.output).toContain('<CONFLICT-0> x.py');
+    expect(first.output).toContain('3 conflict(s) remain');
+    const second = await viewMergeConflictAtTool.run({ conflict_index: 1, context_window_size: 0, reason: r }, ctx);
+    expect(second.output).toContain('g = 700');
+    expect((await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError).toBe(true);
+    expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain('+uno');
+
+    const one = await resolveCurrentMergeConflictTool.run({ content: 'a = 110\n', reason: r }, ctx);
+    expect(one.output).toContain('2 conflict(s) remain');
+    // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
+    expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain('g = 700');
+    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain('a = 110\r\n');
+
+    await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
+    expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');
+    const last = await resolveCurrentMergeConflictTool.run({ content: "it's \"merged\" $HOME\n", reason: r }, ctx);
+    expect(last.output).toContain('the merge is committed');
+    expect(sh('git rev-list --parents -1 HEAD').trim().split(' ')).toHaveLength(3);
+    expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe('a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n');
+    expect(readFileSync(join(dir, 'y.py'), 'utf8')).toBe('it\'s "merged" $HOME\n');
+    expect((await resolveCurrentMergeConflictTool.run({ content: 'x\n', reason: r }, ctx)).isError).toBe(true);
+  });
+});
+
+describe('IR tools on a paused rebase', () => {
+  function paused() {
+    const { dir, sh } = tempRepo();
+    sh(`printf 'base\\n' > f.py && git add . && git commit -qm base`);
+    for (const [i, msg] of ['add one', 'add two', 'add three'].entries()) sh(`printf 'line ${i}\\n' >> f.py && git commit -qam '${msg}'`);
+    sh(`git config core.editor true && GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i HEAD~3`);
+    return { dir, sh, ctx: hostContext(dir) };
+  }
+
+  it('views the todo and commits by a stable index, rewrites messages without the shell and finishes the rebase', async () => {
+    const { sh, ctx } = paused();
+    const todo = await viewRebaseTodoTool.run({ reason: r }, ctx);
+    expect(todo.output).toMatch(/pick [0-9a-f]+ add one {4}<- COMMIT-0/);
+    expect((await showChangesInTool.run({ commit_index: 2, reason: r }, ctx)).output).toContain('+line 2');
+    const bad = await updateRebaseTodoListTool.run({ rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r }, ctx);
+    expect(bad).toMatchObject({ isError: true });
+    expect(bad.output).toContain('missing: COMMIT-1, COMMIT-2');
+    const message = "Add lines one and two\n\nIt's \"quoted\", $HOME and `ticks` stay as written.";
+    const ok = await updateRebaseTodoListTool.run(
+      {
+        rebase_todo_list_items: [
+          { commit_index: 0, command: 'pick' },
+          { commit_index: 1, command: 'squash', commit_msg: message },
+          { commit_index: 2, command: 'reword', commit_msg: 'Add line three' },
+        ],
+        reason: r,
+      },
+      ctx,
+    );
+    expect(ok.isError).toBe(false);
+    const done = await executeRebaseTool.run({ reason: r }, ctx);
+    expect(done.output).toContain('The rebase finished');
+    expect(sh('git log --format=%B%x00 main~2..main').split('\0').map((m) => m.trim()).filter(Boolean)).toEqual(['Add line three', message]);
+    expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).isError).toBe(true);
+  });
+
+  it('fixup -C keeps the fixup commit message; fixup -c is the same; a first fixup is refused', () => {
+    const state = { dir: '.git/rebase-merge', onto: 'o', commits: ['a', 'b'].map((x) => ({ sha: x.repeat(40), subject: x })) };
+    const t = buildTodo(state, [{ commit_index: 0, command: 'pick' }, { commit_index: 1, command: 'fixup -c' }], 'm');
+    expect(t).toEqual({ todo: `pick ${'a'.repeat(40)} a\nfixup -C ${'b'.repeat(40)} b\n`, messages: {} });
+    expect(buildTodo(state, [{ commit_index: 1, command: 'fixup' }, { commit_index: 0, command: 'pick' }], 'm')).toHaveProperty('error');
+  });
+});
+
+describe('ICC tools on an unorganised change', () => {
+  it('commits selected hunks of the target file, renumbers the rest, and commits what remains', async () => {
+    const { sh, dir } = tempRepo();
+    const lines = Array.from({ length: 30 }, (_, i) => `v${i} = ${i}`).join('\\n');
+    sh(`printf '${lines}\\n' > t.py && printf 'x\\n' > other.py && git add . && git commit -qm base`);
+    sh(`sed -i 's/^v1 = 1$/v1 = 11/; s/^v15 = 15$/v15 = 115/; s/^v28 = 28$/v28 = 128/' t.py && printf 'y\\n' > other.py && git config ggb.targetFile t.py`);
+    const ctx = hostContext(dir);
+    const first = await commitChangesInTool.run({ selected_hunks: [2], commit_message: "Change v15's value", reason: r }, ctx);
+    expect(first.isError).toBe(false);
+    expect(first.output).toContain('<HUNK-1>');
+    expect(first.output).toContain('<HUNK-2>');
+    expect(first.output).not.toContain('<HUNK-3>');
+    expect(first.output).toContain('v28 = 128');
+    expect((await commitChangesInTool.run({ selected_hunks: [3], commit_message: 'x', reason: r }, ctx)).isError).toBe(true);
+    await commitChangesInTool.run({ selected_hunks: [1, 2], commit_message: 'Change v1 and v28', reason: r }, ctx);
+    expect(sh('git diff --name-only')).toBe('other.py\n');
+    expect((await commitRemainingChangesTool.run({ commit_message: 'Update other', reason: r }, ctx)).output).toContain('Committed');
+    expect(sh('git log --format=%s')).toBe("Update other\nChange v1 and v28\nChange v15's value\nbase\n");
+    expect(sh('git status --porcelain')).toBe('');
+  });
+});
