@@ -6,7 +6,7 @@ const PARTS: { key: keyof Completeness['parts']; title: string; ok: string }[] =
   { key: 'safetyReview', title: 'Safety review', ok: 'The safety review is in an allowed state.' },
 ];
 
-export function CompletenessPanel({ completeness, legacy }: { completeness: Completeness; legacy: boolean }) {
+export function CompletenessPanel({ completeness, legacy, safetyReview }: { completeness: Completeness; legacy: boolean; safetyReview?: string }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="completeness">
       <p className={`text-sm font-medium ${completeness.complete ? 'text-emerald-700' : 'text-amber-700'}`}>
@@ -19,14 +19,22 @@ export function CompletenessPanel({ completeness, legacy }: { completeness: Comp
       <ul className="mt-3 grid gap-3 sm:grid-cols-3">
         {PARTS.map((p) => {
           const part = completeness.parts[p.key];
+          // No reviewer: the review does not hold the campaign back, but nothing was reviewed either.
+          const notConfigured = p.key === 'safetyReview' && part.ok && safetyReview === 'not_configured';
           return (
             <li key={p.key} className="rounded border border-slate-100 p-3">
               <div className="flex items-center gap-2 text-sm font-medium">
-                <span aria-hidden className={`h-2.5 w-2.5 rounded-full ${part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`} />
-                {p.title}: {part.ok ? 'ok' : 'not yet'}
+                <span aria-hidden className={`h-2.5 w-2.5 rounded-full ${notConfigured ? 'bg-slate-400' : part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`} />
+                {p.title}: {notConfigured ? 'not configured' : part.ok ? 'ok' : 'not yet'}
               </div>
               <ul className="mt-1 space-y-0.5 text-xs text-slate-600">
-                {part.ok ? <li>{p.ok}</li> : part.reasons.map((r) => <li key={r.code}>{r.message}</li>)}
+                {notConfigured ? (
+                  <li>No safety reviewer is configured: the outputs were not reviewed.</li>
+                ) : part.ok ? (
+                  <li>{p.ok}</li>
+                ) : (
+                  part.reasons.map((r) => <li key={r.code}>{r.message}</li>)
+                )}
               </ul>
             </li>
           );

@@ -1,5 +1,6 @@
-import type { Fixture, ProductVersion } from '@gitbench/core';
+import type { Fixture, ProductVersion, SafetyReviewer } from '@gitbench/core';
 import {
+  runSafetyReview,
   claimAttempt,
   completeCampaignIfDone,
   failCampaign,
@@ -35,6 +36,8 @@ export interface CampaignHandlerDeps {
   heartbeatMs: number;
   /** Wall-clock limit of one attempt: past it the attempt is stopped and ends as an attempt_timeout failure. */
   attemptTimeoutMs: number;
+  /** Reviews a campaign's raw outputs once its last attempt lands (GITBENCH_SAFETY_REVIEW). */
+  safetyReviewer?: SafetyReviewer;
   /** This worker's GitBench version, recorded with every outcome it writes. */
   productVersion: ProductVersion;
 }
@@ -52,6 +55,12 @@ function spentOf(record: Partial<AttemptOutcome['record']> | undefined): Pick<Re
 
 export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, 'campaign.plan' | 'attempt.run'> {
   const { db, queue, executor, workerId } = deps;
+  /** A campaign's last attempt landed: the safety review reads its raw outputs, then the aggregates are refreshed. */
+  const finishCampaign = async (campaignId: string) => {
+    const review = await runSafetyReview(db, campaignId, deps.safetyReviewer ?? { kind: 'off' });
+    if (review) console.log(`[worker ${workerId}] safety review of ${campaignId}: ${review.reviewed} output(s) read, ${review.blocked} blocked`);
+    await refreshCampaignStats(db, campaignId);
+  };
   const product = { productVersion: deps.productVersion.version, productDirty: deps.productVersion.dirty };
   const stamped = (outcome: AttemptOutcome): AttemptOutcome => ({ ...outcome, summary: { ...outcome.summary, ...product }, record: { ...outcome.record, ...product } });
   const planned = new PlannedRows(db);
@@ -225,7 +234,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             workerId,
             stamped({ status: 'INFRA_FAILURE', summary: { ...error, wallDurationMs: Date.now() - started }, record: { ...error, ...spentOf(outcome.record) } }),
           );
-          if (written && (await completeCampaignIfDone(db, claim.campaignId))) await refreshCampaignStats(db, claim.campaignId);
+          if (written && (await completeCampaignIfDone(db, claim.campaignId))) await finishCampaign(claim.campaignId);
           return { status: 'INFRA_FAILURE', timedOut: true, written };
         }
         if (abort.signal.aborted) {
@@ -243,7 +252,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         }
         const written = await finishAttempt(db, claim, workerId, stamped(outcome));
         // The leaderboard reads maintained aggregates: refresh them when the campaign's last attempt lands.
-        if (written && (await completeCampaignIfDone(db, claim.campaignId))) await refreshCampaignStats(db, claim.campaignId);
+        if (written && (await completeCampaignIfDone(db, claim.campaignId))) await finishCampaign(claim.campaignId);
         return { status: outcome.status, written };
       } catch (err) {
         // A bug, the worker's storage or a lost database connection, not a model outcome: give the

@@ -38,6 +38,8 @@ export const workerEnvSchema = z.object({
   GITBENCH_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Opens the provider keys stored on Settings → Provider keys (the web's secret); without it profiles use api_key_env only. */
   GITBENCH_SECRET_KEY: z.string().min(32).optional(),
+  /** `rules`: finished campaigns' raw outputs are reviewed by the built-in rules (plus GITBENCH_SAFETY_RULES_EXTRA); `off`: not configured. */
+  GITBENCH_SAFETY_REVIEW: z.enum(['off', 'rules']).default('off'),
   /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json / ~/.gitbench.json. */
   GITBENCH_PROFILES: z.string().optional(),
 });

@@ -1,6 +1,6 @@
 import { ProviderRegistry } from '@gitbench/providers';
 import { createSandboxDriver, DEPLOYMENT_LABEL, WORKER_LABEL } from '@gitbench/sandbox';
-import { canonicalJson, newId, sha256Hex, versionLabel } from '@gitbench/core';
+import { canonicalJson, newId, safetyReviewerFromEnv, sha256Hex, versionLabel } from '@gitbench/core';
 import { detectProductVersion } from '@gitbench/engine';
 import { createDb, openProviderKeys } from '@gitbench/db';
 import { createEngineExecutor } from './engine-executor';
@@ -64,6 +64,7 @@ const worker = await startWorker(
     queueName: env.GITBENCH_QUEUE,
     concurrency: env.GITBENCH_WORKER_CONCURRENCY,
     attemptTimeoutMs: env.GITBENCH_ATTEMPT_TIMEOUT_MS,
+    safetyReviewer: safetyReviewerFromEnv(process.env),
     heartbeatMs: env.GITBENCH_HEARTBEAT_MS,
     orphanSweepMs: env.GITBENCH_ORPHAN_SWEEP_MS,
     reaper: {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { newId, UNKNOWN_VERSION, type ProductVersion } from '@gitbench/core';
+import { newId, UNKNOWN_VERSION, type ProductVersion, type SafetyReviewer } from '@gitbench/core';
 import { createDb, DEFAULT_MAX_DISPATCHES, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
 import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from './attempt-executor';
@@ -18,6 +18,8 @@ export interface WorkerConfig {
   heartbeatMs: number;
   /** Wall-clock limit of one attempt (default: the job catalog's attempt.run timeout). */
   attemptTimeoutMs?: number;
+  /** Reviews finished campaigns' raw outputs (GITBENCH_SAFETY_REVIEW); none when absent. */
+  safetyReviewer?: SafetyReviewer;
   reaper?: Partial<ReaperConfig> & { intervalMs?: number };
   /** How often sandboxes left by dead workers are looked for and removed. */
   orphanSweepMs?: number;
@@ -106,6 +108,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       workerId: id,
       heartbeatMs: Math.min(config.heartbeatMs, 2_000),
       attemptTimeoutMs: config.attemptTimeoutMs ?? jobCatalog['attempt.run'].timeoutMs,
+      ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}),
       productVersion: config.productVersion ?? UNKNOWN_VERSION,
     }),
   };

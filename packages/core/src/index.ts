@@ -14,3 +14,4 @@ export * from './access';
 export * from './product-version';
 export * from './families';
 export * from './secrets';
+export * from './safety';

@@ -1,4 +1,4 @@
-import { campaignLimitsFromEnv } from '@gitbench/core';
+import { campaignLimitsFromEnv, safetyReviewerFromEnv } from '@gitbench/core';
 import type { CampaignServiceDeps, PlanJob } from '@gitbench/db';
 import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
@@ -19,5 +19,6 @@ export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: Plan
     productVersion: detectProductVersion(process.env, import.meta.dirname),
     enqueuePlan,
     limits: campaignLimitsFromEnv(process.env),
+    safetyReviewConfigured: safetyReviewerFromEnv(process.env).kind !== 'off',
   };
 }

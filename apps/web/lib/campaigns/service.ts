@@ -1,6 +1,7 @@
 import 'server-only';
 import type { CampaignServiceDeps, RetryResult } from '@gitbench/db';
 import { productVersion, providerRegistry, services } from '../services';
+import { safetyReviewerFromEnv } from '@gitbench/core';
 import { loadSuite } from './suites';
 import { webEnv } from '../env';
 import type { Actor } from '../auth/guard';
@@ -10,6 +11,7 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
   const registry = await providerRegistry();
   const env = webEnv();
   return {
+    safetyReviewConfigured: safetyReviewerFromEnv(process.env).kind !== 'off',
     limits: { maxModels: env.GITBENCH_MAX_MODELS_PER_CAMPAIGN, maxAttempts: env.GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN },
     loadSuite,
     profileFor: (modelId) => registry.describeModel(modelId),

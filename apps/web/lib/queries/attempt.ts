@@ -18,7 +18,7 @@ export async function getAttemptEvidence(db: Db, attemptId: string) {
   const attempt = await db.attempt.findUnique({
     where: { id: attemptId },
     include: {
-      campaign: { select: { id: true, name: true, legacy: true, trials: true, status: true } },
+      campaign: { select: { id: true, name: true, legacy: true, trials: true, status: true, publishedAt: true } },
       target: { select: { modelId: true, baseModel: true, reasoningEffort: true, outputMode: true, profile: true } },
       fixtureSnapshot: {
         select: { id: true, domain: true, fixtureId: true, difficulty: true, tags: true, definition: true, scoringType: true, inputHash: true, repoState: true, setupLog: true },

@@ -16,7 +16,7 @@ import type { Prisma } from '../generated/prisma/client';
 export const campaignHeaderSelect = {
   id: true, name: true, createdBy: true, status: true, statusDetail: true, legacy: true, safetyReview: true, configHash: true,
   config: true, seed: true, suiteVersion: true, trials: true, createdAt: true, startedAt: true, finishedAt: true, cancelledAt: true,
-  productVersion: true, productDirty: true,
+  productVersion: true, productDirty: true, publishedAt: true, publishedBy: true,
 } as const satisfies Prisma.CampaignSelect;
 
 export type CampaignHeader = Prisma.CampaignGetPayload<{ select: typeof campaignHeaderSelect }>;

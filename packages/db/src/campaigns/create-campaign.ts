@@ -40,6 +40,8 @@ export interface CampaignServiceDeps {
   productVersion: ProductVersion;
   /** How large a campaign may be (default DEFAULT_CAMPAIGN_LIMITS); checked before anything is planned. */
   limits?: CampaignLimits;
+  /** A safety reviewer is configured: the campaign starts with its review pending (else not_configured). */
+  safetyReviewConfigured?: boolean;
 }
 
 export type PreparedCampaign =
@@ -137,6 +139,7 @@ export async function createCampaign(db: Db, input: unknown, deps: CampaignServi
       definition: f as unknown as Prisma.InputJsonValue,
     })),
   });
+  if (deps.safetyReviewConfigured) await db.campaign.update({ where: { id: campaignId }, data: { safetyReview: 'pending' } });
   const result = { ok: true as const, campaignId, attempts: plan.attempts.length, fixtures: plan.fixtures.length, targets: plan.targets.length };
   try {
     await deps.enqueuePlan({ campaignId, dispatch: 1 });

@@ -7,3 +7,4 @@ export * from './fixture-builds';
 export * from './archive';
 export * from './campaign-summary';
 export * from './dispatch';
+export * from './safety-review';

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { attemptStatusReason, isAttemptStatus, isSimulatedModelId, type AttemptEvidence, type ScoreCheck } from '@gitbench/core';
+import { attemptStatusReason, isAttemptStatus, isSimulatedModelId, roleAtLeast, type AttemptEvidence, type ScoreCheck } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { Section } from '@/components/empty-state';
 import { Diff, Facts, JsonBlock, Pre } from '@/components/evidence';
@@ -82,13 +82,16 @@ function callsOf(ev: AttemptEvidence | null) {
 }
 
 export default async function AttemptPage({ params }: { params: Promise<{ id: string }> }) {
-  await requirePage('viewer');
+  const actor = await requirePage('viewer');
   const { id } = await params;
   const found = await getAttemptEvidence(services().db, id);
   if (!found) notFound();
   const { attempt: a, siblings } = found;
   const latest = a.tries[0];
-  const parsed = tryEvidence(latest?.evidence);
+  // Raw outputs (prompt, answer, transcript, command output) reach viewers only once the campaign is
+  // published, after its safety review; members and admins, who review, always see them.
+  const rawHidden = !roleAtLeast(actor.role, 'member') && a.campaign.publishedAt === null;
+  const parsed = rawHidden ? null : tryEvidence(latest?.evidence);
   const ev = parsed?.ok ? parsed.record : null;
   const calls = callsOf(ev);
   const sandbox = ev?.origin === 'gitbench' ? ev.sandbox : null;
@@ -180,7 +183,12 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
           The evidence of this try could not be read: {parsed.error}
         </p>
       ) : null}
-      {latest ? (
+      {rawHidden ? (
+        <p className="rounded border border-slate-200 bg-white p-4 text-sm text-slate-600" data-testid="raw-hidden">
+          The raw outputs of this attempt (prompt, answer, transcript and command output) are shown to viewers once its campaign is published,
+          after its safety review.
+        </p>
+      ) : latest ? (
         <>
           <Section title="Rendered prompt" id="prompt">
             <Pre label="rendered prompt">{ev?.prompt ?? 'Not recorded.'}</Pre>

@@ -1,10 +1,11 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { isSimulatedModelId } from '@gitbench/core';
+import { isSimulatedModelId, roleAtLeast } from '@gitbench/core';
 import { refreshStaleCampaignStats } from '@gitbench/db';
 import { CampaignFixtureTable } from '@/components/campaign-fixture-table';
 import { CampaignLive } from '@/components/campaign-live';
 import { CompletenessPanel } from '@/components/completeness-panel';
+import { ReviewPanel } from '@/components/review-panel';
 import { EmptyState, Section } from '@/components/empty-state';
 import { ExportLinks } from '@/components/export-links';
 import { date, duration, productVersion } from '@/components/format';
@@ -35,7 +36,7 @@ export default async function CampaignPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | undefined>>;
 }) {
-  await requirePage('viewer');
+  const actor = await requirePage('viewer');
   const { id } = await params;
   const sp = await searchParams;
   const page = Math.max(1, Number(sp.page) || 1);
@@ -99,7 +100,19 @@ export default async function CampaignPage({
       />
 
       <Section title="Completeness" id="completeness-title">
-        <CompletenessPanel completeness={o.completeness} legacy={c.legacy} />
+        <CompletenessPanel completeness={o.completeness} legacy={c.legacy} safetyReview={c.safetyReview} />
+        {c.legacy ? null : (
+          <div className="mt-3">
+            <ReviewPanel
+              campaignId={id}
+              safetyReview={c.safetyReview}
+              publishedAt={c.publishedAt?.toISOString() ?? null}
+              publishedBy={c.publishedBy}
+              canAct={roleAtLeast(actor.role, 'member')}
+              finished={c.status !== 'PLANNING' && c.status !== 'RUNNING'}
+            />
+          </div>
+        )}
       </Section>
 
       <Section title="Per model" id="per-model" aside={<span className="text-xs text-slate-500">figures as of {date(o.statsRefreshedAt)}</span>}>

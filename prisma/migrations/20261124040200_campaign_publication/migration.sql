@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Campaign" ADD COLUMN     "publishedAt" TIMESTAMP(3),
+ADD COLUMN     "publishedBy" TEXT;
