@@ -11,7 +11,7 @@
  *      fixture repository restored and a command run, every one still answering, and the memory each
  *      takes (the container's cgroup, page cache included, as `docker stats` counts it).
  *
- *   npm run bench:agent -- [--calls N] [--max-sessions N] [--step N] [--fixtures <dir>] [--skip oracle,held]
+ *   npm run bench:agent -- [--calls N] [--workers N] [--max-sessions N] [--step N] [--fixtures <dir>] [--skip oracle,held]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { bashTool, DEFAULT_AGENT_CONFIG } from '@gitbench/core';
-import { buildFixtureRepository, loadSuiteDir, parseRepoState, repoStateScript, sessionToolContext, type RepoSnapshot } from '@gitbench/engine';
+import {
+  buildFixtureRepositories,
+  buildFixtureRepository,
+  executeAttempt,
+  loadSuiteDir,
+  mapPool,
+  parseRepoState,
+  repoStateScript,
+  sessionToolContext,
+  type RepoSnapshot,
+} from '@gitbench/engine';
 import { DockerSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
 import { loadSetUpEnv } from './lib/set-up-env';
 
@@ -34,6 +44,7 @@ const CALLS = Number(flag('calls', '300'));
 const MAX_SESSIONS = Number(flag('max-sessions', '48'));
 const STEP = Number(flag('step', '8'));
 const SUITE_DIR = path.resolve(ROOT, flag('fixtures', 'fixtures'));
+const WORKERS = Number(flag('workers', String(os.cpus().length)));
 const SKIP = new Set(flag('skip', '').split(',').filter(Boolean));
 // The command of a typical tool call, and the cheapest one (whose time is nearly all overhead).
 const COMMANDS = ['true', 'git status --short'];
@@ -156,6 +167,38 @@ async function agentStep(session: SandboxSession): Promise<void> {
   console.log(`  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   (bash \`git status --short\` + the repository state read after it)`);
 }
 
+/**
+ * The oracle agent over every non-judge fixture of the suite, through executeAttempt in agent mode
+ * (session, restore, the loop with its tool calls and repository reads, the fixture's own scorer),
+ * WORKERS attempts at once as a worker's concurrency would run them. Repositories are built first.
+ */
+async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
+  const suite = await loadSuiteDir(SUITE_DIR);
+  const fixtures = suite.fixtures.filter((f) => f.scoring.type !== 'llm_judge');
+  console.log(`\n## 2. The oracle agent over ${path.relative(ROOT, SUITE_DIR) || '.'} (${fixtures.length} non-judge fixtures, ${WORKERS} at once)\n`);
+  const b0 = performance.now();
+  const builds = await buildFixtureRepositories(fixtures, driver, { sandboxes: WORKERS, labels });
+  const built = builds.filter((b) => b.snapshot);
+  console.log(`repositories built in ${((performance.now() - b0) / 1000).toFixed(1)} s (not timed below); ${builds.length - built.length} failed to build`);
+  const oracle = { name: 'oracle', complete: () => Promise.reject(new Error('the oracle agent answers through its tools')) };
+  const t0 = performance.now();
+  const runs = await mapPool(built, WORKERS, async ({ fixture, snapshot }) => {
+    const a0 = performance.now();
+    const run = await executeAttempt({ fixture, snapshot: snapshot!, driver, model: oracle, modelName: 'oracle', mode: 'agent', labels });
+    return { fixture, run, ms: performance.now() - a0 };
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const passed = runs.filter((r) => r.run.passed === true);
+  const steps = runs.map((r) => r.run.agent?.steps.length ?? 0);
+  const attemptMs = runs.map((r) => r.ms);
+  console.log(`${runs.length} attempts in ${seconds.toFixed(1)} s: ${(runs.length / seconds).toFixed(2)} attempts/s`);
+  console.log(`one attempt p50 ${ms(percentile(attemptMs, 50))}   p95 ${ms(percentile(attemptMs, 95))}; steps per attempt p50 ${percentile(steps, 50)}, max ${Math.max(...steps)}`);
+  console.log(`passed ${passed.length} of ${runs.length}`);
+  for (const r of runs.filter((x) => x.run.passed !== true).slice(0, 10)) {
+    console.log(`  not passed: ${r.fixture.domain}/${r.fixture.id} (${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`);
+  }
+}
+
 /** The container's memory as `docker stats` shows it: usage without inactive file pages (cgroup v1 and v2). */
 async function containerMemory(docker: Docker, id: string): Promise<{ usage: number; withCache: number }> {
   const s = (await docker.getContainer(id).stats({ stream: false })) as unknown as { memory_stats: { usage?: number; stats?: Record<string, number> } };
@@ -191,8 +234,9 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   const snapshot = await buildFixtureRepository(fixture, driver);
   console.log(`each session: the repository of ${fixture.domain}/${fixture.id} restored (${mb(snapshot.tar.length)} archive), then git status and git log run in it`);
   const hostBefore = hostProcessMemory();
+  const rssBefore = process.memoryUsage().rss;
   const sessions: SandboxSession[] = [];
-  const rows: { n: number; openMs: number; callP50: number; perSession: number; perSessionCache: number; shim: number; daemons: number }[] = [];
+  const rows: { n: number; openMs: number; callP50: number; perSession: number; perSessionCache: number; shim: number; daemons: number; worker: number }[] = [];
   let stopped = '';
   try {
     while (sessions.length < MAX_SESSIONS) {
@@ -233,11 +277,13 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
         // Per container: its shim, and its share of what the daemons grew by since the first was opened.
         shim: (host.shims - hostBefore.shims) / Math.max(1, host.shimCount - hostBefore.shimCount),
         daemons: (host.daemons - hostBefore.daemons) / sessions.length,
+        // What holding them costs this process (the worker's side: streams, buffers).
+        worker: (process.memoryUsage().rss - rssBefore) / sessions.length,
       });
       const r = rows.at(-1)!;
       console.log(
         `${String(r.n).padStart(4)} sessions   open+restore ${ms(r.openMs)} each   a call with all open p50 ${ms(r.callP50)}   ` +
-          `memory per session: in its cgroup ${mb(r.perSession)} (${mb(r.perSessionCache)} with page cache), its shim ${mb(r.shim)}, daemons' growth ${mb(r.daemons)}`,
+          `memory per session: in its cgroup ${mb(r.perSession)} (${mb(r.perSessionCache)} with page cache), its shim ${mb(r.shim)}, daemons' growth ${mb(r.daemons)}, this process ${mb(r.worker)}`,
       );
     }
   } finally {
@@ -249,11 +295,11 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   const last = rows.at(-1);
   if (!last) return;
   const available = os.totalmem();
-  const each = last.perSession + last.shim + Math.max(0, last.daemons);
+  const each = last.perSession + last.shim + Math.max(0, last.daemons) + Math.max(0, last.worker);
   const limit = Number(/memoryBytes: (\d+) \* 1024 \* 1024/.exec(readFileSync(path.join(ROOT, 'packages/sandbox/src/docker-driver.ts'), 'utf8'))?.[1] ?? 512) * 1024 * 1024;
   console.log(
     `\n${last.n} sessions held at once, every one answering (${os.cpus().length} cores, ${mb(available)} memory).` +
-      `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim and daemons' share): memory alone would allow about ${Math.floor(available / each)}.` +
+      `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim, daemons' and this process's share): memory alone would allow about ${Math.floor(available / each)}.` +
       `\nEach may grow to its ${mb(limit)} limit (repository tmpfs included): at the limit ${Math.floor(available / limit)} fit without overcommitting memory.` +
       `\nCPU, not memory, bounds how many do work at once: each sandbox is allowed one core of ${os.cpus().length}.`,
   );
@@ -263,6 +309,7 @@ const driver = await new DockerSandboxDriver({ image, labels }).init();
 console.log(`image ${image}, ${os.cpus().length} cores, ${mb(os.totalmem())}`);
 try {
   await toolCallOverhead(driver);
+  if (!SKIP.has('oracle')) await oracleThroughput(driver);
   if (!SKIP.has('held')) await sandboxesHeld(driver);
 } finally {
   await driver.close();

@@ -3,6 +3,7 @@ import {
   ConfigurationError,
   findTool,
   sumStepUsage,
+  ToolRefusal,
   TRAJECTORY_VERSION,
   type AgentConfig,
   type AgentExitStatus,
@@ -227,6 +228,11 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
         res = await checked.tool.run(checked.args, ctx);
       } catch (error) {
         throwIfCancelled();
+        if (error instanceof ToolRefusal) {
+          // The call asked for something the sandbox refuses (a file too large to read): the model is told.
+          answer(`Error: ${error.message}`, true, { durationMs: Math.max(0, now() - t0) });
+          continue;
+        }
         const detail = `the sandbox failed while ${call.name} ran: ${(error as Error).message}`;
         answer(`Error: ${detail}`, true, { durationMs: Math.max(0, now() - t0) });
         exit = { status: 'sandbox_error', detail, error: new SandboxBroke(detail, { cause: error }) };
