@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { renderPrompt, type Fixture, type GgbOutcome } from '@gitbench/core';
 import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+import type { CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
+import { buildFixtureRepository, executeAttempt, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+
+const completion = (output: string, structuredOutput?: unknown) =>
+  ({ output, structuredOutput, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
@@ -63,5 +67,35 @@ describe('GitGoodBench suite', () => {
     expect(judged.outcome).toBe('FAIL');
     expect(h.judge?.verdicts.map((v) => [v.agentAs, v.result])).toEqual([['HISTORY-1', 'TIE'], ['HISTORY-2', 'TIE']]);
     expect(h.histories!.agent.map((c) => c.message)).toEqual(h.histories!.original.map((c) => c.message));
+  }, 300_000);
+
+  it('runs an IR attempt end to end: the judge member is asked twice at temperature 0, and a judge failure leaves it unscored', async () => {
+    const ir = pick('ir/click-ir01');
+    const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
+    const model = { name: 'fixed', complete: () => Promise.resolve(completion('git rebase --continue')) };
+    const requests: CompletionRequest[] = [];
+    const member = (model: string, reply: (r: CompletionRequest) => Promise<CompletionResult>): JudgeMember => ({
+      memberId: 'j',
+      model,
+      identity: { provider: 'mock' },
+      provider: { name: 'judge', kind: 'mock', complete: (r) => (requests.push(r), reply(r)) },
+    });
+    const tie = member('judge-a', () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })));
+    const run = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    expect(run.ending).toEqual({ outcome: 'FAIL' });
+    expect(requests.map((r) => [r.temperature, r.schemaName])).toEqual([[0, 'history_evaluation'], [0, 'history_evaluation']]);
+    expect(run.historyJudgeCalls).toHaveLength(2);
+    expect((run.attempt!.family as GgbOutcome).judge).toMatchObject({ status: 'scored', verdicts: [{ result: 'TIE' }, { result: 'TIE' }] });
+
+    // Judged once: the same histories before the same judge are not asked again.
+    const cached = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    expect(cached.ending).toEqual({ outcome: 'FAIL' });
+    expect(requests).toHaveLength(2);
+
+    const broken = member('judge-b', () => Promise.reject(new Error('judge down')));
+    const unscored = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [broken] }) } });
+    expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
+    expect(unscored.passed).toBeNull();
+    expect((unscored.attempt!.family as GgbOutcome)).toMatchObject({ solved: null, judge: { status: 'unscored' } });
   }, 300_000);
 });

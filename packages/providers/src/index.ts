@@ -51,6 +51,7 @@ export {
   type PairwiseJudgement,
   type PairwiseCall,
 } from './judges';
+export { historyJudgeAsk } from './history-judge';
 export {
   ProviderRegistry,
   budgetLimitsFromProfiles,

@@ -65,21 +65,24 @@ function memberFailure(member: JudgeMember, error: unknown, result?: CompletionR
   };
 }
 
-async function askMember(member: JudgeMember, prompt: string, signal?: AbortSignal): Promise<JudgeMemberVerdict> {
-  let result: CompletionResult;
+/** One structured question to a judge member; a failed call comes back as its error (a cancellation is thrown). */
+export async function askStructured(
+  member: JudgeMember,
+  request: { prompt: string; schema: Record<string, unknown>; schemaName: string; temperature?: number; signal?: AbortSignal | undefined },
+): Promise<{ result: CompletionResult; error?: undefined } | { result?: undefined; error: unknown }> {
+  const { signal, ...rest } = request;
   try {
-    result = await member.provider.complete({
-      model: member.model,
-      prompt,
-      outputMode: 'json_schema',
-      schema: JUDGE_REPLY_JSON_SCHEMA,
-      schemaName: 'judge_score',
-      signal,
-    });
+    return { result: await member.provider.complete({ model: member.model, outputMode: 'json_schema', ...rest, ...(signal ? { signal } : {}) }) };
   } catch (error) {
     if (signal?.aborted) throw error;
-    return memberFailure(member, error);
+    return { error };
   }
+}
+
+async function askMember(member: JudgeMember, prompt: string, signal?: AbortSignal): Promise<JudgeMemberVerdict> {
+  const asked = await askStructured(member, { prompt, schema: JUDGE_REPLY_JSON_SCHEMA, schemaName: 'judge_score', signal });
+  if (asked.result === undefined) return memberFailure(member, asked.error);
+  const result = asked.result;
   // Only the structured reply counts; a judge that answers outside the contract has failed.
   const reply = result.qualityFailure ? null : judgeReplySchema.safeParse(result.structuredOutput);
   if (!reply?.success) {

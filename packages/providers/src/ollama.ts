@@ -44,6 +44,7 @@ export function createOllamaProvider(options: AdapterOptions): Provider {
         stream: false,
         ...(think !== undefined ? { think } : {}),
         ...(request.outputMode === 'json_schema' ? { format: request.schema } : {}),
+        ...(request.temperature !== undefined ? { options: { ...(profile.extraBody?.['options'] as Record<string, unknown> | undefined), temperature: request.temperature } } : {}),
       };
       const { messages: _messages, ...sent } = body;
 

@@ -107,6 +107,7 @@ export function createOpenAICompatibleProvider(options: AdapterOptions): Provide
         model: model.baseModel,
         messages: [{ role: 'user', content: request.prompt }],
         ...reasoningParameters(profile.provider, model),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         // OpenRouter reports the cost of a call only when usage accounting is asked for.
         ...(profile.provider === 'openrouter' ? { usage: { include: true } } : {}),
       };

@@ -32,6 +32,8 @@ export interface CompletionRequest {
   schema?: Record<string, unknown>;
   /** Name sent with the schema (letters, digits, `_` and `-`). */
   schemaName?: string;
+  /** Sampling temperature, sent only when given (GitGoodBench's history judge asks at 0). */
+  temperature?: number;
   signal?: AbortSignal;
   fixture?: FixtureRef;
   /** Trial number within a campaign; only the simulated provider uses it (to vary per trial). */
