@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { renderPrompt, type Fixture, type GgbOutcome } from '@gitbench/core';
 import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
+import { UNKNOWN_COST } from '@gitbench/core';
+import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
 import { buildFixtureRepository, executeAttempt, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
 
 const completion = (output: string, structuredOutput?: unknown) =>
@@ -97,5 +98,62 @@ describe('GitGoodBench suite', () => {
     expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
     expect(unscored.passed).toBeNull();
     expect((unscored.attempt!.family as GgbOutcome)).toMatchObject({ solved: null, judge: { status: 'unscored' } });
+  }, 300_000);
+
+  it('plugs into the agent loop: the oracle solves MCR through bash, nop fails it, and an agent rewrites IR through the ggb-ir tools', async () => {
+    const LIMITS = { maxTurns: 12, commandTimeoutMs: 30_000 };
+    const mcr = pick('mcr/click-m01');
+    const mcrSnap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
+    const noText = { name: 'builtin', complete: () => Promise.reject(new Error('agent mode only')) };
+    const oracle = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { toolSet: 'bash+editor', limits: LIMITS } }, labels: runLabel });
+    expect(oracle.ending, String(oracle.errorMessage) + JSON.stringify(oracle.agent?.summary)).toEqual({ outcome: 'PASS' });
+    expect(oracle.attempt!.family).toMatchObject({ family: 'ggb', scenario: 'mcr', solved: true });
+    const nop = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'nop', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    expect(nop.ending).toEqual({ outcome: 'FAIL' });
+    expect(nop.agent!.summary.toolSet).toBe('ggb-mcr');
+
+    const ir = pick('ir/requests-ir01');
+    const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
+    const n = ir.scoring.chain_length as number;
+    const turns = [
+      { name: 'view_rebase_todo', args: { reason: 'see the plan' } },
+      {
+        name: 'update_rebase_todo_list',
+        args: { reason: 'fold the last commit into the one before', rebase_todo_list_items: [...Array(n).keys()].map((i) => (i === n - 1 ? { commit_index: i, command: 'squash', commit_msg: "Combined change: 'quoted' $HOME" } : { commit_index: i, command: 'pick' })) },
+      },
+      { name: 'execute_rebase', args: { reason: 'apply it' } },
+      { name: 'submit', args: { answer: '' } },
+    ];
+    let next = 0;
+    const agent: AgentModel & { complete: () => Promise<CompletionResult> } = {
+      complete: () => Promise.reject(new Error('agent mode only')),
+      name: 'scripted-ir',
+      kind: 'scripted',
+      simulated: false,
+      chat: () => {
+        const t = turns[Math.min(next++, turns.length - 1)]!;
+        const result: AgentChatResult = {
+          content: null,
+          reasoning: null,
+          toolCalls: [{ id: `c${next}`, name: t.name, arguments: JSON.stringify(t.args) }],
+          finishReason: 'tool_calls',
+          usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+          cost: UNKNOWN_COST,
+          apiDurationMs: 0,
+          retries: [],
+          route: { provider: 'scripted', profile: 'test', baseUrl: null, requestedModel: 'scripted-ir', servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
+        };
+        return Promise.resolve(result);
+      },
+    };
+    const tie = { memberId: 'j', model: 'judge-agent', identity: { provider: 'mock' }, provider: { name: 'j', kind: 'mock', complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })) } };
+    const run = await executeAttempt({ fixture: ir, snapshot: irSnap, driver, model: agent, modelName: 'scripted-ir', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    expect(run.agent!.summary.toolSet).toBe('ggb-ir');
+    const family = run.attempt!.family as GgbOutcome;
+    expect(family.histories!.rebaseInProgress).toBe(false);
+    expect(family.histories!.agent).toHaveLength(n - 1);
+    expect(family.histories!.agent.at(-1)!.message).toBe("Combined change: 'quoted' $HOME");
+    expect(run.ending).toEqual({ outcome: 'FAIL' });
+    expect(family.judge?.verdicts).toHaveLength(2);
   }, 300_000);
 });
