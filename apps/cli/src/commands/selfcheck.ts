@@ -70,6 +70,12 @@ const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}
 function familyNote(family: FamilyOutcome | undefined): string {
   if (family?.family === 'gist') return `  line existence ${pct(family.lineExistenceRate)}, line execution ${pct(family.lineExecutionRate)}`;
   if (family?.family === 'repo_task') return `  quality ${family.quality}`;
+  if (family?.family === 'ggb') {
+    const verdicts = family.judge?.verdicts.map((v) => v.result).join('/');
+    const tied = family.solved === false && family.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true;
+    const state = family.solved === true ? 'solved' : family.solved === null ? 'unscored' : tied ? 'tied' : 'not solved';
+    return `  ${family.scenario} ${state}${verdicts ? ` (judge ${verdicts})` : ''}`;
+  }
   return '';
 }
 
@@ -98,6 +104,21 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
     lines.push(
       `gists: references fidelity ${r.fidelity.numerator}/${r.fidelity.denominator}, line existence ${pct(r.lineExistence.value)} (mean of ${r.lineExistence.n}), ` +
         `line execution ${pct(r.lineExecution.value)} (mean of ${r.lineExecution.n}); negatives fidelity ${n.fidelity.numerator}/${n.fidelity.denominator}`,
+    );
+  }
+  const ggb = pick('ggb');
+  if (ggb.references.length > 0) {
+    const per = (list: { outcome: { scenario: string; solved: boolean | null; judge?: { verdicts: { agentWon: boolean; result: string }[] } } }[], scenario: string) => {
+      const of = list.filter((x) => x.outcome.scenario === scenario);
+      const solved = of.filter((x) => x.outcome.solved === true).length;
+      const tied = of.filter((x) => x.outcome.solved !== true && x.outcome.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true).length;
+      return `${scenario.toUpperCase()} ${solved}/${of.length} solved${tied > 0 ? `, ${tied} tied` : ''}`;
+    };
+    const refs = ggb.references as { outcome: { scenario: string; solved: boolean | null } }[];
+    const negs = ggb.negatives as { outcome: { scenario: string; solved: boolean | null } }[];
+    lines.push(
+      `GitGoodBench: references ${['mcr', 'ir', 'icc'].map((s) => per(refs, s)).join('; ')}; ` +
+        `negatives ${['mcr', 'ir', 'icc'].map((s) => per(negs, s)).join('; ')} (references must solve or tie, negatives must not solve)`,
     );
   }
   return lines;
