@@ -1,5 +1,5 @@
 import { canonicalJson, capJsonStrings, redactSecrets, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
-import { PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
+import { PostgresHistoryJudgeCache, PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
@@ -100,7 +100,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
       ...(deps.limits?.maxAttemptOutputBytes ? { maxAttemptOutputBytes: deps.limits.maxAttemptOutputBytes } : {}),
     },
     signal,
-    ...(judgeProfile ? { judge: { panel: () => registry.judgePanel(judgeProfile), cache: new PostgresJudgeCache(db, a.campaignId) } } : {}),
+    ...(judgeProfile ? { judge: { panel: () => registry.judgePanel(judgeProfile), cache: new PostgresJudgeCache(db, a.campaignId), historyCache: new PostgresHistoryJudgeCache(db, a.campaignId) } } : {}),
   }).catch((err: unknown) => {
     // The worker gives the attempt back; what its model calls had cost goes with it onto the try.
     if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
