@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
+import { pages, routes, urlOf } from './routes';
 import { authStatePath } from './users';
 
 /**
@@ -8,7 +7,6 @@ import { authStatePath } from './users';
  * anonymous callers get 401 from the API and a redirect to sign-in from pages; viewers get 403 from
  * every state-changing route. A route or page added without the guard fails here until it has one.
  */
-const APP = path.resolve(import.meta.dirname, '../apps/web/app');
 
 /** Reachable without signing in, on purpose. */
 const PUBLIC_ROUTES: Record<string, string> = {
@@ -43,29 +41,6 @@ const REQUIRES: Record<string, 'member' | 'admin'> = {
   'DELETE /api/provider-keys/[name]': 'admin',
 };
 const BELOW: Record<'member' | 'admin', ('viewer' | 'member')[]> = { member: ['viewer'], admin: ['viewer', 'member'] };
-
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-function walk(dir: string, file: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(path.join(dir, e.name), file) : e.name === file ? [path.join(dir, e.name)] : [],
-  );
-}
-
-/** The URL pattern of a file under app/: route groups dropped. */
-const patternOf = (file: string) =>
-  `/${path.relative(APP, path.dirname(file)).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s)).join('/')}`;
-
-/** A concrete URL for a pattern: ids that look right but do not exist. */
-const urlOf = (pattern: string) =>
-  pattern.replace(/\[\.\.\.[^\]]+\]/g, 'x').replace(/\[(\w+)\]/g, (_, name: string) => (name === 'id' ? 'cmp_doesnotexist' : 'x'));
-
-const routes = walk(path.join(APP, 'api'), 'route.ts').map((file) => {
-  const source = readFileSync(file, 'utf8');
-  const methods = METHODS.filter((m) => new RegExp(`export (const|async function|function) ${m}\\b`).test(source));
-  return { pattern: patternOf(file), methods };
-});
-const pages = walk(APP, 'page.tsx').map(patternOf);
 
 const guardedRoutes = routes.filter((r) => !(r.pattern in PUBLIC_ROUTES));
 const guardedPages = pages.filter((p) => !(p in PUBLIC_PAGES));
