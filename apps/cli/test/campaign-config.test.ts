@@ -41,7 +41,7 @@ describe('campaign create: the configuration from flags', () => {
     expect(!parsed.success && parsed.error.fieldErrors).toEqual({
       trials: ['Trials must be a whole number.'],
       seed: ['The seed must be a whole number.'],
-      'outputModes.0': ['Use text or json_schema.'],
+      'outputModes.0': ['Use text, json_schema or agent.'],
     });
   });
 

@@ -1,4 +1,4 @@
-import { StorageFailure, type AnswerMode, type Fixture } from '@gitbench/core';
+import { StorageFailure, type AgentConfig, type Fixture, type Mode } from '@gitbench/core';
 import type { AttemptOutcome } from '@gitbench/db';
 
 /**
@@ -27,10 +27,14 @@ export class StorageError extends StorageFailure {
 export interface AttemptToRun {
   attemptId: string;
   campaignId: string;
+  /** The try this run is (an agent's trajectory is stored per try). */
+  tryNumber: number;
   trial: number;
   seed: number;
   modelId: string;
-  outputMode: AnswerMode;
+  outputMode: Mode;
+  /** Agent mode: the campaign's agent configuration (tool set, protocol, limits). */
+  agent?: AgentConfig;
   profile: string;
   fixture: Fixture;
   /** Input hash recorded when the campaign was planned: the attempt must rebuild the same state. */

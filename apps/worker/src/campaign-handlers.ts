@@ -204,10 +204,12 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
           {
             attemptId,
             campaignId: claim.campaignId,
+            tryNumber: claim.tryNumber,
             trial: claim.trial,
             seed: campaign.seed,
             modelId: claim.modelId,
             outputMode: claim.outputMode,
+            ...(claim.outputMode === 'agent' && campaign.agent ? { agent: campaign.agent } : {}),
             profile: target.profile,
             fixture: snap.fixture,
             plannedInputHash: snap.inputHash,

@@ -1,5 +1,18 @@
-import { canonicalJson, capJsonStrings, redactSecrets, classifyEnding, failureOf, outputHash, sha256Hex, sumCallUsage, type Fixture, type GitbenchEvidence } from '@gitbench/core';
-import { PostgresHistoryJudgeCache, PostgresJudgeCache, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
+import {
+  canonicalJson,
+  capJsonStrings,
+  redactSecrets,
+  classifyEnding,
+  failureOf,
+  outputHash,
+  sha256Hex,
+  sumCallUsage,
+  type Fixture,
+  type GitbenchEvidence,
+  type TrajectoryStep,
+  type TrajectorySummary,
+} from '@gitbench/core';
+import { appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
@@ -86,6 +99,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     return redacted(deps, { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } });
   }
   const judgeProfile = a.judgeProfile;
+  const trajectory = a.outputMode === 'agent' ? trajectoryWriter(db, a) : undefined;
   const run = await executeAttempt({
     fixture: a.fixture,
     snapshot,
@@ -93,6 +107,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     model: target.provider,
     modelName: target.model,
     mode: a.outputMode,
+    ...(trajectory ? { agent: { ...(a.agent ? { config: a.agent } : {}), onStart: trajectory.start, onStep: trajectory.step } } : {}),
     trial: a.trial,
     labels: a.sandboxLabels,
     exec: {
@@ -106,6 +121,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
     throw err;
   });
+  if (trajectory && run.agent) await trajectory.finish(run.agent.summary);
   return redacted(deps, toRows(a, run, started, evidenceOf(deps, run, a)));
 }
 
@@ -116,6 +132,33 @@ function redacted(deps: EngineExecutorDeps, outcome: AttemptOutcome): AttemptOut
   const text = JSON.stringify(outcome);
   const clean = redactSecrets(text, secrets);
   return clean === text ? outcome : (JSON.parse(clean) as AttemptOutcome);
+}
+
+/**
+ * The try's trajectory in Postgres, written as the loop goes: the row when the loop starts, each step
+ * as it finishes (readers see a running attempt live), the summary at the end. A write that fails is
+ * the worker's storage failing, so the attempt is given back (its trajectory then marked abandoned).
+ */
+function trajectoryWriter(db: Db, a: AttemptToRun) {
+  let id: string | null = null;
+  const stored = async <T>(what: string, write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (err) {
+      throw new StorageError(`storing the trajectory (${what}) of attempt ${a.attemptId}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    start: async (info: { agent: string; model: string; toolSet: string }) => {
+      id = await stored('start', () => startTrajectory(db, { attemptId: a.attemptId, tryNumber: a.tryNumber, ...info }));
+    },
+    step: async (step: TrajectoryStep, protocol: 'native' | 'text') => {
+      if (id) await stored(`step ${step.index}`, () => appendTrajectoryStep(db, id!, step, protocol));
+    },
+    finish: async (summary: TrajectorySummary) => {
+      if (id) await stored('finish', () => finishTrajectory(db, id!, summary));
+    },
+  };
 }
 
 /** The try's evidence record with the worker's warnings, no larger than GITBENCH_MAX_EVIDENCE_BYTES. */
@@ -156,7 +199,7 @@ function toRows(a: AttemptToRun, run: AttemptRun, started: number, evidence: Git
   const summary = {
     wallDurationMs: Date.now() - started,
     ...error,
-    ...(call
+    ...(call || run.agent
       ? {
           inputTokens: run.usage.inputTokens,
           outputTokens: run.usage.outputTokens,
@@ -165,7 +208,7 @@ function toRows(a: AttemptToRun, run: AttemptRun, started: number, evidence: Git
           costUsd: run.usage.costUsd,
           costEstimated: run.usage.costEstimated,
           apiDurationMs: Math.round(run.usage.apiDurationMs),
-          requestConfigHash: sha256Hex(canonicalJson(call.requestConfig)),
+          requestConfigHash: sha256Hex(canonicalJson(call ? call.requestConfig : { mode: 'agent', toolSet: run.agent!.summary.toolSet, protocol: run.agent!.summary.protocol })),
         }
       : {}),
   };

@@ -1,4 +1,4 @@
-import type { Fixture } from '@gitbench/core';
+import { agentConfigSchema, type AgentConfig, type Fixture } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 
 /** What an attempt needs of its fixture snapshot, campaign and target. */
@@ -16,7 +16,7 @@ export interface PlannedSnapshot {
  */
 export class PlannedRows {
   private readonly snapshots = new Bounded<PlannedSnapshot>();
-  private readonly campaigns = new Bounded<{ seed: number; judgeProfile?: string }>();
+  private readonly campaigns = new Bounded<{ seed: number; judgeProfile?: string; agent?: AgentConfig }>();
   private readonly targets = new Bounded<{ profile: string }>();
 
   constructor(private readonly db: Db) {}
@@ -35,8 +35,9 @@ export class PlannedRows {
   campaign(id: string) {
     return this.campaigns.get(id, async () => {
       const c = await this.db.campaign.findUniqueOrThrow({ where: { id }, select: { seed: true, config: true } });
-      const { judgeProfile } = c.config as { judgeProfile?: string };
-      return { seed: c.seed, ...(judgeProfile ? { judgeProfile } : {}) };
+      const { judgeProfile, agent } = c.config as { judgeProfile?: string; agent?: unknown };
+      // The stored configuration is canonical (defaults spelled out); parsing again keeps older rows readable.
+      return { seed: c.seed, ...(judgeProfile ? { judgeProfile } : {}), agent: agentConfigSchema.parse(agent ?? {}) };
     });
   }
 

@@ -26,7 +26,7 @@ export function attemptEvidence(run: AttemptRun, facts: { mode: Mode; expected: 
     origin: 'gitbench',
     mode: facts.mode,
     prompt: a?.prompt ?? null,
-    output: a?.output ?? run.calls.at(-1)?.output ?? null,
+    output: a?.output ?? run.calls.at(-1)?.output ?? run.agent?.summary.submission ?? null,
     expected: facts.expected,
     error: run.errorClass || run.errorMessage ? { class: run.errorClass ?? '', message: run.errorMessage ?? '' } : null,
     scoring: a
@@ -46,5 +46,19 @@ export function attemptEvidence(run: AttemptRun, facts: { mode: Mode; expected: 
     sandbox: a?.sandbox ?? null,
     calls: run.calls.map(modelCall),
     judge: run.judgement ?? null,
+    ...(run.agent
+      ? {
+          agent: {
+            exitStatus: run.agent.summary.exitStatus,
+            exitDetail: run.agent.summary.exitDetail,
+            protocol: run.agent.summary.protocol,
+            toolSet: run.agent.summary.toolSet,
+            steps: run.agent.summary.steps,
+            toolCalls: run.agent.summary.totals.toolCalls,
+            scoredOn: run.agent.scoredOn,
+            submission: run.agent.summary.submission,
+          },
+        }
+      : {}),
   };
 }

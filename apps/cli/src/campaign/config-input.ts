@@ -8,6 +8,11 @@ export const CONFIG_FLAGS = [
   'created-by',
   'model',
   'output-mode',
+  'mode',
+  'tool-set',
+  'protocol',
+  'max-turns',
+  'command-timeout-ms',
   'trials',
   'fixtures',
   'suite-version',
@@ -36,6 +41,19 @@ function outputModes(values: string[]): string[] | undefined {
   return values.flatMap((v) => (v === 'both' ? [...ANSWER_MODES] : [v]));
 }
 
+/** `--tool-set`, `--protocol`, `--max-turns`, `--command-timeout-ms`: the agent section, checked by the schema. */
+function agentFromFlags(args: ParsedArgs): Record<string, unknown> | undefined {
+  const limits = Object.fromEntries(
+    Object.entries({ maxTurns: numeric(stringFlag(args, 'max-turns')), commandTimeoutMs: numeric(stringFlag(args, 'command-timeout-ms')) }).filter(([, v]) => v !== undefined),
+  );
+  const agent = Object.fromEntries(
+    Object.entries({ toolSet: stringFlag(args, 'tool-set'), protocol: stringFlag(args, 'protocol'), limits: Object.keys(limits).length > 0 ? limits : undefined }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+  return Object.keys(agent).length > 0 ? agent : undefined;
+}
+
 /** Only what was given: everything else takes the schema's default, exactly as an API body would. */
 export function configFromFlags(args: ParsedArgs, defaults: { createdBy: string }): Record<string, unknown> {
   const fixtures = Object.fromEntries(
@@ -53,7 +71,8 @@ export function configFromFlags(args: ParsedArgs, defaults: { createdBy: string 
     name: stringFlag(args, 'name'),
     createdBy: stringFlag(args, 'created-by') ?? defaults.createdBy,
     models: models.length > 0 ? models : undefined,
-    outputModes: outputModes(listFlag(args, 'output-mode')),
+    outputModes: outputModes([...listFlag(args, 'output-mode'), ...listFlag(args, 'mode')]),
+    agent: agentFromFlags(args),
     fixtures: Object.keys(fixtures).length > 0 ? fixtures : undefined,
     trials: numeric(stringFlag(args, 'trials')),
     seed: numeric(stringFlag(args, 'seed')),

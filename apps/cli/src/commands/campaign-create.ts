@@ -14,7 +14,8 @@ import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
 
 export const CREATE_USAGE =
-  'usage: gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...] [--output-mode text|json_schema|both]\n' +
+  'usage: gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...] [--output-mode text|json_schema|agent|both]\n' +
+  '         [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--command-timeout-ms N]]\n' +
   '         [--trials N] [--fixtures DIR] [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID]\n' +
   '         [--seed N] [--judge-profile NAME] [--concurrency N] [--created-by WHO]) [--dry-run] [--wait] [--json]';
 

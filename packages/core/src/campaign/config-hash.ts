@@ -1,5 +1,6 @@
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import { formatModelId, parseModelId } from '../models/model-id';
+import { agentConfigSchema } from '../agent/agent-config';
 import { campaignConfigSchema, type CampaignConfig, type CampaignConfigInput } from './config-schema';
 
 /** Sorted by UTF-16 code units, never by locale, so every machine orders alike. */
@@ -37,6 +38,9 @@ export function canonicalConfig(input: CampaignConfig | CampaignConfigInput): Ca
   if (config.fixtures.suiteVersion !== undefined) canonical.fixtures.suiteVersion = config.fixtures.suiteVersion;
   if (config.judgeProfile !== undefined) canonical.judgeProfile = config.judgeProfile;
   if (config.concurrency !== undefined) canonical.concurrency = config.concurrency;
+  // Agent targets always carry their configuration, defaults spelled out: an omitted section and the
+  // defaults written in full are one configuration with one hash.
+  if (canonical.outputModes.includes('agent')) canonical.agent = agentConfigSchema.parse(config.agent ?? {});
   return canonical;
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DIFFICULTIES } from '../fixtures/types';
-import { ANSWER_MODES } from '../mode';
+import { agentConfigSchema, DEFAULT_TOOL_SET } from '../agent/agent-config';
+import { findToolSet, toolSetNames } from '../agent/tools/tool-registry';
+import { MODES } from '../mode';
 import { parseModelId } from '../models/model-id';
 
 export const DEFAULT_TRIALS = 3;
@@ -50,9 +52,11 @@ export const campaignConfigSchema = z
     createdBy: z.string({ error: 'Say who creates the campaign.' }).trim().min(1, 'Say who creates the campaign.').max(200),
     models: z.array(modelIdSchema, { error: 'Choose at least one model.' }).min(1, 'Choose at least one model.'),
     outputModes: z
-      .array(z.enum(ANSWER_MODES, { error: 'Use text or json_schema.' }))
+      .array(z.enum(MODES, { error: 'Use text, json_schema or agent.' }))
       .min(1, 'Choose at least one output mode.')
       .default(['text']),
+    /** Tool set, protocol and limits of the `agent` output mode's targets; defaults when omitted. */
+    agent: agentConfigSchema.optional(),
     fixtures: fixtureSelectionSchema.default({
       suiteDir: 'fixtures',
       domains: [],
@@ -81,7 +85,16 @@ export const campaignConfigSchema = z
       .max(256, 'Concurrency must be at most 256.')
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    if (config.agent && !config.outputModes.includes('agent')) {
+      ctx.addIssue({ code: 'custom', path: ['agent'], message: 'An agent configuration needs the agent output mode.' });
+    }
+    const toolSet = config.agent?.toolSet;
+    if (toolSet !== undefined && toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) {
+      ctx.addIssue({ code: 'custom', path: ['agent', 'toolSet'], message: `Unknown tool set '${toolSet}'. Use default or one of ${toolSetNames().join(', ')}.` });
+    }
+  });
 
 export type CampaignConfigInput = z.input<typeof campaignConfigSchema>;
 export type CampaignConfig = z.output<typeof campaignConfigSchema>;

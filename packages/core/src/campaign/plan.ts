@@ -1,6 +1,6 @@
 import { formatModelId, parseModelId, type ReasoningEffort } from '../models/model-id';
 import { canonicalConfig, compareCodeUnits } from './config-hash';
-import type { AnswerMode } from '../mode';
+import type { Mode } from '../mode';
 import type { CampaignConfig } from './config-schema';
 import { selectFixtures, type SelectableFixture } from './fixture-selection';
 
@@ -10,7 +10,7 @@ export interface PlannedTarget {
   modelId: string;
   baseModel: string;
   reasoningEffort: ReasoningEffort | null;
-  outputMode: AnswerMode;
+  outputMode: Mode;
 }
 
 /** The identity of one attempt; field names match the Attempt table. */
@@ -20,7 +20,7 @@ export interface PlannedAttempt {
   fixtureIndex: number;
   modelId: string;
   reasoningEffort: ReasoningEffort | null;
-  outputMode: AnswerMode;
+  outputMode: Mode;
   domain: string;
   fixtureId: string;
   difficulty: string;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { AGENT_EXIT_STATUSES } from '../agent/exit-status';
+import { AGENT_SCORED_ON } from '../agent/scored-on';
 import { ATTEMPT_OUTCOMES } from '../campaign/attempt-outcome';
 import { GGB_JUDGE_RESULTS, GGB_SCENARIOS, GIST_FAILURES, GRADER_VERDICT_KINDS } from '../families/outcome';
 import { MODES } from '../mode';
@@ -255,6 +257,21 @@ export const judgementSchema = z
   })
   .strict();
 
+/** An agent try's loop in brief (its steps are stored apart, in the Trajectory tables). */
+export const agentEvidenceSchema = z
+  .object({
+    exitStatus: z.enum(AGENT_EXIT_STATUSES),
+    exitDetail: z.string().nullable(),
+    protocol: z.enum(['native', 'text']),
+    toolSet: z.string(),
+    steps: count,
+    toolCalls: count,
+    scoredOn: z.enum(AGENT_SCORED_ON),
+    submission: z.string().nullable(),
+  })
+  .strict();
+export type AgentEvidence = z.infer<typeof agentEvidenceSchema>;
+
 const base = {
   version: z.literal(ATTEMPT_EVIDENCE_VERSION),
   mode: z.enum(MODES),
@@ -277,6 +294,8 @@ export const gitbenchEvidenceSchema = z
     judge: judgementSchema.nullable(),
     /** What the reader must know about how this try ran (no isolation, output cut to the limits). */
     warnings: z.array(z.string()).optional(),
+    /** Agent mode: why the loop stopped and what was scored; the steps are in the try's Trajectory. */
+    agent: agentEvidenceSchema.optional(),
   })
   .strict();
 

@@ -35,7 +35,7 @@ describe('campaignConfigSchema', () => {
     expect(errors.createdBy).toEqual(['Say who creates the campaign.']);
     expect(errors['models.0']?.[0]).toMatch(/'turbo' is not a reasoning effort/);
     expect(errors['models.1']).toEqual(['Enter a model id.']);
-    expect(errors['outputModes.0']).toEqual(['Use text or json_schema.']);
+    expect(errors['outputModes.0']).toEqual(['Use text, json_schema or agent.']);
     expect(errors.trials).toEqual(['Run at most 20 trials.']);
     expect(errors['fixtures.ids.0']).toEqual(['Write a fixture as domain/id, e.g. log/f001.']);
     expect(errors['fixtures.difficulties.0']?.[0]).toMatch(/^Use one of trivial/);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newId, type AnswerMode } from '@gitbench/core';
+import { newId, type Mode } from '@gitbench/core';
 import type { Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
 import { ACTIVE_CAMPAIGN, type DispatchJob } from './dispatch';
@@ -25,7 +25,7 @@ export interface ClaimedAttempt extends Claim {
   fixtureSnapshotId: string;
   trial: number;
   modelId: string;
-  outputMode: AnswerMode;
+  outputMode: Mode;
 }
 
 

@@ -2,7 +2,7 @@ import {
   campaignCompleteness,
   countStatuses,
   summarizeAttempts,
-  type AnswerMode,
+  type Mode,
   type AttemptRow,
   type CampaignFactsById,
   type Completeness,
@@ -26,7 +26,7 @@ export interface CampaignTargetRow {
   modelId: string;
   baseModel: string;
   effort: string | null;
-  outputMode: AnswerMode;
+  outputMode: Mode;
   profile: string;
 }
 
