@@ -5,12 +5,18 @@ type AttemptSandboxEvidence = Extract<AttemptSandbox, { evidence: unknown }>['ev
 
 type Exec = AttemptSandboxEvidence['answer'][number];
 
+/** Commands that carry a payload (a staged file as base64, say) run to tens of kilobytes: the head says what it is. */
+const COMMAND_SHOWN = 400;
+function shownCommand(command: string): string {
+  return command.length <= COMMAND_SHOWN ? command : `${command.slice(0, COMMAND_SHOWN)}… (${command.length - COMMAND_SHOWN} more characters)`;
+}
+
 function ExecItem({ e, label }: { e: Exec; label: string }) {
   return (
     <li className="space-y-1">
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-slate-600">{label}</span>
-        <code className="rounded bg-slate-900 px-2 py-0.5 text-slate-50">$ {e.command}</code>
+        <code className="max-w-full whitespace-pre-wrap break-all rounded bg-slate-900 px-2 py-0.5 text-slate-50">$ {shownCommand(e.command)}</code>
         <span className={e.exitCode === 0 ? 'text-emerald-700' : 'text-rose-700'}>exit {e.exitCode ?? '?'}</span>
         {e.durationMs !== undefined ? <span className="text-slate-500">{e.durationMs} ms</span> : null}
         {e.timedOut ? <span className="text-rose-700">timed out</span> : null}
