@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { ANSWER_MODES } from '@gitbench/core/mode';
+import { MODES } from '@gitbench/core/mode';
 
 interface Profile {
   name: string;
@@ -132,6 +132,9 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   const [models, setModels] = useState<Record<string, string>>({}); // model id -> effort ('' = none)
   const [extraModels, setExtraModels] = useState('');
   const [outputModes, setOutputModes] = useState<string[]>(['text']);
+  // Agent mode: the tool set (`default`: the fixture's own) and the turn limit; other limits keep their defaults.
+  const [toolSet, setToolSet] = useState('default');
+  const [maxTurns, setMaxTurns] = useState('30');
   const [suiteDir, setSuiteDir] = useState('');
   const [domains, setDomains] = useState<string[]>([]);
   const [difficulties, setDifficulties] = useState<string[]>([]);
@@ -168,8 +171,9 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
       trials: Number(trials),
       seed: Number(seed),
       ...(judgeProfile.trim() ? { judgeProfile: judgeProfile.trim() } : {}),
+      ...(outputModes.includes('agent') ? { agent: { toolSet: toolSet.trim() || 'default', limits: { maxTurns: Number(maxTurns) } } } : {}),
     };
-  }, [models, extraModels, name, outputModes, suiteDir, domains, difficulties, tags, trials, seed, judgeProfile]);
+  }, [models, extraModels, name, outputModes, suiteDir, domains, difficulties, tags, trials, seed, judgeProfile, toolSet, maxTurns]);
 
   // Ask for the size and cost of the campaign whenever the selection changes (debounced).
   useEffect(() => {
@@ -312,13 +316,26 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
 
       <Fieldset legend="Output modes" error={<FieldError id={`${uid}-modes-err`} errors={feStartsWith('outputModes')} />}>
         <div className="flex gap-4 text-sm">
-          {ANSWER_MODES.map((m) => (
+          {MODES.map((m) => (
             <label key={m} className="flex items-center gap-2">
               <input type="checkbox" className="h-4 w-4" checked={outputModes.includes(m)} onChange={() => setOutputModes((c) => toggle(c, m))} />
               {m}
             </label>
           ))}
         </div>
+        {outputModes.includes('agent') ? (
+          <div className="mt-2 flex gap-4 text-sm">
+            <label className="block" htmlFor={`${uid}-toolset`}>
+              Agent tool set
+              <input id={`${uid}-toolset`} className={input} value={toolSet} onChange={(e) => setToolSet(e.target.value)} placeholder="default, bash, editor, bash+editor" />
+            </label>
+            <label className="block" htmlFor={`${uid}-turns`}>
+              Max turns
+              <input id={`${uid}-turns`} type="number" min={1} max={500} className={input} value={maxTurns} onChange={(e) => setMaxTurns(e.target.value)} />
+            </label>
+            <FieldError id={`${uid}-agent-err`} errors={feStartsWith('agent')} />
+          </div>
+        ) : null}
       </Fieldset>
 
       <Fieldset legend="Fixtures" error={<FieldError id={`${uid}-fx-err`} errors={feStartsWith('fixtures')} />}>
