@@ -17,7 +17,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { HISTORY_LOG_ARGS, parseHistory, type HistoryCommit } from '../packages/core/src/families/ggb/history';
-import { parseFileDiff, renderHunks } from '../packages/core/src/families/ggb/hunks';
+import { parseFileDiff, patchOf, renderHunks } from '../packages/core/src/families/ggb/hunks';
+import { lineEnding, splitLines, withEnding } from '../packages/core/src/families/ggb/tools/common';
+import { conflictsInText } from '../packages/core/src/families/ggb/tools/mcr';
 
 interface Source {
   /** owner/name on GitHub */
@@ -216,6 +218,13 @@ interface McrScenario {
   messages: { ours: string; theirs: string; merge: string };
   dates: { ours: string; theirs: string };
   prompt: string;
+  /** The resolution through the ggb-mcr tools, when the merged files read as the conflicted ones with each block replaced. */
+  referenceCalls?: ToolCall[] | null;
+}
+
+interface ToolCall {
+  name: string;
+  args: Record<string, unknown>;
 }
 
 function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>, outDir: string, start: number): McrScenario[] {
@@ -287,7 +296,9 @@ function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>
       dates: { ours: isoDate(metas.ours.committerDate), theirs: isoDate(metas.theirs.committerDate) },
       prompt: '',
     };
-    scenario.prompt = mcrPrompt(scenario, conflictBlocks(scratch, o, t, info.files));
+    const texts = conflictedTexts(scratch, o, t, info.files);
+    scenario.prompt = mcrPrompt(scenario, conflictBlocks(texts));
+    scenario.referenceCalls = mcrReferenceCalls(texts, Object.fromEntries(info.files.map((f) => [f, git(scratch, ['cat-file', 'blob', `${m}:${f}`])])));
     byBand[band].push(scenario);
     process.stderr.write(`  mcr ${id}: ${band} ${info.conflicts} conflict(s) in ${info.files.length} file(s) (${merge.slice(0, 10)})\n`);
   }
@@ -300,31 +311,56 @@ function isoDate(gitDate: string): string {
 }
 
 /** The conflict blocks as the agent will see them after `git merge incoming` in the sandbox. */
-function conflictBlocks(scratch: string, ours: string, theirs: string, files: string[]): { file: string; text: string }[] {
+/** The conflicted files as the agent will see them after `git merge incoming` in the sandbox. */
+function conflictedTexts(scratch: string, ours: string, theirs: string, files: string[]): Record<string, string> {
   const wt = mkdtempSync(join(tmpdir(), 'ggb-wt-'));
   try {
     git(scratch, ['worktree', 'add', '-q', '--detach', wt, ours]);
     git(wt, ['merge', '--no-ff', '--no-edit', theirs], { allowFail: true, env: { GIT_MERGE_AUTOEDIT: 'no' } });
-    const blocks: { file: string; text: string }[] = [];
-    for (const f of files) {
-      const lines = readFileSync(join(wt, f), 'utf8').split('\n');
-      let cur: string[] | null = null;
-      for (const l of lines) {
-        if (l.startsWith('<<<<<<< ')) cur = [l];
-        else if (cur) {
-          cur.push(l);
-          if (l.startsWith('>>>>>>> ')) {
-            blocks.push({ file: f, text: cur.join('\n') });
-            cur = null;
-          }
-        }
-      }
-    }
-    return blocks;
+    return Object.fromEntries(files.map((f) => [f, readFileSync(join(wt, f), 'utf8')]));
   } finally {
     git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });
     rmSync(wt, { recursive: true, force: true });
   }
+}
+
+function conflictBlocks(texts: Record<string, string>): { file: string; text: string }[] {
+  return Object.entries(texts).flatMap(([file, text]) => conflictsInText(file, text).map((c) => ({ file, text: c.lines.join('').replace(/\r?\n$/, '') })));
+}
+
+/**
+ * The real resolution as calls of the ggb-mcr tools (for the oracle agent): the merged file must be the
+ * conflicted file with each conflict block replaced by some text; null when it cannot be read that way.
+ */
+function mcrReferenceCalls(texts: Record<string, string>, merged: Record<string, string>): ToolCall[] | null {
+  const calls: ToolCall[] = [];
+  for (const [file, text] of Object.entries(texts)) {
+    const lines = splitLines(text);
+    const blocks = conflictsInText(file, text);
+    const between: string[] = [];
+    let at = 0;
+    for (const b of blocks) {
+      between.push(lines.slice(at, b.startLine - 1).join(''));
+      at = b.endLine;
+    }
+    between.push(lines.slice(at).join(''));
+    const target = merged[file]!;
+    if (!target.startsWith(between[0]!)) return null;
+    let pos = between[0]!.length;
+    const resolutions: string[] = [];
+    for (let i = 1; i < between.length; i++) {
+      const seg = between[i]!;
+      const found = i === between.length - 1 ? target.length - seg.length : target.indexOf(seg, pos);
+      if (found < pos || target.slice(found, found + seg.length) !== seg) return null;
+      resolutions.push(target.slice(pos, found));
+      pos = found + seg.length;
+    }
+    if (pos !== target.length || between.map((b, i) => b + (resolutions[i] ?? '')).join('') !== target) return null;
+    // The tool writes content with the file's line ending: a resolution in another ending would change.
+    if (resolutions.some((r) => r !== withEnding(r, lineEnding(text)))) return null;
+    for (const content of resolutions) calls.push({ name: 'resolve_current_merge_conflict_with', args: { content, reason: 'reproduce the real merge commit' } });
+  }
+  return calls;
 }
 
 function mcrPrompt(s: McrScenario, blocks: { file: string; text: string }[]): string {
@@ -381,6 +417,7 @@ interface Chain {
   irShows: string[];
   /** The target file's hunks, numbered from 1, for the ICC prompt. */
   iccHunks: string;
+  iccCalls: ToolCall[] | null;
 }
 
 
@@ -468,6 +505,7 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
         messages,
         irShows: rewritten.map((r) => git(scratch, ['show', '--no-color', '--format=commit %h%nAuthor: %an%nDate:   %ad%n%n%B', r])),
         iccHunks: renderHunks(parseFileDiff(git(scratch, ['diff', '--no-color', rewrittenBase, tip, '--', file]))?.hunks ?? []),
+        iccCalls: iccReferenceCalls(scratch, rewrittenBase, rewritten, file, messages),
       };
       for (const c of chain) used.add(c.id);
       byBand[band].push(scenario);
@@ -476,6 +514,56 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
     }
   }
   return Object.values(byBand).flat();
+}
+
+/** Every subset of 1..n, smallest first. */
+function* subsets(n: number): Generator<number[]> {
+  for (let size = 1; size <= n; size++) {
+    const pick = (start: number, left: number, acc: number[]): number[][] =>
+      left === 0 ? [acc] : Array.from({ length: n - start + 1 - left + 1 }, (_, k) => start + k).flatMap((i) => pick(i + 1, left - 1, [...acc, i]));
+    yield* pick(1, size, []);
+  }
+}
+
+/**
+ * The original commits through the ggb-icc tools (for the oracle agent): for each commit, the hunks of
+ * what is left whose staging gives exactly that commit's version of the file; null when no such
+ * choice exists (a hunk mixes two commits' changes) or there are too many hunks to search.
+ */
+function iccReferenceCalls(scratch: string, base: string, commits: string[], file: string, messages: string[]): ToolCall[] | null {
+  const wt = mkdtempSync(join(tmpdir(), 'ggb-icc-'));
+  const index = join(wt, '..', `${wt.split('/').pop()}.index`);
+  try {
+    git(scratch, ['worktree', 'add', '-q', '--detach', wt, commits.at(-1)!]);
+    const env = { GIT_INDEX_FILE: index };
+    git(wt, ['read-tree', base], { env });
+    const calls: ToolCall[] = [];
+    for (const [i, c] of commits.entries()) {
+      const diff = parseFileDiff(git(wt, ['diff', '--no-color', '--no-ext-diff', '--', file], { env }));
+      if (!diff || diff.hunks.length > 10) return null;
+      const want = git(scratch, ['rev-parse', `${c}:${file}`]).trim();
+      let found: number[] | null = null;
+      for (const choice of subsets(diff.hunks.length)) {
+        const trial = `${index}.trial`;
+        writeFileSync(trial, readFileSync(index));
+        const applied = git(wt, ['apply', '--cached', '-'], { env: { GIT_INDEX_FILE: trial }, input: patchOf(diff, choice), allowFail: true });
+        if (!applied.startsWith('\u0000EXIT') && git(wt, ['rev-parse', `:${file}`], { env: { GIT_INDEX_FILE: trial } }).trim() === want) {
+          found = choice;
+          break;
+        }
+      }
+      if (!found) return null;
+      git(wt, ['apply', '--cached', '-'], { env, input: patchOf(diff, found) });
+      calls.push({ name: 'commit_changes_in', args: { selected_hunks: found, commit_message: messages[i]!, reason: 'reproduce the original commit' } });
+    }
+    calls.push({ name: 'commit_remaining_changes', args: { commit_message: 'Remaining changes outside the target file', reason: 'commit what is left' } });
+    return calls;
+  } finally {
+    git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });
+    rmSync(wt, { recursive: true, force: true });
+    rmSync(index, { force: true });
+    rmSync(`${index}.trial`, { force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -522,6 +610,7 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
       files: s.files,
       band: s.band,
       source: sourceBlock(s.source, s.original, { base: s.rewritten.base, ours: s.rewritten.ours, theirs: s.rewritten.theirs, merge: s.rewritten.merge }),
+      ...(s.referenceCalls ? { reference_tool_calls: s.referenceCalls } : {}),
     },
     negatives: [
       { answer: 'true', why: 'nop: the merge is left with unmerged files.' },
@@ -576,6 +665,7 @@ function irFixture(c: Chain): Record<string, unknown> {
       chain_length: n,
       original_history: c.irHistory,
       source: sourceBlock(c.source, c.original, c.rewritten),
+      reference_tool_calls: [{ name: 'execute_rebase', args: { reason: 'keep the original history' } }],
     },
     negatives: [
       { answer: 'true', why: 'nop: the rebase is still in progress.' },
@@ -637,6 +727,7 @@ function iccFixture(c: Chain): Record<string, unknown> {
       chain_length: n,
       original_history: c.iccHistory,
       source: sourceBlock(c.source, c.original, c.rewritten),
+      ...(c.iccCalls ? { reference_tool_calls: c.iccCalls } : {}),
     },
     negatives: [
       { answer: 'true', why: 'nop: nothing is committed.' },

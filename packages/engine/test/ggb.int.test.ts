@@ -112,6 +112,17 @@ describe('GitGoodBench suite', () => {
     expect(nop.ending).toEqual({ outcome: 'FAIL' });
     expect(nop.agent!.summary.toolSet).toBe('ggb-mcr');
 
+    // The oracle with the paper's tools (the fixtures' default sets): its reference as tool calls.
+    const viaTools = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    expect(viaTools.agent!.summary.toolSet).toBe('ggb-mcr');
+    expect(viaTools.ending, String(viaTools.errorMessage)).toEqual({ outcome: 'PASS' });
+    const icc = pick('icc/click-icc01');
+    const iccSnap = await buildFixtureRepository(icc, driver, { labels: runLabel });
+    const iccRun = await executeAttempt({ fixture: icc, snapshot: iccSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    expect(iccRun.ending).toEqual({ unjudged: 'no_judge_profile' });
+    const iccFamily = iccRun.attempt!.family as GgbOutcome;
+    expect(iccFamily.histories!.agent.map((c) => [c.message, c.diff])).toEqual(iccFamily.histories!.original.map((c) => [c.message, c.diff]));
+
     const ir = pick('ir/requests-ir01');
     const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
     const n = ir.scoring.chain_length as number;

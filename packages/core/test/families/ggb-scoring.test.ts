@@ -143,6 +143,7 @@ describe('histories read from git', () => {
     expect(all.map((c) => [c.subject, c.files])).toEqual([['Add b', ['f.py', 'g.py']], ['Add c', ['f.py']]]);
     expect(all[0]!.message).toBe('Add b\n\nBody line');
     expect(all[1]!.diff).toContain('+c\r\n');
+    expect(all[1]!.diff).not.toMatch(/^index /m);
     expect(parseHistory(sh(historyCommand(base, 'g.py'))).map((c) => c.subject)).toEqual(['Add b']);
   });
 });

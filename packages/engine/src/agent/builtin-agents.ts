@@ -1,4 +1,4 @@
-import { agentScoredOn, ConfigurationError, findTool, getScorer, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
+import { agentScoredOn, ConfigurationError, findTool, getScorer, ggbReferenceToolCalls, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
 import {
   builtinKindOf,
   DEFAULT_SIMULATED_CORRECTNESS,
@@ -43,6 +43,9 @@ function referenceTurns(fixture: Fixture, reference: string, toolSet: ToolSet): 
   const hasBash = findTool(toolSet, 'bash') !== undefined;
   const hasWrite = findTool(toolSet, 'write_file') !== undefined;
   if (agentScoredOn(fixture) !== 'repository') return turns;
+  // A family that ships its reference as calls of its own tools (GitGoodBench) is solved with them.
+  const ownCalls = ggbReferenceToolCalls(fixture);
+  if (ownCalls && ownCalls.every((c) => findTool(toolSet, c.name))) return ownCalls.map((c) => ({ calls: [c] }));
   if (fixture.scoring.type === 'resolved_file_blocks') {
     const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
     for (const [path, content] of Object.entries(files)) {

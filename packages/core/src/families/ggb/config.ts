@@ -15,6 +15,18 @@ const relative = z
   .min(1)
   .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '..' && part !== '.'), 'must be a path inside the repository');
 
+/**
+ * The reference solution as calls of the scenario's own tools (ggb-mcr, ggb-ir, ggb-icc), for the
+ * oracle agent; absent where the miner could not express it with them. Never shown to an agent.
+ */
+export const referenceToolCallsSchema = z.array(z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict()).optional();
+
+/** The reference tool calls of a GitGoodBench fixture, or null when it has none (or is not one). */
+export function ggbReferenceToolCalls(fixture: Pick<Fixture, 'scoring'>): { name: string; args: Record<string, unknown> }[] | null {
+  const parsed = referenceToolCallsSchema.safeParse(fixture.scoring['reference_tool_calls']);
+  return parsed.success && parsed.data && parsed.data.length > 0 ? parsed.data : null;
+}
+
 const historyCommitSchema = z
   .object({ sha: z.string(), subject: z.string(), message: z.string(), files: z.array(z.string()), diff: z.string() })
   .strict() satisfies z.ZodType<HistoryCommit>;

@@ -27,7 +27,13 @@ export function parseHistory(stdout: string): HistoryCommit[] {
   for (const record of stdout.split(RS).slice(1)) {
     const [sha = '', rawMessage = '', ...rest] = record.split(US);
     const message = rawMessage.replace(/\n+$/, '');
-    const diff = rest.join(US).replace(/^\n+/, '').replace(/\n+$/, '');
+    // Blob ids (`index` lines) are left out: their abbreviation depends on the repository's size, and
+    // the judge reads changes, not object ids.
+    const diff = rest
+      .join(US)
+      .replace(/^index [0-9a-f]+\.\.[0-9a-f]+.*\n/gm, '')
+      .replace(/^\n+/, '')
+      .replace(/\n+$/, '');
     const files = [...diff.matchAll(/^diff --git a\/(.*?) b\//gm)].map((m) => m[1]!);
     commits.push({ sha: sha.trim(), subject: message.split('\n')[0] ?? '', message, files, diff: diff === '' ? '' : `${diff}\n` });
   }
