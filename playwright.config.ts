@@ -1,5 +1,9 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { useOwnDatabaseAndQueue } from './e2e/environment';
+
+// A database and queue apart from the demo's: the tests' campaigns never reach its leaderboard or worker.
+useOwnDatabaseAndQueue(process.env);
 
 // Browser tests run the built web app against real services, in Debian's Chromium (Playwright's own
 // browser download cannot reach its host from these machines).
@@ -34,7 +38,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run start -w @gitbench/web -- -p ${port} -H 127.0.0.1`,
+    // The tests' own database first (e2e/environment.ts): the server's readiness check reads it.
+    command: `node --import tsx e2e/prepare-database.ts && npm run start -w @gitbench/web -- -p ${port} -H 127.0.0.1`,
     url: baseURL,
     reuseExistingServer: false,
     timeout: 60_000,
