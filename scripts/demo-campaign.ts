@@ -3,9 +3,16 @@
  * legacy campaigns (when they are next to this repository) and launches one demo campaign through the
  * HTTP API, exactly as the form does. Idempotent: a demo campaign with the same configuration hash that
  * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
+ *
+ * With the upstream sample data present, the demo campaign runs upstream's fixtures and replays its
+ * result files as targets of their own (real answers of a real model with the tokens, cost and
+ * latency recorded then, labelled replay wherever shown), beside the built-in models, so that every
+ * chart, cost included, has points on first run. Replay reads only from configured directories:
+ * demo.sh sets GITBENCH_REPLAY_DIRS to the state directory's `replays`, and each recorded model's
+ * files are placed there in a folder named after the model, which is the replay target's name.
  *   node --import tsx scripts/demo-campaign.ts http://127.0.0.1:3000
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createApiToken, revokeApiToken } from '@gitbench/auth';
 import { parseSuite, type Fixture } from '@gitbench/core';
@@ -73,17 +80,62 @@ async function waitForWebApp(timeoutMs = 90_000): Promise<void> {
   }
 }
 
+/**
+ * The recorded models of the upstream result files, each as a replay target (`replay:<model>`): the
+ * files are linked (or copied) into `<replay dir>/<model>/`, the directory demo.sh configures.
+ */
+function prepareReplays(resultsDir: string): string[] {
+  const replayDir = process.env.GITBENCH_REPLAY_DIRS?.split(path.delimiter)[0];
+  if (!replayDir || !existsSync(resultsDir)) return [];
+  const models = new Set<string>();
+  for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort()) {
+    const source = path.join(resultsDir, file);
+    const { model } = JSON.parse(readFileSync(source, 'utf8')) as { model?: unknown };
+    if (typeof model !== 'string' || !model) continue;
+    const name = model.replace(/[^A-Za-z0-9._-]+/g, '-');
+    const target = path.join(replayDir, name, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (!existsSync(target) || statSync(target).size !== statSync(source).size) {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+    models.add(`replay:${name}`);
+  }
+  return [...models];
+}
+
+/** Upstream's fixtures the replays answered: the first two of each benchmark. */
+function upstreamFixtureIds(suiteDir: string): string[] {
+  return readdirSync(suiteDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .flatMap((domain) =>
+      readdirSync(path.join(suiteDir, domain))
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+        .slice(0, 2)
+        .map((f) => `${domain}/${f.replace(/\.yaml$/, '')}`),
+    );
+}
+
+function demoConfig() {
+  const base = { createdBy: 'npm run demo', outputModes: ['text', 'json_schema'], trials: 3, seed: 7 };
+  const upstream = process.env.GITBENCH_UPSTREAM_DIR;
+  const replays = upstream ? prepareReplays(path.join(upstream, 'results')) : [];
+  if (upstream && replays.length > 0) {
+    const suiteDir = path.join(upstream, 'fixtures');
+    return { ...base, name: 'Demo: replayed real model, oracle, mock and simulated', models: [...replays, 'oracle', 'mock', SIMULATED], fixtures: { suiteDir, ids: upstreamFixtureIds(suiteDir) } };
+  }
+  return { ...base, name: 'Demo: oracle, mock and simulated', models: ['oracle', 'mock', SIMULATED], fixtures: { suiteDir: SUITE_DIR, ids: demoFixtureIds() } };
+}
+
 async function launchDemoCampaign(): Promise<void> {
-  const config = {
-    name: 'Demo: oracle, mock and simulated',
-    createdBy: 'npm run demo',
-    models: ['oracle', 'mock', SIMULATED],
-    outputModes: ['text', 'json_schema'],
-    fixtures: { suiteDir: SUITE_DIR, ids: demoFixtureIds() },
-    trials: 3,
-    seed: 7,
-  };
-  const estimate = await api<{ configHash?: string; attempts?: number; formErrors?: string[]; fieldErrors?: Record<string, string[]> }>(
+  const config = demoConfig();
+  const estimate = await api<{ configHash?: string; attempts?: number; costEstimateUsd?: number | null; costNote?: string; formErrors?: string[]; fieldErrors?: Record<string, string[]> }>(
     '/api/campaigns/estimate',
     { method: 'POST', body: JSON.stringify(config) },
   );
@@ -99,6 +151,8 @@ async function launchDemoCampaign(): Promise<void> {
   const created = await api<{ campaignId?: string; queued?: boolean; queueError?: string }>('/api/campaigns', { method: 'POST', body: JSON.stringify(config) });
   if (created.status !== 201 || !created.body.campaignId) throw new Error(`launching the demo campaign failed: ${JSON.stringify(created.body)}`);
   say(`demo campaign launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`);
+  const usd = estimate.body.costEstimateUsd;
+  say(`its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} (${estimate.body.costNote ?? ''})`);
   if (!created.body.queued) say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
 }
 

@@ -14,6 +14,10 @@ bash scripts/setup.sh
 . "$GITBENCH_STATE_DIR/env"
 # The upstream sample data, when there is any: its results become legacy campaigns, its fixtures a suite.
 if upstream="$(upstream_dir)"; then export GITBENCH_UPSTREAM_DIR="$upstream"; fi
+# Replay reads only from configured directories: the demo's recorded models are placed here
+# (scripts/demo-campaign.ts), and the web app and the worker read them from here only.
+export GITBENCH_REPLAY_DIRS="$GITBENCH_STATE_DIR/replays"
+mkdir -p "$GITBENCH_REPLAY_DIRS"
 
 node --import tsx scripts/demo-admin.ts "http://127.0.0.1:$PORT"
 say "building the web app"

@@ -65,3 +65,15 @@ export function SimulatedBadge() {
     </span>
   );
 }
+
+/** Recorded answers of a real model played back: every place that shows them says they are a replay. */
+export function ReplayBadge() {
+  return (
+    <span
+      className="inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-medium text-sky-800"
+      title="Replay: a real model's recorded answers (with the tokens, cost and latency recorded then) played back through today's scoring; no model was called."
+    >
+      replay
+    </span>
+  );
+}

@@ -1,11 +1,11 @@
 import Link from 'next/link';
-import { isSimulatedModelId } from '@gitbench/core';
+import { isReplayModelId, isSimulatedModelId } from '@gitbench/core';
 import { modelHref } from './format';
-import { LegacyBadge, SimulatedBadge } from './status-badge';
+import { LegacyBadge, ReplayBadge, SimulatedBadge } from './status-badge';
 
 /**
  * A target (model × effort × output mode) as every table names it: the model linked to its page, the
- * output mode and effort underneath, and a badge wherever its results are simulated or legacy.
+ * output mode and effort underneath, and a badge wherever its results are simulated, replayed or legacy.
  */
 export function TargetName({
   modelId,
@@ -29,10 +29,11 @@ export function TargetName({
       <Link href={modelHref(modelId, filters)} className="font-medium text-indigo-700 hover:underline">
         {modelId}
       </Link>
-      {details || legacy || isSimulatedModelId(modelId) ? (
+      {details || legacy || isSimulatedModelId(modelId) || isReplayModelId(modelId) ? (
         <div className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
           {details}
           {isSimulatedModelId(modelId) ? <SimulatedBadge /> : null}
+          {isReplayModelId(modelId) ? <ReplayBadge /> : null}
           {legacy ? <LegacyBadge /> : null}
         </div>
       ) : null}
@@ -40,7 +41,7 @@ export function TargetName({
   );
 }
 
-/** The model id as plain text with its simulated badge, for headings and chart lists. */
+/** The model id as plain text with its simulated or replay badge, for headings and chart lists. */
 export function ModelLabel({ modelId, outputMode }: { modelId: string; outputMode?: string }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
@@ -49,6 +50,7 @@ export function ModelLabel({ modelId, outputMode }: { modelId: string; outputMod
         {outputMode ? ` · ${outputMode}` : ''}
       </span>
       {isSimulatedModelId(modelId) ? <SimulatedBadge /> : null}
+      {isReplayModelId(modelId) ? <ReplayBadge /> : null}
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import { ConfigurationError, parseModelId, sha256Hex, type ModelId, type PriceTable } from '@gitbench/core';
+import { ConfigurationError, parseModelId, sha256Hex, type AnswerMode, type ModelId, type PriceTable } from '@gitbench/core';
 import { createAgentChat } from './agent-chat';
 import { RequestBudget, type BudgetLimits } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
@@ -230,14 +230,7 @@ export class ProviderRegistry {
     });
     const kind = builtinKindOf(spec.model) ?? spec.provider;
     if (kind === 'replay') {
-      const source = spec.model.startsWith('replay:') ? spec.model.slice('replay:'.length) : spec.model;
-      let loading = this.replays.get(source);
-      if (!loading) {
-        loading = loadReplayIndex(source.split(','), this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
-        this.replays.set(source, loading);
-        loading.catch(() => this.replays.delete(source));
-      }
-      const index = await loading;
+      const index = await this.replayIndex(spec.model);
       const recordedModel = index.all()[0]?.model ?? 'replay';
       return make(createReplayProvider(index), recordedModel);
     }
@@ -249,6 +242,30 @@ export class ProviderRegistry {
       return make(createSimulatedProvider({ seed }), `simulated:${seed}`, true);
     }
     return undefined;
+  }
+
+  private replayIndex(model: string): Promise<ReplayIndex> {
+    const source = model.startsWith('replay:') ? model.slice('replay:'.length) : model;
+    let loading = this.replays.get(source);
+    if (!loading) {
+      loading = loadReplayIndex(source.split(','), this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
+      this.replays.set(source, loading);
+      loading.catch(() => this.replays.delete(source));
+    }
+    return loading;
+  }
+
+  /**
+   * For a replay model, what each recorded answer cost (null where the recording has no cost), for
+   * the estimate before launch; undefined for any other model.
+   */
+  async recordedCosts(model: string): Promise<((domain: string, fixtureId: string, outputMode: AnswerMode) => number | null) | undefined> {
+    if (builtinKindOf(model) !== 'replay') return undefined;
+    const index = await this.replayIndex(model);
+    return (domain, fixtureId, outputMode) => {
+      const usd = index.get(domain, fixtureId, outputMode)?.recordedScore.cost_usd;
+      return typeof usd === 'number' && Number.isFinite(usd) ? usd : null;
+    };
   }
 
   private providerFor(profile: Profile): Provider {

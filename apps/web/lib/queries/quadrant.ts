@@ -1,4 +1,4 @@
-import { assignQuadrants, type QuadrantResult } from '@gitbench/core';
+import { assignQuadrants, isReplayModelId, type QuadrantResult } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { DashboardFilters } from './filters';
 import { getLeaderboard, type LeaderboardRow } from './leaderboard';
@@ -37,7 +37,7 @@ function pointsFor(rows: readonly LeaderboardRow[], metric: QuadrantMetric): Qua
     return {
       x,
       y: r.meanSuccess.value,
-      label: `${r.modelId} · ${r.outputMode}${r.simulated ? ' (simulated)' : ''}${r.legacyOnly ? ' (legacy)' : ''}`,
+      label: `${r.modelId} · ${r.outputMode}${r.simulated ? ' (simulated)' : ''}${isReplayModelId(r.modelId) ? ' (replay)' : ''}${r.legacyOnly ? ' (legacy)' : ''}`,
       modelId: r.modelId,
       outputMode: r.outputMode,
       simulated: r.simulated,

@@ -7,3 +7,4 @@ export * from './fixture-selection';
 export * from './plan';
 export * from './eta';
 export * from './limits';
+export * from './cost-estimate';

@@ -65,3 +65,12 @@ export function isSimulatedModelId(modelId: string): boolean {
 
 /** The pattern behind isSimulatedModelId, for code that cannot import core (a browser bundle gets its source). */
 export const SIMULATED_MODEL_ID = /^(simulated|sim)(:[^#]*)?(#.*)?$/;
+
+/**
+ * True for a replay (`replay:<recording>`): recorded answers of a real model played back, with the
+ * tokens, cost and latency recorded then. Real behaviour, but not a run of the model now: every place
+ * that shows its results says it is a replay.
+ */
+export function isReplayModelId(modelId: string): boolean {
+  return /^replay:./.test(modelId.trim());
+}

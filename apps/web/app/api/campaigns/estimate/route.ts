@@ -1,19 +1,36 @@
 import { NextResponse } from 'next/server';
+import { estimateCampaignCost, type PlannedTarget, type TargetPricing } from '@gitbench/core';
 import { prepareCampaign } from '@gitbench/db';
-import { BUILTIN_PROFILE } from '@gitbench/providers';
+import { PRICE_TABLE } from '@gitbench/providers';
 import { campaignDeps, withCreator } from '@/lib/campaigns/service';
 import { readJson } from '@/lib/campaigns/http';
 import { apiRoute } from '@/lib/auth/api-route';
+import { providerRegistry } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-/** What a configuration would run, before anything is written: the form shows it before launch. */
+/** What a configuration would run, and what it would cost, before anything is written: the form shows it before launch. */
 export const POST = apiRoute('member', async ({ request, actor }) => {
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const prepared = await prepareCampaign(withCreator(body.value, actor), await campaignDeps());
   if (!prepared.ok) return NextResponse.json(prepared.errors, { status: 400 });
-  const builtinOnly = [...prepared.profiles.values()].every((p) => p === BUILTIN_PROFILE);
+  const registry = await providerRegistry();
+  const pricing = new Map<string, TargetPricing>();
+  for (const target of prepared.plan.targets) {
+    const described = registry.describeModel(target.modelId);
+    const recorded = await registry.recordedCosts(target.modelId).catch(() => undefined);
+    const key = `${target.modelId}|${target.outputMode}`;
+    if (recorded) pricing.set(key, { kind: 'recorded', usdOf: (domain, fixtureId) => (target.outputMode === 'agent' ? null : recorded(domain, fixtureId, target.outputMode)) });
+    else if (described.ok && described.builtin) pricing.set(key, { kind: 'free' });
+    else pricing.set(key, { kind: 'priced', baseModel: target.baseModel });
+  }
+  const cost = estimateCampaignCost(
+    { targets: prepared.plan.targets, fixtures: prepared.plan.fixtures, trials: prepared.config.trials },
+    (t: PlannedTarget) => pricing.get(`${t.modelId}|${t.outputMode}`) ?? { kind: 'priced', baseModel: t.baseModel },
+    PRICE_TABLE,
+    new Date(),
+  );
   return NextResponse.json({
     attempts: prepared.plan.attempts.length,
     fixtures: prepared.plan.fixtures.length,
@@ -21,8 +38,9 @@ export const POST = apiRoute('member', async ({ request, actor }) => {
     trials: prepared.config.trials,
     suiteVersion: prepared.config.fixtures.suiteVersion,
     configHash: prepared.hash,
-    costEstimateUsd: builtinOnly ? 0 : null,
-    costNote: builtinOnly ? 'Built-in models make no paid calls.' : 'No price is known for at least one model; cost will be recorded per attempt.',
+    costEstimateUsd: cost.usd,
+    costNote: cost.note,
+    costByTarget: cost.targets,
     skippedInvalidFixtures: prepared.suite.invalid.length,
   });
 });
