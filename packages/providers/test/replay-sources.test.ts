@@ -71,3 +71,15 @@ describe('replay reads only from the configured directories', () => {
     expect(replaySourcesFromEnv({ GITBENCH_UPSTREAM_DIR: '/u' }, '/w').dirs).toEqual(['/u/results']);
   });
 });
+
+describe('recorded costs of a replay, for the estimate before launch', () => {
+  it('are what each recorded answer cost, from the configured directories only; other models have none', async () => {
+    const envelope = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { results: { benchmark: string; scores: { fixture_id: string; cost_usd?: number }[] }[] };
+    const first = envelope.results[0]!;
+    const costOf = (await registry.recordedCosts('replay:run.json'))!;
+    expect(costOf(first.benchmark, first.scores[0]!.fixture_id, 'text')).toBe(first.scores[0]!.cost_usd);
+    expect(costOf(first.benchmark, 'no-such-fixture', 'text')).toBeNull();
+    expect(await registry.recordedCosts('mock')).toBeUndefined();
+    await expect(registry.recordedCosts('replay:../outside.json')).rejects.toBeInstanceOf(ConfigurationError);
+  });
+});
