@@ -4,7 +4,7 @@ import { createDb, DEFAULT_MAX_DISPATCHES, DEFAULT_MAX_PLAN_DISPATCHES, type Db 
 import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from './attempt-executor';
 import { campaignHandlers } from './campaign-handlers';
-import { WORKER_LABEL } from '@gitbench/sandbox';
+import { CAMPAIGN_LABEL, WORKER_LABEL } from '@gitbench/sandbox';
 import { reapOnce, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {
@@ -101,6 +101,8 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
 
   const handlers: JobHandlers = {
     'system.ping': async ({ pingId }) => ({ pingId, workerId: id, at: new Date().toISOString() }),
+    // The web app asks through the queue: it holds no Docker socket.
+    'campaign.cancel': async ({ campaignId }) => ({ sandboxesRemoved: await executor.removeSandboxes({ [CAMPAIGN_LABEL]: campaignId }) }),
     ...campaignHandlers({
       db,
       queue,

@@ -10,11 +10,19 @@ import { launch, loadFixtures, UPSTREAM_FIXTURES, waitFor } from './harness';
 
 // An executor whose attempts never end and ignore being asked to stop: the worker's wall-clock limit
 // must still end each one, as an attempt_timeout failure that says which limit it hit.
+const removals: Record<string, string>[] = [];
 const stuck = (): AttemptExecutor => ({
   buildKey: () => null,
-  buildRepositories: async (fixtures) => fixtures.map(() => ({ inputHash: 'h', repoState: 's', archive: Buffer.from(''), setupLog: '', buildInfo: {} })),
+  buildRepositories: async (fixtures, _labels, onBuilt) => {
+    const built = fixtures.map(() => ({ inputHash: 'h', repoState: 's', archive: Buffer.from(''), setupLog: '', buildInfo: {} }));
+    built.forEach((b, i) => onBuilt?.(i, b));
+    return built;
+  },
   runAttempt: () => new Promise(() => undefined),
-  removeSandboxes: async () => 0,
+  removeSandboxes: async (labels) => {
+    removals.push(labels);
+    return 2;
+  },
   removeOrphanSandboxes: async () => 0,
   describeSandbox: () => 'none',
 });
@@ -51,13 +59,23 @@ describe('per-attempt limits in the worker', () => {
         return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING') ? rows : undefined;
       },
       60_000,
-    );
+    ).catch(async (err: Error) => {
+      const c = await t.db.campaign.findUnique({ where: { id: campaignId } });
+      const rows = await t.db.attempt.findMany({ where: { campaignId }, select: { status: true, errorMessage: true } });
+      throw new Error(`${err.message}: campaign ${c?.status} ${c?.statusDetail ?? ''} ${JSON.stringify(rows)}`);
+    });
     for (const a of attempts) {
       expect(a.status).toBe('INFRA_FAILURE');
       expect(a.errorClass).toBe('attempt_timeout');
       expect(a.errorMessage).toMatch(/wall-clock limit of 1 s \(GITBENCH_ATTEMPT_TIMEOUT_MS\)/);
     }
   }, 90_000);
+
+  it('removes a cancelled campaign\'s sandboxes when the web app asks through the queue (it holds no Docker socket)', async () => {
+    const reply = (await queue.enqueueAndWait('campaign.cancel', { campaignId: 'cmp_cancelme', request: 1 }, 20_000)) as { sandboxesRemoved: number };
+    expect(reply).toEqual({ sandboxesRemoved: 2 });
+    expect(removals).toContainEqual({ 'org.gitbench.campaign': 'cmp_cancelme' });
+  });
 
   it('refuses the local sandbox driver unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1', () => {
     const base = { DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_SANDBOX_DRIVER: 'local' };

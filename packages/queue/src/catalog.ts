@@ -33,6 +33,18 @@ export const jobCatalog = {
     backoffMs: 2_000,
     timeoutMs: 15 * 60_000,
   },
+  /**
+   * Remove a cancelled campaign's sandboxes now, on the worker's Docker engine (the web app holds no
+   * Docker socket). `request` numbers the cancel requests, so a second cancel is a new job. Running
+   * attempts stop at their next heartbeat anyway; this only makes it immediate.
+   */
+  'campaign.cancel': {
+    schema: z.object({ campaignId: rowId('cmp'), request: z.number().int().min(0) }),
+    jobId: (p: { campaignId: string; request: number }) => `${p.campaignId}_c${p.request}`,
+    attempts: 1,
+    backoffMs: 0,
+    timeoutMs: 60_000,
+  },
   'system.ping': {
     schema: z.object({ pingId: z.string().regex(/^png_[A-Za-z0-9_-]+$/) }),
     jobId: (p: { pingId: string }) => p.pingId,

@@ -17,6 +17,9 @@ const worker = startQueueWorker(
     'campaign.plan': async () => {
       throw new Error('not used in this test');
     },
+    'campaign.cancel': async () => {
+      throw new Error('not used in this test');
+    },
     'attempt.run': async () => {
       throw new Error('not used in this test');
     },
