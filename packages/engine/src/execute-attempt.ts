@@ -37,6 +37,9 @@ export interface AttemptJudge {
 
 const processHistoryCache = new InMemoryHistoryJudgeCache();
 
+/** Provider kinds with no model behind them; as GitGoodBench judges they play the scripted history judge. */
+const SCRIPTED_JUDGE_KINDS: readonly string[] = ['mock', 'oracle', 'simulated'];
+
 export interface ExecuteAttemptInput {
   fixture: Fixture;
   snapshot: FixtureSnapshot;
@@ -177,7 +180,10 @@ async function judgeHistoryAttempt(
   const member = panel.members[0];
   if (!member) return finish({ unjudged: 'judge_configuration' }, { attempt, errorMessage: `Judge profile ${panel.profile} has no member.` });
   const historyJudgeCalls: CompletionResult[] = [];
-  const ask = historyJudgeAsk(member, { onCall: (r) => historyJudgeCalls.push(r), ...(input.signal ? { signal: input.signal } : {}) });
+  // A judge profile of a built-in provider has no model to ask: it judges with the scripted judge.
+  const ask = SCRIPTED_JUDGE_KINDS.includes(member.provider.kind)
+    ? 'scripted'
+    : historyJudgeAsk(member, { onCall: (r) => historyJudgeCalls.push(r), ...(input.signal ? { signal: input.signal } : {}) });
   const configHash = judgeConfigHash({ kind: 'pairwise', promptVersion: HISTORY_JUDGE_PROMPT_VERSION, members: [{ model: member.model, ...member.identity }] });
   let judged;
   try {

@@ -79,7 +79,7 @@ describe('GitGoodBench suite', () => {
       memberId: 'j',
       model,
       identity: { provider: 'mock' },
-      provider: { name: 'judge', kind: 'mock', complete: (r) => (requests.push(r), reply(r)) },
+      provider: { name: 'judge', kind: 'openai', complete: (r) => (requests.push(r), reply(r)) },
     });
     const tie = member('judge-a', () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })));
     const run = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
@@ -92,6 +92,12 @@ describe('GitGoodBench suite', () => {
     const cached = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
     expect(cached.ending).toEqual({ outcome: 'FAIL' });
     expect(requests).toHaveLength(2);
+
+    // A judge profile of a built-in provider plays the scripted judge (no model call).
+    const builtin: JudgeMember = { ...member('judge-builtin', () => Promise.reject(new Error('not asked'))), provider: { name: 'mock', kind: 'mock', complete: () => Promise.reject(new Error('not asked')) } };
+    const scripted = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [builtin] }) } });
+    expect(scripted.ending).toEqual({ outcome: 'FAIL' });
+    expect((scripted.attempt!.family as GgbOutcome).judge?.verdicts.map((v) => v.result)).toEqual(['TIE', 'TIE']);
 
     const broken = member('judge-b', () => Promise.reject(new Error('judge down')));
     const unscored = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [broken] }) } });
@@ -157,7 +163,7 @@ describe('GitGoodBench suite', () => {
         return Promise.resolve(result);
       },
     };
-    const tie = { memberId: 'j', model: 'judge-agent', identity: { provider: 'mock' }, provider: { name: 'j', kind: 'mock', complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })) } };
+    const tie = { memberId: 'j', model: 'judge-agent', identity: { provider: 'mock' }, provider: { name: 'j', kind: 'openai', complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })) } };
     const run = await executeAttempt({ fixture: ir, snapshot: irSnap, driver, model: agent, modelName: 'scripted-ir', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
     expect(run.agent!.summary.toolSet).toBe('ggb-ir');
     const family = run.attempt!.family as GgbOutcome;
