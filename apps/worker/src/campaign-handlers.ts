@@ -239,6 +239,15 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
           if (written && (await completeCampaignIfDone(db, claim.campaignId))) await finishCampaign(claim.campaignId);
           return { status: 'INFRA_FAILURE', timedOut: true, written };
         }
+        if (!abort.signal.aborted && outcome.status === 'INFRA_FAILURE') {
+          // The cancel route removes a cancelled campaign's sandboxes before this attempt's heartbeat
+          // says so: ask once more before recording the removal as a sandbox failure.
+          const verdict = await heartbeatAttempt(db, claim).catch(() => 'owned' as const);
+          if (verdict !== 'owned') {
+            ownership.verdict = verdict;
+            abort.abort(new Error(`attempt ${verdict}`));
+          }
+        }
         if (abort.signal.aborted) {
           if (ownership.verdict === 'cancelled') {
             const record = { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', ...spentOf(outcome.record) };
