@@ -137,7 +137,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       return { failed: message };
     }
     // Every attempt may have finished while the last fixtures built.
-    if ((await finishPlanning(db, campaignId)) && (await completeCampaignIfDone(db, campaignId))) await refreshCampaignStats(db, campaignId);
+    if ((await finishPlanning(db, campaignId)) && (await completeCampaignIfDone(db, campaignId))) await finishCampaign(campaignId);
     return { attempts, fixturesBuilt: missing.length, fixturesReused: reused.length };
   }
 

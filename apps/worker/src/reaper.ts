@@ -1,5 +1,6 @@
 import {
   completeCampaignIfDone,
+  runSafetyReview,
   findStalledPlans,
   findUndispatched,
   reapStaleAttempts,
@@ -11,6 +12,7 @@ import {
   type Db,
 } from '@gitbench/db';
 import { jobCatalog, type JobName, type JobPayload, type QueueClient } from '@gitbench/queue';
+import type { SafetyReviewer } from '@gitbench/core';
 
 export interface ReaperConfig {
   /** A RUNNING attempt whose heartbeat is older than this is given back to the queue. */
@@ -21,6 +23,8 @@ export interface ReaperConfig {
   maxDispatches: number;
   /** Plan dispatches per campaign since its last retry; past them the campaign fails. */
   maxPlanDispatches: number;
+  /** Reviews the raw outputs of a campaign the reaper completes, as the attempt handler does. */
+  safetyReviewer?: SafetyReviewer;
 }
 
 /** Splits rows that were handed to the queue into those whose job Redis still holds (waiting, running) and the rest. */
@@ -55,7 +59,11 @@ export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig)
     where: { status: 'RUNNING', attempts: { none: { status: { in: ['QUEUED', 'RUNNING'] } } } },
     select: { id: true },
   });
-  for (const c of running) if (await completeCampaignIfDone(db, c.id)) await refreshCampaignStats(db, c.id);
+  for (const c of running) {
+    if (!(await completeCampaignIfDone(db, c.id))) continue;
+    if (config.safetyReviewer) await runSafetyReview(db, c.id, config.safetyReviewer);
+    await refreshCampaignStats(db, c.id);
+  }
   return {
     reaped: reaped.length,
     dispatched: jobs.length,

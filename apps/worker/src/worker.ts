@@ -68,6 +68,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     redispatchAfterMs: config.reaper?.redispatchAfterMs ?? 60_000,
     maxDispatches: config.reaper?.maxDispatches ?? DEFAULT_MAX_DISPATCHES,
     maxPlanDispatches: config.reaper?.maxPlanDispatches ?? DEFAULT_MAX_PLAN_DISPATCHES,
+    ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}),
   };
   let reaping = false;
   const reaperTimer = setInterval(() => {

@@ -71,10 +71,12 @@ describe('stored provider keys', () => {
     writeFileSync(profiles, JSON.stringify({ models: { fake: { provider: 'openai', base_url: `http://127.0.0.1:${port}/v1`, models: ['fake/model'], api_key_ref: 'fake-provider', retry_count: 1 } } }));
     const queueName = `keys-${Date.now()}`;
     queue = createQueueClient({ redisUrl: REDIS_URL, queueName });
-    const worker = await startWorkerProcess(testWorkerEnv(REDIS_URL, queueName, t.schema, { GITBENCH_SECRET_KEY: SECRET, GITBENCH_PROFILES: profiles }));
+    const worker = await startWorkerProcess(testWorkerEnv(REDIS_URL, queueName, t.schema, { GITBENCH_SECRET_KEY: SECRET, GITBENCH_PROFILES: profiles, GITBENCH_SAFETY_REVIEW: 'rules' }));
     workers.push(worker);
     const fixtures = await loadFixtures(UPSTREAM_FIXTURES);
     const campaignId = await launch(t.db, queue, fixtures, { models: ['fake/model'], trials: 1, fixtures: { suiteDir: 'upstream', ids: ['blame_forensics/f001', 'git_grep/f001'] } }, { 'fake/model': 'fake' });
+    // As the web app does with a reviewer configured: the review starts pending.
+    await t.db.campaign.update({ where: { id: campaignId }, data: { safetyReview: 'pending' } });
     await finished(t.db, campaignId, workers, 180_000);
     const ended = await t.db.attempt.findMany({ where: { campaignId }, select: { status: true, errorMessage: true } });
     expect(seenAuth.length, `${JSON.stringify(ended)}\n${worker.output.join("").slice(-1500)}`).toBeGreaterThan(0);
@@ -83,6 +85,8 @@ describe('stored provider keys', () => {
     const attempts = await t.db.attempt.findMany({ where: { campaignId }, include: { tries: true } });
     expect(attempts.map((a) => a.status)).toEqual(['VALID_FAIL', 'VALID_FAIL']);
     expect(JSON.stringify(attempts)).toContain('[provider key]');
+    // The worker reviewed the (redacted) outputs when the campaign finished, whichever path finished it.
+    await expect.poll(async () => (await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).safetyReview, { timeout: 10_000 }).toBe('approved');
 
     // Every row of every table, as text (the sealed key is ciphertext and must not contain it either).
     const tables = await t.db.$queryRawUnsafe<{ table_name: string }[]>(`SELECT table_name::text AS table_name FROM information_schema.tables WHERE table_schema = '${t.schema}' AND table_type = 'BASE TABLE'`);
