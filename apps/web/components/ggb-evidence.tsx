@@ -32,7 +32,7 @@ function MergeDiff({ mcr }: { mcr: NonNullable<GgbOutcome['mcr']> }) {
       {lines.length === 0 ? (
         <p className="rounded border border-emerald-200 bg-emerald-50 p-2 text-sm text-emerald-900">No difference: the tree equals the merge commit&apos;s.</p>
       ) : (
-        <div className="overflow-auto rounded border border-slate-200 bg-white font-mono text-xs">
+        <div className="max-h-[40rem] overflow-auto rounded border border-slate-200 bg-white font-mono text-xs">
           {lines.map((l, i) => {
             const header = /^(diff --git|index |--- |\+\+\+ )/.test(l);
             const kind = header ? 'head' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'same';
