@@ -35,7 +35,7 @@ describe('gitbench profiles', () => {
     const listing = jsonOf<Listing>(r);
     expect(listing.profilesFile).toBe(file);
     expect(listing.judgeProfile).toBe('judges');
-    expect(listing.builtin.map((m) => m.usage)).toEqual(['oracle', 'mock', 'simulated[:seed]', 'replay:<result file or dir>']);
+    expect(listing.builtin.map((m) => m.usage)).toEqual(['oracle', 'nop', 'mock', 'simulated[:seed]', 'replay:<result file or dir>']);
     expect(listing.profiles.map((p) => [p.name, p.provider, p.apiKeyEnv, p.apiKey, p.isJudge])).toEqual([
       ['openrouter', 'openrouter', 'GITBENCH_TEST_OR_KEY', 'set', false],
       ['local', 'ollama', null, 'not needed', false],
