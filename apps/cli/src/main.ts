@@ -26,6 +26,7 @@ GITBENCH_TOKEN set, the web app's HTTP API as the token's user):
   gitbench campaign retry <id> [--json]
   gitbench campaign export <id> [--format csv|json|aa] [--output FILE]
   gitbench import-legacy <result.json | dir>... [--json]
+  gitbench trajectory export <attempt id> [--format atif] [--try N] [--output FILE]
 
 Users (PostgreSQL, on the server; the first admin, or anyone):
   gitbench user create --email EMAIL [--name NAME] [--admin | --role viewer|member|admin]
@@ -46,7 +47,8 @@ Campaign commands read DATABASE_URL, REDIS_URL and GITBENCH_QUEUE (defaults as i
 validate them before connecting. create prints the campaign id; an invalid configuration prints the
 API's field errors and writes nothing; --wait follows the campaign and exits 0 only if it completes.
 export formats: csv and json (one row per attempt), aa (upstream's artificialanalysis rows: one per
-model, effort, output mode and domain).
+model, effort, output mode and domain). trajectory export writes an agent attempt's trajectory as
+ATIF v1.4 JSON (Harbor / Terminal-Bench).
 
 Sandboxes: Docker with the image in GITBENCH_SANDBOX_IMAGE; --sandbox local runs commands on this
 host with no isolation (it says so on every sandbox it creates).
@@ -74,6 +76,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   },
   user: async (argv) => (await import('./commands/user')).userCommand(argv),
   keys: async (argv) => (await import('./commands/keys')).keysCommand(argv),
+  trajectory: async (argv) => (await import('./commands/trajectory')).trajectoryCommand(argv),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -6,3 +6,4 @@ export * from './tool-set';
 export * from './trajectory';
 export * from './step-head';
 export * from './tools';
+export * from './atif';

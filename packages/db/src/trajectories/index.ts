@@ -1,2 +1,3 @@
 export * from './trajectory-store';
 export { seedTrajectory, storeTrajectory, type SeedTrajectoryOptions } from './seed-trajectory';
+export { trajectoryAtif } from './trajectory-atif';
