@@ -1,11 +1,13 @@
 import Link from 'next/link';
 import { CampaignLinks } from '@/components/campaign-links';
-import { EmptyState } from '@/components/empty-state';
+import { EmptyState, Section } from '@/components/empty-state';
 import { ExportLinks } from '@/components/export-links';
 import { FAMILY_TITLES } from '@gitbench/core';
 import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
 import { LeaderboardTable } from '@/components/leaderboard-table';
+import { AgentStatsTable } from '@/components/agent-stats-table';
+import { agentTargetStats } from '@gitbench/db';
 import { services } from '@/lib/services';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { filtersQuery, parseFilters } from '@/lib/queries/filters';
@@ -45,7 +47,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const filters = parseFilters(await searchParams);
   const { db } = services();
   const campaigns = await listCampaigns(db);
-  const [board, options, families] = await Promise.all([getLeaderboard(db, filters, campaigns), filterOptions(db, campaigns), getFamilyBoards(db, filters)]);
+  const [board, options, families, agentTargets] = await Promise.all([
+    getLeaderboard(db, filters, campaigns),
+    filterOptions(db, campaigns),
+    getFamilyBoards(db, filters),
+    agentTargetStats(db, { ...(filters.campaign ? { campaignId: filters.campaign } : {}), includeLegacy: filters.legacy === '1' }),
+  ]);
   const familiesWithResults = families.filter((f) => f.rows.length > 0);
   const { legacy, incomplete } = board.leftOut;
   return (
@@ -116,6 +123,11 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             </div>
           ))}
         </section>
+      ) : null}
+      {agentTargets.length > 0 ? (
+        <Section title="Agents" id="agents">
+          <AgentStatsTable rows={agentTargets} testId="leaderboard-agent-stats" />
+        </Section>
       ) : null}
     </div>
   );

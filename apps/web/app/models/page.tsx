@@ -12,6 +12,8 @@ import { RateCell } from '@/components/rate-cell';
 import { SelectForm } from '@/components/select-form';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { TargetName } from '@/components/target-name';
+import { AgentStatsTable } from '@/components/agent-stats-table';
+import { agentTargetStats } from '@gitbench/db';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { parseFilters } from '@/lib/queries/filters';
 import { getModelReport, listModels } from '@/lib/queries/model';
@@ -96,7 +98,10 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
   if (!id) return <ModelIndex models={await listModels(db)} />;
   const filters = parseFilters(sp);
   const fixtureCampaign = typeof sp.fixtures === 'string' ? sp.fixtures : undefined;
-  const report = await getModelReport(db, id, filters, fixtureCampaign);
+  const [report, agentTargets] = await Promise.all([
+    getModelReport(db, id, filters, fixtureCampaign),
+    agentTargetStats(db, { modelId: id, perCampaign: true, includeLegacy: filters.legacy === '1' }),
+  ]);
   if (!report) notFound();
   const options = await filterOptions(db, await listCampaigns(db));
   options.campaigns = report.campaignsWithModel;
@@ -138,6 +143,11 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
           }
         />
       </Section>
+      {agentTargets.length > 0 ? (
+        <Section title="As an agent" id="agent">
+          <AgentStatsTable rows={agentTargets} campaignNames={Object.fromEntries(report.campaignsWithModel.map((c) => [c.id, c.name]))} testId="model-agent-stats" />
+        </Section>
+      ) : null}
       {report.byDomain.length > 0 ? (
         <div className="grid gap-6 lg:grid-cols-2">
           <Section title="By domain" id="by-domain">

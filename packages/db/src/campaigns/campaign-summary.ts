@@ -11,6 +11,7 @@ import {
 } from '@gitbench/core';
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
+import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';
 
 /** What every view of one campaign shows about it: identity, configuration, state and times. */
 export const campaignHeaderSelect = {
@@ -41,6 +42,8 @@ export interface CampaignSummary {
   completeness: Completeness;
   /** Every aggregate of the methodology per target, from core's summarizeAttempts. */
   perTarget: GroupSummary[];
+  /** Targets whose attempts ran as agents: steps per attempt, exit statuses, cost per solved fixture. */
+  agentTargets: AgentTargetStats[];
 }
 
 /** A campaign's attempts as core's aggregation reads them. */
@@ -74,10 +77,11 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
 export async function summarizeCampaign(db: Db, campaignId: string): Promise<CampaignSummary | null> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
   if (!campaign) return null;
-  const [targets, fixtures, rows] = await Promise.all([
+  const [targets, fixtures, rows, agentTargets] = await Promise.all([
     db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     loadAttemptRows(db, campaignId),
+    agentTargetStats(db, { campaignId, includeLegacy: true }),
   ]);
   const statusCounts = countStatuses(rows);
   const plannedAttempts = targets.length * fixtures * campaign.trials;
@@ -91,5 +95,6 @@ export async function summarizeCampaign(db: Db, campaignId: string): Promise<Cam
     done: rows.length - (statusCounts.QUEUED ?? 0) - (statusCounts.RUNNING ?? 0),
     completeness: campaignCompleteness({ plannedAttempts, statusCounts, safetyReview: campaign.safetyReview }),
     perTarget: summarizeAttempts(rows, facts, ['target']),
+    agentTargets,
   };
 }

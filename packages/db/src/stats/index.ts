@@ -1,3 +1,4 @@
 export * from './refresh-campaign-stats';
 export * from './refresh-stale';
 export * from './family-stats';
+export * from './agent-stats';

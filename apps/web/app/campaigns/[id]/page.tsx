@@ -1,12 +1,13 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isSimulatedModelId, roleAtLeast } from '@gitbench/core';
-import { refreshStaleCampaignStats } from '@gitbench/db';
+import { agentTargetStats, refreshStaleCampaignStats } from '@gitbench/db';
 import { CampaignFixtureTable } from '@/components/campaign-fixture-table';
 import { CampaignLive } from '@/components/campaign-live';
 import { CompletenessPanel } from '@/components/completeness-panel';
 import { ReviewPanel } from '@/components/review-panel';
 import { EmptyState, Section } from '@/components/empty-state';
+import { AgentStatsTable } from '@/components/agent-stats-table';
 import { ExportLinks } from '@/components/export-links';
 import { date, duration, productVersion } from '@/components/format';
 import { Heatmap } from '@/components/heatmap';
@@ -45,7 +46,11 @@ export default async function CampaignPage({
   // The maintained stats are a cache of the attempts: bring them up to date before reading them, so a
   // running, just-finished or cancelled campaign shows its current figures.
   await refreshStaleCampaignStats(db, { campaignId: id, minAgeMs: RUNNING_STATS_MIN_AGE_MS });
-  const [o, table] = await Promise.all([getCampaignOverview(db, id), getCampaignFixtureTable(db, id, { page, domain })]);
+  const [o, table, agentTargets] = await Promise.all([
+    getCampaignOverview(db, id),
+    getCampaignFixtureTable(db, id, { page, domain }),
+    agentTargetStats(db, { campaignId: id, includeLegacy: true }),
+  ]);
   if (!o || !table) notFound();
   const c = o.campaign;
   const total = Object.values(o.statusCounts).reduce((a, b) => a + (b ?? 0), 0);
@@ -128,6 +133,12 @@ export default async function CampaignPage({
           </>
         )}
       </Section>
+
+      {agentTargets.length > 0 ? (
+        <Section title="Agents" id="agents">
+          <AgentStatsTable rows={agentTargets} />
+        </Section>
+      ) : null}
 
       {o.heatmap.length > 0 ? (
         <Section title="Mean success by model and domain" id="heatmap-title">
