@@ -10,6 +10,9 @@ import { SandboxEvidenceView } from '@/components/sandbox-evidence';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { Transcript } from '@/components/transcript';
 import { getAttemptEvidence, tryEvidence } from '@/lib/queries/attempt';
+import { getStepRange, getTrajectoryView } from '@/lib/queries/trajectory';
+import { TrajectorySection } from '@/components/trajectory/trajectory-section';
+import { STEP_PAGE } from '@/lib/trajectory/view-model';
 import { services } from '@/lib/services';
 import { requirePage } from '@/lib/auth/guard';
 
@@ -34,7 +37,7 @@ function ScorerEvidence({ evidence }: { evidence: AttemptEvidence | null }) {
       {checks.length > 0 ? (
         <ul className="space-y-2" data-testid="scorer-checks">
           {checks.map((c, i) => (
-            <li key={i} className={`rounded border p-3 text-sm ${c.ok ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`}>
+            <li key={i} id={`check-${i}`} className={`rounded border p-3 text-sm ${c.ok ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`}>
               <div className="flex items-center gap-2 font-medium">
                 <span aria-hidden>{c.ok ? '✓' : '✗'}</span>
                 <span>{c.check}</span>
@@ -81,11 +84,25 @@ function callsOf(ev: AttemptEvidence | null) {
   };
 }
 
-export default async function AttemptPage({ params }: { params: Promise<{ id: string }> }) {
+/** A query parameter as a step or try number, or undefined when absent or not one. */
+function indexParam(value: string | string[] | undefined): number | undefined {
+  const n = typeof value === 'string' && /^\d{1,7}$/.test(value) ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export default async function AttemptPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requirePage('viewer');
   const { id } = await params;
-  const found = await getAttemptEvidence(services().db, id);
+  const query = await searchParams;
+  const db = services().db;
+  const [found, trajectory] = await Promise.all([getAttemptEvidence(db, id), getTrajectoryView(db, id, indexParam(query.try))]);
   if (!found) notFound();
+  const askedStep = indexParam(query.step);
+  const initialStep = trajectory && askedStep !== undefined && askedStep < trajectory.heads.length ? askedStep : null;
+  const stepPage = Math.floor((initialStep ?? 0) / STEP_PAGE);
+  const pageSteps = trajectory
+    ? ((await getStepRange(db, id, { from: stepPage * STEP_PAGE, to: (stepPage + 1) * STEP_PAGE, tryNumber: trajectory.meta.tryNumber })) ?? [])
+    : [];
   const { attempt: a, siblings } = found;
   const latest = a.tries[0];
   // Raw outputs (prompt, answer, transcript, command output) reach viewers only once the campaign is
@@ -99,6 +116,9 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
   const def = (fx.definition ?? {}) as Record<string, unknown>;
   const reason = isAttemptStatus(a.status) ? attemptStatusReason(a.status) : a.status;
   const simulated = isSimulatedModelId(a.modelId);
+  const checks = scorerParts(ev)?.checks ?? [];
+  const failingCheck = checks.findIndex((c) => !c.ok);
+  const scorerCheck = failingCheck >= 0 ? { anchor: `check-${failingCheck}`, name: checks[failingCheck]!.check } : null;
 
   return (
     <div className="space-y-8">
@@ -178,6 +198,15 @@ export default async function AttemptPage({ params }: { params: Promise<{ id: st
           ))}
         </ul>
       ) : null}
+
+      {trajectory && rawHidden ? (
+        <p className="rounded border border-slate-200 bg-white p-3 text-sm text-slate-600" data-testid="trajectory-hidden">
+          This attempt ran as an agent ({trajectory.meta.steps} steps). Its trajectory is shown to viewers once the campaign is published, after its safety review.
+        </p>
+      ) : trajectory ? (
+        <TrajectorySection attemptId={a.id} view={trajectory} page={{ page: stepPage, steps: pageSteps }} initialStep={initialStep} scorerCheck={scorerCheck} />
+      ) : null}
+
       {parsed && !parsed.ok ? (
         <p className="rounded border border-rose-200 bg-rose-50 p-3 text-sm text-rose-900" data-testid="evidence-error">
           The evidence of this try could not be read: {parsed.error}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId, stepFailed, type TrajectoryStep } from '@gitbench/core';
+import { appendTrajectoryStep, createTestDatabase, randomTrajectory, startTrajectory, storeTrajectory, type TestDatabase } from '@gitbench/db';
+import { getStepPart, getStepRange, getStepsAfter, getTrajectoryView, searchTrajectory } from '../lib/queries/trajectory';
+import { compareCandidates } from '../lib/queries/trajectory-compare';
+import { searchStep, VIEW_LIMITS } from '../lib/trajectory/view-model';
+
+// The viewer's reads against a stored trajectory: what they return must agree with the records as
+// written (the factory's steps), with bodies cut only where the view model says.
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
+let t: TestDatabase;
+let campaignId: string;
+let targetId: string;
+let snapshotId: string;
+
+async function attempt(trial: number): Promise<string> {
+  const id = newId('attempt');
+  await t.db.attempt.create({
+    data: { id, campaignId, targetId, fixtureSnapshotId: snapshotId, trial, modelId: 'm', outputMode: 'text', domain: 'merge', fixtureId: 'f001', difficulty: 'easy', status: 'VALID_FAIL' },
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase(DATABASE_URL, 'trajq');
+  campaignId = newId('campaign');
+  targetId = newId('target');
+  snapshotId = newId('fixtureSnapshot');
+  await t.db.campaign.create({ data: { id: campaignId, name: 'c', createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 3 } });
+  await t.db.campaignTarget.create({ data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
+  await t.db.fixtureSnapshot.create({ data: { id: snapshotId, campaignId, domain: 'merge', fixtureId: 'f001', difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+describe('trajectory queries', () => {
+  let attemptId: string;
+  let steps: TrajectoryStep[];
+  beforeAll(async () => {
+    attemptId = await attempt(1);
+    // One step in ten carries a big output; the rest have failing commands, conflicts, typos to find.
+    const seeded = randomTrajectory({ seed: 4, steps: 60, bigOutputBytes: 40_000, maxToolOutputBytes: 40_000 });
+    steps = seeded.steps;
+    await storeTrajectory(t.db, attemptId, 1, seeded.summary, steps);
+    expect(steps.some(stepFailed)).toBe(true);
+  });
+
+  it('gives heads for every step and jump targets that match the records', async () => {
+    const view = (await getTrajectoryView(t.db, attemptId))!;
+    expect(view.heads).toHaveLength(60);
+    const failures = steps.filter(stepFailed).map((s) => s.index);
+    expect(view.jumps.failures).toEqual(failures);
+    expect(view.jumps.firstFailure).toBe(failures[0] ?? null);
+    expect(view.meta).not.toHaveProperty('summary');
+  });
+
+  it('reads a range with outputs cut to previews, and one output whole on its own', async () => {
+    const range = (await getStepRange(t.db, attemptId, { from: 0, to: 60 }))!;
+    expect(range.map((s) => s.index)).toEqual(steps.map((s) => s.index));
+    const s = range.find((x) => Object.keys(x.clipped.output).length > 0)!;
+    const r = s.results.find((x) => s.clipped.output[x.callId])!;
+    expect(Buffer.byteLength(r.output)).toBeLessThan(VIEW_LIMITS.outputBytes + 200);
+    const whole = steps[s.index]!.results.find((x) => x.callId === r.callId)!.output;
+    expect(whole.length).toBeGreaterThan(VIEW_LIMITS.outputBytes);
+    expect(await getStepPart(t.db, attemptId, s.index, { kind: 'output', callId: r.callId })).toBe(whole);
+    expect(await getStepPart(t.db, attemptId, s.index, { kind: 'output', callId: 'nope' })).toBeNull();
+  });
+
+  it('searches every step on the server, as the view model searches one', async () => {
+    for (const q of ['chekout', 'CONFLICT', 'src/util.py', 'no such text anywhere']) {
+      const found = (await searchTrajectory(t.db, attemptId, q))!;
+      expect(found.hits).toEqual(steps.map((s) => searchStep(s, q)).filter((h) => h !== null));
+    }
+  });
+
+  it('gives a running trajectory’s new steps after the last index the browser holds', async () => {
+    const live = await attempt(2);
+    const { summary, steps: all } = randomTrajectory({ seed: 8, steps: 5 });
+    const id = await startTrajectory(t.db, { attemptId: live, tryNumber: 1, agent: summary.agent, model: summary.model, toolSet: summary.toolSet });
+    for (const s of all.slice(0, 2)) await appendTrajectoryStep(t.db, id, s);
+    expect((await getStepsAfter(t.db, live, -1))!.heads.map((h) => h.index)).toEqual([0, 1]);
+    for (const s of all.slice(2)) await appendTrajectoryStep(t.db, id, s);
+    const after = (await getStepsAfter(t.db, live, 1))!;
+    expect(after).toMatchObject({ status: 'running', steps: 5 });
+    expect(after.heads.map((h) => h.index)).toEqual([2, 3, 4]);
+  });
+
+  it('offers the other attempts of the fixture that have a trajectory', async () => {
+    const without = await attempt(3);
+    const others = await compareCandidates(t.db, { id: attemptId, domain: 'merge', fixtureId: 'f001' });
+    expect(others.map((o) => o.id)).not.toContain(attemptId);
+    expect(others.map((o) => o.id)).not.toContain(without);
+    expect(others).toHaveLength(1);
+  });
+});
