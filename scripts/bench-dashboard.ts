@@ -4,6 +4,7 @@
  * p50/p95.
  *   npm run bench:dashboard            # seed, measure, drop the schema
  *   BENCH_KEEP=1 npm run bench:dashboard   # keep the schema (its name is printed) for a look
+ *   BENCH_ONLY=trajectory npm run bench:dashboard   # only the agent attempt page (500 steps, 50 MB of output)
  */
 import { performance } from 'node:perf_hooks';
 import { createDb, createTestDatabase, refreshCampaignStats, refreshStaleCampaignStats, runSql, type Db } from '@gitbench/db';
@@ -13,6 +14,7 @@ import type { DashboardFilters } from '../apps/web/lib/queries/filters';
 import { getFixtureReport } from '../apps/web/lib/queries/fixture';
 import { getLeaderboard } from '../apps/web/lib/queries/leaderboard';
 import { loadSetUpEnv } from './lib/set-up-env';
+import { benchTrajectoryPage } from './lib/bench-trajectory';
 
 loadSetUpEnv();
 
@@ -106,6 +108,14 @@ async function campaignPage(db: Db, campaignId: string, page: number) {
 async function main() {
   const started = performance.now();
   const t = await createTestDatabase(DATABASE_URL, 'bench');
+  if (process.env.BENCH_ONLY === 'trajectory') {
+    try {
+      await benchTrajectoryPage(t.db);
+    } finally {
+      await t.drop();
+    }
+    return;
+  }
   console.log(`schema ${t.schema}: seeding ${CAMPAIGNS} campaigns × ${MODELS * 2} targets × ${DOMAINS * FIXTURES_PER_DOMAIN} fixtures × ${TRIALS} trials`);
   try {
     await runSql(DATABASE_URL, t.schema, seedSql);
@@ -129,6 +139,8 @@ async function main() {
     await time('leaderboard (domain + incomplete)', () => leaderboardPage(db, { domain: 'domain_05', incomplete: '1' }));
     await time('campaign page (overview + fixtures)', () => campaignPage(db, campaignId, 2));
     await time('fixture page (10 newest campaigns)', () => getFixtureReport(db, 'domain_07', 'f004'));
+    console.log('');
+    await benchTrajectoryPage(db);
     await db.$disconnect();
   } finally {
     if (process.env.BENCH_KEEP === '1') {
