@@ -33,8 +33,8 @@ const NO_KEY_SCORERS = (f: Fixture) => f.scoring.type !== 'llm_judge';
 
 const say = (message: string) => console.log(`[gitbench] ${message}`);
 
-function demoFixtureIds(): string[] {
-  const dir = path.join(root, SUITE_DIR);
+/** Every fixture of a suite directory in upstream's layout or ours (benchmark folders of YAML files). */
+function suiteFixtures(dir: string): Fixture[] {
   const files = readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .flatMap((d) =>
@@ -43,15 +43,16 @@ function demoFixtureIds(): string[] {
         .sort()
         .map((f) => ({ path: `${d.name}/${f}`, text: readFileSync(path.join(dir, d.name, f), 'utf8') })),
     );
-  const { fixtures } = parseSuite(files);
+  return parseSuite(files).fixtures;
+}
+
+/** Per domain, the first fixture of each difficulty asked for (any difficulty: the first `perDomain`), judged without a key. */
+function pickFixtureIds(fixtures: Fixture[], difficulties: string[] | null, perDomain = 1): string[] {
   const ids: string[] = [];
   for (const domain of [...new Set(fixtures.map((f) => f.domain))].sort()) {
-    for (const difficulty of DIFFICULTIES) {
-      const first = fixtures
-        .filter((f) => f.domain === domain && f.difficulty === difficulty && NO_KEY_SCORERS(f))
-        .sort((a, b) => a.id.localeCompare(b.id))[0];
-      if (first) ids.push(`${domain}/${first.id}`);
-    }
+    const usable = fixtures.filter((f) => f.domain === domain && NO_KEY_SCORERS(f)).sort((a, b) => a.id.localeCompare(b.id));
+    const picked = difficulties ? difficulties.flatMap((d) => usable.filter((f) => f.difficulty === d).slice(0, 1)) : usable.slice(0, perDomain);
+    ids.push(...picked.map((f) => `${domain}/${f.id}`));
   }
   return ids;
 }
@@ -107,30 +108,15 @@ function prepareReplays(resultsDir: string): string[] {
   return [...models];
 }
 
-/** Upstream's fixtures the replays answered: the first two of each benchmark. */
-function upstreamFixtureIds(suiteDir: string): string[] {
-  return readdirSync(suiteDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()
-    .flatMap((domain) =>
-      readdirSync(path.join(suiteDir, domain))
-        .filter((f) => f.endsWith('.yaml'))
-        .sort()
-        .slice(0, 2)
-        .map((f) => `${domain}/${f.replace(/\.yaml$/, '')}`),
-    );
-}
-
 function demoConfig() {
   const base = { createdBy: 'npm run demo', outputModes: ['text', 'json_schema'], trials: 3, seed: 7 };
   const upstream = process.env.GITBENCH_UPSTREAM_DIR;
   const replays = upstream ? prepareReplays(path.join(upstream, 'results')) : [];
   if (upstream && replays.length > 0) {
     const suiteDir = path.join(upstream, 'fixtures');
-    return { ...base, name: 'Demo: replayed real model, oracle, mock and simulated', models: [...replays, 'oracle', 'mock', SIMULATED], fixtures: { suiteDir, ids: upstreamFixtureIds(suiteDir) } };
+    return { ...base, name: 'Demo: replayed real model, oracle, mock and simulated', models: [...replays, 'oracle', 'mock', SIMULATED], fixtures: { suiteDir, ids: pickFixtureIds(suiteFixtures(suiteDir), null, 2) } };
   }
-  return { ...base, name: 'Demo: oracle, mock and simulated', models: ['oracle', 'mock', SIMULATED], fixtures: { suiteDir: SUITE_DIR, ids: demoFixtureIds() } };
+  return { ...base, name: 'Demo: oracle, mock and simulated', models: ['oracle', 'mock', SIMULATED], fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), DIFFICULTIES) } };
 }
 
 async function launchDemoCampaign(): Promise<void> {
