@@ -1,7 +1,8 @@
 /**
  * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as
- * legacy campaigns (when they are next to this repository) and launches one demo campaign through the
- * HTTP API, exactly as the form does. Idempotent: a demo campaign with the same configuration hash that
+ * legacy campaigns (when they are next to this repository) and launches two demo campaigns through the
+ * HTTP API, exactly as the form does: single answers, and agents working in their sandboxes (the agent
+ * campaign). Idempotent: a demo campaign with the same configuration hash that
  * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
  *
  * With the upstream sample data present, the demo campaign runs upstream's fixtures and replays its
@@ -28,6 +29,10 @@ const SIMULATED = 'simulated:7';
 // Per domain, the first fixture of each of these difficulties: every domain, a spread of difficulty,
 // and small enough (576 attempts in both output modes) to finish in a few minutes on two cores.
 const DIFFICULTIES = ['easy', 'hard'];
+// Seeded simulated agents: each looks around for its own number of steps, sometimes errs, and is right
+// as often as the fixture's difficulty allows, so the agent campaign shows a spread of outcomes.
+const SIMULATED_AGENTS = ['simulated:1', 'simulated:2', 'simulated:3'];
+const AGENT_DIFFICULTIES = ['medium'];
 // LLM-judged fixtures need a judge profile with a hosted model; the demo needs no key.
 const NO_KEY_SCORERS = (f: Fixture) => f.scoring.type !== 'llm_judge';
 
@@ -119,27 +124,47 @@ function demoConfig() {
   return { ...base, name: 'Demo: oracle, mock and simulated', models: ['oracle', 'mock', SIMULATED], fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), DIFFICULTIES) } };
 }
 
-async function launchDemoCampaign(): Promise<void> {
-  const config = demoConfig();
+/** Launches a campaign through the HTTP API as the form does, or names the one already launched with the same configuration. */
+async function launchCampaign(what: string, config: Record<string, unknown>): Promise<void> {
   const estimate = await api<{ configHash?: string; attempts?: number; costEstimateUsd?: number | null; costNote?: string; formErrors?: string[]; fieldErrors?: Record<string, string[]> }>(
     '/api/campaigns/estimate',
     { method: 'POST', body: JSON.stringify(config) },
   );
   if (estimate.status !== 200 || !estimate.body.configHash) {
-    throw new Error(`the demo configuration was refused: ${JSON.stringify(estimate.body)}`);
+    throw new Error(`the ${what} configuration was refused: ${JSON.stringify(estimate.body)}`);
   }
   const { body } = await api<{ campaigns: { id: string; status: string; configHash: string }[] }>('/api/campaigns?limit=200');
   const reusable = body.campaigns.find((c) => c.configHash === estimate.body.configHash && !['CANCELLED', 'FAILED'].includes(c.status));
   if (reusable) {
-    say(`demo campaign already ${reusable.status.toLowerCase()}: ${baseUrl}/campaigns/${reusable.id}`);
+    say(`${what} already ${reusable.status.toLowerCase()}: ${baseUrl}/campaigns/${reusable.id}`);
     return;
   }
   const created = await api<{ campaignId?: string; queued?: boolean; queueError?: string }>('/api/campaigns', { method: 'POST', body: JSON.stringify(config) });
-  if (created.status !== 201 || !created.body.campaignId) throw new Error(`launching the demo campaign failed: ${JSON.stringify(created.body)}`);
-  say(`demo campaign launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`);
+  if (created.status !== 201 || !created.body.campaignId) throw new Error(`launching the ${what} failed: ${JSON.stringify(created.body)}`);
+  say(`${what} launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`);
   const usd = estimate.body.costEstimateUsd;
   say(`its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} (${estimate.body.costNote ?? ''})`);
   if (!created.body.queued) say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
+}
+
+/**
+ * Agents at work: the oracle and nop agents and seeded simulated agents, each in the attempt's own
+ * sandbox for many turns with every step recorded, so that a new user can open a trajectory, search
+ * it, follow the repository's changes step by step and compare two side by side (two trials, so a
+ * passing and a failing run of one fixture). One middling fixture per domain of our suite keeps it
+ * to a couple of minutes beside the other demo campaign.
+ */
+function agentConfig() {
+  return {
+    name: 'Demo: agents (oracle, nop, simulated)',
+    createdBy: 'npm run demo',
+    models: ['oracle', 'nop', ...SIMULATED_AGENTS],
+    outputModes: ['agent'],
+    agent: { toolSet: 'default', limits: { maxTurns: 20, commandTimeoutMs: 20_000 } },
+    fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), AGENT_DIFFICULTIES) },
+    trials: 2,
+    seed: 7,
+  };
 }
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
@@ -154,7 +179,8 @@ try {
   const made = await createApiToken(db, admin, { name: 'npm run demo', role: 'member' });
   token = made.token;
   try {
-    await launchDemoCampaign();
+    await launchCampaign('demo campaign', demoConfig());
+    await launchCampaign('agent campaign', agentConfig());
   } finally {
     await revokeApiToken(db, made.id, admin);
   }
