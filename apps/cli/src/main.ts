@@ -36,7 +36,7 @@ Users (PostgreSQL, on the server; the first admin, or anyone):
 Provider keys (stored encrypted under GITBENCH_SECRET_KEY; added on Settings → Provider keys):
   GITBENCH_OLD_SECRET_KEY=<previous> gitbench keys rotate [--json]   re-encrypt them after changing the secret
 
-Models (--model): oracle, mock, simulated[:seed], replay:<result file or dir>, or any model a
+Models (--model): oracle, nop, mock, simulated[:seed], replay:<result file or dir>, or any model a
 profile lists, with an optional reasoning effort: openai/o3-mini#high, qwen3:high. --provider
 (openai, openrouter, ollama, ...) and --base-url reach a model no profile lists. Profiles come from
 GITBENCH_PROFILES, else gitbench.json or .gitbench.json here, else ~/.gitbench.json; keys only from

@@ -67,7 +67,7 @@ describe('gitbench campaign create', () => {
     const unknownModel = await cli(['campaign', 'create', '--name', 'x', '--model', 'sim', '--fixtures', FIXTURES]);
     expect(unknownModel.code).toBe(2);
     const errors = JSON.parse(unknownModel.stderr) as { fieldErrors: Record<string, string[]> };
-    expect(errors.fieldErrors['models.0']?.[0]).toMatch(/^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, or use a built-in model: oracle, mock, simulated\[:seed\]/);
+    expect(errors.fieldErrors['models.0']?.[0]).toMatch(/^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, or use a built-in model: oracle, nop, mock, simulated\[:seed\]/);
 
     const noJudge = await cli(['campaign', 'create', '--name', 'x', '--model', 'oracle', '--fixtures', FIXTURES, '--judge-profile', 'judges']);
     expect(noJudge.code).toBe(2);

@@ -105,6 +105,6 @@ describe('gitbench run --model replay:<upstream results>', () => {
   it('fails fast, before any sandbox, on a model no profile serves', async () => {
     const r = await gitbench(['run', path.join(UPSTREAM, 'fixtures'), '--model', 'sim']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/gitbench run: No profile lists model 'sim'\..*built-in model: oracle, mock, simulated\[:seed\]/);
+    expect(r.stderr).toMatch(/gitbench run: No profile lists model 'sim'\..*built-in model: oracle, nop, mock, simulated\[:seed\]/);
   });
 });

@@ -101,7 +101,7 @@ describe('replay over the upstream result envelopes', () => {
 
   it('resolves `replay:<file>` through the registry with the recorded model id', async () => {
     const file = envelopes.find((e) => e.data.output_mode === 'text')?.file as string;
-    const target = await new ProviderRegistry().resolve({ model: `replay:${file}` });
+    const target = await new ProviderRegistry({ replay: SOURCES }).resolve({ model: `replay:${file}` });
     expect(target.model).toBe('mistralai/devstral-2512');
     expect(target.provider.kind).toBe('replay');
     const result = await target.provider.complete({ model: target.model, prompt: 'p', outputMode: 'text', fixture: { domain: 'git_show', id: 'f001' } });
