@@ -99,7 +99,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     return redacted(deps, { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } });
   }
   const judgeProfile = a.judgeProfile;
-  const trajectory = a.outputMode === 'agent' ? trajectoryWriter(db, a) : undefined;
+  const trajectory = a.outputMode === 'agent' ? trajectoryWriter(deps, a) : undefined;
   const run = await executeAttempt({
     fixture: a.fixture,
     snapshot,
@@ -125,21 +125,26 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
   return redacted(deps, toRows(a, run, started, evidenceOf(deps, run, a)));
 }
 
-/** The rows with every stored provider key replaced, in case a provider's error or echo carried one. */
-function redacted(deps: EngineExecutorDeps, outcome: AttemptOutcome): AttemptOutcome {
+/**
+ * What the worker stores (the rows, a trajectory's steps and summary) with every stored provider key
+ * replaced, in case a provider's error or echo carried one.
+ */
+function redacted<T>(deps: EngineExecutorDeps, value: T): T {
   const secrets = [...(deps.secrets?.() ?? [])];
-  if (secrets.length === 0) return outcome;
-  const text = JSON.stringify(outcome);
+  if (secrets.length === 0) return value;
+  const text = JSON.stringify(value);
   const clean = redactSecrets(text, secrets);
-  return clean === text ? outcome : (JSON.parse(clean) as AttemptOutcome);
+  return clean === text ? value : (JSON.parse(clean) as T);
 }
 
 /**
  * The try's trajectory in Postgres, written as the loop goes: the row when the loop starts, each step
  * as it finishes (readers see a running attempt live), the summary at the end. A write that fails is
  * the worker's storage failing, so the attempt is given back (its trajectory then marked abandoned).
+ * Stored provider keys are cut out of every step and the summary, as from the attempt's rows.
  */
-function trajectoryWriter(db: Db, a: AttemptToRun) {
+function trajectoryWriter(deps: EngineExecutorDeps, a: AttemptToRun) {
+  const { db } = deps;
   let id: string | null = null;
   const stored = async <T>(what: string, write: () => Promise<T>): Promise<T> => {
     try {
@@ -153,10 +158,10 @@ function trajectoryWriter(db: Db, a: AttemptToRun) {
       id = await stored('start', () => startTrajectory(db, { attemptId: a.attemptId, tryNumber: a.tryNumber, ...info }));
     },
     step: async (step: TrajectoryStep, protocol: 'native' | 'text') => {
-      if (id) await stored(`step ${step.index}`, () => appendTrajectoryStep(db, id!, step, protocol));
+      if (id) await stored(`step ${step.index}`, () => appendTrajectoryStep(db, id!, redacted(deps, step), protocol));
     },
     finish: async (summary: TrajectorySummary) => {
-      if (id) await stored('finish', () => finishTrajectory(db, id!, summary));
+      if (id) await stored('finish', () => finishTrajectory(db, id!, redacted(deps, summary)));
     },
   };
 }

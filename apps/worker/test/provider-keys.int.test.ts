@@ -3,14 +3,15 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignAttemptsExport, collectExport, createTestDatabase, listProviderKeys, openProviderKeys, putProviderKey, rotateProviderKeys, type TestDatabase } from '@gitbench/db';
+import { campaignAttemptsExport, collectExport, createTestDatabase, listProviderKeys, openProviderKeys, putProviderKey, readTrajectory, readTrajectorySteps, rotateProviderKeys, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { finished, launch, loadFixtures, startWorkerProcess, testWorkerEnv, UPSTREAM_FIXTURES, type WorkerProcess } from './harness';
 
 /**
  * A stored provider key, used by a campaign against a local fake OpenAI-compatible server that echoes
  * the key back in its answer: the server must receive it as the bearer token, and afterwards the key
- * must appear nowhere the product keeps or shows anything (every table, the exports, the worker's log).
+ * must appear nowhere the product keeps or shows anything (every table, the exports, the worker's log),
+ * an agent attempt's trajectory steps included.
  */
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const SECRET = 'test-secret-key-of-at-least-32-characters';
@@ -87,6 +88,15 @@ describe('stored provider keys', () => {
     expect(JSON.stringify(attempts)).toContain('[provider key]');
     // The worker reviewed the (redacted) outputs when the campaign finished, whichever path finished it.
     await expect.poll(async () => (await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).safetyReview, { timeout: 10_000 }).toBe('approved');
+
+    // The agent loop writes its trajectory step by step: the echo is in a step's model output, redacted too.
+    const agentCampaign = await launch(t.db, queue, fixtures, { models: ['fake/model'], outputModes: ['agent'], agent: { toolSet: 'bash', limits: { maxTurns: 2 } }, trials: 1, fixtures: { suiteDir: 'upstream', ids: ['blame_forensics/f001'] } }, { 'fake/model': 'fake' });
+    await finished(t.db, agentCampaign, workers, 180_000);
+    const [agentAttempt] = await t.db.attempt.findMany({ where: { campaignId: agentCampaign } });
+    const read = (await readTrajectory(t.db, agentAttempt!.id))!;
+    const steps = await readTrajectorySteps(t.db, read.trajectory.id);
+    expect(steps.length, worker.output.join('').slice(-1500)).toBeGreaterThan(0);
+    expect(JSON.stringify(steps)).toContain('[provider key]');
 
     // Every row of every table, as text (the sealed key is ciphertext and must not contain it either).
     const tables = await t.db.$queryRawUnsafe<{ table_name: string }[]>(`SELECT table_name::text AS table_name FROM information_schema.tables WHERE table_schema = '${t.schema}' AND table_type = 'BASE TABLE'`);
