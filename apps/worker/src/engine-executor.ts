@@ -12,7 +12,7 @@ import {
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
-import { appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
+import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
@@ -121,7 +121,8 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
     throw err;
   });
-  if (trajectory && run.agent) await trajectory.finish(run.agent.summary);
+  // A loop that ended (any exit status) is finished; one that never ended (cancelled, thrown) is abandoned.
+  if (trajectory) await (run.agent ? trajectory.finish(run.agent.summary) : trajectory.abandon());
   return redacted(deps, toRows(a, run, started, evidenceOf(deps, run, a)));
 }
 
@@ -162,6 +163,9 @@ function trajectoryWriter(deps: EngineExecutorDeps, a: AttemptToRun) {
     },
     finish: async (summary: TrajectorySummary) => {
       if (id) await stored('finish', () => finishTrajectory(db, id!, redacted(deps, summary)));
+    },
+    abandon: async () => {
+      if (id) await stored('abandon', () => abandonTrajectory(db, a.attemptId, a.tryNumber));
     },
   };
 }
