@@ -63,3 +63,12 @@ describe('rates in the status', () => {
     expect(formatRate(rateOf(0, 0))).toBe('0/0 (no evidence)');
   });
 });
+
+describe('campaign create --mode agent', () => {
+  it('spells the agent section from its flags', () => {
+    const config = configFromFlags(args(['--name', 'a', '--model', 'oracle', '--mode', 'agent', '--tool-set', 'bash', '--max-turns', '9']), { createdBy: 'me' });
+    expect(config).toMatchObject({ outputModes: ['agent'], agent: { toolSet: 'bash', limits: { maxTurns: 9 } } });
+    const parsed = parseCampaignConfig(config);
+    expect(parsed.success).toBe(true);
+  });
+});

@@ -50,3 +50,15 @@ describe('repeatable and restricted flags', () => {
     expect(() => choiceFlag(parseArgs(['--format', 'xml'], ['format']), 'format', ['csv', 'json'])).toThrow(/--format must be one of csv, json, got xml/);
   });
 });
+
+describe('gitbench run --mode agent', () => {
+  it('takes the agent configuration from its flags, checked like a campaign configuration', () => {
+    const opts = parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'oracle', '--tool-set', 'bash', '--max-turns', '8', '--protocol', 'text']);
+    expect(opts.agent).toMatchObject({ toolSet: 'bash', protocol: 'text', limits: { maxTurns: 8, commandTimeoutMs: 30_000 } });
+    expect(parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop']).agent).toMatchObject({ toolSet: 'default', protocol: 'auto' });
+    expect(parseRunArgs(['fixtures', '--model', 'nop']).agent).toBeUndefined();
+    expect(() => parseRunArgs(['fixtures', '--model', 'nop', '--tool-set', 'bash'])).toThrow(/--tool-set goes with --mode agent/);
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--tool-set', 'nope'])).toThrow(/unknown tool set 'nope'/);
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--protocol', 'smoke'])).toThrow(/--mode agent: protocol/);
+  });
+});
