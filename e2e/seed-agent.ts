@@ -12,7 +12,7 @@ import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, prng,
 const LIVE_STEPS = 40;
 const LIVE_SEED = 77;
 
-async function newCampaign(db: Db, name: string, models: string[], fixtures: string[], trials: number) {
+async function newCampaign(db: Db, name: string, models: string[], fixtures: string[], trials: number, outputMode: 'text' | 'agent' = 'text') {
   const campaignId = await insertCampaign(db, {
     name,
     createdBy: 'e2e',
@@ -21,7 +21,7 @@ async function newCampaign(db: Db, name: string, models: string[], fixtures: str
     seed: 1,
     suiteVersion: 'e2e',
     trials,
-    targets: models.map((m) => ({ modelId: m, baseModel: m, reasoningEffort: null, outputMode: 'text' as const, profile: 'simulated' })),
+    targets: models.map((m) => ({ modelId: m, baseModel: m, reasoningEffort: null, outputMode, profile: 'simulated' })),
     fixtures: fixtures.map((f) => ({ domain: 'merge', fixtureId: f, difficulty: 'medium', tags: ['agent'], scoringType: 'state_assertions', definition: { prompt: `Resolve ${f}` } })),
   });
   return db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
@@ -80,23 +80,22 @@ async function seedCampaign(db: Db) {
 }
 
 async function seedLive(db: Db) {
-  const c = await newCampaign(db, `Live agent campaign ${new Date().toISOString().slice(11, 19)}`, ['simulated-agent/live'], ['f001'], 1);
+  const c = await newCampaign(db, `Live agent campaign ${new Date().toISOString().slice(11, 19)}`, ['simulated-agent/live'], ['f001'], 1, 'agent');
   const target = c.targets[0]!;
   const f = c.fixtures[0]!;
   const attemptId = `att_e2elive_${c.id.slice(4)}`;
+  // Running, as a worker leaves an agent attempt before its first step: no trajectory yet.
   await db.attempt.create({
-    data: { id: attemptId, campaignId: c.id, targetId: target.id, fixtureSnapshotId: f.id, trial: 1, modelId: target.modelId, outputMode: 'text', domain: f.domain, fixtureId: f.fixtureId, difficulty: f.difficulty, status: 'RUNNING', queuedAt: new Date(), startedAt: new Date() },
+    data: { id: attemptId, campaignId: c.id, targetId: target.id, fixtureSnapshotId: f.id, trial: 1, modelId: target.modelId, outputMode: 'agent', domain: f.domain, fixtureId: f.fixtureId, difficulty: f.difficulty, status: 'RUNNING', queuedAt: new Date(), startedAt: new Date() },
   });
   await db.campaign.update({ where: { id: c.id }, data: { status: 'RUNNING', startedAt: new Date() } });
-  const { summary, steps } = randomTrajectory({ seed: LIVE_SEED, steps: LIVE_STEPS, agent: target.modelId, model: target.modelId });
-  const trajectoryId = await startTrajectory(db, { attemptId, tryNumber: 1, agent: summary.agent, model: summary.model, toolSet: summary.toolSet });
-  for (const s of steps.slice(0, 2)) await appendTrajectoryStep(db, trajectoryId, s, 'native');
   return { campaignId: c.id, attemptId };
 }
 
 async function append(db: Db, attemptId: string, count: number, finish: boolean) {
+  const { summary, steps } = randomTrajectory({ seed: LIVE_SEED, steps: LIVE_STEPS, agent: 'simulated-agent/live', model: 'simulated-agent/live' });
+  await startTrajectory(db, { attemptId, tryNumber: 1, agent: summary.agent, model: summary.model, toolSet: summary.toolSet });
   const t = await db.trajectory.findFirstOrThrow({ where: { attemptId }, orderBy: { tryNumber: 'desc' } });
-  const { summary, steps } = randomTrajectory({ seed: LIVE_SEED, steps: LIVE_STEPS, agent: t.agent, model: t.model });
   const next = steps.slice(t.steps, t.steps + count);
   for (const s of next) await appendTrajectoryStep(db, t.id, s, 'native');
   if (finish) {

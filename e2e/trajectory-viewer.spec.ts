@@ -131,18 +131,21 @@ test.describe('while the agent runs', () => {
   test.use(signedInAs('member'));
 
   test('a running trajectory shows new steps as they are written', async ({ page }) => {
-  const live = seed<{ campaignId: string; attemptId: string }>('live');
-  await page.goto(`/attempts/${live.attemptId}`);
-  await expect(page.getByTestId('trajectory-viewer')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('live-indicator')).toContainText('2 steps so far');
-  await expect(page.getByTestId('trajectory-viewer').getByTestId('step')).toHaveCount(2);
-  seed('append', live.attemptId, '3');
-  await expect(page.getByTestId('live-indicator')).toContainText('5 steps so far', { timeout: 10_000 });
-  await expect(page.getByTestId('trajectory-viewer').locator('[data-step="4"]')).toBeVisible();
-  await shot(page, 'trajectory-live');
-  seed('append', live.attemptId, '2', 'finish');
-  await expect(page.getByTestId('trajectory-summary')).toContainText('submitted', { timeout: 15_000 });
-  await expect(page.getByTestId('live-indicator')).toHaveCount(0);
-  await expect(page.getByTestId('trajectory-steps')).toHaveText('7');
-});
+    const live = seed<{ campaignId: string; attemptId: string }>('live');
+    await page.goto(`/attempts/${live.attemptId}`);
+    // Before its first step, the page waits for one, then shows the viewer on its own.
+    await expect(page.getByTestId('trajectory-waiting')).toBeVisible();
+    seed('append', live.attemptId, '2');
+    await expect(page.getByTestId('trajectory-viewer')).toHaveAttribute('data-ready', 'true', { timeout: 10_000 });
+    await expect(page.getByTestId('live-indicator')).toContainText('2 steps so far');
+    await expect(page.getByTestId('trajectory-viewer').getByTestId('step')).toHaveCount(2);
+    seed('append', live.attemptId, '3');
+    await expect(page.getByTestId('live-indicator')).toContainText('5 steps so far', { timeout: 10_000 });
+    await expect(page.getByTestId('trajectory-viewer').locator('[data-step="4"]')).toBeVisible();
+    await shot(page, 'trajectory-live');
+    seed('append', live.attemptId, '2', 'finish');
+    await expect(page.getByTestId('trajectory-summary')).toContainText('submitted', { timeout: 15_000 });
+    await expect(page.getByTestId('live-indicator')).toHaveCount(0);
+    await expect(page.getByTestId('trajectory-steps')).toHaveText('7');
+  });
 });

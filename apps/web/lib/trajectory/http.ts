@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { roleAtLeast } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { Actor } from '../auth/guard';
+import { apiRoute } from '../auth/api-route';
+import { services } from '../services';
 
 /** Query parameters of the trajectory routes, parsed once here so every route reads them alike. */
 const attemptId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/);
@@ -40,4 +42,21 @@ export async function trajectoryHidden(db: Db, actor: Actor, attemptId: string):
   return a.campaign.publishedAt === null
     ? NextResponse.json({ error: 'This campaign is not published yet: its trajectories are shown to viewers after its safety review.' }, { status: 403 })
     : null;
+}
+
+/**
+ * A GET handler of the trajectory routes: a viewer or above, the attempt id and the query parsed
+ * with `schema`, and the trajectory refused while hidden from the caller (see trajectoryHidden).
+ */
+export function trajectoryRoute<T, P extends { id: string } = { id: string }>(
+  schema: z.ZodType<T>,
+  handler: (ctx: { id: string; query: T; params: P; db: Db }) => Promise<Response>,
+) {
+  return apiRoute<P>('viewer', async ({ request, params, actor }) => {
+    const req = parseTrajectoryRequest(params.id, request.nextUrl, schema);
+    if (!req.ok) return req.response;
+    const db = services().db;
+    const hidden = await trajectoryHidden(db, actor, req.id);
+    return hidden ?? handler({ id: req.id, query: req.query, params, db });
+  });
 }

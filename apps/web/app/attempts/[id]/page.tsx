@@ -12,6 +12,7 @@ import { Transcript } from '@/components/transcript';
 import { getAttemptEvidence, tryEvidence } from '@/lib/queries/attempt';
 import { getStepRange, getTrajectoryView } from '@/lib/queries/trajectory';
 import { TrajectorySection } from '@/components/trajectory/trajectory-section';
+import { TrajectoryWaiting } from '@/components/trajectory/trajectory-waiting';
 import { STEP_PAGE } from '@/lib/trajectory/view-model';
 import { services } from '@/lib/services';
 import { requirePage } from '@/lib/auth/guard';
@@ -205,6 +206,8 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
         </p>
       ) : trajectory ? (
         <TrajectorySection attemptId={a.id} view={trajectory} page={{ page: stepPage, steps: pageSteps }} initialStep={initialStep} scorerCheck={scorerCheck} />
+      ) : a.outputMode === 'agent' && (a.status === 'QUEUED' || a.status === 'RUNNING') && !rawHidden ? (
+        <TrajectoryWaiting attemptId={a.id} />
       ) : null}
 
       {parsed && !parsed.ok ? (
