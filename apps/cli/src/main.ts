@@ -11,6 +11,8 @@ Usage:
   gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
                      [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
                      [--json-output FILE] [--workers N] [--json]
+                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                      [--command-timeout-ms N]]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
   gitbench profiles [--json]
 
