@@ -231,7 +231,7 @@ export class ProviderRegistry {
     const kind = builtinKindOf(spec.model) ?? spec.provider;
     if (kind === 'replay') {
       const index = await this.replayIndex(spec.model);
-      const recordedModel = index.all()[0]?.model ?? 'replay';
+      const recordedModel = index.all()[0]?.model ?? index.trajectories[0]?.model ?? 'replay';
       return make(createReplayProvider(index), recordedModel);
     }
     if (kind === 'mock') return make(createMockProvider(), spec.model);

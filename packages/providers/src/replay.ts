@@ -12,8 +12,9 @@ import {
   type LegacyScore,
   type TokenUsage,
 } from '@gitbench/core';
+import { looksLikeAtif, parseAtifTrajectory, replayTrajectoryChat, type RecordedTrajectory } from './replay-trajectory';
 import { buildResult, numberOrNull, prepareRequest } from './result';
-import type { FixtureRef, Provider, TranscriptMessage } from './types';
+import type { AgentChatRequest, FixtureRef, Provider, TranscriptMessage } from './types';
 
 export interface RecordedAnswer {
   file: string;
@@ -72,7 +73,15 @@ export class ReplayIndex {
   private readonly answers = new Map<string, RecordedAnswer>();
   readonly files: string[] = [];
 
+  /** ATIF trajectories among the sources: what agent mode plays back (one per replay model). */
+  readonly trajectories: RecordedTrajectory[] = [];
+
   add(envelopeJson: unknown, file: string): void {
+    if (looksLikeAtif(envelopeJson)) {
+      this.trajectories.push(parseAtifTrajectory(envelopeJson, basename(file)));
+      this.files.push(file);
+      return;
+    }
     let envelope;
     try {
       envelope = parseLegacyEnvelope(file, envelopeJson);
@@ -221,9 +230,15 @@ export async function loadReplayIndex(paths: string | string[], sources: ReplayS
  * real model behaviour without calling anything. A fixture with no recording is a configuration error.
  */
 export function createReplayProvider(index: ReplayIndex): Provider {
+  const trajectory = index.trajectories[0];
+  if (index.trajectories.length > 1) {
+    throw new ConfigurationError('bad_replay_file', `A replay model plays one recorded trajectory; this source holds ${index.trajectories.length}. Name one file.`);
+  }
   return {
     name: `replay (${index.files.map((f) => basename(f)).join(', ')})`,
     kind: 'replay',
+    // Agent mode plays the recorded trajectory; a source of single answers has no agent side.
+    ...(trajectory ? { chat: (request: AgentChatRequest) => Promise.resolve(replayTrajectoryChat(trajectory, request)) } : {}),
     async complete(request) {
       const model = prepareRequest(request);
       const fixture = request.fixture;

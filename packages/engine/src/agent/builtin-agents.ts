@@ -1,4 +1,4 @@
-import { agentScoredOn, ConfigurationError, findTool, getScorer, ggbReferenceToolCalls, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
+import { agentScoredOn, findTool, getScorer, ggbReferenceToolCalls, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
 import {
   builtinKindOf,
   DEFAULT_SIMULATED_CORRECTNESS,
@@ -157,8 +157,8 @@ export function builtinAgent(modelName: string, input: BuiltinAgentInput): Agent
       return nopAgent();
     case 'simulated':
       return simulatedAgent(simulatedSeedOf(modelName), input);
+    // A replay plays its recorded ATIF trajectory through the provider's own chat (see agentModelFor).
     case 'replay':
-      throw new ConfigurationError('replay_agent', 'Replay of agent trajectories is not available yet; use oracle, nop, simulated:<seed> or a model.');
     case null:
       return null;
   }
