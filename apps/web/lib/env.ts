@@ -40,10 +40,13 @@ export type WebEnv = z.infer<typeof webEnvSchema>;
 
 let cached: WebEnv | undefined;
 
-/** Validated once per server process; a missing variable names itself in the error. */
+/**
+ * Validated once per server process; a missing variable names itself in the error. An empty variable
+ * counts as unset (docker-compose.yml passes `${GITBENCH_PUBLIC_URL:-}` through as an empty string).
+ */
 export function webEnv(): WebEnv {
   if (cached) return cached;
-  const parsed = webEnvSchema.safeParse(process.env);
+  const parsed = webEnvSchema.safeParse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     throw new Error(
       `invalid web environment: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
