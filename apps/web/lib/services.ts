@@ -4,7 +4,6 @@ import { createDb, type Db } from '@gitbench/db';
 import { ProviderRegistry } from '@gitbench/providers';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { detectProductVersion } from '@gitbench/engine';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { webEnv } from './env';
 
 // One set of clients per server process, created on first use.
@@ -69,9 +68,20 @@ async function timed(name: ServiceCheck['name'], fn: () => Promise<string>): Pro
 
 const WORKER_FRESH_MS = 20_000;
 
+/** What a worker answers to `system.ping` (apps/worker/src/worker.ts). */
+interface WorkerPing {
+  workerId: string;
+  sandbox?: string;
+  engine?: { ok: boolean; detail: string | null } | null;
+}
+
 export async function checkServices(): Promise<ServiceCheck[]> {
   const env = webEnv();
   const { db, queue } = services();
+  // One ping answers for the worker and for Docker: the web app holds no Docker socket (compose), so a
+  // live worker reports on the engine it runs sandboxes with.
+  let ping: Promise<WorkerPing> | null = null;
+  const pingWorker = () => (ping ??= queue.enqueueAndWait('system.ping', { pingId: newId('ping') }, 5_000) as Promise<WorkerPing>);
   return Promise.all([
     timed('PostgreSQL', async () => {
       const rows = await db.$queryRaw<{ version: string; migrations: bigint }[]>`
@@ -89,14 +99,16 @@ export async function checkServices(): Promise<ServiceCheck[]> {
         orderBy: { lastSeenAt: 'desc' },
       });
       if (alive.length === 0) throw new Error('no worker has sent a heartbeat in the last 20 s (start one: npm run demo)');
-      const reply = (await queue.enqueueAndWait('system.ping', { pingId: newId('ping') }, 5_000)) as { workerId: string };
+      const reply = await pingWorker();
       return `${alive.length} alive; ping answered by ${reply.workerId}`;
     }),
     timed('Docker', async () => {
-      if (!env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE is not set (npm run sandbox:image prints it)');
-      const driver = await new DockerSandboxDriver({ image: env.GITBENCH_SANDBOX_IMAGE }).init();
-      const version = await driver.docker.version();
-      return `engine ${version.Version}; sandbox image ${env.GITBENCH_SANDBOX_IMAGE} (${driver.describe().imageId.slice(7, 19)})`;
+      const reply = await pingWorker().catch((err: Error) => {
+        throw new Error(`no worker answered to report on its Docker engine (${err.message})`);
+      });
+      if (!reply.engine) throw new Error(`worker ${reply.workerId} did not report on its sandbox engine`);
+      if (!reply.engine.ok) throw new Error(`worker ${reply.workerId} cannot reach its Docker engine: ${reply.engine.detail}`);
+      return `${reply.engine.detail}; sandbox ${reply.sandbox ?? 'unknown'} (reported by worker ${reply.workerId})`;
     }),
   ]);
 }

@@ -70,4 +70,9 @@ export interface AttemptExecutor {
   /** Removes sandboxes of workers that are no longer alive (killed without their shutdown). */
   removeOrphanSandboxes(aliveWorkerIds: ReadonlySet<string>, createdBeforeMs: number): Promise<number>;
   describeSandbox(): string;
+  /**
+   * Asks the sandbox engine itself (Docker's version), for the status page: the web app holds no
+   * Docker socket, so a worker answers for the engine it uses.
+   */
+  sandboxEngine?(): Promise<string>;
 }

@@ -15,7 +15,7 @@ import {
 import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
-import { DEPLOYMENT_LABEL, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
+import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from './attempt-executor';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
@@ -51,6 +51,8 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       const d = driver.describe();
       return `${d.driver} ${d.image}`;
     },
+
+    sandboxEngine: async () => (driver instanceof DockerSandboxDriver ? `engine ${(await driver.docker.version()).Version}` : 'no engine: the local driver (unsafe)'),
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
 

@@ -101,7 +101,14 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
   }, config.orphanSweepMs ?? 60_000);
 
   const handlers: JobHandlers = {
-    'system.ping': async ({ pingId }) => ({ pingId, workerId: id, at: new Date().toISOString() }),
+    // The status page's Docker check rides on the ping: this worker's engine, asked now.
+    'system.ping': async ({ pingId }) => {
+      const engine = await (executor.sandboxEngine?.() ?? Promise.resolve(null)).then(
+        (version) => ({ ok: true, detail: version }),
+        (err: Error) => ({ ok: false, detail: err.message }),
+      );
+      return { pingId, workerId: id, at: new Date().toISOString(), sandbox: executor.describeSandbox(), engine };
+    },
     // The web app asks through the queue: it holds no Docker socket.
     'campaign.cancel': async ({ campaignId }) => ({ sandboxesRemoved: await executor.removeSandboxes({ [CAMPAIGN_LABEL]: campaignId }) }),
     ...campaignHandlers({

@@ -17,6 +17,7 @@ const noAttempts = (): AttemptExecutor => ({
     throw new Error('no campaign in this test');
   },
   removeSandboxes: async () => 0,
+  sandboxEngine: async () => 'engine 0.0-test',
   removeOrphanSandboxes: async () => 0,
   describeSandbox: () => 'none',
 });
@@ -44,8 +45,10 @@ describe('the worker process', () => {
     expect(later.lastSeenAt.getTime()).toBeGreaterThan(beat.lastSeenAt.getTime());
     const client = createQueueClient({ redisUrl: REDIS_URL, queueName });
     try {
-      const reply = (await client.enqueueAndWait('system.ping', { pingId: newId('ping') }, 10_000)) as { workerId: string };
+      const reply = (await client.enqueueAndWait('system.ping', { pingId: newId('ping') }, 10_000)) as { workerId: string; engine: unknown };
       expect(reply.workerId).toBe(worker.id);
+      // The status page's Docker check is the worker's word on its engine (the web app has no socket).
+      expect(reply.engine).toEqual({ ok: true, detail: 'engine 0.0-test' });
     } finally {
       await client.close();
     }
