@@ -142,7 +142,8 @@ test.describe('while the agent runs', () => {
     seed('append', live.attemptId, '3');
     await expect(page.getByTestId('live-indicator')).toContainText('5 steps so far', { timeout: 10_000 });
     await expect(page.getByTestId('trajectory-viewer').locator('[data-step="4"]')).toBeVisible();
-    await shot(page, 'trajectory-live');
+    // Not shot(): that waits for the network to go idle, which a page polling every 1.5 s may never do.
+    await page.screenshot({ path: 'test-results/screens/trajectory-live.png', fullPage: true });
     seed('append', live.attemptId, '2', 'finish');
     await expect(page.getByTestId('trajectory-summary')).toContainText('submitted', { timeout: 15_000 });
     await expect(page.getByTestId('live-indicator')).toHaveCount(0);
