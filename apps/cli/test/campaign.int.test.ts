@@ -121,6 +121,8 @@ describe('status, export, retry and cancel on a campaign', () => {
     expect(text.stdout).toContain('mean success   4/4 = 100.0% (95% Wilson 51.0%–100.0%)');
     expect(text.stdout).toContain('pass_any_at_n  n=1 2/2  n=2 2/2');
     expect(text.stdout).toContain('fixtures       0 stable pass, 0 flaky, 2 stable fail, 0 unknown');
+    // No reviewer is configured here: the review lets the campaign through but never reads as passed.
+    expect(text.stdout).toContain('safety review    not configured (GITBENCH_SAFETY_REVIEW)');
   });
 
   it('export: attempts as CSV and JSON, and the artificialanalysis rows', async () => {

@@ -61,7 +61,9 @@ export function formatStatus(s: CampaignSummary): string {
   ];
   for (const part of COMPLETENESS_PARTS) {
     const p = s.completeness.parts[part];
-    lines.push(`  ${PART_LABEL[part].padEnd(16)} ${p.ok ? 'ok' : 'no'}`);
+    // A review nobody configured lets the campaign through, but it is not a review that passed.
+    const notConfigured = part === 'safetyReview' && p.ok && s.campaign.safetyReview === 'not_configured';
+    lines.push(`  ${PART_LABEL[part].padEnd(16)} ${notConfigured ? 'not configured (GITBENCH_SAFETY_REVIEW)' : p.ok ? 'ok' : 'no'}`);
     for (const r of p.reasons) lines.push(`    ${r.message}`);
   }
   lines.push('targets:');
