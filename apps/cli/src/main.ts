@@ -1,6 +1,6 @@
 import { ConfigurationError } from '@gitbench/core';
 import { UsageError } from './args';
-import { EXIT, InfrastructureError } from './sandbox-driver';
+import { EXIT, InfrastructureError, interruption } from './sandbox-driver';
 
 const HELP = `gitbench — measure how well models handle Git
 
@@ -93,8 +93,12 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    return await run(rest);
+    const code = await run(rest);
+    return (await interruption()) ?? code;
   } catch (err) {
+    // A signal stopped the run and closed its sandboxes under it: that, not the failure it caused, is the outcome.
+    const stopped = interruption();
+    if (stopped) return await stopped;
     // A model nobody serves, a missing key or a bad profile file: the user's configuration, said plainly.
     if (err instanceof UsageError || err instanceof ConfigurationError) {
       process.stderr.write(`gitbench ${command}: ${err.message}\n`);

@@ -28,15 +28,45 @@ function sandboxImage(): string {
 export async function sandboxDriver(kind: string | undefined, workers: number): Promise<SandboxDriver> {
   const chosen = kind ?? 'docker';
   if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
+  const labels = { 'org.gitbench.cli': String(process.pid) };
+  let driver: SandboxDriver;
   try {
-    return await createSandboxDriver({
-      kind: chosen,
-      image: chosen === 'docker' ? sandboxImage() : undefined,
-      labels: { 'org.gitbench.cli': String(process.pid) },
-      prestart: workers,
-    });
+    driver = await createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
   } catch (err) {
     throw new InfrastructureError((err as Error).message);
+  }
+  removeOnSignal(driver, labels);
+  return driver;
+}
+
+/** Set once a signal stopped the run: settles, with the exit code, when its sandboxes are gone. */
+let interrupted: Promise<number> | null = null;
+
+/** The exit code of a run a signal stopped, once its sandboxes are removed; null while none did. */
+export function interruption(): Promise<number> | null {
+  return interrupted;
+}
+
+/**
+ * Ctrl-C or a kill of the CLI removes the sandboxes this run started: no worker's orphan sweep looks
+ * at a CLI's containers, and the pre-started ones would otherwise sleep for ever.
+ */
+function removeOnSignal(driver: SandboxDriver, labels: Record<string, string>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (interrupted) return;
+      process.stderr.write(`gitbench: ${signal}: removing this run's sandboxes\n`);
+      // Work in flight fails on the closed driver while we stop: expected, and not worth a stack trace.
+      process.on('unhandledRejection', () => undefined);
+      // Closed first, so the pool of pre-started sandboxes stops refilling; then whatever carries the label goes.
+      interrupted = driver
+        .close()
+        .catch(() => undefined)
+        .then(() => driver.removeByLabels(labels))
+        .catch(() => 0)
+        .then(() => (signal === 'SIGINT' ? 130 : 143));
+      void interrupted.then((code) => process.exit(code));
+    });
   }
 }
 

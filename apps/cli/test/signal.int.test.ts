@@ -1,0 +1,43 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './cli-process';
+
+/**
+ * A `gitbench run` stopped from outside (Ctrl-C, a CI timeout) removes the sandboxes it started: no
+ * worker's orphan sweep looks at a CLI's containers, and its pre-started ones would sleep for ever.
+ */
+if (!process.env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
+
+const containersOf = (pid: number) =>
+  spawnSync('docker', ['ps', '-aq', '--filter', `label=org.gitbench.cli=${pid}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const v = probe();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+describe('gitbench run stopped by a signal', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal} removes every sandbox of the run and exits ${code}`, { timeout: 120_000 }, async () => {
+      const proc = spawn(process.execPath, [path.join(ROOT, 'apps/cli/bin/gitbench.js'), 'run', path.join(ROOT, 'fixtures'), '--model', 'oracle', '--mode', 'agent', '--workers', '2'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((r) => proc.on('close', (c) => r(c)));
+      const pid = proc.pid!;
+      await waitFor('the run to start sandboxes', () => containersOf(pid).length > 0, 60_000);
+      proc.kill(signal);
+      expect(await exited).toBe(code);
+      expect(stderr).toContain(`gitbench: ${signal}: removing this run's sandboxes`);
+      expect(containersOf(pid)).toEqual([]);
+    });
+  }
+});
