@@ -32,3 +32,23 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * Drops and re-creates the tests' own database, so every run starts empty: what an earlier run left
+ * (a live trajectory's campaign still running, unpublished campaigns) must not change what a spec
+ * sees. Only a database whose name ends in `_e2e` is ever dropped; any other is only created.
+ */
+export async function resetDatabase(databaseUrl: string): Promise<void> {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  if (!name.endsWith('_e2e')) return ensureDatabase(databaseUrl);
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
