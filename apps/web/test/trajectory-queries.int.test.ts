@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, stepFailed, type TrajectoryStep } from '@gitbench/core';
 import { appendTrajectoryStep, createTestDatabase, randomTrajectory, startTrajectory, storeTrajectory, type TestDatabase } from '@gitbench/db';
 import { getStepPart, getStepRange, getStepsAfter, getTrajectoryView, searchTrajectory } from '../lib/queries/trajectory';
-import { compareCandidates } from '../lib/queries/trajectory-compare';
+import { compareCandidates, getTrajectoryComparison } from '../lib/queries/trajectory-compare';
 import { searchStep, VIEW_LIMITS } from '../lib/trajectory/view-model';
 
 // The viewer's reads against a stored trajectory: what they return must agree with the records as
@@ -89,9 +89,76 @@ describe('trajectory queries', () => {
 
   it('offers the other attempts of the fixture that have a trajectory', async () => {
     const without = await attempt(3);
-    const others = await compareCandidates(t.db, { id: attemptId, domain: 'merge', fixtureId: 'f001' });
+    const others = await compareCandidates(t.db, { id: attemptId, domain: 'merge', fixtureId: 'f001' }, { onlyPublished: false });
     expect(others.map((o) => o.id)).not.toContain(attemptId);
     expect(others.map((o) => o.id)).not.toContain(without);
     expect(others).toHaveLength(1);
+  });
+});
+
+describe('trajectory comparison and campaign visibility', () => {
+  // Raw steps reach viewers only from published campaigns. An unpublished campaign's attempt of the
+  // same fixture, finished last and with the other verdict, is what the picker would choose by
+  // default: a viewer must get the published one instead, and never see the unpublished one offered.
+  const fixtureId = 'f002';
+  let published: string;
+  let unpublished: string;
+  let a: string;
+  let publishedB: string;
+  let unpublishedB: string;
+  let unpublishedA: string;
+
+  async function campaign(name: string, publishedAt: Date | null): Promise<string> {
+    const id = newId('campaign');
+    await t.db.campaign.create({ data: { id, name, createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 3, publishedAt, publishedBy: publishedAt ? 'u' : null } });
+    await t.db.campaignTarget.create({ data: { id: `${id}_t`, campaignId: id, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
+    await t.db.fixtureSnapshot.create({ data: { id: `${id}_s`, campaignId: id, domain: 'merge', fixtureId, difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
+    return id;
+  }
+
+  async function run(campaign: string, trial: number, status: 'VALID_PASS' | 'VALID_FAIL', finishedAt: Date): Promise<string> {
+    const id = newId('attempt');
+    await t.db.attempt.create({
+      data: { id, campaignId: campaign, targetId: `${campaign}_t`, fixtureSnapshotId: `${campaign}_s`, trial, modelId: 'm', outputMode: 'text', domain: 'merge', fixtureId, difficulty: 'easy', status, finishedAt },
+    });
+    const { summary, steps } = randomTrajectory({ seed: trial, steps: 3 });
+    await storeTrajectory(t.db, id, 1, summary, steps);
+    return id;
+  }
+
+  beforeAll(async () => {
+    published = await campaign('published', new Date());
+    unpublished = await campaign('unpublished', null);
+    const now = Date.now();
+    a = await run(published, 1, 'VALID_FAIL', new Date(now - 3_600_000));
+    publishedB = await run(published, 2, 'VALID_PASS', new Date(now - 1_800_000));
+    unpublishedB = await run(unpublished, 1, 'VALID_PASS', new Date(now));
+    unpublishedA = await run(unpublished, 2, 'VALID_FAIL', new Date(now - 60_000));
+  });
+
+  it('gives a viewer the published B and only published candidates', async () => {
+    const cmp = await getTrajectoryComparison(t.db, a, undefined, { onlyPublished: true });
+    expect(cmp && !cmp.hidden).toBe(true);
+    if (!cmp || cmp.hidden) return;
+    expect(cmp.b?.attemptId).toBe(publishedB);
+    expect(cmp.b?.campaignId).toBe(published);
+    expect(cmp.candidates.map((c) => c.id)).toEqual([publishedB]);
+  });
+
+  it('gives a member every campaign’s attempts, the unpublished default among them', async () => {
+    const cmp = await getTrajectoryComparison(t.db, a, undefined, { onlyPublished: false });
+    expect(cmp && !cmp.hidden).toBe(true);
+    if (!cmp || cmp.hidden) return;
+    expect(cmp.b?.attemptId).toBe(unpublishedB);
+    expect(cmp.candidates.map((c) => c.id)).toEqual(expect.arrayContaining([publishedB, unpublishedB, unpublishedA]));
+  });
+
+  it('refuses a viewer an unpublished B named explicitly, or an unpublished A', async () => {
+    expect(await getTrajectoryComparison(t.db, a, unpublishedB, { onlyPublished: true })).toEqual({ hidden: true });
+    expect(await getTrajectoryComparison(t.db, unpublishedA, undefined, { onlyPublished: true })).toEqual({ hidden: true });
+    expect(await getTrajectoryComparison(t.db, unpublishedA, publishedB, { onlyPublished: true })).toEqual({ hidden: true });
+    // A published B named explicitly is the viewer's to open.
+    const cmp = await getTrajectoryComparison(t.db, a, publishedB, { onlyPublished: true });
+    expect(cmp && !cmp.hidden && cmp.b?.attemptId).toBe(publishedB);
   });
 });

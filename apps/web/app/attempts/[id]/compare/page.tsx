@@ -36,13 +36,13 @@ export default async function CompareTrajectoriesPage({ params, searchParams }: 
   const { id } = await params;
   const { with: otherId } = await searchParams;
   const db = services().db;
-  const cmp = await getTrajectoryComparison(db, id, typeof otherId === 'string' && otherId ? otherId : undefined);
+  // Raw steps reach viewers only from published campaigns (see trajectoryHidden): the query offers a
+  // viewer, and picks by default, only attempts of published campaigns, and answers hidden when A or
+  // the attempt named by ?with= is one they may not open.
+  const onlyPublished = !roleAtLeast(actor.role, 'member');
+  const cmp = await getTrajectoryComparison(db, id, typeof otherId === 'string' && otherId ? otherId : undefined, { onlyPublished });
   if (!cmp) notFound();
-  // Raw steps reach viewers only from published campaigns (see trajectoryHidden).
-  if (!roleAtLeast(actor.role, 'member')) {
-    const unpublished = await db.campaign.count({ where: { id: { in: [cmp.a.campaignId, cmp.b?.campaignId ?? cmp.a.campaignId] }, publishedAt: null } });
-    if (unpublished > 0) forbidden();
-  }
+  if (cmp.hidden) forbidden();
   const { a, b, candidates, sameFixture } = cmp;
   return (
     <div className="space-y-4">
