@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
 import { shot, signedInAs } from './support';
+import { authStatePath } from './users';
 
 // Agent campaigns are seeded as the runtime leaves them (e2e/seed-agent.ts): trajectories from the
 // seeded factory, with merges, rebases, conflicts, failing commands, big outputs and limits.
@@ -124,6 +125,30 @@ test('compare two trajectories of the same fixture side by side', async ({ page 
   await expect(page.getByTestId('compare-steps').getByTestId('repo-change').first()).toBeVisible();
   await shot(page, 'trajectory-compare');
   await page.getByTestId('compare-steps').screenshot({ path: 'test-results/screens/trajectory-compare-steps.png' });
+});
+
+test('a viewer compares with a published attempt even when an unpublished one would come first', async ({ baseURL }) => {
+  // A live campaign is unpublished; its running attempt of the fixture, not finished yet, sorts
+  // first and has the other verdict: the default a member gets. A viewer may not open it, so the
+  // picker neither offers nor chooses it, and only naming it explicitly is refused. No browser needed.
+  const pass = seeded.attempts.find((a) => a.passed && a.fixtureId === 'f001')!;
+  const live = seed<{ campaignId: string; attemptId: string }>('live');
+  seed('append', live.attemptId, '2');
+  const as = (role: 'viewer' | 'member') => request.newContext({ baseURL, storageState: authStatePath(role), maxRedirects: 0 });
+  const viewer = await as('viewer');
+  const res = await viewer.get(`/attempts/${pass.id}/compare`);
+  expect(res.status()).toBe(200);
+  const html = await res.text();
+  expect(html).toContain('data-testid="compare-side-b"');
+  expect(html).not.toContain(live.attemptId);
+  expect((await viewer.get(`/attempts/${pass.id}/compare?with=${live.attemptId}`)).status()).toBe(403);
+  expect((await viewer.get(`/attempts/${live.attemptId}/compare`)).status()).toBe(403);
+  const member = await as('member');
+  const all = await member.get(`/attempts/${pass.id}/compare`);
+  expect(all.status()).toBe(200);
+  expect(await all.text()).toContain(`href="/attempts/${live.attemptId}"`);
+  await viewer.dispose();
+  await member.dispose();
 });
 
 test.describe('while the agent runs', () => {
