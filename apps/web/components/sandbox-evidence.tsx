@@ -46,7 +46,13 @@ export function SandboxEvidenceView({ sandbox }: { sandbox: AttemptSandbox | nul
   const other = sandbox.aborted ? { aborted: sandbox.aborted } : {};
   return (
     <div className="space-y-3" data-testid="sandbox-evidence">
-      {sandbox.image ? (
+      {sandbox.atBuild ? (
+        <p className="text-xs text-slate-600" data-testid="sandbox-at-build">
+          The answer runs no command, so this try needed no sandbox of its own: the scorer&apos;s look-ups below were read once on the fixture&apos;s
+          repository as built, in its build&apos;s {String(sandbox.kind)} sandbox from image <code>{String(sandbox.image)}</code>
+          {sandbox.imageId ? <span className="font-mono"> ({sandbox.imageId.slice(0, 19)})</span> : null}.
+        </p>
+      ) : sandbox.image ? (
         <p className="text-xs text-slate-600">
           Ran in a fresh {String(sandbox.kind ?? '')} sandbox from image <code>{String(sandbox.image)}</code>
           {sandbox.imageId ? <span className="font-mono"> ({sandbox.imageId.slice(0, 19)})</span> : null}

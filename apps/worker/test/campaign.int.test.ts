@@ -21,6 +21,7 @@ const FIXTURE_IDS = [
   'branch_cleanup/f001', // exact_match
   'merge_conflicts/f002', // resolved_file_blocks
   'git_clean/f002', // state_assertions: runs the answer in a sandbox
+  'git_bisect/f001', // bisect_regression: runs no answer, its look-up read by the build
   'git_grep/f001', // unordered_line_set
   'commit_squash/f001', // commit_selection
 ];
@@ -77,9 +78,25 @@ describe('campaigns on the real pipeline', () => {
       expect(a.inputHash).toBe(snapshots.find((s) => s.id === a.fixtureSnapshotId)!.inputHash);
       expect(a.promptHash).toMatch(/^[0-9a-f]{64}$/);
     }
-    // Only the state-assertion fixture ran a sandbox for the answer.
+    // Only the state-assertion fixture ran a sandbox for the answer. The bisect fixture's look-up was
+    // read by its build, in a sandbox of the same image, and no attempt of it started one.
     const sandboxed = attempts.filter((a) => a.sandboxImage);
-    expect(new Set(sandboxed.map((a) => a.fixtureId))).toEqual(new Set(['f002']));
+    expect(new Set(sandboxed.map((a) => `${a.domain}/${a.fixtureId}`))).toEqual(new Set(['git_clean/f002', 'git_bisect/f001']));
+    const bisectTries = await t.db.attemptTry.findMany({ where: { attempt: { campaignId, domain: 'git_bisect' } }, select: { evidence: true } });
+    expect(bisectTries).toHaveLength(2 * 3);
+    for (const { evidence } of bisectTries) {
+      const e = parseAttemptEvidence(evidence);
+      const sandbox = e.origin === 'gitbench' ? e.sandbox : null;
+      expect(sandbox?.kind === 'docker' && sandbox.atBuild).toBe(true);
+      expect(sandbox?.kind === 'docker' && sandbox.sandboxId).toBeFalsy();
+    }
+    const cleanTries = await t.db.attemptTry.findMany({ where: { attempt: { campaignId, domain: 'git_clean' } }, select: { evidence: true } });
+    const ownSandbox = cleanTries.map(({ evidence }) => {
+      const e = parseAttemptEvidence(evidence);
+      const s = e.origin === 'gitbench' ? e.sandbox : null;
+      return s?.kind === 'docker' && !s.atBuild && !!s.sandboxId;
+    });
+    expect(ownSandbox).toEqual(cleanTries.map(() => true));
     expect(await t.db.campaign.findUnique({ where: { id: campaignId }, select: { productVersion: true, productDirty: true } })).toEqual({
       productVersion: CREATOR_VERSION.version,
       productDirty: false,

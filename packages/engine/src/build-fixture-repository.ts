@@ -1,6 +1,5 @@
 import { resetScratchStep, withSandbox, type BatchGroup, type BatchStep, type SandboxDescription, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
 import {
-  REPO_STATE_SCRIPT,
   canonicalJson,
   environmentPreamble,
   fileSteps,
@@ -8,13 +7,14 @@ import {
   inputHash,
   setupScript,
   sha256Hex,
-  type ExecRecord,
   type Fixture,
 } from './core-api';
 import { FixtureSetupError } from './errors';
 import { repoDirOf, type BuiltSnapshot } from './fixture-snapshot';
 import { contextSteps, toContextResults } from './gather-context';
 import { mapPool } from './map-pool';
+import { pristineKeyOf, pristineOf, pristineSteps } from './pristine-probes';
+import { stateSteps, toExecRecord } from './sandbox-steps';
 import { shellWord } from './shell-word';
 
 export interface BuildOptions {
@@ -37,23 +37,6 @@ export interface BuildManyOptions extends BuildOptions {
 
 /** One fixture's build: its snapshot, or why its repository could not be built. */
 export type BuildOutcome = { fixture: Fixture; snapshot: BuiltSnapshot; error?: undefined } | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
-
-export function toExecRecord(r: StepRecord): ExecRecord {
-  return {
-    command: r.command,
-    exitCode: r.exitCode,
-    stdout: r.stdout,
-    stderr: r.stderr,
-    timedOut: r.timedOut,
-    truncated: r.truncated,
-    durationMs: r.durationMs,
-  };
-}
-
-/** The step that prints the repository's canonical state, run in the repository directory. */
-export function stateSteps(repoDir: string): BatchStep[] {
-  return [{ id: 'state', command: REPO_STATE_SCRIPT, cwd: repoDir, maxOutputBytes: 16 * 1024 * 1024 }];
-}
 
 /**
  * HEAD's commit id, from the state's first section (`symbolic <ref> <id>` or `detached <id>`), or ''
@@ -78,6 +61,7 @@ const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s' 2>/dev/null 
 export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): string | null {
   if (!sandbox.isolated) return null;
   const repoDir = repoDirOf(fixture);
+  const pristine = pristineKeyOf(fixture);
   return sha256Hex(
     canonicalJson({
       format: 1,
@@ -91,6 +75,8 @@ export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): 
       state: stateSteps(repoDir).map((s) => s.command),
       context: contextSteps(fixture, repoDir).map((s) => s.command),
       commits: COMMITS_COMMAND,
+      // Only fixtures whose scorer reads the repository for an answer that runs nothing carry it.
+      ...(pristine ? { pristine } : {}),
       image: sandbox.imageId,
     }),
   );
@@ -124,11 +110,14 @@ export async function buildFixtureRepositories(fixtures: readonly Fixture[], dri
   return built.flat();
 }
 
-/** Groups per fixture: build (reset, set-up, archive), then state, context and commit list if it built. */
-const GROUPS_PER_FIXTURE = 4;
+/**
+ * Groups per fixture: build (reset, set-up, archive), then state, context, commit list and the
+ * scorer's look-ups on the repository as built (see pristine-probes.ts) if it built.
+ */
+const GROUPS_PER_FIXTURE = 5;
 
 async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions): Promise<BuildOutcome[]> {
-  const groups: BatchGroup[] = fixtures.flatMap((fixture, i): BatchGroup[] => {
+  const groupsIn = (workdir: string) => fixtures.flatMap((fixture, i): BatchGroup[] => {
     const repoDir = repoDirOf(fixture);
     const build = i * GROUPS_PER_FIXTURE;
     const setup: BatchStep = {
@@ -149,6 +138,7 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
         requires: build,
         steps: [{ id: 'commits', command: COMMITS_COMMAND, cwd: repoDir }],
       },
+      { stopOnFailure: false, requires: build, steps: pristineSteps(fixture, repoDir, workdir) },
     ];
   });
   const d = driver.describe();
@@ -163,14 +153,14 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
     lastAt = now;
     opts.onBuilt?.(outcomes[i]);
   };
-  const seen: StepRecord[][] = groups.map(() => []);
+  const seen: StepRecord[][] = Array.from({ length: fixtures.length * GROUPS_PER_FIXTURE }, () => []);
   const result = await withSandbox(
     driver,
     // The pinned environment reaches every step; the set-up script establishes it again for itself.
     (box) =>
       box.runBatch({
         preamble: environmentPreamble(),
-        groups,
+        groups: groupsIn(box.workdir),
         onRecord: (group, record) => {
           seen[group]!.push(record);
           // A record of a later fixture means every earlier one has ended.
@@ -227,11 +217,16 @@ function outcomeOf(
       head: headOf(state.stdout),
       context: toContextResults(groups[base + 2] ?? []),
       commits: parseCommits(groups[base + 3]?.[0]?.stdout ?? ''),
+      ...withPristine(pristineOf(fixture, groups[base + 4] ?? [])),
       setupLog: toExecRecord(setupRecord),
       image,
       buildMs,
     },
   };
+}
+
+function withPristine(pristine: BuiltSnapshot['pristine']): Pick<BuiltSnapshot, 'pristine'> {
+  return pristine ? { pristine } : {};
 }
 
 function parseCommits(text: string): { hash: string; subject: string }[] {

@@ -6,6 +6,7 @@ export {
   setupScript,
   fileSteps,
   environmentPreamble,
+  SETUP_ENV,
   REPO_STATE_SCRIPT,
   fixtureDefinitionHash,
   inputHash,

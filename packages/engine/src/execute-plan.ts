@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxDriver } from '@gitbench/sandbox';
-import { toExecRecord, stateSteps } from './build-fixture-repository';
+import { toExecRecord, stateSteps } from './sandbox-steps';
 import { environmentPreamble, WORKSPACE_VARIABLE, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 

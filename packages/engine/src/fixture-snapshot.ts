@@ -29,8 +29,28 @@ export interface FixtureSnapshot {
   /** Every commit reachable from a ref or reflog, with its subject (re-scoring maps hashes by subject). */
   commits: { hash: string; subject: string }[];
   setupLog: ExecRecord;
+  /** The scorer's look-ups for an answer that runs nothing, read by the build; absent from older builds. */
+  pristine?: PristineProbes;
   image: { tag: string; id: string; driver: 'docker' | 'local'; isolated: boolean };
   buildMs: number;
+}
+
+/** The scorer's look-ups on the repository as built (see pristine-probes.ts). */
+export interface PristineProbes {
+  /** The plan's environment the probes ran with. */
+  env: Record<string, string>;
+  probes: PristineProbe[];
+  /** The repository's canonical state after the probes, as an attempt's sandbox reads it last. */
+  repoStateAfter?: string;
+}
+
+export interface PristineProbe {
+  id: string;
+  command: string;
+  /** As the plan gave it; null for the sandbox's default. */
+  timeoutMs: number | null;
+  maxOutputBytes: number;
+  record: ExecRecord;
 }
 
 /** A snapshot fresh from a build, its archive in hand. */

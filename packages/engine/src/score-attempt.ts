@@ -16,6 +16,7 @@ import {
 } from './core-api';
 import { DEFAULT_MAX_ANSWER_COMMANDS, executePlan, type ExecutePlanOptions } from './execute-plan';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
+import { pristineEvidence } from './pristine-probes';
 import { toScoredText } from './structured-answer';
 
 export interface ScoreAttemptInput {
@@ -127,9 +128,15 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
   let evidence: SandboxEvidence | undefined;
   let sandbox: AttemptSandbox = noSandbox('sandbox: none (scored on text)');
   let sandboxMs: number | undefined;
+  const atBuild = plan && !input.recordedEvidence ? pristineEvidence(plan, snapshot.pristine, input.exec) : null;
   if (plan && input.recordedEvidence) {
     evidence = input.recordedEvidence;
     sandbox = noSandbox('sandbox: none (evidence read from the recorded prompt)');
+  } else if (atBuild) {
+    // Nothing of the answer runs: the repository is the one the build read (see pristine-probes.ts).
+    evidence = atBuild;
+    const i = snapshot.image;
+    sandbox = { kind: i.driver, image: i.tag, imageId: i.id, isolated: i.isolated, evidence, durationMs: 0, atBuild: true };
   } else if (plan) {
     // Fetching the archive is storage, not the sandbox: a failure here propagates to the caller,
     // which retries the attempt, instead of being recorded as this attempt's sandbox error.

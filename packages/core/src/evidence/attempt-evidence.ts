@@ -57,6 +57,11 @@ export const attemptSandboxSchema = z.discriminatedUnion('kind', [
       evidence: sandboxEvidenceSchema,
       aborted: z.string().optional(),
       durationMs: ms,
+      /**
+       * The answer ran no command, so the scorer's look-ups were read once on the fixture's repository
+       * as built, in the build's sandbox of this image, instead of in a sandbox of this try's own.
+       */
+      atBuild: z.literal(true).optional(),
     })
     .strict(),
 ]);

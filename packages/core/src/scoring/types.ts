@@ -76,6 +76,11 @@ export interface ScoreInput {
 
 export interface Scorer {
   readonly type: string;
+  /**
+   * Its probes only read the repository (no staged files, no tests run): cheap enough for a build to
+   * read them ahead once for every answer that runs nothing (the engine's pristine-probes.ts).
+   */
+  readonly readsRepositoryOnly?: true;
   plan(fixture: Fixture, output: string): SandboxPlan | null;
   score(input: ScoreInput): ScoreResult;
 }

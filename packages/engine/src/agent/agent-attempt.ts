@@ -26,7 +26,7 @@ import {
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
 import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptResult } from '../attempt-result';
-import { stateSteps, toExecRecord } from '../build-fixture-repository';
+import { stateSteps, toExecRecord } from '../sandbox-steps';
 import { REFRESH_INDEXES } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { AgentLimits, ToolContext, ToolExecOptions, ToolExecRecord } from '@gitbench/core';
 import type { SandboxSession } from '@gitbench/sandbox';
-import { toExecRecord } from '../build-fixture-repository';
+import { toExecRecord } from '../sandbox-steps';
 
 export interface SessionToolContextInput {
   session: Pick<SandboxSession, 'exec' | 'readFile' | 'writeFile' | 'workdir'>;

@@ -11,6 +11,7 @@ import type { Scorer } from '../types';
  */
 export const bisectRegressionScorer: Scorer = {
   type: 'bisect_regression',
+  readsRepositoryOnly: true,
   plan: () => ({ answerCommands: [], probes: [COMMIT_LOG_PROBE] }),
   score({ fixture, output, evidence }) {
     const probe = readProbe(evidence, COMMIT_LOG_PROBE.id, 'target commit');

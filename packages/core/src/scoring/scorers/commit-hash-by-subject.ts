@@ -11,6 +11,7 @@ import type { Scorer } from '../types';
  */
 export const commitHashBySubjectScorer: Scorer = {
   type: 'commit_hash_by_subject',
+  readsRepositoryOnly: true,
   plan: () => ({ answerCommands: [], probes: [COMMIT_LOG_PROBE] }),
   score({ fixture, output, evidence }) {
     const subject = fixture.scoring.subject;

@@ -12,6 +12,7 @@ import type { Scorer } from '../types';
  */
 export const reflogRecoveryScorer: Scorer = {
   type: 'reflog_recovery',
+  readsRepositoryOnly: true,
   plan: () => ({ answerCommands: [], probes: [REFLOG_PROBE] }),
   score({ fixture, output, evidence }) {
     const probe = readProbe(evidence, REFLOG_PROBE.id, 'target entry');

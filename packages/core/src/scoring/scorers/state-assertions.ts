@@ -196,6 +196,7 @@ function answerCheck(fixture: Fixture, extraction: CommandExtraction, evidence: 
 
 export const stateAssertionsScorer: Scorer = {
   type: 'state_assertions',
+  readsRepositoryOnly: true,
   plan(fixture, output): SandboxPlan {
     const probes: Probe[] = [];
     (assertionsOf(fixture) ?? []).forEach((a, index) => {
