@@ -1,5 +1,6 @@
 import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
+import { AGENT_FLAGS, agentSectionFromFlags } from './agent-flags';
 import { choiceFlag, intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from './args';
 
 export const RUN_USAGE =
@@ -15,10 +16,7 @@ const VALUED = [
   'judge-profile',
   'output-mode',
   'mode',
-  'tool-set',
-  'protocol',
-  'max-turns',
-  'command-timeout-ms',
+  ...AGENT_FLAGS,
   'trials',
   'json-output',
   'workers',
@@ -59,20 +57,13 @@ function baseUrlOf(raw: string | undefined): string | undefined {
 /** `--mode agent` and its options, checked like the campaign configuration's agent section. */
 function agentOptions(args: ReturnType<typeof parseArgs>): AgentConfig | undefined {
   const mode = stringFlag(args, 'mode');
-  const agentFlags = ['tool-set', 'protocol', 'max-turns', 'command-timeout-ms'].filter((f) => stringFlag(args, f) !== undefined);
+  const agentFlags = AGENT_FLAGS.filter((f) => stringFlag(args, f) !== undefined);
   if (mode !== 'agent') {
     if (agentFlags.length > 0) throw new UsageError(`--${agentFlags[0]} goes with --mode agent`);
     if (mode !== undefined && !['text', 'json_schema', 'both'].includes(mode)) throw new UsageError(`--mode must be text, json_schema, both or agent, got ${mode}`);
     return undefined;
   }
-  const limits: Record<string, number> = {};
-  if (stringFlag(args, 'max-turns') !== undefined) limits.maxTurns = intFlag(args, 'max-turns', 30);
-  if (stringFlag(args, 'command-timeout-ms') !== undefined) limits.commandTimeoutMs = intFlag(args, 'command-timeout-ms', 30_000);
-  const parsed = agentConfigSchema.safeParse({
-    ...(stringFlag(args, 'tool-set') ? { toolSet: stringFlag(args, 'tool-set') } : {}),
-    ...(stringFlag(args, 'protocol') ? { protocol: stringFlag(args, 'protocol') } : {}),
-    limits,
-  });
+  const parsed = agentConfigSchema.safeParse(agentSectionFromFlags(args) ?? {});
   if (!parsed.success) throw new UsageError(`--mode agent: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const toolSet = parsed.data.toolSet;
   if (toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) throw new UsageError(`--tool-set: unknown tool set '${toolSet}' (${toolSetNames().join(', ')}, or default)`);

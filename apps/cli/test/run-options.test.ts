@@ -60,5 +60,8 @@ describe('gitbench run --mode agent', () => {
     expect(() => parseRunArgs(['fixtures', '--model', 'nop', '--tool-set', 'bash'])).toThrow(/--tool-set goes with --mode agent/);
     expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--tool-set', 'nope'])).toThrow(/unknown tool set 'nope'/);
     expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--protocol', 'smoke'])).toThrow(/--mode agent: protocol/);
+    // The same section and messages as `gitbench campaign create` (agent-flags.ts): the field is named.
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--max-turns', 'x'])).toThrow(/--mode agent: limits\.maxTurns/);
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--command-timeout-ms', '5'])).toThrow(/limits\.commandTimeoutMs/);
   });
 });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ANSWER_MODES, type CampaignConfigErrors } from '@gitbench/core';
+import { AGENT_FLAGS, agentSectionFromFlags, numeric } from '../agent-flags';
 import { listFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 
 /** Flags that spell a campaign configuration, field by field; `--config FILE` replaces them all. */
@@ -9,10 +10,7 @@ export const CONFIG_FLAGS = [
   'model',
   'output-mode',
   'mode',
-  'tool-set',
-  'protocol',
-  'max-turns',
-  'command-timeout-ms',
+  ...AGENT_FLAGS,
   'trials',
   'fixtures',
   'suite-version',
@@ -27,31 +25,9 @@ export const CONFIG_FLAGS = [
 
 export type ConfigInput = { ok: true; value: unknown } | { ok: false; errors: CampaignConfigErrors };
 
-/**
- * Numbers go to the schema as numbers when they look like one and as given otherwise, so `--trials x`
- * gets the API's own message ("Trials must be a whole number.") rather than one of the CLI's.
- */
-function numeric(raw: string | undefined): unknown {
-  if (raw === undefined) return undefined;
-  return /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
-}
-
 function outputModes(values: string[]): string[] | undefined {
   if (values.length === 0) return undefined;
   return values.flatMap((v) => (v === 'both' ? [...ANSWER_MODES] : [v]));
-}
-
-/** `--tool-set`, `--protocol`, `--max-turns`, `--command-timeout-ms`: the agent section, checked by the schema. */
-function agentFromFlags(args: ParsedArgs): Record<string, unknown> | undefined {
-  const limits = Object.fromEntries(
-    Object.entries({ maxTurns: numeric(stringFlag(args, 'max-turns')), commandTimeoutMs: numeric(stringFlag(args, 'command-timeout-ms')) }).filter(([, v]) => v !== undefined),
-  );
-  const agent = Object.fromEntries(
-    Object.entries({ toolSet: stringFlag(args, 'tool-set'), protocol: stringFlag(args, 'protocol'), limits: Object.keys(limits).length > 0 ? limits : undefined }).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
-  return Object.keys(agent).length > 0 ? agent : undefined;
 }
 
 /** Only what was given: everything else takes the schema's default, exactly as an API body would. */
@@ -72,7 +48,7 @@ export function configFromFlags(args: ParsedArgs, defaults: { createdBy: string 
     createdBy: stringFlag(args, 'created-by') ?? defaults.createdBy,
     models: models.length > 0 ? models : undefined,
     outputModes: outputModes([...listFlag(args, 'output-mode'), ...listFlag(args, 'mode')]),
-    agent: agentFromFlags(args),
+    agent: agentSectionFromFlags(args),
     fixtures: Object.keys(fixtures).length > 0 ? fixtures : undefined,
     trials: numeric(stringFlag(args, 'trials')),
     seed: numeric(stringFlag(args, 'seed')),
