@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { createSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
+import { createSandboxDriver, DockerSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
 import { UsageError, stringFlag, type ParsedArgs } from './args';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
@@ -28,7 +30,8 @@ function sandboxImage(): string {
 export async function sandboxDriver(kind: string | undefined, workers: number): Promise<SandboxDriver> {
   const chosen = kind ?? 'docker';
   if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
-  const labels = { 'org.gitbench.cli': String(process.pid) };
+  const host = hostIdentity();
+  const labels = { [CLI_LABEL]: String(process.pid), [CLI_HOST_LABEL]: host };
   let driver: SandboxDriver;
   try {
     driver = await createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
@@ -36,7 +39,49 @@ export async function sandboxDriver(kind: string | undefined, workers: number): 
     throw new InfrastructureError((err as Error).message);
   }
   removeOnSignal(driver, labels);
+  if (driver instanceof DockerSandboxDriver) {
+    const removed = await removeKilledRunsSandboxes(driver, host).catch(() => 0);
+    if (removed > 0) process.stderr.write(`gitbench: removed ${removed} sandbox(es) left by earlier runs on this machine that were killed\n`);
+  }
   return driver;
+}
+
+/** The run's process id: its signal handler removes what carries it. */
+const CLI_LABEL = 'org.gitbench.cli';
+/** Where that process id means something: the machine (host name and boot), so only this machine's dead runs are judged. */
+const CLI_HOST_LABEL = 'org.gitbench.cli-host';
+
+function hostIdentity(): string {
+  let boot = '';
+  try {
+    boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    // not Linux: the host name alone
+  }
+  return `${os.hostname()}/${boot}`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user holds the id; it is alive.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A run killed with SIGKILL (or one that crashed) ran no handler, and no worker's sweep looks at a
+ * CLI's containers: the next run on the same machine removes the sandboxes of runs whose process is
+ * gone. A reused process id keeps its old sandboxes until that process ends too, never the reverse.
+ */
+async function removeKilledRunsSandboxes(driver: DockerSandboxDriver, host: string): Promise<number> {
+  const containers = await driver.docker.listContainers({ all: true, filters: { label: [CLI_LABEL, `${CLI_HOST_LABEL}=${host}`] } });
+  const dead = [...new Set(containers.map((c) => c.Labels[CLI_LABEL] ?? ''))].filter((pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid && !alive(Number(pid)));
+  let removed = 0;
+  for (const pid of dead) removed += await driver.removeByLabels({ [CLI_LABEL]: pid, [CLI_HOST_LABEL]: host });
+  return removed;
 }
 
 /** Set once a signal stopped the run: settles, with the exit code, when its sandboxes are gone. */

@@ -22,7 +22,37 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+function startRun() {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'apps/cli/bin/gitbench.js'), 'run', path.join(ROOT, 'fixtures'), '--model', 'oracle', '--mode', 'agent', '--workers', '2'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((r) => proc.on('close', (c) => r(c)));
+  return { proc, exited, stderr: () => stderr };
+}
+
 describe('gitbench run stopped by a signal', () => {
+  it('SIGKILL leaves its sandboxes, and the next run on this machine removes them', { timeout: 180_000 }, async () => {
+    const killed = startRun();
+    const pid = killed.proc.pid!;
+    await waitFor('the first run to start sandboxes', () => containersOf(pid).length > 0, 60_000);
+    killed.proc.kill('SIGKILL');
+    await killed.exited;
+    // No handler ran: its containers outlive it.
+    expect(containersOf(pid).length).toBeGreaterThan(0);
+    const next = startRun();
+    try {
+      await waitFor('the next run to remove them', () => containersOf(pid).length === 0, 60_000);
+      await waitFor('the next run to say so', () => next.stderr().includes('left by earlier runs on this machine that were killed'), 30_000);
+    } finally {
+      next.proc.kill('SIGINT');
+      await next.exited;
+    }
+    expect(containersOf(next.proc.pid!)).toEqual([]);
+  });
+
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${signal} removes every sandbox of the run and exits ${code}`, { timeout: 120_000 }, async () => {
       const proc = spawn(process.execPath, [path.join(ROOT, 'apps/cli/bin/gitbench.js'), 'run', path.join(ROOT, 'fixtures'), '--model', 'oracle', '--mode', 'agent', '--workers', '2'], {
