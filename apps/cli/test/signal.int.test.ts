@@ -55,18 +55,12 @@ describe('gitbench run stopped by a signal', () => {
 
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${signal} removes every sandbox of the run and exits ${code}`, { timeout: 120_000 }, async () => {
-      const proc = spawn(process.execPath, [path.join(ROOT, 'apps/cli/bin/gitbench.js'), 'run', path.join(ROOT, 'fixtures'), '--model', 'oracle', '--mode', 'agent', '--workers', '2'], {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const exited = new Promise<number | null>((r) => proc.on('close', (c) => r(c)));
+      const { proc, exited, stderr } = startRun();
       const pid = proc.pid!;
       await waitFor('the run to start sandboxes', () => containersOf(pid).length > 0, 60_000);
       proc.kill(signal);
       expect(await exited).toBe(code);
-      expect(stderr).toContain(`gitbench: ${signal}: removing this run's sandboxes`);
+      expect(stderr()).toContain(`gitbench: ${signal}: removing this run's sandboxes`);
       expect(containersOf(pid)).toEqual([]);
     });
   }
