@@ -44,7 +44,13 @@ export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig)
   // A long campaign keeps jobs waiting in Redis for longer than the re-dispatch delay: only the jobs
   // Redis no longer holds are sent again (a reaped attempt has no dispatch time and is due at once).
   const undispatched = await findUndispatched(db, config.redispatchAfterMs);
-  const attempts = await splitLive(queue, 'attempt.run', undispatched, (u) => u);
+  const found = await splitLive(queue, 'attempt.run', undispatched, (u) => u);
+  // An attempt reaped just now lost its worker, but that worker's job still looks alive: "active" in
+  // Redis under a lock nobody renews, it comes back only once BullMQ calls it stalled (its lock
+  // expiring, then the next stall check: up to a minute more). It is sent again now, as a new
+  // dispatch; when the old job does come back, its claim finds the attempt taken and does nothing.
+  const lostWorker = new Set(reaped);
+  const attempts = { live: found.live.filter((u) => !lostWorker.has(u.attemptId)), gone: [...found.gone, ...found.live.filter((u) => lostWorker.has(u.attemptId))] };
   await touchDispatched(db, attempts.live.map((u) => u.attemptId));
   const { jobs, capped } = await redispatchAttempts(db, attempts.gone, config.maxDispatches);
   await queue.enqueueMany('attempt.run', jobs);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, insertCampaign, retryCampaign, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
+import { claimAttempt, createTestDatabase, insertCampaign, retryCampaign, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { reapOnce, type ReaperConfig } from '../src/reaper';
 import { freePort, TestRedis } from './harness';
@@ -89,6 +89,21 @@ describe('the reaper', () => {
     expect(second).toMatchObject({ dispatched: 5, stillWaiting: 0 });
     expect((await queue.counts()).waiting).toBe(5);
     expect(await dispatchCounts(campaignId)).toEqual(Array(5).fill(['QUEUED', 2]));
+  });
+
+  it('sends an attempt whose worker stopped heartbeating again at once, although its old job still looks alive in Redis', async () => {
+    const { campaignId, jobs } = await plannedCampaign(2);
+    await queue.enqueueMany('attempt.run', jobs);
+    // A worker claimed the first and died: its heartbeat is a minute old, its job still in Redis.
+    const [lost] = jobs;
+    expect(await claimAttempt(t.db, lost!.attemptId, 'wrk_dead')).not.toBeNull();
+    await t.db.attempt.update({ where: { id: lost!.attemptId }, data: { heartbeatAt: new Date(Date.now() - 61_000) } });
+    const r = await reapOnce(t.db, queue, reaper);
+    expect(r).toMatchObject({ reaped: 1, dispatched: 1, stillWaiting: 1 });
+    const rows = await t.db.attempt.findMany({ where: { campaignId }, select: { id: true, status: true, dispatchCount: true } });
+    expect(rows.find((a) => a.id === lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
+    expect(rows.find((a) => a.id !== lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 1 });
+    expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(new Set([`${lost!.attemptId}_d2`]));
   });
 
   it('sends an attempt that was committed but never sent (a crash between the two), as a new dispatch', async () => {
