@@ -30,7 +30,7 @@ export { sessionToolContext, type SessionToolContextInput } from './agent/sessio
 export { parseRepoState, repoStateScript, type RepoSnapshot } from './agent/repo-state';
 export { runAgent, validateCall, MAX_FORMAT_STRIKES, type AgentRunResult, type RunAgentInput } from './agent/run-agent';
 export { repoStateReader, type RepoStateReader } from './agent/repo-state-reader';
-export { parseLeakedToolCalls, parseTextProtocol, type TextProtocolParse } from './agent/parse-calls';
+export { parseLeakedToolCalls } from './agent/parse-calls';
 export { agentSystemPrompt, continueMessage } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
 export { agentResponse, agentTaskPrompt, runAgentAttempt, type AgentAttemptInput, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';

@@ -1,4 +1,4 @@
-import { ConfigurationError, UNKNOWN_COST, type Cost } from '@gitbench/core';
+import { callAsTextBlock, ConfigurationError, textProtocolReply, UNKNOWN_COST, type Cost } from '@gitbench/core';
 import { z } from 'zod';
 import type { AgentChatRequest, AgentChatResult, AgentToolCall } from './types';
 
@@ -81,17 +81,13 @@ export function parseAtifTrajectory(json: unknown, label: string): RecordedTraje
   return { file: label, model: parsed.data.agent?.model_name ?? 'replay', turns };
 }
 
-/** A command run as the text protocol expects it: one fenced bash block (`submit` on its first line submits). */
+/** A recorded call as the text protocol sends it, or null for one it cannot express (its arguments unreadable). */
 function asTextBlock(call: { name: string; arguments: string }): string | null {
-  let args: Record<string, unknown>;
   try {
-    args = JSON.parse(call.arguments) as Record<string, unknown>;
+    return callAsTextBlock(call.name, JSON.parse(call.arguments) as Record<string, unknown>);
   } catch {
     return null;
   }
-  if (call.name === 'bash' && typeof args.command === 'string') return args.command;
-  if (call.name === 'submit') return `submit\n${typeof args.answer === 'string' ? args.answer : ''}`;
-  return null;
 }
 
 /**
@@ -120,7 +116,7 @@ export function replayTrajectoryChat(trajectory: RecordedTrajectory, request: Ag
   let toolCalls: AgentToolCall[] = turn.calls.map((c, i) => ({ id: `replay_${n}_${i}`, name: c.name, arguments: c.arguments }));
   if (request.protocol === 'text' && turn.calls.length > 0) {
     const block = asTextBlock(turn.calls[0]!);
-    content = block === null ? content : `${content ? `${content}\n` : ''}\`\`\`bash\n${block}\n\`\`\``;
+    content = block === null ? content : textProtocolReply(content, block);
     toolCalls = [];
   }
   const cost: Cost = turn.costUsd === null ? UNKNOWN_COST : { source: 'provider', usd: turn.costUsd };

@@ -7,3 +7,4 @@ export * from './trajectory';
 export * from './step-head';
 export * from './tools';
 export * from './atif';
+export * from './text-protocol';

@@ -1,4 +1,4 @@
-import { agentScoredOn, findTool, getScorer, ggbReferenceToolCalls, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
+import { agentScoredOn, callAsTextBlock, findTool, getScorer, ggbReferenceToolCalls, textProtocolReply, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
 import {
   builtinKindOf,
   DEFAULT_SIMULATED_CORRECTNESS,
@@ -79,14 +79,9 @@ function scripted(name: string, kind: string, turns: Turn[], simulated: boolean,
       if (request.protocol === 'text' && toolCalls.length > 0) {
         const c = turn.calls[0]!;
         const block =
-          c.name === 'submit'
-            ? `submit\n${String(c.args.answer)}`
-            : c.name === 'bash'
-              ? String(c.args.command)
-              : c.name === 'write_file'
-                ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s '${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'`
-                : 'true';
-        content = `${content ? `${content}\n` : ''}\`\`\`bash\n${block}\n\`\`\``;
+          callAsTextBlock(c.name, c.args) ??
+          (c.name === 'write_file' ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s '${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'` : 'true');
+        content = textProtocolReply(content, block);
         toolCalls = [];
       }
       const t = tokens?.(n);

@@ -2,6 +2,7 @@ import {
   capHeadTail,
   ConfigurationError,
   findTool,
+  parseTextProtocol,
   sumStepUsage,
   ToolRefusal,
   TRAJECTORY_VERSION,
@@ -19,7 +20,7 @@ import {
 } from '@gitbench/core';
 import { TOOLS_UNSUPPORTED, type AgentChatResult, type AgentMessage, type AgentModel, type AgentToolCall, type AgentWireProtocol, type RouteMetadata } from '@gitbench/providers';
 import { agentSystemPrompt, continueMessage } from './agent-prompt';
-import { parseLeakedToolCalls, parseTextProtocol } from './parse-calls';
+import { parseLeakedToolCalls } from './parse-calls';
 import type { RepoStateReader } from './repo-state-reader';
 
 export interface RunAgentInput {

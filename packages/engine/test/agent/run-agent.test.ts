@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolsUnsupported } from '@gitbench/providers';
-import { parseLeakedToolCalls, parseTextProtocol } from '../../src/agent/parse-calls';
+import { parseTextProtocol } from '@gitbench/core';
+import { parseLeakedToolCalls } from '../../src/agent/parse-calls';
 import { bash, fakeRepo, openAIError, runScripted, submit, toolReply } from './support/agent-server';
 
 describe('agent loop against a scripted OpenAI-compatible server', () => {
