@@ -38,7 +38,7 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
-export { ReplayIndex, loadReplayIndex, createReplayProvider, replaySourcesFromEnv, DEFAULT_REPLAY_MAX_BYTES, type RecordedAnswer, type ReplaySources } from './replay';
+export { ReplayIndex, ReplaySourceError, loadReplayIndex, createReplayProvider, replaySourcesFromEnv, DEFAULT_REPLAY_MAX_BYTES, type RecordedAnswer, type ReplaySources } from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,

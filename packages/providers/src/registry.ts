@@ -1,4 +1,4 @@
-import { ConfigurationError, parseModelId, sha256Hex, type AnswerMode, type ModelId, type PriceTable } from '@gitbench/core';
+import { ConfigurationError, parseModelId, sha256Hex, type AnswerMode, type Mode, type ModelId, type PriceTable } from '@gitbench/core';
 import { createAgentChat } from './agent-chat';
 import { RequestBudget, type BudgetLimits } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
@@ -6,7 +6,7 @@ import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
-import { createReplayProvider, loadReplayIndex, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
+import { createReplayProvider, loadReplayIndex, ReplaySourceError, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
@@ -93,6 +93,11 @@ function adHocProfile(spec: TargetSpec, env: Readonly<Record<string, string | un
     extraBody: {},
     concurrency: { groups: [] },
   };
+}
+
+/** What follows `replay:` in a model id: one source, or several separated by commas. */
+function replaySource(model: string): string {
+  return model.startsWith('replay:') ? model.slice('replay:'.length) : model;
 }
 
 /**
@@ -245,7 +250,7 @@ export class ProviderRegistry {
   }
 
   private replayIndex(model: string): Promise<ReplayIndex> {
-    const source = model.startsWith('replay:') ? model.slice('replay:'.length) : model;
+    const source = replaySource(model);
     let loading = this.replays.get(source);
     if (!loading) {
       loading = loadReplayIndex(source.split(','), this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
@@ -253,6 +258,35 @@ export class ProviderRegistry {
       loading.catch(() => this.replays.delete(source));
     }
     return loading;
+  }
+
+  /**
+   * Why a campaign cannot replay `model` in its output modes, or null (always null for a model that is
+   * not `replay:`). The sources are opened exactly as a worker opens them (the same loader, cache and
+   * provider: headers and recordings parsed, nothing replayed), so a campaign is refused when it is
+   * created rather than failing every attempt of the target. The message names the source as the
+   * caller wrote it and nothing the caller did not write (no configured directory).
+   */
+  async replayTargetError(model: string, outputModes: readonly Mode[]): Promise<string | null> {
+    if (builtinKindOf(model) !== 'replay') return null;
+    const written = replaySource(model).split(',');
+    let index: ReplayIndex;
+    try {
+      index = await this.replayIndex(model);
+      createReplayProvider(index);
+    } catch (error) {
+      if (error instanceof ReplaySourceError) return `Replay source '${written[error.source]}' ${error.problem}`;
+      if (error instanceof ConfigurationError) return `'${model}': ${error.message}`;
+      throw error;
+    }
+    const single = outputModes.filter((m) => m !== 'agent');
+    if (outputModes.includes('agent') && index.trajectories.length === 0) {
+      return `'${model}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`;
+    }
+    if (single.length > 0 && index.all().length === 0) {
+      return `'${model}' holds only an ATIF trajectory, which replays in the agent output mode alone; this campaign also runs ${single.join(' and ')}.`;
+    }
+    return null;
   }
 
   /**

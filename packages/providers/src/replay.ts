@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, readdir, realpath } from 'node:fs/promises';
-import { basename, delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, delimiter, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import {
   type AnswerMode,
   ConfigurationError,
@@ -143,26 +143,59 @@ export function replaySourcesFromEnv(env: Readonly<Record<string, string | undef
 
 const REFUSED =
   'is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).';
+const MISSING = 'does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).';
+const OUTSIDE = 'lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).';
 
 /** A source's place: every message names it by its position, never by the path it was given or found at. */
 const nth = (i: number, of: number) => (of > 1 ? `Replay source ${i + 1} of ${of}` : 'The replay source');
+
+/**
+ * A replay source that cannot be replayed. `message` names the source by its position only (it is kept
+ * with every attempt); `problem` is the same finding without a subject, for a caller that names the
+ * source as its user typed it (campaign creation), and `source` is which of the sources it is.
+ */
+export class ReplaySourceError extends ConfigurationError {
+  constructor(
+    readonly source: number,
+    readonly problem: string,
+    message: string,
+  ) {
+    super('bad_replay_file', message);
+  }
+}
 
 function inside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(sep));
 }
 
-/** The source's real path when it resolves (symbolic links followed) inside a configured directory. */
-async function confine(source: string, dirs: readonly string[]): Promise<{ real: string; dir: string } | null> {
-  const realDirs = (await Promise.all(dirs.map((d) => realpath(d).catch(() => null)))).filter((d): d is string => d !== null);
-  const candidates = isAbsolute(source) ? [source] : realDirs.map((d) => join(d, source));
+/**
+ * The source's real path when it resolves (symbolic links followed) inside a configured directory;
+ * else whether it is `outside` them (decided on the path as written before anything is looked at, or
+ * after a symbolic link led out) or `missing` from them.
+ */
+async function confine(source: string, dirs: readonly string[]): Promise<{ real: string; dir: string } | 'missing' | 'outside'> {
+  const given = dirs.map((d) => resolve(d));
+  const realDirs = (await Promise.all(given.map((d) => realpath(d).catch(() => null)))).filter((d): d is string => d !== null);
+  let candidates: string[];
+  if (isAbsolute(source)) {
+    const path = resolve(source);
+    if (![...given, ...realDirs].some((d) => inside(d, path))) return 'outside';
+    candidates = [path];
+  } else {
+    const written = normalize(source);
+    if (written === '..' || written.startsWith(`..${sep}`)) return 'outside';
+    candidates = realDirs.map((d) => resolve(d, source));
+  }
+  let escaped = false;
   for (const candidate of candidates) {
     const real = await realpath(candidate).catch(() => null);
     if (real === null) continue;
     const dir = realDirs.find((d) => inside(d, real));
     if (dir) return { real, dir };
+    escaped = true;
   }
-  return null;
+  return escaped ? 'outside' : 'missing';
 }
 
 /**
@@ -199,9 +232,10 @@ export async function loadReplayIndex(paths: string | string[], sources: ReplayS
   const list = Array.isArray(paths) ? paths : [paths];
   const maxBytes = sources.maxBytes ?? DEFAULT_REPLAY_MAX_BYTES;
   for (const [i, source] of list.entries()) {
-    const name = nth(i, list.length);
-    const found = source.includes('\0') ? null : await confine(source, sources.dirs);
-    if (!found) throw new ConfigurationError('bad_replay_file', `${name} does not exist or ${REFUSED}`);
+    const refuse = (problem: string, message = `${nth(i, list.length)} ${problem}`) => new ReplaySourceError(i, problem, message);
+    const found = source.includes('\0') ? 'outside' : await confine(source, sources.dirs);
+    if (found === 'missing') throw refuse(MISSING);
+    if (found === 'outside') throw refuse(OUTSIDE);
     const entries = await readdir(found.real, { withFileTypes: true }).catch(() => null);
     const files = entries
       ? entries.filter((e) => e.name.endsWith('.json') && e.isFile()).map((e) => join(found.real, e.name)).sort()
@@ -209,17 +243,21 @@ export async function loadReplayIndex(paths: string | string[], sources: ReplayS
     for (const file of files) {
       const label = relative(found.dir, file) || basename(file);
       const text = await readCapped(file, maxBytes).catch(() => 'not_file' as const);
-      if (text === 'not_file') throw new ConfigurationError('bad_replay_file', `${name} ${REFUSED}`);
-      if (text === 'too_large') {
-        throw new ConfigurationError('bad_replay_file', `${name} is larger than ${maxBytes} bytes (GITBENCH_REPLAY_MAX_BYTES).`);
-      }
+      if (text === 'not_file') throw refuse(REFUSED);
+      if (text === 'too_large') throw refuse(`is larger than ${maxBytes} bytes (GITBENCH_REPLAY_MAX_BYTES).`);
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        throw new ConfigurationError('bad_replay_file', `${name} is not valid JSON.`);
+        throw refuse('is not valid JSON.');
       }
-      index.add(json, label);
+      try {
+        index.add(json, label);
+      } catch (error) {
+        if (!(error instanceof ConfigurationError)) throw error;
+        // The message already names the file (by its name inside the replay directory, never its content).
+        throw refuse(`cannot be replayed: ${error.message}`, error.message);
+      }
     }
   }
   return index;

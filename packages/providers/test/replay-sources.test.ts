@@ -42,15 +42,19 @@ describe('replay reads only from the configured directories', () => {
     expect((await loadReplayIndex(join(dir, 'run.json'), sources)).files).toEqual(['run.json']);
   });
 
-  it.each(['/etc/passwd', '../..', '..', '/dev/zero', '/proc/self/environ', `../outside.json`, join(root, 'outside.json')])(
-    'refuses replay:%s with a message that names no path or content',
+  it.each(['/etc/passwd', '../..', '..', '/dev/zero', '/proc/self/environ', `../outside.json`, join(root, 'outside.json'), join(root, 'absent.json'), 'a/../../b.json'])(
+    'refuses replay:%s as outside the directories, from the path as written, with a message that names no path or content',
     async (source) => {
-      expect(await refused(source)).toMatch(/does not exist or is not a readable result file .*GITBENCH_REPLAY_DIRS/);
+      expect(await refused(source)).toBe('The replay source lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).');
     },
   );
 
+  it.each(['absent.json', join(dir, 'absent.json'), 'sub/absent.json'])('says replay:%s does not exist in the directories', async (source) => {
+    expect(await refused(source)).toBe('The replay source does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).');
+  });
+
   it('refuses symbolic links out of the directory, devices and FIFOs, without blocking or reading them', async () => {
-    for (const name of ['passwd.json', 'escape.json', 'zero.json']) await refused(name);
+    for (const name of ['passwd.json', 'escape.json', 'zero.json']) expect(await refused(name)).toMatch(/lies outside the configured replay directories/);
     const started = Date.now();
     expect(await refused('fifo.json')).toMatch(/not a readable result file/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -63,7 +67,8 @@ describe('replay reads only from the configured directories', () => {
   });
 
   it('names a source by position when several are given', async () => {
-    expect(await refused('run.json,/etc/passwd')).toMatch(/^Replay source 2 of 2 does not exist/);
+    expect(await refused('run.json,/etc/passwd')).toMatch(/^Replay source 2 of 2 lies outside/);
+    expect(await refused('run.json,absent.json')).toMatch(/^Replay source 2 of 2 does not exist/);
   });
 
   it('takes its directories from GITBENCH_REPLAY_DIRS, else the upstream results', () => {

@@ -111,6 +111,7 @@ describe('replay over the upstream result envelopes', () => {
 
   it('rejects a file that is not a result envelope', async () => {
     await expect(loadReplayIndex(join(FIXTURES, 'rebase', 'f001.yaml'), SOURCES)).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(loadReplayIndex('/nonexistent/results.json', SOURCES)).rejects.toThrow(/does not exist/);
+    await expect(loadReplayIndex('/nonexistent/results.json', SOURCES)).rejects.toThrow(/lies outside the configured replay directories/);
+    await expect(loadReplayIndex('nonexistent-results.json', SOURCES)).rejects.toThrow(/does not exist in the configured replay directories/);
   });
 });
