@@ -8,10 +8,11 @@ import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstre
 // The web app offers the same directory (GITBENCH_UPSTREAM_DIR, else ../shared beside the checkout).
 const UPSTREAM_SUITE = process.env['GITBENCH_UPSTREAM_DIR'] ? `${process.env['GITBENCH_UPSTREAM_DIR']}/fixtures` : '../shared/gitbench-upstream/fixtures';
 
-// A transient failure, for real: the replay model reads its recorded answers from a file that does
-// not exist yet, so every attempt ends as an infrastructure failure (excluded, campaign incomplete).
-// Once the file is in place, "Retry transient failures" re-queues exactly those attempts as new tries
-// and the same worker finishes them.
+// A transient failure, for real: the replay model reads its recorded answers from a file that is there
+// when the campaign is created (creation opens every replay source and refuses a missing one) and gone
+// by the time the worker runs it, so every attempt ends as an infrastructure failure (excluded,
+// campaign incomplete). Once the file is back, "Retry transient failures" re-queues exactly those
+// attempts as new tries and the same worker finishes them.
 test('retry transient failures: infrastructure failures are re-run as new tries and the campaign becomes complete', async ({ page }) => {
   test.setTimeout(240_000);
   // Inside a configured replay directory (GITBENCH_REPLAY_DIRS, see playwright.config.ts).
@@ -21,6 +22,11 @@ test('retry transient failures: infrastructure failures are re-run as new tries 
   const textResults = readdirSync(path.join(UPSTREAM, 'results')).find((f) => f.includes('_text_'));
   expect(textResults, 'an upstream text-mode result file to replay').toBeDefined();
   expect(existsSync(recording)).toBe(false);
+  copyFileSync(path.join(UPSTREAM, 'results', textResults!), recording);
+  // Removed as soon as the server has answered the launch: the worker has still to build the fixtures.
+  page.on('response', (response) => {
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/campaigns') rmSync(recording, { force: true });
+  });
   try {
     const name = `e2e retry ${Date.now()}`;
     // The upstream suite: its fixtures are exactly the ones the upstream results recorded answers for.

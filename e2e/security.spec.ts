@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { routes, urlOf } from './routes';
 import { shot, signedInAs } from './support';
 import { authStatePath } from './users';
+import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstream-data';
 
 /**
  * The security battery over the built app: cross-origin and non-JSON writes refused, body and campaign
@@ -50,6 +53,39 @@ test('an oversized body gets 413 and an oversized campaign a 400 that names the 
   }
   // The server is still there.
   expect((await api.get('/api/health')).status()).toBe(200);
+});
+
+test('a campaign naming a replay source that cannot be replayed gets a 400 naming the model field, the source and why, and nothing is created', async ({ baseURL }) => {
+  const api = await as('member', baseURL!);
+  const headers = { ...json, origin: baseURL! };
+  // An upstream text-mode result file: GITBENCH_REPLAY_DIRS holds the upstream results (playwright.config.ts).
+  const recorded = readdirSync(path.join(UPSTREAM, 'results')).find((f) => f.includes('_text_'))!;
+  const campaign = (model: string, outputModes = ['text']) => ({
+    name: `e2e replay check ${Date.now()}`,
+    models: ['oracle', model],
+    outputModes,
+    trials: 1,
+    fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
+  });
+  const count = async () => ((await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: unknown[] }).campaigns.length;
+  const before = await count();
+  const refusals: [string, string[], string][] = [
+    ['replay:gitbench-e2e-absent.json', ['text'], "models[1]: Replay source 'gitbench-e2e-absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS)."],
+    ['replay:/etc/passwd', ['text'], "models[1]: Replay source '/etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS)."],
+    ['replay:../../../etc/passwd', ['text'], "models[1]: Replay source '../../../etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS)."],
+    [`replay:${recorded}`, ['agent'], `models[1]: 'replay:${recorded}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`],
+  ];
+  for (const [model, outputModes, message] of refusals) {
+    for (const url of ['/api/campaigns/estimate', '/api/campaigns']) {
+      const res = await api.post(url, { headers, data: campaign(model, outputModes) });
+      expect(res.status(), `${url} ${model}`).toBe(400);
+      expect(await res.json(), `${url} ${model}`).toEqual({ formErrors: [], fieldErrors: { 'models.1': [message] } });
+    }
+  }
+  expect(await count()).toBe(before);
+  // The same recording in text mode is accepted (estimated only: nothing is run).
+  const valid = await api.post('/api/campaigns/estimate', { headers, data: campaign(`replay:${recorded}`) });
+  expect(valid.status()).toBe(200);
 });
 
 /** Bodies a careless or hostile client sends: any JSON, broken JSON, wrong types, deep nesting, odd text. */

@@ -14,6 +14,7 @@ export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: Plan
       return { version: suite.version, fixtures: suite.fixtures, invalid: suite.errors };
     },
     profileFor: (modelId) => registry.describeModel(modelId),
+    modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),
     judgeProfileError: (name) => registry.judgeProfileError(name),
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), not the user's directory.
     productVersion: detectProductVersion(process.env, import.meta.dirname),

@@ -15,6 +15,7 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
     limits: { maxModels: env.GITBENCH_MAX_MODELS_PER_CAMPAIGN, maxAttempts: env.GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN },
     loadSuite,
     profileFor: (modelId) => registry.describeModel(modelId),
+    modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),
     judgeProfileError: (name) => registry.judgeProfileError(name),
     productVersion: productVersion(),
     enqueuePlan: async (job) => {

@@ -14,6 +14,7 @@ import {
   type CampaignConfig,
   type CampaignConfigErrors,
   type Fixture,
+  type Mode,
   type ProductVersion,
 } from '@gitbench/core';
 import type { Db } from '../client';
@@ -32,6 +33,12 @@ export interface CampaignServiceDeps {
   loadSuite(dir: string): Promise<LoadedSuite>;
   /** The profile that serves a model id, or an error message naming why none does. */
   profileFor(modelId: string): { profile: string } | { error: string };
+  /**
+   * Why a model cannot run in these output modes although a profile serves it (a `replay:` source
+   * that is missing, outside the replay directories, unreadable, or of the wrong kind), or null.
+   * Checked before anything is written, by the same code that opens the model for an attempt.
+   */
+  modelError?(modelId: string, outputModes: readonly Mode[]): Promise<string | null>;
   /** Why the judge profile cannot judge (unknown, no models), or null when it can. */
   judgeProfileError?(name: string): string | null;
   /** Sends the campaign's first plan job (the campaign row records it as dispatch 1). */
@@ -88,6 +95,13 @@ export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps)
     const found = deps.profileFor(model);
     if ('error' in found) fieldErrors[`models.${i}`] = [found.error];
     else profiles.set(model, found.profile);
+  });
+  const modelErrors = await Promise.all(
+    config.models.map((model, i) => (fieldErrors[`models.${i}`] || !deps.modelError ? null : deps.modelError(model, config.outputModes))),
+  );
+  // The form lists every model's errors together, so each names its entry (models[2]) as well as its key.
+  modelErrors.forEach((error, i) => {
+    if (error) fieldErrors[`models.${i}`] = [`models[${i}]: ${error}`];
   });
   const judgeError = config.judgeProfile ? deps.judgeProfileError?.(config.judgeProfile) : null;
   if (judgeError) fieldErrors.judgeProfile = [judgeError];
