@@ -25,6 +25,7 @@ import {
 } from '@gitbench/db';
 import { jobCatalog, type JobHandlers, type QueueClient } from '@gitbench/queue';
 import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
+import { attemptDeadline } from './attempt-deadline';
 import { StorageError, type AttemptExecutor, type BuiltRepository } from './attempt-executor';
 import { PlannedRows } from './planned-rows';
 
@@ -34,7 +35,10 @@ export interface CampaignHandlerDeps {
   executor: AttemptExecutor;
   workerId: string;
   heartbeatMs: number;
-  /** Wall-clock limit of one attempt: past it the attempt is stopped and ends as an attempt_timeout failure. */
+  /**
+   * Wall-clock limit of one single-answer attempt: past it the attempt is stopped and ends as an
+   * attempt_timeout failure. Agent attempts get their own maxWallMs on top (see attemptDeadline).
+   */
   attemptTimeoutMs: number;
   /** Reviews a campaign's raw outputs once its last attempt lands (GITBENCH_SAFETY_REVIEW). */
   safetyReviewer?: SafetyReviewer;
@@ -175,16 +179,28 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       const ownership: { verdict: HeartbeatVerdict } = { verdict: 'owned' };
       const started = Date.now();
       let timedOut = false;
-      const timeoutMessage = `The attempt ran longer than its wall-clock limit of ${Math.round(deps.attemptTimeoutMs / 1000)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.`;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        abort.abort(new Error(timeoutMessage));
-      }, deps.attemptTimeoutMs);
+      // GITBENCH_ATTEMPT_TIMEOUT_MS until the campaign is read; an agent attempt's deadline then
+      // counts from the same start (see attemptDeadline).
+      let deadline = attemptDeadline(deps.attemptTimeoutMs);
+      let timer: NodeJS.Timeout | undefined;
       // An executor that does not stop when asked still lets the attempt end, a little after its limit.
       let hardStop: NodeJS.Timeout | undefined;
+      let resolveStopped: (v: 'stopped') => void = () => undefined;
       const stopped = new Promise<'stopped'>((resolve) => {
-        hardStop = setTimeout(() => resolve('stopped'), deps.attemptTimeoutMs + 15_000);
+        resolveStopped = resolve;
       });
+      const arm = (d: typeof deadline) => {
+        deadline = d;
+        clearTimeout(timer);
+        clearTimeout(hardStop);
+        const left = Math.max(0, started + d.ms - Date.now());
+        timer = setTimeout(() => {
+          timedOut = true;
+          abort.abort(new Error(d.message));
+        }, left);
+        hardStop = setTimeout(() => resolveStopped('stopped'), left + 15_000);
+      };
+      arm(deadline);
       const beat = setInterval(() => {
         heartbeatAttempt(db, claim).then(
           (v) => {
@@ -200,6 +216,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
           planned.campaign(claim.campaignId),
           planned.target(claim.targetId),
         ]);
+        if (claim.outputMode === 'agent' && campaign.agent && !timedOut) arm(attemptDeadline(deps.attemptTimeoutMs, campaign.agent.limits));
         const running = executor.runAttempt(
           {
             attemptId,
@@ -229,7 +246,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
         if (raced === 'stopped') running.catch(() => undefined);
         const outcome = raced === 'stopped' ? { status: 'INFRA_FAILURE' as const, record: {} } : raced;
         if (timedOut && ownership.verdict === 'owned') {
-          const error = { errorClass: 'attempt_timeout', errorMessage: timeoutMessage };
+          const error = { errorClass: 'attempt_timeout', errorMessage: deadline.message };
           const written = await finishAttempt(
             db,
             claim,

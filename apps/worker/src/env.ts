@@ -26,7 +26,10 @@ export const workerEnvSchema = z.object({
   GITBENCH_SANDBOX_DRIVER: z.enum(['docker', 'local']).default('docker'),
   /** `1`: the operator accepts that the local driver runs model output on this host, unisolated. */
   GITBENCH_UNSAFE_LOCAL_SANDBOX: z.enum(['0', '1']).default('0'),
-  /** Wall-clock limit of one attempt (model call, sandbox, judge); past it the attempt ends as a timeout. */
+  /**
+   * Wall-clock limit of one single-answer attempt (model call, sandbox, judge); past it the attempt ends
+   * as a timeout. An agent attempt gets its agent's maxWallMs and commandTimeoutMs on top of it.
+   */
   GITBENCH_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(jobCatalog['attempt.run'].timeoutMs),
   /** Commands one answer may hold; an answer with more fails unrun, saying so. */
   GITBENCH_MAX_ANSWER_COMMANDS: z.coerce.number().int().min(1).default(100),

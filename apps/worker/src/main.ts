@@ -91,7 +91,7 @@ const worker = await startWorker(
 );
 const sandbox = driver.describe();
 console.log(
-  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}${unsafeLocal ? ' (UNSAFE: no isolation)' : ''} attempt-timeout=${env.GITBENCH_ATTEMPT_TIMEOUT_MS}ms` +
+  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}${unsafeLocal ? ' (UNSAFE: no isolation)' : ''} attempt-timeout=${env.GITBENCH_ATTEMPT_TIMEOUT_MS}ms (agent attempts: +maxWallMs+commandTimeoutMs)` +
     (registry.profilesFile ? ` profiles=${registry.profilesFile}` : ' profiles=none (built-in models only)'),
 );
 

@@ -71,6 +71,30 @@ describe('per-attempt limits in the worker', () => {
     }
   }, 90_000);
 
+  it('gives an agent attempt its own maxWallMs (plus its last command and GITBENCH_ATTEMPT_TIMEOUT_MS) before stopping it, and says which limits applied', async () => {
+    const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
+    const campaignId = await launch(t.db, queue, fixtures, {
+      models: ['oracle'],
+      outputModes: ['agent'],
+      agent: { limits: { maxWallMs: 2_000, commandTimeoutMs: 500 } },
+      trials: 1,
+      fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
+    });
+    const [a] = await waitFor(
+      'the agent attempt to end',
+      async () => {
+        const rows = await t.db.attempt.findMany({ where: { campaignId } });
+        return rows.length === 1 && rows.every((r) => r.status !== 'QUEUED' && r.status !== 'RUNNING') ? rows : undefined;
+      },
+      60_000,
+    );
+    expect(a!.status).toBe('INFRA_FAILURE');
+    expect(a!.errorClass).toBe('attempt_timeout');
+    // 2 s + 0.5 s + 1 s, not the single answer's 1 s; this executor ignores the stop, so it is let go 15 s later.
+    expect(a!.wallDurationMs).toBeGreaterThanOrEqual(3_500 + 15_000);
+    expect(a!.errorMessage).toMatch(/wall-clock limit of 4 s .*maxWallMs \(2 s\).*commandTimeoutMs \(1 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(1 s\)/);
+  }, 90_000);
+
   it('removes a cancelled campaign\'s sandboxes when the web app asks through the queue (it holds no Docker socket)', async () => {
     const reply = (await queue.enqueueAndWait('campaign.cancel', { campaignId: 'cmp_cancelme', request: 1 }, 20_000)) as { sandboxesRemoved: number };
     expect(reply).toEqual({ sandboxesRemoved: 2 });

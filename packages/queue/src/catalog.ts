@@ -25,6 +25,10 @@ export const jobCatalog = {
   /**
    * Run one attempt. `dispatch` numbers the hand-overs of the same attempt to the queue, so a
    * re-dispatch after a lost job gets a fresh job id; the database claim makes extra deliveries no-ops.
+   * timeoutMs is the worker's default GITBENCH_ATTEMPT_TIMEOUT_MS, the limit of a single answer; an
+   * agent attempt runs longer (its maxWallMs on top, up to 6 h). BullMQ itself sets no job time limit:
+   * the worker renews the job's lock (lockDuration 30 s) every 15 s while the handler runs, so only a
+   * worker that stops renewing (dead, or its event loop blocked for 30 s) has the job taken as stalled.
    */
   'attempt.run': {
     schema: z.object({ attemptId: rowId('att'), dispatch: z.number().int().min(1) }),
