@@ -1,5 +1,5 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
-import type { AttemptOutcome, AttemptResult, AttemptSandbox } from './attempt-result';
+import type { AttemptHashes, AttemptOutcome, AttemptResult, AttemptSandbox } from './attempt-result';
 import {
   type AnswerMode,
   expectedHash,
@@ -45,6 +45,27 @@ export interface ScoreAttemptInput {
 }
 
 /**
+ * Every hash an attempt records. `input` is recomputed from the repository state given (the
+ * snapshot's own until a sandbox has read the restored repository); it must equal `expectedInput`.
+ */
+export function attemptHashes(fixture: Fixture, snapshot: Pick<FixtureSnapshot, 'inputHash' | 'repoState'>, prompt: string, restoredState = snapshot.repoState): AttemptHashes {
+  const definition = fixtureDefinitionHash(fixture);
+  return {
+    input: inputHash(definition, restoredState),
+    expectedInput: snapshot.inputHash,
+    definition,
+    prompt: promptHash(prompt),
+    expected: expectedHash(fixture),
+    scorerConfig: scorerConfigHash(fixture.scoring),
+  };
+}
+
+/** A HASH_MISMATCH attempt's error: which input hash the restored repository had, and which the snapshot recorded. */
+export function hashMismatchError(hashes: AttemptHashes): string {
+  return `restored repository differs from the fixture snapshot (input hash ${hashes.input.slice(0, 12)} ≠ ${hashes.expectedInput.slice(0, 12)})`;
+}
+
+/**
  * Scores one answer: converts a structured answer back to text, lets the scorer plan, runs the plan
  * in a fresh sandbox restored from the snapshot (none when the plan is null), recomputes every hash
  * for this attempt, and lets the scorer decide.
@@ -52,7 +73,6 @@ export interface ScoreAttemptInput {
 export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptResult> {
   const started = performance.now();
   const { fixture, snapshot, driver, outputMode, prompt, output } = input;
-  const definition = fixtureDefinitionHash(fixture);
   const base = {
     domain: fixture.domain,
     fixtureId: fixture.id,
@@ -61,14 +81,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     prompt,
     output,
   };
-  const hashes = {
-    input: inputHash(definition, snapshot.repoState),
-    expectedInput: snapshot.inputHash,
-    definition,
-    prompt: promptHash(prompt),
-    expected: expectedHash(fixture),
-    scorerConfig: scorerConfigHash(fixture.scoring),
-  };
+  const hashes = attemptHashes(fixture, snapshot, prompt);
   const finish = (
     outcome: AttemptOutcome,
     score: ScoreResult,
@@ -156,13 +169,13 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
       const error = `sandbox failed before the answer ran: ${execution.aborted ?? 'the repository state could not be read'}`;
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error, sandboxMs });
     }
-    hashes.input = inputHash(definition, execution.repoState);
+    hashes.input = inputHash(hashes.definition, execution.repoState);
     evidence = execution.evidence;
     const d = driver.describe();
     sandbox = { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: execution.sandboxId, evidence, durationMs: execution.durationMs };
     if (execution.aborted) sandbox.aborted = execution.aborted;
     if (hashes.input !== hashes.expectedInput) {
-      const error = `restored repository differs from the fixture snapshot (input hash ${hashes.input.slice(0, 12)} ≠ ${hashes.expectedInput.slice(0, 12)})`;
+      const error = hashMismatchError(hashes);
       return finish('HASH_MISMATCH', failed(error), { scoredText, sandbox, error, sandboxMs });
     }
   }

@@ -5,7 +5,12 @@ import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { buildFixtureRepositories, buildFixtureRepository, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
+import type { CompletionResult } from '@gitbench/providers';
+import { attemptEvidence, buildFixtureRepositories, buildFixtureRepository, executeAttempt, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
+import { cleanFixture } from './agent/support/clean-fixture';
+
+const completion = (output: string) =>
+  ({ output, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
@@ -138,6 +143,34 @@ describe('scoring an attempt', () => {
     expect(a.outcome).toBe('HASH_MISMATCH');
     expect(a.passed).toBe(false);
   });
+
+  // The same snapshot in agent mode: the agent is not run on a repository that is not the fixture's,
+  // and the attempt ends like the single answer, HASH_MISMATCH through core's one table.
+  it('ends an agent attempt HASH_MISMATCH, as a single answer, naming both hashes', async () => {
+    const fixture = cleanFixture('git_clean', 'rm junk.txt');
+    const built = await buildFixtureRepository(fixture, driver, { labels: runLabel });
+    const altered: FixtureSnapshot = { ...built, inputHash: 'f'.repeat(64) };
+    const model = { name: 'fixed', complete: () => Promise.resolve(completion('rm junk.txt')) };
+
+    const single = await executeAttempt({ fixture, snapshot: altered, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel });
+    const agent = await executeAttempt({ fixture, snapshot: altered, driver, model, modelName: 'oracle', mode: 'agent', labels: runLabel });
+
+    const classOf = (r: typeof single) => ({ ending: r.ending, status: r.status, errorClass: r.errorClass, passed: r.passed });
+    expect(classOf(single)).toEqual({ ending: { outcome: 'HASH_MISMATCH' }, status: 'HASH_MISMATCH', errorClass: 'hash_mismatch', passed: null });
+    expect(classOf(agent)).toEqual(classOf(single));
+
+    // The evidence says which hashes differed: the repository as restored against the snapshot's record.
+    for (const run of [single, agent]) {
+      expect(run.attempt!.hashes).toMatchObject({ input: built.inputHash, expectedInput: 'f'.repeat(64) });
+      expect(run.errorMessage).toBe(`restored repository differs from the fixture snapshot (input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`);
+      const evidence = attemptEvidence(run, { mode: run === agent ? 'agent' : 'text', expected: fixture.expected });
+      expect(evidence.scoring).toMatchObject({ outcome: 'HASH_MISMATCH', hashes: { input: built.inputHash, expectedInput: 'f'.repeat(64) } });
+      expect(evidence.error).toEqual({ class: 'hash_mismatch', message: run.errorMessage });
+    }
+    // Not the fixture's repository: the agent never ran on it.
+    expect(agent.agent).toBeUndefined();
+    expect(agent.attempt!.sandbox.kind).toBe('docker');
+  }, 180_000);
 
   it('calls a sandbox that fails before the answer runs a sandbox error, not a quality result', async () => {
     const a = await score('git clean -f', { ...snapshot, tar: Buffer.from('not a tar archive') });

@@ -5,12 +5,10 @@ import {
   ConfigurationError,
   environmentPreamble,
   exitStatusIsScored,
-  fixtureDefinitionHash,
   getScorer,
   parseModelId,
   UNKNOWN_COST,
   getToolSet,
-  inputHash,
   renderPrompt,
   resolveToolSet,
   SandboxFailure,
@@ -25,12 +23,12 @@ import {
 } from '@gitbench/core';
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
 import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
-import type { AttemptResult } from '../attempt-result';
+import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { stateSteps, toExecRecord } from '../sandbox-steps';
 import { REFRESH_INDEXES } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
-import { scoreAttempt } from '../score-attempt';
+import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
 import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
@@ -104,7 +102,8 @@ const decoder = new TextDecoder();
  * One agent attempt: a session sandbox restored from the snapshot (its hash checked), the loop, then
  * the fixture's own scorer on what the fixture is scored on: the repository the agent left (probes in
  * the same session) or the submitted answer (scored like a single answer, on the repository as built).
- * Returns the scored attempt (null when the loop ended on infrastructure) and the trajectory.
+ * Returns the scored attempt (null when the loop ended on infrastructure) and the trajectory; a restored
+ * repository that is not the fixture's ends HASH_MISMATCH with no trajectory (the agent is not run).
  */
 export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attempt: AttemptResult | null; agent: AgentAttemptRecord | null; prompt: string }> {
   const { fixture, snapshot, driver } = input;
@@ -115,6 +114,7 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
   const prompt = agentTaskPrompt(fixture, snapshot);
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
+  const started = performance.now();
 
   let session: SandboxSession;
   try {
@@ -136,9 +136,10 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     }
     const state = await session.exec(stateSteps(repoCwd)[0]!.command, { cwd: repoCwd, maxOutputBytes: 16 * 1024 * 1024, timeoutMs: 60_000 });
     if (state.exitCode !== 0) throw new SandboxFailure(`the restored repository could not be read (exit ${state.exitCode}): ${state.stderr.slice(0, 300)}`);
-    const restored = inputHash(fixtureDefinitionHash(fixture), state.stdout);
-    if (restored !== snapshot.inputHash) {
-      throw new SandboxFailure(`restored repository differs from the fixture snapshot (input hash ${restored.slice(0, 12)} ≠ ${snapshot.inputHash.slice(0, 12)})`);
+    const hashes = attemptHashes(fixture, snapshot, prompt, state.stdout);
+    if (hashes.input !== hashes.expectedInput) {
+      // Not the fixture's repository: HASH_MISMATCH, as for a single answer, before the agent is run.
+      return { attempt: hashMismatch(input, prompt, hashes, session, performance.now() - started), agent: null, prompt };
     }
     await session.exec(REFRESH_INDEXES, { cwd: repoCwd, timeoutMs: 60_000 });
 
@@ -179,6 +180,33 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     input.signal?.removeEventListener('abort', abort);
     await session.close().catch(() => undefined);
   }
+}
+
+/**
+ * The restored repository is not the fixture's: the attempt ends HASH_MISMATCH unscored (as a single
+ * answer's does in scoreAttempt), its hashes saying which input hash was found and which expected.
+ */
+function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptHashes, session: SandboxSession, durationMs: number): AttemptResult {
+  const { fixture, driver } = input;
+  const error = hashMismatchError(hashes);
+  const d = driver.describe();
+  return {
+    domain: fixture.domain,
+    fixtureId: fixture.id,
+    scoringType: fixture.scoring.type,
+    outputMode: 'text',
+    outcome: 'HASH_MISMATCH',
+    passed: false,
+    score: 0,
+    checks: [{ check: 'attempt', ok: false, detail: `${error}; the agent was not run` }],
+    prompt,
+    output: '',
+    scoredText: '',
+    error,
+    hashes,
+    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: { answer: [], probes: {} }, durationMs: Math.round(durationMs) },
+    timings: { totalMs: Math.round(durationMs), scoreMs: 0 },
+  };
 }
 
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */
