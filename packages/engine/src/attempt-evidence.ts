@@ -46,6 +46,7 @@ export function attemptEvidence(run: AttemptRun, facts: { mode: Mode; expected: 
     sandbox: a?.sandbox ?? null,
     calls: run.calls.map(modelCall),
     judge: run.judgement ?? null,
+    ...(run.historyJudgeCalls?.length ? { historyJudgeCalls: run.historyJudgeCalls.map(modelCall) } : {}),
     ...(run.agent
       ? {
           agent: {

@@ -95,6 +95,8 @@ function callTotals(entries: readonly SuiteRunEntry[]): Record<string, unknown> 
   for (const e of entries) {
     if (e.response) add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
     for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : []) add(m.usage, m.cost.usd, m.apiDurationMs);
+    // GitGoodBench's history judge: only calls actually made (a cached verdict has none).
+    for (const c of e.run?.historyJudgeCalls ?? []) add(c.usage, c.cost.usd, c.apiDurationMs);
   }
   return { ...t, cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null, api_duration_ms: Math.round(t.api_duration_ms * 100) / 100 };
 }

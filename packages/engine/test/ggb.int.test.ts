@@ -4,7 +4,10 @@ import { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_COST } from '@gitbench/core';
 import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
-import { buildFixtureRepository, executeAttempt, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+import { InMemoryHistoryJudgeCache, parseAttemptEvidence } from '@gitbench/core';
+import { loadProfiles, ProviderRegistry } from '@gitbench/providers';
+import { attemptEvidence, buildFixtureRepository, executeAttempt, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../providers/test/support/fake-model-server';
 
 const completion = (output: string, structuredOutput?: unknown) =>
   ({ output, structuredOutput, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
@@ -16,6 +19,7 @@ const SUITE = join(import.meta.dirname, '../../../fixtures/ggb');
 const runLabel = { 'org.gitbench.test': `ggb-${process.pid}` };
 let driver: DockerSandboxDriver;
 let fixtures: Fixture[];
+let server: FakeModelServer | undefined;
 
 const pick = (key: string) => {
   const f = fixtures.find((x) => `${x.domain}/${x.id}` === key);
@@ -30,6 +34,7 @@ beforeAll(async () => {
   fixtures = loaded.fixtures;
 });
 afterAll(async () => {
+  await server?.close();
   await driver?.close();
   await driver?.removeByLabels(runLabel);
 });
@@ -104,6 +109,33 @@ describe('GitGoodBench suite', () => {
     expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
     expect(unscored.passed).toBeNull();
     expect((unscored.attempt!.family as GgbOutcome)).toMatchObject({ solved: null, judge: { status: 'unscored' } });
+  }, 300_000);
+
+  it('stores the history judge\'s usage and cost in the attempt\'s evidence, apart from the target model\'s', async () => {
+    const ir = pick('ir/click-ir01');
+    const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
+    const route = { provider: 'fixed', profile: 'fixed', baseUrl: null, requestedModel: 'fixed', servedModel: null, responseId: null, upstreamProvider: null, simulated: false };
+    const answer = { output: 'git rebase --continue', reasoning: null, qualityFailure: null, usage: { inputTokens: 50, outputTokens: 5, reasoningTokens: null, totalTokens: 55 }, cost: { source: 'provider', usd: 0.00001 }, apiDurationMs: 1, route, requestConfig: {}, retries: [], transcript: [], flags: [] };
+    const model = { name: 'fixed', complete: () => Promise.resolve(answer as unknown as CompletionResult) };
+    // A judge profile behind a local OpenAI-compatible server that reports each call's tokens and cost.
+    server = await startFakeModelServer(() => ({ json: chatCompletion({ content: '{"evaluation_result":"TIE","evaluation_reason":"same history"}', usage: { prompt: 900, completion: 20, cost: 0.0004 } }) }));
+    const config = { models: { judges: { models: ['judge-a'], base_url: `${server.url}/v1`, api_key_env: 'JUDGE_KEY' } }, judge: { profile: 'judges' } };
+    const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(config), { JUDGE_KEY: 'k' }), env: { JUDGE_KEY: 'k' } });
+    const run = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => registry.judgePanel(), historyCache: new InMemoryHistoryJudgeCache() } });
+    expect(run.ending).toEqual({ outcome: 'FAIL' });
+    expect(server.requests).toHaveLength(2);
+
+    // What the worker stores as the try's evidence (engine-executor's evidenceOf), read back as the pages read it.
+    const evidence = parseAttemptEvidence(JSON.parse(JSON.stringify(attemptEvidence(run, { mode: 'text', expected: ir.expected }))));
+    if (evidence.origin !== 'gitbench') throw new Error('expected GitBench evidence');
+    expect(evidence.historyJudgeCalls?.map((c) => [c.usage.inputTokens, c.usage.outputTokens, c.cost])).toEqual([
+      [900, 20, { source: 'provider', usd: 0.0004 }],
+      [900, 20, { source: 'provider', usd: 0.0004 }],
+    ]);
+    expect(evidence.historyJudgeCalls?.map((c) => c.route.requestedModel)).toEqual(['judge-a', 'judge-a']);
+    // The target model's usage is its own call only: the judge's tokens are not in it.
+    expect(evidence.calls).toHaveLength(1);
+    expect([run.usage.inputTokens, run.usage.costUsd]).toEqual([50, 0.00001]);
   }, 300_000);
 
   it('plugs into the agent loop: the oracle solves MCR through bash, nop fails it, and an agent rewrites IR through the ggb-ir tools', async () => {

@@ -96,4 +96,17 @@ describe('toUpstreamEnvelope', () => {
       api_duration_ms: 1300,
     });
   });
+
+  it("counts GitGoodBench's history judge calls among the judges' (both orderings)", () => {
+    const ir = fixture('ir', 'click-ir01');
+    const judgeCall = response({ usage: { inputTokens: 900, outputTokens: 20, reasoningTokens: null, totalTokens: 920 }, cost: { source: 'provider', usd: 0.0004 }, apiDurationMs: 100 });
+    const historyJudged: SuiteRunEntry = { ...replayed(ir, 'FAIL', false), run: { historyJudgeCalls: [judgeCall, judgeCall] } as unknown as SuiteRunEntry['run'] };
+    type Totals = { calls: number; input_tokens: number; cost_usd: number; api_duration_ms: number };
+    const target = envelope([historyJudged]).gitbench.usage as Totals;
+    const alone = envelope([{ ...historyJudged, run: undefined }]).gitbench.usage as Totals;
+    expect(target.calls - alone.calls).toBe(2);
+    expect(target.input_tokens - alone.input_tokens).toBe(1800);
+    expect(Math.round((target.cost_usd - alone.cost_usd) * 1e8) / 1e8).toBe(0.0008);
+    expect(target.api_duration_ms - alone.api_duration_ms).toBe(200);
+  });
 });

@@ -297,6 +297,13 @@ export const gitbenchEvidenceSchema = z
     sandbox: attemptSandboxSchema.nullable(),
     calls: z.array(modelCallSchema),
     judge: judgementSchema.nullable(),
+    /**
+     * GitGoodBench IR/ICC: the history judge's model calls (both orderings; none when its verdict came
+     * from the campaign's cache or the scripted judge), with their usage and cost. Judge cost, as the
+     * LLM judge's members under `judge`: never counted in the target model's usage (`calls`). The
+     * verdicts themselves are the scoring's family evidence.
+     */
+    historyJudgeCalls: z.array(modelCallSchema).optional(),
     /** What the reader must know about how this try ran (no isolation, output cut to the limits). */
     warnings: z.array(z.string()).optional(),
     /** Agent mode: why the loop stopped and what was scored; the steps are in the try's Trajectory. */

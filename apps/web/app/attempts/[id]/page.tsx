@@ -26,7 +26,9 @@ function scorerParts(ev: AttemptEvidence | null): { checks: ScoreCheck[]; rest: 
   if (!ev.scoring && !ev.judge) return null;
   // Hashes have their own section and the verdict is printed above; the rest stays one click away.
   const { checks = [], hashes: _hashes, ...scoring } = ev.scoring ?? {};
-  return { checks, rest: { ...scoring, judge: ev.judge } };
+  // The history judge's calls as the LLM judge's members are shown: reply, usage, cost, time, route.
+  const historyJudge = ev.historyJudgeCalls?.map((c) => ({ output: c.output, usage: c.usage, cost: c.cost, apiDurationMs: c.apiDurationMs, route: c.route, retries: c.retries }));
+  return { checks, rest: { ...scoring, judge: ev.judge, ...(historyJudge ? { historyJudgeCalls: historyJudge } : {}) } };
 }
 
 function ScorerEvidence({ evidence }: { evidence: AttemptEvidence | null }) {
