@@ -13,7 +13,7 @@ import {
   type TrajectorySummary,
 } from '@gitbench/core';
 import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
+import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, judgeUsageOf, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from './attempt-executor';
@@ -207,9 +207,11 @@ function toRows(a: AttemptToRun, run: AttemptRun, started: number, evidence: Git
   const error = { errorClass: run.errorClass, errorMessage: run.errorMessage };
   const record = { ...error, evidence: json(evidence) };
   if (run.status === 'CANCELLED') return { status: 'CANCELLED', record: error };
+  const judged = judgeUsageOf(run);
   const summary = {
     wallDurationMs: Date.now() - started,
     ...error,
+    ...(judged ? { judgeCalls: judged.calls, judgeTotalTokens: judged.totalTokens, judgeCostUsd: judged.costUsd } : {}),
     ...(call || run.agent
       ? {
           inputTokens: run.usage.inputTokens,

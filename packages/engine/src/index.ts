@@ -34,3 +34,4 @@ export { parseLeakedToolCalls } from './agent/parse-calls';
 export { agentSystemPrompt, continueMessage } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
 export { agentResponse, agentTaskPrompt, runAgentAttempt, type AgentAttemptInput, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';
+export { judgeUsageOf } from './judge-usage';

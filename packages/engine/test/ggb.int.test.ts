@@ -6,7 +6,7 @@ import { UNKNOWN_COST } from '@gitbench/core';
 import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
 import { InMemoryHistoryJudgeCache, parseAttemptEvidence } from '@gitbench/core';
 import { loadProfiles, ProviderRegistry } from '@gitbench/providers';
-import { attemptEvidence, buildFixtureRepository, executeAttempt, judgeGgbAttempt, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+import { attemptEvidence, buildFixtureRepository, executeAttempt, judgeGgbAttempt, judgeUsageOf, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../providers/test/support/fake-model-server';
 
 const completion = (output: string, structuredOutput?: unknown) =>
@@ -136,6 +136,10 @@ describe('GitGoodBench suite', () => {
     // The target model's usage is its own call only: the judge's tokens are not in it.
     expect(evidence.calls).toHaveLength(1);
     expect([run.usage.inputTokens, run.usage.costUsd]).toEqual([50, 0.00001]);
+    // What the worker puts in the attempt's judge columns, summed on the campaign page.
+    const spent = judgeUsageOf(run);
+    expect([spent?.calls, spent?.inputTokens, spent?.outputTokens]).toEqual([2, 1800, 40]);
+    expect(spent?.costUsd).toBeCloseTo(0.0008, 10);
   }, 300_000);
 
   it('plugs into the agent loop: the oracle solves MCR through bash, nop fails it, and an agent rewrites IR through the ggb-ir tools', async () => {

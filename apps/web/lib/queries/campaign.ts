@@ -31,6 +31,19 @@ export interface CampaignOverview {
   heatmap: { targetId: string; domain: string; rate: Rate }[];
   domains: string[];
   statsRefreshedAt: Date | null;
+  /** What judging cost the campaign (LLM judge members, history judge calls); null when nothing was judged. */
+  judging: JudgeSpend | null;
+}
+
+export interface JudgeSpend {
+  /** Attempts a judge decided (a verdict from the campaign's cache counts, with no call). */
+  attempts: number;
+  calls: number;
+  /** Summed over the calls that reported them; null when none did. */
+  totalTokens: number | null;
+  costUsd: number | null;
+  /** Attempts whose judge calls reported no cost: the sum leaves them out. */
+  unknownCost: number;
 }
 
 /** Everything on the campaign page except the fixture table. Null when the campaign does not exist. */
@@ -38,7 +51,7 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
   if (!campaign) return null;
 
-  const [targets, fixtureCount, byStatus, recent, heat, refreshed] = await Promise.all([
+  const [targets, fixtureCount, byStatus, recent, heat, refreshed, judged] = await Promise.all([
     db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     db.$queryRaw<{ status: AttemptStatus; n: unknown }[]>`
@@ -52,7 +65,13 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
       SELECT "targetId", "domain", sum("valid") v, sum("passes") p FROM "CampaignStats"
        WHERE "campaignId" = ${campaignId} GROUP BY 1, 2`,
     db.campaignStats.aggregate({ where: { campaignId }, _max: { refreshedAt: true } }),
+    db.$queryRaw<{ attempts: unknown; calls: unknown; tokens: unknown; cost: number | null; unknown_cost: unknown }[]>`
+      SELECT count(*) FILTER (WHERE "judgeCalls" IS NOT NULL) AS attempts, coalesce(sum("judgeCalls"), 0) AS calls,
+             sum("judgeTotalTokens") AS tokens, sum("judgeCostUsd") AS cost,
+             count(*) FILTER (WHERE "judgeCalls" > 0 AND "judgeCostUsd" IS NULL) AS unknown_cost
+        FROM "Attempt" WHERE "campaignId" = ${campaignId}`,
   ]);
+  const j = judged[0];
 
   const statusCounts: StatusCounts = {};
   let recorded = 0;
@@ -85,6 +104,10 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
     heatmap: heat.map((h) => ({ targetId: h.targetId, domain: h.domain, rate: rateOf(num(h.p), num(h.v)) })),
     domains: [...new Set(heat.map((h) => h.domain))].sort(),
     statsRefreshedAt: refreshed._max.refreshedAt,
+    judging:
+      j && num(j.attempts) > 0
+        ? { attempts: num(j.attempts), calls: num(j.calls), totalTokens: j.tokens === null ? null : num(j.tokens), costUsd: j.cost, unknownCost: num(j.unknown_cost) }
+        : null,
   };
 }
 

@@ -77,6 +77,9 @@ export interface AttemptOutcome {
       | 'costUsd'
       | 'costEstimated'
       | 'apiDurationMs'
+      | 'judgeCalls'
+      | 'judgeTotalTokens'
+      | 'judgeCostUsd'
       | 'wallDurationMs'
       | 'sandboxImage'
       | 'errorClass'
@@ -104,6 +107,9 @@ const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptOutcome['summary']>, stri
   costUsd: 'float8',
   costEstimated: 'boolean',
   apiDurationMs: 'int',
+  judgeCalls: 'int',
+  judgeTotalTokens: 'int',
+  judgeCostUsd: 'float8',
   wallDurationMs: 'int',
   sandboxImage: 'text',
   errorClass: 'text',

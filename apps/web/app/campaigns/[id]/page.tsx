@@ -9,12 +9,12 @@ import { ReviewPanel } from '@/components/review-panel';
 import { EmptyState, Section } from '@/components/empty-state';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { ExportLinks } from '@/components/export-links';
-import { date, duration, productVersion } from '@/components/format';
+import { date, duration, int, productVersion, usd } from '@/components/format';
 import { Heatmap } from '@/components/heatmap';
 import { LeaderboardTable } from '@/components/leaderboard-table';
 import { SelectForm } from '@/components/select-form';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
-import { getCampaignFixtureTable, getCampaignOverview } from '@/lib/queries/campaign';
+import { getCampaignFixtureTable, getCampaignOverview, type JudgeSpend } from '@/lib/queries/campaign';
 import { services } from '@/lib/services';
 import { requirePage } from '@/lib/auth/guard';
 
@@ -24,6 +24,19 @@ export const dynamic = 'force-dynamic';
 const RUNNING_STATS_MIN_AGE_MS = 3_000;
 
 /** Why a campaign has no attempts to show, in the words of its status. */
+/** What judging cost: operational context beside the targets' figures, never part of them. */
+function JudgeSpendLine({ spend }: { spend: JudgeSpend }) {
+  return (
+    <p className="text-xs text-slate-600" data-testid="judge-spend">
+      Judging: {spend.attempts} attempt{spend.attempts === 1 ? '' : 's'} decided by a judge with {spend.calls} model call{spend.calls === 1 ? '' : 's'}
+      {spend.calls < spend.attempts ? ' (verdicts from the campaign’s cache or the scripted judge make none)' : ''},{' '}
+      {spend.totalTokens === null ? 'tokens unknown' : `${int(spend.totalTokens)} tokens`}, {spend.costUsd === null ? 'cost unknown' : usd(spend.costUsd)}
+      {spend.unknownCost > 0 ? ` (${spend.unknownCost} attempt${spend.unknownCost === 1 ? '' : 's'} of unknown cost left out)` : ''}. Not counted in the targets&apos; cost
+      above.
+    </p>
+  );
+}
+
 function noAttemptsYet(status: string, detail: string | null): string {
   if (status === 'CANCELLED') return 'It was cancelled before any attempt was planned, so nothing ran.';
   if (status === 'FAILED') return `Planning failed${detail ? `: ${detail}` : ''}. Nothing ran.`;
@@ -130,6 +143,7 @@ export default async function CampaignPage({
               Cost, tokens and API time: mean per complete trial round (every attempt of the round has a valid outcome), with the campaign total
               underneath. API time adds up time spent waiting on providers across parallel attempts; the wall clock above is the elapsed time.
             </p>
+            {o.judging ? <JudgeSpendLine spend={o.judging} /> : null}
           </>
         )}
       </Section>
