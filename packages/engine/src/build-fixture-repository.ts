@@ -61,7 +61,7 @@ const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s' 2>/dev/null 
 export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): string | null {
   if (!sandbox.isolated) return null;
   const repoDir = repoDirOf(fixture);
-  const pristine = pristineKeyOf(fixture);
+  const pristine = pristineKeyOf(fixture, repoDir);
   return sha256Hex(
     canonicalJson({
       format: 1,

@@ -35,10 +35,14 @@ export function pristinePlanOf(fixture: Fixture): SandboxPlan | null {
   return plan && plan.answerCommands.length === 0 && plan.probes.length > 0 ? plan : null;
 }
 
-/** What the build key records of the look-ups a build reads ahead: a change of them is a new build. */
-export function pristineKeyOf(fixture: Fixture): unknown {
-  const plan = pristinePlanOf(fixture);
-  return plan ? { env: plan.env ?? {}, probes: plan.probes, refresh: REFRESH_INDEXES, scratch: SCRATCH_STEP.command } : null;
+/**
+ * What the build key records of the look-ups a build reads ahead: the very steps it runs (the
+ * sandbox's workdir left as a placeholder), so a change of the probes, their environment or of how
+ * they are run is a new build. Null when there is nothing to read ahead.
+ */
+export function pristineKeyOf(fixture: Fixture, repoDir: string): unknown {
+  const steps = pristineSteps(fixture, repoDir, '<workdir>');
+  return steps.length > 0 ? steps : null;
 }
 
 const SCRATCH_STEP = resetScratchStep('pristine.scratch', { keepWorkspace: true });
