@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fixture } from '@gitbench/core';
 import type { AgentChatRequest, AgentChatResult, AgentModel, Provider } from '@gitbench/providers';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type BuiltSnapshot } from '../src';
 import { cleanFixture } from './agent/support/clean-fixture';
+import { useTestDriver } from './test-driver';
 
 /**
  * A hostile agent through the real loop: its tool calls are validated, run one at a time in the
@@ -17,27 +18,21 @@ import { cleanFixture } from './agent/support/clean-fixture';
  * stop what it should, what is stored must be capped, and the hostile attempt must end as the agent's
  * own outcome (scored), never as an infrastructure failure that would be retried and excluded.
  */
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
-
-const runLabel = { 'org.gitbench.test': `agent-hostile-${process.pid}` };
 const LIMITS = { commandTimeoutMs: 3_000, maxToolOutputBytes: 16 * 1024, maxWallMs: 180_000, maxTurns: 30 };
 
 let driver: DockerSandboxDriver;
+useTestDriver('agent-hostile', (d) => (driver = d));
 let fixture: Fixture;
 let snapshot: BuiltSnapshot;
 let hostDir: string;
 
 beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
   fixture = cleanFixture('containment', 'git clean -f junk.txt');
   snapshot = await buildFixtureRepository(fixture, driver);
   hostDir = await mkdtemp(join(tmpdir(), 'gitbench-hostile-agent-'));
   await writeFile(join(hostDir, 'canary'), 'still here');
 });
 afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
   if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 

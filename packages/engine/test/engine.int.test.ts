@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseSuite, type Fixture } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import type { CompletionResult } from '@gitbench/providers';
@@ -12,13 +12,11 @@ import { cleanFixture } from './agent/support/clean-fixture';
 const completion = (output: string) =>
   ({ output, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
 
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
-
 import { UPSTREAM_FIXTURES as UPSTREAM } from '../../core/test/fixtures/upstream-data';
+import { useTestDriver } from './test-driver';
 const OURS = join(import.meta.dirname, '../../../fixtures');
-const runLabel = { 'org.gitbench.test': `engine-${process.pid}` };
 let driver: DockerSandboxDriver;
+const runLabel = useTestDriver('engine', (d) => (driver = d));
 
 async function upstreamFixture(key: string): Promise<Fixture> {
   const path = `${key}.yaml`;
@@ -26,14 +24,6 @@ async function upstreamFixture(key: string): Promise<Fixture> {
   expect(errors).toEqual([]);
   return fixtures[0]!;
 }
-
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
 
 /** The workspace's file names: a leftover of an earlier build in the same sandbox would show here. */
 const archived = (tar: Buffer) => spawnSync('tar', ['-t'], { input: tar, encoding: 'utf8' }).stdout.split('\n').sort();

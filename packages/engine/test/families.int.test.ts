@@ -1,16 +1,14 @@
 import { join } from 'node:path';
 import type { Fixture, GistOutcome } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderPrompt } from '@gitbench/core';
 import { buildFixtureRepository, loadSuiteDir, scoreAttempt, selfcheckFixture, type BuiltSnapshot } from '../src';
-
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
+import { useTestDriver } from './test-driver';
 
 const SUITES = join(import.meta.dirname, '../../../fixtures');
-const runLabel = { 'org.gitbench.test': `families-${process.pid}` };
 let driver: DockerSandboxDriver;
+const runLabel = useTestDriver('families', (d) => (driver = d));
 
 async function fixture(suite: string, key: string): Promise<Fixture> {
   const loaded = await loadSuiteDir(join(SUITES, suite));
@@ -23,14 +21,6 @@ async function fixture(suite: string, key: string): Promise<Fixture> {
 async function score(f: Fixture, snapshot: BuiltSnapshot, output: string) {
   return scoreAttempt({ fixture: f, snapshot, driver, outputMode: 'text', prompt: renderPrompt(f, snapshot.context, 'text'), output, labels: runLabel });
 }
-
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
 
 describe('repository tasks', () => {
   let task: Fixture;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { renderPrompt, type Fixture, type GgbOutcome } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_COST } from '@gitbench/core';
 import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
@@ -8,16 +8,14 @@ import { InMemoryHistoryJudgeCache, parseAttemptEvidence } from '@gitbench/core'
 import { loadProfiles, ProviderRegistry } from '@gitbench/providers';
 import { attemptEvidence, buildFixtureRepository, executeAttempt, judgeGgbAttempt, judgeUsageOf, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../providers/test/support/fake-model-server';
+import { useTestDriver } from './test-driver';
 
 const completion = (output: string, structuredOutput?: unknown) =>
   ({ output, structuredOutput, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
 
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
-
 const SUITE = join(import.meta.dirname, '../../../fixtures/ggb');
-const runLabel = { 'org.gitbench.test': `ggb-${process.pid}` };
 let driver: DockerSandboxDriver;
+const runLabel = useTestDriver('ggb', (d) => (driver = d));
 let fixtures: Fixture[];
 let server: FakeModelServer | undefined;
 
@@ -28,15 +26,12 @@ const pick = (key: string) => {
 };
 
 beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
   const loaded = await loadSuiteDir(SUITE);
   expect(loaded.errors).toEqual([]);
   fixtures = loaded.fixtures;
 });
 afterAll(async () => {
   await server?.close();
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
 });
 
 describe('GitGoodBench suite', () => {

@@ -1,30 +1,23 @@
 import { join } from 'node:path';
 import { getScorer, type Fixture } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepositories, executePlan, loadSuiteDir, scoreAttempt, type BuiltSnapshot } from '../src';
 import { pristinePlanOf } from '../src/pristine-probes';
 import { UPSTREAM_FIXTURES } from '../../core/test/fixtures/upstream-data';
-
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
+import { useTestDriver } from './test-driver';
 
 const OURS = join(import.meta.dirname, '../../../fixtures');
-const runLabel = { 'org.gitbench.test': `pristine-${process.pid}` };
 let driver: DockerSandboxDriver;
+useTestDriver('pristine', (d) => (driver = d), { prestart: 4 });
 let built: { fixture: Fixture; snapshot: BuiltSnapshot }[] = [];
 
 beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel, prestart: 4 }).init();
   const fixtures = [...(await loadSuiteDir(UPSTREAM_FIXTURES)).fixtures, ...(await loadSuiteDir(OURS)).fixtures].filter((f) => pristinePlanOf(f));
   const outcomes = await buildFixtureRepositories(fixtures, driver, { sandboxes: 2 });
   expect(outcomes.filter((o) => o.error).map((o) => o.error!.message)).toEqual([]);
   built = outcomes.map((o) => ({ fixture: o.fixture, snapshot: o.snapshot! }));
 }, 300_000);
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
 
 /** What a probe's record says, without its timing. */
 const said = (r: { exitCode: number; stdout: string; stderr: string; timedOut: boolean; truncated: boolean }) => ({

@@ -1,26 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFixtureFile, type Fixture } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { describe, expect, it } from 'vitest';
 import { UPSTREAM_FIXTURES, UPSTREAM_RESULTS } from '../../core/test/fixtures/upstream-data';
 import { loadSuiteDir, readRecordedScores, rescoreRecorded, type RecordedScore } from '../src';
+import { useTestDriver } from './test-driver';
 
 /**
  * Re-scoring maps what upstream's run recorded onto our rebuilt repository through the prompt it
  * recorded: the temporary workspace an answer `cd`s into, and commit ids shown in `git show` output.
  */
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
-const runLabel = { 'org.gitbench.test': `rescore-${process.pid}` };
 let driver: DockerSandboxDriver;
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
+const runLabel = useTestDriver('rescore', (d) => (driver = d));
 
 const textRun = readFileSync(join(UPSTREAM_RESULTS, '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json'), 'utf8');
 const recorded = readRecordedScores('text.json', textRun);

@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { GLOBAL_GITCONFIG, parseFixtureFile, parsePyYamlDocument, SETUP_GIT_CONFIG, type Fixture } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_ROOT } from '../../core/test/fixtures/upstream-data';
 import type { AnswerMode } from '@gitbench/core';
 import { buildFixtureRepositories, mapPool, scoreAttempt, type BuiltSnapshot } from '../src';
+import { useTestDriver } from './test-driver';
 
 /**
  * Our scorers against upstream GitBench's own Python code, on the same inputs. Every fixture of the
@@ -25,8 +26,6 @@ const FORMS = join(import.meta.dirname, 'upstream/forms');
 const LOADER_FORMS = join(import.meta.dirname, 'upstream/loader-forms');
 const BRIDGE = join(import.meta.dirname, 'upstream/upstream_verdicts.py');
 
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
 if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: the upstream agreement test runs upstream's scorer with it (apt-get install python3 python3-yaml)`);
 if (!existsSync(join(HARNESS, 'gitbench/harness/scorer.py'))) throw new Error(`upstream's harness is missing at ${HARNESS}: set GITBENCH_UPSTREAM_DIR`);
 if (spawnSync(PYTHON, ['-c', 'import yaml']).status !== 0) throw new Error(`${PYTHON} cannot import yaml: apt-get install python3-yaml`);
@@ -104,15 +103,8 @@ function resolveTemplates(answer: string, snapshot: BuiltSnapshot): string {
   });
 }
 
-const runLabel = { 'org.gitbench.test': `upstream-scorer-${process.pid}` };
 let driver: DockerSandboxDriver;
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
+const runLabel = useTestDriver('upstream-scorer', (d) => (driver = d));
 
 describe("agreement with upstream's scorer on every accepted form", () => {
   const { fixtures, cases, files } = corpus();

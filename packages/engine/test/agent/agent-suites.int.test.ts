@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentScoredOn, type Fixture } from '@gitbench/core';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { buildFixtureRepositories, executeAttempt, loadSuiteDir, mapPool, type AttemptRun, type FixtureSnapshot } from '../../src';
 import { UPSTREAM_FIXTURES } from '../../../core/test/fixtures/upstream-data';
+import { useTestDriver } from '../test-driver';
 
 /**
  * The built-in agents through the real loop, tools and Docker session sandboxes, on our suite and
@@ -13,19 +14,9 @@ import { UPSTREAM_FIXTURES } from '../../../core/test/fixtures/upstream-data';
  * fixture (about ten minutes per suite on two cores; `gitbench run <suite> --mode agent --model
  * oracle` does the same from the command line).
  */
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
 const FULL = process.env.GITBENCH_AGENT_FULL_SUITES === '1';
-const runLabel = { 'org.gitbench.test': `agent-suites-${process.pid}` };
 let driver: DockerSandboxDriver;
-
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
-afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
-});
+const runLabel = useTestDriver('agent-suites', (d) => (driver = d));
 
 function sample(fixtures: Fixture[]): Fixture[] {
   const scored = fixtures.filter((f) => f.scoring.type !== 'llm_judge');

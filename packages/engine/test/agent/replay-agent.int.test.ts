@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { toAtif } from '@gitbench/core';
 import { ProviderRegistry } from '@gitbench/providers';
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { buildFixtureRepositories, executeAttempt, loadSuiteDir, type AttemptRun, type FixtureSnapshot } from '../../src';
 import { UPSTREAM_RESULTS } from '../../../core/test/fixtures/upstream-data';
+import { useTestDriver } from '../test-driver';
 
 /**
  * Replay in agent mode: a trajectory exported as ATIF is played back through the real loop, tools and
@@ -14,18 +15,11 @@ import { UPSTREAM_RESULTS } from '../../../core/test/fixtures/upstream-data';
  * own run of a fixture that changes the repository, so the replay must make the same calls and pass;
  * a broken copy of it must not.
  */
-const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
-const runLabel = { 'org.gitbench.test': `replay-agent-${process.pid}` };
 const replayDir = mkdtempSync(join(tmpdir(), 'gitbench-replay-agent-'));
 let driver: DockerSandboxDriver;
+const runLabel = useTestDriver('replay-agent', (d) => (driver = d));
 
-beforeAll(async () => {
-  driver = await new DockerSandboxDriver({ image, labels: runLabel }).init();
-});
 afterAll(async () => {
-  await driver?.close();
-  await driver?.removeByLabels(runLabel);
   rmSync(replayDir, { recursive: true, force: true });
 });
 
