@@ -32,6 +32,7 @@ import { createApiToken, createAuth, createUser } from '@gitbench/auth';
 import { createDb } from '@gitbench/db';
 import { buildFixtureRepositories, loadSuiteDir } from '@gitbench/engine';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
+import { cpuAccount, cpuSnapshot } from './lib/cpu-account';
 import { profilingDriver } from './lib/profile-builds';
 import { databaseUrlFor, recreateDatabase } from './lib/bench-database';
 import { loadSetUpEnv } from './lib/set-up-env';
@@ -138,6 +139,7 @@ async function runOnce(web: string, n: number) {
     // A different seed per run: a new configuration, so nothing but the fixture builds is reused.
     seed: n,
   };
+  const cpuBefore = cpuSnapshot();
   const t0 = Date.now();
   const created = await fetch(`${web}/api/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
   const createdBody = (await created.json()) as { campaignId?: string; attempts?: number };
@@ -153,6 +155,7 @@ async function runOnce(web: string, n: number) {
     if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(view.campaign.status)) break;
     await new Promise((r) => setTimeout(r, 500));
   }
+  const cpu = cpuAccount(cpuBefore, cpuSnapshot());
   if (view.campaign.status !== 'COMPLETED') throw new Error(`campaign ${id} ended ${view.campaign.status}`);
   const startedAt = Date.parse(view.campaign.startedAt ?? '');
   const finishedAt = Date.parse(view.campaign.finishedAt ?? '');
@@ -160,7 +163,7 @@ async function runOnce(web: string, n: number) {
   const seconds = (finishedAt - t0) / 1000;
   // The campaign starts when planning writes its first fixture's attempts.
   const firstSeconds = (startedAt - t0) / 1000;
-  return { id, seconds, firstSeconds, attempts: createdBody.attempts ?? view.progress.total, progress: view.progress };
+  return { id, seconds, firstSeconds, attempts: createdBody.attempts ?? view.progress.total, progress: view.progress, cpu };
 }
 
 /**
@@ -243,15 +246,18 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); load average before: ${loadBefore}`);
-    console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s`);
+    console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s; ${r.cpu} (until the completion was seen, up to 0.5 s later)`);
     console.log(`  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`);
     if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts) throw new Error('an attempt is missing or was counted twice');
     if (!withUpstream) continue;
     const upLoad = loadavg();
+    const upCpu = cpuSnapshot();
     const up: UpstreamRun = await runUpstreamHarness(path.join(UPSTREAM_DIR, 'harness'), path.resolve(ROOT, suiteDir), upstreamWorkers);
+    const upAccount = cpuAccount(upCpu, cpuSnapshot());
     const ratio = r.seconds / up.seconds;
     const target = TARGETS[kind];
     console.log(`  upstream's harness, same fixtures: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); load average before: ${upLoad}`);
+    console.log(`  upstream's ${upAccount}`);
     console.log(`  ratio ${kind}: ${ratio.toFixed(2)}x upstream (target <= ${target.toFixed(1)}x: ${ratio <= target ? 'met' : 'NOT met'})`);
     if (up.attempts !== r.attempts) console.log(`  note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
     summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s, upstream ${up.seconds.toFixed(1)} s, ratio ${ratio.toFixed(2)}x (target <= ${target.toFixed(1)}x)`);
