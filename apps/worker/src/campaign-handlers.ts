@@ -9,6 +9,7 @@ import {
   heartbeatAttempt,
   notePlanFailure,
   releaseAttempt,
+  planningShape,
   savePlannedFixtures,
   finishPlanning,
   saveFixtureBuilds,
@@ -83,6 +84,8 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
     const stored = await findFixtureBuilds(db, keys.filter((k): k is string => k !== null));
     const missing = fixtures.flatMap((f, i) => (keys[i] && stored.has(keys[i]!) ? [] : [i]));
     const reused = fixtures.flatMap((_, i) => (keys[i] && stored.has(keys[i]!) ? [i] : []));
+    // Trials and targets are fixed at creation: read once, not once per fixture written.
+    const shape = await planningShape(db, campaignId);
 
     // One write at a time, in the order builds land; a failed write stops the rest and fails this try.
     let writes = Promise.resolve();
@@ -107,7 +110,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             const facts = factsOf(repo ?? stored.get(key!)!);
             return key ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key } : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
           });
-          const jobs = await savePlannedFixtures(db, campaignId, built);
+          const jobs = await savePlannedFixtures(db, campaignId, built, shape);
           if (jobs === null) {
             stopped = true;
             return;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newId, type Mode } from '@gitbench/core';
 import type { Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
-import { ACTIVE_CAMPAIGN, type DispatchJob } from './dispatch';
+import { ACTIVE_CAMPAIGN_STATUSES, type DispatchJob } from './dispatch';
 import { SqlParams } from './sql-params';
 
 /**
@@ -33,11 +33,18 @@ export interface ClaimedAttempt extends Claim {
 export async function claimAttempt(db: Db, attemptId: string, workerId: string): Promise<ClaimedAttempt | null> {
   const claimToken = randomUUID();
   const startedAt = new Date();
-  const [row] = await db.attempt.updateManyAndReturn({
-    where: { id: attemptId, status: 'QUEUED', campaign: ACTIVE_CAMPAIGN },
-    data: { status: 'RUNNING', claimedBy: workerId, claimToken, heartbeatAt: startedAt, startedAt, tryCount: { increment: 1 } },
-    select: { tryCount: true, campaignId: true, targetId: true, fixtureSnapshotId: true, trial: true, modelId: true, outputMode: true },
-  });
+  const sql = new SqlParams();
+  const at = sql.param(startedAt.toISOString(), 'timestamp(3)');
+  // Raw and one round trip: Prisma's updateManyAndReturn is a transaction of three statements and a
+  // query compilation, paid by every attempt of every campaign.
+  const [row] = await db.$queryRawUnsafe<(Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number })[]>(
+    `UPDATE "Attempt" a SET status = 'RUNNING', "claimedBy" = ${sql.param(workerId, 'text')}, "claimToken" = ${sql.param(claimToken, 'text')},
+            "heartbeatAt" = ${at}, "startedAt" = ${at}, "tryCount" = a."tryCount" + 1
+       FROM "Campaign" c
+      WHERE a.id = ${sql.param(attemptId, 'text')} AND a.status = 'QUEUED' AND c.id = a."campaignId" AND c.status IN (${ACTIVE_CAMPAIGN_STATUSES.map((s) => `'${s}'`).join(', ')})
+      RETURNING a."tryCount", a."campaignId", a."targetId", a."fixtureSnapshotId", a.trial, a."modelId", a."outputMode"::text AS "outputMode"`,
+    ...sql.values,
+  );
   if (!row) return null;
   const { tryCount, ...attempt } = row;
   return { attemptId, claimToken, tryNumber: tryCount, startedAt, ...attempt };

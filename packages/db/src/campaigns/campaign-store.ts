@@ -60,60 +60,102 @@ export type BuiltFixture = {
   buildInfo: Prisma.InputJsonValue;
 } & ({ buildKey: string; tar?: undefined } | { tar: Buffer; buildKey?: undefined });
 
+/** What a campaign's attempts are planned over: fixed when it is created, so a planner reads it once. */
+export interface PlanningShape {
+  trials: number;
+  /** In planning order (model, then output mode). */
+  targets: { id: string; modelId: string; reasoningEffort: string | null; outputMode: string }[];
+}
+
+export async function planningShape(db: Db, campaignId: string): Promise<PlanningShape> {
+  const campaign = await db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    select: { trials: true, targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }], select: { id: true, modelId: true, reasoningEffort: true, outputMode: true } } },
+  });
+  return campaign;
+}
+
 /**
  * Writes the attempts of fixtures whose repositories are built, QUEUED as dispatch 1 (the job the
  * caller sends next, so no reaper sends it as well meanwhile), while the campaign is still PLANNING:
  * planning calls this per fixture as each build lands, so attempts run while later fixtures build.
  * Each fixture is written whole or not at all, and only once: a snapshot already built (by a duplicate
- * plan job, or an earlier planning of a campaign that failed and was retried) is skipped. The
- * campaign's row is locked first, so two planners of one campaign write one after the other.
- * Null when the campaign is no longer PLANNING (cancelled, failed, or planned by another delivery).
+ * plan job, or an earlier planning of a campaign that failed and was retried) is skipped, because its
+ * row is updated only while unbuilt and a second writer waits for the first's row lock, then finds it
+ * built. Null when the campaign is no longer PLANNING (cancelled, failed, or planned by another delivery).
+ *
+ * One statement (campaign, snapshots and attempts together) instead of a transaction of eight:
+ * planning writes once per fixture, and each round trip and Prisma query compilation was paid by
+ * every fixture of every cold campaign.
  */
-export async function savePlannedFixtures(db: Db, campaignId: string, built: BuiltFixture[]): Promise<DispatchJob[] | null> {
-  return db.$transaction(
-    async (tx) => {
-      // Its first written fixture is when the campaign's attempts may start.
-      const live = await tx.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
-      if (live !== 1) return null;
-      const fresh: string[] = [];
-      for (const b of built) {
-        const moved = await tx.fixtureSnapshot.updateMany({
-          where: { id: b.snapshotId, campaignId, builtAt: null },
-          data: {
-            inputHash: b.inputHash,
-            repoState: b.repoState,
-            // A shared build is referenced, not copied: one archive however many campaigns use it.
-            ...(b.buildKey !== undefined ? { buildKey: b.buildKey } : { repoArchive: packArchive(b.tar) }),
-            setupLog: b.setupLog,
-            buildInfo: b.buildInfo,
-            builtAt: new Date(),
-          },
-        });
-        if (moved.count === 1) fresh.push(b.snapshotId);
-      }
-      if (fresh.length === 0) return [];
-      const campaign = await tx.campaign.findUniqueOrThrow({
-        where: { id: campaignId },
-        select: {
-          trials: true,
-          targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] },
-          // Not the archives just written: reading them back would move every repository twice.
-          fixtures: { where: { id: { in: fresh } }, orderBy: [{ domain: 'asc' }, { fixtureId: 'asc' }], select: { id: true, domain: true, fixtureId: true, difficulty: true } },
-        },
-      });
-      // The same order as core's planAttempts within what is written: trial-major, then fixture-major
-      // (consecutive attempts go to different targets, spreading provider load).
-      const rows: NewAttempt[] = [];
-      for (let trial = 1; trial <= campaign.trials; trial++) {
-        for (const f of campaign.fixtures) {
-          for (const t of campaign.targets) rows.push({ id: newId('attempt'), trial, fixture: f, target: t });
-        }
-      }
-      await insertAttempts(tx, campaignId, rows);
-      return rows.map((r) => ({ attemptId: r.id, dispatch: 1 }));
-    },
-    { timeout: 60_000 },
+export async function savePlannedFixtures(db: Db, campaignId: string, built: BuiltFixture[], shape?: PlanningShape): Promise<DispatchJob[] | null> {
+  if (built.length === 0) {
+    const live = await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
+    return live === 1 ? [] : null;
+  }
+  const { trials, targets } = shape ?? (await planningShape(db, campaignId));
+  const sql = new SqlParams();
+  const id = sql.param(campaignId, 'text');
+  const now = sql.now();
+  const rows: { id: string; snapshotId: string; trial: number; targetIndex: number; target: PlanningShape['targets'][number] }[] = [];
+  for (let trial = 1; trial <= trials; trial++) {
+    for (const b of built) targets.forEach((target, targetIndex) => rows.push({ id: newId('attempt'), snapshotId: b.snapshotId, trial, targetIndex, target }));
+  }
+  const values = built.map(
+    (b) =>
+      `(${[
+        sql.param(b.snapshotId, 'text'),
+        sql.param(b.inputHash, 'text'),
+        sql.param(b.repoState, 'text'),
+        // A shared build is referenced, not copied: one archive however many campaigns use it.
+        sql.param(b.buildKey ?? null, 'text'),
+        sql.param(b.buildKey === undefined ? packArchive(b.tar) : null, 'bytea'),
+        sql.param(b.setupLog, 'text'),
+        sql.param(b.buildInfo, 'jsonb'),
+      ].join(', ')})`,
   );
+  const col = (pick: (r: (typeof rows)[number]) => unknown, type: string) => sql.param(rows.map(pick), `${type}[]`);
+  const [result] = await db.$queryRawUnsafe<{ live: number; moved: { id: string; key: string }[] | null }[]>(
+    `WITH live AS (
+       -- Its first written fixture is when the campaign's attempts may start; the row lock orders two planners.
+       UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", ${now}) WHERE id = ${id} AND status = 'PLANNING' RETURNING id),
+     b (id, input_hash, repo_state, build_key, archive, setup_log, build_info) AS (VALUES ${values.join(', ')}),
+     moved AS (
+       UPDATE "FixtureSnapshot" f
+          SET "inputHash" = b.input_hash, "repoState" = b.repo_state, "buildKey" = b.build_key, "repoArchive" = b.archive,
+              "setupLog" = b.setup_log, "buildInfo" = b.build_info, "builtAt" = ${now}
+         FROM b
+        WHERE f.id = b.id AND f."campaignId" = ${id} AND f."builtAt" IS NULL AND EXISTS (SELECT 1 FROM live)
+        RETURNING f.id, f.domain, f."fixtureId", f.difficulty),
+     written AS (
+       INSERT INTO "Attempt" (id, "campaignId", "targetId", "fixtureSnapshotId", trial, "modelId", "reasoningEffort", "outputMode",
+                              domain, "fixtureId", difficulty, status, "dispatchCount", "dispatchedAt")
+       SELECT u.id, ${id}, u.target, u.snapshot, u.trial, u.model, u.effort, u.mode::"OutputMode",
+              m.domain, m."fixtureId", m.difficulty, 'QUEUED', 1, ${now}
+         FROM unnest(${[
+           col((r) => r.id, 'text'),
+           col((r) => r.target.id, 'text'),
+           col((r) => r.snapshotId, 'text'),
+           col((r) => r.trial, 'int'),
+           col((r) => r.target.modelId, 'text'),
+           col((r) => r.target.reasoningEffort, 'text'),
+           col((r) => r.target.outputMode, 'text'),
+         ].join(', ')}) AS u(id, target, snapshot, trial, model, effort, mode)
+         JOIN moved m ON m.id = u.snapshot
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written,
+            (SELECT json_agg(json_build_object('id', id, 'key', domain || '/' || "fixtureId")) FROM moved) AS moved`,
+    ...sql.values,
+  );
+  if (result!.live !== 1) return null;
+  const moved = new Map((result!.moved ?? []).map((m) => [m.id, m.key]));
+  // The same order as core's planAttempts within what is written: trial-major, then fixture-major by
+  // domain and id (consecutive attempts go to different targets, spreading provider load).
+  const keyOf = (r: (typeof rows)[number]) => moved.get(r.snapshotId)!;
+  return rows
+    .filter((r) => moved.has(r.snapshotId))
+    .sort((a, b) => a.trial - b.trial || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0) || a.targetIndex - b.targetIndex)
+    .map((r) => ({ attemptId: r.id, dispatch: 1 }));
 }
 
 /**
@@ -136,42 +178,6 @@ export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]
   return jobs;
 }
 
-interface NewAttempt {
-  id: string;
-  trial: number;
-  fixture: { id: string; domain: string; fixtureId: string; difficulty: string };
-  target: { id: string; modelId: string; reasoningEffort: string | null; outputMode: string };
-}
-
-/**
- * Writes attempts QUEUED as dispatch 1 in one statement over arrays: Prisma's createMany spent about
- * 2 ms per row here, so a campaign of 20,000 attempts took longer to write than to run.
- */
-async function insertAttempts(db: Pick<Db, '$executeRawUnsafe'>, campaignId: string, rows: NewAttempt[]): Promise<void> {
-  const sql = new SqlParams();
-  const col = (pick: (r: NewAttempt) => unknown, type: string) => sql.param(rows.map(pick), `${type}[]`);
-  const arrays = [
-    col((r) => r.id, 'text'),
-    col((r) => r.target.id, 'text'),
-    col((r) => r.fixture.id, 'text'),
-    col((r) => r.trial, 'int'),
-    col((r) => r.target.modelId, 'text'),
-    col((r) => r.target.reasoningEffort, 'text'),
-    col((r) => r.target.outputMode, 'text'),
-    col((r) => r.fixture.domain, 'text'),
-    col((r) => r.fixture.fixtureId, 'text'),
-    col((r) => r.fixture.difficulty, 'text'),
-  ];
-  await db.$executeRawUnsafe(
-    `INSERT INTO "Attempt" (id, "campaignId", "targetId", "fixtureSnapshotId", trial, "modelId", "reasoningEffort", "outputMode",
-                            domain, "fixtureId", difficulty, status, "dispatchCount", "dispatchedAt")
-     SELECT u.id, ${sql.param(campaignId, 'text')}, u.target, u.snapshot, u.trial, u.model, u.effort, u.mode::"OutputMode",
-            u.domain, u.fixture, u.difficulty, 'QUEUED', 1, ${sql.now()}
-       FROM unnest(${arrays.join(', ')}) AS u(id, target, snapshot, trial, model, effort, mode, domain, fixture, difficulty)`,
-    ...sql.values,
-  );
-}
-
 export async function failCampaign(db: Db, campaignId: string, detail: string): Promise<void> {
   await db.campaign.updateMany({
     where: { id: campaignId, status: { in: ['PLANNING', 'QUEUED', 'RUNNING'] } },
@@ -179,15 +185,21 @@ export async function failCampaign(db: Db, campaignId: string, detail: string): 
   });
 }
 
-/** Flips RUNNING -> COMPLETED once no attempt is left to run. Safe to call after every attempt. */
+/**
+ * Flips RUNNING -> COMPLETED once no attempt is left to run. Safe to call after every attempt, which
+ * is why it is one statement (the count and the flip together, no Prisma query compilation): a
+ * campaign pays it once per attempt.
+ */
 export async function completeCampaignIfDone(db: Db, campaignId: string): Promise<boolean> {
-  const open = await db.attempt.count({ where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } } });
-  if (open > 0) return false;
-  const moved = await db.campaign.updateMany({
-    where: { id: campaignId, status: 'RUNNING' },
-    data: { status: 'COMPLETED', finishedAt: new Date() },
-  });
-  return moved.count === 1;
+  const sql = new SqlParams();
+  const id = sql.param(campaignId, 'text');
+  const moved = await db.$executeRawUnsafe(
+    `UPDATE "Campaign" c SET status = 'COMPLETED', "finishedAt" = ${sql.now()}
+      WHERE c.id = ${id} AND c.status = 'RUNNING'
+        AND NOT EXISTS (SELECT 1 FROM "Attempt" a WHERE a."campaignId" = ${id} AND a.status IN ('QUEUED', 'RUNNING'))`,
+    ...sql.values,
+  );
+  return moved === 1;
 }
 
 /** A planning try failed and will be tried again: said on the campaign page meanwhile. */

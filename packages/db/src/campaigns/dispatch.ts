@@ -1,5 +1,5 @@
 import type { Db } from '../client';
-import type { Prisma } from '../generated/prisma/client';
+import type { CampaignStatus, Prisma } from '../generated/prisma/client';
 import { SqlParams } from './sql-params';
 
 /**
@@ -12,7 +12,8 @@ import { SqlParams } from './sql-params';
  */
 
 /** Campaigns whose attempts may be claimed and sent: a campaign still PLANNING runs the fixtures it has built. */
-export const ACTIVE_CAMPAIGN: Prisma.CampaignWhereInput = { status: { in: ['PLANNING', 'QUEUED', 'RUNNING'] } };
+export const ACTIVE_CAMPAIGN_STATUSES = ['PLANNING', 'QUEUED', 'RUNNING'] as const satisfies readonly CampaignStatus[];
+export const ACTIVE_CAMPAIGN: Prisma.CampaignWhereInput = { status: { in: [...ACTIVE_CAMPAIGN_STATUSES] } };
 
 export interface DispatchJob {
   attemptId: string;
