@@ -12,7 +12,6 @@ import {
   planningShape,
   savePlannedFixtures,
   finishPlanning,
-  saveFixtureBuilds,
   type BuiltFixture,
   type NewFixtureBuild,
   type Db,
@@ -96,13 +95,10 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
       writes = writes
         .then(async () => {
           if (stopped || writeError !== undefined || indexes.length === 0) return;
-          await saveFixtureBuilds(
-            db,
-            [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
-              const key = keys[i];
-              return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
-            }),
-          );
+          const newBuilds = [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
+            const key = keys[i];
+            return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
+          });
           // A shared build is referenced by key; one that may not be shared (no key) keeps its own archive.
           const built = indexes.map((i): BuiltFixture => {
             const key = keys[i];
@@ -110,7 +106,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             const facts = factsOf(repo ?? stored.get(key!)!);
             return key ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key } : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
           });
-          const jobs = await savePlannedFixtures(db, campaignId, built, shape);
+          const jobs = await savePlannedFixtures(db, campaignId, built, { shape, newBuilds });
           if (jobs === null) {
             stopped = true;
             return;

@@ -1,6 +1,7 @@
 import { newId, type ProductVersion } from '@gitbench/core';
 import type { Db } from '../client';
 import { packArchive } from './archive';
+import { saveFixtureBuilds, type NewFixtureBuild } from './fixture-builds';
 import { SqlParams } from './sql-params';
 import type { DispatchJob, PlanJob } from './dispatch';
 import type { AttemptStatus, CampaignStatus, OutputMode, Prisma } from '../generated/prisma/client';
@@ -88,12 +89,18 @@ export async function planningShape(db: Db, campaignId: string): Promise<Plannin
  * planning writes once per fixture, and each round trip and Prisma query compilation was paid by
  * every fixture of every cold campaign.
  */
-export async function savePlannedFixtures(db: Db, campaignId: string, built: BuiltFixture[], shape?: PlanningShape): Promise<DispatchJob[] | null> {
+export async function savePlannedFixtures(
+  db: Db,
+  campaignId: string,
+  built: BuiltFixture[],
+  opts: { shape?: PlanningShape; newBuilds?: NewFixtureBuild[] } = {},
+): Promise<DispatchJob[] | null> {
   if (built.length === 0) {
+    await saveFixtureBuilds(db, opts.newBuilds ?? []);
     const live = await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
     return live === 1 ? [] : null;
   }
-  const { trials, targets } = shape ?? (await planningShape(db, campaignId));
+  const { trials, targets } = opts.shape ?? (await planningShape(db, campaignId));
   const sql = new SqlParams();
   const id = sql.param(campaignId, 'text');
   const now = sql.now();
@@ -115,8 +122,32 @@ export async function savePlannedFixtures(db: Db, campaignId: string, built: Bui
       ].join(', ')})`,
   );
   const col = (pick: (r: (typeof rows)[number]) => unknown, type: string) => sql.param(rows.map(pick), `${type}[]`);
+  // New shared builds go in with the snapshots that reference them (written whatever the campaign's
+  // state, as a data-modifying CTE always runs): another campaign may reuse them.
+  const newBuilds = (opts.newBuilds ?? []).map(
+    (n) =>
+      `(${[
+        sql.param(n.key, 'text'),
+        sql.param(n.domain, 'text'),
+        sql.param(n.fixtureId, 'text'),
+        sql.param(n.inputHash, 'text'),
+        sql.param(n.repoState, 'text'),
+        sql.param(packArchive(n.tar), 'bytea'),
+        sql.param(n.setupLog, 'text'),
+        sql.param(n.buildInfo, 'jsonb'),
+        now,
+        now,
+      ].join(', ')})`,
+  );
+  const storeBuilds =
+    newBuilds.length > 0
+      ? `stored AS (
+       INSERT INTO "FixtureBuild" (key, domain, "fixtureId", "inputHash", "repoState", "repoArchive", "setupLog", "buildInfo", "createdAt", "lastUsedAt")
+       VALUES ${newBuilds.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING 1),
+     `
+      : '';
   const [result] = await db.$queryRawUnsafe<{ live: number; moved: { id: string; key: string }[] | null }[]>(
-    `WITH live AS (
+    `WITH ${storeBuilds}live AS (
        -- Its first written fixture is when the campaign's attempts may start; the row lock orders two planners.
        UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", ${now}) WHERE id = ${id} AND status = 'PLANNING' RETURNING id),
      b (id, input_hash, repo_state, build_key, archive, setup_log, build_info) AS (VALUES ${values.join(', ')}),
