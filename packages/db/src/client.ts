@@ -69,6 +69,26 @@ class ResilientPrismaPg extends PrismaPg {
   }
 }
 
+/** The pool under each client createDb made, for the statements run straight on it (see rawQuery). */
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * One raw statement, straight on the client's pool: the statements a campaign pays per attempt or per
+ * fixture (claim, finish, completion, planning's write) skip Prisma's raw query path, whose argument
+ * handling and query compilation cost more CPU than the statement itself. Values go as they are
+ * (strings, numbers, booleans, arrays, Buffers; JSON already serialized); the statement casts them.
+ * A client not made by createDb (none today) takes Prisma's path.
+ */
+export async function rawQuery<T>(db: Db, text: string, values: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }> {
+  const pool = pools.get(db);
+  if (!pool) {
+    const rows = await db.$queryRawUnsafe<T[]>(text, ...values);
+    return { rows, rowCount: rows.length };
+  }
+  const result = await pool.query(text, values as unknown[]);
+  return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+}
+
 export function createDb(config: DbConfig): Db {
   const onError = config.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
@@ -90,5 +110,7 @@ export function createDb(config: DbConfig): Db {
     onPoolError: onError,
     onConnectionError: onError,
   });
-  return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter });
+  pools.set(client, pool);
+  return client;
 }

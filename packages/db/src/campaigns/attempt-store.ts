@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newId, type Mode } from '@gitbench/core';
-import type { Db } from '../client';
+import { rawQuery, type Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
 import { ACTIVE_CAMPAIGN_STATUSES, type DispatchJob } from './dispatch';
 import { SqlParams } from './sql-params';
@@ -35,15 +35,18 @@ export async function claimAttempt(db: Db, attemptId: string, workerId: string):
   const startedAt = new Date();
   const sql = new SqlParams();
   const at = sql.param(startedAt.toISOString(), 'timestamp(3)');
-  // Raw and one round trip: Prisma's updateManyAndReturn is a transaction of three statements and a
+  // One statement on the pool: Prisma's updateManyAndReturn is a transaction of three statements and a
   // query compilation, paid by every attempt of every campaign.
-  const [row] = await db.$queryRawUnsafe<(Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number })[]>(
+  const {
+    rows: [row],
+  } = await rawQuery<Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number }>(
+    db,
     `UPDATE "Attempt" a SET status = 'RUNNING', "claimedBy" = ${sql.param(workerId, 'text')}, "claimToken" = ${sql.param(claimToken, 'text')},
             "heartbeatAt" = ${at}, "startedAt" = ${at}, "tryCount" = a."tryCount" + 1
        FROM "Campaign" c
       WHERE a.id = ${sql.param(attemptId, 'text')} AND a.status = 'QUEUED' AND c.id = a."campaignId" AND c.status IN (${ACTIVE_CAMPAIGN_STATUSES.map((s) => `'${s}'`).join(', ')})
       RETURNING a."tryCount", a."campaignId", a."targetId", a."fixtureSnapshotId", a.trial, a."modelId", a."outputMode"::text AS "outputMode"`,
-    ...sql.values,
+    sql.values,
   );
   if (!row) return null;
   const { tryCount, ...attempt } = row;
@@ -158,10 +161,11 @@ export async function finishAttempt(db: Db, claim: Claim, workerId: string, outc
     sets.push(`"${key}" = ${sql.param(value, type)}`);
   }
   const insertTry = tryInsert(sql, claim, workerId, status, finishedAt, outcome.record);
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const { rows } = await rawQuery<{ id: string }>(
+    db,
     `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id")
      ${insertTry} RETURNING "id"`,
-    ...sql.values,
+    sql.values,
   );
   return rows.length === 1;
 }

@@ -1,5 +1,5 @@
 import { newId, type ProductVersion } from '@gitbench/core';
-import type { Db } from '../client';
+import { rawQuery, type Db } from '../client';
 import { packArchive } from './archive';
 import { saveFixtureBuilds, type NewFixtureBuild } from './fixture-builds';
 import { SqlParams } from './sql-params';
@@ -146,7 +146,10 @@ export async function savePlannedFixtures(
        VALUES ${newBuilds.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING 1),
      `
       : '';
-  const [result] = await db.$queryRawUnsafe<{ live: number; moved: { id: string; key: string }[] | null }[]>(
+  const {
+    rows: [result],
+  } = await rawQuery<{ live: number; moved: { id: string; key: string }[] | null }>(
+    db,
     `WITH ${storeBuilds}live AS (
        -- Its first written fixture is when the campaign's attempts may start; the row lock orders two planners.
        UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", ${now}) WHERE id = ${id} AND status = 'PLANNING' RETURNING id),
@@ -176,7 +179,7 @@ export async function savePlannedFixtures(
        RETURNING 1)
      SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written,
             (SELECT json_agg(json_build_object('id', id, 'key', domain || '/' || "fixtureId")) FROM moved) AS moved`,
-    ...sql.values,
+    sql.values,
   );
   if (result!.live !== 1) return null;
   const moved = new Map((result!.moved ?? []).map((m) => [m.id, m.key]));
@@ -224,13 +227,14 @@ export async function failCampaign(db: Db, campaignId: string, detail: string): 
 export async function completeCampaignIfDone(db: Db, campaignId: string): Promise<boolean> {
   const sql = new SqlParams();
   const id = sql.param(campaignId, 'text');
-  const moved = await db.$executeRawUnsafe(
+  const { rowCount } = await rawQuery(
+    db,
     `UPDATE "Campaign" c SET status = 'COMPLETED', "finishedAt" = ${sql.now()}
       WHERE c.id = ${id} AND c.status = 'RUNNING'
         AND NOT EXISTS (SELECT 1 FROM "Attempt" a WHERE a."campaignId" = ${id} AND a.status IN ('QUEUED', 'RUNNING'))`,
-    ...sql.values,
+    sql.values,
   );
-  return moved === 1;
+  return rowCount === 1;
 }
 
 /** A planning try failed and will be tried again: said on the campaign page meanwhile. */
