@@ -106,11 +106,17 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
             const facts = factsOf(repo ?? stored.get(key!)!);
             return key ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key } : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
           });
-          const jobs = await savePlannedFixtures(db, campaignId, built, { shape, newBuilds });
-          if (jobs === null) {
+          const write = await savePlannedFixtures(db, campaignId, built, { shape, newBuilds });
+          if (write === null) {
             stopped = true;
             return;
           }
+          // What was just written is what this worker's attempts would read back, once per snapshot.
+          const written = new Set(write.written);
+          built.forEach((b, n) => {
+            if (written.has(b.snapshotId)) planned.prime(b.snapshotId, snapshots[indexes[n]!]!.definition, b);
+          });
+          const { jobs } = write;
           attempts += jobs.length;
           if (jobs.length > 0) await queue.enqueueMany('attempt.run', jobs);
         })

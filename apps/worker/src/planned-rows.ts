@@ -32,6 +32,20 @@ export class PlannedRows {
     });
   }
 
+  /**
+   * The snapshot as planning just wrote it, so this worker's attempts need not read it back. Only for
+   * a snapshot the caller's own write stored (never one another planner wrote): the values are those
+   * of that write, JSON-normalized as the database would give them back.
+   */
+  prime(id: string, definition: unknown, built: { inputHash: string; repoState: string; buildInfo: unknown }): void {
+    this.snapshots.set(id, {
+      fixture: definition as Fixture,
+      inputHash: built.inputHash,
+      repoState: built.repoState,
+      buildInfo: JSON.parse(JSON.stringify(built.buildInfo)) as Record<string, unknown>,
+    });
+  }
+
   campaign(id: string) {
     return this.campaigns.get(id, async () => {
       const c = await this.db.campaign.findUniqueOrThrow({ where: { id }, select: { seed: true, config: true } });
@@ -50,6 +64,11 @@ export class PlannedRows {
 class Bounded<T> {
   private readonly entries = new Map<string, Promise<T>>();
   constructor(private readonly max = 4096) {}
+
+  set(key: string, value: T): void {
+    this.entries.set(key, Promise.resolve(value));
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
 
   get(key: string, load: () => Promise<T>): Promise<T> {
     let p = this.entries.get(key);

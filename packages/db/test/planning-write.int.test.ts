@@ -40,7 +40,9 @@ describe("planning's write of built fixtures (one statement)", () => {
     const key = `key-${campaignId}`;
     const write = () => savePlannedFixtures(t.db, campaignId, [{ snapshotId: snapshotOf('a'), ...facts, buildKey: key }], { newBuilds: [newBuild(key, 'a')] });
     const [one, two] = await Promise.all([write(), write()]);
-    expect([one!.length, two!.length].sort()).toEqual([0, 4]);
+    expect([one!.jobs.length, two!.jobs.length].sort()).toEqual([0, 4]);
+    // Only the write that stored the snapshot says so (the worker primes its cache with it).
+    expect([...one!.written, ...two!.written]).toEqual([snapshotOf('a')]);
     expect(await t.db.attempt.count({ where: { campaignId } })).toBe(4);
     expect(await t.db.fixtureBuild.count({ where: { key } })).toBe(1);
     // The snapshot references the build, and an attempt reads the archive through it.
@@ -53,14 +55,15 @@ describe("planning's write of built fixtures (one statement)", () => {
   it("sends the jobs in planAttempts' order: trial, then fixture by domain and id, then target by model", async () => {
     const { campaignId, snapshotOf } = await unplannedCampaign(['z', 'm']);
     // Given in the opposite order, with its own archive (a build that may not be shared).
-    const jobs = await savePlannedFixtures(t.db, campaignId, ['z', 'm'].map((f) => ({ snapshotId: snapshotOf(f), ...facts, tar: Buffer.from(f) })));
+    const { jobs, written } = (await savePlannedFixtures(t.db, campaignId, ['z', 'm'].map((f) => ({ snapshotId: snapshotOf(f), ...facts, tar: Buffer.from(f) }))))!;
+    expect(written.sort()).toEqual([snapshotOf('m'), snapshotOf('z')].sort());
     const rows = await t.db.attempt.findMany({ where: { campaignId }, select: { id: true, trial: true, fixtureId: true, modelId: true, outputMode: true, reasoningEffort: true, difficulty: true, status: true, dispatchCount: true } });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    expect(jobs!.map((j) => { const r = byId.get(j.attemptId)!; return `${r.trial} ${r.fixtureId} ${r.modelId}`; })).toEqual([
+    expect(jobs.map((j) => { const r = byId.get(j.attemptId)!; return `${r.trial} ${r.fixtureId} ${r.modelId}`; })).toEqual([
       '1 m mock-a', '1 m mock-b', '1 z mock-a', '1 z mock-b',
       '2 m mock-a', '2 m mock-b', '2 z mock-a', '2 z mock-b',
     ]);
-    expect(jobs!.every((j) => j.dispatch === 1)).toBe(true);
+    expect(jobs.every((j) => j.dispatch === 1)).toBe(true);
     // Each attempt carries its target's and fixture's facts, QUEUED as dispatch 1.
     expect(rows.every((r) => r.status === 'QUEUED' && r.dispatchCount === 1 && r.difficulty === 'easy')).toBe(true);
     expect(rows.filter((r) => r.modelId === 'mock-a').every((r) => r.outputMode === 'json_schema' && r.reasoningEffort === 'low')).toBe(true);

@@ -61,6 +61,12 @@ export type BuiltFixture = {
   buildInfo: Prisma.InputJsonValue;
 } & ({ buildKey: string; tar?: undefined } | { tar: Buffer; buildKey?: undefined });
 
+/** What one write of planning did: the jobs to send, and the snapshots it wrote (not those written before). */
+export interface PlannedWrite {
+  jobs: DispatchJob[];
+  written: string[];
+}
+
 /** What a campaign's attempts are planned over: fixed when it is created, so a planner reads it once. */
 export interface PlanningShape {
   trials: number;
@@ -94,11 +100,11 @@ export async function savePlannedFixtures(
   campaignId: string,
   built: BuiltFixture[],
   opts: { shape?: PlanningShape; newBuilds?: NewFixtureBuild[] } = {},
-): Promise<DispatchJob[] | null> {
+): Promise<PlannedWrite | null> {
   if (built.length === 0) {
     await saveFixtureBuilds(db, opts.newBuilds ?? []);
     const live = await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
-    return live === 1 ? [] : null;
+    return live === 1 ? { jobs: [], written: [] } : null;
   }
   const { trials, targets } = opts.shape ?? (await planningShape(db, campaignId));
   const sql = new SqlParams();
@@ -186,10 +192,11 @@ export async function savePlannedFixtures(
   // The same order as core's planAttempts within what is written: trial-major, then fixture-major by
   // domain and id (consecutive attempts go to different targets, spreading provider load).
   const keyOf = (r: (typeof rows)[number]) => moved.get(r.snapshotId)!;
-  return rows
+  const jobs = rows
     .filter((r) => moved.has(r.snapshotId))
     .sort((a, b) => a.trial - b.trial || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0) || a.targetIndex - b.targetIndex)
     .map((r) => ({ attemptId: r.id, dispatch: 1 }));
+  return { jobs, written: [...moved.keys()] };
 }
 
 /**
@@ -207,9 +214,9 @@ export async function finishPlanning(db: Db, campaignId: string): Promise<boolea
 
 /** Every fixture at once: savePlannedFixtures, then finishPlanning. */
 export async function savePlan(db: Db, campaignId: string, built: BuiltFixture[]): Promise<DispatchJob[] | null> {
-  const jobs = await savePlannedFixtures(db, campaignId, built);
-  if (jobs !== null) await finishPlanning(db, campaignId);
-  return jobs;
+  const write = await savePlannedFixtures(db, campaignId, built);
+  if (write !== null) await finishPlanning(db, campaignId);
+  return write?.jobs ?? null;
 }
 
 export async function failCampaign(db: Db, campaignId: string, detail: string): Promise<void> {
