@@ -72,7 +72,8 @@ export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): 
       setup: setupScript(fixture),
       preamble: environmentPreamble(),
       archive: ARCHIVE_STEP.command,
-      state: stateSteps(repoDir).map((s) => s.command),
+      // The listing's code too: it prints part of the state (builds whose state step was one command get another key).
+      state: stateSteps(repoDir).map((s) => [s.command, s.thenPython ?? null]),
       context: contextSteps(fixture, repoDir).map((s) => s.command),
       commits: COMMITS_COMMAND,
       // Only fixtures whose scorer reads the repository for an answer that runs nothing carry it.

@@ -8,6 +8,8 @@ export {
   environmentPreamble,
   SETUP_ENV,
   REPO_STATE_SCRIPT,
+  REPO_STATE_GIT_SCRIPT,
+  WORKTREE_LISTING_PY,
   fixtureDefinitionHash,
   inputHash,
   promptHash,

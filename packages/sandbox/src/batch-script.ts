@@ -37,6 +37,7 @@ interface StepPlan {
   timeoutMs: number;
   cap: number;
   cwd: string;
+  thenPython?: string;
 }
 
 function planSteps(request: BatchRequest): StepPlan[] {
@@ -49,8 +50,13 @@ function planSteps(request: BatchRequest): StepPlan[] {
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       cap: s.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       cwd: s.cwd ?? '.',
+      ...(s.thenPython !== undefined ? { thenPython: s.thenPython } : {}),
     })),
   );
+}
+
+function hasNul(step: Pick<StepPlan, 'command' | 'thenPython'>): boolean {
+  return step.command.includes('\0') || (step.thenPython ?? '').includes('\0');
 }
 
 /**
@@ -98,9 +104,17 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
       steps: steps
         .filter((p) => p.group === group)
         .map((s) => {
-          // A NUL byte cannot be passed to bash; such a step is recorded as failed without running.
-          const unrunnable = s.command.includes('\0');
-          return { key: `${s.group}.${s.index}`, command: unrunnable ? '' : s.command, cwd: s.cwd, timeoutS: Math.max(1, Math.ceil(s.timeoutMs / 1000)), cap: s.cap + 1, unrunnable };
+          // A NUL byte cannot be passed to bash (nor to Python's compile); such a step is recorded as failed without running.
+          const unrunnable = hasNul(s);
+          return {
+            key: `${s.group}.${s.index}`,
+            command: unrunnable ? '' : s.command,
+            cwd: s.cwd,
+            timeoutS: Math.max(1, Math.ceil(s.timeoutMs / 1000)),
+            cap: s.cap + 1,
+            unrunnable,
+            ...(s.thenPython && !unrunnable ? { thenPython: s.thenPython } : {}),
+          };
         }),
     };
   });
@@ -212,7 +226,7 @@ export class BatchOutputReader {
       command: plan.command,
       exitCode: finished ? Number(rc) : timedOut ? 124 : Number(timeoutRc),
       stdout: stdout.toString('utf8'),
-      stderr: plan.command.includes('\0') ? 'command contains a NUL byte and was not run' : stderr.toString('utf8'),
+      stderr: hasNul(plan) ? 'command contains a NUL byte and was not run' : stderr.toString('utf8'),
       timedOut,
       truncated: oLen > plan.cap || eLen > plan.cap,
       durationMs,

@@ -65,6 +65,10 @@ export class RunnerSession implements SandboxSession {
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const started = performance.now();
     if (request.restoreTar) throw new Error('a session restores with restore(), not through a batch');
+    // The session's runner runs commands only; running the command without its code would print
+    // something else than the step asks for, silently.
+    const withPython = request.groups.flatMap((g) => g.steps).find((s) => s.thenPython !== undefined);
+    if (withPython) throw new Error(`a session runs commands only: step ${withPython.id} has thenPython (run a standalone command instead)`);
     const groups: StepRecord[][] = request.groups.map(() => []);
     const stoppedAt: (number | undefined)[] = request.groups.map(() => undefined);
     const ok: boolean[] = [];

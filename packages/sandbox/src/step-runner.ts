@@ -17,6 +17,10 @@
  * read to their end, which waits for a child that left the group (the host's guard stops such a
  * runner). At the timeout the group gets TERM, and KILL after a grace period.
  *
+ * A batch step may carry Python code (thenPython) that the step runner runs in its own process after
+ * the command exited 0, its bytes appended to the step's stdout: work a step would otherwise start a
+ * python3 for (the working-tree listing of every state read) costs no process start.
+ *
  * Batch records are framed on stdout exactly as parseBatch reads them:
  *   @@GBSTEP <id> <rc> <finished 1|0> <rc or 128+signal or 124> <t0> <t1>\n<stdout bytes>\n<stderr bytes>\n<stdout><stderr>
  * "finished" says the shell exited by itself; without it the step was killed (by its timeout, 124, or
@@ -36,7 +40,7 @@ import _signal, os, select, sys, time
 # would see EPIPE instead of dying of it. The runner itself should die if the host stops reading.
 _signal.signal(13, _signal.SIG_DFL)
 _signal.signal(25, _signal.SIG_DFL)
-SIGKILL, SIGTERM = 9, 15
+SIGALRM, SIGKILL, SIGTERM = 14, 9, 15
 
 def emit(data):
     view = memoryview(data)
@@ -192,6 +196,83 @@ def record(key, rc, finished, tr, t0, t1, out, err):
     head = b'%s %s %d %d %d %.6f %.6f\n%d\n%d\n' % (FRAME, key, rc, 1 if finished else 0, tr, t0, t1, len(out), len(err))
     emit(head + out + err)
 
+class StepTimeout(BaseException):
+    pass
+
+class StepOutput:
+    # The 'out' of a step's Python: its bytes go to the step's stdout after the command's. Once the
+    # cap is reached it is closed, as a command's pipe is, so a flood stops its writer.
+    def __init__(self, sink):
+        self.sink = sink
+        self.closed = False
+
+    def write(self, data):
+        if self.closed:
+            raise BrokenPipeError(32, 'the step output cap is reached')
+        if not self.sink.push(data):
+            self.closed = True
+        return len(data)
+
+    def flush(self):
+        pass
+
+class StepText:
+    # sys.stdout and sys.stderr while a step's Python runs: a print() must not reach the runner's own
+    # stdout, where it would break the records' framing.
+    def __init__(self, write):
+        self.write_bytes = write
+
+    def write(self, text):
+        self.write_bytes(text.encode('utf8', 'surrogateescape'))
+        return len(text)
+
+    def flush(self):
+        pass
+
+def run_python(code, cwd, deadline, home, out, err):
+    # Runs a step's thenPython in this process, in the step's directory, with a fresh globals dict and
+    # 'out' appending to the step's stdout. Returns (status, timed_out). An exception ends the step
+    # with exit code 1 and its traceback on stderr; the step's timeout (what the command left of it)
+    # interrupts the code with SIGALRM. Whatever happens, the runner goes on with the next step.
+    left = deadline - time.time()
+    if left <= 0:
+        return 124, True
+    try:
+        os.chdir(cwd)
+    except OSError as e:
+        err.push(b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
+        return 126, False
+    armed = [True]
+    def on_alarm(signum, frame):
+        if armed[0]:
+            raise StepTimeout()
+    saved = sys.stdout, sys.stderr
+    scope = {'__name__': '__thenPython__'}
+    previous = _signal.signal(SIGALRM, on_alarm)
+    _signal.setitimer(_signal.ITIMER_REAL, left)
+    try:
+        try:
+            scope['out'] = StepOutput(out)
+            sys.stdout, sys.stderr = StepText(scope['out'].write), StepText(err.push)
+            exec(compile(code, '<thenPython>', 'exec'), scope)
+        finally:
+            # Disarmed before anything else, so a late alarm cannot interrupt what follows.
+            armed[0] = False
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+        return 0, False
+    except StepTimeout:
+        return 124, True
+    except BaseException:
+        import traceback
+        err.push(traceback.format_exc().encode('utf8', 'replace'))
+        return 1, False
+    finally:
+        sys.stdout, sys.stderr = saved
+        _signal.signal(SIGALRM, previous)
+        os.fchdir(home)
+        # The code's functions refer to their globals: a cycle the collector would free only later.
+        scope.clear()
+
 def main():
     grace_s = float(sys.argv[2])
     with open(sys.argv[1], 'rb') as f:
@@ -216,8 +297,8 @@ def main():
         skip = required != b'-' and not ok[int(required)]
         stop = fail = False
         for _ in range(int(count)):
-            _, key, timeout_s, cap, unrunnable, cwd_len, cmd_len = line()
-            cwd, command = take(int(cwd_len)), take(int(cmd_len))
+            _, key, timeout_s, cap, unrunnable, cwd_len, cmd_len, py_len = line()
+            cwd, command, then_python = take(int(cwd_len)), take(int(cmd_len)), take(int(py_len))
             if skip:
                 continue
             if stop_on_failure and stop:
@@ -230,6 +311,10 @@ def main():
             else:
                 out, err = Sink(int(cap), 0, int(cap)), Sink(int(cap), 0, int(cap))
                 status, finished, timed_out, t0, t1 = run_command(command, cwd, int(timeout_s), grace_s, out, err, home, devnull, os.environ)
+                if then_python and finished and status == 0:
+                    status, timed_out = run_python(then_python, cwd, t0 + int(timeout_s), home, out, err)
+                    finished = not timed_out
+                    t1 = time.time()
                 rc = exit_code(status, timed_out)
                 record(key, rc, finished, rc, t0, t1, out.kept(), err.kept())
             if rc != 0:
@@ -368,13 +453,14 @@ export const SESSION_RUNNER_PY = RUNNER_COMMON_PY + SESSION_MAIN_PY;
 
 /**
  * The steps as the runner reads them: per group a line `G <stopOnFailure 0|1> <required group|-> <steps>`,
- * then per step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes>` followed
- * by the directory and the command themselves (length-prefixed, so any byte but NUL may appear).
+ * then per step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes> <python bytes>`
+ * followed by the directory, the command and the step's thenPython (none: 0 bytes) themselves
+ * (length-prefixed, so any byte but NUL may appear). The code travels in the plan, not on a command line.
  */
 export interface RunnerGroup {
   stopOnFailure: boolean;
   requires?: number;
-  steps: { key: string; command: string; cwd: string; timeoutS: number; cap: number; unrunnable: boolean }[];
+  steps: { key: string; command: string; cwd: string; timeoutS: number; cap: number; unrunnable: boolean; thenPython?: string }[];
 }
 
 export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
@@ -384,7 +470,8 @@ export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
     for (const s of g.steps) {
       const cwd = Buffer.from(s.cwd, 'utf8');
       const command = Buffer.from(s.command, 'utf8');
-      parts.push(Buffer.from(`S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length}\n`), cwd, command);
+      const python = Buffer.from(s.thenPython ?? '', 'utf8');
+      parts.push(Buffer.from(`S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length}\n`), cwd, command, python);
     }
   }
   return Buffer.concat(parts);

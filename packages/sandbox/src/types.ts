@@ -27,6 +27,18 @@ export interface BatchStep {
   maxOutputBytes?: number;
   /** Directory to run in, relative to the batch's directory (after the restore). Default: the batch's. */
   cwd?: string;
+  /**
+   * Python source the step runner executes in its own process after the command exited 0 by itself,
+   * with the step's directory as the current directory, a fresh globals dict, and `out` a byte stream
+   * whose bytes are appended to the step's stdout, under the same output cap (past it, a write raises
+   * BrokenPipeError, as a command's write to its closed pipe fails). It spares a python3 start for work
+   * that a step would otherwise start one for. An exception ends the step with exit code 1 and its
+   * traceback on stderr; the step's timeout covers the command and the code together, and its
+   * duration includes both. The code runs inside the runner: it is the caller's own code, never an
+   * answer's, and should change nothing of the process but what it writes. Batches only: a session
+   * runs commands alone and refuses such a step.
+   */
+  thenPython?: string;
 }
 
 export interface BatchGroup {

@@ -24,7 +24,7 @@ import {
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
 import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
-import { stateSteps, toExecRecord } from '../sandbox-steps';
+import { sessionStateStep, toExecRecord } from '../sandbox-steps';
 import { REFRESH_INDEXES } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
@@ -134,7 +134,8 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     } catch (error) {
       throw new SandboxFailure(`the agent's sandbox could not be prepared: ${(error as Error).message}`, { cause: error });
     }
-    const state = await session.exec(stateSteps(repoCwd)[0]!.command, { cwd: repoCwd, maxOutputBytes: 16 * 1024 * 1024, timeoutMs: 60_000 });
+    const stateStep = sessionStateStep(repoCwd);
+    const state = await session.exec(stateStep.command, { cwd: repoCwd, maxOutputBytes: stateStep.maxOutputBytes, timeoutMs: 60_000 });
     if (state.exitCode !== 0) throw new SandboxFailure(`the restored repository could not be read (exit ${state.exitCode}): ${state.stderr.slice(0, 300)}`);
     const hashes = attemptHashes(fixture, snapshot, prompt, state.stdout);
     if (hashes.input !== hashes.expectedInput) {
@@ -218,7 +219,7 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
     ...(plan?.env ? { env: plan.env } : {}),
     groups: [
       { stopOnFailure: false, steps: (plan?.probes ?? []).map((p) => ({ id: p.id, command: p.command, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) },
-      { stopOnFailure: false, steps: stateSteps('.').slice(0, 1).map((s) => ({ ...s, id: 'state.after' })) },
+      { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after' }] },
     ],
   });
   if (batch.aborted) throw new SandboxFailure(batch.aborted);
