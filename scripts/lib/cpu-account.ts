@@ -21,10 +21,14 @@ const HZ = 100;
 function kindOf(pid: number): string {
   let cmd = '';
   try {
+    // A sandbox's processes are counted through the docker cgroup, which also keeps the exited ones.
+    if (readFileSync(`/proc/${pid}/cgroup`, 'utf8').includes('/docker/')) return 'sandbox';
     cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {
     return 'gone';
   }
+  // Kernel threads have no command line: network, disk and memory work done for the processes above.
+  if (cmd === '') return 'kernel threads';
   if (/apps\/worker\/src\/main/.test(cmd)) return 'worker';
   if (/next-server|next start|next\/dist/.test(cmd)) return 'web';
   if (/^postgres/.test(cmd)) return 'postgres';
@@ -70,14 +74,12 @@ export function cpuAccount(before: CpuSnapshot, after: CpuSnapshot): string {
   let live = 0;
   for (const [pid, now] of after.byPid) {
     const spent = now.seconds - (before.byPid.get(pid)?.seconds ?? 0);
-    if (spent <= 0) continue;
+    if (spent <= 0 || now.kind === 'sandbox') continue;
     kinds.set(now.kind, (kinds.get(now.kind) ?? 0) + spent);
     live += spent;
   }
   const sandboxes = after.sandboxes - before.sandboxes;
   const total = after.total - before.total;
-  // Sandbox processes still alive at the end are idle (pre-started containers), so counting them under
-  // 'other' as well as in the cgroup double-counts nothing measurable.
   const parts = [...kinds].filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]);
   const exited = Math.max(0, total - live - sandboxes);
   const line = [...parts.map(([k, s]) => `${k} ${s.toFixed(2)}`), `sandboxes ${sandboxes.toFixed(2)}`, `exited outside sandboxes ${exited.toFixed(2)}`];
