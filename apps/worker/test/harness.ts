@@ -6,6 +6,7 @@ import type { Fixture } from '@gitbench/core';
 import { createCampaign, createTestDatabase, type CampaignServiceDeps, type Db, type TestDatabase } from '@gitbench/db';
 import { loadSuiteDir } from '@gitbench/engine';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
+import { DockerSandboxDriver, WORKER_LABEL } from '@gitbench/sandbox';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export { UPSTREAM_FIXTURES } from '../../../packages/core/test/fixtures/upstream-data';
@@ -103,6 +104,14 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   };
 }
 
+/** Removes the sandboxes of worker processes that are gone (those that never announced an id had none). */
+export async function removeSandboxesOf(workers: WorkerProcess[]): Promise<void> {
+  const ids = workers.flatMap((w) => announcedId(w) ?? []);
+  if (ids.length === 0) return;
+  const docker = new DockerSandboxDriver({ image: 'none' });
+  for (const id of ids) await docker.removeByLabels({ [WORKER_LABEL]: id });
+}
+
 /** The GitBench version campaigns created by these tests record. */
 export const CREATOR_VERSION = { version: 'creator-0123abc', dirty: false, source: 'GITBENCH_VERSION' } as const;
 
@@ -173,9 +182,13 @@ export async function expectOneOutcomeEach(db: Db, campaignId: string, expected:
   return attempts;
 }
 
+function announcedId(w: WorkerProcess): string | undefined {
+  return /\[worker (wrk_[A-Za-z0-9]+)\] ready/.exec(w.output.join(''))?.[1];
+}
+
 /** The id a worker process announced in its ready line. */
 export function workerIdOf(w: WorkerProcess): string {
-  const id = /\[worker (wrk_[A-Za-z0-9]+)\] ready/.exec(w.output.join(''))?.[1];
+  const id = announcedId(w);
   if (!id) throw new Error(`worker announced no id:\n${w.output.join('').slice(-1000)}`);
   return id;
 }
@@ -235,7 +248,11 @@ export function campaignTestBed(prefix: string) {
     await bed.redis.start();
   });
   afterEach(async () => {
-    await Promise.all(bed.workers.splice(0).map((w) => w.stop('SIGKILL')));
+    const killed = bed.workers.splice(0);
+    await Promise.all(killed.map((w) => w.stop('SIGKILL')));
+    // A worker killed with SIGKILL leaves the containers it started ahead of need; in production the
+    // next worker of its deployment removes them, but no later worker serves a test's deployment.
+    await removeSandboxesOf(killed);
     await bed.queue?.close().catch(() => undefined);
     bed.queue = undefined;
   });
