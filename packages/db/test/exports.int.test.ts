@@ -48,6 +48,8 @@ beforeAll(async () => {
           difficulty: f.difficulty,
           status: 'VALID_FAIL' as const,
           errorMessage: n % 7 === 0 ? 'a message, with "quotes"\nand a line break' : null,
+          // One attempt was judged by a paid judge: its spend is exported beside the target's cost.
+          ...(n === 1 ? { judgeCalls: 3, judgeTotalTokens: 2760, judgeCostUsd: 0.0012 } : {}),
         })),
       ),
     ),
@@ -83,6 +85,16 @@ describe('campaign exports stream in pages', () => {
     expect(parsed.attempts).toHaveLength(total);
     const keys = parsed.attempts.map((a) => `${a.domain}/${a.fixtureId}/${a.modelId}/${String(a.trial).padStart(2, '0')}`);
     expect(keys).toEqual([...keys].sort());
+  });
+
+  it("carries what judging each attempt cost, empty or null where nothing was judged", async () => {
+    const csv = await collectExport((await campaignAttemptsExport(t.db, campaignId, 'csv'))!);
+    const header = csv.split('\n', 1)[0]!.split(',');
+    const cell = (id: string, column: string) => csv.split('\n').find((l) => l.startsWith(`${id},`))!.split(',')[header.indexOf(column)];
+    expect([cell('att_x0', 'judgeCalls'), cell('att_x0', 'judgeTotalTokens'), cell('att_x0', 'judgeCostUsd'), cell('att_x0', 'costUsd')]).toEqual(['3', '2760', '0.0012', '']);
+    expect([cell('att_x1', 'judgeCalls'), cell('att_x1', 'judgeCostUsd')]).toEqual(['', '']);
+    const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, campaignId, 'json'))!)) as { attempts: Record<string, unknown>[] };
+    expect(json.attempts.find((a) => a.id === 'att_x0')).toMatchObject({ judgeCalls: 3, judgeTotalTokens: 2760, judgeCostUsd: 0.0012, costUsd: null });
   });
 
   it('is null for a campaign that does not exist', async () => {

@@ -4,6 +4,8 @@ import { csvLine } from './csv';
 export const ATTEMPT_EXPORT_COLUMNS = [
   'id', 'trial', 'modelId', 'reasoningEffort', 'outputMode', 'domain', 'fixtureId', 'difficulty', 'status', 'passed', 'score',
   'tryCount', 'inputTokens', 'outputTokens', 'reasoningTokens', 'totalTokens', 'costUsd', 'costEstimated', 'apiDurationMs',
+  // What judging the attempt cost (LLM judge members, the history judge): operational, never inside costUsd.
+  'judgeCalls', 'judgeTotalTokens', 'judgeCostUsd',
   'wallDurationMs', 'inputHash', 'promptHash', 'expectedHash', 'scorerConfigHash', 'requestConfigHash', 'outputHash', 'sandboxImage',
   'errorClass', 'errorMessage', 'startedAt', 'finishedAt', 'productVersion', 'productDirty',
 ] as const;
