@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AA_COLUMNS, ATTEMPT_EXPORT_COLUMNS, createTestDatabase, type CampaignSummary, type TestDatabase } from '@gitbench/db';
-import { freePort, startWorkerProcess, TestRedis, waitFor, type WorkerProcess } from '../../worker/test/harness';
+import { freePort, removeSandboxesOf, startWorkerProcess, TestRedis, waitFor, type WorkerProcess } from '../../worker/test/harness';
 import { chatCompletion, openAIError, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
 import { gitbench, jsonOf, UPSTREAM } from './cli-process';
 
@@ -50,6 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.stop('SIGKILL');
+  if (worker) await removeSandboxesOf([worker]);
   await model?.close();
   await redis?.stop();
   await t?.drop();
