@@ -66,19 +66,22 @@ class Bounded<T> {
   constructor(private readonly max = 4096) {}
 
   set(key: string, value: T): void {
-    this.entries.set(key, Promise.resolve(value));
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.put(key, Promise.resolve(value));
   }
 
   get(key: string, load: () => Promise<T>): Promise<T> {
     let p = this.entries.get(key);
     if (!p) {
       p = load();
-      this.entries.set(key, p);
+      this.put(key, p);
       // A failed read is not remembered: the next attempt asks again.
       p.catch(() => this.entries.delete(key));
-      if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     }
     return p;
+  }
+
+  private put(key: string, p: Promise<T>): void {
+    this.entries.set(key, p);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 }

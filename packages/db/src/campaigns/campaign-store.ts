@@ -1,7 +1,7 @@
 import { newId, type ProductVersion } from '@gitbench/core';
 import { rawQuery, type Db } from '../client';
 import { packArchive } from './archive';
-import { saveFixtureBuilds, type NewFixtureBuild } from './fixture-builds';
+import type { NewFixtureBuild } from './fixture-builds';
 import { SqlParams } from './sql-params';
 import type { DispatchJob, PlanJob } from './dispatch';
 import type { AttemptStatus, CampaignStatus, OutputMode, Prisma } from '../generated/prisma/client';
@@ -75,11 +75,10 @@ export interface PlanningShape {
 }
 
 export async function planningShape(db: Db, campaignId: string): Promise<PlanningShape> {
-  const campaign = await db.campaign.findUniqueOrThrow({
+  return db.campaign.findUniqueOrThrow({
     where: { id: campaignId },
     select: { trials: true, targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }], select: { id: true, modelId: true, reasoningEffort: true, outputMode: true } } },
   });
-  return campaign;
 }
 
 /**
@@ -102,7 +101,8 @@ export async function savePlannedFixtures(
   opts: { shape?: PlanningShape; newBuilds?: NewFixtureBuild[] } = {},
 ): Promise<PlannedWrite | null> {
   if (built.length === 0) {
-    await saveFixtureBuilds(db, opts.newBuilds ?? []);
+    // A new build is stored with the snapshots that reference it, never on its own.
+    if (opts.newBuilds?.length) throw new Error('savePlannedFixtures: new builds come with the fixtures built from them');
     const live = await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
     return live === 1 ? { jobs: [], written: [] } : null;
   }
@@ -149,7 +149,7 @@ export async function savePlannedFixtures(
     newBuilds.length > 0
       ? `stored AS (
        INSERT INTO "FixtureBuild" (key, domain, "fixtureId", "inputHash", "repoState", "repoArchive", "setupLog", "buildInfo", "createdAt", "lastUsedAt")
-       VALUES ${newBuilds.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING 1),
+       VALUES ${newBuilds.join(', ')} ON CONFLICT (key) DO NOTHING),
      `
       : '';
   const {
@@ -167,7 +167,7 @@ export async function savePlannedFixtures(
          FROM b
         WHERE f.id = b.id AND f."campaignId" = ${id} AND f."builtAt" IS NULL AND EXISTS (SELECT 1 FROM live)
         RETURNING f.id, f.domain, f."fixtureId", f.difficulty),
-     written AS (
+     attempts AS (
        INSERT INTO "Attempt" (id, "campaignId", "targetId", "fixtureSnapshotId", trial, "modelId", "reasoningEffort", "outputMode",
                               domain, "fixtureId", difficulty, status, "dispatchCount", "dispatchedAt")
        SELECT u.id, ${id}, u.target, u.snapshot, u.trial, u.model, u.effort, u.mode::"OutputMode",
@@ -181,9 +181,8 @@ export async function savePlannedFixtures(
            col((r) => r.target.reasoningEffort, 'text'),
            col((r) => r.target.outputMode, 'text'),
          ].join(', ')}) AS u(id, target, snapshot, trial, model, effort, mode)
-         JOIN moved m ON m.id = u.snapshot
-       RETURNING 1)
-     SELECT (SELECT count(*) FROM live)::int AS live, (SELECT count(*) FROM written)::int AS written,
+         JOIN moved m ON m.id = u.snapshot)
+     SELECT (SELECT count(*) FROM live)::int AS live,
             (SELECT json_agg(json_build_object('id', id, 'key', domain || '/' || "fixtureId")) FROM moved) AS moved`,
     sql.values,
   );

@@ -1,6 +1,6 @@
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
-import { packArchive, unpackArchive } from './archive';
+import { unpackArchive } from './archive';
 
 /** What planning needs of a stored build; the archive stays in the database until an attempt reads it. */
 export interface FixtureBuildFacts {
@@ -28,15 +28,6 @@ export async function findFixtureBuilds(db: Db, keys: string[]): Promise<Map<str
   });
   if (rows.length > 0) await db.fixtureBuild.updateMany({ where: { key: { in: rows.map((r) => r.key) } }, data: { lastUsedAt: new Date() } });
   return new Map(rows.map((r) => [r.key, { ...r, buildInfo: r.buildInfo as Prisma.InputJsonValue }]));
-}
-
-/** Stores new builds; a build stored meanwhile by another planner under the same key is kept. */
-export async function saveFixtureBuilds(db: Db, builds: NewFixtureBuild[]): Promise<void> {
-  if (builds.length === 0) return;
-  await db.fixtureBuild.createMany({
-    data: builds.map(({ tar, ...b }) => ({ ...b, repoArchive: packArchive(tar) })),
-    skipDuplicates: true,
-  });
 }
 
 /**
