@@ -8,6 +8,7 @@ import type { AttemptOutcome } from '@gitbench/db';
 export interface BuiltRepository {
   inputHash: string;
   repoState: string;
+  /** The workspace's tar archive, gzip-compressed (as storage keeps it) or plain. */
   archive: Buffer;
   setupLog: string;
   /** Everything else the engine needs to restore and use the repository (JSON, no archive). */

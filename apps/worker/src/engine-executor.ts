@@ -76,11 +76,12 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
 
 function repositoryOf(o: BuildOutcome): BuiltRepository | { error: string } {
   if (o.error) return { error: o.error.message };
-  const { tar, ...buildInfo } = o.snapshot;
+  // Storage keeps the archive as the sandbox compressed it; attempts read it back from there.
+  const { tar: _plain, packed, ...buildInfo } = o.snapshot;
   return {
     inputHash: o.snapshot.inputHash,
     repoState: o.snapshot.repoState,
-    archive: tar,
+    archive: packed,
     setupLog: [o.snapshot.setupLog.stdout, o.snapshot.setupLog.stderr].filter(Boolean).join('\n'),
     buildInfo: buildInfo as unknown as Record<string, unknown>,
   };

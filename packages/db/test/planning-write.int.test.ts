@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { cancelCampaign, createTestDatabase, insertCampaign, loadSnapshotArchive, planningShape, savePlannedFixtures, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
@@ -69,6 +70,22 @@ describe("planning's write of built fixtures (one statement)", () => {
     expect(rows.filter((r) => r.modelId === 'mock-a').every((r) => r.outputMode === 'json_schema' && r.reasoningEffort === 'low')).toBe(true);
     expect((await loadSnapshotArchive(t.db, snapshotOf('z'))).toString()).toBe('z');
     expect((await planningShape(t.db, campaignId)).targets.map((x) => x.modelId)).toEqual(['mock-a', 'mock-b']);
+  });
+
+  it('stores an archive the sandbox compressed as it came, and one that came plain compressed; both read back as the tar', async () => {
+    const { campaignId, snapshotOf } = await unplannedCampaign(['packed', 'plain']);
+    const tar = (name: string) => Buffer.from(`tar of ${name} `.repeat(200));
+    const packed = gzipSync(tar('packed'), { level: 1 });
+    const key = `key-${campaignId}`;
+    await savePlannedFixtures(t.db, campaignId, [{ snapshotId: snapshotOf('packed'), ...facts, buildKey: key }, { snapshotId: snapshotOf('plain'), ...facts, tar: tar('plain') }], {
+      newBuilds: [{ ...newBuild(key, 'packed'), tar: packed }],
+    });
+    const stored = await t.db.fixtureBuild.findUniqueOrThrow({ where: { key } });
+    expect(Buffer.from(stored.repoArchive)).toEqual(packed);
+    expect(await loadSnapshotArchive(t.db, snapshotOf('packed'))).toEqual(tar('packed'));
+    const own = await t.db.fixtureSnapshot.findUniqueOrThrow({ where: { id: snapshotOf('plain') } });
+    expect(own.repoArchive!.length).toBeLessThan(tar('plain').length);
+    expect(await loadSnapshotArchive(t.db, snapshotOf('plain'))).toEqual(tar('plain'));
   });
 
   it('writes no attempt once the campaign left planning, and still keeps the new shared build for other campaigns', async () => {

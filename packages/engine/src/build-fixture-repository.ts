@@ -1,4 +1,5 @@
-import { resetScratchStep, withSandbox, type BatchGroup, type BatchStep, type SandboxDescription, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
+import { gunzipSync } from 'node:zlib';
+import { resetScratchStep, withSandbox, type BatchGroup, type BatchRequest, type BatchStep, type SandboxDescription, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
 import {
   canonicalJson,
   environmentPreamble,
@@ -47,8 +48,11 @@ export function headOf(state: string): string {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id) ? id : '';
 }
 
-/** The workspace (repository and its siblings) as base64, so it travels in a step's text output. */
-const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'tar -c -f - . | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
+/**
+ * The workspace (repository and its siblings), gzip-compressed and as base64, so it travels in a
+ * step's text output; pipefail, so a tar that fails is not hidden behind a gzip that did not.
+ */
+const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'set -o pipefail; tar -c -f - . | gzip -n -1 | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
 
 const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true";
 
@@ -155,22 +159,25 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
     opts.onBuilt?.(outcomes[i]);
   };
   const seen: StepRecord[][] = Array.from({ length: fixtures.length * GROUPS_PER_FIXTURE }, () => []);
-  const result = await withSandbox(
-    driver,
-    // The pinned environment reaches every step; the set-up script establishes it again for itself.
-    (box) =>
-      box.runBatch({
-        preamble: environmentPreamble(),
-        groups: groupsIn(box.workdir),
-        onRecord: (group, record) => {
-          seen[group]!.push(record);
-          // A record of a later fixture means every earlier one has ended.
-          const current = Math.floor(group / GROUPS_PER_FIXTURE);
-          for (let i = 0; i < current; i++) settle(i, seen, undefined);
-        },
-      }),
-    { labels: opts.labels },
-  );
+  // The pinned environment reaches every step; the set-up script establishes it again for itself.
+  const request = (workdir: string): BatchRequest => ({
+    preamble: environmentPreamble(),
+    groups: groupsIn(workdir),
+    onRecord: (group, record) => {
+      seen[group]!.push(record);
+      // A record of a later fixture means every earlier one has ended.
+      const current = Math.floor(group / GROUPS_PER_FIXTURE);
+      for (let i = 0; i < current; i++) settle(i, seen, undefined);
+    },
+  });
+  const labels = opts.labels ? { labels: opts.labels } : {};
+  // Where every sandbox has the same workspace path, the batch goes to the driver's cheapest fresh
+  // sandbox (Docker's pre-started one: no container start before the first build, no exec); the
+  // local driver's sandboxes each have their own path, which the look-ups read ahead must name.
+  const result =
+    d.workdir !== undefined
+      ? await driver.runOnce(request(d.workdir), labels)
+      : await withSandbox(driver, (box) => box.runBatch(request(box.workdir)), labels);
   for (let i = 0; i < fixtures.length; i++) settle(i, result.groups, result.aborted);
   return outcomes;
 }
@@ -202,6 +209,14 @@ function outcomeOf(
   if (!archive || archive.exitCode !== 0 || archive.truncated) {
     return fail(`the built workspace could not be archived: ${lastLines(archive?.stderr ?? aborted ?? 'no record')}`);
   }
+  let packed: Buffer;
+  let tar: Buffer;
+  try {
+    packed = Buffer.from(archive.stdout, 'base64');
+    tar = gunzipSync(packed);
+  } catch (err) {
+    return fail(`the built workspace's archive could not be read: ${(err as Error).message}`);
+  }
   const [state] = groups[base + 1] ?? [];
   if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? aborted ?? '')}`);
   const definitionHash = fixtureDefinitionHash(fixture);
@@ -211,7 +226,8 @@ function outcomeOf(
       domain: fixture.domain,
       fixtureId: fixture.id,
       repoDir,
-      tar: Buffer.from(archive.stdout, 'base64'),
+      tar,
+      packed,
       repoState: state.stdout,
       definitionHash,
       inputHash: inputHash(definitionHash, state.stdout),

@@ -53,8 +53,12 @@ export interface PristineProbe {
   record: ExecRecord;
 }
 
-/** A snapshot fresh from a build, its archive in hand. */
-export type BuiltSnapshot = FixtureSnapshot & { tar: Buffer };
+/**
+ * A snapshot fresh from a build, its archive in hand: as a plain tar, and gzip-compressed as the
+ * build's sandbox made it, which is what storage keeps (compressing there moves a sixth of the bytes
+ * through Docker's stream and the worker's parser, and spares the worker the compression).
+ */
+export type BuiltSnapshot = FixtureSnapshot & { tar: Buffer; packed: Buffer };
 
 export type RepoArchive = Buffer | (() => Promise<Buffer>);
 

@@ -4,6 +4,7 @@ import { parseSuite, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { gunzipSync } from 'node:zlib';
 import { existsSync, readdirSync } from 'node:fs';
 import type { CompletionResult } from '@gitbench/providers';
 import { attemptEvidence, buildFixtureRepositories, buildFixtureRepository, executeAttempt, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
@@ -38,6 +39,10 @@ describe('fixture repositories', () => {
     expect(b.inputHash).toBe(a.inputHash);
     expect(b.repoState).toBe(a.repoState);
     expect(a.repoState).toContain('MERGE_HEAD');
+    // The sandbox compresses the archive it hands over; storage keeps those bytes.
+    expect(a.packed.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(gunzipSync(a.packed)).toEqual(a.tar);
+    expect(archived(a.tar)).toContain('./merge_conflicts_f001/.git/HEAD');
   });
 
   it('are the same when many are built in one sandbox as when each has a sandbox of its own', async () => {

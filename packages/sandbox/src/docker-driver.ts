@@ -75,7 +75,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   describe(): SandboxDescription {
-    return { driver: 'docker', image: this.config.image, imageId: this.imageId, isolated: true };
+    return { driver: 'docker', image: this.config.image, imageId: this.imageId, isolated: true, workdir: WORKDIR };
   }
 
   async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {

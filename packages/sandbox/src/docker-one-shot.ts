@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
-import { buildBatch, parseBatch, STDIN_BOOT } from './batch-script';
+import { buildBatch, parseBatch, progressOf, STDIN_BOOT } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import type { BatchRequest, BatchResult } from './types';
@@ -19,6 +19,8 @@ export interface WaitingContainer {
   err: CappedBuffer;
   demux: DockerDemuxer;
   ended: Promise<void>;
+  /** Whom to tell each stdout chunk as it arrives: a batch that wants its records as they end. */
+  listen(onStdout: ((chunk: Buffer) => void) | undefined): void;
 }
 
 export const ONE_SHOT_CMD = ['bash', '-c', STDIN_BOOT];
@@ -31,8 +33,12 @@ export async function startWaitingContainer(create: (spec: Partial<Docker.Contai
   const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
   const out = new CappedBuffer(MAX_ONE_SHOT_BYTES);
   const err = new CappedBuffer(64 * 1024);
+  let listener: ((chunk: Buffer) => void) | undefined;
   const demux = new DockerDemuxer(
-    (c) => out.push(c),
+    (c) => {
+      out.push(c);
+      listener?.(c);
+    },
     (c) => err.push(c),
   );
   stream.on('data', (c: Buffer) => demux.push(c));
@@ -43,7 +49,17 @@ export async function startWaitingContainer(create: (spec: Partial<Docker.Contai
   });
   stream.on('error', () => undefined);
   await container.start();
-  return { container, stream, out, err, demux, ended };
+  return {
+    container,
+    stream,
+    out,
+    err,
+    demux,
+    ended,
+    listen: (onStdout) => {
+      listener = onStdout;
+    },
+  };
 }
 
 /** Feeds the batch to a waiting container and reads its records back; the container ends with it. */
@@ -61,6 +77,7 @@ export async function runInWaitingContainer(w: WaitingContainer, request: BatchR
     w.container.kill().catch(() => undefined);
     w.stream.destroy();
   }, built.guardMs);
+  w.listen(progressOf(request));
   w.stream.end(built.stdin);
   await w.ended;
   clearTimeout(guard);

@@ -107,6 +107,11 @@ export interface SandboxDescription {
   image: string;
   imageId: string;
   isolated: boolean;
+  /**
+   * The workspace directory, where every sandbox of the driver has the same one (Docker's /work);
+   * absent where each sandbox has its own (the local driver's temporary directories).
+   */
+  workdir?: string;
 }
 
 export interface OneShotResult extends BatchResult {

@@ -85,6 +85,31 @@ describe('one-shot sandboxes', () => {
     expect(await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).toHaveLength(0);
   });
 
+  it('tell each step record as the step ends, while later steps still run', async () => {
+    const heard: string[] = [];
+    let release: (() => void) | undefined;
+    const firstHeard = new Promise<void>((res) => (release = res));
+    let ended = false;
+    const run = pooled
+      .runOnce({
+        groups: [
+          { stopOnFailure: false, steps: [{ id: 'first', command: 'echo one' }] },
+          { stopOnFailure: false, steps: [{ id: 'second', command: 'sleep 2; echo two' }] },
+        ],
+        onRecord: (group, record) => {
+          heard.push(`${group}:${record.id}:${record.stdout}`);
+          if (record.id === 'first') release?.();
+        },
+      })
+      .finally(() => (ended = true));
+    await Promise.race([firstHeard, run.then(() => Promise.reject(new Error('the batch ended before its first record was told')))]);
+    expect(ended).toBe(false);
+    expect(heard).toEqual(['0:first:one\n']);
+    const r = await run;
+    expect(r.aborted).toBeUndefined();
+    expect(heard).toEqual(['0:first:one\n', '1:second:two\n']);
+  });
+
   it('never share a container: each run sees a fresh workspace', async () => {
     const dirty = { groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A | wc -l; touch mine ~/mine /tmp/mine' }] }] };
     const runs = await Promise.all([pooled.runOnce(dirty), pooled.runOnce(dirty), pooled.runOnce(dirty)]);

@@ -6,11 +6,16 @@ import { gunzipSync, gzipSync } from 'node:zlib';
  * attempt reads on the way out. Archives written before compression are plain tar (which never
  * starts with gzip's magic bytes) and are read as they are.
  */
-export function packArchive(tar: Buffer): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(gzipSync(tar, { level: 6 }));
+export function packArchive(archive: Buffer): Uint8Array<ArrayBuffer> {
+  // A build's sandbox compresses the archive itself; it is kept as it came.
+  return new Uint8Array(isGzip(archive) ? archive : gzipSync(archive, { level: 6 }));
 }
 
 export function unpackArchive(stored: Uint8Array): Buffer {
   const bytes = Buffer.from(stored);
-  return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+  return isGzip(bytes) ? gunzipSync(bytes) : bytes;
+}
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }

@@ -52,7 +52,7 @@ export async function insertCampaign(db: Db, input: NewCampaign): Promise<string
   return id;
 }
 
-/** A fixture's build for one campaign: a shared build by key, or its own archive (plain tar). */
+/** A fixture's build for one campaign: a shared build by key, or its own archive (a tar, plain or gzip-compressed). */
 export type BuiltFixture = {
   snapshotId: string;
   inputHash: string;

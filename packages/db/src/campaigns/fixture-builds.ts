@@ -15,7 +15,7 @@ export interface FixtureBuildFacts {
 export interface NewFixtureBuild extends FixtureBuildFacts {
   domain: string;
   fixtureId: string;
-  /** The workspace as a plain tar archive; stored compressed. */
+  /** The workspace's tar archive, plain or gzip-compressed already; stored compressed. */
   tar: Buffer;
 }
 
