@@ -67,6 +67,41 @@ export function cpuSnapshot(): CpuSnapshot {
   return { total, sandboxes, byPid };
 }
 
+/**
+ * The machine's busy CPU-seconds so far, and the sandboxes' share: two file reads, cheap enough to
+ * take every 100 ms, so that a window can end where the campaign ended rather than where a poll saw it.
+ */
+export interface CpuTick {
+  at: number;
+  total: number;
+  sandboxes: number;
+}
+
+export function cpuTick(): CpuTick {
+  const at = Date.now();
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / HZ;
+    return { at, total, sandboxes: Number(readFileSync('/sys/fs/cgroup/cpuacct/docker/cpuacct.usage', 'utf8')) / 1e9 };
+  } catch {
+    return { at, total: 0, sandboxes: 0 };
+  }
+}
+
+/** Ticks every `everyMs` until stopped; `until(at)` is the CPU spent from the start to the first tick at or after `at`. */
+export function cpuTicker(everyMs = 100): { stop(): void; until(at: number): { total: number; sandboxes: number } | null } {
+  const ticks = [cpuTick()];
+  const timer = setInterval(() => ticks.push(cpuTick()), everyMs);
+  return {
+    stop: () => clearInterval(timer),
+    until: (at) => {
+      const end = ticks.find((t) => t.at >= at);
+      if (!end || !end.total) return null;
+      return { total: end.total - ticks[0]!.total, sandboxes: end.sandboxes - ticks[0]!.sandboxes };
+    },
+  };
+}
+
 /** "14.7 CPU-s: worker 2.8, sandboxes 6.1, ..." for the window between two snapshots. */
 export function cpuAccount(before: CpuSnapshot, after: CpuSnapshot): string {
   if (!after.total) return 'CPU account unavailable on this system';

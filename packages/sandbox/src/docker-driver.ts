@@ -30,6 +30,8 @@ export interface DockerDriverConfig {
    * afterwards: the pool hides start-up latency, it never shares state between attempts.
    */
   prestart?: number;
+  /** How long no one-shot container may be in use before the pool is filled back up (ms). */
+  idleRefillMs?: number;
 }
 
 const DEFAULT_LIMITS: DockerLimits = {
@@ -54,10 +56,16 @@ export class DockerSandboxDriver implements SandboxDriver {
   /** Containers of open sessions, removed by close() if their owner did not. */
   private readonly sessions = new Set<Docker.Container>();
   private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly config: DockerDriverConfig) {
     this.docker = config.docker ?? new Docker();
     this.limits = { ...DEFAULT_LIMITS, ...config.limits };
+  }
+
+  /** Containers started ahead of need and not yet taken (or still starting). */
+  get waitingCount(): number {
+    return this.waiting.length;
   }
 
   /** Resolves the image id once; fails with a clear message when the image is missing. */
@@ -148,7 +156,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
     if (this.closed) throw new Error('sandbox driver is closed');
     const pooled = this.waiting.shift();
-    this.refill();
+    this.refill(this.lowWater());
     const waiting = pooled ? await pooled.catch(() => this.startWaiting()) : await this.startWaiting();
     const id = waiting.container.id;
     this.inUse.set(id, { labels: opts.labels ?? {}, container: waiting.container });
@@ -159,6 +167,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       this.inUse.delete(id);
       // Removal is off the attempt's critical path; close() waits for it.
       this.track(removeContainer(waiting.container).catch(() => undefined));
+      this.refillWhenIdle();
     }
   }
 
@@ -185,14 +194,35 @@ export class DockerSandboxDriver implements SandboxDriver {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const pending = this.waiting.splice(0);
     await Promise.all(pending.map(async (p) => removeContainer((await p).container).catch(() => undefined)));
     await Promise.all([...this.sessions].map((c) => removeContainer(c).catch(() => undefined)));
     await Promise.all([...this.removals]);
   }
 
-  private refill(): void {
-    while (!this.closed && this.waiting.length < (this.config.prestart ?? 0)) {
+  /**
+   * While one-shot containers are in use, taking one starts another only if the pool fell below a
+   * quarter of its size; the rest are started once none has been in use for a moment. On a busy
+   * worker a container start costs about a tenth of a CPU-second that the batches at hand are
+   * waiting for: a campaign shorter than the pool ends before its replacements start, and a long
+   * one starts as many as before, each when the pool runs low.
+   */
+  private lowWater(): number {
+    return Math.ceil((this.config.prestart ?? 0) / 4);
+  }
+
+  private refillWhenIdle(): void {
+    if (this.closed || this.inUse.size > 0 || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.inUse.size === 0) this.refill();
+    }, this.config.idleRefillMs ?? 250);
+    this.idleTimer.unref();
+  }
+
+  private refill(size = this.config.prestart ?? 0): void {
+    while (!this.closed && this.waiting.length < size) {
       const p = this.startWaiting();
       p.catch(() => undefined); // surfaced when taken from the pool
       this.waiting.push(p);

@@ -137,6 +137,28 @@ describe('one-shot sandboxes', () => {
     }
   });
 
+  it('are started again only below a quarter of the pool while any is in use, and up to the whole pool once none is', async () => {
+    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200 }).init();
+    try {
+      expect(pool.waitingCount).toBe(4);
+      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 2' }] }] });
+      expect(pool.waitingCount).toBe(3);
+      await pool.runOnce({ groups: [] });
+      await pool.runOnce({ groups: [] });
+      expect(pool.waitingCount).toBe(1);
+      // The last one taken: the pool fell below its quarter, so one is started at once.
+      await pool.runOnce({ groups: [] });
+      expect(pool.waitingCount).toBe(1);
+      // One is still in use: nothing more is started meanwhile.
+      await new Promise((res) => setTimeout(res, 500));
+      expect(pool.waitingCount).toBe(1);
+      expect((await held).groups[0]![0]!.exitCode).toBe(0);
+      await waitUntil(async () => pool.waitingCount === 4);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('are found by the labels of the attempt using them, so a cancel stops a running one', async () => {
     const running = pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] }, { labels: { attempt: 'cancel-me' } });
     await new Promise((res) => setTimeout(res, 1_000));
