@@ -52,6 +52,10 @@ const CLI_LABEL = 'org.gitbench.cli';
 const CLI_HOST_LABEL = 'org.gitbench.cli-host';
 
 function hostIdentity(): string {
+  // Runs that must not sweep each other's sandboxes on one machine (concurrent test files that kill
+  // runs on purpose) each name a scope of their own.
+  const scope = process.env.GITBENCH_CLI_SWEEP_SCOPE;
+  if (scope) return scope;
   let boot = '';
   try {
     boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

@@ -25,6 +25,9 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
 function startRun() {
   const proc = spawn(process.execPath, [path.join(ROOT, 'apps/cli/bin/gitbench.js'), 'run', path.join(ROOT, 'fixtures'), '--model', 'oracle', '--mode', 'agent', '--workers', '2'], {
     cwd: ROOT,
+    // Other test files run `gitbench run` meanwhile, and their start-up sweep would remove this file's
+    // killed run first: a scope of its own keeps "the next run removes them" this file's to observe.
+    env: { ...process.env, GITBENCH_CLI_SWEEP_SCOPE: `signal-test-${process.pid}` },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
