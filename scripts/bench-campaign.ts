@@ -301,6 +301,7 @@ async function referenceBuilds() {
       .map(([id, t]) => `${id} ${(t.ms / 1000).toFixed(2)} s`)
       .join(', ');
     console.log(`\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`);
-    console.log(`  step time summed over both sandboxes: ${steps}; sandbox starts ${p.containerMs.map((m) => `${m.toFixed(0)} ms`).join(', ')}`);
+    const starts = p.containerMs.length > 0 ? `sandbox starts ${p.containerMs.map((m) => `${m.toFixed(0)} ms`).join(', ')}` : 'one-shot sandboxes, each started with its batch';
+    console.log(`  step time summed over both sandboxes: ${steps}; ${starts}`);
   }
 }

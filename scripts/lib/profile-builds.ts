@@ -1,4 +1,4 @@
-import type { SandboxDriver } from '@gitbench/sandbox';
+import type { BatchResult, OneShotResult, SandboxDriver } from '@gitbench/sandbox';
 
 /**
  * A driver whose sandboxes report, per step id, how long the steps of their batches took: where a
@@ -7,26 +7,28 @@ import type { SandboxDriver } from '@gitbench/sandbox';
 export function profilingDriver(driver: SandboxDriver): { driver: SandboxDriver; totals: Map<string, { n: number; ms: number }>; containerMs: number[] } {
   const totals = new Map<string, { n: number; ms: number }>();
   const containerMs: number[] = [];
+  const tally = (result: BatchResult) => {
+    for (const records of result.groups) {
+      for (const r of records) {
+        const id = r.id.replace(/\.\d+$/, '');
+        const t = totals.get(id) ?? { n: 0, ms: 0 };
+        t.n++;
+        t.ms += r.durationMs;
+        totals.set(id, t);
+      }
+    }
+    return result;
+  };
   const wrapped: SandboxDriver = Object.create(driver);
   wrapped.create = async (opts) => {
     const t0 = performance.now();
     const box = await driver.create(opts);
     containerMs.push(performance.now() - t0);
     const runBatch = box.runBatch.bind(box);
-    box.runBatch = async (request) => {
-      const result = await runBatch(request);
-      for (const records of result.groups) {
-        for (const r of records) {
-          const id = r.id.replace(/\.\d+$/, '');
-          const t = totals.get(id) ?? { n: 0, ms: 0 };
-          t.n++;
-          t.ms += r.durationMs;
-          totals.set(id, t);
-        }
-      }
-      return result;
-    };
+    box.runBatch = async (request) => tally(await runBatch(request));
     return box;
   };
+  // Docker's builds take a one-shot container (started with the batch when no pool keeps one ready).
+  wrapped.runOnce = async (request, opts) => tally(await driver.runOnce(request, opts)) as OneShotResult;
   return { driver: wrapped, totals, containerMs };
 }
