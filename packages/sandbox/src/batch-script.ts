@@ -169,10 +169,37 @@ export class BatchOutputReader {
     this.groups = request.groups.map(() => []);
   }
 
+  /** Every byte pushed, read or not: parseBatch reuses this reading only if it saw the kept output whole. */
+  bytesPushed = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes the frame at the buffer's start needs before it can be read; 0 when unknown. */
+  private need = 0;
+
   push(chunk: Buffer): void {
+    this.bytesPushed += chunk.length;
     if (this.ended || this.fatal || this.broken) return;
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    // A large frame (a build's archive) arrives in many chunks: join them once, when it can be
+    // complete, instead of copying the frame so far at every chunk.
+    if (this.buf.length + this.pendingBytes < this.need) return;
+    this.join();
     while (this.readFrame());
+  }
+
+  /** Reads what is left once no more output will come. */
+  finish(): void {
+    if (this.ended || this.fatal || this.broken) return;
+    this.join();
+    while (this.readFrame());
+  }
+
+  private join(): void {
+    if (this.pending.length === 0) return;
+    this.buf = this.buf.length === 0 && this.pending.length === 1 ? this.pending[0]! : Buffer.concat([this.buf, ...this.pending]);
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   /** Reads one complete frame off the buffer; false when more bytes are needed or the output ended. */
@@ -181,7 +208,11 @@ export class BatchOutputReader {
     let pos = 0;
     const readLine = (): string | undefined => {
       const nl = out.indexOf(0x0a, pos);
-      if (nl < 0) return undefined;
+      if (nl < 0) {
+        // Any byte may end the line.
+        this.need = out.length + 1;
+        return undefined;
+      }
       const line = out.subarray(pos, nl).toString('latin1');
       pos = nl + 1;
       return line;
@@ -211,7 +242,11 @@ export class BatchOutputReader {
       this.broken = { at: this.consumed, header };
       return false;
     }
-    if (pos + oLen + eLen > out.length) return false;
+    if (pos + oLen + eLen > out.length) {
+      this.need = pos + oLen + eLen;
+      return false;
+    }
+    this.need = 0;
     const stdout = out.subarray(pos, pos + Math.min(oLen, plan.cap));
     const stderr = out.subarray(pos + oLen, pos + oLen + Math.min(eLen, plan.cap));
     pos += oLen + eLen;
@@ -240,22 +275,32 @@ export class BatchOutputReader {
 
   /** A frame whose header arrived but not the rest of it (the output was cut inside it). */
   get cutFrame(): { at: number; header: string } | undefined {
+    this.join();
     const nl = this.buf.indexOf(0x0a);
     return nl < 0 ? undefined : { at: this.consumed, header: this.buf.subarray(0, nl).toString('latin1') };
   }
 }
 
-/** A stdout listener that tells the request's onRecord about each step as it ends (none without one). */
-export function progressOf(request: BatchRequest): ((chunk: Buffer) => void) | undefined {
-  if (!request.onRecord) return undefined;
+/**
+ * Reads a batch's stdout as it arrives, telling the request's onRecord about each step as it ends;
+ * parseBatch then takes the records from it instead of reading the output a second time.
+ */
+export function streamingReader(request: BatchRequest): { reader: BatchOutputReader; onStdout: (chunk: Buffer) => void } {
   const reader = new BatchOutputReader(request, request.onRecord);
-  return (chunk) => reader.push(chunk);
+  return { reader, onStdout: (chunk) => reader.push(chunk) };
 }
 
-/** Turns the framed stdout of a batch back into step records. */
-export function parseBatch(request: BatchRequest, raw: RawRun): BatchResult {
-  const reader = new BatchOutputReader(request);
-  reader.push(raw.stdout);
+/**
+ * Turns the framed stdout of a batch back into step records: those `streamed` read as the output
+ * arrived when it saw exactly the bytes kept, else the kept bytes read again (a capped output).
+ */
+export function parseBatch(request: BatchRequest, raw: RawRun, streamed?: BatchOutputReader): BatchResult {
+  let reader = streamed;
+  if (!reader || reader.bytesPushed !== raw.stdout.length) {
+    reader = new BatchOutputReader(request);
+    reader.push(raw.stdout);
+  }
+  reader.finish();
   const groups = reader.groups;
   let aborted: string | undefined;
   const ended = reader.ended;

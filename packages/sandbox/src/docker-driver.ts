@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
-import { buildBatch, parseBatch, progressOf, type RawRun } from './batch-script';
+import { buildBatch, parseBatch, streamingReader, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
@@ -302,14 +302,15 @@ class DockerSandbox implements Sandbox {
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const built = buildBatch(request, WORKDIR);
+    const streamed = streamingReader(request);
     const raw = await this.run(built.argv, {
       stdin: built.stdin,
       env: request.env,
       guardMs: built.guardMs,
       maxBytes: built.maxBytes,
-      onStdout: progressOf(request),
+      onStdout: streamed.onStdout,
     });
-    return parseBatch(request, raw);
+    return parseBatch(request, raw, streamed.reader);
   }
 
   async copyIn(tar: Buffer, dir: string = WORKDIR): Promise<void> {

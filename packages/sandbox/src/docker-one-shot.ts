@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
-import { buildBatch, parseBatch, progressOf, STDIN_BOOT } from './batch-script';
+import { buildBatch, parseBatch, STDIN_BOOT, streamingReader } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import type { BatchRequest, BatchResult } from './types';
@@ -77,7 +77,8 @@ export async function runInWaitingContainer(w: WaitingContainer, request: BatchR
     w.container.kill().catch(() => undefined);
     w.stream.destroy();
   }, built.guardMs);
-  w.listen(progressOf(request));
+  const streamed = streamingReader(request);
+  w.listen(streamed.onStdout);
   w.stream.end(built.stdin);
   await w.ended;
   clearTimeout(guard);
@@ -90,5 +91,5 @@ export async function runInWaitingContainer(w: WaitingContainer, request: BatchR
     hostTimedOut,
     streamError: w.demux.leftover ? `the output stream was cut inside a frame (${w.demux.leftover} bytes left)` : undefined,
     durationMs: performance.now() - started,
-  });
+  }, streamed.reader);
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBatch, parseBatch, progressOf, type RawRun } from './batch-script';
+import { buildBatch, parseBatch, streamingReader, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
@@ -117,8 +117,9 @@ class LocalSandbox implements Sandbox {
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const built = buildBatch(request, this.workdir);
-    const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes, onStdout: progressOf(request) });
-    return parseBatch(request, raw);
+    const streamed = streamingReader(request);
+    const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes, onStdout: streamed.onStdout });
+    return parseBatch(request, raw, streamed.reader);
   }
 
   async copyIn(tar: Buffer, dir: string = this.workdir): Promise<void> {

@@ -56,6 +56,25 @@ describe('batch framing', () => {
     expect(reader.ended).toBe(true);
   });
 
+  it('takes the records read as the output arrived, unless the output kept is not what was read', () => {
+    // A 3 MB frame in 64 KiB chunks, as a build's archive arrives: read whole, told once.
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const long: BatchRequest = { groups: [{ stopOnFailure: false, steps: [{ id: 'archive', command: 'tar', maxOutputBytes: 8 * 1024 * 1024 }, { id: 'after', command: 'true' }] }] };
+    const whole = Buffer.concat([frame('0.0', 0, big, ''), frame('0.1', 0, 'done', ''), END]);
+    const told: string[] = [];
+    const streamed = new BatchOutputReader(long, (_, record) => told.push(`${record.id}:${record.stdout.length}`));
+    for (let at = 0; at < whole.length; at += 64 * 1024) streamed.push(whole.subarray(at, at + 64 * 1024));
+    expect(told).toEqual([`archive:${big.length}`, 'after:4']);
+    const reused = parseBatch(long, raw(whole), streamed);
+    expect(reused.groups).toBe(streamed.groups);
+    expect(reused.groups[0]!.map((r) => [r.id, r.stdout.length])).toEqual([['archive', big.length], ['after', 4]]);
+    expect(reused.aborted).toBeUndefined();
+    // The driver kept less than arrived (its cap): those bytes are read again, and the cut is reported.
+    const capped = parseBatch(long, raw(whole.subarray(0, 1024 * 1024)), streamed);
+    expect(capped.groups[0]).toEqual([]);
+    expect(capped.aborted).toMatch(/ended early/);
+  });
+
   it('marks a step killed at its timeout', () => {
     const stdout = Buffer.from('@@GBSTEP 0.0 124 0 124 1.0 31.0\n0\n0\n@@GBEND\n');
     const r = parseBatch(request, raw(stdout));
