@@ -4,7 +4,12 @@ export class CappedBuffer {
   private size = 0;
   truncated = false;
 
-  constructor(private readonly cap: number) {}
+  constructor(private cap: number) {}
+
+  /** A new cap for what comes next (a waiting container's, once its batch and so its bound is known). */
+  setCap(cap: number): void {
+    this.cap = cap;
+  }
 
   push(chunk: Buffer): void {
     if (this.size >= this.cap) {

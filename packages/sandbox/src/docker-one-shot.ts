@@ -79,6 +79,9 @@ export async function runInWaitingContainer(w: WaitingContainer, request: BatchR
   }, built.guardMs);
   const streamed = streamingReader(request);
   w.listen(streamed.onStdout);
+  // Kept up to the batch's own bound, as an exec's output is: a build batch's archives may pass the
+  // cap that guards the wait before a batch.
+  w.out.setCap(built.maxBytes);
   w.stream.end(built.stdin);
   await w.ended;
   clearTimeout(guard);
