@@ -42,12 +42,8 @@ function kindOf(pid: number): string {
 
 export function cpuSnapshot(): CpuSnapshot {
   const byPid = new Map<number, { kind: string; seconds: number }>();
-  let total = 0;
-  let sandboxes = 0;
+  const { total, sandboxes } = cpuTick();
   try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-    total = (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / HZ;
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
       const pid = Number(name);
@@ -60,9 +56,8 @@ export function cpuSnapshot(): CpuSnapshot {
         // exited between the listing and the read
       }
     }
-    sandboxes = Number(readFileSync('/sys/fs/cgroup/cpuacct/docker/cpuacct.usage', 'utf8')) / 1e9;
   } catch {
-    // not Linux, or no cgroup v1 cpuacct hierarchy: what was read stays
+    // not Linux: no processes to list
   }
   return { total, sandboxes, byPid };
 }
@@ -79,12 +74,15 @@ export interface CpuTick {
 
 export function cpuTick(): CpuTick {
   const at = Date.now();
+  let total = 0;
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const total = (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / HZ;
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    total = (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / HZ;
     return { at, total, sandboxes: Number(readFileSync('/sys/fs/cgroup/cpuacct/docker/cpuacct.usage', 'utf8')) / 1e9 };
   } catch {
-    return { at, total: 0, sandboxes: 0 };
+    // not Linux, or no cgroup v1 cpuacct hierarchy: what was read stays
+    return { at, total, sandboxes: 0 };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { BatchResult, OneShotResult, SandboxDriver } from '@gitbench/sandbox';
+import type { BatchResult, SandboxDriver } from '@gitbench/sandbox';
 
 /**
  * A driver whose sandboxes report, per step id, how long the steps of their batches took: where a
@@ -7,7 +7,7 @@ import type { BatchResult, OneShotResult, SandboxDriver } from '@gitbench/sandbo
 export function profilingDriver(driver: SandboxDriver): { driver: SandboxDriver; totals: Map<string, { n: number; ms: number }>; containerMs: number[] } {
   const totals = new Map<string, { n: number; ms: number }>();
   const containerMs: number[] = [];
-  const tally = (result: BatchResult) => {
+  const tally = <R extends BatchResult>(result: R): R => {
     for (const records of result.groups) {
       for (const r of records) {
         const id = r.id.replace(/\.\d+$/, '');
@@ -29,6 +29,6 @@ export function profilingDriver(driver: SandboxDriver): { driver: SandboxDriver;
     return box;
   };
   // Docker's builds take a one-shot container (started with the batch when no pool keeps one ready).
-  wrapped.runOnce = async (request, opts) => tally(await driver.runOnce(request, opts)) as OneShotResult;
+  wrapped.runOnce = async (request, opts) => tally(await driver.runOnce(request, opts));
   return { driver: wrapped, totals, containerMs };
 }
