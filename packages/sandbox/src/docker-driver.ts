@@ -7,6 +7,7 @@ import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } f
 import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
+import { spareCpuMeter } from './spare-cpu';
 import { KILL_GRACE_S, SESSION_RUNNER_PY } from './step-runner';
 import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
 
@@ -32,6 +33,11 @@ export interface DockerDriverConfig {
   prestart?: number;
   /** How long no one-shot container may be in use before the pool is filled back up (ms). */
   idleRefillMs?: number;
+  /**
+   * Whether the machine has CPU to spare now (default: a quarter of it was idle lately, see
+   * spare-cpu.ts): only then does taking a container start a replacement while others are in use.
+   */
+  spareCpu?: () => boolean;
 }
 
 const DEFAULT_LIMITS: DockerLimits = {
@@ -57,10 +63,12 @@ export class DockerSandboxDriver implements SandboxDriver {
   private readonly sessions = new Set<Docker.Container>();
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly spareCpu: () => boolean;
 
   constructor(private readonly config: DockerDriverConfig) {
     this.docker = config.docker ?? new Docker();
     this.limits = { ...DEFAULT_LIMITS, ...config.limits };
+    this.spareCpu = config.spareCpu ?? spareCpuMeter();
   }
 
   /** Containers started ahead of need and not yet taken (or still starting). */
@@ -156,7 +164,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
     if (this.closed) throw new Error('sandbox driver is closed');
     const pooled = this.waiting.shift();
-    this.refill(this.lowWater());
+    if (this.waiting.length < this.lowWater() && this.spareCpu()) this.refill(this.lowWater());
     const waiting = pooled ? await pooled.catch(() => this.startWaiting()) : await this.startWaiting();
     const id = waiting.container.id;
     this.inUse.set(id, { labels: opts.labels ?? {}, container: waiting.container });
@@ -203,10 +211,12 @@ export class DockerSandboxDriver implements SandboxDriver {
 
   /**
    * While one-shot containers are in use, taking one starts another only if the pool fell below a
-   * quarter of its size; the rest are started once none has been in use for a moment. On a busy
-   * worker a container start costs about a tenth of a CPU-second that the batches at hand are
-   * waiting for: a campaign shorter than the pool ends before its replacements start, and a long
-   * one starts as many as before, each when the pool runs low.
+   * quarter of its size and the machine has CPU to spare; the rest are started once none has been in
+   * use for a moment, and a take that finds the pool empty starts its own. A container start costs
+   * about a tenth of a CPU-second: where attempts wait on a model's answers, the CPU is idle and the
+   * replacement is ready before it is needed; where they keep every core busy (builds, a fast model),
+   * a replacement started ahead would take the CPU the batches at hand are waiting for, and the last
+   * ones of a campaign would never be used.
    */
   private lowWater(): number {
     return Math.ceil((this.config.prestart ?? 0) / 4);

@@ -6,3 +6,4 @@ export { DEFAULT_READ_BYTES, FileTooLargeError, SessionEndedError } from './sess
 export { createSandboxDriver, type CreateDriverOptions } from './create-driver';
 export { resetScratchStep } from './scratch';
 export { ATTEMPT_LABEL, CAMPAIGN_LABEL, DEPLOYMENT_LABEL, WORKER_LABEL } from './labels';
+export { spareCpuMeter, type CpuTimes, type SpareCpuOptions } from './spare-cpu';

@@ -138,7 +138,7 @@ describe('one-shot sandboxes', () => {
   });
 
   it('are started again only below a quarter of the pool while any is in use, and up to the whole pool once none is', async () => {
-    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200 }).init();
+    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => true }).init();
     try {
       expect(pool.waitingCount).toBe(4);
       const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 2' }] }] });
@@ -152,6 +152,22 @@ describe('one-shot sandboxes', () => {
       // One is still in use: nothing more is started meanwhile.
       await new Promise((res) => setTimeout(res, 500));
       expect(pool.waitingCount).toBe(1);
+      expect((await held).groups[0]![0]!.exitCode).toBe(0);
+      await waitUntil(async () => pool.waitingCount === 4);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('are not started ahead while others are in use when the machine has no CPU to spare: a take from an empty pool starts its own', async () => {
+    let asked = 0;
+    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => (asked++, false) }).init();
+    try {
+      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 2' }] }] });
+      for (let i = 0; i < 4; i++) expect((await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] })).groups[0]![0]!.stdout).toBe(`${i}\n`);
+      // Three taken from the pool, the fourth started on demand; none started ahead, though asked.
+      expect(pool.waitingCount).toBe(0);
+      expect(asked).toBeGreaterThan(0);
       expect((await held).groups[0]![0]!.exitCode).toBe(0);
       await waitUntil(async () => pool.waitingCount === 4);
     } finally {
