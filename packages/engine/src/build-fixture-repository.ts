@@ -54,7 +54,11 @@ export function headOf(state: string): string {
  */
 const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'set -o pipefail; tar -c -f - . | gzip -n -1 | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
 
-const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s' 2>/dev/null || true";
+/**
+ * Every commit any ref or reflog reaches, with its subject. A plain git call, so the runner starts git
+ * without a shell; its exit status is not read (an unborn repository lists nothing either way).
+ */
+const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s'";
 
 /**
  * What a build's result depends on, hashed: the fixture's definition, every script the build runs

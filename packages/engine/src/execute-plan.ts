@@ -52,7 +52,9 @@ export const REFRESH_INDEXES = [
   'git update-index -q --refresh >/dev/null 2>&1',
   // Linked worktrees and submodules are rare: look for them before starting the commands that walk
   // them (every sandboxed attempt pays for this step; `git submodule` alone starts a dozen processes).
-  'if [ -d "$(git rev-parse --git-common-dir 2>/dev/null)/worktrees" ]; then',
+  // A plain `.git` directory here is the common one (as in the state read); anything else asks git.
+  'if [ -d .git ] && [ ! -L .git ] && [ -z "${GIT_DIR:-}${GIT_COMMON_DIR:-}" ]; then gb_common=.git; else gb_common=$(git rev-parse --git-common-dir 2>/dev/null); fi',
+  'if [ -d "$gb_common/worktrees" ]; then',
   "  git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p' | tail -n +2 | while IFS= read -r wt; do",
   '    git -C "$wt" update-index -q --refresh >/dev/null 2>&1',
   '  done',

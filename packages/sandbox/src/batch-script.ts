@@ -1,3 +1,4 @@
+import { plainGitWords } from '@gitbench/core';
 import { shellQuote } from './shell-quote';
 import { encodeRunnerPlan, KILL_GRACE_S, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
 import {
@@ -106,8 +107,12 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
         .map((s) => {
           // A NUL byte cannot be passed to bash (nor to Python's compile); such a step is recorded as failed without running.
           const unrunnable = hasNul(s);
+          // A plain git call (see core's plainGitWords, which the set-up script uses the same way) is
+          // started directly: bash -c would only split its words and exec git in its own place.
+          const argv = unrunnable ? null : plainGitWords(s.command);
           return {
             key: `${s.group}.${s.index}`,
+            ...(argv ? { argv } : {}),
             command: unrunnable ? '' : s.command,
             cwd: s.cwd,
             timeoutS: Math.max(1, Math.ceil(s.timeoutMs / 1000)),

@@ -8,7 +8,9 @@
  * build runs a dozen steps, and a campaign builds hundreds of fixtures); and an agent's tool call
  * through `docker exec` costs about 80 ms, where a request to a runner already started costs a few.
  *
- * Per command: `bash -c <command>` in a session and process group of its own, stdin from /dev/null (or
+ * Per command: `bash -c <command>` (a batch step that is one plain git call: git itself, with the
+ * environment bash would have given it, since bash -c would only split the words and exec git in its
+ * own place) in a session and process group of its own, stdin from /dev/null (or
  * the request's bytes), in the command's directory. Its stdout and stderr are read into memory: a
  * batch step keeps up to cap + 1 bytes and then closes the pipe, so a flood stops its writer
  * (SIGPIPE) instead of filling memory; a session command keeps the head and the tail and counts what
@@ -100,23 +102,49 @@ def reap_orphans(keep):
         except ChildProcessError:
             return
 
-def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env, sweep=False):
+def program_path(name, env):
+    # Where bash would find the program: the first executable file of that name on PATH.
+    if b'/' in name:
+        return name
+    for d in env.get('PATH', '/usr/bin:/bin').encode().split(b':'):
+        p = os.path.join(d or b'.', name)
+        if os.access(p, os.X_OK) and not os.path.isdir(p):
+            return p
+    return None
+
+def run_command(command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env, sweep=False, argv=None):
     # Returns (status, finished, timed_out, t0, t1): status is the exit code, or minus the signal.
     # 'sweep': the runner is the sandbox's init and runs one command at a time, so whatever else is
     # running when the shell exits was started by this command: all of it is killed, including
     # children that left the process group (they would otherwise hold the output pipes open).
+    # 'argv': the command's words, when it is one program call a shell would only split: bash -c
+    # would exec that program in its own place after setting PWD and _, which is done here instead,
+    # without the shell's start.
     t0 = time.time()
     try:
         os.chdir(cwd)
     except OSError as e:
         err.push(b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
         return 126, True, False, t0, time.time()
+    if argv:
+        path = program_path(argv[0], env)
+        if path is None:
+            os.fchdir(home)
+            err.push(b'bash: line 1: ' + argv[0] + b': command not found\n')
+            return 127, True, False, t0, time.time()
+        # SHLVL stays: bash counts itself out again when it execs its last command in its own place.
+        spawn_env = dict(env)
+        spawn_env['PWD'] = os.getcwd()
+        spawn_env['_'] = os.fsdecode(path)
+        program, args = path, argv
+    else:
+        spawn_env, program, args = env, b'bash', [b'bash', b'-c', command]
     # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe()
     try:
         # posix_spawn starts the shell without copying the runner (vfork), in the directory entered above.
-        pid = os.posix_spawnp(b'bash', [b'bash', b'-c', command], env, setsid=True, file_actions=[
+        pid = os.posix_spawnp(program, args, spawn_env, setsid=True, file_actions=[
             (os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, w_out, 1), (os.POSIX_SPAWN_DUP2, w_err, 2)])
     finally:
         os.fchdir(home)
@@ -297,8 +325,9 @@ def main():
         skip = required != b'-' and not ok[int(required)]
         stop = fail = False
         for _ in range(int(count)):
-            _, key, timeout_s, cap, unrunnable, cwd_len, cmd_len, py_len = line()
+            _, key, timeout_s, cap, unrunnable, cwd_len, cmd_len, py_len, argc = line()
             cwd, command, then_python = take(int(cwd_len)), take(int(cmd_len)), take(int(py_len))
+            argv = [take(int(line()[0])) for _ in range(int(argc))]
             if skip:
                 continue
             if stop_on_failure and stop:
@@ -310,7 +339,7 @@ def main():
                 rc = 126
             else:
                 out, err = Sink(int(cap), 0, int(cap)), Sink(int(cap), 0, int(cap))
-                status, finished, timed_out, t0, t1 = run_command(command, cwd, int(timeout_s), grace_s, out, err, home, devnull, os.environ)
+                status, finished, timed_out, t0, t1 = run_command(command, cwd, int(timeout_s), grace_s, out, err, home, devnull, os.environ, argv=argv)
                 if then_python and finished and status == 0:
                     status, timed_out = run_python(then_python, cwd, t0 + int(timeout_s), home, out, err)
                     finished = not timed_out
@@ -453,14 +482,15 @@ export const SESSION_RUNNER_PY = RUNNER_COMMON_PY + SESSION_MAIN_PY;
 
 /**
  * The steps as the runner reads them: per group a line `G <stopOnFailure 0|1> <required group|-> <steps>`,
- * then per step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes> <python bytes>`
+ * then per step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes> <python bytes> <words>`
  * followed by the directory, the command and the step's thenPython (none: 0 bytes) themselves
- * (length-prefixed, so any byte but NUL may appear). The code travels in the plan, not on a command line.
+ * (length-prefixed, so any byte but NUL may appear), then per word of its argv (none: run by bash -c)
+ * a line `<bytes>` and the word. The code travels in the plan, not on a command line.
  */
 export interface RunnerGroup {
   stopOnFailure: boolean;
   requires?: number;
-  steps: { key: string; command: string; cwd: string; timeoutS: number; cap: number; unrunnable: boolean; thenPython?: string }[];
+  steps: { key: string; command: string; cwd: string; timeoutS: number; cap: number; unrunnable: boolean; thenPython?: string; argv?: readonly string[] }[];
 }
 
 export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
@@ -471,7 +501,9 @@ export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
       const cwd = Buffer.from(s.cwd, 'utf8');
       const command = Buffer.from(s.command, 'utf8');
       const python = Buffer.from(s.thenPython ?? '', 'utf8');
-      parts.push(Buffer.from(`S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length}\n`), cwd, command, python);
+      const argv = (s.argv ?? []).map((word) => Buffer.from(word, 'utf8'));
+      parts.push(Buffer.from(`S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length} ${argv.length}\n`), cwd, command, python);
+      for (const word of argv) parts.push(Buffer.from(`${word.length}\n`), word);
     }
   }
   return Buffer.concat(parts);

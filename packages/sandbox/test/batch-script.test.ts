@@ -81,6 +81,19 @@ describe('batch framing', () => {
     expect(r.groups[0]![0]).toMatchObject({ exitCode: 124, timedOut: true });
   });
 
+  it('gives the runner the words of a plain git call, and none for anything a shell could read otherwise', () => {
+    const built = buildBatch(
+      { groups: [{ stopOnFailure: false, steps: [{ id: 'g', command: "git log --format='%H %s'" }, { id: 's', command: 'git log | head' }, { id: 'e', command: 'echo git' }] }] },
+      '/work',
+    );
+    // The runner's plan, as the script writes it for the runner (single-quoted for bash).
+    const quoted = /printf '%s' '([^]*?)' > "\$gb_dir\/steps"/.exec(built.argv[2]!)![1]!;
+    const plan = quoted.replaceAll("'\\''", "'");
+    // Each step's line ends with its number of words; the words follow, each after its byte count.
+    expect(plan).toContain("S 0.0 30 1048577 0 1 24 0 3\n.git log --format='%H %s'3\ngit3\nlog14\n--format=%H %sS 0.1 ");
+    expect(plan).toMatch(/S 0\.1 [^\n]* 0\n\.git log \| headS 0\.2 [^\n]* 0\n\.echo git$/);
+  });
+
   it('sends long scripts on stdin ahead of the archive', () => {
     const long: BatchRequest = { restoreTar: Buffer.from('TAR'), groups: [{ stopOnFailure: false, steps: [{ id: 'x', command: 'x'.repeat(200_000) }] }] };
     const built = buildBatch(long, '/work');

@@ -110,6 +110,35 @@ describe('one-shot sandboxes', () => {
     expect(heard).toEqual(['0:first:one\n', '1:second:two\n']);
   });
 
+  it('start a plain git call without bash, as bash -c would have started it: same environment, output and exit', async () => {
+    // `git` here is env itself: `git -0` prints the environment it was started with. The `# same`
+    // comment makes the second command not plain, so bash -c runs it and execs the same program.
+    const steps = [
+      { id: 'direct', command: 'git -0', cwd: 'sub' },
+      { id: 'shell', command: 'git -0 # same', cwd: 'sub' },
+    ];
+    const r = await pooled.runOnce({
+      preamble: 'mkdir -p bin sub && ln -s /usr/bin/env bin/git && export PATH="$PWD/bin:$PATH"',
+      groups: [{ stopOnFailure: false, steps }],
+    });
+    const [direct, shell] = r.groups[0]!;
+    const vars = (text: string) => text.split('\0').filter(Boolean).sort();
+    expect(direct!.exitCode).toBe(0);
+    expect(vars(direct!.stdout)).toEqual(vars(shell!.stdout));
+    // What bash sets for the program it execs: the directory and the program's path.
+    expect(vars(direct!.stdout)).toEqual(expect.arrayContaining(['PWD=/work/sub', `_=/work/bin/git`]));
+    expect(direct!.stderr).toBe('');
+
+    // No git on PATH (only what the batch itself needs): the same exit and message as bash's.
+    const missing = await pooled.runOnce({
+      preamble: 'mkdir -p only && ln -s /usr/bin/python3 /usr/bin/bash only/ && export PATH="$PWD/only"',
+      groups: [{ stopOnFailure: false, steps: [{ id: 'direct', command: 'git status' }, { id: 'shell', command: 'git status # same' }] }],
+    });
+    const [gone, goneInShell] = missing.groups[0]!;
+    expect(gone).toMatchObject({ exitCode: 127, stderr: 'bash: line 1: git: command not found\n' });
+    expect(goneInShell).toMatchObject({ exitCode: 127, stderr: gone!.stderr, stdout: gone!.stdout });
+  });
+
   it('never share a container: each run sees a fresh workspace', async () => {
     const dirty = { groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A | wc -l; touch mine ~/mine /tmp/mine' }] }] };
     const runs = await Promise.all([pooled.runOnce(dirty), pooled.runOnce(dirty), pooled.runOnce(dirty)]);
