@@ -238,7 +238,7 @@ function outcomeOf(
       head: headOf(state.stdout),
       context: toContextResults(groups[base + 2] ?? []),
       commits: parseCommits(groups[base + 3]?.[0]?.stdout ?? ''),
-      ...withPristine(pristineOf(fixture, groups[base + 4] ?? [])),
+      ...withPristine(pristineOf(fixture, groups[base + 4] ?? [], state.stdout)),
       setupLog: toExecRecord(setupRecord),
       image,
       buildMs,

@@ -70,12 +70,19 @@ export function pristineSteps(fixture: Fixture, repoDir: string, workdir: string
     SCRATCH_STEP,
     { id: 'pristine.refresh', command: REFRESH_INDEXES, cwd: repoDir, timeoutMs: 60_000 },
     ...plan.probes.map((p) => ({ id: `probe.${p.id}`, command: `export ${exports.join(' ')}; ${p.command}`, cwd: repoDir, timeoutMs: p.timeoutMs, maxOutputBytes: cap })),
-    ...stateSteps(repoDir).map((s) => ({ ...s, id: 'pristine.state' })),
+    // Look-ups that only read leave the repository as built: its state is the build's own (see pristineOf).
+    ...(onlyRead(plan) ? [] : stateSteps(repoDir).map((s) => ({ ...s, id: 'pristine.state' }))),
   ];
 }
 
-/** The look-ups as read by the build, or undefined when any step of theirs failed to run as planned. */
-export function pristineOf(fixture: Fixture, records: readonly StepRecord[]): PristineProbes | undefined {
+const onlyRead = (plan: SandboxPlan) => plan.probes.every((p) => p.readOnly === true);
+
+/**
+ * The look-ups as read by the build, or undefined when any step of theirs failed to run as planned.
+ * `builtState` is the state the build read before them: the state after look-ups that only read.
+ */
+export function pristineOf(fixture: Fixture, records: readonly StepRecord[], builtState: string): PristineProbes | undefined {
+
   const plan = pristinePlanOf(fixture);
   if (!plan) return undefined;
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -88,6 +95,7 @@ export function pristineOf(fixture: Fixture, records: readonly StepRecord[]): Pr
     if (!r || r.timedOut) return undefined;
     probes.push({ id: p.id, command: p.command, timeoutMs: p.timeoutMs ?? null, maxOutputBytes: cap, record: { ...toExecRecord(r), command: p.command } });
   }
+  if (onlyRead(plan)) return { env: plan.env ?? {}, probes, repoStateAfter: builtState };
   const state = byId.get('pristine.state');
   return { env: plan.env ?? {}, probes, ...(state?.exitCode === 0 ? { repoStateAfter: state.stdout } : {}) };
 }

@@ -9,5 +9,5 @@ export { scorers, getScorer, isScoringType, scoreAttempt, UnknownScoringTypeErro
 export { judgeVerdict } from './scorers/llm-judge';
 export { ANSWER_RUNNING_DOMAINS, answerIsRun, LINE_SET_DOMAINS, runsAnswer } from './domain-rules';
 export { ANSWER_ENV, MAX_ANSWER_COMMANDS } from './scorers/state-assertions';
-export { COMMIT_LOG_PROBE, REFLOG_PROBE } from './probes';
+export { COMMIT_LOG_PROBE, readsOnly, REFLOG_PROBE } from './probes';
 export { evidenceFromRecordedPrompt } from './recorded-evidence';

@@ -8,8 +8,40 @@ import type { ExecRecord, SandboxEvidence, ScoreCheck } from './types';
  * NUL separator: evidence is stored as text, and a hash never contains a space.
  */
 
-export const COMMIT_LOG_PROBE = { id: 'commit-log', command: "git log --format='%H %h %s'" };
-export const REFLOG_PROBE = { id: 'reflog', command: 'git reflog show --no-abbrev || git reflog' };
+export const COMMIT_LOG_PROBE = { id: 'commit-log', command: "git log --format='%H %h %s'", readOnly: true };
+export const REFLOG_PROBE = { id: 'reflog', command: 'git reflog show --no-abbrev || git reflog', readOnly: true };
+
+/**
+ * git subcommands that only print, whatever their arguments (an output file refused below), and the
+ * listing forms of those that can also write. What is not here counts as a command that may write.
+ */
+const PRINTING = new Set(['log', 'show', 'rev-parse', 'rev-list', 'cat-file', 'ls-files', 'ls-tree', 'for-each-ref', 'show-ref', 'describe', 'merge-base', 'shortlog', 'blame', 'name-rev', 'count-objects', 'diff']);
+const LISTING: Record<string, (args: string[]) => boolean> = {
+  // Refreshes the index's cached stat data at most, which no state read shows.
+  status: () => true,
+  tag: (args) => args.length === 0 || args.some((a) => a === '-l' || a === '--list' || /^-n\d*$/.test(a)) && !args.some((a) => /^(-[dvasfmFue]|--(delete|verify|annotate|sign|force|message|file|local-user|edit))/.test(a)),
+  branch: (args) => args.every((a) => /^(--list|-l|--show-current|-a|--all|-r|--remotes|-v|-vv|--verbose|--no-color|--color|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at)$/.test(a) || !a.startsWith('-')) && (args.length === 0 || args.some((a) => a === '--list' || a === '-l' || a === '--show-current') || args.every((a) => a.startsWith('-'))),
+  reflog: (args) => args.length === 0 || args[0] === 'show',
+  stash: (args) => args[0] === 'list',
+  worktree: (args) => args[0] === 'list',
+  submodule: (args) => args.length === 0 || args[0] === 'status',
+  config: (args) => args.length > 0 && /^(--get|--get-all|--get-regexp|--list|-l)$/.test(args[0]!),
+};
+
+/**
+ * Whether a git call, as the words it is run with, only reads the repository: `git [-C <dir>]
+ * <subcommand> ...` of a subcommand that prints, or in a listing form, and no `--output` file. Any
+ * other global option (a `-c` could name a program to run) counts as writing.
+ */
+export function readsOnly(words: readonly string[]): boolean {
+  if (words[0] !== 'git') return false;
+  let i = 1;
+  while (words[i] === '-C' && words[i + 1] !== undefined) i += 2;
+  const sub = words[i];
+  const args = words.slice(i + 1);
+  if (sub === undefined || args.some((a) => a.startsWith('--output'))) return false;
+  return PRINTING.has(sub) || (LISTING[sub]?.(args) ?? false);
+}
 
 /** Python `\b[0-9a-f]{7,40}\b` with re.IGNORECASE. */
 export const hashPattern = () => pyBoundedRegex('[0-9a-fA-F]{7,40}');

@@ -26,6 +26,11 @@ export interface Probe {
   command: string;
   /** Its own time limit, where the sandbox's default (30 s) is too short, e.g. a task's grader. */
   timeoutMs?: number;
+  /**
+   * True when the look-up cannot change what a state read sees (it only tests, lists or prints). Set
+   * by the scorer that wrote the command; a probe without it may write.
+   */
+  readOnly?: boolean;
 }
 
 export interface SandboxPlan {

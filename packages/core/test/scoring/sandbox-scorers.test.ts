@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { COMMIT_LOG_PROBE, REFLOG_PROBE, extractCommands, getScorer, shellWords } from '../../src/scoring';
+import { COMMIT_LOG_PROBE, REFLOG_PROBE, extractCommands, getScorer, readsOnly, shellWords } from '../../src/scoring';
 import type { SandboxEvidence } from '../../src/scoring';
 import { exec, fixture } from './fixture-factory';
 
@@ -159,6 +159,18 @@ describe('state_assertions', () => {
       "git tag -l '*'",
     ]);
     expect(scorer.plan(f, 'Run this:\n```\nrm -rf /\n```')?.answerCommands).toEqual([]);
+  });
+
+  it('marks the look-ups that only read: its own tests and reads, and a git_output command that only prints or lists', () => {
+    expect(scorer.plan(f, '')?.probes.map((p) => p.readOnly === true)).toEqual([true, true, true, true, true, true, true]);
+    const writes = fixture({ type: 'state_assertions', expected_state: { assertions: [{ type: 'git_output', command: 'git tag v2', contains: 'x' }] } });
+    expect(scorer.plan(writes, '')?.probes[0]?.readOnly).toBeUndefined();
+    expect(COMMIT_LOG_PROBE.readOnly && REFLOG_PROBE.readOnly).toBe(true);
+    const reads = ['git tag -l', 'git tag -n1 v1.0.0', 'git log v1.0 --oneline -1', 'git -C ../wt branch --show-current', 'git branch', 'git branch -a', 'git branch --list f*', 'git worktree list', 'git submodule status', 'git cat-file -t v1', 'git stash list', 'git reflog', 'git config --get user.name', 'git status --porcelain'];
+    // Writes, or a form not told apart from writing (a --contains value reads like a new branch's name).
+    const mayWrite = ['git tag v2', 'git tag -d v1', 'git tag -l -d v1', 'git branch feature', 'git branch -d feature', 'git branch --contains HEAD', 'git log --output=f', 'git -c core.pager=x log', 'git stash', 'git worktree add ../x', 'git submodule update', 'git reflog expire --all', 'git config user.name x', 'git gc', 'ls', 'git'];
+    expect(reads.filter((c) => !readsOnly(c.split(' ')))).toEqual([]);
+    expect(mayWrite.filter((c) => readsOnly(c.split(' ')))).toEqual([]);
   });
 
   const good: SandboxEvidence = {

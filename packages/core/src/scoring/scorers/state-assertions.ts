@@ -2,6 +2,7 @@ import type { Fixture } from '../../fixtures/types';
 import { runsAnswer } from '../domain-rules';
 import { extractCommands } from '../extract-commands';
 import type { CommandExtraction } from '../extract-commands';
+import { readsOnly } from '../probes';
 import { pySplitWhitespace, pyStrip } from '../python-text';
 import { check, clip, pyTruthy, verdict } from '../result';
 import { shellQuote } from '../shell-words';
@@ -51,6 +52,15 @@ const READ_FILE = (path: string) => `if test -f ${q(path)}; then cat -- ${q(path
 
 /** Upstream joins the path to the repository: an empty one names the repository directory itself. */
 const inRepo = (path: string) => (path === '' ? './' : path);
+
+/** The look-up an assertion needs, and whether it only reads; null when it is decided without the sandbox. */
+function lookUpFor(a: Assertion): Omit<Probe, 'id'> | null {
+  const command = probeFor(a);
+  if (command === null) return null;
+  // Every form but git_output's is one of the tests and reads above; a git_output command is the fixture's own.
+  const readOnly = a.type !== 'git_output' || (str(a.command) && readsOnly(pySplitWhitespace(a.command)));
+  return { command, ...(readOnly ? { readOnly: true } : {}) };
+}
 
 /** The look-up an assertion needs, or null when it is decided without the sandbox. */
 function probeFor(a: Assertion): string | null {
@@ -200,8 +210,8 @@ export const stateAssertionsScorer: Scorer = {
   plan(fixture, output): SandboxPlan {
     const probes: Probe[] = [];
     (assertionsOf(fixture) ?? []).forEach((a, index) => {
-      const command = a.type === 'model_output' ? null : probeFor(a);
-      if (command !== null) probes.push({ id: probeId(index), command });
+      const lookUp = a.type === 'model_output' ? null : lookUpFor(a);
+      if (lookUp !== null) probes.push({ id: probeId(index), ...lookUp });
     });
     return { answerCommands: runsAnswer(fixture) ? answerCommands(output).commands : [], probes, env: { ...ANSWER_ENV } };
   },
