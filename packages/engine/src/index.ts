@@ -9,7 +9,7 @@ export { FixtureSetupError, SandboxInfraError } from './errors';
 export { commandOutputBytes, DEFAULT_MAX_ANSWER_COMMANDS, DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES, executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
 export { repoDirOf, type BuiltSnapshot, type ContextResult, type FixtureSnapshot, type RepoArchive } from './fixture-snapshot';
 export { gatherContext } from './gather-context';
-export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir } from './load-suite-dir';
+export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir, type SuiteCache } from './load-suite-dir';
 export { mapPool } from './map-pool';
 export { fixtureRef, type ModelClient, type ModelResponse } from './model-client';
 export { referenceAnswer } from './reference-answer';

@@ -59,7 +59,22 @@ function contentVersion(files: readonly { path: string; text: string }[]): strin
  * directly: its domain is still its name and the suite.yaml beside it still applies. The one loader
  * behind the CLI's commands, the web's campaigns and the tests.
  */
-export async function loadSuiteDir(dir: string): Promise<LoadedSuiteDir> {
+/**
+ * What a long-lived reader (the web app) keeps between loads: per suite root, the last result and a
+ * digest of every byte it was parsed from. A load still lists and reads every file, and parses them
+ * again only when one differs, so a cached suite is never stale.
+ */
+export type SuiteCache = Map<string, { digest: string; suite: LoadedSuiteDir }>;
+
+function inputDigest(manifestText: string | null, files: readonly { path: string; text: string }[], assets: ReadonlyMap<string, Uint8Array>): string {
+  const h = createHash('sha256');
+  h.update(manifestText === null ? '\u0001' : `\u0002${manifestText}`).update('\0');
+  for (const f of files) h.update(f.path).update('\0').update(f.text).update('\0');
+  for (const [path, bytes] of assets) h.update(path).update('\0').update(bytes).update('\0');
+  return h.digest('hex');
+}
+
+export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<LoadedSuiteDir> {
   const given = resolve(dir);
   const info = await stat(given).catch(() => null);
   if (!info?.isDirectory()) throw new SuiteDirError(`${dir} is not a directory of fixtures`);
@@ -81,9 +96,12 @@ export async function loadSuiteDir(dir: string): Promise<LoadedSuiteDir> {
     // Read whatever their size: the fixture that names an oversized one is told so (core's attachFiles).
     for (const p of all.filter((p) => !NOT_ASSET.test(p))) assets.set(relative(root, p).split(sep).join('/'), await readFile(p));
   }
+  const digest = cache ? inputDigest(manifestText, files, assets) : '';
+  const hit = cache?.get(root);
+  if (hit && hit.digest === digest) return hit.suite;
   const { fixtures, errors, warnings } = parseSuite(files, manifest?.rules, assets);
   const manifestErrors = parsedManifest && !parsedManifest.ok ? parsedManifest.errors : [];
-  return {
+  const suite: LoadedSuiteDir = {
     dir: root,
     fixtures,
     errors: [...manifestErrors, ...errors],
@@ -93,4 +111,6 @@ export async function loadSuiteDir(dir: string): Promise<LoadedSuiteDir> {
     version: manifest?.version ?? contentVersion(files),
     versionSource: manifest ? 'suite.yaml' : 'content',
   };
+  cache?.set(root, { digest, suite });
+  return suite;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuiteDir, SuiteDirError } from '../src';
+import { loadSuiteDir, SuiteDirError, type SuiteCache } from '../src';
 
 const FIXTURE = (id: string) =>
   [`id: ${id}`, 'description: d', 'difficulty: easy', 'tags: []', 'setup: [git init -q]', 'prompt: p', 'expected: e', 'scoring: {type: exact_match}', ''].join('\n');
@@ -22,6 +22,32 @@ describe('loadSuiteDir', () => {
     const loaded = await loadSuiteDir(dir);
     expect(loaded.fixtures.map((f) => `${f.domain}/${f.id}`)).toEqual(['log/f001', 'log/f002']);
     expect(loaded).toMatchObject({ dir, files: 2, errors: [], version: '2.1.0', versionSource: 'suite.yaml' });
+  });
+
+  it('with a cache, parses again only when a byte of the suite changed: a fixture, suite.yaml, an asset or a new file', async () => {
+    const dir = suite({ 'suite.yaml': 'version: 1.0.0\n', 'log/f001.yaml': `${FIXTURE('f001')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`, '_assets/a.txt': 'a\n' });
+    const cache: SuiteCache = new Map();
+    const first = await loadSuiteDir(dir, cache);
+    expect(first.errors).toEqual([]);
+    expect(await loadSuiteDir(dir, cache)).toBe(first);
+    const changes: [string, string][] = [
+      ['log/f001.yaml', `${FIXTURE('f001').replace('prompt: p', 'prompt: q')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`],
+      ['suite.yaml', 'version: 2.0.0\n'],
+      ['_assets/a.txt', 'b\n'],
+      ['log/f002.yaml', FIXTURE('f002')],
+    ];
+    let last = first;
+    for (const [path, text] of changes) {
+      writeFileSync(join(dir, path), text);
+      const next = await loadSuiteDir(dir, cache);
+      expect(next, path).not.toBe(last);
+      expect(await loadSuiteDir(dir, cache), path).toBe(next);
+      last = next;
+    }
+    expect(last.errors).toEqual([]);
+    expect(last.fixtures.map((f) => f.id)).toEqual(['f001', 'f002']);
+    expect(last.fixtures[0]?.files?.[0]).toMatchObject({ base64: Buffer.from('b\n').toString('base64') });
+    expect(last.version).toBe('2.0.0');
   });
 
   it('names an unversioned suite by its content, which changes with any fixture', async () => {

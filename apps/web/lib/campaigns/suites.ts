@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { summarizeSuite } from '@gitbench/core';
 import type { LoadedSuite } from '@gitbench/db';
-import { loadSuiteDir } from '@gitbench/engine';
+import { loadSuiteDir, type SuiteCache } from '@gitbench/engine';
 import { webEnv } from '../env';
 
 /**
@@ -19,19 +19,27 @@ export function allowedSuites(): { dir: string; absolute: string }[] {
     .filter((s) => existsSync(s.absolute));
 }
 
-const cache = new Map<string, { at: number; suite: LoadedSuite }>();
+/**
+ * Suites as last parsed: every load reads the files again (a few milliseconds) and parses them only
+ * when one changed (a suite of a few hundred fixtures takes a tenth of a second), so the campaign form
+ * and every campaign creation see the suite as it is on disk without parsing it each time.
+ */
+// One per server process: the route bundles and instrumentation.ts each get their own copy of this module.
+const globalForSuites = globalThis as unknown as { gitbenchSuites?: SuiteCache };
+const cache: SuiteCache = (globalForSuites.gitbenchSuites ??= new Map());
 
 export async function loadSuite(dir: string): Promise<LoadedSuite> {
   const suite = allowedSuites().find((s) => s.dir === dir || s.absolute === path.resolve(webEnv().GITBENCH_ROOT, dir));
   if (!suite) {
     throw new Error(`'${dir}' is not a configured suite (allowed: ${allowedSuites().map((s) => s.dir).join(', ') || 'none'}; set GITBENCH_SUITES)`);
   }
-  const hit = cache.get(suite.absolute);
-  if (hit && Date.now() - hit.at < 5_000) return hit.suite;
-  const read = await loadSuiteDir(suite.absolute);
-  const loaded: LoadedSuite = { version: read.version, fixtures: read.fixtures, invalid: read.errors };
-  cache.set(suite.absolute, { at: Date.now(), suite: loaded });
-  return loaded;
+  const read = await loadSuiteDir(suite.absolute, cache);
+  return { version: read.version, fixtures: read.fixtures, invalid: read.errors };
+}
+
+/** Parses every configured suite once, when the server starts, so the first campaign form or creation does not. */
+export async function preloadSuites(): Promise<void> {
+  await Promise.all(allowedSuites().map((s) => loadSuite(s.dir)));
 }
 
 export async function describeSuites() {
