@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseSuite, parseSuiteManifest, type Fixture, type FixtureError, type SuiteManifest } from './core-api';
@@ -46,10 +46,27 @@ function isFixtureFile(path: string, root: string): boolean {
   return /\.ya?ml$/.test(path) && !(dirname(path) === root && basename(path) === MANIFEST);
 }
 
-function contentVersion(files: readonly { path: string; text: string }[]): string {
-  const h = createHash('sha256');
+function hashFiles(h: Hash, files: readonly { path: string; text: string }[]): Hash {
   for (const f of files) h.update(f.path).update('\0').update(f.text).update('\0');
-  return `unversioned-${h.digest('hex').slice(0, 12)}`;
+  return h;
+}
+
+function contentVersion(files: readonly { path: string; text: string }[]): string {
+  return `unversioned-${hashFiles(createHash('sha256'), files).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * What a long-lived reader (the web app) keeps between loads: per directory loaded, the last result and a
+ * digest of every byte it was parsed from. A load still lists and reads every file, and parses them
+ * again only when one differs, so a cached suite is never stale.
+ */
+export type SuiteCache = Map<string, { digest: string; suite: LoadedSuiteDir }>;
+
+function inputDigest(manifestText: string | null, files: readonly { path: string; text: string }[], assets: ReadonlyMap<string, Uint8Array>): string {
+  const h = createHash('sha256').update(manifestText === null ? '\u0001' : `\u0002${manifestText}`).update('\0');
+  hashFiles(h, files);
+  for (const [path, bytes] of assets) h.update(path).update('\0').update(bytes).update('\0');
+  return h.digest('hex');
 }
 
 /**
@@ -59,21 +76,6 @@ function contentVersion(files: readonly { path: string; text: string }[]): strin
  * directly: its domain is still its name and the suite.yaml beside it still applies. The one loader
  * behind the CLI's commands, the web's campaigns and the tests.
  */
-/**
- * What a long-lived reader (the web app) keeps between loads: per suite root, the last result and a
- * digest of every byte it was parsed from. A load still lists and reads every file, and parses them
- * again only when one differs, so a cached suite is never stale.
- */
-export type SuiteCache = Map<string, { digest: string; suite: LoadedSuiteDir }>;
-
-function inputDigest(manifestText: string | null, files: readonly { path: string; text: string }[], assets: ReadonlyMap<string, Uint8Array>): string {
-  const h = createHash('sha256');
-  h.update(manifestText === null ? '\u0001' : `\u0002${manifestText}`).update('\0');
-  for (const f of files) h.update(f.path).update('\0').update(f.text).update('\0');
-  for (const [path, bytes] of assets) h.update(path).update('\0').update(bytes).update('\0');
-  return h.digest('hex');
-}
-
 export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<LoadedSuiteDir> {
   const given = resolve(dir);
   const info = await stat(given).catch(() => null);
@@ -97,7 +99,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     for (const p of all.filter((p) => !NOT_ASSET.test(p))) assets.set(relative(root, p).split(sep).join('/'), await readFile(p));
   }
   const digest = cache ? inputDigest(manifestText, files, assets) : '';
-  const hit = cache?.get(root);
+  const hit = cache?.get(given);
   if (hit && hit.digest === digest) return hit.suite;
   const { fixtures, errors, warnings } = parseSuite(files, manifest?.rules, assets);
   const manifestErrors = parsedManifest && !parsedManifest.ok ? parsedManifest.errors : [];
@@ -111,6 +113,6 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     version: manifest?.version ?? contentVersion(files),
     versionSource: manifest ? 'suite.yaml' : 'content',
   };
-  cache?.set(root, { digest, suite });
+  cache?.set(given, { digest, suite });
   return suite;
 }

@@ -82,7 +82,6 @@ const onlyRead = (plan: SandboxPlan) => plan.probes.every((p) => p.readOnly === 
  * `builtState` is the state the build read before them: the state after look-ups that only read.
  */
 export function pristineOf(fixture: Fixture, records: readonly StepRecord[], builtState: string): PristineProbes | undefined {
-
   const plan = pristinePlanOf(fixture);
   if (!plan) return undefined;
   const byId = new Map(records.map((r) => [r.id, r]));

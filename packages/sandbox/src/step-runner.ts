@@ -103,9 +103,8 @@ def reap_orphans(keep):
             return
 
 def program_path(name, env):
-    # Where bash would find the program: the first executable file of that name on PATH.
-    if b'/' in name:
-        return name
+    # Where bash would find the program (a plain call names it without a slash): the first
+    # executable file of that name on PATH.
     for d in env.get('PATH', '/usr/bin:/bin').encode().split(b':'):
         p = os.path.join(d or b'.', name)
         if os.access(p, os.X_OK) and not os.path.isdir(p):
