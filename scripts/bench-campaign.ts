@@ -12,7 +12,10 @@
  * Side by side: after each run, upstream's own Python harness (GITBENCH_UPSTREAM_DIR/harness) runs the
  * same fixtures with its mock model in both output modes, on the host without any isolation, and the
  * bench prints both times and their ratio, with the load average of the machine at each. That needs
- * the suite in upstream's layout; the default suite is upstream's sample fixtures.
+ * the suite in upstream's layout; the default suite is upstream's sample fixtures. Every timed run,
+ * ours or upstream's, starts on a quiet machine (waitForQuiet); where the machine's temporary
+ * directory is a disk, upstream also runs with its repositories in memory, and the target is held to
+ * the faster of its runs.
  * Last, as a reference, the same fixture repositories are built on the host without any isolation,
  * and the build's time per step is printed (where a build's time goes).
  *
@@ -32,11 +35,11 @@ import { createApiToken, createAuth, createUser } from '@gitbench/auth';
 import { createDb } from '@gitbench/db';
 import { buildFixtureRepositories, loadSuiteDir } from '@gitbench/engine';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
-import { cpuAccount, cpuSnapshot, cpuTicker } from './lib/cpu-account';
+import { cpuAccount, cpuSnapshot, cpuTicker, waitForQuiet } from './lib/cpu-account';
 import { profilingDriver } from './lib/profile-builds';
 import { databaseUrlFor, recreateDatabase } from './lib/bench-database';
 import { loadSetUpEnv } from './lib/set-up-env';
-import { isUpstreamLayout, runUpstreamHarness, type UpstreamRun } from './lib/upstream-harness';
+import { filesystemOf, isUpstreamLayout, runUpstreamHarness, type UpstreamRun } from './lib/upstream-harness';
 
 loadSetUpEnv();
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -203,6 +206,13 @@ async function countTries(campaignId: string) {
 }
 
 const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+/**
+ * Where upstream's harness builds its repositories: the machine's temporary directory as it is, and,
+ * when that is a disk and /dev/shm is memory, in memory too, as our sandboxes build (tmpfs). On a disk
+ * every git write of upstream's builds costs it time that the design of ours avoids; both are printed.
+ */
+const upstreamPlaces: { where: string; tmpdir?: string }[] = [{ where: `${os.tmpdir()} (${filesystemOf(os.tmpdir()) ?? 'filesystem unknown'}, the machine's TMPDIR)` }];
+if (filesystemOf(os.tmpdir()) !== 'tmpfs' && filesystemOf('/dev/shm') === 'tmpfs') upstreamPlaces.push({ where: '/dev/shm (tmpfs, TMPDIR=/dev/shm)', tmpdir: '/dev/shm' });
 const withUpstream = existsSync(path.join(UPSTREAM_DIR, 'harness', 'gitbench')) && isUpstreamLayout(path.resolve(ROOT, suiteDir));
 
 try {
@@ -244,6 +254,7 @@ try {
   const summary: string[] = [];
   for (let n = 1; n <= runs; n++) {
     const kind = n === 1 ? 'cold' : 'warm';
+    const quiet = await waitForQuiet();
     const loadBefore = loadavg();
     const r = await runOnce(web, n);
     const counts = await countTries(r.id);
@@ -252,23 +263,32 @@ try {
       .filter(([, v]) => v > 0)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-    console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); load average before: ${loadBefore}`);
+    console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); machine ${quiet}, load average ${loadBefore}`);
     console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s; ${r.cpuToFinish}`);
     console.log(`  by process, until the completion was seen (up to 2 s later, idle work such as refilling the sandbox pool included): ${r.cpu}`);
     console.log(`  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`);
     if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts) throw new Error('an attempt is missing or was counted twice');
     if (!withUpstream) continue;
-    const upLoad = loadavg();
-    const upCpu = cpuSnapshot();
-    const up: UpstreamRun = await runUpstreamHarness(path.join(UPSTREAM_DIR, 'harness'), path.resolve(ROOT, suiteDir), upstreamWorkers);
-    const upAccount = cpuAccount(upCpu, cpuSnapshot());
-    const ratio = r.seconds / up.seconds;
+    const times: { where: string; seconds: number }[] = [];
+    for (const place of upstreamPlaces) {
+      // Our workers idle-refill their sandbox pool after a run: upstream starts only once that is done.
+      const upQuiet = await waitForQuiet();
+      const upLoad = loadavg();
+      const upCpu = cpuSnapshot();
+      const up: UpstreamRun = await runUpstreamHarness(path.join(UPSTREAM_DIR, 'harness'), path.resolve(ROOT, suiteDir), upstreamWorkers, place.tmpdir ? { tmpdir: place.tmpdir } : {});
+      const upAccount = cpuAccount(upCpu, cpuSnapshot());
+      console.log(`  upstream's harness, same fixtures, repositories in ${place.where}: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); machine ${upQuiet}, load average ${upLoad}`);
+      console.log(`    ${upAccount}`);
+      if (up.attempts !== r.attempts) console.log(`    note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
+      times.push({ where: place.where, seconds: up.seconds });
+    }
+    // Held to the faster of upstream's runs: the comparison our design has to win, not the easier one.
+    const fastest = Math.min(...times.map((t) => t.seconds));
+    const ratio = r.seconds / fastest;
     const target = TARGETS[kind];
-    console.log(`  upstream's harness, same fixtures: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); load average before: ${upLoad}`);
-    console.log(`  upstream's ${upAccount}`);
-    console.log(`  ratio ${kind}: ${ratio.toFixed(2)}x upstream (target <= ${target.toFixed(1)}x: ${ratio <= target ? 'met' : 'NOT met'})`);
-    if (up.attempts !== r.attempts) console.log(`  note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
-    summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s, upstream ${up.seconds.toFixed(1)} s, ratio ${ratio.toFixed(2)}x (target <= ${target.toFixed(1)}x)`);
+    const ratios = times.map((t) => `${(r.seconds / t.seconds).toFixed(2)}x against ${t.seconds.toFixed(1)} s (${t.where})`).join(', ');
+    console.log(`  ratio ${kind}: ${ratios}; target <= ${target.toFixed(1)}x against the faster: ${ratio <= target ? 'met' : 'NOT met'}`);
+    summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s; ${ratios}; target <= ${target.toFixed(1)}x against the faster: ${ratio <= target ? 'met' : 'NOT met'}`);
   }
   await stopAll();
   if (!argv.includes('--no-reference')) await referenceBuilds();

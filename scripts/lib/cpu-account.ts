@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 
 /**
  * Where a bench run's CPU went, from Linux's own counters: the whole machine (/proc/stat), every
@@ -117,4 +119,30 @@ export function cpuAccount(before: CpuSnapshot, after: CpuSnapshot): string {
   const exited = Math.max(0, total - live - sandboxes);
   const line = [...parts.map(([k, s]) => `${k} ${s.toFixed(2)}`), `sandboxes ${sandboxes.toFixed(2)}`, `exited outside sandboxes ${exited.toFixed(2)}`];
   return `${total.toFixed(1)} CPU-s: ${line.join(', ')}`;
+}
+
+/**
+ * Waits until the machine has been nearly idle for `windowMs` (at most `maxBusy` of all its cores
+ * busy), then flushes dirty pages to disk, so that a timed run neither shares the CPU with what the
+ * run before it left behind (the worker refilling its sandbox pool, PostgreSQL's checkpoints) nor pays
+ * for its disk writeback. Gives up after `timeoutMs` and says so: the figures that follow are then
+ * taken on a machine that was not quiet.
+ */
+export async function waitForQuiet(opts: { windowMs?: number; maxBusy?: number; timeoutMs?: number } = {}): Promise<string> {
+  const { windowMs = 1000, maxBusy = 0.1, timeoutMs = 30_000 } = opts;
+  const cores = Math.max(1, os.cpus().length);
+  const t0 = Date.now();
+  let last = cpuTick();
+  let busy = 1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = cpuTick();
+    busy = (now.total - last.total) / (cores * ((now.at - last.at) / 1000));
+    last = now;
+    if (busy <= maxBusy || Date.now() - t0 >= timeoutMs) break;
+  }
+  spawnSync('sync');
+  const waited = ((Date.now() - t0) / 1000).toFixed(1);
+  const share = `${Math.round(busy * 100)}% busy`;
+  return busy <= maxBusy ? `quiet after ${waited} s (${share})` : `NOT quiet after ${waited} s (${share}): the next figures share the machine`;
 }

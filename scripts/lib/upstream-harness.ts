@@ -19,8 +19,11 @@ export interface UpstreamRun {
  * directory beside a link to the fixtures, run from a directory holding `.gitbench.json`. It builds
  * repositories in host temporary directories without isolation, which is why only the mock model is
  * ever run with it. Wall time from the process start to its exit.
+ *
+ * `tmpdir` is where its repositories go (Python's tempfile reads TMPDIR): where that is a disk, every
+ * git write of every build goes to it, while our sandboxes build in memory (tmpfs).
  */
-export async function runUpstreamHarness(harnessDir: string, fixturesDir: string, fixtureWorkers: number): Promise<UpstreamRun> {
+export async function runUpstreamHarness(harnessDir: string, fixturesDir: string, fixtureWorkers: number, opts: { tmpdir?: string } = {}): Promise<UpstreamRun> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'gitbench-upstream-'));
   try {
     cpSync(path.join(harnessDir, 'gitbench'), path.join(scratch, 'gitbench'), { recursive: true });
@@ -30,7 +33,7 @@ export async function runUpstreamHarness(harnessDir: string, fixturesDir: string
     const args = ['-c', 'from gitbench.cli import cli; cli()', 'run', '--all', '--model', 'mock', '--output-mode', 'both', '--fixture-workers', String(fixtureWorkers), '--output-dir', out];
     const t0 = performance.now();
     const { code, log } = await new Promise<{ code: number | null; log: string }>((resolve) => {
-      const child = spawn(PYTHON, args, { cwd: scratch, env: { ...process.env, PYTHONPATH: scratch, PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(PYTHON, args, { cwd: scratch, env: { ...process.env, PYTHONPATH: scratch, PYTHONDONTWRITEBYTECODE: '1', ...(opts.tmpdir ? { TMPDIR: opts.tmpdir } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
       child.stdout.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-4000)));
       child.stderr.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-4000)));
@@ -59,4 +62,20 @@ export async function runUpstreamHarness(harnessDir: string, fixturesDir: string
 /** Whether a suite directory is in upstream's layout (benchmark folders of YAML fixtures, no suite.yaml). */
 export function isUpstreamLayout(dir: string): boolean {
   return !existsSync(path.join(dir, 'suite.yaml')) && readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && readdirSync(path.join(dir, d.name)).some((f) => /\.ya?ml$/.test(f)));
+}
+
+/** The filesystem type a directory is on, from /proc/mounts (the longest mount point above it); null off Linux. */
+export function filesystemOf(dir: string): string | null {
+  let best: { at: string; type: string } | null = null;
+  try {
+    for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
+      const [, at, type] = line.split(' ');
+      if (!at || !type) continue;
+      const inside = dir === at || dir.startsWith(at.endsWith('/') ? at : `${at}/`);
+      if (inside && (!best || at.length > best.at.length)) best = { at, type };
+    }
+  } catch {
+    return null;
+  }
+  return best?.type ?? null;
 }
