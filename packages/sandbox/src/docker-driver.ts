@@ -280,6 +280,10 @@ export class DockerSandboxDriver implements SandboxDriver {
         },
         AutoRemove: false,
         Init: init,
+        // Every byte a sandbox prints reaches the driver over its attach stream; a logging driver
+        // would have dockerd encode and write it all to a file on the host's disk once more, at the
+        // daemon's CPU cost, and with no size limit.
+        LogConfig: { Type: 'none', Config: {} },
       },
     });
   }

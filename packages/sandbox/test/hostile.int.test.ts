@@ -211,6 +211,16 @@ describe('hostile tool calls in an agent session', () => {
     });
   });
 
+  it('prints to no log file on the host: what a sandbox prints reaches the driver only', async () => {
+    await containedSession(async (s) => {
+      const r = await call(s, 'head -c 300000 /dev/zero | tr "\\0" x; echo');
+      expect(r.exitCode).toBe(0);
+      const inspected = await driver.docker.getContainer(s.id).inspect();
+      expect(inspected.HostConfig.LogConfig?.Type).toBe('none');
+      expect(inspected.LogPath).toBe('');
+    });
+  });
+
   it('sleeping forever is stopped at the command timeout, and so is a child that left its process group', async () => {
     await containedSession(async (s) => {
       const t0 = performance.now();
