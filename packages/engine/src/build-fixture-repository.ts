@@ -113,10 +113,17 @@ export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDr
 export async function buildFixtureRepositories(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions = {}): Promise<BuildOutcome[]> {
   const sandboxes = Math.max(1, opts.sandboxes ?? 2);
   const perSandbox = Math.max(1, Math.min(opts.perSandbox ?? 40, Math.ceil(fixtures.length / sandboxes)));
-  const chunks: Fixture[][] = [];
-  for (let i = 0; i < fixtures.length; i += perSandbox) chunks.push(fixtures.slice(i, i + perSandbox));
-  const built = await mapPool(chunks, sandboxes, (chunk) => buildInOneSandbox(chunk, driver, opts));
-  return built.flat();
+  // Dealt out in turn rather than cut into runs: a suite lists a benchmark's fixtures together, and
+  // they cost alike (a bisect context runs a test per commit, a submodule one a dozen processes), so
+  // a sandbox given a run of the dear ones went on alone long after the other had finished, with
+  // half the machine idle at the end of planning. Dealt, every sandbox gets its share of each kind.
+  const count = Math.ceil(fixtures.length / perSandbox);
+  const chunks = Array.from({ length: count }, (_, c) => fixtures.map((_, i) => i).filter((i) => i % count === c));
+  const built = await mapPool(chunks, sandboxes, (chunk) => buildInOneSandbox(chunk.map((i) => fixtures[i]!), driver, opts));
+  // In the order the fixtures were given, as callers pair them.
+  const outcomes: BuildOutcome[] = [];
+  chunks.forEach((chunk, c) => chunk.forEach((i, k) => (outcomes[i] = built[c]![k]!)));
+  return outcomes;
 }
 
 /**
