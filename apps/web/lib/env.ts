@@ -21,6 +21,16 @@ const webEnvSchema = z
   GITBENCH_SECRET_KEY: z.string().min(32, 'must be at least 32 characters (openssl rand -base64 32)'),
   /** Where users reach the app, e.g. https://gitbench.example.com; sets secure cookies when https. */
   GITBENCH_PUBLIC_URL: z.url().optional(),
+  /**
+   * The reverse proxies in front of the app, comma-separated addresses or CIDR ranges (e.g. 10.0.0.2 or
+   * 10.0.0.0/24). Only through them is X-Forwarded-For believed, for the per-address sign-in limit; unset,
+   * the app trusts no forwarded header and throttles sign-in per account only.
+   */
+  GITBENCH_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+    .refine((list) => list.every((p) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(p)), 'addresses or CIDR ranges, comma-separated'),
   /** Largest request body any route reads; larger ones get 413. */
   GITBENCH_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   /** Distinct models one campaign may have (400 beyond, naming the limit). */

@@ -5,6 +5,7 @@ import { betterAuth, type BetterAuthPlugin } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, genericOAuth } from 'better-auth/plugins';
 import { defaultAc } from 'better-auth/plugins/admin/access';
+import { DEFAULT_SIGN_IN_THROTTLE, signInThrottleHooks, type SignInThrottlePolicy } from './sign-in-throttle';
 
 export interface OidcConfig {
   /** The issuer URL; its /.well-known/openid-configuration is read at start-up. */
@@ -22,12 +23,20 @@ export interface AuthConfig {
   /** Where users reach the app (GITBENCH_PUBLIC_URL); without it, the request's own origin. */
   publicUrl?: string;
   oidc?: OidcConfig;
+  /**
+   * GITBENCH_TRUSTED_PROXIES: the addresses (or CIDR ranges) of the reverse proxies in front of the app.
+   * X-Forwarded-For is read only through them, right to left, skipping these hops; without any, no
+   * forwarded header is believed and sign-in is throttled per account only.
+   */
+  trustedProxies?: string[];
+  /** Per-account sign-in throttling; tests shorten it. */
+  signInThrottle?: SignInThrottlePolicy;
   /** Framework glue (e.g. Next.js cookies for server actions), added by the app. */
   plugins?: BetterAuthPlugin[];
 }
 
 /** Better Auth's models and ours share one id style: a prefix naming the row's kind. */
-const ID_KINDS: Record<string, IdKind> = { user: 'user', session: 'session', account: 'account', verification: 'verification' };
+const ID_KINDS: Record<string, IdKind> = { user: 'user', session: 'session', account: 'account', verification: 'verification', rateLimit: 'rateLimit' };
 
 /**
  * The app's roles as Better Auth's admin plugin sees them. Only admins manage users; nobody may
@@ -46,6 +55,7 @@ export function deriveSecret(secretKey: string, purpose: string): string {
 
 export function createAuth(config: AuthConfig) {
   const secure = config.publicUrl?.startsWith('https://') ?? false;
+  const trustedProxies = config.trustedProxies ?? [];
   return betterAuth({
     appName: 'GitBench',
     // Without a configured public URL the app answers on whatever host it was reached by (a local
@@ -58,9 +68,18 @@ export function createAuth(config: AuthConfig) {
     // Admins create accounts (CLI, first-run page, users page); nobody signs themselves up.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: true, window: 60, max: 100, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
+    // Counted in the database, so that every web process counts together.
+    rateLimit: { enabled: true, storage: 'database', window: 60, max: 100, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
+    hooks: signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE),
     advanced: {
       useSecureCookies: secure,
+      // Any client can write X-Forwarded-For. Behind configured proxies the client is the first hop from
+      // the right that is not one of them; with none configured, no address is believed and the per-address
+      // limit is off (an unknown address would otherwise put every client in one shared bucket, letting one
+      // guesser lock everyone out), leaving the per-account throttle.
+      ipAddress: trustedProxies.length
+        ? { ipAddressHeaders: ['x-forwarded-for'], trustedProxies }
+        : { disableIpTracking: true },
       // Explicit, so that tests (where Better Auth would skip them) check origins as production does.
       disableOriginCheck: false,
       disableCSRFCheck: false,

@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   auditEvent: 'aud',
   trajectory: 'trj',
   providerKey: 'pky',
+  rateLimit: 'rlm',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

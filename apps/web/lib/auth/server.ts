@@ -12,6 +12,7 @@ export function authServer(): Auth {
     globalForAuth.gitbenchAuth = createAuth({
       db: services().db,
       secretKey: env.GITBENCH_SECRET_KEY,
+      trustedProxies: env.GITBENCH_TRUSTED_PROXIES,
       ...(env.GITBENCH_PUBLIC_URL ? { publicUrl: env.GITBENCH_PUBLIC_URL } : {}),
       ...(env.GITBENCH_OIDC_ISSUER && env.GITBENCH_OIDC_CLIENT_ID && env.GITBENCH_OIDC_CLIENT_SECRET
         ? {
