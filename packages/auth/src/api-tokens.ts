@@ -21,11 +21,31 @@ export interface NewApiToken {
   prefix: string;
 }
 
+/** Who asks to create or revoke a token, and how they proved it. */
+export interface TokenManager {
+  id: string;
+  role: Role;
+  via: 'session' | 'token';
+}
+
+/**
+ * Only a signed-in person manages tokens. A token that could mint tokens would turn one leaked
+ * short-lived token into permanent access (the child outlives the parent's expiry and revocation), and
+ * one that could revoke tokens would let a leaked token cut its owner's CI off.
+ */
+export class TokenManagementRefused extends Error {
+  override readonly name = 'TokenManagementRefused';
+  constructor() {
+    super('API tokens are created and revoked from a signed-in session, not with a token.');
+  }
+}
+
 /**
  * A token is 256 random bits, so a plain SHA-256 of it is as safe to store as a slow password hash
  * and can be looked up by index. Its role may not exceed its owner's.
  */
-export async function createApiToken(db: Db, owner: { id: string; role: Role }, input: { name: string; role: Role; expiresAt?: Date }): Promise<NewApiToken> {
+export async function createApiToken(db: Db, owner: TokenManager, input: { name: string; role: Role; expiresAt?: Date }): Promise<NewApiToken> {
+  if (owner.via !== 'session') throw new TokenManagementRefused();
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const role = lowerRole(input.role, owner.role);
   const row = await db.apiToken.create({
@@ -51,7 +71,8 @@ export async function listApiTokens(db: Db, userId: string) {
 }
 
 /** Revokes a token of this user (admins may revoke anyone's). False when there is none to revoke. */
-export async function revokeApiToken(db: Db, tokenId: string, by: { id: string; role: Role }): Promise<boolean> {
+export async function revokeApiToken(db: Db, tokenId: string, by: TokenManager): Promise<boolean> {
+  if (by.via !== 'session') throw new TokenManagementRefused();
   const { count } = await db.apiToken.updateMany({
     where: { id: tokenId, revokedAt: null, ...(by.role === 'admin' ? {} : { userId: by.id }) },
     data: { revokedAt: new Date() },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@gitbench/db';
-import { createApiToken, createAuth, createFirstAdmin, createUser, resolveActor, revokeApiToken, updateUser, type Auth } from '../src';
+import { createApiToken, createAuth, createFirstAdmin, createUser, resolveActor, revokeApiToken, TokenManagementRefused, updateUser, type Auth } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const BASE = 'http://127.0.0.1:3999';
@@ -77,7 +77,7 @@ describe('sign-in with Better Auth on our Prisma client (query compiler + adapte
 describe('API tokens', () => {
   it('act with their own role capped by the owner, and stop working when revoked or the owner is banned', async () => {
     const owner = await createUser(auth, { email: 'tok@example.test', name: 'Tok', password: 'token owner 1', role: 'member' });
-    const asked = await createApiToken(t.db, { id: owner.id, role: 'member' }, { name: 'ci', role: 'admin' });
+    const asked = await createApiToken(t.db, { id: owner.id, role: 'member', via: 'session' }, { name: 'ci', role: 'admin' });
     expect(asked.role).toBe('member');
     const stored = await t.db.apiToken.findUniqueOrThrow({ where: { id: asked.id } });
     expect(JSON.stringify(stored)).not.toContain(asked.token);
@@ -89,15 +89,31 @@ describe('API tokens', () => {
     await t.db.user.update({ where: { id: owner.id }, data: { role: 'viewer' } });
     expect((await resolveActor(auth, t.db, bearer(asked.token))).actor?.role).toBe('viewer');
 
-    expect(await revokeApiToken(t.db, asked.id, { id: 'usr_someoneelse', role: 'member' })).toBe(false);
-    expect(await revokeApiToken(t.db, asked.id, { id: owner.id, role: 'viewer' })).toBe(true);
+    expect(await revokeApiToken(t.db, asked.id, { id: 'usr_someoneelse', role: 'member', via: 'session' })).toBe(false);
+    expect(await revokeApiToken(t.db, asked.id, { id: owner.id, role: 'viewer', via: 'session' })).toBe(true);
     expect(await resolveActor(auth, t.db, bearer(asked.token))).toEqual({ actor: null, reason: 'invalid_token' });
 
-    const second = await createApiToken(t.db, { id: owner.id, role: 'viewer' }, { name: 'two', role: 'viewer' });
+    const second = await createApiToken(t.db, { id: owner.id, role: 'viewer', via: 'session' }, { name: 'two', role: 'viewer' });
     await t.db.user.update({ where: { id: owner.id }, data: { banned: true } });
     expect((await resolveActor(auth, t.db, bearer(second.token))).actor).toBeNull();
     expect((await resolveActor(auth, t.db, bearer('gbt_' + 'a'.repeat(43)))).actor).toBeNull();
     expect((await resolveActor(auth, t.db, bearer('not a token'))).actor).toBeNull();
+  });
+});
+
+describe('tokens do not manage tokens', () => {
+  it('a caller who came with a token can neither create a token nor revoke one', async () => {
+    const owner = await createUser(auth, { email: 'minter@example.test', name: 'M', password: 'minter password', role: 'member' });
+    const parent = await createApiToken(t.db, { id: owner.id, role: 'member', via: 'session' }, { name: 'one day', role: 'member', expiresAt: new Date(Date.now() + 86_400_000) });
+    const resolved = await resolveActor(auth, t.db, new Headers({ authorization: `Bearer ${parent.token}` }));
+    const caller = resolved.actor!;
+    expect(caller.via).toBe('token');
+    await expect(createApiToken(t.db, { id: caller.userId, role: caller.role, via: caller.via }, { name: 'forever', role: 'member' })).rejects.toThrow(
+      TokenManagementRefused,
+    );
+    await expect(revokeApiToken(t.db, parent.id, { id: caller.userId, role: caller.role, via: caller.via })).rejects.toThrow(TokenManagementRefused);
+    expect(await t.db.apiToken.count({ where: { userId: owner.id } })).toBe(1);
+    expect(await t.db.apiToken.count({ where: { userId: owner.id, revokedAt: null } })).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { createApiToken, listApiTokens } from '@gitbench/auth';
+import { createApiToken, listApiTokens, TokenManagementRefused } from '@gitbench/auth';
 import { ROLES } from '@gitbench/core';
 import { apiRoute } from '@/lib/auth/api-route';
 import { audit } from '@/lib/auth/audit';
@@ -22,10 +22,11 @@ export const GET = apiRoute('member', async ({ actor }) => NextResponse.json({ t
 
 /** A token for the CLI or CI, with at most the caller's role; the response is the only time it is shown. */
 export const POST = apiRoute('member', async ({ request, actor }) => {
+  if (actor.via !== 'session') return NextResponse.json({ error: new TokenManagementRefused().message }, { status: 403 });
   const body = await parseBody(request, newTokenSchema);
   if (!body.ok) return body.response;
   const { name, role, expiresInDays } = body.value;
-  const made = await createApiToken(services().db, { id: actor.userId, role: actor.role }, {
+  const made = await createApiToken(services().db, { id: actor.userId, role: actor.role, via: actor.via }, {
     name,
     role,
     ...(expiresInDays ? { expiresAt: new Date(Date.now() + expiresInDays * 86_400_000) } : {}),
