@@ -67,28 +67,32 @@ const COMMITS_COMMAND = "git log --all --reflog --format='%H%x09%s'";
  * of it. Null where a build may differ with the host (the local driver runs the host's git).
  */
 export function fixtureBuildKey(fixture: Fixture, sandbox: SandboxDescription): string | null {
+  const parts = fixtureBuildKeyParts(fixture, sandbox);
+  return parts ? sha256Hex(canonicalJson(parts)) : null;
+}
+
+/** What fixtureBuildKey hashes: its tests check that every step a build runs is in it. */
+export function fixtureBuildKeyParts(fixture: Fixture, sandbox: SandboxDescription): Record<string, unknown> | null {
   if (!sandbox.isolated) return null;
   const repoDir = repoDirOf(fixture);
   const pristine = pristineKeyOf(fixture, repoDir);
-  return sha256Hex(
-    canonicalJson({
-      format: 1,
-      definition: fixtureDefinitionHash(fixture),
-      repoDir,
-      // Only fixtures that have files carry the key, so every other build key stays as it was.
-      ...(fixture.files?.length ? { files: fileSteps(fixture) } : {}),
-      setup: setupScript(fixture),
-      preamble: environmentPreamble(),
-      archive: ARCHIVE_STEP.command,
-      // The listing's code too: it prints part of the state (builds whose state step was one command get another key).
-      state: stateSteps(repoDir).map((s) => [s.command, s.thenPython ?? null]),
-      context: contextSteps(fixture, repoDir).map((s) => s.command),
-      commits: COMMITS_COMMAND,
-      // Only fixtures whose scorer reads the repository for an answer that runs nothing carry it.
-      ...(pristine ? { pristine } : {}),
-      image: sandbox.imageId,
-    }),
-  );
+  return {
+    format: 1,
+    definition: fixtureDefinitionHash(fixture),
+    repoDir,
+    // Only fixtures that have files carry the key, so every other build key stays as it was.
+    ...(fixture.files?.length ? { files: fileSteps(fixture) } : {}),
+    setup: setupScript(fixture),
+    preamble: environmentPreamble(),
+    archive: ARCHIVE_STEP.command,
+    // The listing's code too: it prints part of the state (builds whose state step was one command get another key).
+    state: stateSteps(repoDir).map((s) => [s.command, s.thenPython ?? null]),
+    context: contextSteps(fixture, repoDir).map((s) => s.command),
+    commits: COMMITS_COMMAND,
+    // Only fixtures whose scorer reads the repository for an answer that runs nothing carry it.
+    ...(pristine ? { pristine } : {}),
+    image: sandbox.imageId,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * and the worker alike; it knows nothing of Postgres or the queue.
  */
 export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox } from './attempt-result';
-export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
+export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, fixtureBuildKeyParts, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
 export { FixtureSetupError, SandboxInfraError } from './errors';
 export { commandOutputBytes, DEFAULT_MAX_ANSWER_COMMANDS, DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES, executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
 export { repoDirOf, type BuiltSnapshot, type ContextResult, type FixtureSnapshot, type RepoArchive } from './fixture-snapshot';
