@@ -5,7 +5,7 @@ export interface RunSummary {
   outputMode: AnswerMode;
   trial: number;
   attempts: number;
-  /** Engine outcomes: PASS, FAIL, NEEDS_JUDGE (unscored), SANDBOX_ERROR, HASH_MISMATCH, CONFIG_ERROR, NOT_RUN. */
+  /** Engine outcomes: PASS, FAIL, NEEDS_JUDGE (unscored), SANDBOX_ERROR, HASH_MISMATCH, CONFIG_ERROR, TAMPERING (a counted failure), NOT_RUN. */
   outcomes: Record<string, number>;
   /** The envelope's own summary (quality outcomes only). */
   summary: { total_fixtures: number; total_passed: number; overall_pass_at_k: number };

@@ -21,7 +21,7 @@ export interface AttemptResult {
   scoredText: string;
   /** json_schema mode: why the structured answer could not be used (a scored failure). */
   structuredError?: string;
-  /** Why the outcome is not a quality outcome, for HASH_MISMATCH, SANDBOX_ERROR and CONFIG_ERROR. */
+  /** Why the outcome is not a plain verdict: HASH_MISMATCH, SANDBOX_ERROR, CONFIG_ERROR and TAMPERING. */
   error?: string;
   hashes: AttemptHashes;
   sandbox: AttemptSandbox;

@@ -43,6 +43,8 @@ export {
   sumCallUsage,
   ConfigurationError,
   StorageFailure,
+  TamperingError,
+  tamperingIn,
   checkDerived,
   derivedExpected,
   judgeHistories,

@@ -11,6 +11,7 @@ import {
   renderPrompt,
   StorageFailure,
   sumCallUsage,
+  tamperingIn,
   type AnswerMode,
   type AttemptEnding,
   type EndingClass,
@@ -99,8 +100,9 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       status: c.status,
       errorClass: c.errorClass,
       errorMessage: rest.errorMessage ?? null,
-      passed: c.quality ? (attempt?.passed ?? null) : null,
-      score: c.quality ? (attempt?.score ?? null) : null,
+      // A quality ending without a scored attempt is tampering found before scoring: a failure, 0.
+      passed: c.quality ? (attempt?.passed ?? false) : null,
+      score: c.quality ? (attempt?.score ?? 0) : null,
       attempt,
       calls,
       usage: agent ? agentUsage(agent) : sumCallUsage(calls),
@@ -117,8 +119,11 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       const run = await runAgentAttempt({ ...input, ...(input.agent ? { agent: input.agent } : {}) });
       agent = run.agent ?? undefined;
       if (!run.attempt) {
-        // The loop ended on infrastructure (the model's endpoint or the sandbox): excluded, retryable.
         const summary = run.agent!.summary;
+        const tampering = tamperingIn(run.agent!.error);
+        // The session's channel broke its protocol while the agent's commands ran: the model's failure.
+        if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox's channel: ${tampering.message}` });
+        // The loop ended on infrastructure (the model's endpoint or the sandbox): excluded, retryable.
         const failure = summary.exitStatus === 'sandbox_error' ? 'sandbox' : failureOf(run.agent!.error);
         return finish({ failure }, { errorMessage: `${summary.exitStatus}: ${summary.exitDetail ?? ''}` });
       }
@@ -129,6 +134,8 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       err.calls = calls;
       throw err;
     }
+    const tampering = input.signal?.aborted ? undefined : tamperingIn(err);
+    if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox's channel: ${tampering.message}` });
     const ending: AttemptEnding = { failure: failureOf(err, input.signal?.aborted ?? false) };
     const message = input.signal?.aborted ? String((input.signal.reason as Error)?.message ?? input.signal.reason) : (err as Error).message;
     return finish(ending, { errorMessage: message });

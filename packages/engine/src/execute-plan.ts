@@ -14,6 +14,8 @@ export interface PlanExecution {
   stateRead: boolean;
   /** Set when the sandbox could not run the plan to the end; the evidence is then incomplete. */
   aborted?: string;
+  /** Set when the sandbox's records broke their protocol (see the sandbox's batch-output-reader). */
+  tampering?: string;
   durationMs: number;
   /** The one-shot sandbox the plan ran in. */
   sandboxId: string;
@@ -119,5 +121,6 @@ export async function executePlan(
     sandboxId: result.sandboxId,
   };
   if (result.aborted) execution.aborted = result.aborted;
+  if (result.tampering) execution.tampering = result.tampering;
   return execution;
 }

@@ -178,6 +178,11 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
       const error = hashMismatchError(hashes);
       return finish('HASH_MISMATCH', failed(error), { scoredText, sandbox, error, sandboxMs });
     }
+    if (execution.tampering) {
+      // The state was read, so the answer's commands could run: only they can have broken the records.
+      const error = `the answer's processes tampered with the sandbox's channel: ${execution.tampering}`;
+      return finish('TAMPERING', failed(error), { scoredText, sandbox, error, sandboxMs });
+    }
   }
   const t1 = performance.now();
   let score: ScoreResult;

@@ -1,13 +1,10 @@
 import { plainGitWords } from '@gitbench/core';
 import { shellQuote } from './shell-quote';
 import { encodeRunnerPlan, KILL_GRACE_S, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type BatchRequest,
-  type BatchResult,
-  type StepRecord,
-} from './types';
+import { BatchOutputReader, hasNul, planSteps } from './batch-output-reader';
+import type { BatchRequest, BatchResult } from './types';
+
+export { BatchOutputReader } from './batch-output-reader';
 
 /**
  * A batch is one bash script run in the sandbox: it prepares the directory (restore, preamble) and
@@ -16,7 +13,6 @@ import {
  * whatever a step prints cannot forge another step's record.
  */
 
-const FRAME = '@@GBSTEP';
 /** Linux refuses a single argument over 128 KiB; longer scripts travel on stdin. */
 const MAX_ARG_SCRIPT = 96 * 1024;
 
@@ -28,36 +24,6 @@ export interface BuiltBatch {
   guardMs: number;
   /** Host-side cap on the whole batch's stdout. */
   maxBytes: number;
-}
-
-interface StepPlan {
-  group: number;
-  index: number;
-  id: string;
-  command: string;
-  timeoutMs: number;
-  cap: number;
-  cwd: string;
-  thenPython?: string;
-}
-
-function planSteps(request: BatchRequest): StepPlan[] {
-  return request.groups.flatMap((g, group) =>
-    g.steps.map((s, index) => ({
-      group,
-      index,
-      id: s.id,
-      command: s.command,
-      timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      cap: s.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      cwd: s.cwd ?? '.',
-      ...(s.thenPython !== undefined ? { thenPython: s.thenPython } : {}),
-    })),
-  );
-}
-
-function hasNul(step: Pick<StepPlan, 'command' | 'thenPython'>): boolean {
-  return step.command.includes('\0') || (step.thenPython ?? '').includes('\0');
 }
 
 /**
@@ -152,141 +118,6 @@ export interface RawRun {
 }
 
 /**
- * Reads a batch's framed stdout as it arrives: each step's record is handed to `onRecord` as soon as
- * its frame is complete, so a caller can act on early steps (a fixture built) while later ones run.
- * parseBatch reads the whole output the same way, so both see identical records.
- */
-export class BatchOutputReader {
-  readonly groups: StepRecord[][];
-  ended = false;
-  fatal?: string;
-  /** The frame that could not be read, when the output is not what the runner writes. */
-  broken?: { at: number; header: string };
-  private readonly byKey: Map<string, StepPlan>;
-  private buf: Buffer = Buffer.alloc(0);
-  private consumed = 0;
-
-  constructor(
-    request: BatchRequest,
-    private readonly onRecord?: (group: number, record: StepRecord) => void,
-  ) {
-    this.byKey = new Map(planSteps(request).map((s) => [`${s.group}.${s.index}`, s]));
-    this.groups = request.groups.map(() => []);
-  }
-
-  /** Every byte pushed, read or not: parseBatch reuses this reading only if it saw the kept output whole. */
-  bytesPushed = 0;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** Bytes the frame at the buffer's start needs before it can be read; 0 when unknown. */
-  private need = 0;
-
-  push(chunk: Buffer): void {
-    this.bytesPushed += chunk.length;
-    if (this.ended || this.fatal || this.broken) return;
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    // A large frame (a build's archive) arrives in many chunks: join them once, when it can be
-    // complete, instead of copying the frame so far at every chunk.
-    if (this.buf.length + this.pendingBytes < this.need) return;
-    this.join();
-    while (this.readFrame());
-  }
-
-  /** Reads what is left once no more output will come. */
-  finish(): void {
-    if (this.ended || this.fatal || this.broken) return;
-    this.join();
-    while (this.readFrame());
-  }
-
-  private join(): void {
-    if (this.pending.length === 0) return;
-    this.buf = this.buf.length === 0 && this.pending.length === 1 ? this.pending[0]! : Buffer.concat([this.buf, ...this.pending]);
-    this.pending = [];
-    this.pendingBytes = 0;
-  }
-
-  /** Reads one complete frame off the buffer; false when more bytes are needed or the output ended. */
-  private readFrame(): boolean {
-    const out = this.buf;
-    let pos = 0;
-    const readLine = (): string | undefined => {
-      const nl = out.indexOf(0x0a, pos);
-      if (nl < 0) {
-        // Any byte may end the line.
-        this.need = out.length + 1;
-        return undefined;
-      }
-      const line = out.subarray(pos, nl).toString('latin1');
-      pos = nl + 1;
-      return line;
-    };
-    const header = readLine();
-    if (header === undefined) return false;
-    if (header === '@@GBEND') {
-      this.ended = true;
-      return false;
-    }
-    if (header.startsWith('@@GBFATAL')) {
-      this.fatal = header.slice(10);
-      return false;
-    }
-    const parts = header.split(' ');
-    const plan = this.byKey.get(parts[1] ?? '');
-    if (parts[0] !== FRAME || !plan) {
-      this.broken = { at: this.consumed, header };
-      return false;
-    }
-    const oText = readLine();
-    const eText = readLine();
-    if (eText === undefined) return false;
-    const oLen = Number(oText);
-    const eLen = Number(eText);
-    if (!Number.isFinite(oLen) || !Number.isFinite(eLen)) {
-      this.broken = { at: this.consumed, header };
-      return false;
-    }
-    if (pos + oLen + eLen > out.length) {
-      this.need = pos + oLen + eLen;
-      return false;
-    }
-    this.need = 0;
-    const stdout = out.subarray(pos, pos + Math.min(oLen, plan.cap));
-    const stderr = out.subarray(pos + oLen, pos + oLen + Math.min(eLen, plan.cap));
-    pos += oLen + eLen;
-    const [, , rc, hasRc, timeoutRc, t0, t1] = parts;
-    const durationMs = Math.max(0, Math.round((Number(t1) - Number(t0)) * 1000));
-    // Without an exit-code file the step's process group was killed before it finished: by its
-    // timeout (124, or 137 after the KILL grace) or by something it ran.
-    const finished = hasRc === '1';
-    const timedOut = !finished && (timeoutRc === '124' || (timeoutRc === '137' && durationMs >= plan.timeoutMs - 50));
-    const record: StepRecord = {
-      id: plan.id,
-      command: plan.command,
-      exitCode: finished ? Number(rc) : timedOut ? 124 : Number(timeoutRc),
-      stdout: stdout.toString('utf8'),
-      stderr: hasNul(plan) ? 'command contains a NUL byte and was not run' : stderr.toString('utf8'),
-      timedOut,
-      truncated: oLen > plan.cap || eLen > plan.cap,
-      durationMs,
-    };
-    this.groups[plan.group]!.push(record);
-    this.consumed += pos;
-    this.buf = out.subarray(pos);
-    this.onRecord?.(plan.group, record);
-    return true;
-  }
-
-  /** A frame whose header arrived but not the rest of it (the output was cut inside it). */
-  get cutFrame(): { at: number; header: string } | undefined {
-    this.join();
-    const nl = this.buf.indexOf(0x0a);
-    return nl < 0 ? undefined : { at: this.consumed, header: this.buf.subarray(0, nl).toString('latin1') };
-  }
-}
-
-/**
  * Reads a batch's stdout as it arrives, telling the request's onRecord about each step as it ends;
  * parseBatch then takes the records from it instead of reading the output a second time.
  */
@@ -301,32 +132,37 @@ export function streamingReader(request: BatchRequest): { reader: BatchOutputRea
  */
 export function parseBatch(request: BatchRequest, raw: RawRun, streamed?: BatchOutputReader): BatchResult {
   let reader = streamed;
-  if (!reader || reader.bytesPushed !== raw.stdout.length) {
+  // A reader that refused the output stopped there: what the driver kept after that changes nothing.
+  if (!reader || (reader.bytesPushed !== raw.stdout.length && !reader.tampered)) {
     reader = new BatchOutputReader(request);
     reader.push(raw.stdout);
   }
   reader.finish();
   const groups = reader.groups;
   let aborted: string | undefined;
+  let tampering: string | undefined;
   const ended = reader.ended;
-  if (reader.fatal !== undefined) {
+  const detail = () => {
+    const stderr = raw.stderr.toString('utf8').trim().slice(-300);
+    return `exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''}`;
+  };
+  if (reader.broken) {
+    const { at, header, reason } = reader.broken;
+    tampering = `the sandbox's records broke their protocol at byte ${at}: ${reason} (${JSON.stringify(header.slice(0, 80))})`;
+    aborted = tampering;
+  } else if (reader.fatal !== undefined) {
     aborted = `sandbox batch failed before its steps: ${reader.fatal} (${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
-  } else if (reader.broken || (!ended && reader.cutFrame)) {
-    const stderr = raw.stderr.toString('utf8').trim().slice(-300);
-    const { at, header } = (reader.broken ?? reader.cutFrame)!;
-    aborted =
-      `sandbox batch output ended early or was unreadable at byte ${at} of ${raw.stdout.length} ` +
-      `(header ${JSON.stringify(header.slice(0, 80))}, exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''})`;
+  } else if (!ended && reader.cutFrame) {
+    const { at, header } = reader.cutFrame;
+    aborted = `sandbox batch output ended early or was unreadable at byte ${at} of ${raw.stdout.length} (header ${JSON.stringify(header.slice(0, 80))}, ${detail()})`;
+  } else if (!ended) {
+    aborted = `sandbox batch stopped before its end (${detail()})`;
   }
-  if (!ended && !aborted) {
-    const stderr = raw.stderr.toString('utf8').trim().slice(-300);
-    aborted = `sandbox batch stopped before its end (exit ${raw.exitCode}${raw.streamError ? `, ${raw.streamError}` : ''}${stderr ? `, stderr: ${stderr}` : ''})`;
-  }
-  if (raw.hostTimedOut) aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
+  if (raw.hostTimedOut && !tampering) aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
   const stoppedAt = request.groups.map((g, i) => {
     if (!g.stopOnFailure) return undefined;
     const idx = groups[i]!.findIndex((r) => r.exitCode !== 0);
     return idx < 0 ? undefined : idx;
   });
-  return { groups, stoppedAt, aborted, durationMs: raw.durationMs };
+  return { groups, stoppedAt, aborted, ...(tampering ? { tampering } : {}), durationMs: raw.durationMs };
 }

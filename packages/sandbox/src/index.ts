@@ -7,3 +7,4 @@ export { createSandboxDriver, type CreateDriverOptions } from './create-driver';
 export { resetScratchStep } from './scratch';
 export { ATTEMPT_LABEL, CAMPAIGN_LABEL, DEPLOYMENT_LABEL, WORKER_LABEL } from './labels';
 export { spareCpuMeter, type CpuTimes, type SpareCpuOptions } from './spare-cpu';
+export { parseBatch } from './batch-script';

@@ -1,4 +1,4 @@
-import { SandboxFailure, ToolRefusal } from '@gitbench/core';
+import { SandboxFailure, TamperingError, ToolRefusal } from '@gitbench/core';
 import { KILL_GRACE_S } from './step-runner';
 import type { SessionExecOptions, SessionExecResult } from './types';
 
@@ -16,7 +16,13 @@ import type { SessionExecOptions, SessionExecResult } from './types';
  *   @@GBEXEC id rc finished timed_out t0 t1 out_total err_total out_kept err_kept  <out><err>
  *   @@GBFILE id found len <bytes>      @@GBOK id      @@GBERR id len <message>
  *   (found: 0 no such file, 1 the file's len bytes follow, 2 larger than the limit: len is its size, no bytes follow)
- * Byte counts are measured by the runner, so nothing a command prints can forge a reply.
+ * Byte counts are measured by the runner, and the channel is out of the reach of the commands it runs
+ * (another uid, a non-dumpable runner, no descriptor of it inherited: see runner/common.py). Should bytes
+ * arrive that the runner would never send (a reply to no request, another request's id, an unknown
+ * kind, a header past MAX_REPLY_HEADER_BYTES, a payload longer than asked for, bytes that do not
+ * parse), the session ends with a TamperingError: only what the model ran could have written them, and
+ * an attempt ended that way is its failure, not an excluded sandbox error. Replies are read without
+ * copying what arrived so far at every chunk.
  */
 
 /** Bytes of a command's output read before its pipe is closed (its writer then dies of SIGPIPE). */
@@ -26,9 +32,17 @@ const GUARD_SLACK_MS = 10_000;
 
 interface Pending {
   id: string;
+  /** The largest payload the request can be answered with. */
+  maxPayload: number;
   resolve: (reply: Reply) => void;
   reject: (err: Error) => void;
 }
+
+/** Longer than any reply header the runner writes (eleven numbers and an id). */
+export const MAX_REPLY_HEADER_BYTES = 512;
+/** An error message from the runner is one line of an OSError. */
+const MAX_ERROR_BYTES = 64 * 1024;
+const NUMBER = /^-?\d{1,16}(\.\d{1,9})?$/;
 
 interface Reply {
   kind: string;
@@ -72,7 +86,13 @@ export function joinHeadTail(kept: Buffer, total: number, head: number): string 
 
 export class RunnerConnection {
   private buffer: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private chunkBytes = 0;
+  /** Bytes the reply at the buffer's start needs before it can be read. */
+  private need = 1;
   private waiting: Pending | undefined;
+  /** Why the session ended, as every later request is told it (a TamperingError stays one). */
+  private endError: Error | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private ended: string | undefined;
   private seq = 0;
@@ -87,16 +107,32 @@ export class RunnerConnection {
 
   /** Bytes from the runner's stdout, as they arrive. */
   push(chunk: Buffer): void {
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    if (this.ended || chunk.length === 0) return;
+    if (!this.waiting) return this.tampered('bytes that answer no request', chunk);
+    this.chunks.push(chunk);
+    this.chunkBytes += chunk.length;
+    if (this.buffer.length + this.chunkBytes < this.need) return;
     this.drain();
   }
 
   /** The runner's stdout ended (the sandbox stopped or was removed): every request still open fails. */
-  end(reason: string): void {
-    this.ended ??= reason;
+  end(reason: string, error: Error = new SessionEndedError(`the sandbox session ended: ${reason}`)): void {
+    if (this.ended === undefined) {
+      this.ended = reason;
+      this.endError = error;
+    }
+    this.buffer = Buffer.alloc(0);
+    this.chunks = [];
     const w = this.waiting;
     this.waiting = undefined;
-    w?.reject(new SessionEndedError(`the sandbox session ended: ${this.ended}`));
+    w?.reject(this.endError!);
+  }
+
+  /** Bytes the runner never sends: the sandbox is stopped and the session ends as tampering. */
+  private tampered(what: string, bytes: Buffer): void {
+    const reason = `the session's channel carried ${what}: ${JSON.stringify(bytes.subarray(0, 80).toString('latin1'))}`;
+    this.onLost(reason);
+    this.end(reason, new TamperingError(reason));
   }
 
   get isEnded(): boolean {
@@ -114,7 +150,7 @@ export class RunnerConnection {
     const env = encodeEnv(opts.env ?? {});
     const stdin = opts.stdin === undefined ? Buffer.alloc(0) : Buffer.from(opts.stdin);
     const guardMs = timeoutMs + KILL_GRACE_S * 1000 + GUARD_SLACK_MS;
-    const r = await this.request('X', [timeoutMs, head, tail, limit, cwd.length, cmd.length, env.length, stdin.length], [cwd, cmd, env, stdin], guardMs);
+    const r = await this.request('X', [timeoutMs, head, tail, limit, cwd.length, cmd.length, env.length, stdin.length], [cwd, cmd, env, stdin], guardMs, 2 * cap);
     if (r.kind !== 'EXEC') throw this.unexpected(r);
     const [rc, finished, timedOut, t0, t1, outTotal, errTotal, outKept] = r.fields;
     const outLen = Number(outKept);
@@ -135,7 +171,7 @@ export class RunnerConnection {
 
   async readFile(path: string, maxBytes = DEFAULT_READ_BYTES): Promise<Buffer | null> {
     const p = Buffer.from(path, 'utf8');
-    const r = await this.request('R', [p.length, maxBytes], [p], 60_000);
+    const r = await this.request('R', [p.length, maxBytes], [p], 60_000, maxBytes);
     if (r.kind !== 'FILE') throw this.unexpected(r);
     if (r.fields[0] === '2') throw new FileTooLargeError(`${path} has ${r.fields[1]} bytes, more than the ${maxBytes} a read may return`);
     return r.fields[0] === '1' ? r.payload : null;
@@ -168,12 +204,12 @@ export class RunnerConnection {
     return new SessionEndedError(`the session runner answered ${r.kind} out of turn`);
   }
 
-  private request(kind: string, sizes: number[], payloads: Buffer[], guardMs: number): Promise<Reply> {
+  private request(kind: string, sizes: number[], payloads: Buffer[], guardMs: number, maxPayload = 0): Promise<Reply> {
     const run = async (): Promise<Reply> => {
-      if (this.ended) throw new SessionEndedError(`the sandbox session ended: ${this.ended}`);
+      if (this.ended) throw this.endError!;
       const id = `r${++this.seq}`;
       const reply = new Promise<Reply>((resolve, reject) => {
-        this.waiting = { id, resolve, reject };
+        this.waiting = { id, maxPayload: Math.max(maxPayload, MAX_ERROR_BYTES), resolve, reject };
       });
       const guard = setTimeout(() => {
         const reason = `the session runner did not answer within ${guardMs} ms`;
@@ -195,36 +231,53 @@ export class RunnerConnection {
   }
 
   private drain(): void {
-    while (this.waiting) {
-      const nl = this.buffer.indexOf(0x0a);
-      if (nl < 0) return;
+    if (this.chunks.length > 0) {
+      this.buffer = this.buffer.length === 0 && this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat([this.buffer, ...this.chunks]);
+      this.chunks = [];
+      this.chunkBytes = 0;
+    }
+    while (this.buffer.length > 0) {
+      const w = this.waiting;
+      if (!w) return this.tampered('bytes that answer no request', this.buffer);
+      // A header is looked for only where one may be: a flood without a newline is refused at once.
+      const nl = this.buffer.subarray(0, MAX_REPLY_HEADER_BYTES).indexOf(0x0a);
+      if (nl < 0) {
+        if (this.buffer.length >= MAX_REPLY_HEADER_BYTES) return this.tampered('a header longer than any reply has', this.buffer);
+        this.need = this.buffer.length + 1;
+        return;
+      }
       const header = this.buffer.subarray(0, nl).toString('latin1');
       const [tag = '', id = '', ...fields] = header.split(' ');
       const kind = tag.startsWith('@@GB') ? tag.slice(4) : '';
-      const size =
-        kind === 'EXEC'
-          ? Number(fields[7]) + Number(fields[8])
-          : kind === 'FILE'
-            ? fields[0] === '1'
-              ? Number(fields[1])
-              : 0
-            : kind === 'ERR'
-              ? Number(fields[0])
-              : kind === 'OK'
-                ? 0
-                : NaN;
-      if (!kind || id !== this.waiting.id || !Number.isFinite(size)) {
-        const reason = `unreadable reply from the session runner: ${JSON.stringify(header.slice(0, 120))}`;
-        this.onLost(reason);
-        this.end(reason);
+      const size = replySize(kind, fields);
+      if (id !== w.id || !fields.every((f) => NUMBER.test(f)) || size === undefined) return this.tampered('a reply the runner does not send', this.buffer);
+      if (size > w.maxPayload) return this.tampered('a reply longer than its request allows', this.buffer);
+      if (this.buffer.length < nl + 1 + size) {
+        this.need = nl + 1 + size;
         return;
       }
-      if (this.buffer.length < nl + 1 + size) return;
       const payload = this.buffer.subarray(nl + 1, nl + 1 + size);
       this.buffer = this.buffer.subarray(nl + 1 + size);
-      const w = this.waiting;
+      this.need = 1;
       this.waiting = undefined;
       w.resolve({ kind, fields, payload });
     }
+  }
+}
+
+/** The payload's length a reply's header announces; undefined for a header the runner never writes. */
+function replySize(kind: string, fields: string[]): number | undefined {
+  const n = (i: number) => Number(fields[i]);
+  switch (kind) {
+    case 'EXEC':
+      return fields.length === 9 ? n(7) + n(8) : undefined;
+    case 'FILE':
+      return fields.length !== 2 ? undefined : fields[0] === '1' ? n(1) : fields[0] === '0' || fields[0] === '2' ? 0 : undefined;
+    case 'ERR':
+      return fields.length === 1 ? n(0) : undefined;
+    case 'OK':
+      return fields.length === 0 ? 0 : undefined;
+    default:
+      return undefined;
   }
 }

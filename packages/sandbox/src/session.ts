@@ -1,3 +1,4 @@
+import { TamperingError } from '@gitbench/core';
 import { posix } from 'node:path';
 import type { RunnerConnection } from './session-protocol';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type BatchRequest, type BatchResult, type SandboxSession, type SessionExecOptions, type SessionExecResult, type StepRecord } from './types';
@@ -73,6 +74,7 @@ export class RunnerSession implements SandboxSession {
     const stoppedAt: (number | undefined)[] = request.groups.map(() => undefined);
     const ok: boolean[] = [];
     let aborted: string | undefined;
+    let tampering: string | undefined;
     try {
       if (request.preamble) await this.applyPreamble(request.preamble);
       for (const [g, group] of request.groups.entries()) {
@@ -102,8 +104,9 @@ export class RunnerSession implements SandboxSession {
       }
     } catch (err) {
       aborted = `sandbox session failed during the batch: ${(err as Error).message}`;
+      if (err instanceof TamperingError) tampering = err.message;
     }
-    return { groups, stoppedAt, ...(aborted ? { aborted } : {}), durationMs: performance.now() - started };
+    return { groups, stoppedAt, ...(aborted ? { aborted } : {}), ...(tampering ? { tampering } : {}), durationMs: performance.now() - started };
   }
 
   close(): Promise<void> {

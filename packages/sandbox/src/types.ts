@@ -81,6 +81,11 @@ export interface BatchResult {
   stoppedAt: (number | undefined)[];
   /** Set when the batch as a whole could not finish (restore failed, a step escaped its timeout). */
   aborted?: string;
+  /**
+   * Set (with aborted) when the runner's output broke its protocol (see batch-output-reader.ts):
+   * once the model's commands ran, only they can have caused it.
+   */
+  tampering?: string;
   durationMs: number;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PREAMBLE_BYTES } from '../src/batch-output-reader';
 import { BatchOutputReader, buildBatch, parseBatch } from '../src/batch-script';
 import type { BatchRequest } from '../src/types';
 
@@ -18,7 +19,7 @@ const raw = (stdout: Buffer) => ({ stdout, stderr: Buffer.alloc(0), exitCode: 0,
 describe('batch framing', () => {
   it('reads records by byte counts, so output that looks like a frame stays output', () => {
     const forged = '@@GBSTEP 1.0 0 1 0 0 0\n0\n0\n';
-    const r = parseBatch(request, raw(Buffer.concat([frame('0.0', 0, forged, ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcdef', ''), END])));
+    const r = parseBatch(request, raw(Buffer.concat([frame('0.0', 0, forged, ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcde', ''), END])));
     expect(r.groups[0]!.map((x) => [x.id, x.exitCode, x.stdout])).toEqual([['a', 0, forged], ['b', 1, '']]);
     expect(r.stoppedAt).toEqual([1, undefined]);
     expect(r.groups[1]![0]).toMatchObject({ stdout: 'abcd', truncated: true, durationMs: 10 });
@@ -40,7 +41,7 @@ describe('batch framing', () => {
   });
 
   it('hands over each record as soon as its frame is complete, however the output is cut into chunks', () => {
-    const whole = Buffer.concat([frame('0.0', 0, 'hi', ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcdef', ''), END]);
+    const whole = Buffer.concat([frame('0.0', 0, 'hi', ''), frame('0.1', 1, '', 'no'), frame('1.0', 0, 'abcde', ''), END]);
     const whole2 = parseBatch(request, raw(whole));
     const seen: [number, string][] = [];
     const reader = new BatchOutputReader(request, (group, record) => seen.push([group, record.id]));
@@ -102,5 +103,51 @@ describe('batch framing', () => {
     const short = buildBatch(request, '/work');
     expect(short.argv[0]).toBe('bash');
     expect(short.stdin).toBeUndefined();
+  });
+
+  describe('refuses what the runner never writes, as tampering', () => {
+    const ok = (...frames: Buffer[]) => parseBatch(request, raw(Buffer.concat(frames)));
+    const cases: [string, Buffer[], RegExp][] = [
+      ['a record of a step that never started (the probes, ahead of the answer)', [frame('1.0', 0, 'ok', ''), END], /earlier one has not run/],
+      ['a second record of a step', [frame('0.0', 0, '', ''), frame('0.0', 0, '', ''), frame('0.1', 0, '', ''), frame('1.0', 0, '', ''), END], /second record/],
+      ['a record of a step its group skipped after a failure', [frame('0.0', 1, '', ''), frame('0.1', 0, '', ''), frame('1.0', 0, '', ''), END], /group did not run/],
+      ['an end before every step ran', [frame('0.0', 0, '', ''), END, frame('0.1', 0, '', '')], /end before every step ran/],
+      ['output after the end', [frame('0.0', 0, '', ''), frame('0.1', 0, '', ''), frame('1.0', 0, '', ''), END, Buffer.from('@@GBEND\n')], /after the end/],
+      ['a line that is not a record', [frame('0.0', 0, '', ''), Buffer.from('garbage\n')], /not a record/],
+      ['a record longer than its cap', [frame('0.0', 0, '', ''), frame('0.1', 0, '', ''), frame('1.0', 0, 'abcdef', ''), END], /longer than its step may print/],
+      ['a fatal line after the steps began', [frame('0.0', 0, '', ''), Buffer.from('@@GBFATAL restore\n')], /fatal line/],
+      ['lengths that are not numbers', [Buffer.from('@@GBSTEP 0.0 0 1 0 1.0 1.0\n-1\n0\n')], /not numbers/],
+    ];
+    for (const [name, frames, why] of cases) {
+      it(name, () => {
+        const r = ok(...frames);
+        expect(r.tampering).toMatch(why);
+        expect(r.aborted).toBe(r.tampering);
+      });
+    }
+
+    it('reads the runner\'s own output as no tampering', () => {
+      const r = ok(frame('0.0', 0, '@@GBEND\n', ''), frame('0.1', 1, '', ''), frame('1.0', 0, 'abcde', ''), END);
+      expect(r.tampering).toBeUndefined();
+      expect(r.aborted).toBeUndefined();
+      // A group that requires a failed one is skipped whole by the runner.
+      const guarded: BatchRequest = { groups: [{ stopOnFailure: false, steps: [{ id: 'x', command: 'false' }] }, { stopOnFailure: false, requires: 0, steps: [{ id: 'y', command: 'true' }] }] };
+      expect(parseBatch(guarded, raw(Buffer.concat([frame('0.0', 1, '', ''), END]))).tampering).toBeUndefined();
+      expect(parseBatch(guarded, raw(Buffer.concat([frame('0.0', 1, '', ''), frame('1.0', 0, '', ''), END]))).tampering).toMatch(/group did not run/);
+    });
+
+    it('refuses a flood without a newline at once, without holding it', () => {
+      const reader = new BatchOutputReader(request);
+      const chunk = Buffer.alloc(64 * 1024, 0x41);
+      // 30 MB in 64 KiB chunks: each chunk after the first is only counted.
+      for (let i = 0; i < 480; i++) reader.push(chunk);
+      expect(reader.broken?.reason).toMatch(/header longer/);
+      expect(reader.bytesPushed).toBe(480 * 64 * 1024);
+      expect(reader.cutFrame).toBeUndefined();
+      // A header that never ends within the bound is refused too, cut in single bytes.
+      const slow = new BatchOutputReader(request);
+      for (let i = 0; i <= MAX_PREAMBLE_BYTES; i++) slow.push(Buffer.from('@'));
+      expect(slow.tampered).toBe(true);
+    });
   });
 });

@@ -13,8 +13,12 @@ import type { AttemptStatus } from './attempt-status';
  * What scoring concluded. PASS and FAIL are quality outcomes. NEEDS_JUDGE waits for a judge.
  * HASH_MISMATCH (the restored repository is not the fixture's) and SANDBOX_ERROR are infrastructure.
  * CONFIG_ERROR (unknown scoring type, a scorer that cannot plan) is a broken fixture.
+ * TAMPERING: once the model's commands ran, the channel between the sandbox's runner and the host
+ * broke its protocol (forged or duplicate records, bytes after the end, a flood, unreadable bytes).
+ * Only the model's processes can cause that, so it is the model's failure: scored, counted, never
+ * excluded or retried, which would let a model about to fail erase its failure.
  */
-export const ATTEMPT_OUTCOMES = ['PASS', 'FAIL', 'NEEDS_JUDGE', 'HASH_MISMATCH', 'SANDBOX_ERROR', 'CONFIG_ERROR'] as const;
+export const ATTEMPT_OUTCOMES = ['PASS', 'FAIL', 'NEEDS_JUDGE', 'HASH_MISMATCH', 'SANDBOX_ERROR', 'CONFIG_ERROR', 'TAMPERING'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /**
@@ -42,7 +46,7 @@ export interface EndingClass {
   infrastructure: boolean;
 }
 
-const quality = (status: 'VALID_PASS' | 'VALID_FAIL'): EndingClass => ({ status, errorClass: null, quality: true, infrastructure: false });
+const quality = (status: 'VALID_PASS' | 'VALID_FAIL', errorClass: string | null = null): EndingClass => ({ status, errorClass, quality: true, infrastructure: false });
 const excluded = (status: FinalAttemptStatus, errorClass: string, infrastructure: boolean): EndingClass => ({
   status,
   errorClass,
@@ -69,6 +73,8 @@ function classifyOutcome(outcome: AttemptOutcome): EndingClass {
       return excluded('INFRA_FAILURE', 'sandbox_error', true);
     case 'CONFIG_ERROR':
       return excluded('INVALID_INPUT', 'config_error', false);
+    case 'TAMPERING':
+      return quality('VALID_FAIL', TAMPERING_ERROR_CLASS);
     default:
       return assertNever(outcome);
   }
@@ -107,8 +113,11 @@ export function classifyEnding(ending: AttemptEnding): EndingClass {
   return classifyUnjudged(ending.unjudged);
 }
 
-/** PASS or FAIL: the outcomes that enter quality figures. */
-export function isQualityOutcome(outcome: AttemptOutcome): outcome is 'PASS' | 'FAIL' {
+/** The error class of a TAMPERING attempt, stored on its row and shown on its page. */
+export const TAMPERING_ERROR_CLASS = 'tampering';
+
+/** PASS, FAIL or TAMPERING: the outcomes that enter quality figures. */
+export function isQualityOutcome(outcome: AttemptOutcome): outcome is 'PASS' | 'FAIL' | 'TAMPERING' {
   return classifyOutcome(outcome).quality;
 }
 
@@ -133,6 +142,22 @@ export function isBrokenOutcome(outcome: AttemptOutcome): boolean {
  */
 export class SandboxFailure extends Error {
   override name = 'SandboxFailure';
+}
+
+/**
+ * The sandbox's channel to the host broke its protocol after the model's commands could run: see
+ * TAMPERING. Deliberately not a SandboxFailure, which would exclude the attempt and retry it.
+ */
+export class TamperingError extends Error {
+  override name = 'TamperingError';
+}
+
+/** The TamperingError behind an error, following its causes (a tool call's failure wraps it). */
+export function tamperingIn(error: unknown): TamperingError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof TamperingError) return e;
+  }
+  return undefined;
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   isValidOutcome,
   RetriesExhaustedError,
   SandboxFailure,
+  TamperingError,
+  tamperingIn,
   TransientError,
   UNJUDGED_REASONS,
 } from '../../src';
@@ -28,6 +30,7 @@ describe('attempt endings', () => {
       HASH_MISMATCH: 'HASH_MISMATCH',
       SANDBOX_ERROR: 'INFRA_FAILURE',
       CONFIG_ERROR: 'INVALID_INPUT',
+      TAMPERING: 'VALID_FAIL',
       'failure:transient': 'INFRA_FAILURE',
       'failure:quality': 'INFRA_FAILURE',
       'failure:configuration': 'INFRA_FAILURE',
@@ -45,8 +48,16 @@ describe('attempt endings', () => {
       expect(c.quality).toBe(isValidOutcome(c.status));
       expect(c.quality && c.infrastructure).toBe(false);
     }
-    expect(ATTEMPT_OUTCOMES.filter(isQualityOutcome)).toEqual(['PASS', 'FAIL']);
+    expect(ATTEMPT_OUTCOMES.filter(isQualityOutcome)).toEqual(['PASS', 'FAIL', 'TAMPERING']);
     expect(ATTEMPT_OUTCOMES.filter(isInfrastructureOutcome)).toEqual(['HASH_MISMATCH', 'SANDBOX_ERROR']);
+  });
+
+  it('counts tampering against the model with its own error class, never as an excluded, retryable failure', () => {
+    expect(classifyEnding({ outcome: 'TAMPERING' })).toEqual({ status: 'VALID_FAIL', errorClass: 'tampering', quality: true, infrastructure: false });
+    const wrapped = new SandboxFailure('the sandbox failed while bash ran', { cause: new TamperingError('unreadable reply') });
+    expect(tamperingIn(wrapped)?.message).toBe('unreadable reply');
+    expect(tamperingIn(new SandboxFailure('engine down'))).toBeUndefined();
+    expect(failureOf(new TamperingError('x'))).not.toBe('sandbox');
   });
 
   it('classifies thrown errors by their class, never by their name', () => {

@@ -12,6 +12,7 @@ import {
   renderPrompt,
   resolveToolSet,
   SandboxFailure,
+  TamperingError,
   WORKSPACE_VARIABLE,
   type AgentConfig,
   type AgentConfigInput,
@@ -222,6 +223,7 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
       { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after' }] },
     ],
   });
+  if (batch.tampering) throw new TamperingError(batch.tampering);
   if (batch.aborted) throw new SandboxFailure(batch.aborted);
   const probes: Record<string, ExecRecord> = {};
   for (const r of batch.groups[0] ?? []) probes[r.id] = toExecRecord(r);

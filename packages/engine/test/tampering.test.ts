@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { classifyEnding, fixtureDefinitionHash, inputHash } from '@gitbench/core';
+import { parseBatch, type BatchRequest, type OneShotResult, type SandboxDriver } from '@gitbench/sandbox';
+import { loadSuiteDir } from '../src/load-suite-dir';
+import { scoreAttempt } from '../src/score-attempt';
+import type { FixtureSnapshot } from '../src/fixture-snapshot';
+import { UPSTREAM_FIXTURES } from '../../core/test/fixtures/upstream-data';
+
+const STATE = 'state of the repository as built\n';
+
+function frame(key: string, rc: number, out: string): Buffer {
+  return Buffer.concat([Buffer.from(`@@GBSTEP ${key} ${rc} 1 ${rc} 1.000000 1.010000\n${Buffer.byteLength(out)}\n0\n`), Buffer.from(out)]);
+}
+
+/** A driver whose sandbox prints `stdout(request)`: what a runner wrote, or what an answer forged into its channel. */
+function printing(stdout: (request: BatchRequest) => Buffer): SandboxDriver {
+  return {
+    describe: () => ({ driver: 'docker', image: 'test', imageId: 'test', isolated: true }),
+    runOnce: async (request: BatchRequest): Promise<OneShotResult> => ({
+      ...parseBatch(request, { stdout: stdout(request), stderr: Buffer.alloc(0), exitCode: 0, hostTimedOut: false, durationMs: 1 }),
+      sandboxId: 'box',
+    }),
+  } as unknown as SandboxDriver;
+}
+
+describe('tampering with the sandbox channel', async () => {
+  const suite = await loadSuiteDir(path.join(UPSTREAM_FIXTURES, 'git_clean'));
+  const fixture = suite.fixtures.find((f) => f.id === 'f001')!;
+  const snapshot = {
+    repoState: STATE,
+    inputHash: inputHash(fixtureDefinitionHash(fixture), STATE),
+    repoDir: 'repo',
+    context: {},
+    tar: Buffer.alloc(0),
+    image: { driver: 'docker', tag: 'test', id: 'test', isolated: true },
+  } as unknown as FixtureSnapshot;
+  const score = (stdout: (request: BatchRequest) => Buffer) =>
+    scoreAttempt({ fixture, snapshot, driver: printing(stdout), outputMode: 'text', prompt: 'p', output: 'true' });
+
+  it('scores forged probe records written after the answer ran as TAMPERING, a counted failure', async () => {
+    const result = await score((request) => {
+      // The answer's step forges every probe's record as passing, then the end, as the issue's attack did.
+      const forged = request.groups[2]!.steps.map((_, i) => frame(`2.${i}`, 0, ''));
+      return Buffer.concat([frame('0.0', 0, STATE), frame('0.1', 0, ''), ...forged, Buffer.from('@@GBEND\n'), frame('1.0', 0, '')]);
+    });
+    expect(result.outcome).toBe('TAMPERING');
+    expect(result.passed).toBe(false);
+    expect(result.error).toMatch(/^the answer's processes tampered with the sandbox's channel: .*earlier one has not run/);
+    expect(classifyEnding({ outcome: result.outcome })).toMatchObject({ status: 'VALID_FAIL', errorClass: 'tampering', quality: true });
+  });
+
+  it('keeps a sandbox that broke before the answer ran an excluded sandbox error', async () => {
+    const result = await score(() => Buffer.from('garbage\n'));
+    expect(result.outcome).toBe('SANDBOX_ERROR');
+  });
+});
