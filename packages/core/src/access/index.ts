@@ -1,2 +1,3 @@
 export * from './roles';
 export * from './audit-actions';
+export * from './raw-outputs';

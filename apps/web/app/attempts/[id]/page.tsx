@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { attemptStatusReason, isAttemptStatus, isSimulatedModelId, roleAtLeast, type AttemptEvidence, type ScoreCheck } from '@gitbench/core';
+import { attemptStatusReason, isAttemptStatus, isSimulatedModelId, type AttemptEvidence, type ScoreCheck } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { Section } from '@/components/empty-state';
 import { Diff, Facts, JsonBlock, Pre } from '@/components/evidence';
@@ -98,7 +98,7 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
   const { id } = await params;
   const query = await searchParams;
   const db = services().db;
-  const [found, trajectory] = await Promise.all([getAttemptEvidence(db, id), getTrajectoryView(db, id, indexParam(query.try))]);
+  const [found, trajectory] = await Promise.all([getAttemptEvidence(db, id, actor.role), getTrajectoryView(db, id, indexParam(query.try))]);
   if (!found) notFound();
   const askedStep = indexParam(query.step);
   const initialStep = trajectory && askedStep !== undefined && askedStep < trajectory.heads.length ? askedStep : null;
@@ -106,11 +106,10 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
   const pageSteps = trajectory
     ? ((await getStepRange(db, id, { from: stepPage * STEP_PAGE, to: (stepPage + 1) * STEP_PAGE, tryNumber: trajectory.meta.tryNumber })) ?? [])
     : [];
-  const { attempt: a, siblings } = found;
+  // Raw outputs (prompt, answer, transcript, command output, error messages) reach viewers only once the
+  // campaign is published, after its safety review: the query leaves them out (see getAttemptEvidence).
+  const { attempt: a, siblings, rawHidden } = found;
   const latest = a.tries[0];
-  // Raw outputs (prompt, answer, transcript, command output) reach viewers only once the campaign is
-  // published, after its safety review; members and admins, who review, always see them.
-  const rawHidden = !roleAtLeast(actor.role, 'member') && a.campaign.publishedAt === null;
   const parsed = rawHidden ? null : tryEvidence(latest?.evidence);
   const ev = parsed?.ok ? parsed.record : null;
   const calls = callsOf(ev);
@@ -154,9 +153,9 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
           {a.reasoningEffort ? ` · effort ${a.reasoningEffort}` : ''} · {reason}
           {a.score !== null ? ` · score ${a.score.toFixed(3)}` : ''} · {a.tryCount} tr{a.tryCount === 1 ? 'y' : 'ies'}
         </p>
-        {a.errorMessage ? (
-          <p className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">
-            {a.errorClass ? <strong>{a.errorClass}: </strong> : null}
+        {a.errorMessage || (rawHidden && a.errorClass) ? (
+          <p className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900" data-testid="attempt-error">
+            {a.errorClass ? <strong>{a.errorClass}{a.errorMessage ? ': ' : ''}</strong> : null}
             {a.errorMessage}
           </p>
         ) : null}
