@@ -48,4 +48,11 @@ describe('attempt evidence by role', () => {
     expect(found.attempt.errorMessage).toContain('secret answer');
     expect(found.attempt.tries[0]!.errorMessage).toContain('secret answer');
   });
+
+  it('hides them again from viewers when the review of a published campaign is not approved', async () => {
+    await t.db.campaign.update({ where: { id: campaignId }, data: { publishedAt: new Date(), publishedBy: 'u', safetyReview: 'pending' } });
+    const found = (await getAttemptEvidence(t.db, attemptId, 'viewer'))!;
+    expect(found.rawHidden).toBe(true);
+    expect(JSON.stringify(found)).not.toContain('secret answer');
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_RULES, newId, reviewOutput, safetyReviewerFromEnv } from '@gitbench/core';
-import { createTestDatabase, decideSafetyReview, publishCampaign, runSafetyReview, seedRandomCampaign, type TestDatabase } from '../src';
+import { createTestDatabase, decideSafetyReview, publishCampaign, retryCampaign, runSafetyReview, seedRandomCampaign, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;
@@ -46,6 +46,33 @@ describe('a campaign\'s safety review and publication', () => {
     expect(await decideSafetyReview(t.db, campaignId, 'approved')).toBe(true);
     expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).publishedBy).toBe('m@x');
+  });
+
+  it('blocking a published campaign unpublishes it', async () => {
+    const { campaignId } = await seedRandomCampaign(t.db, 9, { legacy: false });
+    await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'approved' } });
+    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
+    expect(await decideSafetyReview(t.db, campaignId, 'blocked')).toBe(true);
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { safetyReview: true, publishedAt: true, publishedBy: true } })).toEqual({
+      safetyReview: 'blocked',
+      publishedAt: null,
+      publishedBy: null,
+    });
+  });
+
+  it('a retry of a published campaign unpublishes it and sends its review back to pending', async () => {
+    const { campaignId } = await seedRandomCampaign(t.db, 10, { legacy: false });
+    await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'approved' } });
+    await t.db.attempt.updateMany({ where: { campaignId, status: 'INFRA_FAILURE' }, data: { status: 'VALID_FAIL' } });
+    const failed = await t.db.attempt.findFirstOrThrow({ where: { campaignId } });
+    await t.db.attempt.update({ where: { id: failed.id }, data: { status: 'INFRA_FAILURE' } });
+    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
+    const retry = await retryCampaign(t.db, campaignId);
+    expect(retry.attempts.map((a) => a.attemptId)).toEqual([failed.id]);
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { safetyReview: true, publishedAt: true } })).toEqual({
+      safetyReview: 'pending',
+      publishedAt: null,
+    });
   });
 
   it('refuses to publish a running campaign', async () => {

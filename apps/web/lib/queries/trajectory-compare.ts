@@ -1,3 +1,4 @@
+import { rawOutputsVisible, releasedCampaignWhere } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import { getTrajectoryView, type TrajectoryView } from './trajectory';
 
@@ -29,7 +30,7 @@ export interface CompareVisibility {
   onlyPublished: boolean;
 }
 
-const ATTEMPT_SELECT = { id: true, campaignId: true, modelId: true, trial: true, status: true, domain: true, fixtureId: true, campaign: { select: { name: true, publishedAt: true } } } as const;
+const ATTEMPT_SELECT = { id: true, campaignId: true, modelId: true, trial: true, status: true, domain: true, fixtureId: true, campaign: { select: { name: true, publishedAt: true, safetyReview: true } } } as const;
 
 async function side(db: Db, attemptId: string): Promise<(CompareSide & { domain: string; fixtureId: string; published: boolean }) | null> {
   const [a, view] = await Promise.all([db.attempt.findUnique({ where: { id: attemptId }, select: ATTEMPT_SELECT }), getTrajectoryView(db, attemptId)]);
@@ -43,7 +44,7 @@ async function side(db: Db, attemptId: string): Promise<(CompareSide & { domain:
     status: a.status,
     domain: a.domain,
     fixtureId: a.fixtureId,
-    published: a.campaign.publishedAt !== null,
+    published: rawOutputsVisible('viewer', a.campaign),
     view,
   };
 }
@@ -64,7 +65,7 @@ export async function compareCandidates(
       fixtureId: attempt.fixtureId,
       id: { not: attempt.id },
       trajectories: { some: {} },
-      ...(visibility.onlyPublished ? { campaign: { publishedAt: { not: null } } } : {}),
+      ...(visibility.onlyPublished ? { campaign: releasedCampaignWhere() } : {}),
     },
     select: { ...ATTEMPT_SELECT, trajectories: { select: { steps: true }, orderBy: { tryNumber: 'desc' }, take: 1 } },
     orderBy: [{ finishedAt: { sort: 'desc', nulls: 'first' } }, { id: 'asc' }],

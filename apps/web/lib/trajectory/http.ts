@@ -1,7 +1,7 @@
 import 'server-only';
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { roleAtLeast } from '@gitbench/core';
+import { rawOutputsVisible, roleAtLeast } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { Actor } from '../auth/guard';
 import { apiRoute } from '../auth/api-route';
@@ -37,9 +37,9 @@ export const noTrajectory = (id: string) => NextResponse.json({ error: `attempt 
  */
 export async function trajectoryHidden(db: Db, actor: Actor, attemptId: string): Promise<NextResponse | null> {
   if (roleAtLeast(actor.role, 'member')) return null;
-  const a = await db.attempt.findUnique({ where: { id: attemptId }, select: { campaign: { select: { publishedAt: true } } } });
+  const a = await db.attempt.findUnique({ where: { id: attemptId }, select: { campaign: { select: { publishedAt: true, safetyReview: true } } } });
   if (!a) return null; // the route answers 404 itself
-  return a.campaign.publishedAt === null
+  return !rawOutputsVisible(actor.role, a.campaign)
     ? NextResponse.json({ error: 'This campaign is not published yet: its trajectories are shown to viewers after its safety review.' }, { status: 403 })
     : null;
 }

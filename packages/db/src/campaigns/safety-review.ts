@@ -2,6 +2,7 @@ import { ALLOWED_SAFETY_REVIEW_STATES, parseAttemptEvidence, reviewOutput, type 
 import type { Db } from '../client';
 
 const BATCH = 500;
+const UNPUBLISHED = { publishedAt: null, publishedBy: null } as const;
 /** Attempts whose model answered: their raw output is what the review reads. */
 const ANSWERED = ['VALID_PASS', 'VALID_FAIL', 'UNSCORED'] as const;
 
@@ -47,13 +48,22 @@ export async function runSafetyReview(db: Db, campaignId: string, reviewer: Safe
       });
     }
   }
-  await db.campaign.updateMany({ where: { id: campaignId, safetyReview: 'pending' }, data: { safetyReview: blocked > 0 ? 'blocked' : 'approved' } });
+  await db.campaign.updateMany({
+    where: { id: campaignId, safetyReview: 'pending' },
+    data: blocked > 0 ? { safetyReview: 'blocked', ...UNPUBLISHED } : { safetyReview: 'approved' },
+  });
   return { reviewed, blocked };
 }
 
-/** A person's decision on a campaign's review (members and admins), overriding the reviewer's. */
+/**
+ * A person's decision on a campaign's review (members and admins), overriding the reviewer's. Blocking
+ * a published campaign unpublishes it: what viewers see must have passed the review as it stands.
+ */
 export async function decideSafetyReview(db: Db, campaignId: string, decision: 'approved' | 'blocked'): Promise<boolean> {
-  const { count } = await db.campaign.updateMany({ where: { id: campaignId, legacy: false }, data: { safetyReview: decision } });
+  const { count } = await db.campaign.updateMany({
+    where: { id: campaignId, legacy: false },
+    data: decision === 'blocked' ? { safetyReview: decision, ...UNPUBLISHED } : { safetyReview: decision },
+  });
   return count === 1;
 }
 
@@ -72,6 +82,6 @@ export async function publishCampaign(db: Db, campaignId: string, by: string, pu
       return { ok: false, status: 409, error: `The safety review is ${campaign.safetyReview.replace(/_/g, ' ')}; it must be approved before the campaign is published.` };
     }
   }
-  await db.campaign.update({ where: { id: campaignId }, data: publish ? { publishedAt: new Date(), publishedBy: by } : { publishedAt: null, publishedBy: null } });
+  await db.campaign.update({ where: { id: campaignId }, data: publish ? { publishedAt: new Date(), publishedBy: by } : UNPUBLISHED });
   return { ok: true };
 }
