@@ -22,6 +22,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+      // A committed .only (it.only, describe.only, test.describe.only) runs that test alone and drops the others
+      // silently; vitest's allowOnly and Playwright's forbidOnly refuse it at run time, this before a commit.
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='only']", message: 'a committed .only drops every other test' }],
     },
   },
 );

@@ -23,6 +23,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // A committed test.only would run that test alone and drop every other browser test silently.
+  forbidOnly: true,
   timeout: 60_000,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
   globalSetup: './e2e/global-setup.ts',

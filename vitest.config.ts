@@ -2,11 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (pure logic, milliseconds, no services) and `integration` (*.int.test.ts,
 // real Postgres, Redis and Docker). Each integration file uses its own schema and queue name.
+
+/** Rules of every run, set in each project (projects do not inherit them); scripts/test runs tiny suites under them too. */
+export const RUN_RULES = {
+  // A committed .only would quietly drop every other test of its file: it fails the run instead.
+  allowOnly: false,
+  // A missing snapshot file fails instead of being written anew (as under CI=true, which test.sh does not set).
+  // `vitest run -u` writes snapshots on purpose.
+  update: 'none',
+} as const;
+
 export default defineConfig({
   test: {
+    ...RUN_RULES,
     projects: [
       {
         test: {
+          ...RUN_RULES,
           name: 'unit',
           sequence: { groupOrder: 0 },
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
@@ -15,6 +27,7 @@ export default defineConfig({
       },
       {
         test: {
+          ...RUN_RULES,
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['packages/*/test/**/*.int.test.ts', 'apps/*/test/**/*.int.test.ts'],

@@ -1,12 +1,33 @@
 /**
- * Prints the last line of `npm test` from the reports in test-results/ (see lib/test-counts.ts), and
- * every failure that is not a failed test on stderr above it. Exits 1 when anything failed.
+ * Prints the last line of `npm test` from the reports and step statuses in test-results/ (see
+ * lib/test-counts.ts), and every failure that is not a failed test on stderr above it. Exits 1 when
+ * anything failed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { addCounts, countPlaywright, countVitest, formatCounts, missingReport, NO_COUNTS, type Counts, type PlaywrightReport, type VitestReport } from './lib/test-counts';
+import {
+  addCounts,
+  countPlaywright,
+  countSteps,
+  countVitest,
+  formatCounts,
+  missingReport,
+  NO_COUNTS,
+  type Counts,
+  type OutsideErrors,
+  type PlaywrightReport,
+  type VitestReport,
+} from './lib/test-counts';
 
 const dir = process.argv[2] ?? 'test-results';
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(path.join(dir, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 function read<T>(label: string, file: string, count: (label: string, report: T) => Counts): Counts {
   let report: T;
@@ -18,11 +39,16 @@ function read<T>(label: string, file: string, count: (label: string, report: T) 
   return count(label, report);
 }
 
-const total = [
-  read<VitestReport>('unit', 'unit.json', countVitest),
-  read<VitestReport>('integration', 'integration.json', countVitest),
-  read<PlaywrightReport>('e2e', 'e2e-report.json', countPlaywright),
-].reduce(addCounts, NO_COUNTS);
+const outside = (label: string): OutsideErrors | undefined => {
+  const text = readText(`${label}-outside.json`);
+  return text === undefined ? undefined : (JSON.parse(text) as OutsideErrors);
+};
+const runners: Record<string, Counts> = {
+  unit: read<VitestReport>('unit', 'unit.json', (label, report) => countVitest(label, report, outside(label))),
+  integration: read<VitestReport>('integration', 'integration.json', (label, report) => countVitest(label, report, outside(label))),
+  e2e: read<PlaywrightReport>('e2e', 'e2e-report.json', countPlaywright),
+};
+const total = [...Object.values(runners), countSteps(readText('steps'), runners)].reduce(addCounts, NO_COUNTS);
 for (const p of total.problems) console.error(p);
 console.log(formatCounts(total));
 process.exit(total.failed > 0 ? 1 : 0);

@@ -17,25 +17,20 @@ if ! /usr/bin/python3 -c 'import yaml' 2>/dev/null; then apt_install "the compar
 
 results=test-results
 rm -rf "$results"; mkdir -p "$results"
-failed_steps=()
-step() {
-  local name="$1"; shift
-  say "── $name"
-  local t0=$SECONDS
-  if "$@"; then say "   $name ok ($((SECONDS - t0)) s)"; else failed_steps+=("$name"); say "   $name FAILED ($((SECONDS - t0)) s)"; fi
-}
+. scripts/lib/test-steps.sh
 
 step typecheck npx turbo run typecheck --output-logs=errors-only
 step lint npx eslint --max-warnings 0 .
 step import-directions npx depcruise apps packages --config .dependency-cruiser.cjs --output-type err
-step unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
-step integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
+step unit vitest_reports unit --project unit
+step integration vitest_reports integration --project integration
 step web-build npm run build -w @gitbench/web --silent
 step e2e npx playwright test
 
 if [ "${#failed_steps[@]}" -gt 0 ]; then say "failed steps: ${failed_steps[*]}"; fi
-# The last line: tests summed over every runner, with files that failed to load, hooks that failed and
-# Playwright errors outside tests counted as failures, and skips shown.
+# The last line: tests summed over every runner, with every error outside a test (a file that failed to
+# load, a hook, an unhandled rejection, Playwright's global set-up) and every failed step counted as a
+# failure, and skips shown.
 node --import tsx scripts/test-counts.ts "$results"
 counted=$?
 [ "${#failed_steps[@]}" -eq 0 ] && [ "$counted" -eq 0 ]

@@ -1,8 +1,10 @@
 /**
- * The counts on `npm test`'s last line, from the runners' JSON reports. A test file that failed to
- * load or whose hooks failed runs no test (vitest reports a failed suite, not a failed test), and a
- * Playwright error outside any test (global set-up, the web server) fails none either: each counts
- * as one failure here, so the last line can never read "0 failed" over a suite that did not run.
+ * The counts on `npm test`'s last line, from the runners' reports and the steps' exit statuses. Every
+ * failure counts, whether a test failed or not: an error outside any test (a file that failed to load,
+ * a beforeAll or afterAll that threw, an unhandled rejection, a Playwright error in its global set-up
+ * or web server) is one failure, and so is a step that failed with no test to show for it (typecheck,
+ * lint, a build, a runner that exited non-zero with nothing counted). The last line can never read
+ * "0 failed" over a run that failed.
  */
 
 export interface Counts {
@@ -22,6 +24,13 @@ export interface VitestReport {
   testResults: { name: string; status: string; message?: string }[];
 }
 
+/** What failed outside any test in a vitest run, as outside-errors-reporter.ts writes it. */
+export interface OutsideErrors {
+  /** Vitest's reason for the run's end: passed, failed or interrupted. */
+  reason: string;
+  errors: { where: string; kind: 'file' | 'suite' | 'unhandled'; message: string }[];
+}
+
 /** The parts of Playwright's JSON report read here. */
 export interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
@@ -32,14 +41,15 @@ export const NO_COUNTS: Counts = { passed: 0, failed: 0, skipped: 0, problems: [
 
 const firstLine = (text: string | undefined) => (text ?? '').trim().split('\n')[0]!.slice(0, 200);
 
-export function countVitest(label: string, report: VitestReport): Counts {
-  // A failed file with a message of its own failed outside its tests: at import or in a hook.
-  const broken = report.testResults.filter((f) => f.status === 'failed' && (f.message ?? '').trim() !== '');
+export function countVitest(label: string, report: VitestReport, outside: OutsideErrors | undefined): Counts {
+  const problems = outside
+    ? outside.errors.map((e) => `${label}: ${e.kind === 'unhandled' ? 'unhandled error' : e.where}: ${e.message}`)
+    : [`${label}: no record of the errors outside tests (${label}-outside.json): counted as one failure`];
   return {
     passed: report.numPassedTests,
-    failed: report.numFailedTests + broken.length,
+    failed: report.numFailedTests + problems.length,
     skipped: report.numPendingTests + report.numTodoTests,
-    problems: broken.map((f) => `${label}: ${f.name}: ${firstLine(f.message)}`),
+    problems,
   };
 }
 
@@ -51,6 +61,23 @@ export function countPlaywright(label: string, report: PlaywrightReport): Counts
     skipped: report.stats.skipped,
     problems: errors.map((e) => `${label}: ${firstLine(e.message) || 'an error outside any test'}`),
   };
+}
+
+/**
+ * The steps' exit statuses (scripts/lib/test-steps.sh writes them): a failed step whose failure the
+ * counts so far do not hold (every step but the test runners, or a runner that counted no failure)
+ * is one failure more. A missing record is one failure: test.sh always writes it.
+ */
+export function countSteps(steps: string | undefined, runners: Record<string, Counts>): Counts {
+  if (steps === undefined) return { ...NO_COUNTS, failed: 1, problems: ['no record of the steps run (steps): counted as one failure'] };
+  const problems: string[] = [];
+  for (const line of steps.split('\n').filter((l) => l.trim() !== '')) {
+    const [name = '', status = ''] = line.trim().split(/\s+/);
+    if (status === '0') continue;
+    if ((runners[name]?.failed ?? 0) > 0) continue;
+    problems.push(`step ${name} failed (exit ${status})${name in runners ? ' with no failed test counted' : ''}`);
+  }
+  return { ...NO_COUNTS, failed: problems.length, problems };
 }
 
 /** A report that is missing or unreadable: its runner did not finish, which is one failure. */

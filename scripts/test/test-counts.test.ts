@@ -1,25 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { addCounts, countPlaywright, countVitest, formatCounts, missingReport, NO_COUNTS } from '../lib/test-counts';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addCounts, countPlaywright, countSteps, countVitest, formatCounts, missingReport, NO_COUNTS } from '../lib/test-counts';
 
-// Shaped as vitest 4 reports them: a file that threw at import, one whose beforeAll threw (its
-// tests marked skipped), and one with a passing, a skipped, a todo and a failing test.
-const vitest = {
-  numPassedTests: 1,
-  numFailedTests: 1,
-  numPendingTests: 3,
-  numTodoTests: 1,
-  testResults: [
-    { name: '/r/test/hook.test.ts', status: 'failed', message: 'hook broke' },
-    { name: '/r/test/load.test.ts', status: 'failed', message: 'cannot load\n    at x' },
-    { name: '/r/test/ok.test.ts', status: 'failed', message: '' },
-  ],
-};
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
-describe("npm test's last line", () => {
-  it('counts files that failed to load or whose hooks failed, beside failed tests, and shows skips', () => {
-    const c = countVitest('unit', vitest);
-    expect(c).toMatchObject({ passed: 1, failed: 3, skipped: 4 });
-    expect(c.problems).toEqual(['unit: /r/test/hook.test.ts: hook broke', 'unit: /r/test/load.test.ts: cannot load']);
+describe("npm test's last line, counted", () => {
+  const report = { numPassedTests: 1, numFailedTests: 1, numPendingTests: 3, numTodoTests: 1, testResults: [] };
+
+  it('counts every error outside a test beside the failed tests, and shows skips', () => {
+    const c = countVitest('unit', report, {
+      reason: 'failed',
+      errors: [
+        { where: '/r/a.test.ts > d', kind: 'suite', message: 'hook broke' },
+        { where: '/r/b.test.ts', kind: 'file', message: 'cannot load' },
+        { where: 'the run', kind: 'unhandled', message: 'late' },
+      ],
+    });
+    expect(c).toMatchObject({ passed: 1, failed: 4, skipped: 4 });
+    expect(c.problems).toEqual(['unit: /r/a.test.ts > d: hook broke', 'unit: /r/b.test.ts: cannot load', 'unit: unhandled error: late']);
+    // Without the record of errors outside tests, nothing says there were none.
+    expect(countVitest('unit', report, undefined)).toMatchObject({ failed: 2 });
   });
 
   it('counts Playwright errors outside any test, flaky tests and skips', () => {
@@ -28,9 +31,121 @@ describe("npm test's last line", () => {
     expect(c.problems).toEqual(['e2e: Error: global setup failed', 'e2e: an error outside any test']);
   });
 
+  it('counts a failed step once, unless its runner already counted a failure', () => {
+    const runners = { unit: { ...NO_COUNTS, failed: 2 }, integration: NO_COUNTS };
+    const c = countSteps('typecheck 2\nlint 0\nunit 1\nintegration 1\nweb-build 1\n', runners);
+    expect(c.problems).toEqual(['step typecheck failed (exit 2)', 'step integration failed (exit 1) with no failed test counted', 'step web-build failed (exit 1)']);
+    expect(c.failed).toBe(3);
+    expect(countSteps(undefined, runners).failed).toBe(1);
+  });
+
   it('sums the runners; a missing report is one failure, never a silent zero', () => {
-    const total = [countVitest('unit', vitest), missingReport('integration', 'ENOENT'), countPlaywright('e2e', { stats: { expected: 2, unexpected: 0, flaky: 0, skipped: 0 } })].reduce(addCounts, NO_COUNTS);
-    expect(formatCounts(total)).toBe('3 passed, 4 failed, 4 skipped');
+    const total = [countVitest('unit', report, { reason: 'failed', errors: [] }), missingReport('integration', 'ENOENT'), countPlaywright('e2e', { stats: { expected: 2, unexpected: 0, flaky: 0, skipped: 0 } })].reduce(addCounts, NO_COUNTS);
+    expect(formatCounts(total)).toBe('3 passed, 2 failed, 4 skipped');
     expect(total.problems.at(-1)).toBe('integration: no report (ENOENT): counted as one failure');
   });
+});
+
+// Tiny suites run through test.sh's own step functions, under the repository's vitest rules, then
+// counted by scripts/test-counts.ts: the line a person reads at the end of `npm test`.
+const TINY = {
+  'describe-before.test.ts': `import { beforeAll, describe, expect, it } from 'vitest';
+describe('d', () => { beforeAll(() => { throw new Error('describe beforeAll broke'); }); it('t', () => expect(1).toBe(1)); });`,
+  'describe-after.test.ts': `import { afterAll, describe, expect, it } from 'vitest';
+describe('d', () => { afterAll(() => { throw new Error('describe afterAll broke'); }); it('t', () => expect(1).toBe(1)); });`,
+  'file-before.test.ts': `import { beforeAll, expect, it } from 'vitest';
+beforeAll(() => { throw new Error('file beforeAll broke'); });
+it('t', () => expect(1).toBe(1));`,
+  'late-rejection.test.ts': `import { expect, it } from 'vitest';
+it('t1', () => { setTimeout(() => void Promise.reject(new Error('rejected after its test')), 5); expect(1).toBe(1); });
+it('t2', async () => { await new Promise((r) => setTimeout(r, 100)); expect(1).toBe(1); });`,
+  'no-load.test.ts': `import { it } from 'vitest';
+throw new Error('cannot load');
+it('t', () => {});`,
+  'committed-only.test.ts': `import { expect, it } from 'vitest';
+it.only('alone', () => expect(1).toBe(1));
+it('dropped', () => expect(1).toBe(1));`,
+  'missing-golden.test.ts': `import { expect, it } from 'vitest';
+it('matches its golden file', async () => { await expect('text').toMatchFileSnapshot('golden/none-yet.txt'); });`,
+  'fine.test.ts': `import { expect, it } from 'vitest';
+it('passes', () => expect(1).toBe(1));
+it.skip('is skipped', () => {});`,
+};
+
+// Inside the repository, so the suites find vitest; under test-results/, which no glob of ours collects, lints or commits.
+mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+const scratch = mkdtempSync(path.join(ROOT, 'test-results', 'tiny-suites-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the files as a unit step, then the given other steps, and counts: the last line, its exit status and the problems above it. */
+function runAndCount(name: string, files: Record<string, string>, otherSteps: string[] = []) {
+  const suite = path.join(scratch, name);
+  const results = path.join(suite, 'results');
+  mkdirSync(results, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(suite, file), text);
+  writeFileSync(
+    path.join(suite, 'vitest.config.ts'),
+    `import { defineConfig } from 'vitest/config';\nimport { RUN_RULES } from ${JSON.stringify(path.join(ROOT, 'vitest.config.ts'))};\nexport default defineConfig({ test: { ...RUN_RULES, include: ['*.test.ts'] } });\n`,
+  );
+  // The other runners' reports, as passing runs leave them: what is counted here is this suite alone.
+  writeFileSync(path.join(results, 'integration.json'), JSON.stringify({ numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] }));
+  writeFileSync(path.join(results, 'integration-outside.json'), JSON.stringify({ reason: 'passed', errors: [] }));
+  writeFileSync(path.join(results, 'e2e-report.json'), JSON.stringify({ stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 } }));
+  const script = [
+    `cd ${JSON.stringify(ROOT)} && . scripts/lib.sh && results=${JSON.stringify(results)} && . scripts/lib/test-steps.sh`,
+    `cd ${JSON.stringify(suite)} && step unit vitest_reports unit --config vitest.config.ts`,
+    ...otherSteps,
+    `cd ${JSON.stringify(ROOT)} && node --import tsx scripts/test-counts.ts ${JSON.stringify(results)}`,
+  ].join('\n');
+  // Without CI in the environment: the repository's rules, not CI=true, make a missing golden file fail.
+  const { CI: _ci, ...env } = process.env;
+  const run = spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 120_000 });
+  return { lastLine: run.stdout.trim().split('\n').at(-1), status: run.status, stderr: run.stderr, results };
+}
+
+describe('npm test run on tiny suites', () => {
+  it('counts a passing suite as passing', () => {
+    const r = runAndCount('passing', { 'fine.test.ts': TINY['fine.test.ts'] }, ['step lint true']);
+    expect(r.lastLine).toBe('1 passed, 0 failed, 1 skipped');
+    expect(r.status).toBe(0);
+  }, 120_000);
+
+  it('counts every failure: hooks that threw, an unhandled rejection, a file that did not load, a committed .only, a missing golden file and failed steps', () => {
+    const r = runAndCount('failing', TINY, ['step typecheck false', 'step lint true', 'step web-build bash -c "exit 3"']);
+    // Failed: the .only test and the one without its golden file; five errors outside tests (two
+    // describe hooks, a file hook, a file that did not load, the late rejection); two steps.
+    expect(r.lastLine).toMatch(/^\d+ passed, 9 failed, \d+ skipped$/);
+    expect(r.status).toBe(1);
+    for (const expected of [
+      /describe-before\.test\.ts > d: describe beforeAll broke/,
+      /describe-after\.test\.ts > d: describe afterAll broke/,
+      /file-before\.test\.ts: file beforeAll broke/,
+      /unhandled error: rejected after its test/,
+      /no-load\.test\.ts: cannot load/,
+      /step typecheck failed \(exit 1\)/,
+      /step web-build failed \(exit 3\)/,
+    ]) {
+      expect(r.stderr).toMatch(expected);
+    }
+    // The two failed tests, as vitest reported them.
+    const unit = JSON.parse(readFileSync(path.join(r.results, 'unit.json'), 'utf8')) as { testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[] };
+    const failedTests = unit.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status === 'failed');
+    expect(failedTests.map((a) => [a.title, a.failureMessages.join('').split('\n')[0]])).toEqual([
+      ['alone', expect.stringMatching(/Unexpected \.only modifier/)],
+      ['matches its golden file', expect.stringMatching(/Snapshot .* mismatched/)],
+    ]);
+  }, 120_000);
+});
+
+describe('the lint rules', () => {
+  it('refuse a committed .only in a unit test and a browser spec', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    for (const [file, text] of [
+      ['packages/core/test/x.test.ts', "import { it } from 'vitest';\nit.only('a', () => {});\n"],
+      ['e2e/x.spec.ts', "import { test } from '@playwright/test';\ntest.describe.only('a', () => {});\n"],
+    ] as const) {
+      const [result] = await eslint.lintText(text, { filePath: path.join(ROOT, file) });
+      expect(result!.messages.map((m) => m.message), file).toContain('a committed .only drops every other test');
+    }
+  }, 60_000);
 });
