@@ -48,6 +48,15 @@ const adminRole = defaultAc.newRole({
 });
 const readerRole = defaultAc.newRole({ user: [], session: [] });
 
+/**
+ * Better Auth's admin endpoints, closed over HTTP: user management goes through the app's own routes and
+ * CLI, which write the audit log and keep the last admin. The server still calls createUser directly.
+ */
+const ADMIN_PATHS = [
+  'ban-user', 'create-user', 'get-user', 'has-permission', 'impersonate-user', 'list-user-sessions', 'list-users', 'remove-user',
+  'revoke-user-session', 'revoke-user-sessions', 'set-role', 'set-user-password', 'stop-impersonating', 'unban-user', 'update-user',
+].map((p) => `/admin/${p}`);
+
 /** A secret for one purpose, derived from GITBENCH_SECRET_KEY so no two purposes share a key. */
 export function deriveSecret(secretKey: string, purpose: string): string {
   return createHmac('sha256', secretKey).update(`gitbench:${purpose}`).digest('base64url');
@@ -65,6 +74,7 @@ export function createAuth(config: AuthConfig) {
     secret: deriveSecret(config.secretKey, 'sessions'),
     database: prismaAdapter(config.db, { provider: 'postgresql' }),
     telemetry: { enabled: false },
+    disabledPaths: ADMIN_PATHS,
     // Admins create accounts (CLI, first-run page, users page); nobody signs themselves up.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
