@@ -3,8 +3,11 @@ import { newId, type IdKind } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import { betterAuth, type BetterAuthPlugin } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
+import { createAuthMiddleware } from 'better-auth/api';
 import { admin, genericOAuth } from 'better-auth/plugins';
 import { defaultAc } from 'better-auth/plugins/admin/access';
+import type { AuthHook } from './auth-hook';
+import { MIN_PASSWORD_LENGTH, passwordPolicyHook } from './password-policy';
 import { DEFAULT_SIGN_IN_THROTTLE, signInThrottleHooks, type SignInThrottlePolicy } from './sign-in-throttle';
 
 export interface OidcConfig {
@@ -62,6 +65,15 @@ export function deriveSecret(secretKey: string, purpose: string): string {
   return createHmac('sha256', secretKey).update(`gitbench:${purpose}`).digest('base64url');
 }
 
+/** Better Auth takes one before and one after hook; these run several in order. */
+function combineHooks(...sets: { before?: AuthHook; after?: AuthHook }[]) {
+  const chain = (hooks: AuthHook[]) =>
+    createAuthMiddleware(async (ctx) => {
+      for (const hook of hooks) await hook(ctx);
+    });
+  return { before: chain(sets.flatMap((s) => s.before ?? [])), after: chain(sets.flatMap((s) => s.after ?? [])) };
+}
+
 export function createAuth(config: AuthConfig) {
   const secure = config.publicUrl?.startsWith('https://') ?? false;
   const trustedProxies = config.trustedProxies ?? [];
@@ -76,11 +88,11 @@ export function createAuth(config: AuthConfig) {
     telemetry: { enabled: false },
     disabledPaths: ADMIN_PATHS,
     // Admins create accounts (CLI, first-run page, users page); nobody signs themselves up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Counted in the database, so that every web process counts together.
     rateLimit: { enabled: true, storage: 'database', window: 60, max: 100, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
-    hooks: signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE),
+    hooks: combineHooks(signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE), { before: passwordPolicyHook }),
     advanced: {
       useSecureCookies: secure,
       // Any client can write X-Forwarded-For. Behind configured proxies the client is the first hop from

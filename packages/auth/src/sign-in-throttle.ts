@@ -1,5 +1,6 @@
 import type { Db } from '@gitbench/db';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError } from 'better-auth/api';
+import type { AuthHook } from './auth-hook';
 
 export interface SignInThrottlePolicy {
   /** Wrong passwords an account may take before it is locked at all. */
@@ -59,20 +60,20 @@ export async function clearSignInFailures(db: Db, key: string, policy: SignInThr
  * address, which an attacker with many addresses (or a spoofable header) walks around; this one follows
  * the account being guessed, whoever asks.
  */
-export function signInThrottleHooks(db: Db, policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE) {
+export function signInThrottleHooks(db: Db, policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE): { before: AuthHook; after: AuthHook } {
   return {
-    before: createAuthMiddleware(async (ctx) => {
+    before: async (ctx) => {
       if (ctx.path !== SIGN_IN_PATH) return;
       const key = throttleKey((ctx.body as { email?: unknown } | undefined)?.email);
       if (!key) return;
       if ((await reserveSignInAttempt(db, key, policy)) === null) {
         throw new APIError('TOO_MANY_REQUESTS', { message: 'Too many failed sign-ins for this account: wait a few minutes and try again.' });
       }
-    }),
-    after: createAuthMiddleware(async (ctx) => {
+    },
+    after: async (ctx) => {
       if (ctx.path !== SIGN_IN_PATH) return;
       const key = throttleKey((ctx.body as { email?: unknown } | undefined)?.email);
       if (key && ctx.context.newSession) await clearSignInFailures(db, key, policy);
-    }),
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Role } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { Auth } from './create-auth';
+import { passwordProblem } from './password-policy';
 
 export interface NewUser {
   email: string;
@@ -19,6 +20,8 @@ export class UserError extends Error {
  * first-run page and the admins' users page.
  */
 export async function createUser(auth: Auth, user: NewUser): Promise<{ id: string; email: string; role: Role }> {
+  const problem = passwordProblem(user.password);
+  if (problem) throw new UserError(problem);
   try {
     const { user: created } = await auth.api.createUser({
       body: { email: user.email.trim(), name: user.name.trim(), password: user.password, role: user.role },
@@ -34,10 +37,9 @@ export async function createUser(auth: Auth, user: NewUser): Promise<{ id: strin
 export async function setPassword(auth: Auth, db: Db, email: string, password: string): Promise<void> {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
   if (!user) throw new UserError(`no user ${email}`);
+  const problem = passwordProblem(password);
+  if (problem) throw new UserError(problem);
   const ctx = await auth.$context;
-  if (password.length < ctx.password.config.minPasswordLength) {
-    throw new UserError(`the password is too short (at least ${ctx.password.config.minPasswordLength} characters)`);
-  }
   await ctx.internalAdapter.updatePassword(user.id, await ctx.password.hash(password));
 }
 

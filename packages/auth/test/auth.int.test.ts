@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@gitbench/db';
-import { createApiToken, createAuth, createFirstAdmin, createUser, resolveActor, revokeApiToken, TokenManagementRefused, updateUser, type Auth } from '../src';
+import { createApiToken, createAuth, createFirstAdmin, createUser, resolveActor, revokeApiToken, setPassword, TokenManagementRefused, updateUser, UserError, type Auth } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const BASE = 'http://127.0.0.1:3999';
@@ -126,6 +126,24 @@ describe('Better Auth\'s admin endpoints', () => {
     expect((await t.db.user.findUniqueOrThrow({ where: { id: victim.id } })).role).toBe('viewer');
     expect((await signIn('victim@example.test', 'victim password 1')).status).toBe(200);
     expect(await t.db.user.count({ where: { email: 'sneaky@example.test' } })).toBe(0);
+  });
+});
+
+describe('passwords', () => {
+  it('a weak password is refused when a user is created, reset or changes their own', async () => {
+    await expect(createUser(auth, { email: 'weak@example.test', name: 'W', password: '1111111111', role: 'viewer' })).rejects.toThrow(UserError);
+    await createUser(auth, { email: 'weak@example.test', name: 'W', password: 'a strong passphrase', role: 'viewer' });
+    await expect(setPassword(auth, t.db, 'weak@example.test', '1234567890')).rejects.toThrow(/too easy to guess/);
+    const cookie = cookieOf(await signIn('weak@example.test', 'a strong passphrase'));
+    const change = await auth.handler(
+      new Request(`${BASE}/api/auth/change-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: BASE, cookie },
+        body: JSON.stringify({ currentPassword: 'a strong passphrase', newPassword: 'qwertyuiop' }),
+      }),
+    );
+    expect(change.status).toBe(400);
+    expect((await signIn('weak@example.test', 'a strong passphrase')).status).toBe(200);
   });
 });
 
