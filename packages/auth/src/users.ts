@@ -33,7 +33,10 @@ export async function createUser(auth: Auth, user: NewUser): Promise<{ id: strin
   }
 }
 
-/** Sets a user's password by email (for `gitbench user create` run again on an existing user). */
+/**
+ * Sets a user's password by email (for `gitbench user create` run again on an existing user) and ends
+ * their sessions: a reset is what one does when a password may be known to someone else.
+ */
 export async function setPassword(auth: Auth, db: Db, email: string, password: string): Promise<void> {
   const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } });
   if (!user) throw new UserError(`no user ${email}`);
@@ -41,6 +44,7 @@ export async function setPassword(auth: Auth, db: Db, email: string, password: s
   if (problem) throw new UserError(problem);
   const ctx = await auth.$context;
   await ctx.internalAdapter.updatePassword(user.id, await ctx.password.hash(password));
+  await db.session.deleteMany({ where: { userId: user.id } });
 }
 
 export async function userCount(db: Db): Promise<number> {

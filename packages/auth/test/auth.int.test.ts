@@ -145,6 +145,15 @@ describe('passwords', () => {
     expect(change.status).toBe(400);
     expect((await signIn('weak@example.test', 'a strong passphrase')).status).toBe(200);
   });
+
+  it('a password reset ends the user\'s sessions', async () => {
+    await createUser(auth, { email: 'reset@example.test', name: 'R', password: 'before the reset', role: 'member' });
+    const cookie = cookieOf(await signIn('reset@example.test', 'before the reset'));
+    expect((await resolveActor(auth, t.db, new Headers({ cookie }))).actor?.email).toBe('reset@example.test');
+    await setPassword(auth, t.db, 'reset@example.test', 'after the reset');
+    expect((await resolveActor(auth, t.db, new Headers({ cookie }))).actor).toBeNull();
+    expect((await signIn('reset@example.test', 'after the reset')).status).toBe(200);
+  });
 });
 
 describe('tokens do not manage tokens', () => {
