@@ -1,6 +1,6 @@
 /**
  * Import directions: core <- (db, queue, sandbox, providers) <- engine (core, sandbox, providers) <- apps,
- * and auth (sign-in, roles, tokens: Better Auth on db) <- apps.
+ * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps.
  * The domain stays free of frameworks so every rule in it is testable in milliseconds;
  * adapters never reach into each other or into apps.
  */
@@ -62,6 +62,33 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/(core|db|queue|sandbox|providers)/' },
       to: { path: '^packages/engine/' },
+    },
+    {
+      name: 'use-cases-compose-adapters',
+      comment: 'A use case composes the domain with storage, the queue and sandbox labels; it runs attempts through an executor it is handed.',
+      severity: 'error',
+      from: { path: '^packages/use-cases/' },
+      to: { path: ['^packages/(engine|providers|auth)/', '^apps/'] },
+    },
+    {
+      name: 'only-apps-import-use-cases',
+      severity: 'error',
+      from: { path: '^packages/(core|db|queue|sandbox|providers|engine|auth)/' },
+      to: { path: '^packages/use-cases/' },
+    },
+    {
+      name: 'app-adapters-through-use-cases',
+      comment:
+        'Where a use case exists, its adapters (the worker job handlers; the web routes and CLI commands that launch, cancel or retry a ' +
+        'campaign) call it instead of reaching db, queue or sandbox, so each is written once. Allowed: type-only imports (a Db handed ' +
+        'through carries no behaviour), and the composition roots that create and wire the clients: worker.ts, main.ts, env.ts, the ' +
+        'engine executor (wires the engine to the sandbox driver and trajectory storage) and the reaper (recovery, its own use case to come).',
+      severity: 'error',
+      from: {
+        path: '^apps/(worker/src/|web/app/api/campaigns/\\[id\\]/(cancel|retry)/route\\.ts$|cli/src/commands/campaign-(cancel|retry)\\.ts$)',
+        pathNot: '^apps/worker/src/(main|worker|env|engine-executor|reaper)\\.ts$',
+      },
+      to: { path: '^packages/(db|queue|sandbox)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-circular',

@@ -16,7 +16,7 @@ import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHist
 import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, judgeUsageOf, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
-import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from './attempt-executor';
+import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from '@gitbench/use-cases';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 

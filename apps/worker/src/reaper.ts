@@ -1,18 +1,16 @@
 import {
-  completeCampaignIfDone,
-  runSafetyReview,
   findStalledPlans,
   findUndispatched,
   reapStaleAttempts,
   redispatchAttempts,
   redispatchPlans,
-  refreshCampaignStats,
   touchDispatched,
   touchPlans,
   type Db,
 } from '@gitbench/db';
 import { jobCatalog, type JobName, type JobPayload, type QueueClient } from '@gitbench/queue';
 import type { SafetyReviewer } from '@gitbench/core';
+import { finishCampaignIfDone } from '@gitbench/use-cases';
 
 export interface ReaperConfig {
   /** A RUNNING attempt whose heartbeat is older than this is given back to the queue. */
@@ -65,11 +63,8 @@ export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig)
     where: { status: 'RUNNING', attempts: { none: { status: { in: ['QUEUED', 'RUNNING'] } } } },
     select: { id: true },
   });
-  for (const c of running) {
-    if (!(await completeCampaignIfDone(db, c.id))) continue;
-    if (config.safetyReviewer) await runSafetyReview(db, c.id, config.safetyReviewer);
-    await refreshCampaignStats(db, c.id);
-  }
+  const finish = { db, ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}) };
+  for (const c of running) await finishCampaignIfDone(finish, c.id);
   return {
     reaped: reaped.length,
     dispatched: jobs.length,

@@ -2,9 +2,9 @@ import os from 'node:os';
 import { newId, UNKNOWN_VERSION, type ProductVersion, type SafetyReviewer } from '@gitbench/core';
 import { createDb, DEFAULT_MAX_DISPATCHES, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
 import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
-import type { AttemptExecutor } from './attempt-executor';
+import type { AttemptExecutor } from '@gitbench/use-cases';
 import { campaignHandlers } from './campaign-handlers';
-import { CAMPAIGN_LABEL, WORKER_LABEL } from '@gitbench/sandbox';
+import { WORKER_LABEL } from '@gitbench/sandbox';
 import { reapOnce, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {
@@ -109,8 +109,6 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       );
       return { pingId, workerId: id, at: new Date().toISOString(), sandbox: executor.describeSandbox(), engine };
     },
-    // The web app asks through the queue: it holds no Docker socket.
-    'campaign.cancel': async ({ campaignId }) => ({ sandboxesRemoved: await executor.removeSandboxes({ [CAMPAIGN_LABEL]: campaignId }) }),
     ...campaignHandlers({
       db,
       queue,

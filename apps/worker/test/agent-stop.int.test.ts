@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '@gitbench/core';
-import { cancelCampaign, listTrajectories, type Db } from '@gitbench/db';
+import { markCampaignCancelled, listTrajectories, type Db } from '@gitbench/db';
 import { CAMPAIGN_LABEL, DockerSandboxDriver } from '@gitbench/sandbox';
 import { cleanFixture } from '../../../packages/engine/test/agent/support/clean-fixture';
 import { campaignTestBed, finished, launch, waitFor, workerIdOf, type WorkerProcess } from './harness';
@@ -60,7 +60,7 @@ describe('an agent attempt stopped mid-loop', () => {
     const viaRoute = await launch(bed.t.db, queue, fixtures, { ...AGENT_CAMPAIGN, name: 'cancel via route' });
     const first = await midAgent(bed.t.db, viaRoute, workers);
     const t0 = performance.now();
-    await cancelCampaign(bed.t.db, viaRoute);
+    await markCampaignCancelled(bed.t.db, viaRoute);
     await new DockerSandboxDriver({ image }).removeByLabels({ [CAMPAIGN_LABEL]: viaRoute });
     const routeMs = performance.now() - t0 + (await timeUntilGone(`${CAMPAIGN_LABEL}=${viaRoute}`));
 
@@ -68,7 +68,7 @@ describe('an agent attempt stopped mid-loop', () => {
     const viaWorker = await launch(bed.t.db, queue, fixtures, { ...AGENT_CAMPAIGN, name: 'cancel via worker' });
     await midAgent(bed.t.db, viaWorker, workers);
     const t1 = performance.now();
-    await cancelCampaign(bed.t.db, viaWorker);
+    await markCampaignCancelled(bed.t.db, viaWorker);
     const workerMs = performance.now() - t1 + (await timeUntilGone(`${CAMPAIGN_LABEL}=${viaWorker}`));
     console.log(`cancel mid-agent: sandbox gone ${routeMs.toFixed(0)} ms after the cancel route's request, ${workerMs.toFixed(0)} ms after a cancel the worker alone noticed (attempt heartbeat 2 s)`);
     expect(routeMs).toBeLessThan(2_000);

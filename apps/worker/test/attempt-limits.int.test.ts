@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { startWorker, type RunningWorker } from '../src/worker';
 import { readWorkerEnv } from '../src/env';
-import type { AttemptExecutor } from '../src/attempt-executor';
+import type { AttemptExecutor } from '@gitbench/use-cases';
 import { launch, loadFixtures, UPSTREAM_FIXTURES, waitFor } from './harness';
 
 // An executor whose attempts never end and ignore being asked to stop: the worker's wall-clock limit

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimAttempt, createTestDatabase, insertCampaign, retryCampaign, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
+import { claimAttempt, createTestDatabase, insertCampaign, requeueInfraFailures, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { reapOnce, type ReaperConfig } from '../src/reaper';
 import { freePort, TestRedis } from './harness';
@@ -148,7 +148,7 @@ describe('the reaper', () => {
     // Its campaign has nothing left to run: it completes (incomplete, with an infrastructure failure).
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('COMPLETED');
 
-    const retry = await retryCampaign(t.db, campaignId);
+    const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry).toEqual({ attempts: [{ attemptId: attempt!.id, dispatch: 3 }] });
     expect(await t.db.attempt.findUniqueOrThrow({ where: { id: attempt!.id } })).toMatchObject({ status: 'QUEUED', dispatchBase: 2, dispatchCount: 3, errorClass: null });
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('RUNNING');
@@ -172,7 +172,7 @@ describe('the reaper', () => {
     expect(failed.status).toBe('FAILED');
     expect(failed.statusDetail).toMatch(/handed to workers 3 times without finishing.*last: planning failed: boom/);
 
-    const retry = await retryCampaign(t.db, campaignId);
+    const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry).toEqual({ attempts: [], plan: { campaignId, dispatch: 4 } });
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({ status: 'PLANNING', statusDetail: null, planDispatchBase: 3 });
   });

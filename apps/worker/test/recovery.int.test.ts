@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
-import { retryCampaign } from '@gitbench/db';
+import { requeueInfraFailures } from '@gitbench/db';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
 import { campaignTestBed, expectOneOutcomeEach, finished, launch, loadFixtures, UPSTREAM_FIXTURES, waitFor, workerIdOf } from './harness';
 
@@ -43,7 +43,7 @@ const startWorkers = (n: number, queueName: string, extra: Record<string, string
 
 /** What the campaign page's retry does: the retry, then sending what it queued. */
 async function retry(campaignId: string) {
-  const r = await retryCampaign(bed.t.db, campaignId);
+  const r = await requeueInfraFailures(bed.t.db, campaignId);
   if (r.plan) await bed.queue!.enqueue('campaign.plan', r.plan);
   await bed.queue!.enqueueMany('attempt.run', r.attempts);
   return r;

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@gitbench/db';
 import { createQueueClient } from '@gitbench/queue';
 import { startWorker, type RunningWorker } from '../src/worker';
 import { readWorkerEnv } from '../src/env';
-import type { AttemptExecutor } from '../src/attempt-executor';
+import type { AttemptExecutor } from '@gitbench/use-cases';
 
 // These tests exercise heartbeats and pings only; no attempt reaches the executor.
 const noAttempts = (): AttemptExecutor => ({

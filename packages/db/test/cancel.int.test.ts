@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelCampaign, createTestDatabase, insertCampaign, savePlan, type TestDatabase } from '../src';
+import { markCampaignCancelled, createTestDatabase, insertCampaign, savePlan, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;
@@ -36,7 +36,7 @@ describe('cancelling a campaign', () => {
     await t.db.attempt.updateMany({ where: { id: { in: running.map((r) => r.id) } }, data: { status: 'RUNNING', claimToken: 'x', heartbeatAt: new Date() } });
 
     const started = performance.now();
-    const result = await cancelCampaign(t.db, campaignId);
+    const result = await markCampaignCancelled(t.db, campaignId);
     console.log(`cancelled 20,000 attempts in ${Math.round(performance.now() - started)} ms`);
     expect(result).toEqual({ cancelled: true, stoppedQueued: 20_000 - 7 });
     const counts = await t.db.attempt.groupBy({ by: ['status'], where: { campaignId }, _count: { _all: true } });
@@ -45,6 +45,6 @@ describe('cancelling a campaign', () => {
     expect(c.status).toBe('CANCELLED');
     expect(c.cancelledAt).not.toBeNull();
     // A second cancel finds nothing to do and says so.
-    expect(await cancelCampaign(t.db, campaignId)).toEqual({ cancelled: false, stoppedQueued: 0 });
+    expect(await markCampaignCancelled(t.db, campaignId)).toEqual({ cancelled: false, stoppedQueued: 0 });
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { cancelCampaign, createTestDatabase, insertCampaign, loadSnapshotArchive, planningShape, savePlannedFixtures, type TestDatabase } from '../src';
+import { markCampaignCancelled, createTestDatabase, insertCampaign, loadSnapshotArchive, planningShape, savePlannedFixtures, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;
@@ -90,7 +90,7 @@ describe("planning's write of built fixtures (one statement)", () => {
 
   it('writes no attempt once the campaign left planning, and still keeps the new shared build for other campaigns', async () => {
     const { campaignId, snapshotOf } = await unplannedCampaign(['a']);
-    await cancelCampaign(t.db, campaignId);
+    await markCampaignCancelled(t.db, campaignId);
     const key = `key-${campaignId}`;
     const jobs = await savePlannedFixtures(t.db, campaignId, [{ snapshotId: snapshotOf('a'), ...facts, buildKey: key }], { newBuilds: [newBuild(key, 'a')] });
     expect(jobs).toBeNull();

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { CampaignServiceDeps, RetryResult } from '@gitbench/db';
+import type { CampaignServiceDeps } from '@gitbench/db';
 import { productVersion, providerRegistry, services } from '../services';
 import { safetyReviewerFromEnv } from '@gitbench/core';
 import { loadSuite } from './suites';
@@ -22,13 +22,6 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
       await services().queue.enqueue('campaign.plan', job);
     },
   };
-}
-
-/** Sends what a retry queued again; the retry recorded every dispatch in Postgres before. */
-export async function sendRetry(retry: RetryResult): Promise<void> {
-  const { queue } = services();
-  if (retry.plan) await queue.enqueue('campaign.plan', retry.plan);
-  await queue.enqueueMany('attempt.run', retry.attempts);
 }
 
 /** Who creates a campaign is the signed-in caller, whatever the body says. */

@@ -253,7 +253,7 @@ export async function notePlanFailure(db: Db, campaignId: string, detail: string
  * One statement, whatever the campaign's size: no interactive transaction whose time limit a large
  * campaign could outrun.
  */
-export async function cancelCampaign(db: Db, campaignId: string): Promise<{ cancelled: boolean; stoppedQueued: number }> {
+export async function markCampaignCancelled(db: Db, campaignId: string): Promise<{ cancelled: boolean; stoppedQueued: number }> {
   const sql = new SqlParams();
   const id = sql.param(campaignId, 'text');
   const now = sql.now();
@@ -283,7 +283,7 @@ export interface RetryResult {
  * reviewed, so a published campaign is unpublished and an approved review goes back to pending. One statement: the attempts and the
  * campaign change together, each attempt numbered with its next dispatch and its cap counted afresh.
  */
-export async function retryCampaign(db: Db, campaignId: string): Promise<RetryResult> {
+export async function requeueInfraFailures(db: Db, campaignId: string): Promise<RetryResult> {
   const campaign = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { legacy: true } });
   if (campaign.legacy) throw new Error('a legacy campaign cannot be retried: it has no fixture snapshots to run');
   const sql = new SqlParams();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentLimitsSchema } from '@gitbench/core';
-import { attemptDeadline } from '../src/attempt-deadline';
+import { attemptDeadline } from '../src/attempts/attempt-deadline';
 
 const FIFTEEN_MIN = 15 * 60_000;
 

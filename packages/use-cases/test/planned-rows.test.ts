@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@gitbench/db';
-import { PlannedRows } from '../src/planned-rows';
+import { PlannedRows } from '../src/attempts/planned-rows';
 
 /** A database that counts the snapshot reads it is asked for. */
 function countingDb() {

@@ -1,0 +1,91 @@
+import type { AttemptOutcome, HeartbeatVerdict, ReleaseReason } from '@gitbench/db';
+
+/** The GitBench version stamped on everything a worker writes about an attempt. */
+export interface ProductStamp {
+  productVersion: string | null;
+  productDirty: boolean | null;
+}
+
+/** What running one claimed attempt came to, gathered before anything is written. */
+export interface AttemptRunFacts {
+  /** The executor's outcome, or 'stopped' when it did not stop within its grace after the deadline. */
+  result: AttemptOutcome | 'stopped';
+  /** The worker's wall-clock deadline fired. */
+  timedOut: boolean;
+  /** The run was asked to stop: deadline, shutdown, a cancelled campaign or a lost claim. */
+  aborted: boolean;
+  /** The last word of the attempt's heartbeat on who owns it. */
+  verdict: HeartbeatVerdict;
+  /** The deadline that applied, said as the attempt's error when it fires. */
+  deadlineMessage: string;
+  wallDurationMs: number;
+  product: ProductStamp;
+}
+
+/**
+ * How one claimed attempt ends: every kind is exactly one write (or none), made by settleAttempt.
+ *  - finish: the outcome is written; the campaign may be complete with it.
+ *  - cancelled: the campaign was cancelled while it ran; written as CANCELLED, the campaign is already over.
+ *  - give-back: the attempt goes back to the queue without an outcome, sent again at once (shutdown)
+ *    or by the job's own retry (an error in the worker, rethrown so BullMQ retries).
+ *  - lost: another worker owns it now; nothing is written.
+ */
+export type Settlement =
+  | { kind: 'finish'; outcome: AttemptOutcome; timedOut: boolean }
+  | { kind: 'cancelled'; outcome: AttemptOutcome }
+  | { kind: 'give-back'; next: 'send-now'; reason: ReleaseReason }
+  | { kind: 'give-back'; next: 'job-retries'; reason: ReleaseReason; error: unknown }
+  | { kind: 'lost' };
+
+/** What a try had already cost when it was given back: its model call's evidence, if there was one. */
+function spentOf(record: Partial<AttemptOutcome['record']> | undefined): Pick<ReleaseReason, 'evidence'> {
+  return record?.evidence === undefined ? {} : { evidence: record.evidence };
+}
+
+function stamped(outcome: AttemptOutcome, product: ProductStamp): AttemptOutcome {
+  return { ...outcome, summary: { ...outcome.summary, ...product }, record: { ...outcome.record, ...product } };
+}
+
+/**
+ * Decides how a claimed attempt ends, from what its run came to. Pure: the caller makes the one write
+ * the value names. The order matters: a deadline hit while this worker still owns the attempt is an
+ * attempt_timeout whatever the executor returned (its outcome is of a run cut short); a cancel or a
+ * lost claim outranks the executor's outcome, which is of a sandbox removed under it.
+ */
+export function decideSettlement(facts: AttemptRunFacts): Settlement {
+  const outcome: AttemptOutcome = facts.result === 'stopped' ? { status: 'INFRA_FAILURE', record: {} } : facts.result;
+  if (facts.timedOut && facts.verdict === 'owned') {
+    const error = { errorClass: 'attempt_timeout', errorMessage: facts.deadlineMessage };
+    const timedOut: AttemptOutcome = {
+      status: 'INFRA_FAILURE',
+      summary: { ...error, wallDurationMs: facts.wallDurationMs },
+      record: { ...error, ...spentOf(outcome.record) },
+    };
+    return { kind: 'finish', outcome: stamped(timedOut, facts.product), timedOut: true };
+  }
+  if (!facts.aborted) return { kind: 'finish', outcome: stamped(outcome, facts.product), timedOut: false };
+  switch (facts.verdict) {
+    case 'cancelled': {
+      const record = { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', ...spentOf(outcome.record) };
+      return { kind: 'cancelled', outcome: stamped({ status: 'CANCELLED', record }, facts.product) };
+    }
+    case 'owned': {
+      // Shutdown: give the attempt back and send it again now, ahead of the backlog, so that another
+      // worker (or this one restarted) runs it next instead of after a reaper's delay.
+      const errorMessage = 'the worker shut down while running it; sent again at once';
+      return { kind: 'give-back', next: 'send-now', reason: { errorClass: 'given_back', errorMessage, ...spentOf(outcome.record), ...facts.product } };
+    }
+    case 'lost':
+      return { kind: 'lost' };
+  }
+}
+
+/**
+ * A bug, the worker's storage or a lost database connection, not a model outcome: the attempt is given
+ * back, keeping what its model call cost, and the job's retry claims it afresh. An attempt that fails
+ * like this every time is stopped by the dispatch cap.
+ */
+export function settlementOfError(error: unknown, product: ProductStamp, spent?: Partial<AttemptOutcome['record']>, errorClass = 'worker_error'): Settlement {
+  const errorMessage = String((error as Error)?.message ?? error).slice(0, 4000);
+  return { kind: 'give-back', next: 'job-retries', error, reason: { errorClass, errorMessage, ...spentOf(spent), ...product } };
+}

@@ -1,0 +1,142 @@
+import { claimAttempt, finishAttempt, heartbeatAttempt, loadSnapshotArchive, releaseAttempt, type ClaimedAttempt, type Db } from '@gitbench/db';
+import type { QueueClient } from '@gitbench/queue';
+import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
+import { finishCampaignIfDone, type FinishCampaignDeps } from '../campaigns/finish-campaign';
+import { attemptDeadline } from './attempt-deadline';
+import { StorageError, type AttemptExecutor } from './attempt-executor';
+import { AttemptWatch } from './attempt-watch';
+import { decideSettlement, settlementOfError, type AttemptRunFacts, type ProductStamp, type Settlement } from './decide-settlement';
+import type { PlannedRows } from './planned-rows';
+
+export interface RunAttemptDeps {
+  db: Db;
+  queue: Pick<QueueClient, 'enqueueMany'>;
+  executor: AttemptExecutor;
+  workerId: string;
+  heartbeatMs: number;
+  /**
+   * Wall-clock limit of one single-answer attempt: past it the attempt is stopped and ends as an
+   * attempt_timeout failure. Agent attempts get their own maxWallMs on top (see attemptDeadline).
+   */
+  attemptTimeoutMs: number;
+  planned: PlannedRows;
+  finish: FinishCampaignDeps;
+  product: ProductStamp;
+  log: (line: string) => void;
+}
+
+/**
+ * Runs one queued attempt on this worker: claim it (a duplicate delivery finds it taken and does
+ * nothing), run it under a watch (deadline, heartbeat, cancel, shutdown), decide how it ends, and make
+ * the one write that ending names. `shutdown` is the worker's own stop signal.
+ */
+export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdown: AbortSignal) {
+  const claim = await claimAttempt(deps.db, attemptId, deps.workerId);
+  if (!claim) return { skipped: 'not queued (duplicate delivery, cancelled or already done)' };
+  const labels = { [CAMPAIGN_LABEL]: claim.campaignId, [ATTEMPT_LABEL]: attemptId };
+  // GITBENCH_ATTEMPT_TIMEOUT_MS until the campaign is read; an agent attempt's deadline then counts from the same start.
+  const watch = new AttemptWatch({
+    deadline: attemptDeadline(deps.attemptTimeoutMs),
+    heartbeat: () => heartbeatAttempt(deps.db, claim),
+    heartbeatMs: deps.heartbeatMs,
+    // A cancelled campaign or a lost claim stops the attempt's sandbox now, not when its commands end.
+    onStop: () => void deps.executor.removeSandboxes(labels).catch(() => undefined),
+    onHeartbeatError: (err) => deps.log(`heartbeat for ${attemptId} failed: ${err.message}`),
+  });
+  const onShutdown = () => watch.stop(new Error('worker shutting down'));
+  shutdown.addEventListener('abort', onShutdown);
+  try {
+    const ending = await runWatched(deps, claim, watch, labels).then(decideSettlement, (err: unknown) =>
+      settlementOfError(err, deps.product, err instanceof StorageError ? err.spent : undefined, err instanceof StorageError ? 'storage' : 'worker_error'),
+    );
+    try {
+      return await settleAttempt(deps, claim, ending);
+    } catch (err) {
+      if (ending.kind === 'give-back' && ending.next === 'job-retries') throw err;
+      // The write itself failed (a lost database connection): a worker error like any other.
+      return await settleAttempt(deps, claim, settlementOfError(err, deps.product));
+    }
+  } finally {
+    watch.dispose();
+    shutdown.removeEventListener('abort', onShutdown);
+  }
+}
+
+/** Runs the claimed attempt to its end under the watch and gathers what decideSettlement needs. */
+async function runWatched(deps: RunAttemptDeps, claim: ClaimedAttempt, watch: AttemptWatch, labels: Record<string, string>): Promise<AttemptRunFacts> {
+  const [snap, campaign, target] = await Promise.all([
+    deps.planned.snapshot(claim.fixtureSnapshotId),
+    deps.planned.campaign(claim.campaignId),
+    deps.planned.target(claim.targetId),
+  ]);
+  const agent = claim.outputMode === 'agent' ? campaign.agent : undefined;
+  if (agent && !watch.timedOut) watch.arm(attemptDeadline(deps.attemptTimeoutMs, agent.limits));
+  const running = deps.executor.runAttempt(
+    {
+      attemptId: claim.attemptId,
+      campaignId: claim.campaignId,
+      tryNumber: claim.tryNumber,
+      trial: claim.trial,
+      seed: campaign.seed,
+      modelId: claim.modelId,
+      outputMode: claim.outputMode,
+      ...(agent ? { agent } : {}),
+      profile: target.profile,
+      fixture: snap.fixture,
+      plannedInputHash: snap.inputHash,
+      // Fetched only if the scorer starts a sandbox.
+      repoArchive: () =>
+        loadSnapshotArchive(deps.db, claim.fixtureSnapshotId).catch((err: Error) => {
+          throw new StorageError(`reading the archive of fixture snapshot ${claim.fixtureSnapshotId}: ${err.message}`);
+        }),
+      repoState: snap.repoState,
+      buildInfo: snap.buildInfo,
+      judgeProfile: campaign.judgeProfile,
+      sandboxLabels: labels,
+    },
+    watch.signal,
+  );
+  const result = await Promise.race([running, watch.stopped]);
+  if (result === 'stopped') running.catch(() => undefined);
+  else if (!watch.signal.aborted && result.status === 'INFRA_FAILURE') {
+    // The cancel route removes a cancelled campaign's sandboxes before this attempt's heartbeat says
+    // so: ask once more before recording the removal as a sandbox failure.
+    watch.note(await heartbeatAttempt(deps.db, claim).catch(() => 'owned' as const));
+  }
+  return {
+    result,
+    timedOut: watch.timedOut,
+    aborted: watch.signal.aborted,
+    verdict: watch.verdict,
+    deadlineMessage: watch.deadline.message,
+    wallDurationMs: watch.elapsedMs,
+    product: deps.product,
+  };
+}
+
+/** Makes the one write a settlement names, then what follows from it (the campaign's completion, a job sent). */
+async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending: Settlement) {
+  switch (ending.kind) {
+    case 'finish': {
+      const written = await finishAttempt(deps.db, claim, deps.workerId, ending.outcome);
+      // The leaderboard reads maintained aggregates: refresh them when the campaign's last attempt lands.
+      if (written) await finishCampaignIfDone(deps.finish, claim.campaignId);
+      return { status: ending.outcome.status, written, ...(ending.timedOut ? { timedOut: true } : {}) };
+    }
+    case 'cancelled':
+      await finishAttempt(deps.db, claim, deps.workerId, ending.outcome);
+      return { aborted: 'cancelled' };
+    case 'lost':
+      return { aborted: 'lost' };
+    case 'give-back':
+      if (ending.next === 'send-now') {
+        const { job } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'send-now');
+        if (job) await deps.queue.enqueueMany('attempt.run', [job], { first: true });
+        return { aborted: 'owned' };
+      }
+      await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'job-retries').catch((e: Error) =>
+        deps.log(`giving back ${claim.attemptId} failed (the reaper takes it back): ${e.message}`),
+      );
+      throw ending.error;
+  }
+}
