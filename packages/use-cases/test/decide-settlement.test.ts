@@ -4,7 +4,7 @@ import { decideSettlement, settlementOfError, type AttemptRunFacts } from '../sr
 
 const product = { productVersion: 'v1', productDirty: false };
 const evidence = { kind: 'model-call' } as unknown as NonNullable<AttemptOutcome['record']['evidence']>;
-const passed: AttemptOutcome = { status: 'SUCCESS', passed: true, score: 1, summary: { wallDurationMs: 5 }, record: { evidence } };
+const passed: AttemptOutcome = { status: 'VALID_PASS', passed: true, score: 1, summary: { wallDurationMs: 5 }, record: { evidence } };
 const sandboxGone: AttemptOutcome = { status: 'INFRA_FAILURE', summary: { errorClass: 'sandbox' }, record: { errorClass: 'sandbox', evidence } };
 
 function facts(over: Partial<AttemptRunFacts>): AttemptRunFacts {
