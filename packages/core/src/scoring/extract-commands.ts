@@ -39,22 +39,27 @@ export function fenceBody(lines: readonly string[]): string[] | null {
   return lines.slice(1, -1);
 }
 
+/**
+ * Upstream's whole-answer command fence (normalize_command_answer): ``` and an optional language tag,
+ * spaces or tabs, a \n, the body, a \n and the closing ``` at the very end. Narrower than
+ * stripWrappingFence (exact_match's): a fence whose lines end in \r\n or another of Python's line
+ * breaks, a space before the tag, or a closing fence indented or followed by more is prose here.
+ */
+const COMMAND_FENCE = /^```(?:[\p{L}\p{N}_+.-]+)?[ \t]*\n([^]*?)\n```$/u;
+
 export function extractCommands(output: string): CommandExtraction {
-  const unfenced = stripWrappingFence(output);
-  const body = unfenced ?? output;
+  const stripped = pyStrip(output);
+  const fence = stripped.includes('```') ? COMMAND_FENCE.exec(stripped) : null;
+  if (stripped.includes('```') && !fence) {
+    return { ok: false, reason: 'the answer has prose around a fenced code block; only plain command lines or one whole-answer fence are run', commands: [] };
+  }
+  const body = fence ? pyStrip(fence[1]!) : stripped;
+  if (body.includes('```')) {
+    return { ok: false, reason: 'the answer has more than one fenced code block; only plain command lines or one whole-answer fence are run', commands: [] };
+  }
   const lines = pySplitlines(body)
     .map((line) => pyStrip(line))
     .filter((line) => line.length > 0);
-  if (lines.some((line) => line.startsWith('```'))) {
-    return {
-      ok: false,
-      reason:
-        unfenced === null
-          ? 'the answer has prose around a fenced code block; only plain command lines or one whole-answer fence are run'
-          : 'the answer has more than one fenced code block; only plain command lines or one whole-answer fence are run',
-      commands: [],
-    };
-  }
   if (lines.length === 0) return { ok: false, reason: 'the answer has no command lines', commands: [] };
   for (const [index, line] of lines.entries()) {
     try {
@@ -64,5 +69,5 @@ export function extractCommands(output: string): CommandExtraction {
       return { ok: false, reason: `line ${index + 1} is not a valid command: ${error.message}`, commands: [] };
     }
   }
-  return { ok: true, commands: lines, fenced: unfenced !== null };
+  return { ok: true, commands: lines, fenced: fence !== null };
 }
