@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_RULES, newId, reviewOutput, safetyReviewerFromEnv } from '@gitbench/core';
-import { createTestDatabase, decideSafetyReview, publishCampaign, retryCampaign, runSafetyReview, seedRandomCampaign, type TestDatabase } from '../src';
+import { createTestDatabase, decideSafetyReview, publishCampaign, requeueInfraFailures, runSafetyReview, seedRandomCampaign, type TestDatabase } from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;
@@ -67,7 +67,7 @@ describe('a campaign\'s safety review and publication', () => {
     const failed = await t.db.attempt.findFirstOrThrow({ where: { campaignId } });
     await t.db.attempt.update({ where: { id: failed.id }, data: { status: 'INFRA_FAILURE' } });
     expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
-    const retry = await retryCampaign(t.db, campaignId);
+    const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry.attempts.map((a) => a.attemptId)).toEqual([failed.id]);
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { safetyReview: true, publishedAt: true } })).toEqual({
       safetyReview: 'pending',
