@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, refreshCampaignStats, seedRandomCampaign, type TestDatabase } from '@gitbench/db';
-import { getCampaignOverview } from '../lib/queries/campaign';
+import { getCampaignFixtureTable, getCampaignOverview } from '../lib/queries/campaign';
 
 // What judging cost a campaign is summed from the attempts' judge columns (the worker writes them from
 // the judges' calls), beside the targets' figures and never inside them.
@@ -37,5 +37,20 @@ describe('the campaign overview', () => {
     // The targets' figures are the same as before: judging is not in them.
     expect(after!.perModel.map((r) => [r.totals, r.perTrial])).toEqual(before!.perModel.map((r) => [r.totals, r.perTrial]));
     expect(before!.perModel.some((r) => r.totals.costUsd.value !== null)).toBe(true);
+  });
+});
+
+describe('the campaign\'s fixture table', () => {
+  it('clamps a page from the URL to the pages there are, instead of failing on it', async () => {
+    const c = await seedRandomCampaign(t.db, 22, { validShare: 1 });
+    const first = (await getCampaignFixtureTable(t.db, c.campaignId, { page: 1, pageSize: 1 }))!;
+    const last = Math.ceil(first.total / 1);
+    expect(last).toBeGreaterThan(1);
+    for (const page of [1e20, Number.MAX_VALUE, Infinity]) {
+      const table = (await getCampaignFixtureTable(t.db, c.campaignId, { page, pageSize: 1 }))!;
+      expect(table.page).toBe(last);
+      expect(table.rows.length).toBeGreaterThan(0);
+    }
+    for (const page of [NaN, -3, 0, 1.5]) expect((await getCampaignFixtureTable(t.db, c.campaignId, { page, pageSize: 1 }))!.page).toBe(1);
   });
 });

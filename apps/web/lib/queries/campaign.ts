@@ -137,12 +137,13 @@ export async function getCampaignFixtureTable(
 ): Promise<FixtureTable | null> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { trials: true, legacy: true } });
   if (!campaign) return null;
-  const pageSize = Math.min(Math.max(opts.pageSize ?? 50, 1), 200);
-  const page = Math.max(opts.page ?? 1, 1);
+  const pageSize = Math.min(Math.max(Math.floor(opts.pageSize ?? 50) || 50, 1), 200);
   const domainWhere = opts.domain ? Prisma.sql`AND f."domain" = ${opts.domain}` : Prisma.empty;
-  const [countRow, attempts] = await Promise.all([
-    db.$queryRaw<{ n: unknown }[]>`SELECT count(*) n FROM "FixtureSnapshot" f WHERE f."campaignId" = ${campaignId} ${domainWhere}`,
-    db.$queryRaw<(Omit<AttemptRow, 'effort'> & { id: string; targetId: string; reasoningEffort: string | null })[]>`
+  const countRow = await db.$queryRaw<{ n: unknown }[]>`SELECT count(*) n FROM "FixtureSnapshot" f WHERE f."campaignId" = ${campaignId} ${domainWhere}`;
+  // A page from the URL (1e20, 1.5, -3) is clamped to the pages there are: an OFFSET past a bigint failed.
+  const lastPage = Math.max(1, Math.ceil(num(countRow[0]?.n) / pageSize));
+  const page = Math.min(Math.max(Math.floor(opts.page ?? 1) || 1, 1), lastPage);
+  const attempts = await db.$queryRaw<(Omit<AttemptRow, 'effort'> & { id: string; targetId: string; reasoningEffort: string | null })[]>`
       WITH page AS (
         SELECT f."id", f."domain", f."fixtureId" FROM "FixtureSnapshot" f
          WHERE f."campaignId" = ${campaignId} ${domainWhere}
@@ -151,8 +152,7 @@ export async function getCampaignFixtureTable(
              a."domain", a."fixtureId", a."difficulty", a."trial", a."status"::text AS "status"
         FROM page JOIN "Attempt" a
           ON a."campaignId" = ${campaignId} AND a."domain" = page."domain" AND a."fixtureId" = page."fixtureId"
-       ORDER BY a."domain", a."fixtureId", a."trial"`,
-  ]);
+       ORDER BY a."domain", a."fixtureId", a."trial"`;
   const facts = { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } };
   const rows = new Map<string, FixtureTableRow>();
   const byTarget = new Map<string, typeof attempts>();

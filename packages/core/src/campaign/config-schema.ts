@@ -111,31 +111,40 @@ export type CampaignConfigParseResult =
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** No campaign configuration nests deeper than this; a body that does is refused, not walked. */
+export const MAX_CONFIG_DEPTH = 32;
+
 /**
  * Strings a database cannot store faithfully: a NUL (Postgres refuses it) or an unpaired surrogate
- * (not Unicode; it would be stored as U+FFFD, silently). Reported with their dotted path.
+ * (not Unicode; it would be stored as U+FFFD, silently). Reported with their dotted path. The walk keeps
+ * its own stack and stops at MAX_CONFIG_DEPTH: a body of 100,000 nested arrays overflowed the call stack.
  */
 export function unstorableText(value: unknown, path: string[] = []): CampaignConfigErrors | null {
-  const at = (message: string): CampaignConfigErrors => ({
-    formErrors: path.length === 0 ? [message] : [],
-    fieldErrors: path.length === 0 ? {} : Object.fromEntries([[path.join('.'), [message]]]),
+  const at = (where: string[], message: string): CampaignConfigErrors => ({
+    formErrors: where.length === 0 ? [message] : [],
+    fieldErrors: where.length === 0 ? {} : Object.fromEntries([[where.join('.'), [message]]]),
   });
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) return at('Contains a NUL character.');
-    if (UNPAIRED_SURROGATE.test(value)) return at('Contains an unpaired surrogate (not valid Unicode).');
-    return null;
-  }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = unstorableText(item, [...path, String(i)]);
-      if (found) return found;
+  // Depth first, in document order (a key before its value), as the recursive walk went.
+  const stack: { value: unknown; path: string[] }[] = [{ value, path }];
+  while (stack.length > 0) {
+    const { value: v, path: p } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return at(p, 'Contains a NUL character.');
+      if (UNPAIRED_SURROGATE.test(v)) return at(p, 'Contains an unpaired surrogate (not valid Unicode).');
+      continue;
     }
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const shown = key.split('\u0000').join('\uFFFD').replace(new RegExp(UNPAIRED_SURROGATE.source, 'g'), '\uFFFD');
-      const found = unstorableText(key, [...path, shown]) ?? unstorableText(item, [...path, key]);
-      if (found) return found;
+    if (v === null || typeof v !== 'object') continue;
+    if (p.length - path.length >= MAX_CONFIG_DEPTH) return at(p, `Nested more than ${MAX_CONFIG_DEPTH} levels deep.`);
+    const children: { value: unknown; path: string[] }[] = [];
+    if (Array.isArray(v)) {
+      for (const [i, item] of v.entries()) children.push({ value: item, path: [...p, String(i)] });
+    } else {
+      for (const [key, item] of Object.entries(v)) {
+        const shown = key.split('\u0000').join('\uFFFD').replace(new RegExp(UNPAIRED_SURROGATE.source, 'g'), '\uFFFD');
+        children.push({ value: key, path: [...p, shown] }, { value: item, path: [...p, key] });
+      }
     }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return null;
 }

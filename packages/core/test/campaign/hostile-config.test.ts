@@ -39,4 +39,12 @@ describe('a hostile campaign body is a list of field errors, never an exception'
     expect(result.success).toBe(false);
     if (!result.success) expect(Object.keys(result.error.fieldErrors)).toEqual(['a\uFFFDb']);
   });
+
+  it('100,000 nested arrays are refused as too deep, not a stack overflow', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const result = parseCampaignConfig({ ...base, models: deep });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(Object.values(result.error.fieldErrors).flat()).toEqual(['Nested more than 32 levels deep.']);
+    expect(parseCampaignConfig(deep).success).toBe(false);
+  });
 });
