@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { securityHeaders } from './lib/security-headers';
 
 const PATH_HEADER = 'x-gitbench-path';
 
@@ -18,16 +19,25 @@ function badUrl(request: NextRequest): string | null {
   return null;
 }
 
+/** Read once: the public URL does not change while the server runs (an empty value counts as unset). */
+const SECURITY_HEADERS = securityHeaders(process.env['GITBENCH_PUBLIC_URL'] || undefined);
+
+function withSecurityHeaders(response: NextResponse): NextResponse {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
 /**
- * Every request passes here first: malformed URLs get 400, and pages learn their own path and query
- * (for sign-in to send the user back). Who may see what is decided by each page and route handler.
+ * Every request passes here first: malformed URLs get 400, pages learn their own path and query (for
+ * sign-in to send the user back), and every answer gets the security headers. Who may see what is
+ * decided by each page and route handler.
  */
 export function proxy(request: NextRequest) {
   const bad = badUrl(request);
-  if (bad) return NextResponse.json({ error: bad }, { status: 400 });
+  if (bad) return withSecurityHeaders(NextResponse.json({ error: bad }, { status: 400 }));
   const headers = new Headers(request.headers);
   headers.set(PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
-  return NextResponse.next({ request: { headers } });
+  return withSecurityHeaders(NextResponse.next({ request: { headers } }));
 }
 
 export const config = {
