@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,17 @@ const config = (model: string, outputModes: string[] = ['text']) => ({
 });
 
 /** The refusal of `replay:<source>` as the second model: only models.1 is named, and no row is written. */
+/** Whether some process holds the FIFO open for reading: only then does a non-blocking write end open. */
+function hasReader(fifo: string): boolean {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return false;
+    throw err;
+  }
+}
+
 async function refused(source: string, outputModes?: string[]): Promise<string> {
   const before = await t.db.campaign.count();
   const result = await createCampaign(t.db, config(`replay:${source}`, outputModes), deps);
@@ -92,10 +103,21 @@ describe('campaign creation opens every replay target', () => {
     expect(await refused('run.json,/nowhere/x.json')).toBe(`models[1]: Replay source '/nowhere/x.json' ${outside}`);
   });
 
-  it('refuses a source that cannot be read as a file (a FIFO), without blocking', async () => {
-    const started = Date.now();
-    expect(await refused('fifo.json')).toBe("models[1]: Replay source 'fifo.json' is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).");
-    expect(Date.now() - started).toBeLessThan(5_000);
+  it('refuses a source that cannot be read as a file (a FIFO), without opening it', async () => {
+    // A reader blocked on the FIFO is seen the moment it opens it (a write end then opens without
+    // blocking): the refusal must come first, and leave no reader behind.
+    const fifo = path.join(dir, 'fifo.json');
+    let refusing = true;
+    const watch = (async () => {
+      while (refusing) {
+        if (hasReader(fifo)) throw new Error('the refusal opened the FIFO for reading and waits on it');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const message = await Promise.race([refused('fifo.json'), watch.then(() => '')]).finally(() => (refusing = false));
+    await watch;
+    expect(message).toBe("models[1]: Replay source 'fifo.json' is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).");
+    expect(hasReader(fifo)).toBe(false);
   });
 
   it('refuses a source that is neither a result file nor an ATIF trajectory', async () => {

@@ -36,7 +36,7 @@ describe('gitbench without a generated database client', () => {
       [['validate', SUITE], /68 valid fixture\(s\)/],
       [['list', SUITE], /68/],
       [['selfcheck', one], /4 passed, 0 failed/],
-      [['run', one, '--model', 'oracle', '--output-mode', 'text'], /passed/],
+      [['run', one, '--model', 'oracle', '--output-mode', 'text'], /passed 4\/4 scored/],
       [['profiles'], /oracle/],
       [['rescore', path.join(UPSTREAM, 'results', '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json'), '--fixtures', one], /compared 4, agree 4/],
     ];

@@ -33,6 +33,10 @@ describe('agent campaigns', () => {
     // nop changes nothing: the resolved file and the answer fixtures fail (git_clean/f002 only checks files still exist).
     const nop = Object.fromEntries(attempts.filter((a) => a.modelId === 'nop').map((a) => [`${a.domain}/${a.fixtureId}`, a.status]));
     expect(nop).toMatchObject({ 'merge_conflicts/f002': 'VALID_FAIL', 'commit_squash/f001': 'VALID_FAIL', 'blame_forensics/f001': 'VALID_FAIL' });
+    // simulated:2 is seeded (see simulatedAgent): on trial 1 it plays the reference solution on three
+    // fixtures and answers "I could not find it." on blame_forensics/f001 (medium).
+    const simulated = Object.fromEntries(attempts.filter((a) => a.modelId === 'simulated:2').map((a) => [`${a.domain}/${a.fixtureId}`, a.status]));
+    expect(simulated).toEqual({ 'merge_conflicts/f002': 'VALID_PASS', 'git_clean/f002': 'VALID_PASS', 'commit_squash/f001': 'VALID_PASS', 'blame_forensics/f001': 'VALID_FAIL' });
     for (const a of attempts) {
       expect(a.outputMode).toBe('agent');
       const [info] = await listTrajectories(bed.t.db, a.id);

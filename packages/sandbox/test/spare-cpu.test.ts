@@ -35,8 +35,10 @@ describe('spareCpuMeter', () => {
     const a = machineCpuTimes();
     expect(a.busy).toBeGreaterThan(0);
     expect(a.idle).toBeGreaterThan(0);
-    let spin = Date.now();
-    while (Date.now() - spin < 50) spin += 0;
-    expect(machineCpuTimes().busy).toBeGreaterThan(a.busy);
+    // Spinning is busy time: the count rises while it spins (the kernel counts in ticks), however loaded
+    // the machine. A count that never rises fails at the test's timeout.
+    let now = machineCpuTimes();
+    while (now.busy <= a.busy) now = machineCpuTimes();
+    expect(now.idle).toBeGreaterThanOrEqual(a.idle);
   });
 });

@@ -36,12 +36,12 @@ describe('sequenceRatio equals Python difflib', () => {
 
   // Without python3 this test fails (its first expectation says why); it never skips.
   it('matches live python3 on fresh random pairs', () => {
-    expect(spawnSync('python3', ['--version']).status, 'python3 is needed to compare with Python').toBe(0);
+    expect(spawnSync('/usr/bin/python3', ['--version']).status, '/usr/bin/python3 is needed to compare with Python').toBe(0);
     const alphabet = ['a', 'b', 'c', ' ', '-', 'é', '😀', '\n', 'e', 'e', 'e'];
     const pick = (n: number) => Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('');
     const pairs = Array.from({ length: 60 }, () => [pick(Math.floor(Math.random() * 320)), pick(Math.floor(Math.random() * 320))]);
     const script = 'import sys,json,difflib\nprint(json.dumps([difflib.SequenceMatcher(None,a,b).ratio() for a,b in json.load(sys.stdin)]))';
-    const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(pairs), encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(pairs), encoding: 'utf8', timeout: 20_000 });
     expect(run.status).toBe(0);
     const want = JSON.parse(run.stdout) as number[];
     pairs.forEach(([a, b], i) => expect(Math.abs(sequenceRatio(a as string, b as string) - (want[i] as number))).toBeLessThanOrEqual(1e-12));

@@ -235,8 +235,8 @@ describe('shellWords equals Python shlex.split', () => {
     'unicode café 😀 "é x"',
   ];
   it('on a set of tricky lines', () => {
-    expect(spawnSync('python3', ['--version']).status, 'python3 is needed to compare with Python').toBe(0);
-    const run = spawnSync('python3', ['-c', 'import sys,json,shlex\nprint(json.dumps([shlex.split(l) for l in json.load(sys.stdin)]))'], {
+    expect(spawnSync('/usr/bin/python3', ['--version']).status, '/usr/bin/python3 is needed to compare with Python').toBe(0);
+    const run = spawnSync('/usr/bin/python3', ['-c', 'import sys,json,shlex\nprint(json.dumps([shlex.split(l) for l in json.load(sys.stdin)]))'], {
       input: JSON.stringify(lines),
       encoding: 'utf8',
       timeout: 20_000,
