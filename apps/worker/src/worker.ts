@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { newId, UNKNOWN_VERSION, type ProductVersion, type SafetyReviewer } from '@gitbench/core';
-import { createDb, DEFAULT_MAX_DISPATCHES, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
+import { createDb, DEFAULT_MAX_DISPATCHES, expireWorkerHeartbeats, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
 import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from '@gitbench/use-cases';
 import { campaignHandlers } from './campaign-handlers';
@@ -97,6 +97,8 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       .then((n) => {
         if (n > 0) console.log(`[worker ${id}] removed ${n} sandbox(es) of workers that are gone`);
       })
+      // Workers silent for ten times the reaper's window are gone; the status page stops listing them.
+      .then(() => expireWorkerHeartbeats(db, 10 * reaperConfig.staleAfterMs))
       .catch((err: Error) => console.error(`[worker ${id}] orphan sweep failed: ${err.message}`));
   }, config.orphanSweepMs ?? 60_000);
 

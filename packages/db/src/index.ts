@@ -12,3 +12,4 @@ export * from './trajectories';
 export * from './audit';
 export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';
 export * from './provider-keys';
+export { expireWorkerHeartbeats } from './worker-heartbeats';
