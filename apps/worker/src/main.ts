@@ -43,13 +43,14 @@ const driver = await createSandboxDriver({
   labels: { [WORKER_LABEL]: workerId, [DEPLOYMENT_LABEL]: deploymentId },
   prestart: env.GITBENCH_WORKER_CONCURRENCY,
 });
-// The executor's judge cache writes through its own small pool; attempts' rows go through the worker's.
+// The executor writes through its own small pool (the judge cache, and an agent attempt's trajectory as
+// it runs); attempts' rows go through the worker's. Its log names both, since campaigns with no judge use it too.
 const executorDb = createDb({
   databaseUrl: env.DATABASE_URL,
   schema: env.GITBENCH_DATABASE_SCHEMA,
   maxConnections: 2,
-  applicationName: `gitbench-worker ${workerId} judge`,
-  onConnectionError: (err) => console.error(`[worker ${workerId}] judge cache database connection lost: ${err.message}`),
+  applicationName: `gitbench-worker ${workerId} executor`,
+  onConnectionError: (err) => console.error(`[worker ${workerId}] executor database connection (trajectories, judge cache) lost: ${err.message}`),
 });
 
 // The checkout this worker runs from (or GITBENCH_VERSION when a build baked one in).
