@@ -58,14 +58,48 @@ export function quoteIdent(name: string): string {
   return `"${name}"`;
 }
 
+/** Postgres's error for a database that does not exist. */
+const INVALID_CATALOG_NAME = '3D000';
+
+/**
+ * A connection to the database, created first when it does not exist yet (through the server's
+ * `postgres` database, with the same credentials). When it cannot be created, one line says so.
+ */
+async function connectCreatingDatabase(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    if ((err as { code?: string }).code !== INVALID_CATALOG_NAME) throw err;
+  }
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+  } catch (err) {
+    // Another process may have created it meanwhile.
+    if ((err as { code?: string }).code !== '42P04') {
+      throw new MigrationError(`database "${name}" does not exist and could not be created (${(err as Error).message}); create it, e.g. createdb ${name}`);
+    }
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const created = new pg.Client({ connectionString: databaseUrl });
+  await created.connect();
+  return created;
+}
+
 export async function applyMigrations(opts: {
   databaseUrl: string;
   migrationsDir: string;
   schema?: string;
 }): Promise<MigrationReport> {
   const schema = opts.schema ?? 'public';
-  const client = new pg.Client({ connectionString: opts.databaseUrl });
-  await client.connect();
+  const client = await connectCreatingDatabase(opts.databaseUrl);
   const report: MigrationReport = { applied: [], alreadyApplied: [] };
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
