@@ -14,40 +14,45 @@ export interface Mutation {
   tests: string[];
 }
 
-const CORE = ['packages/core/test'];
-const ENGINE = ['packages/engine/test'];
+// The unit tests of the module's own area: a whole package's suite takes over ten minutes a mutant on
+// a loaded machine (the engine's builds repositories).
+const HASHING = ['packages/core/test/fixtures'];
+const SCORING = ['packages/core/test/scoring'];
+const AGGREGATION = ['packages/core/test/aggregation'];
+const CLASSIFICATION = ['packages/core/test/campaign', 'packages/core/test/models'];
+const ENGINE = ['packages/engine/test/build-key.test.ts', 'packages/engine/test/snapshot-hashes.test.ts'];
 const PROVIDERS = ['packages/providers/test'];
 
 export const MUTATIONS: Mutation[] = [
   // Named by the audit.
-  { id: 'input-hash-ignores-definition', file: 'packages/core/src/fixtures/hashing.ts', from: '{ definition: definitionHash, repoState', to: '{ repoState', tests: CORE },
+  { id: 'input-hash-ignores-definition', file: 'packages/core/src/fixtures/hashing.ts', from: '{ definition: definitionHash, repoState', to: '{ repoState', tests: HASHING },
   { id: 'build-key-drops-archive', file: 'packages/engine/src/build-fixture-repository.ts', from: 'archive: ARCHIVE_STEP.command,', to: '', tests: ENGINE },
   { id: 'build-key-drops-state-code', file: 'packages/engine/src/build-fixture-repository.ts', from: '[s.command, s.thenPython ?? null]', to: '[s.command]', tests: ENGINE },
   { id: 'snapshot-input-sans-definition', file: 'packages/engine/src/build-fixture-repository.ts', from: 'inputHash: inputHash(definitionHash, state.stdout)', to: "inputHash: inputHash('', state.stdout)", tests: ENGINE },
-  { id: 'command-equivalence-prefix', file: 'packages/core/src/scoring/scorers/command-equivalence.ts', from: 'return a.length === b.length && a.every(', to: 'return a.every(', tests: CORE },
-  { id: 'shellwords-dquote-backslash', file: 'packages/core/src/scoring/shell-words.ts', from: "ch !== '\\\\' && ch !== escapedState", to: 'ch !== escapedState', tests: CORE },
-  { id: 'shellwords-dquote-any-escape', file: 'packages/core/src/scoring/shell-words.ts', from: "if (QUOTES.includes(escapedState) && ch !== '\\\\' && ch !== escapedState) token += '\\\\';", to: '', tests: CORE },
+  { id: 'command-equivalence-prefix', file: 'packages/core/src/scoring/scorers/command-equivalence.ts', from: 'return a.length === b.length && a.every(', to: 'return a.every(', tests: SCORING },
+  { id: 'shellwords-dquote-backslash', file: 'packages/core/src/scoring/shell-words.ts', from: "ch !== '\\\\' && ch !== escapedState", to: 'ch !== escapedState', tests: SCORING },
+  { id: 'shellwords-dquote-any-escape', file: 'packages/core/src/scoring/shell-words.ts', from: "if (QUOTES.includes(escapedState) && ch !== '\\\\' && ch !== escapedState) token += '\\\\';", to: '', tests: SCORING },
   { id: 'retry-408-permanent', file: 'packages/providers/src/http-errors.ts', from: 'f.status === 408 || ', to: '', tests: PROVIDERS },
   { id: 'retry-409-permanent', file: 'packages/providers/src/http-errors.ts', from: 'f.status === 409 || ', to: '', tests: PROVIDERS },
   { id: 'retry-425-permanent', file: 'packages/providers/src/http-errors.ts', from: ' || f.status === 425', to: '', tests: PROVIDERS },
-  { id: 'sandbox-quote-unescaped', file: 'packages/sandbox/src/shell-quote.ts', from: "s.replace(/'/g, `'\\\\''`)", to: 's', tests: ['packages/sandbox/test'] },
+  { id: 'sandbox-quote-unescaped', file: 'packages/sandbox/src/shell-quote.ts', from: "s.replace(/'/g, `'\\\\''`)", to: 's', tests: ['packages/sandbox/test/batch-script'] },
   { id: 'golden-trajectory-missing', file: 'packages/engine/test/agent/golden/scripted-conversation.json', delete: true, tests: ['packages/engine/test/agent/golden-trajectory.test.ts'] },
   { id: 'count-line-drops-outside-errors', file: 'scripts/lib/test-counts.ts', from: 'failed: report.numFailedTests + problems.length,', to: 'failed: report.numFailedTests,', tests: ['scripts/test'] },
   { id: 'count-line-drops-hook-failures', file: 'scripts/lib/test-counts.ts', from: 'failed: report.numFailedTests + broken.length,', to: 'failed: report.numFailedTests,', tests: ['scripts/test'] },
   { id: 'count-line-drops-failed-steps', file: 'scripts/lib/test-counts.ts', from: 'return { ...NO_COUNTS, failed: problems.length, problems };', to: 'return { ...NO_COUNTS, problems };', tests: ['scripts/test'] },
   // More of the same kinds.
-  { id: 'aggregation-wilson-without-z', file: 'packages/core/src/aggregation/rate.ts', from: 'const half = (z * Math.sqrt(', to: 'const half = (Math.sqrt(', tests: CORE },
-  { id: 'aggregation-pass-any-off-by-one', file: 'packages/core/src/aggregation/pass-any.ts', from: '({ n: i + 1, ...rateOf', to: '({ n: i, ...rateOf', tests: CORE },
-  { id: 'scorer-line-set-ignores-extras', file: 'packages/core/src/scoring/scorers/unordered-line-set.ts', from: 'const passed = missing.length === 0 && (allowExtra || extra.length === 0);', to: 'const passed = missing.length === 0;', tests: CORE },
-  { id: 'scorer-similarity-strict-threshold', file: 'packages/core/src/scoring/scorers/similarity.ts', from: 'const passed = ratio >= threshold.value;', to: 'const passed = ratio > threshold.value;', tests: CORE },
-  { id: 'scorer-exact-match-no-fence-strip', file: 'packages/core/src/scoring/scorers/exact-match.ts', from: "flagOption(fixture, 'strip_fences') ? (stripWrappingFence(output) ?? output) : output", to: 'output', tests: CORE },
-  { id: 'classify-tampering-excluded', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return quality('VALID_FAIL', TAMPERING_ERROR_CLASS);", to: "return excluded('INFRA_FAILURE', TAMPERING_ERROR_CLASS, true);", tests: CORE },
-  { id: 'classify-cancelled-as-infra', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return excluded('CANCELLED', 'aborted', false);", to: "return excluded('CANCELLED', 'aborted', true);", tests: CORE },
-  { id: 'classify-unknown-error-quality', file: 'packages/core/src/models/errors.ts', from: "error.kind : 'transient';", to: "error.kind : 'quality';", tests: CORE },
+  { id: 'aggregation-wilson-without-z', file: 'packages/core/src/aggregation/rate.ts', from: 'const half = (z * Math.sqrt(', to: 'const half = (Math.sqrt(', tests: AGGREGATION },
+  { id: 'aggregation-pass-any-off-by-one', file: 'packages/core/src/aggregation/pass-any.ts', from: '({ n: i + 1, ...rateOf', to: '({ n: i, ...rateOf', tests: AGGREGATION },
+  { id: 'scorer-line-set-ignores-extras', file: 'packages/core/src/scoring/scorers/unordered-line-set.ts', from: 'const passed = missing.length === 0 && (allowExtra || extra.length === 0);', to: 'const passed = missing.length === 0;', tests: SCORING },
+  { id: 'scorer-similarity-strict-threshold', file: 'packages/core/src/scoring/scorers/similarity.ts', from: 'const passed = ratio >= threshold.value;', to: 'const passed = ratio > threshold.value;', tests: SCORING },
+  { id: 'scorer-exact-match-no-fence-strip', file: 'packages/core/src/scoring/scorers/exact-match.ts', from: "flagOption(fixture, 'strip_fences') ? (stripWrappingFence(output) ?? output) : output", to: 'output', tests: SCORING },
+  { id: 'classify-tampering-excluded', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return quality('VALID_FAIL', TAMPERING_ERROR_CLASS);", to: "return excluded('INFRA_FAILURE', TAMPERING_ERROR_CLASS, true);", tests: CLASSIFICATION },
+  { id: 'classify-cancelled-as-infra', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return excluded('CANCELLED', 'aborted', false);", to: "return excluded('CANCELLED', 'aborted', true);", tests: CLASSIFICATION },
+  { id: 'classify-unknown-error-quality', file: 'packages/core/src/models/errors.ts', from: "error.kind : 'transient';", to: "error.kind : 'quality';", tests: CLASSIFICATION },
   { id: 'network-unknown-host-transient', file: 'packages/providers/src/http-errors.ts', from: "if (code === 'ENOTFOUND' || ", to: 'if (', tests: PROVIDERS },
-  { id: 'hash-canonical-json-unsorted', file: 'packages/core/src/canonical-json.ts', from: '.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))', to: '', tests: CORE },
-  { id: 'hash-definition-keeps-source-path', file: 'packages/core/src/fixtures/hashing.ts', from: 'const { sourcePath: _sourcePath, ...definition } = fixture;', to: 'const definition = fixture;', tests: CORE },
-  { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: CORE },
-  { id: 'quote-setup-script-unescaped', file: 'packages/core/src/fixtures/setup-script.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: CORE },
-  { id: 'quote-shell-words-unescaped', file: 'packages/core/src/scoring/shell-words.ts', from: "word.replace(/'/g, `'\\\\''`)", to: 'word', tests: CORE },
+  { id: 'hash-canonical-json-unsorted', file: 'packages/core/src/canonical-json.ts', from: '.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))', to: '', tests: HASHING },
+  { id: 'hash-definition-keeps-source-path', file: 'packages/core/src/fixtures/hashing.ts', from: 'const { sourcePath: _sourcePath, ...definition } = fixture;', to: 'const definition = fixture;', tests: HASHING },
+  { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: HASHING },
+  { id: 'quote-setup-script-unescaped', file: 'packages/core/src/fixtures/setup-script.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: HASHING },
+  { id: 'quote-shell-words-unescaped', file: 'packages/core/src/scoring/shell-words.ts', from: "word.replace(/'/g, `'\\\\''`)", to: 'word', tests: SCORING },
 ];

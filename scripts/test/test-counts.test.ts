@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,8 +77,20 @@ mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
 const scratch = mkdtempSync(path.join(ROOT, 'test-results', 'tiny-suites-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs the files as a unit step, then the given other steps, and counts: the last line, its exit status and the problems above it. */
-function runAndCount(name: string, files: Record<string, string>, otherSteps: string[] = []) {
+const PASSING_REPORTS: Record<string, unknown> = {
+  'unit.json': { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] },
+  'unit-outside.json': { reason: 'passed', errors: [] },
+  'integration.json': { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] },
+  'integration-outside.json': { reason: 'passed', errors: [] },
+  'e2e-report.json': { stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 } },
+};
+
+/**
+ * Writes the files, runs the given steps of test.sh in their directory, and counts: the last line, its
+ * exit status and the problems above it. The runners no step ran leave the reports of passing runs,
+ * so what is counted is these steps alone.
+ */
+function runAndCount(name: string, files: Record<string, string>, steps: string[]) {
   const suite = path.join(scratch, name);
   const results = path.join(suite, 'results');
   mkdirSync(results, { recursive: true });
@@ -87,31 +99,38 @@ function runAndCount(name: string, files: Record<string, string>, otherSteps: st
     path.join(suite, 'vitest.config.ts'),
     `import { defineConfig } from 'vitest/config';\nimport { RUN_RULES } from ${JSON.stringify(path.join(ROOT, 'vitest.config.ts'))};\nexport default defineConfig({ test: { ...RUN_RULES, include: ['*.test.ts'] } });\n`,
   );
-  // The other runners' reports, as passing runs leave them: what is counted here is this suite alone.
-  writeFileSync(path.join(results, 'integration.json'), JSON.stringify({ numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] }));
-  writeFileSync(path.join(results, 'integration-outside.json'), JSON.stringify({ reason: 'passed', errors: [] }));
-  writeFileSync(path.join(results, 'e2e-report.json'), JSON.stringify({ stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 } }));
+  // The repository's Playwright configuration without its web server and global set-up.
+  writeFileSync(
+    path.join(suite, 'playwright.config.ts'),
+    `import config from ${JSON.stringify(path.join(ROOT, 'playwright.config.ts'))};\nexport default { ...config, testDir: '.', outputDir: 'pw-out', globalSetup: undefined, webServer: undefined, reporter: [['json', { outputFile: ${JSON.stringify(path.join(results, 'e2e-report.json'))} }]] };\n`,
+  );
   const script = [
     `cd ${JSON.stringify(ROOT)} && . scripts/lib.sh && results=${JSON.stringify(results)} && . scripts/lib/test-steps.sh`,
-    `cd ${JSON.stringify(suite)} && step unit vitest_reports unit --config vitest.config.ts`,
-    ...otherSteps,
-    `cd ${JSON.stringify(ROOT)} && node --import tsx scripts/test-counts.ts ${JSON.stringify(results)}`,
+    `cd ${JSON.stringify(suite)}`,
+    ...steps,
+    `for f in ${Object.keys(PASSING_REPORTS).join(' ')}; do [ -e "$results/$f" ] || touch "$results/missing-$f"; done`,
   ].join('\n');
   // Without CI in the environment: the repository's rules, not CI=true, make a missing golden file fail.
   const { CI: _ci, ...env } = process.env;
-  const run = spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 120_000 });
+  spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 120_000 });
+  for (const [file, report] of Object.entries(PASSING_REPORTS)) {
+    if (existsSync(path.join(results, `missing-${file}`))) writeFileSync(path.join(results, file), JSON.stringify(report));
+  }
+  const run = spawnSync('node', ['--import', 'tsx', 'scripts/test-counts.ts', results], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
   return { lastLine: run.stdout.trim().split('\n').at(-1), status: run.status, stderr: run.stderr, results };
 }
 
+const UNIT = 'step unit vitest_reports unit --config vitest.config.ts';
+
 describe('npm test run on tiny suites', () => {
   it('counts a passing suite as passing', () => {
-    const r = runAndCount('passing', { 'fine.test.ts': TINY['fine.test.ts'] }, ['step lint true']);
+    const r = runAndCount('passing', { 'fine.test.ts': TINY['fine.test.ts'] }, [UNIT, 'step lint true']);
     expect(r.lastLine).toBe('1 passed, 0 failed, 1 skipped');
     expect(r.status).toBe(0);
   }, 120_000);
 
   it('counts every failure: hooks that threw, an unhandled rejection, a file that did not load, a committed .only, a missing golden file and failed steps', () => {
-    const r = runAndCount('failing', TINY, ['step typecheck false', 'step lint true', 'step web-build bash -c "exit 3"']);
+    const r = runAndCount('failing', TINY, [UNIT, 'step typecheck false', 'step lint true', 'step web-build bash -c "exit 3"']);
     // Failed: the .only test and the one without its golden file; five errors outside tests (two
     // describe hooks, a file hook, a file that did not load, the late rejection); two steps.
     expect(r.lastLine).toMatch(/^\d+ passed, 9 failed, \d+ skipped$/);
@@ -134,6 +153,16 @@ describe('npm test run on tiny suites', () => {
       ['alone', expect.stringMatching(/Unexpected \.only modifier/)],
       ['matches its golden file', expect.stringMatching(/Snapshot .* mismatched/)],
     ]);
+  }, 120_000);
+});
+
+describe('a committed test.only in a browser spec', () => {
+  it("fails Playwright's run under the repository's configuration and counts", () => {
+    const spec = `import { expect, test } from '@playwright/test';\ntest.only('alone', () => expect(1).toBe(1));\ntest('dropped', () => expect(1).toBe(1));\n`;
+    const r = runAndCount('browser-only', { 'focused.spec.ts': spec }, ['step e2e npx playwright test --config playwright.config.ts']);
+    expect(r.lastLine).toBe('0 passed, 1 failed, 0 skipped');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/e2e: Error: item focused with '\.only' is not allowed due to the 'forbidOnly' option/);
   }, 120_000);
 });
 
