@@ -30,6 +30,7 @@ const registry = await ProviderRegistry.load({
   cwd: process.cwd(),
   env: process.env,
 });
+const environmentKeys = registry.environmentKeys();
 const workerId = newId('worker');
 // Workers that share this database schema and queue are one deployment: they see each other's
 // heartbeats, so they may remove each other's orphans, and only those.
@@ -87,7 +88,8 @@ const worker = await startWorker(
         maxEvidenceBytes: env.GITBENCH_MAX_EVIDENCE_BYTES,
       },
       warnings: unsafeLocal ? [UNSAFE_LOCAL_WARNING] : [],
-      secrets: () => storedKeys.values(),
+      // Keys from api_key_env are cut out of stored output like stored keys.
+      secrets: () => [...storedKeys.values(), ...environmentKeys],
     }),
 );
 const sandbox = driver.describe();

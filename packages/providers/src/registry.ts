@@ -135,6 +135,16 @@ export class ProviderRegistry {
     return this.options.profilesFile ?? null;
   }
 
+  /**
+   * The keys the profiles read from environment variables (api_key_env), to be cut out of whatever an
+   * attempt stores exactly as stored keys are: a provider that echoes its key must not leak either kind.
+   * Values under 8 characters are left alone: a placeholder like `none` would be cut from every output.
+   */
+  environmentKeys(): string[] {
+    const values = this.set.profiles.map((p) => (p.apiKeyEnv ? this.env[p.apiKeyEnv] : undefined));
+    return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= 8))];
+  }
+
   /** The configured profiles, with whether each key's variable is set (never the key). */
   listProfiles(): ProfileSummary[] {
     return listProfiles(this.set);

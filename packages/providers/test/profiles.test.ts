@@ -27,6 +27,16 @@ const CONFIG = {
   campaign: { default_trials: 3 },
 };
 
+describe('keys from the environment', () => {
+  it('are listed for cutting out of stored output, once each, short placeholders left alone', () => {
+    const env = { OPENROUTER_API_KEY: 'sk-or-v1-from-the-environment', UNUSED_KEY: 'sk-never-named-by-a-profile' };
+    const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), env), env });
+    expect(registry.environmentKeys()).toEqual(['sk-or-v1-from-the-environment']);
+    const short = { OPENROUTER_API_KEY: 'none' };
+    expect(new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), short), env: short }).environmentKeys()).toEqual([]);
+  });
+});
+
 describe('loadProfiles', () => {
   const set = loadProfiles(JSON.stringify(CONFIG), { OPENROUTER_API_KEY: 'sk-or-v1-secret' });
 
