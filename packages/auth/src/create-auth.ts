@@ -8,6 +8,7 @@ import { admin, genericOAuth } from 'better-auth/plugins';
 import { defaultAc } from 'better-auth/plugins/admin/access';
 import type { AuthHook } from './auth-hook';
 import { MIN_PASSWORD_LENGTH, passwordPolicyHook } from './password-policy';
+import { profileLimitsHook } from './profile-limits';
 import { DEFAULT_SIGN_IN_THROTTLE, signInThrottleHooks, type SignInThrottlePolicy } from './sign-in-throttle';
 
 export interface OidcConfig {
@@ -92,7 +93,7 @@ export function createAuth(config: AuthConfig) {
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Counted in the database, so that every web process counts together.
     rateLimit: { enabled: true, storage: 'database', window: 60, max: 100, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
-    hooks: combineHooks(signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE), { before: passwordPolicyHook }),
+    hooks: combineHooks(signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE), { before: passwordPolicyHook }, { before: profileLimitsHook }),
     advanced: {
       useSecureCookies: secure,
       // Any client can write X-Forwarded-For. Behind configured proxies the client is the first hop from

@@ -2,6 +2,7 @@ import type { Role } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { Auth } from './create-auth';
 import { passwordProblem } from './password-policy';
+import { nameProblem } from './profile-limits';
 
 export interface NewUser {
   email: string;
@@ -20,7 +21,7 @@ export class UserError extends Error {
  * first-run page and the admins' users page.
  */
 export async function createUser(auth: Auth, user: NewUser): Promise<{ id: string; email: string; role: Role }> {
-  const problem = passwordProblem(user.password);
+  const problem = nameProblem(user.name.trim()) ?? passwordProblem(user.password);
   if (problem) throw new UserError(problem);
   try {
     const { user: created } = await auth.api.createUser({

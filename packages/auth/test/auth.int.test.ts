@@ -156,6 +156,21 @@ describe('passwords', () => {
   });
 });
 
+describe('display names', () => {
+  it('are capped, for a user changing their own as for an admin creating one', async () => {
+    await createUser(auth, { email: 'longname@example.test', name: 'Short', password: 'long name password', role: 'viewer' });
+    const cookie = cookieOf(await signIn('longname@example.test', 'long name password'));
+    const update = (name: string) =>
+      auth.handler(
+        new Request(`${BASE}/api/auth/update-user`, { method: 'POST', headers: { 'content-type': 'application/json', origin: BASE, cookie }, body: JSON.stringify({ name }) }),
+      );
+    expect((await update('x'.repeat(600_000))).status).toBe(400);
+    expect((await update('A fine name')).status).toBe(200);
+    expect((await t.db.user.findUniqueOrThrow({ where: { email: 'longname@example.test' } })).name).toBe('A fine name');
+    await expect(createUser(auth, { email: 'huge@example.test', name: 'n'.repeat(101), password: 'huge name password', role: 'viewer' })).rejects.toThrow(/under 100/);
+  });
+});
+
 describe('tokens do not manage tokens', () => {
   it('a caller who came with a token can neither create a token nor revoke one', async () => {
     const owner = await createUser(auth, { email: 'minter@example.test', name: 'M', password: 'minter password', role: 'member' });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { NextResponse } from 'next/server';
 import { webEnv } from '../env';
+import { readCapped } from '../read-capped';
 
 type Read = { ok: true; value: unknown } | { ok: false; response: NextResponse };
 
@@ -15,25 +16,10 @@ const tooLarge = (limit: number) =>
  * rest), and a 400 that says so when it is not JSON, in the same shape as field errors.
  */
 export async function readJson(request: Request, limit = webEnv().GITBENCH_MAX_BODY_BYTES): Promise<Read> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return { ok: false, response: tooLarge(limit) };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        return { ok: false, response: tooLarge(limit) };
-      }
-      chunks.push(value);
-    }
-  }
+  const bytes = await readCapped(request, limit);
+  if (bytes === null) return { ok: false, response: tooLarge(limit) };
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, response: NextResponse.json({ formErrors: ['The request body is not valid JSON.'], fieldErrors: {} }, { status: 400 }) };

@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { isJsonContentType, isSameOrigin } from '@gitbench/auth';
 import { authServer } from '@/lib/auth/server';
 import { webEnv } from '@/lib/env';
+import { readCapped } from '@/lib/read-capped';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,10 +20,9 @@ export async function POST(request: NextRequest) {
     return NextResponse.json({ error: 'Cross-origin request refused.' }, { status: 403 });
   }
   if (!isJsonContentType(request.headers)) return NextResponse.json({ error: 'Send the request as application/json.' }, { status: 415 });
-  const declared = Number(request.headers.get('content-length'));
+  // Counted as read: a chunked body carries no Content-Length, and an 8 MB sign-in was parsed whole.
   const limit = webEnv().GITBENCH_MAX_BODY_BYTES;
-  if (Number.isFinite(declared) && declared > limit) {
-    return NextResponse.json({ error: `The request body is larger than ${limit} bytes (GITBENCH_MAX_BODY_BYTES).` }, { status: 413 });
-  }
-  return authServer().handler(request);
+  const body = await readCapped(request, limit);
+  if (body === null) return NextResponse.json({ error: `The request body is larger than ${limit} bytes (GITBENCH_MAX_BODY_BYTES).` }, { status: 413 });
+  return authServer().handler(new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) }));
 }
