@@ -44,6 +44,12 @@ describe('similarity', () => {
     expect(score('similarity', '', 'x').passed).toBe(false);
     expect(score('similarity', 'abcd', 'abcf').passed).toBe(true);
   });
+  it('passes a ratio exactly at the threshold, as upstream (ratio >= threshold)', () => {
+    // 'ac' against 'ab': one matching character of four, a ratio of exactly 0.5, the default threshold.
+    expect(score('similarity', 'ac', 'ab')).toMatchObject({ passed: true, score: 0.5 });
+    expect(score('similarity', 'abcd', 'abcd', { threshold: 1 }).passed).toBe(true);
+    expect(score('similarity', 'ac', 'ab', { threshold: 0.51 }).passed).toBe(false);
+  });
   it('rejects a threshold that is not a number', () => {
     expect(score('similarity', 'a', 'a', { threshold: 'high' }).checks[0]?.check).toBe('scoring config');
   });
