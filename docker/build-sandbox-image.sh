@@ -11,14 +11,23 @@ cd "$(dirname "$0")/.."
 
 # python3-pytest: the gist family runs a repository's tests (and the gist) with pytest; every other
 # task family's tools and graders are python3 standard library only.
-PACKAGES="git,ca-certificates,python3,bash,coreutils,python3-pytest"
-hash="$( (cat docker/sandbox/Dockerfile; echo "bookworm $PACKAGES") | sha256sum | cut -c1-12)"
+PACKAGES="git,ca-certificates,python3,bash,coreutils,util-linux,python3-pytest"
+# The runner (packages/sandbox/runner) is part of the image: the tag covers its files too.
+RUNNER_FILES="$(ls packages/sandbox/runner/*.py | LC_ALL=C sort)"
+hash="$( (cat docker/sandbox/Dockerfile; echo "bookworm $PACKAGES"; for f in $RUNNER_FILES; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-12)"
 tag="gitbench-sandbox:$hash"
 
 if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; exit 0; fi
 
+# The build context: the Dockerfile and the runner's files, nothing else of the checkout.
+context="$(mktemp -d /tmp/gitbench-sandbox-context.XXXXXX)"
+trap 'rm -rf "$context"' EXIT
+cp docker/sandbox/Dockerfile "$context/"
+mkdir "$context/runner"
+cp $RUNNER_FILES "$context/runner/"
+
 say "building $tag"
-if timeout 60 docker build -q -t "$tag" docker/sandbox >/tmp/gitbench-docker-build.log 2>&1; then
+if timeout 60 docker build -q -t "$tag" "$context" >/tmp/gitbench-docker-build.log 2>&1; then
   echo "$tag"; exit 0
 fi
 say "docker build from debian:bookworm-slim failed (no registry?); building the base from a local root file system"
@@ -31,16 +40,17 @@ fi
 [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list(.d); set DEBIAN_MIRROR"
 command -v debootstrap >/dev/null || apt_install "sandbox image base" debootstrap
 
-base="gitbench-sandbox-base:$hash"
+# The base is the packages alone: a change of the runner or the Dockerfile reuses it.
+base="gitbench-sandbox-base:$(echo "bookworm $PACKAGES" | sha256sum | cut -c1-12)"
 if ! docker image inspect "$base" >/dev/null 2>&1; then
   root="$(mktemp -d /tmp/gitbench-rootfs.XXXXXX)"
-  trap 'rm -rf "$root"' EXIT
+  trap 'rm -rf "$root" "$context"' EXIT
   say "debootstrap bookworm from $mirror (about a minute)"
   debootstrap --variant=minbase --include="$PACKAGES" bookworm "$root" "$mirror" >/tmp/gitbench-debootstrap.log 2>&1 ||
     die "debootstrap failed; see /tmp/gitbench-debootstrap.log"
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
   tar -C "$root" -c . | docker import - "$base" >/dev/null
 fi
-docker build -q --build-arg BASE="$base" -t "$tag" docker/sandbox >/tmp/gitbench-docker-build.log 2>&1 ||
+docker build -q --build-arg BASE="$base" -t "$tag" "$context" >/tmp/gitbench-docker-build.log 2>&1 ||
   die "docker build on the local base failed; see /tmp/gitbench-docker-build.log"
 echo "$tag"

@@ -1,6 +1,6 @@
-import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxDriver } from '@gitbench/sandbox';
+import { DEFAULT_MAX_OUTPUT_BYTES, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './sandbox-steps';
-import { environmentPreamble, WORKSPACE_VARIABLE, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
+import { configKeysRead, environmentPreamble, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 
 export interface PlanExecution {
@@ -33,6 +33,21 @@ export interface ExecutePlanOptions {
 }
 
 export const DEFAULT_MAX_ANSWER_COMMANDS = 100;
+
+/**
+ * The step that rewrites the repository's configuration to the whitelist the scorer trusts (core's
+ * lookupConfigPy), run as the sandbox's uid once the model's processes are gone and before the first
+ * look-up; the keys the look-ups themselves read are kept.
+ */
+export function lookupConfigStep(plan: SandboxPlan, cwd: string): BatchStep {
+  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command))), cwd, timeoutMs: 30_000 };
+}
+
+/** The scorer's look-ups as steps, each with the fixed environment of core's lookupEnvironment. */
+export function lookupSteps(plan: SandboxPlan, cwd: string, maxOutputBytes?: number): BatchStep[] {
+  const env = lookupEnvironment();
+  return plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, env, timeoutMs: p.timeoutMs, ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}) }));
+}
 export const DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES = 8 * 1024 * 1024;
 /** No command keeps less than this, however many share the attempt's budget. */
 const MIN_COMMAND_OUTPUT_BYTES = 4 * 1024;
@@ -99,14 +114,16 @@ export async function executePlan(
             maxOutputBytes,
           })),
         },
-        { stopOnFailure: false, steps: plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, timeoutMs: p.timeoutMs, maxOutputBytes })) },
+        // Every process of the answer's is gone by now (the runner kills them after each step).
+        { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd)] },
+        { stopOnFailure: false, steps: lookupSteps(plan, cwd, maxOutputBytes) },
         // What the answer left behind, shown on the attempt page; no scorer reads it.
         { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after' })) },
       ],
     },
     opts.labels ? { labels: opts.labels } : {},
   );
-  const [stateRecords = [], answerRecords = [], probeRecords = [], afterRecords = []] = result.groups;
+  const [stateRecords = [], answerRecords = [], , probeRecords = [], afterRecords = []] = result.groups;
   const probes: Record<string, ExecRecord> = {};
   for (const r of probeRecords) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: answerRecords.map(toExecRecord), probes };

@@ -14,7 +14,7 @@
  */
 import { resetScratchStep, type BatchStep, type StepRecord } from '@gitbench/sandbox';
 import { getScorer, SETUP_ENV, WORKSPACE_VARIABLE, type ExecRecord, type Fixture, type SandboxEvidence, type SandboxPlan } from './core-api';
-import { commandOutputBytes, REFRESH_INDEXES, type ExecutePlanOptions } from './execute-plan';
+import { commandOutputBytes, lookupConfigStep, lookupSteps, REFRESH_INDEXES, type ExecutePlanOptions } from './execute-plan';
 import type { PristineProbe, PristineProbes } from './fixture-snapshot';
 import { stateSteps, toExecRecord } from './sandbox-steps';
 import { shellWord } from './shell-word';
@@ -46,6 +46,7 @@ export function pristineKeyOf(fixture: Fixture, repoDir: string): unknown {
 }
 
 const SCRATCH_STEP = resetScratchStep('pristine.scratch', { keepWorkspace: true });
+const LOOKUP_CONFIG_ID = 'pristine.lookup.config';
 /** The probes' own output caps: an attempt with other limits (GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES) runs them itself. */
 const BUILD_EXEC: ExecutePlanOptions = {};
 
@@ -69,7 +70,8 @@ export function pristineSteps(fixture: Fixture, repoDir: string, workdir: string
   return [
     SCRATCH_STEP,
     { id: 'pristine.refresh', command: REFRESH_INDEXES, cwd: repoDir, timeoutMs: 60_000 },
-    ...plan.probes.map((p) => ({ id: `probe.${p.id}`, command: `export ${exports.join(' ')}; ${p.command}`, cwd: repoDir, timeoutMs: p.timeoutMs, maxOutputBytes: cap })),
+    { ...lookupConfigStep(plan, repoDir), id: LOOKUP_CONFIG_ID },
+    ...lookupSteps(plan, repoDir, cap).map((p) => ({ ...p, id: `probe.${p.id}`, command: `export ${exports.join(' ')}; ${p.command}` })),
     // Look-ups that only read leave the repository as built: its state is the build's own (see pristineOf).
     ...(onlyRead(plan) ? [] : stateSteps(repoDir).map((s) => ({ ...s, id: 'pristine.state' }))),
   ];
@@ -85,7 +87,7 @@ export function pristineOf(fixture: Fixture, records: readonly StepRecord[], bui
   const plan = pristinePlanOf(fixture);
   if (!plan) return undefined;
   const byId = new Map(records.map((r) => [r.id, r]));
-  if (byId.get(SCRATCH_STEP.id)?.exitCode !== 0 || byId.get('pristine.refresh')?.exitCode !== 0) return undefined;
+  if (byId.get(SCRATCH_STEP.id)?.exitCode !== 0 || byId.get('pristine.refresh')?.exitCode !== 0 || byId.get(LOOKUP_CONFIG_ID)?.exitCode !== 0) return undefined;
   const cap = commandOutputBytes(BUILD_EXEC, plan.probes.length);
   const probes: PristineProbe[] = [];
   for (const p of plan.probes) {

@@ -20,6 +20,7 @@ export interface StepPlan {
   timeoutMs: number;
   cap: number;
   cwd: string;
+  env?: Record<string, string>;
   thenPython?: string;
 }
 
@@ -33,6 +34,7 @@ export function planSteps(request: BatchRequest): StepPlan[] {
       timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       cap: s.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       cwd: s.cwd ?? '.',
+      ...(s.env ? { env: s.env } : {}),
       ...(s.thenPython !== undefined ? { thenPython: s.thenPython } : {}),
     })),
   );

@@ -1,6 +1,6 @@
 import { plainGitWords } from '@gitbench/core';
 import { shellQuote } from './shell-quote';
-import { encodeRunnerPlan, KILL_GRACE_S, STEP_RUNNER_PY, type RunnerGroup } from './step-runner';
+import { encodeRunnerPlan, KILL_GRACE_S, type RunnerGroup, type RunnerLocation } from './step-runner';
 import { BatchOutputReader, hasNul, planSteps } from './batch-output-reader';
 import type { BatchRequest, BatchResult } from './types';
 
@@ -39,11 +39,13 @@ export interface BuildBatchOptions {
    * request's environment exported by the script itself since that process's environment is fixed.
    */
   viaStdin?: boolean;
+  /** The runner to start, and the uid commands run as (see step-runner.ts). */
+  runner: RunnerLocation;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function buildBatch(request: BatchRequest, workdir: string, options: BuildBatchOptions = {}): BuiltBatch {
+export function buildBatch(request: BatchRequest, workdir: string, options: BuildBatchOptions): BuiltBatch {
   const steps = planSteps(request);
   const exports = options.viaStdin
     ? Object.entries(request.env ?? {}).map(([k, v]) => {
@@ -51,16 +53,25 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
         return `export ${k}=${shellQuote(v)}`;
       })
     : [];
+  const cwd = shellQuote(request.cwd ?? workdir);
+  // What prepares the directory (restore, preamble) runs as the sandbox's uid, in a shell of its own
+  // whose stdout is the environment it leaves (env -0) and whose exit code says what failed; the
+  // runner then starts with that environment, as root where commands run as the sandbox's uid.
+  const prelude = [`cd -- ${cwd} || exit 98`];
+  if (request.restoreTar) prelude.push('tar -x -f - || exit 99');
+  prelude.push('exec </dev/null');
+  if (request.preamble) prelude.push('{', request.preamble, '} >/dev/null');
+  prelude.push('exec /usr/bin/env -0');
+  const asSandbox = options.runner.uid === undefined ? '' : `setpriv --reuid=${options.runner.uid} --regid=${options.runner.uid} --clear-groups -- `;
   const lines: string[] = [
     'set +e',
     ...exports,
     `gb_dir=$(mktemp -d "\${TMPDIR:-/tmp}/gb.XXXXXX") || { printf '@@GBFATAL tmpdir\\n'; exit 97; }`,
-    `trap 'rm -rf -- "$gb_dir"' EXIT`,
-    `cd -- ${shellQuote(request.cwd ?? workdir)} || { printf '@@GBFATAL cwd\\n'; exit 98; }`,
+    `cd -- ${cwd} || { printf '@@GBFATAL cwd\\n'; exit 98; }`,
+    `${asSandbox}bash -c ${shellQuote(prelude.join('\n'))} > "$gb_dir/env"`,
+    `gb_rc=$?; case $gb_rc in 0) ;; 98) printf '@@GBFATAL cwd\\n'; exit 98 ;; 99) printf '@@GBFATAL restore\\n'; exit 99 ;; *) printf '@@GBFATAL preamble (exit %s)\\n' "$gb_rc"; exit 94 ;; esac`,
+    'exec </dev/null',
   ];
-  if (request.restoreTar) lines.push(`tar -x -f - || { printf '@@GBFATAL restore\\n'; exit 99; }`);
-  lines.push('exec </dev/null');
-  if (request.preamble) lines.push(request.preamble);
   const groups: RunnerGroup[] = request.groups.map((g, group) => {
     if (g.requires !== undefined && !(Number.isInteger(g.requires) && g.requires >= 0 && g.requires < group)) {
       throw new Error(`batch group ${group} requires group ${g.requires}, which is not an earlier group`);
@@ -81,6 +92,7 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
             ...(argv ? { argv } : {}),
             command: unrunnable ? '' : s.command,
             cwd: s.cwd,
+            ...(s.env ? { env: s.env } : {}),
             timeoutS: Math.max(1, Math.ceil(s.timeoutMs / 1000)),
             cap: s.cap + 1,
             unrunnable,
@@ -93,7 +105,7 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
     `command -v python3 >/dev/null 2>&1 || { printf '@@GBFATAL no python3 in the sandbox (the step runner needs it)\\n'; exit 96; }`,
     `printf '%s' ${shellQuote(encodeRunnerPlan(groups).toString('utf8'))} > "$gb_dir/steps" || { printf '@@GBFATAL steps\\n'; exit 95; }`,
     // -I -S: nothing from the environment or site-packages changes the runner, and it starts in half the time.
-    `python3 -I -S -c ${shellQuote(STEP_RUNNER_PY)} "$gb_dir/steps" ${KILL_GRACE_S}`,
+    `exec python3 -I -S ${shellQuote(`${options.runner.dir}/batch.py`)} "$gb_dir" ${KILL_GRACE_S} ${options.runner.uid ?? '-'}`,
   );
   const script = lines.join('\n') + '\n';
   const guardMs = steps.reduce((t, s) => t + Math.ceil(s.timeoutMs / 1000) * 1000 + KILL_GRACE_S * 1000, 0) + 5_000;

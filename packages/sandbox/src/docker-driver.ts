@@ -8,7 +8,7 @@ import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
-import { KILL_GRACE_S, SESSION_RUNNER_PY } from './step-runner';
+import { IMAGE_RUNNER, KILL_GRACE_S, SANDBOX_UID } from './step-runner';
 import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
 
 export interface DockerLimits {
@@ -48,7 +48,13 @@ const DEFAULT_LIMITS: DockerLimits = {
 };
 export const SANDBOX_LABEL = 'org.gitbench.sandbox';
 const WORKDIR = '/work';
-const UID = 10001;
+const UID = SANDBOX_UID;
+/**
+ * The sandbox's processes start as root with only what the runner needs to run commands as UID and
+ * to kill every process of it (see runner/common.py); root here has no other privilege: no file of
+ * UID's is writable or readable to it beyond what the file's mode gives anyone.
+ */
+const RUNNER_CAPS = ['SETUID', 'SETGID', 'KILL'];
 
 export class DockerSandboxDriver implements SandboxDriver {
   readonly docker: Docker;
@@ -111,7 +117,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     // Created with the attempt's labels, so cancel, shutdown and the orphan sweep find it in Docker itself.
     const container = await this.createContainer(
       {
-        Cmd: ['python3', '-I', '-S', '-c', SESSION_RUNNER_PY, 'serve', String(KILL_GRACE_S)],
+        Cmd: ['python3', '-I', '-S', `${IMAGE_RUNNER.dir}/session.py`, 'serve', String(KILL_GRACE_S), String(SANDBOX_UID)],
         OpenStdin: true,
         StdinOnce: false,
         AttachStdin: true,
@@ -257,7 +263,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     return this.docker.createContainer({
       ...spec,
       Image: this.config.image,
-      User: `${UID}:${UID}`,
+      User: '0:0',
       WorkingDir: WORKDIR,
       Env: ['HOME=/home/sandbox', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TZ=UTC', 'GIT_CONFIG_NOSYSTEM=1', 'PATH=/usr/local/bin:/usr/bin:/bin'],
       Labels: { [SANDBOX_LABEL]: '1', ...this.config.labels, ...extraLabels },
@@ -265,6 +271,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       HostConfig: {
         NetworkMode: 'none',
         CapDrop: ['ALL'],
+        CapAdd: RUNNER_CAPS,
         SecurityOpt: ['no-new-privileges'],
         PidsLimit: this.limits.pids,
         Memory: this.limits.memoryBytes,
@@ -315,7 +322,7 @@ class DockerSandbox implements Sandbox {
   }
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
-    const built = buildBatch(request, WORKDIR);
+    const built = buildBatch(request, WORKDIR, { runner: IMAGE_RUNNER });
     const streamed = streamingReader(request);
     const raw = await this.run(built.argv, {
       stdin: built.stdin,
@@ -329,12 +336,12 @@ class DockerSandbox implements Sandbox {
 
   async copyIn(tar: Buffer, dir: string = WORKDIR): Promise<void> {
     // The archive API cannot write into tmpfs mounts, so unpack with tar inside the container.
-    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], { stdin: tar, guardMs: 60_000, maxBytes: 64 * 1024 });
+    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], { stdin: tar, guardMs: 60_000, maxBytes: 64 * 1024, asSandbox: true });
     if (raw.exitCode !== 0) throw new Error(`copyIn to ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
   }
 
   async copyOut(dir: string = WORKDIR): Promise<Buffer> {
-    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], { guardMs: 60_000, maxBytes: 512 * 1024 * 1024 });
+    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], { guardMs: 60_000, maxBytes: 512 * 1024 * 1024, asSandbox: true });
     if (raw.exitCode !== 0) throw new Error(`copyOut of ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
     return raw.stdout;
   }
@@ -350,11 +357,13 @@ class DockerSandbox implements Sandbox {
 
   private async run(
     argv: string[],
-    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void },
+    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void; asSandbox?: boolean },
   ): Promise<RawRun> {
     const started = performance.now();
     const exec = await this.container.exec({
       Cmd: argv,
+      // A batch starts as root (its runner runs commands as UID); copying files is UID's own work.
+      ...(opts.asSandbox ? { User: `${UID}:${UID}` } : {}),
       AttachStdout: true,
       AttachStderr: true,
       AttachStdin: opts.stdin !== undefined,

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { buildBatch, parseBatch, STDIN_BOOT, streamingReader } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
+import { IMAGE_RUNNER } from './step-runner';
 import type { BatchRequest, BatchResult } from './types';
 
 /**
@@ -64,7 +65,7 @@ export async function startWaitingContainer(create: (spec: Partial<Docker.Contai
 
 /** Feeds the batch to a waiting container and reads its records back; the container ends with it. */
 export async function runInWaitingContainer(w: WaitingContainer, request: BatchRequest, workdir: string): Promise<BatchResult> {
-  const built = buildBatch(request, workdir, { viaStdin: true });
+  const built = buildBatch(request, workdir, { viaStdin: true, runner: IMAGE_RUNNER });
   const started = performance.now();
   const exited = w.container.wait().then(
     (r: { StatusCode?: number }) => r.StatusCode ?? 137,

@@ -8,7 +8,7 @@ import { CappedBuffer } from './capped-buffer';
 import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
-import { KILL_GRACE_S, SESSION_RUNNER_PY } from './step-runner';
+import { hostRunner, KILL_GRACE_S } from './step-runner';
 import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
 
 export const LOCAL_DRIVER_WARNING =
@@ -116,7 +116,7 @@ class LocalSandbox implements Sandbox {
   }
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
-    const built = buildBatch(request, this.workdir);
+    const built = buildBatch(request, this.workdir, { runner: hostRunner() });
     const streamed = streamingReader(request);
     const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes, onStdout: streamed.onStdout });
     return parseBatch(request, raw, streamed.reader);
@@ -147,7 +147,7 @@ class LocalSandbox implements Sandbox {
   openSession(): SandboxSession {
     // Debian's interpreter where the PATH's python3 may be a shim that needs the user's environment.
     const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-    const child = spawn(python, ['-I', '-S', '-c', SESSION_RUNNER_PY, 'serve', String(KILL_GRACE_S)], {
+    const child = spawn(python, ['-I', '-S', join(/*turbopackIgnore: true*/ hostRunner().dir, 'session.py'), 'serve', String(KILL_GRACE_S), '-'], {
       cwd: this.workdir,
       env: this.env() as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -89,7 +89,7 @@ export class RunnerSession implements SandboxSession {
             cwd,
             timeoutMs: step.timeoutMs ?? DEFAULT_TIMEOUT_MS,
             maxOutputBytes: step.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-            ...(request.env ? { env: request.env } : {}),
+            ...(request.env || step.env ? { env: { ...request.env, ...step.env } } : {}),
           });
           groups[g]!.push({ id: step.id, command: step.command, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, truncated: r.truncated, durationMs: r.durationMs });
           if (r.exitCode !== 0) {

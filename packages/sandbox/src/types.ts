@@ -27,6 +27,8 @@ export interface BatchStep {
   maxOutputBytes?: number;
   /** Directory to run in, relative to the batch's directory (after the restore). Default: the batch's. */
   cwd?: string;
+  /** Set for this step only, over the batch's environment (the scorer's look-ups: core's lookupEnvironment). */
+  env?: Record<string, string>;
   /**
    * Python source the step runner executes in its own process after the command exited 0 by itself,
    * with the step's directory as the current directory, a fresh globals dict, and `out` a byte stream

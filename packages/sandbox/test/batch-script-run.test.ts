@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildBatch, parseBatch } from '../src/batch-script';
 import { shellQuote } from '../src/shell-quote';
+import { hostRunner } from '../src/step-runner';
 import type { BatchRequest } from '../src/types';
 
 // The generated script is run here by the host's bash (no Docker): every string that reaches the
@@ -16,7 +17,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'gb-batch-run-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(request: BatchRequest, viaStdin = false) {
-  const built = buildBatch(request, scratch, { viaStdin });
+  const built = buildBatch(request, scratch, { viaStdin, runner: hostRunner() });
   const t0 = Date.now();
   const r = spawnSync(built.argv[0]!, built.argv.slice(1), {
     input: built.stdin,
@@ -73,5 +74,18 @@ describe('the batch script, run by bash', () => {
     const result = run({ groups: [{ stopOnFailure: false, steps: [{ id: 'long', command: long }] }] });
     expect(result.aborted).toBeUndefined();
     expect(result.groups[0]![0]).toMatchObject({ exitCode: 0, stdout: HOSTILE });
+  });
+
+  it("gives a step its own environment over the batch's, and the next step none of it", () => {
+    // Sent on stdin, as to a one-shot sandbox: the script exports the batch's environment itself.
+    const result = run(
+        {
+          env: { SHARED: 'batch', OWN: 'batch' },
+          groups: [{ stopOnFailure: false, steps: [{ id: 'own', command: 'printf "%s|%s" "$SHARED" "$OWN"', env: { OWN: HOSTILE } }, { id: 'next', command: 'printf %s "$OWN"' }] }],
+        },
+        true,
+      );
+      expect(result.aborted).toBeUndefined();
+      expect(result.groups[0]!.map((r) => r.stdout)).toEqual([`batch|${HOSTILE}`, 'batch']);
   });
 });

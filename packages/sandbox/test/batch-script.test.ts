@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PREAMBLE_BYTES } from '../src/batch-output-reader';
 import { BatchOutputReader, buildBatch, parseBatch } from '../src/batch-script';
+import { hostRunner } from '../src/step-runner';
 import type { BatchRequest } from '../src/types';
 
 const request: BatchRequest = {
@@ -86,21 +87,22 @@ describe('batch framing', () => {
     const built = buildBatch(
       { groups: [{ stopOnFailure: false, steps: [{ id: 'g', command: "git log --format='%H %s'" }, { id: 's', command: 'git log | head' }, { id: 'e', command: 'echo git' }] }] },
       '/work',
+      { runner: hostRunner() },
     );
     // The runner's plan, as the script writes it for the runner (single-quoted for bash).
     const quoted = /printf '%s' '([^]*?)' > "\$gb_dir\/steps"/.exec(built.argv[2]!)![1]!;
     const plan = quoted.replaceAll("'\\''", "'");
     // Each step's line ends with its number of words; the words follow, each after its byte count.
-    expect(plan).toContain("S 0.0 30 1048577 0 1 24 0 3\n.git log --format='%H %s'3\ngit3\nlog14\n--format=%H %sS 0.1 ");
-    expect(plan).toMatch(/S 0\.1 [^\n]* 0\n\.git log \| headS 0\.2 [^\n]* 0\n\.echo git$/);
+    expect(plan).toContain("S 0.0 30 1048577 0 1 24 0 0 3\n.git log --format='%H %s'3\ngit3\nlog14\n--format=%H %sS 0.1 ");
+    expect(plan).toMatch(/S 0\.1 [^\n]* 0 0\n\.git log \| headS 0\.2 [^\n]* 0 0\n\.echo git$/);
   });
 
   it('sends long scripts on stdin ahead of the archive', () => {
     const long: BatchRequest = { restoreTar: Buffer.from('TAR'), groups: [{ stopOnFailure: false, steps: [{ id: 'x', command: 'x'.repeat(200_000) }] }] };
-    const built = buildBatch(long, '/work');
+    const built = buildBatch(long, '/work', { runner: hostRunner() });
     expect(built.argv[2]).toMatch(/read -r gb_n/);
     expect(built.stdin!.subarray(-3).toString()).toBe('TAR');
-    const short = buildBatch(request, '/work');
+    const short = buildBatch(request, '/work', { runner: hostRunner() });
     expect(short.argv[0]).toBe('bash');
     expect(short.stdin).toBeUndefined();
   });

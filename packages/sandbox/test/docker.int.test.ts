@@ -170,7 +170,8 @@ describe('one-shot sandboxes', () => {
     const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => true }).init();
     try {
       expect(pool.waitingCount).toBe(4);
-      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 2' }] }] });
+      // Held long enough for the three batches below on a busy machine (each takes 0.5-1 s at a load of 20).
+      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 6' }] }] });
       expect(pool.waitingCount).toBe(3);
       await pool.runOnce({ groups: [] });
       await pool.runOnce({ groups: [] });
@@ -192,7 +193,7 @@ describe('one-shot sandboxes', () => {
     let asked = 0;
     const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => (asked++, false) }).init();
     try {
-      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 2' }] }] });
+      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 8' }] }] });
       for (let i = 0; i < 4; i++) expect((await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] })).groups[0]![0]!.stdout).toBe(`${i}\n`);
       // Three taken from the pool, the fourth started on demand; none started ahead, though asked.
       expect(pool.waitingCount).toBe(0);

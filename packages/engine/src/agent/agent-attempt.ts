@@ -19,17 +19,19 @@ import {
   type ExecRecord,
   type Fixture,
   type SandboxEvidence,
+  type SandboxPlan,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
-import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
+import type { BatchStep, SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { sessionStateStep, toExecRecord } from '../sandbox-steps';
-import { REFRESH_INDEXES } from '../execute-plan';
+import { lookupConfigStep, lookupSteps, REFRESH_INDEXES } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
 import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
+import { shellWord } from '../shell-word';
 import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
@@ -211,6 +213,12 @@ function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptH
   };
 }
 
+/** lookupConfigStep as a command of its own, for a session's runner. */
+function sessionLookupConfigStep(plan: SandboxPlan): BatchStep {
+  const { thenPython, ...step } = lookupConfigStep(plan, '.');
+  return { ...step, command: `python3 -I -S -c ${shellWord(thenPython ?? '')}` };
+}
+
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */
 async function probeSession(input: AgentAttemptInput, session: SandboxSession, submission: string): Promise<SandboxEvidence> {
   const { fixture, snapshot } = input;
@@ -219,16 +227,20 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
     cwd: snapshot.repoDir,
     ...(plan?.env ? { env: plan.env } : {}),
     groups: [
-      { stopOnFailure: false, steps: (plan?.probes ?? []).map((p) => ({ id: p.id, command: p.command, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) },
+      // The scorer's look-ups, as in a single answer's sandbox (execute-plan.ts): the configuration
+      // rewritten to the whitelist first (a command here: a session runs no thenPython), then each
+      // look-up with the fixed environment. The runner killed the agent's processes after its last command.
+      { stopOnFailure: false, steps: plan ? [sessionLookupConfigStep(plan)] : [] },
+      { stopOnFailure: false, steps: plan ? lookupSteps(plan, '.').map((p) => ({ id: p.id, command: p.command, env: p.env!, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) : [] },
       { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after' }] },
     ],
   });
   if (batch.tampering) throw new TamperingError(batch.tampering);
   if (batch.aborted) throw new SandboxFailure(batch.aborted);
   const probes: Record<string, ExecRecord> = {};
-  for (const r of batch.groups[0] ?? []) probes[r.id] = toExecRecord(r);
+  for (const r of batch.groups[1] ?? []) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: [], probes };
-  const after = batch.groups[1]?.[0];
+  const after = batch.groups[2]?.[0];
   if (after?.exitCode === 0) evidence.repoStateAfter = after.stdout;
   return evidence;
 }

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configKeysRead, lookupConfigPy, lookupEnvironment } from '../../src';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'gb-lookup-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' } });
+
+/** A repository whose .git/config is `text`, rewritten by the look-ups' sanitizer; returns `git config --list` after. */
+function sanitized(text: string, extra: string[] = []): { file: string; list: string } {
+  const repo = mkdtempSync(path.join(scratch, 'repo-'));
+  git(repo, 'init', '-q');
+  writeFileSync(path.join(repo, '.git', 'config'), text);
+  const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy(extra)], { cwd: repo, encoding: 'utf8' });
+  expect(py.stderr).toBe('');
+  return { file: readFileSync(path.join(repo, '.git', 'config'), 'utf8'), list: git(repo, 'config', '--file', '.git/config', '--list').stdout };
+}
+
+describe("the scorer's look-ups", { timeout: 60_000 }, () => {
+  it('keep the whitelisted keys exactly as git reads them', () => {
+    const text = [
+      '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false',
+      '[remote "origin"]\n\turl = "https://example.com/a b.git" ; comment\n\tfetch = +refs/heads/*:refs/remotes/origin/*',
+      '[branch "feature/pdf-export"]\n\tremote = origin\n\tmerge = refs/heads/feature/pdf-export',
+      '[user]\n\tname =   Ann  "O\\"Neil"  # trailing\n\temail = ann@example.com',
+      '[ggb]\n\ttargetFile = src/a.py',
+    ].join('\n');
+    const original = (() => {
+      const repo = mkdtempSync(path.join(scratch, 'orig-'));
+      writeFileSync(path.join(repo, 'config'), text);
+      return git(repo, 'config', '--file', 'config', '--list').stdout;
+    })();
+    const { list } = sanitized(text, configKeysRead(["git config --get 'ggb.targetFile'"]));
+    expect(list).toBe(original);
+    expect(list).toContain('user.name=Ann  O"Neil\n');
+  });
+
+  it('drop every key that runs a program or changes what git prints', () => {
+    const hostile = [
+      '[core]\n\tfsmonitor = /tmp/evil\n\thooksPath = /tmp/hooks\n\tpager = evil\n\teditor = evil\n\tworktree = /tmp\n\tquotePath = false\n\texcludesFile = /tmp/x',
+      '[filter "lfs"]\n\tsmudge = evil\n\tclean = evil\n\trequired',
+      '[diff "x"]\n\ttextconv = evil\n[diff]\n\texternal = evil',
+      '[alias]\n\tst = !evil\n[status]\n\tshowUntrackedFiles = no\n[log]\n\tdecorate = full',
+      '[include]\n\tpath = /tmp/more\n[includeIf "gitdir:/"]\n\tpath = /tmp/more',
+      '[extensions]\n\tworktreeConfig = true\n[core.x]\n\tsmudge = 1',
+    ].join('\n');
+    const { list } = sanitized(hostile);
+    expect(list).toBe('');
+  });
+
+  it('turn a file it cannot read into one git refuses', () => {
+    const { file } = sanitized('[core\n\tfsmonitor = evil\n');
+    expect(file).toMatch(/^\[ unreadable/);
+  });
+
+  it('run with no global or system configuration, no replace objects or grafts, and a fixed PATH', () => {
+    const env = lookupEnvironment();
+    expect(env).toMatchObject({ GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null', PATH: '/usr/bin:/bin' });
+    const config = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
+    expect(config).toMatchObject({ 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false' });
+    expect(env.HOME!.startsWith('/nonexistent/')).toBe(true);
+  });
+});

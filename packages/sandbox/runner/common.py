@@ -1,0 +1,332 @@
+"""What the step runner (batch.py) and the session runner (session.py) share: running one command.
+
+They keep the guarantees a batch promises while starting only the command's own shell per command:
+a shell runner needed `timeout`, two `head`s, `sh`, `bash`, `stat` and `cat` for every step, and an
+agent's tool call through `docker exec` costs about 80 ms, where a request to a runner already
+started costs a few.
+
+Per command: `bash -c <command>` (a batch step that is one plain git call: git itself, with the
+environment bash would have given it) in a session and process group of its own, stdin from
+/dev/null (or the request's bytes), in the command's directory. Its stdout and stderr are read into
+memory: a batch step keeps up to cap + 1 bytes and then closes the pipe, so a flood stops its writer
+(SIGPIPE); a session command keeps the head and the tail and counts what it drops, up to a drain
+limit where the pipe is closed the same way. At the timeout the group gets TERM, and KILL after a
+grace period.
+
+The model under test is an adversary, and everything it runs goes through here. In a sandbox the
+runner is started as root with only the SETUID, SETGID and KILL capabilities and is told the
+sandbox's uid (Sandbox below): every command, and every file the runner reads or writes for a
+request, runs as that uid, which nothing else in the sandbox uses. The runner's own stdout is the
+channel to the host; a command's processes cannot open it through /proc (the runner, its parent
+and the container's init are another uid, and the runner is not dumpable), hold no descriptor of it
+(only the command's own pipes reach it), and cannot signal or trace the runner. When a command's
+shell exits, every process of the sandbox's uid is killed, looping until none is left, so nothing
+it started (detached, re-parented, forking) runs on into the next command or the scorer's look-ups.
+Without a uid (the local driver, on the host) commands run as the runner's own user and only the
+command's process group is killed: that driver isolates nothing and says so.
+
+Plain Python 3.8+ standard library; pidfd is used where the kernel and Python have it.
+"""
+import _signal
+import os
+import select
+import time
+
+# Python ignores SIGPIPE and SIGXFSZ, and an ignored signal stays ignored across exec: every step
+# would see EPIPE instead of dying of it. The runner itself should die if the host stops reading.
+_signal.signal(13, _signal.SIG_DFL)
+_signal.signal(25, _signal.SIG_DFL)
+SIGALRM, SIGKILL, SIGTERM = 14, 9, 15
+
+
+def emit(data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(1, view):]
+
+
+def kill_group(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except OSError:
+        pass
+
+
+def exited(pid):
+    # WNOWAIT leaves the child unreaped, so its process group id cannot be reused before the group is killed.
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+class Sandbox:
+    """The sandbox's uid, or None on the host: who runs the commands and who the runner acts as."""
+
+    def __init__(self, uid_arg):
+        self.uid = None if uid_arg in (None, '-') else int(uid_arg)
+        if self.uid is None:
+            return
+        # No supplementary group of the runner's reaches a command.
+        os.setgroups([])
+        # Non-dumpable: no process of another uid may open the runner's /proc files (its descriptors,
+        # its memory) or trace it. The kernel sets this on any change of the effective uid, which
+        # costs two system calls where loading ctypes for prctl(PR_SET_DUMPABLE, 0) costs 20-100 ms.
+        self.acting_start()
+        self.acting_end()
+
+    def acting_start(self):
+        # File work done for a request runs with the sandbox's permissions, never root's. The real
+        # and saved uids stay root's, so no process of the sandbox's uid can signal or trace the runner meanwhile.
+        if self.uid is not None:
+            os.setegid(self.uid)
+            os.seteuid(self.uid)
+
+    def acting_end(self):
+        if self.uid is not None:
+            os.seteuid(0)
+            os.setegid(0)
+
+    def become(self):
+        # In a forked child, before exec: the sandbox's uid for good (real, effective and saved).
+        if self.uid is not None:
+            os.setresgid(self.uid, self.uid, self.uid)
+            os.setresuid(self.uid, self.uid, self.uid)
+
+    def sweep(self):
+        # Kills every process of the sandbox's uid, looking again until a look finds none alive: a
+        # process that forks while it is being killed, or was re-parented, is found by the next look.
+        if self.uid is None:
+            return
+        mine = b'\t%d\t' % self.uid
+        for attempt in range(2000):
+            alive = False
+            for name in os.listdir('/proc'):
+                if not name.isdigit():
+                    continue
+                try:
+                    with open('/proc/' + name + '/status', 'rb') as f:
+                        status = f.read()
+                except OSError:
+                    continue
+                uid_at = status.find(b'\nUid:')
+                if uid_at < 0 or status.find(b'\nState:\tZ') >= 0:
+                    continue
+                line = status[uid_at + 5:status.find(b'\n', uid_at + 1)] + b'\t'
+                if mine in line.replace(b' ', b'\t'):
+                    alive = True
+                    try:
+                        os.kill(int(name), SIGKILL)
+                    except OSError:
+                        pass
+            if not alive:
+                return
+            # The killed become zombies, which the look skips: whoever is their parent reaps them.
+            time.sleep(0.001)
+
+
+class Sink:
+    # Keeps the first 'head' and the last 'tail' bytes of a stream and counts them all; past 'limit'
+    # bytes the pipe is closed. A batch step is head = limit = cap + 1, tail 0.
+    def __init__(self, head, tail, limit):
+        self.head, self.tail, self.limit = head, tail, limit
+        self.first = bytearray()
+        self.last = bytearray()
+        self.total = 0
+
+    def push(self, data):
+        self.total += len(data)
+        room = self.head - len(self.first)
+        if room > 0:
+            self.first += data[:room]
+            data = data[room:]
+        if data and self.tail > 0:
+            self.last += data
+            if len(self.last) > 2 * self.tail:
+                del self.last[:len(self.last) - self.tail]
+        return self.total < self.limit
+
+    def kept(self):
+        last = self.last[len(self.last) - self.tail:] if len(self.last) > self.tail else self.last
+        return bytes(self.first) + bytes(last)
+
+
+def reap_orphans(keep):
+    # As the sandbox's init, the runner inherits whatever a command orphaned: reap those that ended,
+    # leaving the command's own shell ('keep') for its caller. Elsewhere it has only its own children.
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if info is None or info.si_pid == keep:
+            return
+        try:
+            os.waitpid(info.si_pid, 0)
+        except ChildProcessError:
+            return
+
+
+def program_path(name, env):
+    # Where bash would find the program (a plain call names it without a slash): the first
+    # executable file of that name on PATH.
+    for d in env.get(b'PATH', b'/usr/bin:/bin').split(b':'):
+        p = os.path.join(d or b'.', name)
+        if os.access(p, os.X_OK) and not os.path.isdir(p):
+            return p
+    return None
+
+
+def start_as(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err):
+    # Forks a child that becomes the sandbox's uid, enters the command's directory as that uid (so
+    # the sandbox's own permissions decide), and executes the command. What bash -c would print when
+    # the directory or the program is missing, the child prints to the command's stderr.
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        os.dup2(stdin_fd, 0)
+        os.dup2(w_out, 1)
+        os.dup2(w_err, 2)
+        os.setsid()
+        sandbox.become()
+        try:
+            os.chdir(cwd)
+        except OSError as e:
+            os.write(2, b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
+            os._exit(126)
+        if argv:
+            path = program_path(argv[0], env)
+            if path is None:
+                os.write(2, b'bash: line 1: ' + argv[0] + b': command not found\n')
+                os._exit(127)
+            env = dict(env)
+            env[b'PWD'] = os.getcwd().encode()
+            env[b'_'] = path
+            os.execve(path, argv, env)
+        os.execve(b'/bin/bash', [b'bash', b'-c', command], env)
+    except BaseException:
+        pass
+    os._exit(127)
+
+
+def start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
+    # The host's way (no uid to become): posix_spawn starts the shell without copying the runner
+    # (vfork), in the directory entered here. Returns the pid, or the exit status when nothing started.
+    try:
+        os.chdir(cwd)
+    except OSError as e:
+        err.push(b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
+        return None, 126
+    try:
+        if argv:
+            path = program_path(argv[0], env)
+            if path is None:
+                err.push(b'bash: line 1: ' + argv[0] + b': command not found\n')
+                return None, 127
+            # SHLVL stays: bash counts itself out again when it execs its last command in its own place.
+            spawn_env = dict(env)
+            spawn_env[b'PWD'] = os.getcwd().encode()
+            spawn_env[b'_'] = path
+            program, args = path, argv
+        else:
+            spawn_env, program, args = env, b'bash', [b'bash', b'-c', command]
+        return os.posix_spawnp(program, args, spawn_env, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, w_out, 1), (os.POSIX_SPAWN_DUP2, w_err, 2)]), None
+    finally:
+        os.fchdir(home)
+
+
+def run_command(sandbox, command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env, init=False, argv=None):
+    # Returns (status, finished, timed_out, t0, t1): status is the exit code, or minus the signal.
+    # 'init': the runner is the sandbox's init and reaps what commands orphan while it waits.
+    # 'argv': the command's words, when it is one program call a shell would only split: bash -c
+    # would exec that program in its own place after setting PWD and _, which is done here instead,
+    # without the shell's start.
+    t0 = time.time()
+    # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe()
+    try:
+        if sandbox.uid is not None:
+            pid, status = start_as(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err), None
+        else:
+            pid, status = start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+    finally:
+        os.close(w_out)
+        os.close(w_err)
+    if pid is None:
+        os.close(r_out)
+        os.close(r_err)
+        return status, True, False, t0, time.time()
+    sinks = {r_out: out, r_err: err}
+    reading = {r_out, r_err}
+    poller = select.poll()
+    for fd in reading:
+        poller.register(fd, select.POLLIN)
+    try:
+        pidfd = os.pidfd_open(pid)
+        poller.register(pidfd, select.POLLIN)
+    except (AttributeError, OSError):
+        pidfd = None
+    deadline = t0 + timeout_s
+    kill_at = None
+    timed_out = done = False
+    while not done or reading:
+        now = time.time()
+        if not done and not timed_out and now >= deadline:
+            timed_out = True
+            kill_group(pid, SIGTERM)
+            kill_at = now + grace_s
+        if not done and kill_at is not None and now >= kill_at:
+            kill_group(pid, SIGKILL)
+            kill_at = None
+        if done:
+            wait = None
+        else:
+            until = deadline if not timed_out else kill_at if kill_at is not None else now + 0.05
+            wait = max(0, int((until - now) * 1000) + 1)
+            if pidfd is None:
+                wait = min(wait, 10)
+            if init:
+                wait = min(wait, 500)
+                reap_orphans(pid)
+        for fd, _ in poller.poll(wait):
+            if fd not in reading:
+                continue
+            data = os.read(fd, 65536)
+            if data and sinks[fd].push(data):
+                continue
+            # End of output, or the limit is reached: closing the pipe stops a writer that goes on.
+            poller.unregister(fd)
+            os.close(fd)
+            reading.discard(fd)
+        if not done and exited(pid):
+            done = True
+            # Whatever the command left running ends with it: its group, and in a sandbox every
+            # process of the sandbox's uid (children that left the group would hold the pipes open).
+            kill_group(pid, SIGKILL)
+            sandbox.sweep()
+            if pidfd is not None:
+                poller.unregister(pidfd)
+                os.close(pidfd)
+    raw = os.waitpid(pid, 0)[1]
+    if init:
+        reap_orphans(None)
+    status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
+    return status, status >= 0 and not timed_out, timed_out, t0, time.time()
+
+
+def parse_env(blob):
+    # NAME=value pairs, each ended by NUL.
+    env = {}
+    for item in blob.split(b'\0'):
+        if item:
+            k, _, v = item.partition(b'=')
+            env[k] = v
+    return env
+
+
+def exit_code(status, timed_out):
+    # 124 for a timeout, 128 + signal for a command killed otherwise, else its own code.
+    return 124 if timed_out else 128 - status if status < 0 else status

@@ -1,0 +1,142 @@
+"""The session runner: one per agent attempt, serving requests on its stdin, replies on its stdout.
+
+Usage: session.py serve <kill grace s> <uid or ->. The protocol is described in session-protocol.ts.
+In a container it is the sandbox's init (PID 1), started as root with only the SETUID, SETGID and
+KILL capabilities: the kernel refuses every signal a command sends it, kill -9 -1 included, so nothing
+an agent runs can end its own session; every command runs as the sandbox's uid, every file read or
+written for a request with its permissions, and whatever a command leaves behind is killed when its
+shell exits (see common.py). Anywhere else (the local driver, on the host) it runs as the user.
+"""
+import errno
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from common import Sandbox, Sink, emit, exit_code, parse_env, run_command  # noqa: E402
+
+
+def read_exact(n):
+    chunks = []
+    while n > 0:
+        data = os.read(0, min(n, 1048576))
+        if not data:
+            sys.exit(0)
+        chunks.append(data)
+        n -= len(data)
+    return b''.join(chunks)
+
+
+def read_line():
+    data = bytearray()
+    while True:
+        c = os.read(0, 1)
+        if not c:
+            sys.exit(0)
+        if c == b'\n':
+            return bytes(data)
+        data += c
+
+
+def reply(kind, rid, fields, *payloads):
+    head = b'@@GB' + kind + b' ' + rid + b''.join(b' ' + f for f in fields) + b'\n'
+    if sum(len(p) for p in payloads) < 1048576:
+        emit(head + b''.join(payloads))
+    else:
+        # A large file is written as it is, not copied once more into one reply.
+        for part in (head,) + payloads:
+            emit(part)
+
+
+def failure(rid, message):
+    data = message.encode('utf8', 'replace')
+    reply(b'ERR', rid, [b'%d' % len(data)], data)
+
+
+def read_file(path, limit):
+    # More than 'limit' bytes is refused (found 2, with the size seen), so neither a huge file nor
+    # /dev/zero can exhaust the sandbox's memory. Returns (found, size, data).
+    try:
+        with open(path, 'rb') as f:
+            size = os.fstat(f.fileno()).st_size
+            data = b'' if size > limit else f.read(limit + 1)
+    except FileNotFoundError:
+        return 0, 0, b''
+    if size > limit or len(data) > limit:
+        return 2, max(size, len(data)), b''
+    return 1, len(data), data
+
+
+def write_file(path, data):
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(data)
+
+
+def main():
+    grace_s = float(sys.argv[2])
+    sandbox = Sandbox(sys.argv[3] if len(sys.argv) > 3 else None)
+    home = os.open('.', os.O_RDONLY)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    base_env = dict(os.environb)
+    init = os.getpid() == 1
+    while True:
+        fields = read_line().split(b' ')
+        kind, rid, sizes = fields[0], fields[1], [int(x) for x in fields[2:]]
+        try:
+            if kind == b'X':
+                # X id timeout_ms head tail limit cwd_len cmd_len env_len stdin_len
+                timeout_ms, head, tail, limit, cwd_len, cmd_len, env_len, stdin_len = sizes
+                cwd, command, env_blob, stdin = read_exact(cwd_len), read_exact(cmd_len), read_exact(env_len), read_exact(stdin_len)
+                env = dict(base_env)
+                env.update(parse_env(env_blob))
+                stdin_fd = devnull
+                if stdin_len:
+                    f = tempfile.TemporaryFile()
+                    f.write(stdin)
+                    f.seek(0)
+                    stdin_fd = f.fileno()
+                out, err = Sink(head, tail, limit), Sink(head, tail, limit)
+                if b'\0' in command:
+                    err.push(b'gitbench: the command contains a NUL byte and was not run\n')
+                    status, finished, timed_out, t0, t1 = 126, True, False, time.time(), time.time()
+                else:
+                    status, finished, timed_out, t0, t1 = run_command(sandbox, command, cwd, timeout_ms / 1000.0, grace_s, out, err, home, stdin_fd, env, init)
+                if stdin_fd != devnull:
+                    f.close()
+                o, e = out.kept(), err.kept()
+                reply(b'EXEC', rid, [b'%d' % exit_code(status, timed_out), b'1' if finished else b'0', b'1' if timed_out else b'0',
+                      b'%.6f' % t0, b'%.6f' % t1, b'%d' % out.total, b'%d' % err.total, b'%d' % len(o), b'%d' % len(e)], o, e)
+            elif kind == b'R':
+                path, limit = read_exact(sizes[0]), sizes[1]
+                sandbox.acting_start()
+                try:
+                    found, size, data = read_file(path, limit)
+                finally:
+                    sandbox.acting_end()
+                reply(b'FILE', rid, [b'%d' % found, b'%d' % size], data)
+            elif kind == b'W':
+                path, data = read_exact(sizes[0]), read_exact(sizes[1])
+                sandbox.acting_start()
+                try:
+                    write_file(path, data)
+                finally:
+                    sandbox.acting_end()
+                reply(b'OK', rid, [])
+            elif kind == b'E':
+                base_env = parse_env(read_exact(sizes[0]))
+                reply(b'OK', rid, [])
+            elif kind == b'Q':
+                reply(b'OK', rid, [])
+                return
+            else:
+                failure(rid, 'unknown request ' + kind.decode('ascii', 'replace'))
+        except OSError as e:
+            failure(rid, '%s: %s' % (errno.errorcode.get(e.errno, 'error'), e.strerror or str(e)))
+
+
+main()
