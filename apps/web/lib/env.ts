@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { DEFAULT_CAMPAIGN_LIMITS } from '@gitbench/core';
+import { exposureProblem } from './exposure';
 
 const webEnvSchema = z
   .object({
@@ -42,7 +43,14 @@ const webEnvSchema = z
   GITBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
   GITBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   GITBENCH_OIDC_NAME: z.string().min(1).default('single sign-on'),
-}).refine((e) => [e.GITBENCH_OIDC_ISSUER, e.GITBENCH_OIDC_CLIENT_ID, e.GITBENCH_OIDC_CLIENT_SECRET].filter(Boolean).length % 3 === 0, {
+  /** Where compose publishes the app (docker-compose.yml passes it through); see exposureProblem. */
+  GITBENCH_BIND: z.string().optional(),
+})
+  .refine((e) => exposureProblem(e) === null, {
+    path: ['GITBENCH_PUBLIC_URL'],
+    message: 'required when GITBENCH_BIND publishes the app beyond this machine (cookies are marked Secure only with an https public URL)',
+  })
+  .refine((e) => [e.GITBENCH_OIDC_ISSUER, e.GITBENCH_OIDC_CLIENT_ID, e.GITBENCH_OIDC_CLIENT_SECRET].filter(Boolean).length % 3 === 0, {
   path: ['GITBENCH_OIDC_ISSUER'],
   message: 'set GITBENCH_OIDC_ISSUER, GITBENCH_OIDC_CLIENT_ID and GITBENCH_OIDC_CLIENT_SECRET together, or none of them',
 });
