@@ -110,13 +110,13 @@ describe('status, export, retry and cancel on a campaign', () => {
     expect(summary.statusCounts).toEqual({ VALID_PASS: 4, VALID_FAIL: 4 });
     expect(summary.completeness.complete).toBe(true);
     expect(Object.keys(summary.completeness.parts)).toEqual(['targetAttempts', 'judgeScoring', 'safetyReview']);
-    const oracle = summary.perTarget.find((g) => g.key.modelId === 'oracle')!;
+    const oracle = summary.perTarget.find((g) => g.modelId === 'oracle')!;
     expect(oracle.meanSuccess).toMatchObject({ numerator: 4, denominator: 4, value: 1, interval: { high: 1 } });
     expect(oracle.meanSuccess.interval!.low).toBeCloseTo(0.51, 2);
-    expect(oracle.passAnyAtN).toMatchObject({ applicable: true, points: [{ n: 1, numerator: 2, denominator: 2 }, { n: 2, numerator: 2, denominator: 2 }] });
-    expect(oracle.classification).toMatchObject({ stable_pass: 2, flaky: 0, stable_fail: 0 });
-    const mock = summary.perTarget.find((g) => g.key.modelId === 'mock')!;
-    expect(mock.classification).toMatchObject({ stable_pass: 0, stable_fail: 2 });
+    expect(oracle.passAny).toMatchObject({ applicable: true, points: [{ n: 1, numerator: 2, denominator: 2 }, { n: 2, numerator: 2, denominator: 2 }] });
+    expect(oracle.classification).toMatchObject({ stablePass: 2, flaky: 0, stableFail: 0 });
+    const mock = summary.perTarget.find((g) => g.modelId === 'mock')!;
+    expect(mock.classification).toMatchObject({ stablePass: 0, stableFail: 2 });
 
     const text = await cli(['campaign', 'status', id]);
     expect(text.stdout).toContain('mean success   4/4 = 100.0% (95% Wilson 51.0%–100.0%)');

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeAttempts, type AttemptRow, type CampaignFactsById, type ResourceMetric } from '@gitbench/core';
-import { attemptRowsOf, createTestDatabase, refreshCampaignStats, seedRandomCampaign, type TestDatabase } from '@gitbench/db';
+import { attemptRowsOf, createTestDatabase, refreshCampaignStats, seedRandomCampaign, summarizeCampaign, type TestDatabase } from '@gitbench/db';
 import type { Resource } from '../lib/queries/common';
 import type { DashboardFilters } from '../lib/queries/filters';
+import { getCampaignOverview } from '../lib/queries/campaign';
 import { getLeaderboard } from '../lib/queries/leaderboard';
 
 // The leaderboard sums maintained CampaignStats rows in SQL. Here the same attempts go through core's
@@ -95,6 +96,16 @@ describe('leaderboard sums of CampaignStats', () => {
       expectResource(r!.totals.costUsd, res.totals.costUsd, `${what} total cost`);
       expectResource(r!.totals.tokens, res.totals.tokens, `${what} total tokens`);
       expectResource(r!.totals.apiDurationMs, res.totals.apiDurationMs, `${what} total API time`);
+    }
+  });
+});
+
+describe("a campaign's figures", () => {
+  it('are the same for the CLI and the API (summarizeCampaign) as on its page', async () => {
+    for (const campaignId of Object.keys(facts)) {
+      const [summary, page] = await Promise.all([summarizeCampaign(t.db, campaignId), getCampaignOverview(t.db, campaignId)]);
+      expect(summary!.perTarget.length).toBeGreaterThan(0);
+      expect(summary!.perTarget).toEqual(page!.perModel);
     }
   });
 });

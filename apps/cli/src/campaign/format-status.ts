@@ -1,4 +1,4 @@
-import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type GroupSummary, type Rate, type ResourceMetric, type ResourceSummary } from '@gitbench/core';
+import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type Rate, type Resource, type TargetFigures } from '@gitbench/core';
 import type { CampaignSummary } from '@gitbench/db';
 
 const PART_LABEL: Record<(typeof COMPLETENESS_PARTS)[number], string> = {
@@ -16,31 +16,29 @@ export function formatRate(r: Rate): string {
   return `${r.numerator}/${r.denominator} = ${percent(r.value)}${ci}`;
 }
 
-function formatMetric(m: ResourceMetric, unit: (v: number) => string): string {
+function formatMetric(m: Resource, unit: (v: number) => string): string {
   if (m.value === null) return 'unknown';
   return `${unit(m.value)}${m.partial ? ` (known for ${m.known} of ${m.expected})` : ''}`;
 }
 
-function targetLines(g: GroupSummary, profile: string | undefined): string[] {
-  const name = `${g.key.modelId} · ${g.key.outputMode}${profile ? ` (profile ${profile})` : ''}`;
+function targetLines(g: TargetFigures, profile: string | undefined): string[] {
+  const name = `${g.modelId} · ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
   const lines = [`  ${name}`, `    mean success   ${formatRate(g.meanSuccess)}`];
-  if (g.passAnyAtN.applicable) {
-    const points = g.passAnyAtN.points.map((p) => `n=${p.n} ${p.numerator}/${p.denominator}`).join('  ');
+  if (g.passAny.applicable) {
+    const points = g.passAny.points.map((p) => `n=${p.n} ${p.numerator}/${p.denominator}`).join('  ');
     lines.push(`    pass_any_at_n  ${points || '(no series with a valid attempt)'}`);
-  } else lines.push(`    pass_any_at_n  not applicable: ${g.passAnyAtN.message}`);
+  } else lines.push(`    pass_any_at_n  not applicable: ${g.passAny.message}`);
   if (g.classification.applicable) {
     const c = g.classification;
-    const partial = c.partialEvidence ? `; ${c.partialEvidence} on partial evidence` : '';
-    lines.push(`    fixtures       ${c.stable_pass} stable pass, ${c.flaky} flaky, ${c.stable_fail} stable fail, ${c.unknown} unknown${partial}`);
+    lines.push(`    fixtures       ${c.stablePass} stable pass, ${c.flaky} flaky, ${c.stableFail} stable fail, ${c.unknown} unknown`);
   } else lines.push(`    fixtures       stability not applicable: ${g.classification.message}`);
-  const r = g.resources;
-  const resources = (m: ResourceSummary['totals']) =>
+  const resources = (m: TargetFigures['totals']) =>
     `cost ${formatMetric(m.costUsd, (v) => `$${v.toFixed(6)}`)}, tokens ${formatMetric(m.tokens, (v) => String(Math.round(v)))}, ` +
     `API time ${formatMetric(m.apiDurationMs, (v) => `${(v / 1000).toFixed(1)} s`)}`;
   // Rankings use the mean per complete trial; the totals are context (and all there is while no
   // round is complete, e.g. when judge-scored attempts are unscored).
-  lines.push(`    per complete trial (${r.completeTrials} of ${r.trialRounds}): ${resources(r.perCompleteTrial)}`);
-  lines.push(`    campaign totals: ${resources(r.totals)}`);
+  lines.push(`    per complete trial (${g.completeTrials} of ${g.trialRounds}): ${resources(g.perTrial)}`);
+  lines.push(`    campaign totals: ${resources(g.totals)}`);
   return lines;
 }
 
@@ -68,7 +66,7 @@ export function formatStatus(s: CampaignSummary): string {
   }
   lines.push('targets:');
   const profileOf = new Map(s.targets.map((t) => [`${t.modelId}\0${t.outputMode}`, t.profile]));
-  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.key.modelId}\0${g.key.outputMode}`)));
+  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.modelId}\0${g.outputMode}`)));
   if (s.perTarget.length === 0) lines.push('  (no attempts yet)');
   return `${lines.join('\n')}\n`;
 }

@@ -11,10 +11,9 @@ import {
   type SeriesSummary,
   type StatusCounts,
 } from '@gitbench/core';
-import { campaignHeaderSelect, Prisma, type CampaignHeader, type Db } from '@gitbench/db';
+import { campaignHeaderSelect, Prisma, readTargetFigures, type CampaignHeader, type Db } from '@gitbench/db';
 import { num, type TargetKey } from './common';
 import type { LeaderboardRow } from './leaderboard';
-import { sumTargets, toRows } from './target-sums';
 
 export interface CampaignOverview {
   campaign: CampaignHeader;
@@ -86,9 +85,8 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
     ? estimateEta({ remainingAttempts: remaining, completedDurationsMs: recent.map((r) => num(r.ms)), concurrency: Math.max(1, statusCounts.RUNNING ?? 1) })
     : null;
 
-  const { sums, passAny } = await sumTargets(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }], {});
+  const perModel = await readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]);
   const completeness = campaignCompleteness({ plannedAttempts, statusCounts, safetyReview: campaign.safetyReview });
-  const perModel = toRows(sums, passAny);
 
   return {
     campaign: { ...campaign, status: campaign.status },

@@ -1,9 +1,9 @@
-import type { Db } from '@gitbench/db';
+import { readTargetFigures, type Db } from '@gitbench/db';
+import type { TargetFigures } from '@gitbench/core';
 import { includedCampaigns, isActive, listCampaigns, type CampaignListItem } from './campaigns';
 import type { DashboardFilters } from './filters';
-import { sumTargets, toRows, type TargetSummary } from './target-sums';
 
-export type LeaderboardRow = TargetSummary;
+export type LeaderboardRow = TargetFigures;
 
 export interface Leaderboard {
   rows: LeaderboardRow[];
@@ -24,6 +24,5 @@ export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: Ca
     incomplete: incomplete.length,
     running: incomplete.filter(isActive),
   };
-  const { sums, passAny } = await sumTargets(db, included, f);
-  return { rows: toRows(sums, passAny), campaigns: all, included, leftOut };
+  return { rows: await readTargetFigures(db, included, f), campaigns: all, included, leftOut };
 }

@@ -1,10 +1,9 @@
 import { rateOf, summarizeSeries, type AttemptRow, type AttemptStatus, type Mode, type Rate, type SeriesSummary } from '@gitbench/core';
-import { Prisma, type Db } from '@gitbench/db';
+import { Prisma, readTargetFigures, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
 import { difficultyRank, num } from './common';
 import type { DashboardFilters } from './filters';
 import type { LeaderboardRow } from './leaderboard';
-import { sumTargets, toRows } from './target-sums';
 
 export interface SliceCell {
   outputMode: Mode;
@@ -53,8 +52,8 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
   const byDifficultyOrder = (cells: SliceCell[]) =>
     [...cells].sort((a, b) => difficultyRank(a.key) - difficultyRank(b.key) || a.outputMode.localeCompare(b.outputMode));
 
-  const [{ sums, passAny }, byDomain, byDifficulty, overTime] = await Promise.all([
-    sumTargets(db, included, f, modelWhere),
+  const [targets, byDomain, byDifficulty, overTime] = await Promise.all([
+    readTargetFigures(db, included, f, modelWhere),
     slice('domain'),
     slice('difficulty'),
     db.$queryRaw<{ campaignId: string; outputMode: Mode; v: unknown; p: unknown }[]>`
@@ -85,7 +84,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
   const byId = new Map(all.map((c) => [c.id, c]));
   return {
     modelId,
-    targets: toRows(sums, passAny),
+    targets,
     byDomain: toCells(byDomain),
     byDifficulty: byDifficultyOrder(toCells(byDifficulty)),
     overTime: overTime

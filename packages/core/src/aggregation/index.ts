@@ -7,3 +7,4 @@ export * from './completeness';
 export * from './summary';
 export * from './mcnemar';
 export * from './quadrant';
+export * from './target-figures';

@@ -1,17 +1,9 @@
-import {
-  campaignCompleteness,
-  countStatuses,
-  summarizeAttempts,
-  type Mode,
-  type AttemptRow,
-  type CampaignFactsById,
-  type Completeness,
-  type GroupSummary,
-  type StatusCounts,
-} from '@gitbench/core';
+import { campaignCompleteness, countStatuses, type Mode, type AttemptRow, type Completeness, type StatusCounts, type TargetFigures } from '@gitbench/core';
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
 import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';
+import { refreshStaleCampaignStats } from '../stats/refresh-stale';
+import { readTargetFigures } from '../stats/target-sums';
 
 /** What every view of one campaign shows about it: identity, configuration, state and times. */
 export const campaignHeaderSelect = {
@@ -40,8 +32,8 @@ export interface CampaignSummary {
   /** Attempts with an outcome (neither queued nor running). */
   done: number;
   completeness: Completeness;
-  /** Every aggregate of the methodology per target, from core's summarizeAttempts. */
-  perTarget: GroupSummary[];
+  /** Every target's figures, from the stored stats as the campaign's page reads them (readTargetFigures). */
+  perTarget: TargetFigures[];
   /** Targets whose attempts ran as agents: steps per attempt, exit statuses, cost per solved fixture. */
   agentTargets: AgentTargetStats[];
 }
@@ -69,23 +61,24 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
 }
 
 /**
- * One campaign's state for `gitbench campaign status`: counts by status, the three parts of
- * completeness and every per-target aggregate, computed by core from the attempts (a campaign's
- * attempts fit in memory; the dashboard's cross-campaign figures come from CampaignStats instead).
- * Null when the campaign does not exist.
+ * One campaign's state for `gitbench campaign status` and the API's summary: counts by status, the
+ * three parts of completeness and every target's figures. The figures are the campaign page's: the
+ * stored stats, brought up to date first (a running campaign's at most once per
+ * `runningStatsMinAgeMs`, as the page does). Null when the campaign does not exist.
  */
-export async function summarizeCampaign(db: Db, campaignId: string): Promise<CampaignSummary | null> {
+export async function summarizeCampaign(db: Db, campaignId: string, opts: { runningStatsMinAgeMs?: number } = {}): Promise<CampaignSummary | null> {
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
   if (!campaign) return null;
-  const [targets, fixtures, rows, agentTargets] = await Promise.all([
+  await refreshStaleCampaignStats(db, { campaignId, minAgeMs: opts.runningStatsMinAgeMs ?? 3_000 });
+  const [targets, fixtures, rows, agentTargets, perTarget] = await Promise.all([
     db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     loadAttemptRows(db, campaignId),
     agentTargetStats(db, { campaignId, includeLegacy: true }),
+    readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]),
   ]);
   const statusCounts = countStatuses(rows);
   const plannedAttempts = targets.length * fixtures * campaign.trials;
-  const facts: CampaignFactsById = { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } };
   return {
     campaign,
     targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, profile: t.profile })),
@@ -94,7 +87,7 @@ export async function summarizeCampaign(db: Db, campaignId: string): Promise<Cam
     statusCounts,
     done: rows.length - (statusCounts.QUEUED ?? 0) - (statusCounts.RUNNING ?? 0),
     completeness: campaignCompleteness({ plannedAttempts, statusCounts, safetyReview: campaign.safetyReview }),
-    perTarget: summarizeAttempts(rows, facts, ['target']),
+    perTarget,
     agentTargets,
   };
 }

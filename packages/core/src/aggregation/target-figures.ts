@@ -1,0 +1,189 @@
+import { isSimulatedModelId } from '../models/model-id';
+import type { Mode } from '../mode';
+import { LEGACY_NOT_APPLICABLE, type NotApplicable } from './attempt-row';
+import type { PassAnyPoint } from './pass-any';
+import { rateOf, type Rate } from './rate';
+
+/**
+ * A target's figures over a set of campaigns: what the leaderboard, a campaign's page, the CLI's
+ * status and the API's summary show of it. Defined here once; db sums the stored CampaignStats
+ * rows into TargetSums, and targetFigures turns those into figures.
+ */
+
+/** A target: model (canonical `base#effort`) × effort × output mode. */
+export interface TargetKey {
+  modelId: string;
+  effort: string | null;
+  outputMode: Mode;
+}
+
+/** A summed resource: `value` is null when nothing is known, so it renders "—", never 0. */
+export interface Resource {
+  value: number | null;
+  known: number;
+  expected: number;
+  partial: boolean;
+  estimated?: boolean;
+}
+
+export function resource(sum: number, known: number, expected: number, divisor = 1, estimated?: boolean): Resource {
+  return {
+    value: known > 0 && divisor > 0 ? sum / divisor : null,
+    known,
+    expected,
+    partial: known < expected,
+    ...(estimated === undefined ? {} : { estimated }),
+  };
+}
+
+export interface PassAnySummary {
+  applicable: true;
+  points: PassAnyPoint[];
+}
+
+/** One n of pass_any_at_n, summed over campaigns: passing series and series with a valid attempt. */
+export interface PassAnyCell {
+  modelId: string;
+  outputMode: string;
+  n: number;
+  num: number;
+  den: number;
+}
+
+/** Element-wise sums of CampaignStats' pass_any arrays, as passAnyAtN defines them. */
+export function passAnyFromSums(rows: readonly { n: number; num: number; den: number }[]): PassAnySummary | NotApplicable {
+  if (rows.length === 0) return LEGACY_NOT_APPLICABLE;
+  const maxN = Math.max(...rows.map((r) => r.n));
+  const points: PassAnyPoint[] = [];
+  for (let n = 1; n <= maxN; n++) {
+    const r = rows.find((x) => x.n === n);
+    points.push({ n, ...rateOf(r?.num ?? 0, r?.den ?? 0) });
+  }
+  return { applicable: true, points };
+}
+
+export interface Classification {
+  applicable: true;
+  stablePass: number;
+  stableFail: number;
+  flaky: number;
+  unknown: number;
+  fixtures: number;
+}
+
+export function classificationOf(
+  r: { stablePass: number; stableFail: number; flaky: number; unknown: number; classified: number },
+  anyCurrent: boolean,
+): Classification | NotApplicable {
+  if (!anyCurrent) return LEGACY_NOT_APPLICABLE;
+  return { applicable: true, stablePass: r.stablePass, stableFail: r.stableFail, flaky: r.flaky, unknown: r.unknown, fixtures: r.classified };
+}
+
+/** Three resources, summed: cost, tokens and API time. */
+interface ResourceSums {
+  costUsd: number;
+  costKnown: number;
+  costEstimated: number;
+  tokens: number;
+  tokensKnown: number;
+  apiMs: number;
+  apiKnown: number;
+}
+
+/**
+ * A target's stored figures summed over campaigns (db's sumTargets): the additive counts, and the
+ * resources over every attempt and over the complete trial rounds only. A round is one campaign's
+ * attempts of the target with one trial number; it is complete when every one has a valid outcome.
+ */
+export interface TargetSums extends TargetKey {
+  campaigns: number;
+  attempts: number;
+  valid: number;
+  passes: number;
+  infraFailures: number;
+  unscored: number;
+  otherExcluded: number;
+  /** Fixtures classified (stable or flaky), over the campaigns that are not legacy imports. */
+  classified: number;
+  stablePass: number;
+  stableFail: number;
+  flaky: number;
+  unknown: number;
+  anyCurrent: boolean;
+  anyLegacy: boolean;
+  allLegacy: boolean;
+  /** Over every attempt, failed ones included; `expected` counts the attempts that should carry each. */
+  total: ResourceSums & { costExpected: number; tokensExpected: number; apiExpected: number };
+  trialRounds: number;
+  completeTrials: number;
+  /** Over the complete trial rounds only; every attempt of such a round called the model. */
+  inCompleteTrials: ResourceSums & { attempts: number };
+}
+
+/** One target summed over a set of campaigns: a leaderboard row. */
+export interface TargetFigures extends TargetKey {
+  rank: number;
+  campaigns: number;
+  attempts: number;
+  /** Mean one-attempt success: passing valid attempts ÷ valid attempts, with its Wilson interval. */
+  meanSuccess: Rate;
+  excluded: { infra: number; unscored: number; other: number };
+  passAny: PassAnySummary | NotApplicable;
+  classification: Classification | NotApplicable;
+  /** Ranking scope: sums over the complete trial rounds ÷ their number. */
+  perTrial: { costUsd: Resource; tokens: Resource; apiDurationMs: Resource };
+  /** Operational context: sums over every attempt, failed ones included. */
+  totals: { costUsd: Resource; tokens: Resource; apiDurationMs: Resource };
+  trialRounds: number;
+  completeTrials: number;
+  legacyOnly: boolean;
+  includesLegacy: boolean;
+  /** A seeded coin, not a model (see isSimulatedModelId): every display says so. */
+  simulated: boolean;
+}
+
+function figuresOf(s: TargetSums, passAny: readonly PassAnyCell[]): TargetFigures {
+  const round = s.inCompleteTrials;
+  const t = s.total;
+  return {
+    rank: 0,
+    modelId: s.modelId,
+    effort: s.effort,
+    outputMode: s.outputMode,
+    campaigns: s.campaigns,
+    attempts: s.attempts,
+    meanSuccess: rateOf(s.passes, s.valid),
+    excluded: { infra: s.infraFailures, unscored: s.unscored, other: s.otherExcluded },
+    passAny: passAnyFromSums(passAny.filter((p) => p.modelId === s.modelId && p.outputMode === s.outputMode)),
+    classification: classificationOf(s, s.anyCurrent),
+    perTrial: {
+      costUsd: resource(round.costUsd, round.costKnown, round.attempts, s.completeTrials, round.costEstimated > 0),
+      tokens: resource(round.tokens, round.tokensKnown, round.attempts, s.completeTrials),
+      apiDurationMs: resource(round.apiMs, round.apiKnown, round.attempts, s.completeTrials),
+    },
+    totals: {
+      costUsd: resource(t.costUsd, t.costKnown, t.costExpected, 1, t.costEstimated > 0),
+      tokens: resource(t.tokens, t.tokensKnown, t.tokensExpected),
+      apiDurationMs: resource(t.apiMs, t.apiKnown, t.apiExpected),
+    },
+    trialRounds: s.trialRounds,
+    completeTrials: s.completeTrials,
+    legacyOnly: s.allLegacy,
+    includesLegacy: s.anyLegacy,
+    simulated: isSimulatedModelId(s.modelId),
+  };
+}
+
+/** Every target's figures, ranked by mean success (ties: more evidence first, then by name). */
+export function targetFigures(sums: readonly TargetSums[], passAny: readonly PassAnyCell[]): TargetFigures[] {
+  const rows = sums.map((s) => figuresOf(s, passAny));
+  rows.sort(
+    (a, b) =>
+      (b.meanSuccess.value ?? -1) - (a.meanSuccess.value ?? -1) ||
+      b.meanSuccess.denominator - a.meanSuccess.denominator ||
+      a.modelId.localeCompare(b.modelId) ||
+      a.outputMode.localeCompare(b.outputMode),
+  );
+  rows.forEach((r, i) => (r.rank = i + 1));
+  return rows;
+}
