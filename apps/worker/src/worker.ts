@@ -123,7 +123,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     }),
   };
   const consumer: QueueWorker = startQueueWorker(
-    { redisUrl: config.redisUrl, queueName: config.queueName, concurrency: config.concurrency },
+    { redisUrl: config.redisUrl, queueName: config.queueName, concurrency: config.concurrency, log: (line) => console.error(`[worker ${id}] ${line}`) },
     handlers,
   );
   await consumer.worker.waitUntilReady();

@@ -17,8 +17,34 @@ export interface QueueWorker {
   readonly worker: Worker;
 }
 
+/** BullMQ's error for a job whose keys are gone from Redis (a Redis restarted empty, a flushed queue). */
+const LOST_JOB = /^Missing key for job (\S+?)\.? /;
+
+/**
+ * The worker's errors as log lines. A Redis that came back empty makes BullMQ fail to finish or delay
+ * every job it held (12 stack traces in one fault run) although each outcome was written to Postgres:
+ * the first such error gives one line; those in the minute after it are only counted, the count reported
+ * with the next one after that minute.
+ */
+export function queueErrorReporter(log: (line: string) => void, now: () => number = Date.now): (err: Error) => void {
+  let lostSince: number | null = null;
+  let lostMore = 0;
+  return (err) => {
+    const lost = LOST_JOB.exec(err.message);
+    if (!lost) return log(`queue error: ${err.message}`);
+    if (lostSince !== null && now() - lostSince < 60_000) {
+      lostMore++;
+      return;
+    }
+    if (lostMore > 0) log(`queue: ${lostMore} more job(s) were missing from Redis`);
+    lostSince = now();
+    lostMore = 0;
+    log(`queue: job ${lost[1]} is missing from Redis (restarted empty?); its attempt's outcome is in Postgres, and the reaper re-sends what was lost`);
+  };
+}
+
 export function startQueueWorker(
-  config: { redisUrl: string; queueName: string; concurrency: number },
+  config: { redisUrl: string; queueName: string; concurrency: number; log?: (line: string) => void },
   handlers: JobHandlers,
 ): QueueWorker {
   const inFlight = new Map<string, AbortController>();
@@ -44,6 +70,8 @@ export function startQueueWorker(
     },
     { connection: createRedis(config.redisUrl), concurrency: config.concurrency, autorun: true },
   );
+  // Without a listener BullMQ prints every error with its stack.
+  worker.on('error', queueErrorReporter(config.log ?? ((line) => console.error(line))));
   return {
     worker,
     async close() {
