@@ -20,6 +20,7 @@ import { HISTORY_LOG_ARGS, parseHistory, type HistoryCommit } from '../packages/
 import { parseFileDiff, patchOf, renderHunks } from '../packages/core/src/families/ggb/hunks';
 import { lineEnding, splitLines, withEnding } from '../packages/core/src/families/ggb/tools/common';
 import { conflictsInText } from '../packages/core/src/families/ggb/tools/mcr';
+import { shellQuote } from '../packages/core/src/shell-quote';
 
 interface Source {
   /** owner/name on GitHub */
@@ -570,7 +571,7 @@ function iccReferenceCalls(scratch: string, base: string, commits: string[], fil
 // Fixture files
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const sh = shellQuote;
 
 function fetchStep(id: string): string[] {
   return [

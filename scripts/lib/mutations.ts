@@ -53,6 +53,5 @@ export const MUTATIONS: Mutation[] = [
   { id: 'hash-canonical-json-unsorted', file: 'packages/core/src/canonical-json.ts', from: '.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))', to: '', tests: HASHING },
   { id: 'hash-definition-keeps-source-path', file: 'packages/core/src/fixtures/hashing.ts', from: 'const { sourcePath: _sourcePath, ...definition } = fixture;', to: 'const definition = fixture;', tests: HASHING },
   { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: HASHING },
-  { id: 'quote-setup-script-unescaped', file: 'packages/core/src/fixtures/setup-script.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: HASHING },
-  { id: 'quote-shell-words-unescaped', file: 'packages/core/src/scoring/shell-words.ts', from: "word.replace(/'/g, `'\\\\''`)", to: 'word', tests: SCORING },
+  { id: 'quote-shell-quote-unescaped', file: 'packages/core/src/shell-quote.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: [...HASHING, ...SCORING] },
 ];

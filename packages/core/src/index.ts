@@ -1,4 +1,5 @@
 export * from './canonical-json';
+export * from './shell-quote';
 export * from './ids';
 export * from './mode';
 export * from './fixtures';

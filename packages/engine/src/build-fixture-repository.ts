@@ -7,6 +7,7 @@ import {
   fixtureDefinitionHash,
   inputHash,
   setupScript,
+  shellQuote,
   sha256Hex,
   type Fixture,
 } from './core-api';
@@ -16,7 +17,6 @@ import { contextSteps, toContextResults } from './gather-context';
 import { mapPool } from './map-pool';
 import { pristineKeyOf, pristineOf, pristineSteps } from './pristine-probes';
 import { stateSteps, toExecRecord } from './sandbox-steps';
-import { shellWord } from './shell-word';
 
 export interface BuildOptions {
   labels?: Record<string, string>;
@@ -142,13 +142,13 @@ async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDr
     const build = i * GROUPS_PER_FIXTURE;
     const setup: BatchStep = {
       id: 'setup',
-      command: `mkdir -p -- ${shellWord(repoDir)} && cd -- ${shellWord(repoDir)} || exit 90\n${setupScript(fixture)}`,
+      command: `mkdir -p -- ${shellQuote(repoDir)} && cd -- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
       timeoutMs: opts.setupTimeoutMs ?? 120_000,
       maxOutputBytes: 256 * 1024,
     };
     // The suite's files go in first, each piece a step of its own (see core's fileSteps).
     const files: BatchStep[] = fileSteps(fixture).map((command, n) => ({ id: `files.${n}`, command, cwd: repoDir, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 }));
-    const enter: BatchStep[] = files.length > 0 ? [{ id: 'workspace', command: `mkdir -p -- ${shellWord(repoDir)}` }] : [];
+    const enter: BatchStep[] = files.length > 0 ? [{ id: 'workspace', command: `mkdir -p -- ${shellQuote(repoDir)}` }] : [];
     return [
       { stopOnFailure: true, steps: [...(i > 0 ? [resetScratchStep('reset')] : []), ...enter, ...files, setup, ARCHIVE_STEP] },
       { stopOnFailure: false, requires: build, steps: stateSteps(repoDir) },

@@ -4,6 +4,7 @@
  */
 export {
   setupScript,
+  shellQuote,
   fileSteps,
   environmentPreamble,
   SETUP_ENV,

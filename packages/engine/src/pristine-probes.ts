@@ -13,11 +13,10 @@
  * probe, on every fixture that has such a plan.
  */
 import { resetScratchStep, type BatchStep, type StepRecord } from '@gitbench/sandbox';
-import { getScorer, SETUP_ENV, WORKSPACE_VARIABLE, type ExecRecord, type Fixture, type SandboxEvidence, type SandboxPlan } from './core-api';
+import { getScorer, SETUP_ENV, shellQuote, WORKSPACE_VARIABLE, type ExecRecord, type Fixture, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { commandOutputBytes, lookupConfigStep, lookupSteps, REFRESH_INDEXES, type ExecutePlanOptions } from './execute-plan';
 import type { PristineProbe, PristineProbes } from './fixture-snapshot';
 import { stateSteps, toExecRecord } from './sandbox-steps';
-import { shellWord } from './shell-word';
 
 /** The plan of an answer that runs nothing, when the fixture's scorer has probes for it. */
 export function pristinePlanOf(fixture: Fixture): SandboxPlan | null {
@@ -63,8 +62,8 @@ export function pristineSteps(fixture: Fixture, repoDir: string, workdir: string
   const exports = [
     ...Object.entries(plan.env ?? {})
       .filter(([name]) => !(name in SETUP_ENV))
-      .map(([name, value]) => `${name}=${shellWord(value)}`),
-    `${WORKSPACE_VARIABLE}=${shellWord(workdir)}`,
+      .map(([name, value]) => `${name}=${shellQuote(value)}`),
+    `${WORKSPACE_VARIABLE}=${shellQuote(workdir)}`,
   ];
   const cap = commandOutputBytes(BUILD_EXEC, plan.probes.length);
   return [

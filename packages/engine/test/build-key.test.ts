@@ -2,9 +2,8 @@ import path from 'node:path';
 import type { BatchRequest, OneShotResult, SandboxDescription, SandboxDriver } from '@gitbench/sandbox';
 import { describe, expect, it } from 'vitest';
 import { buildFixtureRepository, fixtureBuildKey, fixtureBuildKeyParts, loadSuiteDir } from '../src';
-import { canonicalJson, setupScript, type Fixture } from '../src/core-api';
+import { canonicalJson, setupScript, shellQuote, type Fixture } from '../src/core-api';
 import { repoDirOf } from '../src/fixture-snapshot';
-import { shellWord } from '../src/shell-word';
 import { UPSTREAM_FIXTURES } from '../../core/test/fixtures/upstream-data';
 import { oneCommitFixture } from './one-commit-fixture';
 
@@ -95,7 +94,7 @@ describe('a fixture build key', () => {
       const request = await buildRequest(f);
       const where = `${f.domain}/${f.id}`;
       expect(holds(request.preamble), `${where} preamble`).toBe(true);
-      const repoDir = shellWord(repoDirOf(f));
+      const repoDir = shellQuote(repoDirOf(f));
       for (const step of request.groups.flatMap((g) => g.steps)) {
         kinds.add(step.id.replace(/\..*/, ''));
         if (step.id === 'setup') {

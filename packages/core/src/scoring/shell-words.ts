@@ -70,8 +70,3 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** Single-quote a word for /bin/sh so it reaches the command unchanged. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shellQuote as setupQuote } from '../../src/fixtures/setup-script';
-import { shellQuote as wordQuote } from '../../src/scoring/shell-words';
+import { shellArg as wordQuote, shellQuote as setupQuote } from '../../src/shell-quote';
 
 // Core's quoting functions build the commands that run in sandboxes (set-up steps, state assertions,
 // graders): each quoted word, read back by bash and by sh, must be the word itself.

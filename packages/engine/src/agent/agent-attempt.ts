@@ -7,6 +7,7 @@ import {
   exitStatusIsScored,
   getScorer,
   parseModelId,
+  shellQuote,
   UNKNOWN_COST,
   getToolSet,
   renderPrompt,
@@ -31,7 +32,6 @@ import { lookupConfigStep, lookupSteps, REFRESH_INDEXES } from '../execute-plan'
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
 import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
-import { shellWord } from '../shell-word';
 import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
@@ -216,7 +216,7 @@ function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptH
 /** lookupConfigStep as a command of its own, for a session's runner. */
 function sessionLookupConfigStep(plan: SandboxPlan): BatchStep {
   const { thenPython, ...step } = lookupConfigStep(plan, '.');
-  return { ...step, command: `python3 -I -S -c ${shellWord(thenPython ?? '')}` };
+  return { ...step, command: `python3 -I -S -c ${shellQuote(thenPython ?? '')}` };
 }
 
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */

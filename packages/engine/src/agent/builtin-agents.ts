@@ -1,4 +1,16 @@
-import { agentScoredOn, callAsTextBlock, findTool, getScorer, ggbReferenceToolCalls, textProtocolReply, UNKNOWN_COST, type Difficulty, type Fixture, type ToolSet } from '@gitbench/core';
+import {
+  agentScoredOn,
+  callAsTextBlock,
+  findTool,
+  getScorer,
+  ggbReferenceToolCalls,
+  shellQuote,
+  textProtocolReply,
+  UNKNOWN_COST,
+  type Difficulty,
+  type Fixture,
+  type ToolSet,
+} from '@gitbench/core';
 import {
   builtinKindOf,
   DEFAULT_SIMULATED_CORRECTNESS,
@@ -50,7 +62,7 @@ function referenceTurns(fixture: Fixture, reference: string, toolSet: ToolSet): 
     const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
     for (const [path, content] of Object.entries(files)) {
       if (hasWrite) turns.push({ calls: [{ name: 'write_file', args: { path, content } }] });
-      else if (hasBash) turns.push({ calls: [{ name: 'bash', args: { command: `printf %s '${b64(content)}' | base64 -d > '${path.replace(/'/g, `'\\''`)}'` } }] });
+      else if (hasBash) turns.push({ calls: [{ name: 'bash', args: { command: `printf %s '${b64(content)}' | base64 -d > ${shellQuote(path)}` } }] });
     }
     return turns;
   }

@@ -4,6 +4,7 @@
  * after an attempt, so two identical histories give identical records.
  */
 
+import { shellQuote } from '../../shell-quote';
 import type { GgbCommit } from '../outcome';
 
 /** One commit of a history, as the attempt evidence records it. */
@@ -15,7 +16,7 @@ const US = '\u001f';
 /** `git log` arguments, without the range: records separated by RS, fields by US, then the patch. */
 export const HISTORY_LOG_ARGS = ['log', '--reverse', '--no-color', '--no-renames', '--no-ext-diff', '--format=%x1e%H%x1f%B%x1f', '-p'] as const;
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const q = shellQuote;
 
 /** The shell command that prints the history `base..HEAD` (only commits touching `file`, when given). */
 export function historyCommand(base: string, file?: string | null): string {

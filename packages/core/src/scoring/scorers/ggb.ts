@@ -3,7 +3,7 @@ import { historyCommand, parseHistory } from '../../families/ggb/history';
 import type { GgbCommit, GgbOutcome, GgbScenario } from '../../families/outcome';
 import type { Fixture } from '../../fixtures/types';
 import { stageFiles, stagingDir } from '../../families/sandbox-staging';
-import { shellQuote } from '../../fixtures/setup-script';
+import { shellQuote } from '../../shell-quote';
 import { check, configError, verdict } from '../result';
 import type { ExecRecord, Probe, SandboxEvidence, SandboxPlan, ScoreCheck, ScoreResult, Scorer } from '../types';
 

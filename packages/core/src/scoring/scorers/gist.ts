@@ -2,7 +2,7 @@ import { familyScorer } from '../../families/family-scorer';
 import { gistConfig } from '../../families/gist/config';
 import { GIST_EVALUATOR_PY } from '../../families/gist/evaluator';
 import { gistResult } from '../../families/gist/outcome';
-import { shellQuote } from '../../fixtures/setup-script';
+import { shellQuote } from '../../shell-quote';
 
 export const GIST_PROBE = 'gist.evaluate';
 

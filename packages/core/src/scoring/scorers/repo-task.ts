@@ -2,7 +2,7 @@ import { familyScorer } from '../../families/family-scorer';
 import { repoTaskConfig } from '../../families/repo-task/config';
 import { GRADER_RUNNER_PY, OUTPUT_PREVIEW_BYTES, OUTPUTS_LISTING_PY, VERDICT_MARK } from '../../families/repo-task/sandbox-scripts';
 import { readGraderVerdict, repoTaskResult } from '../../families/repo-task/verdict';
-import { shellQuote } from '../../fixtures/setup-script';
+import { shellQuote } from '../../shell-quote';
 
 export const GRADE_PROBE = 'grade.run';
 export const OUTPUTS_PROBE = 'grade.outputs';

@@ -5,7 +5,7 @@ import type { CommandExtraction } from '../extract-commands';
 import { readsOnly } from '../probes';
 import { pySplitWhitespace, pyStrip } from '../python-text';
 import { check, clip, pyTruthy, verdict } from '../result';
-import { shellQuote } from '../shell-words';
+import { shellArg } from '../../shell-quote';
 import type { ExecRecord, Probe, SandboxEvidence, SandboxPlan, ScoreCheck, Scorer } from '../types';
 
 /**
@@ -27,7 +27,7 @@ type Assertion = Record<string, unknown>;
 type Outcome = { ok: boolean; detail: string; actual?: string };
 
 const str = (value: unknown): value is string => typeof value === 'string';
-const q = shellQuote;
+const q = shellArg;
 
 function assertionsOf(fixture: Fixture): Assertion[] | null {
   const state = fixture.scoring.expected_state;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext, ToolExecOptions, ToolExecRecord, ToolResult } from '../../../agent/tool-set';
 import { AGENT_GIT_ENV } from '../../../agent/tools/bash-tool';
+import { shellQuote } from '../../../shell-quote';
 
 /** Every GitGoodBench tool takes a required `reason` (the paper's tools do): why the agent calls it. */
 export const reason = z.string().min(1, 'give a reason for this call');
@@ -26,7 +27,7 @@ export function result(output: string, isError: boolean, commands: ToolExecRecor
   return { output, isError, commands };
 }
 
-export const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const q = shellQuote;
 
 /** Lines with their line endings kept (CRLF stays CRLF). */
 export function splitLines(text: string): string[] {
