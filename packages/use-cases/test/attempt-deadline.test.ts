@@ -8,7 +8,9 @@ describe('the worker deadline of one attempt', () => {
   it('is GITBENCH_ATTEMPT_TIMEOUT_MS for a single answer, and says so', () => {
     const d = attemptDeadline(FIFTEEN_MIN);
     expect(d.ms).toBe(FIFTEEN_MIN);
-    expect(d.message).toBe('The attempt ran longer than its wall-clock limit of 900 s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.');
+    expect(d.message).toBe(
+      'The attempt ran longer than its wall-clock limit of 900 s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.',
+    );
   });
 
   it('lets an agent reach its own maxWallMs (up to 6 h), its last command and the work around the loop before the worker stops it', () => {
@@ -17,7 +19,9 @@ describe('the worker deadline of one attempt', () => {
     expect(d.ms).toBe(6 * 3_600_000 + 600_000 + FIFTEEN_MIN);
     expect(d.ms).toBeGreaterThan(limits.maxWallMs + limits.commandTimeoutMs);
     expect(d.message).toMatch(/worker's wall-clock limit of 23100 s/);
-    expect(d.message).toMatch(/maxWallMs \(21600 s\).*commandTimeoutMs \(600 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(900 s\)/);
+    expect(d.message).toMatch(
+      /maxWallMs \(21600 s\).*commandTimeoutMs \(600 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(900 s\)/,
+    );
   });
 
   it('never gives an agent less than a single answer, even with the shortest agent limits', () => {

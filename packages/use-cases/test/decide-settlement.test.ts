@@ -4,30 +4,62 @@ import { decideSettlement, settlementOfError, type AttemptRunFacts } from '../sr
 
 const product = { productVersion: 'v1', productDirty: false };
 const evidence = { kind: 'model-call' } as unknown as NonNullable<AttemptOutcome['record']['evidence']>;
-const passed: AttemptOutcome = { status: 'VALID_PASS', passed: true, score: 1, summary: { wallDurationMs: 5 }, record: { evidence } };
-const sandboxGone: AttemptOutcome = { status: 'INFRA_FAILURE', summary: { errorClass: 'sandbox' }, record: { errorClass: 'sandbox', evidence } };
+const passed: AttemptOutcome = {
+  status: 'VALID_PASS',
+  passed: true,
+  score: 1,
+  summary: { wallDurationMs: 5 },
+  record: { evidence },
+};
+const sandboxGone: AttemptOutcome = {
+  status: 'INFRA_FAILURE',
+  summary: { errorClass: 'sandbox' },
+  record: { errorClass: 'sandbox', evidence },
+};
 
 function facts(over: Partial<AttemptRunFacts>): AttemptRunFacts {
-  return { result: passed, timedOut: false, aborted: false, verdict: 'owned', deadlineMessage: 'too long', wallDurationMs: 42, product, ...over };
+  return {
+    result: passed,
+    timedOut: false,
+    aborted: false,
+    verdict: 'owned',
+    deadlineMessage: 'too long',
+    wallDurationMs: 42,
+    product,
+    ...over,
+  };
 }
 
 describe('how a claimed attempt ends', () => {
   it('writes the executor outcome, stamped with the worker version, when nothing stopped it', () => {
     const s = decideSettlement(facts({}));
-    expect(s).toEqual({ kind: 'finish', timedOut: false, outcome: { ...passed, summary: { wallDurationMs: 5, ...product }, record: { evidence, ...product } } });
+    expect(s).toEqual({
+      kind: 'finish',
+      timedOut: false,
+      outcome: { ...passed, summary: { wallDurationMs: 5, ...product }, record: { evidence, ...product } },
+    });
   });
 
   it('ends as attempt_timeout when the deadline fired on an attempt this worker still owns, keeping what the try cost', () => {
     const s = decideSettlement(facts({ result: sandboxGone, timedOut: true, aborted: true }));
     expect(s).toMatchObject({ kind: 'finish', timedOut: true, outcome: { status: 'INFRA_FAILURE' } });
     if (s.kind !== 'finish') throw new Error('unreachable');
-    expect(s.outcome.summary).toEqual({ errorClass: 'attempt_timeout', errorMessage: 'too long', wallDurationMs: 42, ...product });
+    expect(s.outcome.summary).toEqual({
+      errorClass: 'attempt_timeout',
+      errorMessage: 'too long',
+      wallDurationMs: 42,
+      ...product,
+    });
     expect(s.outcome.record).toEqual({ errorClass: 'attempt_timeout', errorMessage: 'too long', evidence, ...product });
   });
 
   it('ends as attempt_timeout when the executor never stopped, with no evidence to keep', () => {
     const s = decideSettlement(facts({ result: 'stopped', timedOut: true, aborted: true }));
-    expect(s).toMatchObject({ kind: 'finish', timedOut: true, outcome: { status: 'INFRA_FAILURE', record: { errorClass: 'attempt_timeout' } } });
+    expect(s).toMatchObject({
+      kind: 'finish',
+      timedOut: true,
+      outcome: { status: 'INFRA_FAILURE', record: { errorClass: 'attempt_timeout' } },
+    });
     if (s.kind === 'finish') expect(s.outcome.record).not.toHaveProperty('evidence');
   });
 
@@ -36,14 +68,22 @@ describe('how a claimed attempt ends', () => {
       const s = decideSettlement(facts({ result: sandboxGone, aborted: true, timedOut, verdict: 'cancelled' }));
       expect(s).toEqual({
         kind: 'cancelled',
-        outcome: { status: 'CANCELLED', summary: product, record: { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', evidence, ...product } },
+        outcome: {
+          status: 'CANCELLED',
+          summary: product,
+          record: { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', evidence, ...product },
+        },
       });
     }
   });
 
   it('is given back and sent again at once when the worker shuts down while it runs', () => {
     const s = decideSettlement(facts({ result: sandboxGone, aborted: true }));
-    expect(s).toMatchObject({ kind: 'give-back', next: 'send-now', reason: { errorClass: 'given_back', evidence, ...product } });
+    expect(s).toMatchObject({
+      kind: 'give-back',
+      next: 'send-now',
+      reason: { errorClass: 'given_back', evidence, ...product },
+    });
   });
 
   it('writes nothing when another worker owns it now', () => {

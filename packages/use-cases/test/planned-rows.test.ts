@@ -24,7 +24,12 @@ describe('PlannedRows', () => {
     rows.prime('fxs_1', { id: 'f1' }, { inputHash: 'h1', repoState: 's1', buildInfo: { at, gone: undefined, n: 1 } });
     const snap = await rows.snapshot('fxs_1');
     expect(reads).toEqual([]);
-    expect(snap).toEqual({ fixture: { id: 'f1' }, inputHash: 'h1', repoState: 's1', buildInfo: { at: '2026-01-02T03:04:05.000Z', n: 1 } });
+    expect(snap).toEqual({
+      fixture: { id: 'f1' },
+      inputHash: 'h1',
+      repoState: 's1',
+      buildInfo: { at: '2026-01-02T03:04:05.000Z', n: 1 },
+    });
     // Another snapshot is still read, once for concurrent readers.
     const [a, b] = await Promise.all([rows.snapshot('fxs_2'), rows.snapshot('fxs_2')]);
     expect(reads).toEqual(['fxs_2']);

@@ -24,9 +24,15 @@ const seconds = (ms: number) => Math.round(ms / 1000);
  *    the time a whole single answer (model call, sandbox, judge) is given, more than this work needs;
  *    an attempt stuck there still ends, as before, one such limit after the agent's own.
  */
-export function attemptDeadline(attemptTimeoutMs: number, agent?: Pick<AgentLimits, 'maxWallMs' | 'commandTimeoutMs'> | null): AttemptDeadline {
+export function attemptDeadline(
+  attemptTimeoutMs: number,
+  agent?: Pick<AgentLimits, 'maxWallMs' | 'commandTimeoutMs'> | null,
+): AttemptDeadline {
   if (!agent) {
-    return { ms: attemptTimeoutMs, message: `The attempt ran longer than its wall-clock limit of ${seconds(attemptTimeoutMs)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.` };
+    return {
+      ms: attemptTimeoutMs,
+      message: `The attempt ran longer than its wall-clock limit of ${seconds(attemptTimeoutMs)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.`,
+    };
   }
   const ms = agent.maxWallMs + agent.commandTimeoutMs + attemptTimeoutMs;
   return {

@@ -66,14 +66,22 @@ export function decideSettlement(facts: AttemptRunFacts): Settlement {
   if (!facts.aborted) return { kind: 'finish', outcome: stamped(outcome, facts.product), timedOut: false };
   switch (facts.verdict) {
     case 'cancelled': {
-      const record = { errorClass: 'cancelled', errorMessage: 'campaign cancelled while running', ...spentOf(outcome.record) };
+      const record = {
+        errorClass: 'cancelled',
+        errorMessage: 'campaign cancelled while running',
+        ...spentOf(outcome.record),
+      };
       return { kind: 'cancelled', outcome: stamped({ status: 'CANCELLED', record }, facts.product) };
     }
     case 'owned': {
       // Shutdown: give the attempt back and send it again now, ahead of the backlog, so that another
       // worker (or this one restarted) runs it next instead of after a reaper's delay.
       const errorMessage = 'the worker shut down while running it; sent again at once';
-      return { kind: 'give-back', next: 'send-now', reason: { errorClass: 'given_back', errorMessage, ...spentOf(outcome.record), ...facts.product } };
+      return {
+        kind: 'give-back',
+        next: 'send-now',
+        reason: { errorClass: 'given_back', errorMessage, ...spentOf(outcome.record), ...facts.product },
+      };
     }
     case 'lost':
       return { kind: 'lost' };
@@ -85,7 +93,17 @@ export function decideSettlement(facts: AttemptRunFacts): Settlement {
  * back, keeping what its model call cost, and the job's retry claims it afresh. An attempt that fails
  * like this every time is stopped by the dispatch cap.
  */
-export function settlementOfError(error: unknown, product: ProductStamp, spent?: Partial<AttemptOutcome['record']>, errorClass = 'worker_error'): Settlement {
+export function settlementOfError(
+  error: unknown,
+  product: ProductStamp,
+  spent?: Partial<AttemptOutcome['record']>,
+  errorClass = 'worker_error',
+): Settlement {
   const errorMessage = String((error as Error)?.message ?? error).slice(0, 4000);
-  return { kind: 'give-back', next: 'job-retries', error, reason: { errorClass, errorMessage, ...spentOf(spent), ...product } };
+  return {
+    kind: 'give-back',
+    next: 'job-retries',
+    error,
+    reason: { errorClass, errorMessage, ...spentOf(spent), ...product },
+  };
 }

@@ -27,8 +27,14 @@ export class PlannedRows {
         where: { id },
         select: { definition: true, inputHash: true, repoState: true, buildInfo: true },
       });
-      if (!snap.inputHash || !snap.repoState || !snap.buildInfo) throw new Error(`fixture snapshot ${id} was never built`);
-      return { fixture: snap.definition as unknown as Fixture, inputHash: snap.inputHash, repoState: snap.repoState, buildInfo: snap.buildInfo as Record<string, unknown> };
+      if (!snap.inputHash || !snap.repoState || !snap.buildInfo)
+        throw new Error(`fixture snapshot ${id} was never built`);
+      return {
+        fixture: snap.definition as unknown as Fixture,
+        inputHash: snap.inputHash,
+        repoState: snap.repoState,
+        buildInfo: snap.buildInfo as Record<string, unknown>,
+      };
     });
   }
 
@@ -56,7 +62,9 @@ export class PlannedRows {
   }
 
   target(id: string) {
-    return this.targets.get(id, () => this.db.campaignTarget.findUniqueOrThrow({ where: { id }, select: { profile: true } }));
+    return this.targets.get(id, () =>
+      this.db.campaignTarget.findUniqueOrThrow({ where: { id }, select: { profile: true } }),
+    );
   }
 }
 

@@ -1,11 +1,25 @@
-import { claimAttempt, finishAttempt, heartbeatAttempt, loadSnapshotArchive, releaseAttempt, type ClaimedAttempt, type Db } from '@gitbench/db';
+import {
+  claimAttempt,
+  finishAttempt,
+  heartbeatAttempt,
+  loadSnapshotArchive,
+  releaseAttempt,
+  type ClaimedAttempt,
+  type Db,
+} from '@gitbench/db';
 import type { QueueClient } from '@gitbench/queue';
 import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
 import { finishCampaignIfDone, type FinishCampaignDeps } from '../campaigns/finish-campaign';
 import { attemptDeadline } from './attempt-deadline';
 import { StorageError, type AttemptExecutor } from './attempt-executor';
 import { AttemptWatch } from './attempt-watch';
-import { decideSettlement, settlementOfError, type AttemptRunFacts, type ProductStamp, type Settlement } from './decide-settlement';
+import {
+  decideSettlement,
+  settlementOfError,
+  type AttemptRunFacts,
+  type ProductStamp,
+  type Settlement,
+} from './decide-settlement';
 import type { PlannedRows } from './planned-rows';
 
 export interface RunAttemptDeps {
@@ -47,7 +61,12 @@ export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdo
   shutdown.addEventListener('abort', onShutdown);
   try {
     const ending = await runWatched(deps, claim, watch, labels).then(decideSettlement, (err: unknown) =>
-      settlementOfError(err, deps.product, err instanceof StorageError ? err.spent : undefined, err instanceof StorageError ? 'storage' : 'worker_error'),
+      settlementOfError(
+        err,
+        deps.product,
+        err instanceof StorageError ? err.spent : undefined,
+        err instanceof StorageError ? 'storage' : 'worker_error',
+      ),
     );
     try {
       return await settleAttempt(deps, claim, ending);
@@ -63,7 +82,12 @@ export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdo
 }
 
 /** Runs the claimed attempt to its end under the watch and gathers what decideSettlement needs. */
-async function runWatched(deps: RunAttemptDeps, claim: ClaimedAttempt, watch: AttemptWatch, labels: Record<string, string>): Promise<AttemptRunFacts> {
+async function runWatched(
+  deps: RunAttemptDeps,
+  claim: ClaimedAttempt,
+  watch: AttemptWatch,
+  labels: Record<string, string>,
+): Promise<AttemptRunFacts> {
   const [snap, campaign, target] = await Promise.all([
     deps.planned.snapshot(claim.fixtureSnapshotId),
     deps.planned.campaign(claim.campaignId),

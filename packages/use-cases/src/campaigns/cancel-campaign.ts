@@ -27,7 +27,11 @@ export type CancelCampaignResult =
  * engine (the web app holds no Docker socket, and the CLI may run where no sandbox does). If the
  * queue cannot take the request, the heartbeats still stop them; the cancel itself stands.
  */
-export async function cancelCampaign(deps: CancelCampaignDeps, campaignId: string, actor: AuditActor): Promise<CancelCampaignResult> {
+export async function cancelCampaign(
+  deps: CancelCampaignDeps,
+  campaignId: string,
+  actor: AuditActor,
+): Promise<CancelCampaignResult> {
   const campaign = await deps.db.campaign.findUnique({ where: { id: campaignId }, select: { status: true } });
   if (!campaign) return { found: false };
   const result = await markCampaignCancelled(deps.db, campaignId);

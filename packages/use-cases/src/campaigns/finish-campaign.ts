@@ -16,7 +16,8 @@ export interface FinishCampaignDeps {
 export async function finishCampaignIfDone(deps: FinishCampaignDeps, campaignId: string): Promise<boolean> {
   if (!(await completeCampaignIfDone(deps.db, campaignId))) return false;
   const review = await runSafetyReview(deps.db, campaignId, deps.safetyReviewer ?? { kind: 'off' });
-  if (review) deps.log?.(`safety review of ${campaignId}: ${review.reviewed} output(s) read, ${review.blocked} blocked`);
+  if (review)
+    deps.log?.(`safety review of ${campaignId}: ${review.reviewed} output(s) read, ${review.blocked} blocked`);
   await refreshCampaignStats(deps.db, campaignId);
   return true;
 }

@@ -33,11 +33,16 @@ export interface PlanCampaignDeps {
  * alone. A failed try is said on the campaign page at once; the last of the job's tries fails the
  * campaign with it, instead of leaving it PLANNING for a retry that never comes.
  */
-export async function planCampaign(deps: PlanCampaignDeps, job: { campaignId: string; dispatch: number }, attemptsMade: number) {
+export async function planCampaign(
+  deps: PlanCampaignDeps,
+  job: { campaignId: string; dispatch: number },
+  attemptsMade: number,
+) {
   const { db, log } = deps;
   const campaign = await db.campaign.findUnique({ where: { id: job.campaignId }, include: { fixtures: true } });
   if (!campaign || campaign.status !== 'PLANNING') return { skipped: `campaign is ${campaign?.status ?? 'missing'}` };
-  if (campaign.planDispatchCount !== job.dispatch) return { skipped: `superseded by plan dispatch ${campaign.planDispatchCount}` };
+  if (campaign.planDispatchCount !== job.dispatch)
+    return { skipped: `superseded by plan dispatch ${campaign.planDispatchCount}` };
   try {
     return await buildAndSend(deps, campaign);
   } catch (err) {
@@ -54,7 +59,12 @@ export async function planCampaign(deps: PlanCampaignDeps, job: { campaignId: st
 
 /** What a campaign's snapshot records of a build, from a fresh build or a stored one. */
 function factsOf(b: { inputHash: string; repoState: string; setupLog: string; buildInfo: unknown }) {
-  return { inputHash: b.inputHash, repoState: b.repoState, setupLog: b.setupLog, buildInfo: b.buildInfo as Prisma.InputJsonValue };
+  return {
+    inputHash: b.inputHash,
+    repoState: b.repoState,
+    setupLog: b.setupLog,
+    buildInfo: b.buildInfo as Prisma.InputJsonValue,
+  };
 }
 
 /**
@@ -69,7 +79,10 @@ async function buildAndSend(deps: PlanCampaignDeps, campaign: { id: string; fixt
   const fixtures = snapshots.map((snap) => snap.definition as unknown as Fixture);
   // Builds are deterministic: a fixture another campaign built on the same image is copied, not rebuilt.
   const keys = fixtures.map((f) => executor.buildKey(f));
-  const stored = await findFixtureBuilds(db, keys.filter((k): k is string => k !== null));
+  const stored = await findFixtureBuilds(
+    db,
+    keys.filter((k): k is string => k !== null),
+  );
   const missing = fixtures.flatMap((f, i) => (keys[i] && stored.has(keys[i]!) ? [] : [i]));
   const reused = fixtures.flatMap((_, i) => (keys[i] && stored.has(keys[i]!) ? [i] : []));
   // Trials and targets are fixed at creation: read once, not once per fixture written.
@@ -86,14 +99,26 @@ async function buildAndSend(deps: PlanCampaignDeps, campaign: { id: string; fixt
         if (stopped || writeError !== undefined || indexes.length === 0) return;
         const newBuilds = [...fresh].flatMap(([i, repo]): NewFixtureBuild[] => {
           const key = keys[i];
-          return key ? [{ key, domain: snapshots[i]!.domain, fixtureId: snapshots[i]!.fixtureId, ...factsOf(repo), tar: repo.archive }] : [];
+          return key
+            ? [
+                {
+                  key,
+                  domain: snapshots[i]!.domain,
+                  fixtureId: snapshots[i]!.fixtureId,
+                  ...factsOf(repo),
+                  tar: repo.archive,
+                },
+              ]
+            : [];
         });
         // A shared build is referenced by key; one that may not be shared (no key) keeps its own archive.
         const built = indexes.map((i): BuiltFixture => {
           const key = keys[i];
           const repo = fresh.get(i);
           const facts = factsOf(repo ?? stored.get(key!)!);
-          return key ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key } : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
+          return key
+            ? { snapshotId: snapshots[i]!.id, ...facts, buildKey: key }
+            : { snapshotId: snapshots[i]!.id, ...facts, tar: repo!.archive };
         });
         const saved = await savePlannedFixtures(db, campaignId, built, { shape, newBuilds });
         if (saved === null) {
@@ -120,7 +145,8 @@ async function buildAndSend(deps: PlanCampaignDeps, campaign: { id: string; fixt
     { [CAMPAIGN_LABEL]: campaignId },
     (j, outcome) => {
       const i = missing[j]!;
-      if ('error' in outcome) failures.push(`fixture ${snapshots[i]!.domain}/${snapshots[i]!.fixtureId}: ${outcome.error}`);
+      if ('error' in outcome)
+        failures.push(`fixture ${snapshots[i]!.domain}/${snapshots[i]!.fixtureId}: ${outcome.error}`);
       else write([i], new Map([[i, outcome]]));
     },
   );

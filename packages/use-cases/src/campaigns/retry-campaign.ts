@@ -17,8 +17,13 @@ export type RetryCampaignResult =
  * Each dispatch is recorded in Postgres before its job is sent, so a job lost on the way is sent again
  * by the reaper. A campaign that cannot be retried (a legacy import) is refused with the reason.
  */
-export async function retryCampaign(deps: RetryCampaignDeps, campaignId: string, actor: AuditActor): Promise<RetryCampaignResult> {
-  if (!(await deps.db.campaign.findUnique({ where: { id: campaignId }, select: { id: true } }))) return { found: false };
+export async function retryCampaign(
+  deps: RetryCampaignDeps,
+  campaignId: string,
+  actor: AuditActor,
+): Promise<RetryCampaignResult> {
+  if (!(await deps.db.campaign.findUnique({ where: { id: campaignId }, select: { id: true } })))
+    return { found: false };
   let retry;
   try {
     retry = await requeueInfraFailures(deps.db, campaignId);
@@ -29,6 +34,10 @@ export async function retryCampaign(deps: RetryCampaignDeps, campaignId: string,
   await deps.queue.enqueueMany('attempt.run', retry.attempts);
   const requeued = retry.attempts.length;
   const replanned = Boolean(retry.plan);
-  await recordAudit(deps.db, actor, { action: 'campaign.retry', target: { type: 'campaign', id: campaignId }, detail: { requeued, replanned } });
+  await recordAudit(deps.db, actor, {
+    action: 'campaign.retry',
+    target: { type: 'campaign', id: campaignId },
+    detail: { requeued, replanned },
+  });
   return { found: true, ok: true, requeued, dispatched: requeued, replanned };
 }
