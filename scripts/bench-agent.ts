@@ -73,7 +73,8 @@ async function seedRepository(session: SandboxSession): Promise<void> {
 function dockerCli(containerId: string, command: string): Promise<number> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const p = spawn('docker', ['exec', '-w', '/work/repo', containerId, 'bash', '-c', command], { stdio: 'ignore' });
+    // As the sandbox's uid, as the session runs its commands (the container itself starts as root).
+    const p = spawn('docker', ['exec', '-u', '10001:10001', '-w', '/work/repo', containerId, 'bash', '-c', command], { stdio: 'ignore' });
     p.once('error', reject);
     p.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`docker exec exited ${code}`))));
   });
@@ -82,7 +83,7 @@ function dockerCli(containerId: string, command: string): Promise<number> {
 /** One exec through the Engine API (create, start with a hijacked stream, inspect): the one-shot path's call. */
 async function dockerApi(docker: Docker, containerId: string, command: string): Promise<number> {
   const t0 = performance.now();
-  const exec = await docker.getContainer(containerId).exec({ Cmd: ['bash', '-c', command], WorkingDir: '/work/repo', AttachStdout: true, AttachStderr: true });
+  const exec = await docker.getContainer(containerId).exec({ Cmd: ['bash', '-c', command], User: '10001:10001', WorkingDir: '/work/repo', AttachStdout: true, AttachStderr: true });
   const stream = await exec.start({ hijack: true, stdin: false });
   stream.resume();
   await new Promise<void>((resolve) => {

@@ -87,11 +87,20 @@ class Sandbox:
             os.seteuid(0)
             os.setegid(0)
 
-    def become(self):
-        # In a forked child, before exec: the sandbox's uid for good (real, effective and saved).
+    def spawning_start(self):
+        # While a command is started, the runner's real and effective ids are the sandbox's, its saved
+        # ids root's: posix_spawn (vfork, no copy of the runner; a fork costs twice as much) starts the
+        # command with them, and its exec makes all three the sandbox's and leaves it no capability.
+        # Nothing of the sandbox's uid is alive then (every command's processes are killed when it
+        # ends), and the saved root id keeps the runner out of reach of ptrace meanwhile.
         if self.uid is not None:
-            os.setresgid(self.uid, self.uid, self.uid)
-            os.setresuid(self.uid, self.uid, self.uid)
+            os.setresgid(self.uid, self.uid, 0)
+            os.setresuid(self.uid, self.uid, 0)
+
+    def spawning_end(self):
+        if self.uid is not None:
+            os.setresuid(0, 0, 0)
+            os.setresgid(0, 0, 0)
 
     def sweep(self):
         # Kills every process of the sandbox's uid, looking again until a look finds none alive: a
@@ -177,42 +186,17 @@ def program_path(name, env):
     return None
 
 
-def start_as(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err):
-    # Forks a child that becomes the sandbox's uid, enters the command's directory as that uid (so
-    # the sandbox's own permissions decide), and executes the command. What bash -c would print when
-    # the directory or the program is missing, the child prints to the command's stderr.
-    pid = os.fork()
-    if pid:
-        return pid
+def start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
+    # Starts the command in its directory (entered as the sandbox's uid, so its permissions decide).
+    # Returns the pid, or None and the exit status when nothing started, with bash's message.
+    sandbox.spawning_start()
     try:
-        os.dup2(stdin_fd, 0)
-        os.dup2(w_out, 1)
-        os.dup2(w_err, 2)
-        os.setsid()
-        sandbox.become()
-        try:
-            os.chdir(cwd)
-        except OSError as e:
-            os.write(2, b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
-            os._exit(126)
-        if argv:
-            path = program_path(argv[0], env)
-            if path is None:
-                os.write(2, b'bash: line 1: ' + argv[0] + b': command not found\n')
-                os._exit(127)
-            env = dict(env)
-            env[b'PWD'] = os.getcwd().encode()
-            env[b'_'] = path
-            os.execve(path, argv, env)
-        os.execve(b'/bin/bash', [b'bash', b'-c', command], env)
-    except BaseException:
-        pass
-    os._exit(127)
+        return start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+    finally:
+        sandbox.spawning_end()
 
 
 def start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
-    # The host's way (no uid to become): posix_spawn starts the shell without copying the runner
-    # (vfork), in the directory entered here. Returns the pid, or the exit status when nothing started.
     try:
         os.chdir(cwd)
     except OSError as e:
@@ -230,8 +214,8 @@ def start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
             spawn_env[b'_'] = path
             program, args = path, argv
         else:
-            spawn_env, program, args = env, b'bash', [b'bash', b'-c', command]
-        return os.posix_spawnp(program, args, spawn_env, setsid=True, file_actions=[
+            spawn_env, program, args = env, b'/bin/bash', [b'bash', b'-c', command]
+        return os.posix_spawn(program, args, spawn_env, setsid=True, file_actions=[
             (os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, w_out, 1), (os.POSIX_SPAWN_DUP2, w_err, 2)]), None
     finally:
         os.fchdir(home)
@@ -248,10 +232,7 @@ def run_command(sandbox, command, cwd, timeout_s, grace_s, out, err, home, stdin
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe()
     try:
-        if sandbox.uid is not None:
-            pid, status = start_as(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err), None
-        else:
-            pid, status = start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+        pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
     finally:
         os.close(w_out)
         os.close(w_err)
