@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { routes, urlOf } from './routes';
-import { shot, signedInAs } from './support';
+import { E2E_USERS, shot, signedInAs } from './support';
 import { authStatePath } from './users';
 import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstream-data';
 
@@ -171,4 +171,59 @@ test.describe('review, then publish', () => {
     await viewer.close();
     await member.close();
   });
+});
+
+test('every answer carries the security headers', async ({ baseURL }) => {
+  const api = await as(null, baseURL!);
+  for (const url of ['/sign-in', '/api/health', '/api/campaigns']) {
+    const h = (await api.get(url)).headers();
+    expect(h['content-security-policy'], url).toContain("frame-ancestors 'none'");
+    expect(h['content-security-policy'], url).toContain("default-src 'self'");
+    expect(h['x-content-type-options'], url).toBe('nosniff');
+    expect(h['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+  }
+});
+
+/** next values that took Chromium off-site or gave a 500. */
+const HOSTILE_NEXT = ['/%09/evil.example', '/%0a/evil.example', '/%0d/evil.example', '//evil.example', '/%5cevil.example', '/%E2%80%A8/evil.example', '/caf%C3%A9'];
+
+test('sign-in never sends a signed-in user off-site, and an odd next gives no 500', async ({ page, baseURL }) => {
+  for (const next of HOSTILE_NEXT) {
+    const res = await page.goto(`/sign-in?next=${next}`);
+    expect(res!.status(), next).toBeLessThan(500);
+    expect(new URL(page.url()).origin, next).toBe(baseURL);
+  }
+});
+
+test.describe('signing in through the form', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+  test('keeps the user on the site whatever next says', async ({ page, baseURL }) => {
+    await page.goto('/sign-in?next=/%09/evil.example');
+    await page.getByLabel('Email').fill(E2E_USERS.viewer.email);
+    await page.getByLabel('Password').fill(E2E_USERS.viewer.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    expect(new URL(page.url()).origin).toBe(baseURL);
+    await shot(page, 'security-sign-in-next');
+  });
+});
+
+test('sign-in is throttled per account, whatever address each attempt claims', async ({ baseURL }) => {
+  const api = await as(null, baseURL!);
+  const email = `throttled-${Date.now()}@gitbench.test`;
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await api.post('/api/auth/sign-in/email', {
+      headers: { ...json, origin: baseURL!, 'x-forwarded-for': `203.0.113.${i + 1}` },
+      data: { email, password: `wrong password ${i}` },
+    });
+    statuses.push(res.status());
+  }
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+  // Another client's forwarded address does not put anyone else in a bucket: the member still signs in.
+  const member = await api.post('/api/auth/sign-in/email', {
+    headers: { ...json, origin: baseURL!, 'x-forwarded-for': '203.0.113.1' },
+    data: { email: E2E_USERS.member.email, password: E2E_USERS.member.password },
+  });
+  expect(member.status()).toBe(200);
 });
