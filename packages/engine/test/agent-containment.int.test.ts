@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fixture } from '@gitbench/core';
-import type { AgentChatRequest, AgentChatResult, AgentModel, Provider } from '@gitbench/providers';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type BuiltSnapshot } from '../src';
 import { cleanFixture } from './agent/support/clean-fixture';
+import { scriptedAgent } from './agent/support/scripted-agent';
 import { useTestDriver } from './test-driver';
 
 /**
@@ -36,35 +36,6 @@ afterAll(async () => {
   if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
-/** One bash call per turn, then submit; `onTurn` sees each turn's number before it is answered. */
-function scriptedAgent(commands: string[], onTurn: (turn: number) => Promise<void> = async () => undefined): Provider & { chat: AgentModel['chat'] } {
-  let turn = 0;
-  const result = (name: string, args: Record<string, unknown>): AgentChatResult => ({
-    content: null,
-    reasoning: null,
-    toolCalls: [{ id: `call_${turn}`, name, arguments: JSON.stringify(args) }],
-    finishReason: 'tool_calls',
-    usage: { inputTokens: 10, outputTokens: 10, reasoningTokens: null, totalTokens: 20 },
-    cost: { usd: 0, source: 'builtin' },
-    apiDurationMs: 0,
-    retries: [],
-    route: { provider: 'test', servedModel: 'hostile', endpoint: null, requestId: null },
-  } as unknown as AgentChatResult);
-  return {
-    name: 'hostile',
-    kind: 'test',
-    complete: () => Promise.reject(new Error('agent mode only')),
-    async chat(_request: AgentChatRequest) {
-      const n = turn++;
-      await onTurn(n);
-      const command = commands[n];
-      if (command === undefined) return result('submit', { answer: 'done' });
-      if (command.startsWith('read_file ')) return result('read_file', { path: command.slice('read_file '.length) });
-      return result('bash', { command });
-    },
-  };
-}
-
 const HOSTILE = [
   ':(){ :|:& };:',
   `(exec 3<>/dev/tcp/1.1.1.1/80) 2>&1; getent hosts example.com || echo no-dns; ls /sys/class/net`,
@@ -84,6 +55,7 @@ describe('a hostile agent', () => {
   it('is contained: the host and a concurrent attempt are untouched, limits stop it, output is capped, and it ends as its own outcome', async () => {
     const network: string[] = [];
     const hostile = scriptedAgent(
+      'hostile',
       HOSTILE.map((c) => c.replace('HOSTDIR', hostDir)),
       async () => {
         // While it works, its container keeps --network none.
@@ -167,7 +139,7 @@ describe('cancelling an agent attempt', () => {
     const abort = new AbortController();
     let cancelledAt = 0;
     // The agent looks around once, then starts a command that would run for ten minutes.
-    const agent = scriptedAgent(['git status --short', 'sleep 600'], async (turn) => {
+    const agent = scriptedAgent('hostile', ['git status --short', 'sleep 600'], async (turn) => {
       if (turn === 2) throw new Error('the agent should not get another turn');
     });
     const running = executeAttempt({

@@ -1,8 +1,8 @@
 import { parseSuite, type Fixture } from '@gitbench/core';
-import type { AgentChatResult, AgentModel, Provider } from '@gitbench/providers';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot, type ModelClient, type ModelResponse } from '../src';
+import { scriptedAgent } from './agent/support/scripted-agent';
 import { useTestDriver } from './test-driver';
 
 /**
@@ -123,32 +123,6 @@ describe('the red team, single answers', { timeout: 180_000 }, () => {
   }
 });
 
-/** An agent that runs each command with its bash tool, one a turn, then submits. */
-function agentRunning(commands: string[]): Provider & { chat: AgentModel['chat'] } {
-  let turn = 0;
-  const call = (name: string, args: Record<string, unknown>) =>
-    ({
-      content: null,
-      reasoning: null,
-      toolCalls: [{ id: `call_${turn}`, name, arguments: JSON.stringify(args) }],
-      finishReason: 'tool_calls',
-      usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: null, totalTokens: 2 },
-      cost: { usd: 0, source: 'builtin' },
-      apiDurationMs: 0,
-      retries: [],
-      route: { provider: 'test', servedModel: 'red-team', endpoint: null, requestId: null },
-    }) as unknown as AgentChatResult;
-  return {
-    name: 'red-team-agent',
-    kind: 'test',
-    complete: () => Promise.reject(new Error('agent mode only')),
-    async chat() {
-      const command = commands[turn++];
-      return command === undefined ? call('submit', { answer: 'done' }) : call('bash', { command });
-    },
-  };
-}
-
 describe('the red team, agents', { timeout: 300_000 }, () => {
   it('garbage and forged replies written to the channel from the bash tool, then the look-up attacks: a counted failure', async () => {
     const commands = [
@@ -161,7 +135,7 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
       fixture,
       snapshot,
       driver,
-      model: agentRunning(commands),
+      model: scriptedAgent('red-team-agent', commands),
       modelName: 'red-team-agent',
       mode: 'agent',
       agent: { config: { toolSet: 'bash', limits: { commandTimeoutMs: 10_000, maxTurns: 10, maxWallMs: 120_000 } } },
