@@ -11,6 +11,8 @@ export interface CampaignHandlerDeps {
   heartbeatMs: number;
   /** Wall-clock limit of one single-answer attempt (see attemptDeadline). */
   attemptTimeoutMs: number;
+  /** Hand-overs per attempt since its last retry, as the reaper counts them (GITBENCH_MAX_DISPATCHES). */
+  maxDispatches: number;
   /** Reviews a campaign's raw outputs once its last attempt lands (GITBENCH_SAFETY_REVIEW). */
   safetyReviewer?: SafetyReviewer;
   /** This worker's GitBench version, recorded with every outcome it writes. */

@@ -118,6 +118,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       workerId: id,
       heartbeatMs: Math.min(config.heartbeatMs, 2_000),
       attemptTimeoutMs: config.attemptTimeoutMs ?? jobCatalog['attempt.run'].timeoutMs,
+      maxDispatches: reaperConfig.maxDispatches,
       ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}),
       productVersion: config.productVersion ?? UNKNOWN_VERSION,
     }),

@@ -120,6 +120,42 @@ describe('campaigns that used to hang or loop', () => {
     await bed.stopAll();
   }, 300_000);
 
+  it('an attempt given back after a database error is sent again at once, ahead of the backlog', async () => {
+    const { queue, name: queueName } = bed.newQueue('db-error');
+    // The campaign's first scored write fails inside Postgres, as a write cut by a lost connection
+    // does: the worker gives that attempt back. A sequence counts, as a rolled-back row would not.
+    const s = `"${bed.t.schema}"`;
+    await bed.t.db.$executeRawUnsafe(`CREATE SEQUENCE ${s}.fail_once`);
+    await bed.t.db.$executeRawUnsafe(
+      `CREATE FUNCTION ${s}.fail_first_outcome() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.status IN ('VALID_PASS', 'VALID_FAIL') THEN
+           IF nextval('${s}.fail_once') = 1 THEN RAISE EXCEPTION 'the database failed this write'; END IF;
+         END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await bed.t.db.$executeRawUnsafe(`CREATE TRIGGER fail_first_outcome BEFORE INSERT ON ${s}."AttemptTry" FOR EACH ROW EXECUTE FUNCTION ${s}.fail_first_outcome()`);
+    try {
+      // One job at a time, and no reaper re-sends anything: only the give-back itself can send it.
+      const [worker] = await startWorkers(1, queueName, { GITBENCH_WORKER_CONCURRENCY: '1', GITBENCH_REDISPATCH_AFTER_MS: '600000', GITBENCH_STALE_AFTER_MS: '600000' });
+      const ids = ['blame_forensics/f001', 'branch_cleanup/f001', 'git_grep/f001', 'commit_squash/f001'];
+      const campaignId = await launch(bed.t.db, queue, fixtures, { models: ['oracle', 'mock'], outputModes: ['text'], trials: 1, fixtures: { suiteDir: 'upstream', ids } });
+      await finished(bed.t.db, campaignId, bed.workers, 120_000);
+      await expectOneOutcomeEach(bed.t.db, campaignId, 2 * ids.length);
+      const tries = await bed.t.db.attemptTry.findMany({ where: { attempt: { campaignId } }, orderBy: { startedAt: 'asc' } });
+      const failed = tries.findIndex((x) => x.errorClass === 'worker_error');
+      expect(tries[failed], JSON.stringify(tries.map((x) => [x.attemptId, x.status, x.errorClass]))).toMatchObject({ status: 'INFRA_FAILURE', workerId: workerIdOf(worker!) });
+      expect(tries[failed]!.errorMessage).toMatch(/the database failed this write/);
+      // Attempts were still waiting when it was given back, and it was the next one the worker ran.
+      expect(tries.length - failed - 2).toBeGreaterThan(0);
+      expect(tries.map((x) => x.attemptId).slice(failed, failed + 2)).toEqual([tries[failed]!.attemptId, tries[failed]!.attemptId]);
+    } finally {
+      await bed.t.db.$executeRawUnsafe(`DROP TRIGGER fail_first_outcome ON ${s}."AttemptTry"`);
+    }
+    await bed.stopAll();
+  }, 240_000);
+
   it('Ctrl-C (SIGINT, then the supervisor\'s SIGTERM) gives running attempts back once, and they are sent again at once, ahead of the rest', async () => {
     const { queue, name: queueName } = bed.newQueue('give-back');
     modelDelayMs = 4_000;

@@ -91,11 +91,11 @@ describe('how a claimed attempt ends', () => {
     expect(decideSettlement(facts({ aborted: true, timedOut: true, verdict: 'lost' }))).toEqual({ kind: 'lost' });
   });
 
-  it('gives a worker error back for the job to retry, keeping the error to rethrow', () => {
+  it('gives a worker error back to be sent again at once, keeping the error to rethrow', () => {
     const error = new Error('connection lost');
     expect(settlementOfError(error, product, { evidence }, 'storage')).toEqual({
       kind: 'give-back',
-      next: 'job-retries',
+      next: 'retry-now',
       error,
       reason: { errorClass: 'storage', errorMessage: 'connection lost', evidence, ...product },
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newId, type Mode } from '@gitbench/core';
 import { rawQuery, type Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
-import { ACTIVE_CAMPAIGN_STATUSES, type DispatchJob } from './dispatch';
+import { ACTIVE_CAMPAIGN_STATUSES } from './dispatch';
 import { SqlParams } from './sql-params';
 
 /**
@@ -194,17 +194,20 @@ export type ReleaseReason = Pick<AttemptOutcome['record'], 'evidence' | 'product
 };
 
 /**
- * Who sends a released attempt to a worker again: this call, at once, with a new dispatch number
- * (shutdown); the job's own retry (an error BullMQ retries); or the reaper's next pass (a lost worker).
+ * Who sends a released attempt to a worker again: this call, at once, with a new dispatch number that
+ * the dispatch cap does not count (shutdown); the caller, at once, through redispatchAttempts and so
+ * counted (an error in the worker; until it does, the row waits for the reaper's next pass, in case the
+ * caller dies first); or the reaper's next pass (a lost worker).
  */
-export type ReleaseNext = 'send-now' | 'job-retries' | 'reaper-sends';
+export type ReleaseNext = 'send-now' | 'retry-now' | 'reaper-sends';
 
 /**
  * Gives a claimed attempt back to the queue without an outcome. The try is kept, as an
  * infrastructure failure that is never counted, with whatever the model call cost, so a paid answer
  * is not forgotten because the worker failed after it; an agent's trajectory of the try is kept, marked
  * abandoned. One statement: no try without the release.
- * Returns whether the release won and, for 'send-now', the dispatch to send.
+ * Returns whether the release won and the attempt's dispatch number after it: for 'send-now' the one to
+ * send, for the others the last one sent.
  */
 export async function releaseAttempt(
   db: Db,
@@ -212,13 +215,13 @@ export async function releaseAttempt(
   workerId: string,
   reason: ReleaseReason,
   next: ReleaseNext,
-): Promise<{ released: boolean; job?: DispatchJob }> {
+): Promise<{ released: boolean; dispatch?: number }> {
   const sql = new SqlParams();
   const finishedAt = sql.now();
   const sets = [`"status" = 'QUEUED'`, `"claimToken" = NULL`, `"claimedBy" = NULL`, `"heartbeatAt" = NULL`];
   // A give-back is the worker's doing, not the attempt's: it is not counted against the dispatch cap.
   if (next === 'send-now') sets.push(`"dispatchCount" = "dispatchCount" + 1`, `"dispatchBase" = "dispatchBase" + 1`, `"dispatchedAt" = ${finishedAt}`);
-  if (next === 'reaper-sends') sets.push(`"dispatchedAt" = NULL`);
+  else sets.push(`"dispatchedAt" = NULL`);
   const insertTry = tryInsert(sql, claim, workerId, `'INFRA_FAILURE'::"AttemptStatus"`, finishedAt, reason);
   const rows = await db.$queryRawUnsafe<{ id: string; dispatchCount: number }[]>(
     `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id", "dispatchCount"),
@@ -230,7 +233,7 @@ export async function releaseAttempt(
   );
   const row = rows[0];
   if (!row) return { released: false };
-  return next === 'send-now' ? { released: true, job: { attemptId: row.id, dispatch: row.dispatchCount } } : { released: true };
+  return { released: true, dispatch: row.dispatchCount };
 }
 
 /**

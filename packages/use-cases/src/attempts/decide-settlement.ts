@@ -26,15 +26,16 @@ export interface AttemptRunFacts {
  * How one claimed attempt ends: every kind is exactly one write (or none), made by settleAttempt.
  *  - finish: the outcome is written; the campaign may be complete with it.
  *  - cancelled: the campaign was cancelled while it ran; written as CANCELLED, the campaign is already over.
- *  - give-back: the attempt goes back to the queue without an outcome, sent again at once (shutdown)
- *    or by the job's own retry (an error in the worker, rethrown so BullMQ retries).
+ *  - give-back: the attempt goes back to the queue without an outcome and is sent again at once, ahead
+ *    of the waiting ones: after a shutdown uncounted, after an error in the worker counted against the
+ *    dispatch cap (the error is kept for when even the give-back fails).
  *  - lost: another worker owns it now; nothing is written.
  */
 export type Settlement =
   | { kind: 'finish'; outcome: AttemptOutcome; timedOut: boolean }
   | { kind: 'cancelled'; outcome: AttemptOutcome }
   | { kind: 'give-back'; next: 'send-now'; reason: ReleaseReason }
-  | { kind: 'give-back'; next: 'job-retries'; reason: ReleaseReason; error: unknown }
+  | { kind: 'give-back'; next: 'retry-now'; reason: ReleaseReason; error: unknown }
   | { kind: 'lost' };
 
 /** What a try had already cost when it was given back: its model call's evidence, if there was one. */
@@ -90,8 +91,8 @@ export function decideSettlement(facts: AttemptRunFacts): Settlement {
 
 /**
  * A bug, the worker's storage or a lost database connection, not a model outcome: the attempt is given
- * back, keeping what its model call cost, and the job's retry claims it afresh. An attempt that fails
- * like this every time is stopped by the dispatch cap.
+ * back, keeping what its model call cost, and sent again at once. An attempt that fails like this every
+ * time is stopped by the dispatch cap.
  */
 export function settlementOfError(
   error: unknown,
@@ -102,7 +103,7 @@ export function settlementOfError(
   const errorMessage = String((error as Error)?.message ?? error).slice(0, 4000);
   return {
     kind: 'give-back',
-    next: 'job-retries',
+    next: 'retry-now',
     error,
     reason: { errorClass, errorMessage, ...spentOf(spent), ...product },
   };

@@ -3,6 +3,7 @@ import {
   finishAttempt,
   heartbeatAttempt,
   loadSnapshotArchive,
+  redispatchAttempts,
   releaseAttempt,
   type ClaimedAttempt,
   type Db,
@@ -33,6 +34,8 @@ export interface RunAttemptDeps {
    * attempt_timeout failure. Agent attempts get their own maxWallMs on top (see attemptDeadline).
    */
   attemptTimeoutMs: number;
+  /** Hand-overs per attempt since its last retry (GITBENCH_MAX_DISPATCHES), as the reaper counts them. */
+  maxDispatches: number;
   planned: PlannedRows;
   finish: FinishCampaignDeps;
   product: ProductStamp;
@@ -71,7 +74,8 @@ export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdo
     try {
       return await settleAttempt(deps, claim, ending);
     } catch (err) {
-      if (ending.kind === 'give-back' && ending.next === 'job-retries') throw err;
+      // Even giving it back failed: BullMQ's retry of this job, or else the reaper, takes it from here.
+      if (ending.kind === 'give-back' && ending.next === 'retry-now') throw err;
       // The write itself failed (a lost database connection): a worker error like any other.
       return await settleAttempt(deps, claim, settlementOfError(err, deps.product));
     }
@@ -152,15 +156,34 @@ async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending
       return { aborted: 'cancelled' };
     case 'lost':
       return { aborted: 'lost' };
-    case 'give-back':
-      if (ending.next === 'send-now') {
-        const { job } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'send-now');
-        if (job) await deps.queue.enqueueMany('attempt.run', [job], { first: true });
-        return { aborted: 'owned' };
-      }
-      await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'job-retries').catch((e: Error) =>
-        deps.log(`giving back ${claim.attemptId} failed (the reaper takes it back): ${e.message}`),
-      );
-      throw ending.error;
+    case 'give-back': {
+      if (ending.next === 'retry-now') return retryNow(deps, claim, ending);
+      const { dispatch } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'send-now');
+      if (dispatch !== undefined) await deps.queue.enqueueMany('attempt.run', [{ attemptId: claim.attemptId, dispatch }], { first: true });
+      return { aborted: 'owned' };
+    }
   }
+}
+
+/**
+ * An error in the worker (a lost database connection, its storage, a bug): the attempt is given back and
+ * sent again at once, ahead of the waiting ones, as a stopping worker's are. BullMQ's own retry would
+ * wait out its backoff and then queue it behind the whole backlog (one waited 222 s behind 600 jobs).
+ * Unlike a shutdown's, each such hand-over counts against the dispatch cap, so an attempt that fails the
+ * same way every time ends with the reason. When the give-back itself fails (the database still away),
+ * the error is rethrown for BullMQ's retry, and the reaper takes it back after that.
+ */
+async function retryNow(deps: RunAttemptDeps, claim: ClaimedAttempt, ending: Extract<Settlement, { next: 'retry-now' }>) {
+  const { released, dispatch } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'retry-now').catch((e: Error) => {
+    deps.log(`giving back ${claim.attemptId} failed (the reaper takes it back): ${e.message}`);
+    throw ending.error;
+  });
+  if (!released || dispatch === undefined) return { aborted: 'lost' };
+  const { jobs, capped } = await redispatchAttempts(deps.db, [{ attemptId: claim.attemptId, dispatch }], deps.maxDispatches);
+  await deps.queue.enqueueMany('attempt.run', jobs, { first: true });
+  const said = ending.reason.errorMessage.split('\n', 1)[0]!.slice(0, 300);
+  deps.log(`${claim.attemptId} given back after ${ending.reason.errorClass} (${said}): ${jobs.length ? 'sent again at once' : 'at its dispatch cap, ended'}`);
+  // The cap ended it: it may have been the campaign's last.
+  if (capped.length) await finishCampaignIfDone(deps.finish, claim.campaignId);
+  return { aborted: 'error', retried: jobs.length > 0 };
 }
