@@ -1,7 +1,8 @@
 /**
  * A cheap mutation audit: plants one-line bugs, one at a time, in a scratch copy of a revision and
  * runs the unit tests of the package each bug is in (vitest --bail 1, with long timeouts so that a
- * loaded machine kills no bug). A bug the tests do not notice "survives". Each set of tests must pass
+ * loaded machine kills no bug), or for a bug in a query the one integration test of that query
+ * (against DATABASE_URL, in a schema of its own). A bug the tests do not notice "survives". Each set of tests must pass
  * on the copy unmutated first. Not part of `npm test`: a run takes 10 to 30 minutes.
  *
  *   tsx scripts/mutation-audit.ts [--rev REV] [--only id,id]
@@ -60,12 +61,12 @@ const ENV: NodeJS.ProcessEnv = {
 delete ENV['CI'];
 
 /** The tests, run; the first failing file and test, or null when they pass. */
-function unitTests(dir: string, tests: string[]): string | null {
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'unit', '--bail', '1', '--testTimeout', '120000', ...tests], { cwd: dir, env: ENV, encoding: 'utf8', timeout: 600_000 });
+function runTests(dir: string, project: string, tests: string[]): string | null {
+  const run = spawnSync('npx', ['vitest', 'run', '--project', project, '--bail', '1', '--testTimeout', '120000', ...tests], { cwd: dir, env: ENV, encoding: 'utf8', timeout: 600_000 });
   if (run.status === 0) return null;
   // Without colours, so the failing file can be read off vitest's FAIL line.
   const text = `${run.stdout}\n${run.stderr}`.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
-  const failed = /FAIL\s+unit\s+(\S+)(?:\s+>\s+([^\n]+))?/.exec(text);
+  const failed = new RegExp(`FAIL\\s+${project}\\s+(\\S+)(?:\\s+>\\s+([^\\n]+))?`).exec(text);
   return failed ? `${failed[1]}${failed[2] ? ` > ${failed[2].slice(0, 90)}` : ''}` : `exit ${run.status}`;
 }
 
@@ -77,7 +78,7 @@ function runOne(dir: string, m: Mutation): { verdict: Verdict; by: string } {
   try {
     if (m.delete) rmSync(file);
     else writeFileSync(file, original.replace(m.from!, m.to!));
-    const failed = unitTests(dir, m.tests);
+    const failed = runTests(dir, m.project ?? 'unit', m.tests);
     return failed === null ? { verdict: 'survived', by: '' } : { verdict: 'killed', by: failed };
   } finally {
     writeFileSync(file, original);
@@ -90,9 +91,10 @@ try {
   console.log(`mutation audit of ${commit}`);
   const chosen = MUTATIONS.filter((x) => !only || only.includes(x.id));
   // Each set of tests must pass on the copy as it is, or no verdict of it means anything.
-  for (const tests of new Set(chosen.map((m) => m.tests.join(' ')))) {
-    const failed = unitTests(dir, tests.split(' '));
-    if (failed !== null) throw new Error(`the unmutated copy fails ${tests}: ${failed}`);
+  for (const key of new Set(chosen.map((m) => [m.project ?? 'unit', ...m.tests].join(' ')))) {
+    const [project, ...tests] = key.split(' ');
+    const failed = runTests(dir, project!, tests);
+    if (failed !== null) throw new Error(`the unmutated copy fails ${key}: ${failed}`);
   }
   const tally: Record<Verdict, number> = { killed: 0, survived: 0, 'n/a': 0 };
   for (const m of chosen) {

@@ -11,7 +11,9 @@ export interface Mutation {
   to?: string;
   /** Remove the file instead (a golden file gone missing). */
   delete?: boolean;
-  tests: string[];
+  /** The vitest project `tests` belong to: unit unless said. */
+  project?: 'unit' | 'integration';
+  tests: readonly string[];
 }
 
 // The unit tests of the module's own area: a whole package's suite takes over ten minutes a mutant on
@@ -55,3 +57,23 @@ export const MUTATIONS: Mutation[] = [
   { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: HASHING },
   { id: 'quote-shell-quote-unescaped', file: 'packages/core/src/shell-quote.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: [...HASHING, ...SCORING] },
 ];
+
+// The dashboard's query modules, each against the integration test that recomputes its figures from the seeded attempts.
+const DASHBOARD = { project: 'integration', tests: ['apps/web/test/dashboard-queries.int.test.ts'] } as const;
+MUTATIONS.push(
+  { id: 'compare-domain-rate-over-attempts', file: 'apps/web/lib/queries/compare.ts', from: 'sum("valid") v, sum("passes") p', to: 'sum("attempts") v, sum("passes") p', ...DASHBOARD },
+  { id: 'compare-tallies-ignore-filters', file: 'apps/web/lib/queries/compare.ts', from: 'AND (${sideSql}) ${sliceSql}\n               AND "status"', to: 'AND (${sideSql})\n               AND "status"', ...DASHBOARD },
+  { id: 'compare-side-any-output-mode', file: 'apps/web/lib/queries/compare.ts', from: '("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode")', to: '("modelId" = ${s.modelId})', ...DASHBOARD },
+  { id: 'quadrant-cost-from-totals', file: 'apps/web/lib/queries/quadrant.ts', from: 'pick: (r: LeaderboardRow) => r.perTrial.costUsd', to: 'pick: (r: LeaderboardRow) => r.totals.costUsd', ...DASHBOARD },
+  { id: 'quadrant-api-time-in-ms', file: 'apps/web/lib/queries/quadrant.ts', from: "metric === 'api' ? m.value / 1000 : m.value", to: 'm.value', ...DASHBOARD },
+  { id: 'model-classified-counts-legacy', file: 'apps/web/lib/queries/model.ts', from: 'coalesce(sum(s."fixtures") FILTER (WHERE NOT c."legacy"), 0) fx', to: 'coalesce(sum(s."fixtures"), 0) fx', ...DASHBOARD },
+  { id: 'model-slices-ignore-mode', file: 'apps/web/lib/queries/model.ts', from: '${f.mode ? Prisma.sql`AND s."outputMode" = ${f.mode}::"OutputMode"` : Prisma.empty}', to: '', ...DASHBOARD },
+  { id: 'model-over-time-over-attempts', file: 'apps/web/lib/queries/model.ts', from: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."valid") v', to: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."attempts") v', ...DASHBOARD },
+  { id: 'fixture-campaigns-oldest-first', file: 'apps/web/lib/queries/fixture.ts', from: 'ORDER BY c."createdAt" DESC', to: 'ORDER BY c."createdAt"', ...DASHBOARD },
+  { id: 'fixture-legacy-as-current', file: 'apps/web/lib/queries/fixture.ts', from: '[c.id, { trials: c.trials, legacy: c.legacy }]', to: '[c.id, { trials: c.trials, legacy: false }]', ...DASHBOARD },
+  { id: 'campaigns-complete-ignores-missing', file: 'apps/web/lib/queries/campaigns.ts', from: 'complete: r.complete && stats === planned', to: 'complete: r.complete', ...DASHBOARD },
+  { id: 'campaigns-legacy-held-as-incomplete', file: 'apps/web/lib/queries/campaigns.ts', from: "(f.campaign || f.incomplete === '1' || c.complete || c.legacy)", to: "(f.campaign || f.incomplete === '1' || c.complete)", ...DASHBOARD },
+  { id: 'export-per-trial-cost-is-total', file: 'apps/web/lib/queries/export.ts', from: 'p.costUsd.value, p.costUsd.partial', to: 't.costUsd.value, p.costUsd.partial', ...DASHBOARD },
+  { id: 'round-complete-when-any-valid', file: 'packages/db/src/stats/target-sums.ts', from: '("t_attempts_${n}" > 0 AND "t_valid_${n}" = "t_attempts_${n}")', to: '("t_attempts_${n}" > 0 AND "t_valid_${n}" > 0)', ...DASHBOARD },
+  { id: 'aa-export-total-counts-excluded', file: 'packages/db/src/exports/artificial-analysis.ts', from: 'rate.denominator,\n        rate.numerator,', to: 'g.attempts,\n        rate.numerator,', ...DASHBOARD },
+);

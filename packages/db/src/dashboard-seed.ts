@@ -1,0 +1,282 @@
+import { newId, type AttemptStatus, type Mode } from '@gitbench/core';
+import type { Db } from './client';
+import { insertCampaign } from './campaigns';
+import type { Prisma } from './generated/prisma/client';
+import { prng } from './random-campaign';
+import { refreshCampaignStats } from './stats';
+
+/**
+ * Campaigns for tests of the dashboard's figures: every attempt is returned as plain data, so a test
+ * can compute each figure again with loops of its own and compare it with what the pages read.
+ *
+ * The set is built to reach the edges of the methodology: three trials (flaky fixtures) and two, a
+ * campaign kept incomplete by excluded attempts (infrastructure failure, unscored, cancelled, safety
+ * blocked, still queued) and by attempts never written, one kept incomplete only by a pending safety
+ * review, a legacy import of one trial for a model that also runs in current campaigns, retried
+ * attempts whose earlier tries failed (only the settling try counts), and unknown cost, tokens and API
+ * time on some attempts. Model ids and domains carry `prefix`, so a database shared with other tests
+ * can tell these apart.
+ */
+
+export interface SeededTarget {
+  modelId: string;
+  effort: string | null;
+  outputMode: Mode;
+}
+
+export interface SeededFixture {
+  domain: string;
+  fixtureId: string;
+  difficulty: string;
+}
+
+export interface SeededCampaign {
+  id: string;
+  name: string;
+  legacy: boolean;
+  trials: number;
+  suiteVersion: string;
+  safetyReview: string;
+  createdAt: string;
+  targets: SeededTarget[];
+  fixtures: SeededFixture[];
+}
+
+export interface SeededAttempt extends SeededTarget, SeededFixture {
+  id: string;
+  campaignId: string;
+  trial: number;
+  /** The attempt's outcome: its settling try's. */
+  status: AttemptStatus;
+  /** Every try's status, in order; the last is the settling one. */
+  tries: AttemptStatus[];
+  costUsd: number | null;
+  costEstimated: boolean;
+  tokens: number | null;
+  apiDurationMs: number | null;
+}
+
+export interface DashboardSeed {
+  campaigns: SeededCampaign[];
+  attempts: SeededAttempt[];
+}
+
+interface CampaignPlan {
+  name: string;
+  trials: number;
+  suiteVersion: string;
+  legacy?: boolean;
+  safetyReview?: string;
+  targets: SeededTarget[];
+  fixtures: SeededFixture[];
+  /** Chance that an attempt of a model passes, by model and domain. */
+  skill: Record<string, Record<string, number>>;
+  /** Final statuses other than a valid outcome, dealt in turn to every `every`-th attempt (the rest are valid). */
+  excluded?: { statuses: AttemptStatus[]; every: number };
+  /** Leave every ninth attempt unwritten (planned, never run). */
+  missing?: boolean;
+}
+
+const DIFFICULTIES = ['easy', 'medium', 'hard'];
+
+export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): Promise<DashboardSeed> {
+  const rand = prng(seed);
+  const alpha = `${prefix}/alpha`;
+  const beta = `${prefix}/beta`;
+  const gamma = `${prefix}/gamma#high`;
+  const fixtures = (domain: string, n: number, first = 1): SeededFixture[] =>
+    Array.from({ length: n }, (_, i) => ({
+      domain: `${prefix}-${domain}`,
+      fixtureId: `f${String(first + i).padStart(3, '0')}`,
+      difficulty: DIFFICULTIES[(first + i) % DIFFICULTIES.length]!,
+    }));
+  // Each model better at some domains than the other, so a comparison has discordant fixtures both ways.
+  const skill = {
+    [alpha]: { merge: 0.85, rebase: 0.3, log: 0.8 },
+    [beta]: { merge: 0.3, rebase: 0.6, log: 0.35 },
+    [gamma]: { merge: 0.6, rebase: 0.6, log: 0.6 },
+  };
+  const suite = `${prefix}-suite`;
+  const plans: CampaignPlan[] = [
+    {
+      name: `${prefix} three trials`,
+      trials: 3,
+      suiteVersion: suite,
+      targets: [
+        { modelId: alpha, effort: null, outputMode: 'text' },
+        { modelId: alpha, effort: null, outputMode: 'json_schema' },
+        { modelId: beta, effort: null, outputMode: 'text' },
+        { modelId: gamma, effort: 'high', outputMode: 'text' },
+      ],
+      fixtures: [...fixtures('merge', 6), ...fixtures('rebase', 5)],
+      skill,
+    },
+    {
+      name: `${prefix} two trials`,
+      trials: 2,
+      suiteVersion: suite,
+      targets: [
+        { modelId: alpha, effort: null, outputMode: 'text' },
+        { modelId: beta, effort: null, outputMode: 'text' },
+      ],
+      // Overlaps the first campaign's merge fixtures, and adds a domain the first never ran.
+      fixtures: [...fixtures('merge', 4, 3), ...fixtures('log', 4)],
+      skill,
+    },
+    {
+      name: `${prefix} incomplete`,
+      trials: 3,
+      suiteVersion: suite,
+      targets: [
+        { modelId: alpha, effort: null, outputMode: 'text' },
+        { modelId: beta, effort: null, outputMode: 'text' },
+      ],
+      fixtures: fixtures('merge', 5),
+      skill,
+      excluded: { statuses: ['INFRA_FAILURE', 'UNSCORED', 'CANCELLED', 'SAFETY_BLOCKED', 'QUEUED'], every: 4 },
+      missing: true,
+    },
+    {
+      name: `${prefix} review pending`,
+      trials: 1,
+      suiteVersion: suite,
+      safetyReview: 'pending',
+      targets: [{ modelId: alpha, effort: null, outputMode: 'text' }],
+      fixtures: fixtures('rebase', 3),
+      skill,
+    },
+    {
+      name: `${prefix} legacy import`,
+      trials: 1,
+      suiteVersion: `${prefix}-upstream`,
+      legacy: true,
+      // Upstream's harness records its own failures too: a legacy import is never held back as incomplete.
+      excluded: { statuses: ['INFRA_FAILURE'], every: 7 },
+      targets: [
+        { modelId: alpha, effort: null, outputMode: 'text' },
+        { modelId: beta, effort: null, outputMode: 'text' },
+      ],
+      fixtures: [...fixtures('merge', 6), ...fixtures('log', 2)],
+      skill,
+    },
+  ];
+
+  const out: DashboardSeed = { campaigns: [], attempts: [] };
+  // Oldest first, a day apart, so "newest first" and "over time" have one right order.
+  const base = Date.UTC(2026, 9, 1);
+  for (const [i, plan] of plans.entries()) {
+    const createdAt = new Date(base + i * 86_400_000);
+    const campaignId = await insertCampaign(db, {
+      name: plan.name,
+      createdBy: 'seed',
+      config: {},
+      configHash: `${prefix}-${i}`,
+      seed: i,
+      suiteVersion: plan.suiteVersion,
+      trials: plan.trials,
+      legacy: plan.legacy ?? false,
+      targets: plan.targets.map((t) => ({ modelId: t.modelId, reasoningEffort: t.effort, outputMode: t.outputMode, baseModel: t.modelId.split('#')[0]!, profile: 'seed' })),
+      fixtures: plan.fixtures.map((f) => ({
+        ...f,
+        tags: [],
+        scoringType: 'exact_match',
+        definition: { id: f.fixtureId, domain: f.domain, prompt: `Prompt of ${f.domain}/${f.fixtureId}`, expected: 'git status', difficulty: f.difficulty },
+      })),
+    });
+    const safetyReview = plan.safetyReview ?? 'not_configured';
+    await db.campaign.update({
+      where: { id: campaignId },
+      data: { status: 'COMPLETED', createdAt, startedAt: createdAt, finishedAt: new Date(createdAt.getTime() + 600_000), safetyReview },
+    });
+    out.campaigns.push({
+      id: campaignId,
+      name: plan.name,
+      legacy: plan.legacy ?? false,
+      trials: plan.trials,
+      suiteVersion: plan.suiteVersion,
+      safetyReview,
+      createdAt: createdAt.toISOString(),
+      targets: plan.targets,
+      fixtures: plan.fixtures,
+    });
+
+    const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+    const rows: Prisma.AttemptCreateManyInput[] = [];
+    const tries: Prisma.AttemptTryCreateManyInput[] = [];
+    let slot = 0;
+    for (const target of c.targets) {
+      for (const f of c.fixtures) {
+        for (let trial = 1; trial <= plan.trials; trial++) {
+          const k = slot++;
+          if (plan.missing && k % 9 === 5) continue;
+          const ex = plan.excluded;
+          const excluded = ex && k % ex.every === 1 ? ex.statuses[Math.floor(k / ex.every) % ex.statuses.length]! : null;
+          const status: AttemptStatus =
+            excluded ?? (rand() < plan.skill[target.modelId]![f.domain.slice(prefix.length + 1)]! ? 'VALID_PASS' : 'VALID_FAIL');
+          // Some attempts settled only on a later try: the earlier tries were infrastructure failures.
+          const earlier = status === 'QUEUED' ? 0 : rand() < 0.2 ? 1 + Math.floor(rand() * 2) : 0;
+          const history: AttemptStatus[] = [...Array<AttemptStatus>(earlier).fill('INFRA_FAILURE'), ...(status === 'QUEUED' ? [] : [status])];
+          const answered = status === 'VALID_PASS' || status === 'VALID_FAIL' || status === 'UNSCORED' || status === 'SAFETY_BLOCKED';
+          const costUsd = answered && rand() >= 0.2 ? Math.round(rand() * 40_000) / 1e6 : null;
+          const attempt: SeededAttempt = {
+            id: newId('attempt'),
+            campaignId,
+            modelId: target.modelId,
+            effort: target.reasoningEffort,
+            outputMode: target.outputMode,
+            domain: f.domain,
+            fixtureId: f.fixtureId,
+            difficulty: f.difficulty,
+            trial,
+            status,
+            tries: history,
+            costUsd,
+            costEstimated: costUsd !== null && rand() < 0.3,
+            tokens: answered && rand() >= 0.1 ? 200 + Math.floor(rand() * 4000) : null,
+            apiDurationMs: answered && rand() >= 0.1 ? 300 + Math.floor(rand() * 9000) : null,
+          };
+          out.attempts.push(attempt);
+          rows.push({
+            id: attempt.id,
+            campaignId,
+            targetId: target.id,
+            fixtureSnapshotId: f.id,
+            trial,
+            modelId: attempt.modelId,
+            reasoningEffort: attempt.effort,
+            outputMode: attempt.outputMode,
+            domain: attempt.domain,
+            fixtureId: attempt.fixtureId,
+            difficulty: attempt.difficulty,
+            status,
+            passed: status === 'VALID_PASS' ? true : status === 'VALID_FAIL' ? false : null,
+            score: status === 'VALID_PASS' ? 1 : status === 'VALID_FAIL' ? 0 : null,
+            tryCount: history.length,
+            totalTokens: attempt.tokens,
+            costUsd: attempt.costUsd,
+            costEstimated: attempt.costEstimated,
+            apiDurationMs: attempt.apiDurationMs,
+            startedAt: status === 'QUEUED' ? null : createdAt,
+            finishedAt: status === 'QUEUED' ? null : createdAt,
+          });
+          history.forEach((s, n) =>
+            tries.push({
+              id: newId('attemptTry'),
+              attemptId: attempt.id,
+              tryNumber: n + 1,
+              workerId: 'seed',
+              status: s,
+              startedAt: createdAt,
+              finishedAt: createdAt,
+              errorClass: s === 'INFRA_FAILURE' ? 'sandbox_error' : null,
+            }),
+          );
+        }
+      }
+    }
+    await db.attempt.createMany({ data: rows });
+    await db.attemptTry.createMany({ data: tries });
+    await refreshCampaignStats(db, campaignId);
+  }
+  return out;
+}
