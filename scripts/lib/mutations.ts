@@ -63,7 +63,7 @@ const DASHBOARD = { project: 'integration', tests: ['apps/web/test/dashboard-que
 MUTATIONS.push(
   { id: 'compare-domain-rate-over-attempts', file: 'apps/web/lib/queries/compare.ts', from: 'sum("valid") v, sum("passes") p', to: 'sum("attempts") v, sum("passes") p', ...DASHBOARD },
   { id: 'compare-tallies-ignore-filters', file: 'apps/web/lib/queries/compare.ts', from: 'AND (${sideSql}) ${sliceSql}\n               AND "status"', to: 'AND (${sideSql})\n               AND "status"', ...DASHBOARD },
-  { id: 'compare-side-any-output-mode', file: 'apps/web/lib/queries/compare.ts', from: '("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode")', to: '("modelId" = ${s.modelId})', ...DASHBOARD },
+  { id: 'compare-side-any-output-mode', file: 'apps/web/lib/queries/compare.ts', from: 'r.modelId === s.modelId && r.outputMode === s.outputMode', to: 'r.modelId === s.modelId', ...DASHBOARD },
   { id: 'quadrant-cost-from-totals', file: 'apps/web/lib/queries/quadrant.ts', from: 'pick: (r: LeaderboardRow) => r.perTrial.costUsd', to: 'pick: (r: LeaderboardRow) => r.totals.costUsd', ...DASHBOARD },
   { id: 'quadrant-api-time-in-ms', file: 'apps/web/lib/queries/quadrant.ts', from: "metric === 'api' ? m.value / 1000 : m.value", to: 'm.value', ...DASHBOARD },
   { id: 'model-classified-counts-legacy', file: 'apps/web/lib/queries/model.ts', from: 'coalesce(sum(s."fixtures") FILTER (WHERE NOT c."legacy"), 0) fx', to: 'coalesce(sum(s."fixtures"), 0) fx', ...DASHBOARD },

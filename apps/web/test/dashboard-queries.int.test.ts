@@ -70,8 +70,9 @@ describe('the campaign list', () => {
         stats: seed.attempts.filter((a) => a.campaignId === c.id).length,
       });
     }
-    // One kept out by missing and excluded attempts, one by its pending review, and the legacy import has excluded attempts.
-    expect(seed.campaigns.map((c) => ref.isComplete(seed, c))).toEqual([true, true, false, false, false]);
+    // One kept out by missing and excluded attempts, one by its pending review, one by an attempt never
+    // written, and the legacy import has excluded attempts.
+    expect(seed.campaigns.map((c) => ref.isComplete(seed, c))).toEqual([true, true, false, false, false, false]);
   });
 
   it.each(FILTERS)('%s: includes the same campaigns', async (_, f) => {
@@ -167,6 +168,7 @@ describe('compare two targets', () => {
     ['alpha text vs beta text, defaults', {}, ALPHA, 'text', BETA, 'text'],
     ['alpha text vs beta text, everything', { legacy: '1', incomplete: '1' }, ALPHA, 'text', BETA, 'text'],
     ['beta text vs alpha json_schema, incomplete', { incomplete: '1' }, BETA, 'text', ALPHA, 'json_schema'],
+    ['one model, text vs json_schema', {}, ALPHA, 'text', ALPHA, 'json_schema'],
     ['alpha text vs gamma, one domain', { legacy: '1', domain: 'fig-rebase' }, ALPHA, 'text', GAMMA, 'text'],
     ['alpha text vs beta text, one difficulty', { incomplete: '1', legacy: '1', difficulty: 'hard' }, ALPHA, 'text', BETA, 'text'],
   ])('%s: tallies, pairs, McNemar and per-domain rates', async (_, f, am, ao, bm, bo) => {

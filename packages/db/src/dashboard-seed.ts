@@ -12,7 +12,7 @@ import { refreshCampaignStats } from './stats';
  * The set is built to reach the edges of the methodology: three trials (flaky fixtures) and two, a
  * campaign kept incomplete by excluded attempts (infrastructure failure, unscored, cancelled, safety
  * blocked, still queued) and by attempts never written, one kept incomplete only by a pending safety
- * review, a legacy import of one trial for a model that also runs in current campaigns, retried
+ * review, one only by an attempt never written, a legacy import of one trial for a model that also runs in current campaigns, retried
  * attempts whose earlier tries failed (only the settling try counts), and unknown cost, tokens and API
  * time on some attempts. Model ids and domains carry `prefix`, so a database shared with other tests
  * can tell these apart.
@@ -73,8 +73,8 @@ interface CampaignPlan {
   skill: Record<string, Record<string, number>>;
   /** Final statuses other than a valid outcome, dealt in turn to every `every`-th attempt (the rest are valid). */
   excluded?: { statuses: AttemptStatus[]; every: number };
-  /** Leave every ninth attempt unwritten (planned, never run). */
-  missing?: boolean;
+  /** Leave the attempts at these slots (counted in writing order, modulo `every`) unwritten: planned, never run. */
+  missing?: { every: number; at: number };
 }
 
 const DIFFICULTIES = ['easy', 'medium', 'hard'];
@@ -134,7 +134,7 @@ export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): 
       fixtures: fixtures('merge', 5),
       skill,
       excluded: { statuses: ['INFRA_FAILURE', 'UNSCORED', 'CANCELLED', 'SAFETY_BLOCKED', 'QUEUED'], every: 4 },
-      missing: true,
+      missing: { every: 9, at: 5 },
     },
     {
       name: `${prefix} review pending`,
@@ -144,6 +144,16 @@ export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): 
       targets: [{ modelId: alpha, effort: null, outputMode: 'text' }],
       fixtures: fixtures('rebase', 3),
       skill,
+    },
+    {
+      // Every attempt it wrote is valid: only the one never written keeps it incomplete.
+      name: `${prefix} one attempt never written`,
+      trials: 1,
+      suiteVersion: suite,
+      targets: [{ modelId: gamma, effort: 'high', outputMode: 'text' }],
+      fixtures: fixtures('log', 4),
+      skill,
+      missing: { every: 4, at: 2 },
     },
     {
       name: `${prefix} legacy import`,
@@ -208,7 +218,7 @@ export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): 
       for (const f of c.fixtures) {
         for (let trial = 1; trial <= plan.trials; trial++) {
           const k = slot++;
-          if (plan.missing && k % 9 === 5) continue;
+          if (plan.missing && k % plan.missing.every === plan.missing.at) continue;
           const ex = plan.excluded;
           const excluded = ex && k % ex.every === 1 ? ex.statuses[Math.floor(k / ex.every) % ex.statuses.length]! : null;
           const status: AttemptStatus =
