@@ -159,7 +159,8 @@ async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending
     case 'give-back': {
       if (ending.next === 'retry-now') return retryNow(deps, claim, ending);
       const { dispatch } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'send-now');
-      if (dispatch !== undefined) await deps.queue.enqueueMany('attempt.run', [{ attemptId: claim.attemptId, dispatch }], { first: true });
+      if (dispatch !== undefined)
+        await deps.queue.enqueueMany('attempt.run', [{ attemptId: claim.attemptId, dispatch }], { first: true });
       return { aborted: 'owned' };
     }
   }
@@ -173,16 +174,28 @@ async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending
  * same way every time ends with the reason. When the give-back itself fails (the database still away),
  * the error is rethrown for BullMQ's retry, and the reaper takes it back after that.
  */
-async function retryNow(deps: RunAttemptDeps, claim: ClaimedAttempt, ending: Extract<Settlement, { next: 'retry-now' }>) {
-  const { released, dispatch } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'retry-now').catch((e: Error) => {
-    deps.log(`giving back ${claim.attemptId} failed (the reaper takes it back): ${e.message}`);
-    throw ending.error;
-  });
+async function retryNow(
+  deps: RunAttemptDeps,
+  claim: ClaimedAttempt,
+  ending: Extract<Settlement, { next: 'retry-now' }>,
+) {
+  const { released, dispatch } = await releaseAttempt(deps.db, claim, deps.workerId, ending.reason, 'retry-now').catch(
+    (e: Error) => {
+      deps.log(`giving back ${claim.attemptId} failed (the reaper takes it back): ${e.message}`);
+      throw ending.error;
+    },
+  );
   if (!released || dispatch === undefined) return { aborted: 'lost' };
-  const { jobs, capped } = await redispatchAttempts(deps.db, [{ attemptId: claim.attemptId, dispatch }], deps.maxDispatches);
+  const { jobs, capped } = await redispatchAttempts(
+    deps.db,
+    [{ attemptId: claim.attemptId, dispatch }],
+    deps.maxDispatches,
+  );
   await deps.queue.enqueueMany('attempt.run', jobs, { first: true });
   const said = ending.reason.errorMessage.split('\n', 1)[0]!.slice(0, 300);
-  deps.log(`${claim.attemptId} given back after ${ending.reason.errorClass} (${said}): ${jobs.length ? 'sent again at once' : 'at its dispatch cap, ended'}`);
+  deps.log(
+    `${claim.attemptId} given back after ${ending.reason.errorClass} (${said}): ${jobs.length ? 'sent again at once' : 'at its dispatch cap, ended'}`,
+  );
   // The cap ended it: it may have been the campaign's last.
   if (capped.length) await finishCampaignIfDone(deps.finish, claim.campaignId);
   return { aborted: 'error', retried: jobs.length > 0 };
