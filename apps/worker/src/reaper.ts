@@ -32,6 +32,31 @@ async function splitLive<N extends JobName, T extends { dispatch: number }>(queu
   return { live: rows.filter(isLive), gone: rows.filter((r) => !isLive(r)) };
 }
 
+/** Rows findUndispatched returns at most in one call. */
+const UNDISPATCHED_PAGE = 2000;
+
+/**
+ * Redis came back without this queue: every QUEUED attempt whose job it held is sent again now, without
+ * waiting out redispatchAfterMs. Attempts sent since `since` (the moment the loss was noticed) are in the
+ * new Redis already and left alone, which also ends the loop over pages. Planning keeps the reaper's
+ * window: a plan job lost while it runs goes on building, and sending it again would build twice.
+ */
+export async function resendLostAttempts(db: Db, queue: QueueClient, config: Pick<ReaperConfig, 'maxDispatches'>, since: Date) {
+  let sent = 0;
+  let capped = 0;
+  for (let page = 0; page < 100; page++) {
+    const due = await findUndispatched(db, Math.max(0, Date.now() - since.getTime()), UNDISPATCHED_PAGE);
+    const found = await splitLive(queue, 'attempt.run', due, (u) => u);
+    await touchDispatched(db, found.live.map((u) => u.attemptId));
+    const r = await redispatchAttempts(db, found.gone, config.maxDispatches);
+    await queue.enqueueMany('attempt.run', r.jobs);
+    sent += r.jobs.length;
+    capped += r.capped.length;
+    if (due.length < UNDISPATCHED_PAGE) break;
+  }
+  return { sent, capped };
+}
+
 /**
  * Every worker runs one. It makes Postgres the source of truth: whatever Redis lost, a killed worker
  * left behind or a job that failed for good is found here and sent again, a bounded number of times;

@@ -5,7 +5,8 @@ import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type
 import type { AttemptExecutor } from '@gitbench/use-cases';
 import { campaignHandlers } from './campaign-handlers';
 import { WORKER_LABEL } from '@gitbench/sandbox';
-import { reapOnce, type ReaperConfig } from './reaper';
+import { QueueLossWatch } from './queue-loss';
+import { reapOnce, resendLostAttempts, type ReaperConfig } from './reaper';
 
 export interface WorkerConfig {
   /** Chosen by the caller when sandboxes must carry it from the start (see main.ts); else generated. */
@@ -70,11 +71,18 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     maxPlanDispatches: config.reaper?.maxPlanDispatches ?? DEFAULT_MAX_PLAN_DISPATCHES,
     ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}),
   };
+  const log = (line: string) => console.error(`[worker ${id}] ${line}`);
+  const queueLoss = new QueueLossWatch({ queue, resend: (since) => resendLostAttempts(db, queue, reaperConfig, since), log });
+  queue.onConnect(() => void queueLoss.check().catch((err: Error) => log(`checking the queue after connecting to Redis failed: ${err.message}`)));
   let reaping = false;
   const reaperTimer = setInterval(() => {
     if (reaping) return;
     reaping = true;
-    reapOnce(db, queue, reaperConfig)
+    // A check that fails (Redis away) is made again on reconnecting, which says why it failed if it does.
+    queueLoss
+      .check()
+      .catch(() => undefined)
+      .then(() => reapOnce(db, queue, reaperConfig))
       .then((r) => {
         if (r.reaped || r.dispatched || r.capped || r.replanned || r.planFailed) console.log(`[worker ${id}] reaper: ${JSON.stringify(r)}`);
       })
@@ -124,7 +132,7 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     }),
   };
   const consumer: QueueWorker = startQueueWorker(
-    { redisUrl: config.redisUrl, queueName: config.queueName, concurrency: config.concurrency, log: (line) => console.error(`[worker ${id}] ${line}`) },
+    { redisUrl: config.redisUrl, queueName: config.queueName, concurrency: config.concurrency, log, explainLostJob: () => queueLoss.explains() },
     handlers,
   );
   await consumer.worker.waitUntilReady();

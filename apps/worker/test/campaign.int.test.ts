@@ -170,17 +170,26 @@ describe('campaigns on the real pipeline', () => {
     await queue.close();
   }, 300_000);
 
-  it('a Redis restart mid-campaign (all jobs lost) still finishes every attempt exactly once', async () => {
+  it('a Redis restarted empty mid-campaign is noticed at once: its lost jobs are sent again without waiting for the reaper, every attempt settles once, one log line says so', async () => {
     const queueName = `camp-redis-${Date.now()}`;
     queue = createQueueClient({ redisUrl: redis.url, queueName });
-    workers.push(await startWorkerProcess(workerEnv(queueName, { GITBENCH_WORKER_CONCURRENCY: '2' })));
+    // The reaper's windows are longer than the test: only noticing the loss itself can send anything again.
+    const worker = await startWorkerProcess(workerEnv(queueName, { GITBENCH_WORKER_CONCURRENCY: '2', GITBENCH_REDISPATCH_AFTER_MS: '600000', GITBENCH_STALE_AFTER_MS: '600000' }));
+    workers.push(worker);
     const campaignId = await launch(t.db, queue, fixtures, { models: ['oracle', 'mock'], trials: 3, fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS } });
     await waitFor('some attempts finished', async () => (await t.db.attempt.count({ where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })) > 3, 120_000, 50);
     await redis.stop();
-    await new Promise((r) => setTimeout(r, 1_000));
     await redis.start();
-    await finished(t.db, campaignId, workers, 180_000);
+    await finished(t.db, campaignId, workers, 120_000);
     await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
+    const log = worker.output.join('');
+    const lines = log.split('\n').filter((l) => /Redis|queue/i.test(l) && !/ ready: /.test(l));
+    // One line, naming what was sent again; no stack trace and no line per lost job.
+    expect(lines, log.slice(-3000)).toHaveLength(1);
+    const resent = Number(/came back without this queue.*?: (\d+) queued attempt\(s\) sent again at once/.exec(lines[0]!)?.[1]);
+    expect(resent, lines[0]).toBeGreaterThan(0);
+    expect(log).not.toMatch(/^\s+at /m);
+    expect(await t.db.attempt.count({ where: { campaignId, dispatchCount: 2 } })).toBe(resent);
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     await queue.close();
   }, 300_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimAttempt, createTestDatabase, insertCampaign, requeueInfraFailures, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
+import { claimAttempt, createTestDatabase, insertCampaign, redispatchAttempts, requeueInfraFailures, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
-import { reapOnce, type ReaperConfig } from '../src/reaper';
+import { reapOnce, resendLostAttempts, type ReaperConfig } from '../src/reaper';
 import { freePort, TestRedis } from './harness';
 
 // No worker consumes this queue: jobs stay waiting, exactly as behind a long campaign's backlog.
@@ -104,6 +104,22 @@ describe('the reaper', () => {
     expect(rows.find((a) => a.id === lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
     expect(rows.find((a) => a.id !== lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 1 });
     expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(new Set([`${lost!.attemptId}_d2`]));
+  });
+
+  it('after Redis lost the queue, sends every lost attempt at once, inside the reaper\'s window, and leaves those sent since alone', async () => {
+    const { campaignId, jobs } = await plannedCampaign(4);
+    await queue.enqueueMany('attempt.run', jobs);
+    await restartRedis();
+    const since = new Date();
+    // Sent again after the loss (by a planner, or another worker that noticed first): in the new Redis.
+    const [fresh] = await redispatchAttempts(t.db, [jobs[0]!], 5).then((r) => r.jobs);
+    await queue.enqueueMany('attempt.run', [fresh!]);
+    // The reaper itself sends nothing yet: the jobs were sent within its window.
+    expect(await reapOnce(t.db, queue, { ...reaper, redispatchAfterMs: 60_000 })).toMatchObject({ dispatched: 0 });
+    expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 3, capped: 0 });
+    expect(await dispatchCounts(campaignId)).toEqual(Array(4).fill(['QUEUED', 2]));
+    expect((await queue.counts()).waiting).toBe(4);
+    expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 0, capped: 0 });
   });
 
   it('sends an attempt that was committed but never sent (a crash between the two), as a new dispatch', async () => {

@@ -25,6 +25,15 @@ export interface QueueClient {
    */
   liveJobs<N extends JobName>(name: N, payloads: JobPayload<N>[]): Promise<Set<string>>;
   counts(): Promise<Record<string, number>>;
+  /**
+   * Whether Redis still holds this queue: a marker kept beside BullMQ's own keys, and gone with them when
+   * Redis restarts empty or is flushed (or was never used by this queue). Gone, every job it held is lost.
+   */
+  queuePresent(): Promise<boolean>;
+  /** Writes the marker queuePresent looks for, once what Redis lost has been sent again. */
+  markQueuePresent(): Promise<void>;
+  /** Calls back each time the client's connection to Redis is made, the first time and after every reconnect. */
+  onConnect(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +43,8 @@ export function createQueueClient(config: QueueConfig): QueueClient {
   const connection: Redis = createRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
   const queue = new Queue(config.queueName, { connection });
   let events: QueueEvents | undefined;
+  // Under the queue's own prefix, so that whatever removes the queue's jobs removes it too.
+  const marker = queue.toKey('gitbench-present');
 
   function toJob<N extends JobName>(name: N, payload: JobPayload<N>, first = false) {
     const parsed = parsePayload(name, payload);
@@ -88,6 +99,15 @@ export function createQueueClient(config: QueueConfig): QueueClient {
     },
     async counts() {
       return queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    },
+    async queuePresent() {
+      return (await connection.exists(marker)) === 1;
+    },
+    async markQueuePresent() {
+      await connection.set(marker, new Date().toISOString());
+    },
+    onConnect(listener) {
+      connection.on('ready', listener);
     },
     async close() {
       await events?.close();

@@ -21,17 +21,22 @@ export interface QueueWorker {
 const LOST_JOB = /^Missing key for job (\S+?)\.? /;
 
 /**
- * The worker's errors as log lines. A Redis that came back empty makes BullMQ fail to finish or delay
- * every job it held (12 stack traces in one fault run) although each outcome was written to Postgres:
- * the first such error gives one line; those in the minute after it are only counted, the count reported
- * with the next one after that minute.
+ * Says whether a job missing from Redis is explained: the worker found that Redis lost the whole queue
+ * and has said so, or is saying so now.
  */
-export function queueErrorReporter(log: (line: string) => void, now: () => number = Date.now): (err: Error) => void {
+export type LostJobExplainer = (jobId: string) => Promise<boolean>;
+
+/**
+ * The worker's errors as log lines. A Redis that came back empty makes BullMQ fail to finish or delay
+ * every job it held (12 stack traces in one fault run) although each outcome was written to Postgres.
+ * Such an error is first handed to `explain`: when the loss of the queue explains it, it is not logged
+ * at all (the loss has its own line). Otherwise the first gives one line; those in the minute after it
+ * are only counted, the count reported with the next one after that minute.
+ */
+export function queueErrorReporter(log: (line: string) => void, now: () => number = Date.now, explain?: LostJobExplainer): (err: Error) => void {
   let lostSince: number | null = null;
   let lostMore = 0;
-  return (err) => {
-    const lost = LOST_JOB.exec(err.message);
-    if (!lost) return log(`queue error: ${err.message}`);
+  const unexplained = (jobId: string) => {
     if (lostSince !== null && now() - lostSince < 60_000) {
       lostMore++;
       return;
@@ -39,12 +44,22 @@ export function queueErrorReporter(log: (line: string) => void, now: () => numbe
     if (lostMore > 0) log(`queue: ${lostMore} more job(s) were missing from Redis`);
     lostSince = now();
     lostMore = 0;
-    log(`queue: job ${lost[1]} is missing from Redis (restarted empty?); its attempt's outcome is in Postgres, and the reaper re-sends what was lost`);
+    log(`queue: job ${jobId} is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost`);
+  };
+  return (err) => {
+    const lost = LOST_JOB.exec(err.message);
+    if (!lost) return log(`queue error: ${err.message}`);
+    const jobId = lost[1]!;
+    if (!explain) return unexplained(jobId);
+    explain(jobId).then(
+      (explained) => explained || unexplained(jobId),
+      () => unexplained(jobId),
+    );
   };
 }
 
 export function startQueueWorker(
-  config: { redisUrl: string; queueName: string; concurrency: number; log?: (line: string) => void },
+  config: { redisUrl: string; queueName: string; concurrency: number; log?: (line: string) => void; explainLostJob?: LostJobExplainer },
   handlers: JobHandlers,
 ): QueueWorker {
   const inFlight = new Map<string, AbortController>();
@@ -71,7 +86,7 @@ export function startQueueWorker(
     { connection: createRedis(config.redisUrl), concurrency: config.concurrency, autorun: true },
   );
   // Without a listener BullMQ prints every error with its stack.
-  worker.on('error', queueErrorReporter(config.log ?? ((line) => console.error(line))));
+  worker.on('error', queueErrorReporter(config.log ?? ((line) => console.error(line)), Date.now, config.explainLostJob));
   return {
     worker,
     async close() {
