@@ -46,9 +46,9 @@ const webEnvSchema = z
   /** Where compose publishes the app (docker-compose.yml passes it through); see exposureProblem. */
   GITBENCH_BIND: z.string().optional(),
 })
-  .refine((e) => exposureProblem(e) === null, {
-    path: ['GITBENCH_PUBLIC_URL'],
-    message: 'required when GITBENCH_BIND publishes the app beyond this machine (cookies are marked Secure only with an https public URL)',
+  .superRefine((e, ctx) => {
+    const problem = exposureProblem(e);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['GITBENCH_BIND'], message: problem });
   })
   .refine((e) => [e.GITBENCH_OIDC_ISSUER, e.GITBENCH_OIDC_CLIENT_ID, e.GITBENCH_OIDC_CLIENT_SECRET].filter(Boolean).length % 3 === 0, {
   path: ['GITBENCH_OIDC_ISSUER'],

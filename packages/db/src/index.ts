@@ -1,5 +1,6 @@
 export { createDb, type Db, type DbConfig } from './client';
 export { applyMigrations, listMigrations, MigrationError, type MigrationReport } from './migrate';
+export { grantAppRole, type AppRole } from './app-role';
 export { snapshotSchema } from './schema-snapshot';
 export * from './generated/prisma/client';
 export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './testing';
