@@ -17,10 +17,12 @@ apt_install() {
   fi
   say "installing $* from Debian packages (for $what)"
   if [ ! -f /var/lib/apt/lists/.gitbench-updated ] || [ -z "$(ls /var/lib/apt/lists/ 2>/dev/null | grep -v lock | head -1)" ]; then
-    apt-get update -qq >/dev/null || die "apt-get update failed; cannot install $*"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null || die "apt-get update failed; cannot install $*"
     touch /var/lib/apt/lists/.gitbench-updated
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null || die "apt-get install $* failed"
+  # Another apt run on the machine (a second checkout's set-up, unattended upgrades) holds dpkg's lock
+  # for a while: wait for it instead of failing the set-up.
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@" >/dev/null || die "apt-get install $* failed"
 }
 
 wait_for() {
