@@ -29,7 +29,7 @@ export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, '
   const uses = { ...deps, planned, finish, product, log };
   return {
     'campaign.plan': (job, ctx) => planCampaign(uses, job, ctx.attemptsMade),
-    'attempt.run': ({ attemptId }, ctx) => runAttempt(uses, attemptId, ctx.signal),
+    'attempt.run': (job, ctx) => runAttempt(uses, job, ctx.signal),
     // The web app and the CLI ask through the queue: only workers hold the sandbox engine.
     'campaign.cancel': ({ campaignId }) => removeCampaignSandboxes(deps.executor, campaignId),
   };

@@ -41,6 +41,26 @@ afterAll(async () => {
 
 const startWorkers = (n: number, queueName: string, extra: Record<string, string> = {}) => bed.startWorkers(n, queueName, { GITBENCH_PROFILES: profiles, ...extra });
 
+/**
+ * Makes Postgres fail the first write to `table` that `when` matches (as a write cut by a lost connection
+ * fails), once: a sequence counts, as a rolled-back row would not. Returns the trigger's removal.
+ */
+async function failFirstWrite(name: string, table: string, op: 'INSERT' | 'UPDATE', when: string, message: string): Promise<() => Promise<unknown>> {
+  const s = `"${bed.t.schema}"`;
+  await bed.t.db.$executeRawUnsafe(`CREATE SEQUENCE ${s}.${name}_count`);
+  await bed.t.db.$executeRawUnsafe(
+    `CREATE FUNCTION ${s}.${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF ${when} THEN
+         IF nextval('${s}.${name}_count') = 1 THEN RAISE EXCEPTION '${message}'; END IF;
+       END IF;
+       RETURN NEW;
+     END $$`,
+  );
+  await bed.t.db.$executeRawUnsafe(`CREATE TRIGGER ${name} BEFORE ${op} ON ${s}."${table}" FOR EACH ROW EXECUTE FUNCTION ${s}.${name}()`);
+  return () => bed.t.db.$executeRawUnsafe(`DROP TRIGGER ${name} ON ${s}."${table}"`);
+}
+
 /** What the campaign page's retry does: the retry, then sending what it queued. */
 async function retry(campaignId: string) {
   const r = await requeueInfraFailures(bed.t.db, campaignId);
@@ -122,20 +142,8 @@ describe('campaigns that used to hang or loop', () => {
 
   it('an attempt given back after a database error is sent again at once, ahead of the backlog', async () => {
     const { queue, name: queueName } = bed.newQueue('db-error');
-    // The campaign's first scored write fails inside Postgres, as a write cut by a lost connection
-    // does: the worker gives that attempt back. A sequence counts, as a rolled-back row would not.
-    const s = `"${bed.t.schema}"`;
-    await bed.t.db.$executeRawUnsafe(`CREATE SEQUENCE ${s}.fail_once`);
-    await bed.t.db.$executeRawUnsafe(
-      `CREATE FUNCTION ${s}.fail_first_outcome() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN
-         IF NEW.status IN ('VALID_PASS', 'VALID_FAIL') THEN
-           IF nextval('${s}.fail_once') = 1 THEN RAISE EXCEPTION 'the database failed this write'; END IF;
-         END IF;
-         RETURN NEW;
-       END $$`,
-    );
-    await bed.t.db.$executeRawUnsafe(`CREATE TRIGGER fail_first_outcome BEFORE INSERT ON ${s}."AttemptTry" FOR EACH ROW EXECUTE FUNCTION ${s}.fail_first_outcome()`);
+    // The campaign's first scored write fails inside Postgres: the worker gives that attempt back.
+    const restore = await failFirstWrite('fail_first_outcome', 'AttemptTry', 'INSERT', "NEW.status IN ('VALID_PASS', 'VALID_FAIL')", 'the database failed this write');
     try {
       // One job at a time, and no reaper re-sends anything: only the give-back itself can send it.
       const [worker] = await startWorkers(1, queueName, { GITBENCH_WORKER_CONCURRENCY: '1', GITBENCH_REDISPATCH_AFTER_MS: '600000', GITBENCH_STALE_AFTER_MS: '600000' });
@@ -151,7 +159,30 @@ describe('campaigns that used to hang or loop', () => {
       expect(tries.length - failed - 2).toBeGreaterThan(0);
       expect(tries.map((x) => x.attemptId).slice(failed, failed + 2)).toEqual([tries[failed]!.attemptId, tries[failed]!.attemptId]);
     } finally {
-      await bed.t.db.$executeRawUnsafe(`DROP TRIGGER fail_first_outcome ON ${s}."AttemptTry"`);
+      await restore();
+    }
+    await bed.stopAll();
+  }, 240_000);
+
+  it('an attempt whose claim the database failed is sent again at once, ahead of the backlog', async () => {
+    const { queue, name: queueName } = bed.newQueue('claim-error');
+    // The campaign's first claim (QUEUED -> RUNNING) fails inside Postgres.
+    const restore = await failFirstWrite('fail_first_claim', 'Attempt', 'UPDATE', "OLD.status = 'QUEUED' AND NEW.status = 'RUNNING'", 'the database failed this claim');
+    try {
+      const [worker] = await startWorkers(1, queueName, { GITBENCH_WORKER_CONCURRENCY: '1', GITBENCH_REDISPATCH_AFTER_MS: '600000', GITBENCH_STALE_AFTER_MS: '600000' });
+      const ids = ['blame_forensics/f001', 'branch_cleanup/f001', 'git_grep/f001', 'commit_squash/f001'];
+      const campaignId = await launch(bed.t.db, queue, fixtures, { models: ['oracle', 'mock'], outputModes: ['text'], trials: 1, fixtures: { suiteDir: 'upstream', ids } });
+      await finished(bed.t.db, campaignId, bed.workers, 120_000);
+      const attempts = await expectOneOutcomeEach(bed.t.db, campaignId, 2 * ids.length);
+      // Only the attempt whose claim failed was sent twice, and the worker ran it first: before every other.
+      const resent = attempts.filter((a) => a.dispatchCount === 2);
+      expect(resent, worker!.output.join('').slice(-2000)).toHaveLength(1);
+      expect(worker!.output.join('')).toMatch(new RegExp(`claiming ${resent[0]!.id} failed \\(.*the database failed this claim.*\\): sent again at once`));
+      const tries = await bed.t.db.attemptTry.findMany({ where: { attempt: { campaignId } }, orderBy: { startedAt: 'asc' } });
+      expect(tries).toHaveLength(2 * ids.length);
+      expect(tries[0]!.attemptId).toBe(resent[0]!.id);
+    } finally {
+      await restore();
     }
     await bed.stopAll();
   }, 240_000);

@@ -7,6 +7,7 @@ import {
   releaseAttempt,
   type ClaimedAttempt,
   type Db,
+  type DispatchJob,
 } from '@gitbench/db';
 import type { QueueClient } from '@gitbench/queue';
 import { ATTEMPT_LABEL, CAMPAIGN_LABEL } from '@gitbench/sandbox';
@@ -47,8 +48,14 @@ export interface RunAttemptDeps {
  * nothing), run it under a watch (deadline, heartbeat, cancel, shutdown), decide how it ends, and make
  * the one write that ending names. `shutdown` is the worker's own stop signal.
  */
-export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdown: AbortSignal) {
-  const claim = await claimAttempt(deps.db, attemptId, deps.workerId);
+export async function runAttempt(deps: RunAttemptDeps, job: DispatchJob, shutdown: AbortSignal) {
+  const { attemptId } = job;
+  let claim: ClaimedAttempt | null;
+  try {
+    claim = await claimAttempt(deps.db, attemptId, deps.workerId);
+  } catch (err) {
+    return resendUnclaimed(deps, job, err);
+  }
   if (!claim) return { skipped: 'not queued (duplicate delivery, cancelled or already done)' };
   const labels = { [CAMPAIGN_LABEL]: claim.campaignId, [ATTEMPT_LABEL]: attemptId };
   // GITBENCH_ATTEMPT_TIMEOUT_MS until the campaign is read; an agent attempt's deadline then counts from the same start.
@@ -83,6 +90,26 @@ export async function runAttempt(deps: RunAttemptDeps, attemptId: string, shutdo
     watch.dispose();
     shutdown.removeEventListener('abort', onShutdown);
   }
+}
+
+/**
+ * The claim itself failed (the database dropped the statement), so the attempt is most likely still
+ * QUEUED under this job's dispatch: it is sent again at once, ahead of the waiting ones, as a new
+ * dispatch counted against the cap, rather than by BullMQ's retry behind the backlog. Had the claim
+ * landed and only its answer been lost, the row is RUNNING and nothing is sent: the reaper takes it back.
+ * When even this fails, the claim's error goes to BullMQ's retry. (An attempt this caps ends
+ * INFRA_FAILURE; the reaper completes its campaign if it was the last.)
+ */
+async function resendUnclaimed(deps: RunAttemptDeps, job: DispatchJob, error: unknown) {
+  const { jobs } = await redispatchAttempts(deps.db, [job], deps.maxDispatches).catch(() => {
+    throw error;
+  });
+  await deps.queue.enqueueMany('attempt.run', jobs, { first: true });
+  if (jobs.length)
+    deps.log(
+      `claiming ${job.attemptId} failed (${String((error as Error)?.message ?? error).slice(0, 300)}): sent again at once`,
+    );
+  return { skipped: 'the claim failed', retried: jobs.length > 0 };
 }
 
 /** Runs the claimed attempt to its end under the watch and gathers what decideSettlement needs. */
