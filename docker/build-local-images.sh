@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 sandbox="$(bash docker/build-sandbox-image.sh)"
-base="gitbench-sandbox-base:${sandbox#*:}"
+base="$(bash docker/build-sandbox-image.sh --base)"
 if ! docker image inspect "$base" >/dev/null 2>&1; then
   base=debian:bookworm-slim
   docker image inspect "$base" >/dev/null 2>&1 || docker pull -q "$base" >/dev/null ||

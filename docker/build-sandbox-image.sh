@@ -16,6 +16,10 @@ PACKAGES="git,ca-certificates,python3,bash,coreutils,util-linux,python3-pytest"
 RUNNER_FILES="$(ls packages/sandbox/runner/*.py | LC_ALL=C sort)"
 hash="$( (cat docker/sandbox/Dockerfile; echo "bookworm $PACKAGES"; for f in $RUNNER_FILES; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-12)"
 tag="gitbench-sandbox:$hash"
+# The local route's base is the packages alone: a change of the runner or the Dockerfile reuses it.
+base="gitbench-sandbox-base:$(echo "bookworm $PACKAGES" | sha256sum | cut -c1-12)"
+# --base: the tag of that base, for docker/build-local-images.sh (which builds on it too).
+if [ "${1:-}" = --base ]; then echo "$base"; exit 0; fi
 
 if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; exit 0; fi
 
@@ -40,8 +44,6 @@ fi
 [ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources.list(.d); set DEBIAN_MIRROR"
 command -v debootstrap >/dev/null || apt_install "sandbox image base" debootstrap
 
-# The base is the packages alone: a change of the runner or the Dockerfile reuses it.
-base="gitbench-sandbox-base:$(echo "bookworm $PACKAGES" | sha256sum | cut -c1-12)"
 if ! docker image inspect "$base" >/dev/null 2>&1; then
   root="$(mktemp -d /tmp/gitbench-rootfs.XXXXXX)"
   trap 'rm -rf "$root" "$context"' EXIT
