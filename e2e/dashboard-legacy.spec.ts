@@ -1,5 +1,9 @@
 import { expect, test } from '@playwright/test';
+import * as ref from '../apps/web/test/support/dashboard-reference';
+import { figuresOf } from './database-figures';
 import { LEGACY_MODEL, shot } from './support';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 // The upstream result files are imported as legacy campaigns by global-setup.
 
@@ -17,8 +21,15 @@ test('legacy campaigns appear on the leaderboard only with the legacy toggle, wi
   await expect(row).toBeVisible();
   await expect(row).toContainText('legacy');
   await expect(row).toContainText('n/a (legacy)');
-  // Every rate shows numerator and denominator.
-  await expect(row).toContainText(/\d+\/\d+/);
+  // Every rate shows numerator and denominator: each mode's, counted again from the attempts in the database.
+  const figures = await figuresOf([LEGACY_MODEL]);
+  const rows = page.getByTestId('leaderboard').getByRole('row').filter({ hasText: LEGACY_MODEL });
+  for (const mode of ['text', 'json_schema']) {
+    const { passes, valid } = ref.count(figures.attempts.filter((a) => a.modelId === LEGACY_MODEL && a.outputMode === mode));
+    expect(valid, mode).toBeGreaterThan(0);
+    const shown = new RegExp(`${escape(((passes / valid) * 100).toFixed(1))}%\\s*${passes}/${valid}(?!\\d)`);
+    await expect(rows.filter({ hasText: shown }), `${mode}: ${passes}/${valid}`).toHaveCount(1);
+  }
   await shot(page, 'leaderboard-legacy');
 });
 
@@ -54,8 +65,13 @@ test('drill down leaderboard → model → fixture → attempt and find the evid
   await expect(page.getByTestId('transcript')).toContainText('user');
   await expect(page.getByTestId('try-history')).toContainText('upstream');
   await expect(page.getByText('OpenAIAdapter').first()).toBeVisible();
-  // A known cost is printed with its unit; an unknown one would be "—", never $0.
-  await expect(page.getByTestId('metric-cost')).not.toHaveText('$0');
+  // The cost recorded for this attempt, in dollars; an unknown one would be "— unknown", never $0.
+  const attemptId = new URL(page.url()).pathname.split('/').at(-1);
+  const attempt = (await figuresOf([LEGACY_MODEL])).attempts.find((a) => a.id === attemptId)!;
+  const cost = attempt.costUsd;
+  await expect(page.getByTestId('metric-cost')).toHaveText(
+    cost === null ? '— unknown' : `${cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(3)}`}${attempt.costEstimated ? ' (estimated)' : ''}`,
+  );
   await shot(page, 'attempt');
 
   await page.getByRole('link', { name: /Legacy import/ }).first().click();
@@ -109,7 +125,11 @@ test('compare two legacy targets: per-domain differences and an exact McNemar te
   await page.getByLabel('Second (B)').selectOption(`${LEGACY_MODEL}|json_schema`);
   await page.getByLabel('Include legacy').check();
   await page.getByRole('button', { name: 'Compare' }).click();
-  await expect(page.getByTestId('mcnemar')).toContainText('Exact McNemar test: p =');
+  // The p value and the pair counts, from the attempts in the database: one pair per fixture, each side's majority.
+  const e = ref.compareReference(await figuresOf([LEGACY_MODEL]), { legacy: '1' }, { modelId: LEGACY_MODEL, outputMode: 'text' }, { modelId: LEGACY_MODEL, outputMode: 'json_schema' });
+  expect(e.pairs.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('mcnemar')).toContainText(`Exact McNemar test: p = ${e.pValue < 0.0001 ? e.pValue.toExponential(2) : e.pValue.toFixed(4)} (`);
+  await expect(page.getByTestId('mcnemar')).toContainText(`A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; both failed ${e.bothFailed}`);
   await expect(page.getByTestId('compare-domains')).toBeVisible();
   await shot(page, 'compare');
 });

@@ -28,6 +28,8 @@ export default async function globalSetup(config: FullConfig) {
   }
   // The dashboard specs browse the upstream results as legacy campaigns.
   runScript(root, 'e2e/seed-legacy.ts', 'importing the legacy campaigns');
+  // Campaigns whose every attempt dashboard-figures.spec.ts knows, to check the pages' numbers against.
+  runScript(root, 'e2e/seed-dashboard.ts', 'seeding the dashboard figures');
   const worker = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
     cwd: root,
     env: { ...process.env, GITBENCH_HEARTBEAT_MS: '1000' },

@@ -18,6 +18,9 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 
+/** Where global-setup's dashboard seed (e2e/seed-dashboard.ts) writes the attempts it seeded. */
+export const DASHBOARD_SEED_FILE = 'test-results/e2e-seed/dashboard.json';
+
 /** The upstream results, imported as legacy campaigns by global-setup. */
 export const LEGACY_MODEL = 'mistralai/devstral-2512';
 

@@ -176,6 +176,9 @@ describe('compare two targets', () => {
     const b = { modelId: bm, outputMode: bo as 'text' };
     const report = await compareModels(t.db, a, b, f);
     const e = ref.compareReference(seed, f, a, b);
+    // "over N included campaign(s)": the included ones that ran either side.
+    const ran = (c: (typeof seed.campaigns)[number]) => c.targets.some((x) => [a, b].some((s) => x.modelId === s.modelId && x.outputMode === s.outputMode));
+    expect(report.included.map((c) => c.id).sort()).toEqual(ref.includedCampaigns(seed, f).filter(ran).map((c) => c.id).sort());
     expect(report.tallies).toEqual(e.tallies);
     const c = report.comparison;
     expect({ b: c.b, c: c.c, bothPassed: c.bothPassed, bothFailed: c.bothFailed, ties: c.tiesLeftOut, onlyA: c.onlyFirst, onlyB: c.onlySecond }).toEqual({

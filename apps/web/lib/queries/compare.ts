@@ -26,10 +26,16 @@ export interface CompareReport {
  * fixture; those tallies are all compareTargets reads, so they are handed to it as minimal rows.
  */
 export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: DashboardFilters): Promise<CompareReport> {
-  const included = includedCampaigns(await listCampaigns(db), f);
-  const ids = included.map((c) => c.id);
   const sides = [a, b];
   const sideSql = Prisma.join(sides.map((s) => Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode")`), ' OR ');
+  // The page says "over N included campaigns": those that ran either side, not every campaign the filters let in.
+  const [all, withSides] = await Promise.all([
+    listCampaigns(db),
+    db.$queryRaw<{ campaignId: string }[]>`SELECT DISTINCT "campaignId" FROM "CampaignTarget" WHERE ${sideSql}`,
+  ]);
+  const ran = new Set(withSides.map((r) => r.campaignId));
+  const included = includedCampaigns(all, f).filter((c) => ran.has(c.id));
+  const ids = included.map((c) => c.id);
   const sliceSql = Prisma.sql`${f.domain ? Prisma.sql`AND "domain" = ${f.domain}` : Prisma.empty} ${f.difficulty ? Prisma.sql`AND "difficulty" = ${f.difficulty}` : Prisma.empty}`;
   const [domains, fixtures] =
     ids.length === 0
