@@ -3,6 +3,14 @@ import { stringFlag, type ParsedArgs } from './args';
 /** The agent section's flags, shared by `gitbench run --mode agent` and `gitbench campaign create --mode agent`. */
 export const AGENT_FLAGS = ['tool-set', 'protocol', 'max-turns', 'command-timeout-ms'] as const;
 
+/** The same flags as `--help` describes them. */
+export const AGENT_FLAG_HELP = [
+  ['--tool-set <name>', 'with --mode agent: bash, editor, bash+editor, ggb-mcr, ggb-ir, ggb-icc, or default (the fixture family\'s own)'],
+  ['--protocol <protocol>', 'with --mode agent: auto (default), native tool calls or text (one fenced bash block per turn)'],
+  ['--max-turns <n>', "with --mode agent: model turns before the loop stops"],
+  ['--command-timeout-ms <n>', 'with --mode agent: limit of one command in the sandbox'],
+] as const;
+
 /**
  * Numbers go to the schema as numbers when they look like one and as given otherwise, so `--trials x`
  * gets the API's own message ("Trials must be a whole number.") rather than one of the CLI's.

@@ -1,16 +1,19 @@
+import { CommanderError } from 'commander';
 import { ConfigurationError } from '@gitbench/core';
-import { UsageError } from './args';
+import { UsageError, type ParsedArgs } from './args';
+import type { CliEnv } from './env';
+import { buildProgram } from './program';
 import { EXIT, InfrastructureError, interruption } from './sandbox-driver';
 
 const HELP = `gitbench — measure how well models handle Git
 
-Usage:
+Usage (every command has its own --help: gitbench run --help, gitbench campaign create --help):
   gitbench validate <dir> [--strict] [--json]
   gitbench list <dir> [--json]
-  gitbench selfcheck <dir> [--runs N] [--workers N] [--json]
+  gitbench selfcheck <dir> [--runs N] [--workers N] [--sandbox docker|local] [--json]
   gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
                      [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
-                     [--json-output FILE] [--workers N] [--json]
+                     [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]
                      [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
                       [--command-timeout-ms N]]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
@@ -20,6 +23,8 @@ Campaigns (PostgreSQL and the workers' Redis queue on the server; or, with GITBE
 GITBENCH_TOKEN set, the web app's HTTP API as the token's user):
   gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...]
                      [--output-mode text|json_schema|both] [--trials N] [--fixtures DIR]
+                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                      [--command-timeout-ms N]]
                      [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID] [--seed N]
                      [--judge-profile NAME] [--concurrency N] [--created-by WHO])
                      [--dry-run] [--wait] [--json]
@@ -59,43 +64,57 @@ campaign, nothing to cancel, a waited-for campaign incomplete), 2 usage, configu
 campaign configuration, 3 infrastructure (Docker, sandboxes, PostgreSQL, Redis unreachable).
 `;
 
+type Run = (args: ParsedArgs) => Promise<number>;
+
+/** A campaign (or trajectory) command with the environment validated once, before it connects. */
+const withEnv =
+  (load: () => Promise<(args: ParsedArgs, env: CliEnv) => Promise<number>>): Run =>
+  async (args) => {
+    const [command, { readCliEnv }] = await Promise.all([load(), import('./env')]);
+    return command(args, readCliEnv());
+  };
+
 /**
  * Each command's module is loaded only when it runs: right after `npm ci` the database client is not
  * generated yet, and the commands that need no database (validate, list, selfcheck, run, rescore,
  * profiles) must not load it; the sign-in library is heavy and only `user` needs it.
  */
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
-  validate: async (argv) => (await import('./commands/validate')).validateCommand(argv),
-  list: async (argv) => (await import('./commands/list')).listCommand(argv),
-  selfcheck: async (argv) => (await import('./commands/selfcheck')).selfcheckCommand(argv),
-  run: async (argv) => (await import('./commands/run')).runCommand(argv),
-  rescore: async (argv) => (await import('./commands/rescore')).rescoreCommand(argv),
-  profiles: async (argv) => (await import('./commands/profiles')).profilesCommand(argv),
-  campaign: async (argv) => (await import('./commands/campaign')).campaignCommand(argv),
-  'import-legacy': async (argv) => {
-    const [{ importLegacyCommand }, { readCliEnv }] = await Promise.all([import('./commands/import-legacy'), import('./env')]);
-    return importLegacyCommand(argv, readCliEnv());
-  },
-  user: async (argv) => (await import('./commands/user')).userCommand(argv),
-  keys: async (argv) => (await import('./commands/keys')).keysCommand(argv),
-  trajectory: async (argv) => (await import('./commands/trajectory')).trajectoryCommand(argv),
+const COMMANDS: Record<string, Run> = {
+  validate: async (args) => (await import('./commands/validate')).validateCommand(args),
+  list: async (args) => (await import('./commands/list')).listCommand(args),
+  selfcheck: async (args) => (await import('./commands/selfcheck')).selfcheckCommand(args),
+  run: async (args) => (await import('./commands/run')).runCommand(args),
+  rescore: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
+  profiles: async (args) => (await import('./commands/profiles')).profilesCommand(args),
+  'campaign create': withEnv(async () => (await import('./commands/campaign-create')).campaignCreateCommand),
+  'campaign status': withEnv(async () => (await import('./commands/campaign-status')).campaignStatusCommand),
+  'campaign cancel': withEnv(async () => (await import('./commands/campaign-cancel')).campaignCancelCommand),
+  'campaign retry': withEnv(async () => (await import('./commands/campaign-retry')).campaignRetryCommand),
+  'campaign export': withEnv(async () => (await import('./commands/campaign-export')).campaignExportCommand),
+  'import-legacy': withEnv(async () => (await import('./commands/import-legacy')).importLegacyCommand),
+  'trajectory export': withEnv(async () => (await import('./commands/trajectory')).trajectoryExportCommand),
+  'user create': async (args) => (await import('./commands/user')).userCreateCommand(args),
+  'user list': async (args) => (await import('./commands/user')).userListCommand(args),
+  'keys rotate': async (args) => (await import('./commands/keys')).keysRotateCommand(args),
 };
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+  let code: number = EXIT.ok;
+  let command = '';
+  const program = buildProgram(HELP, async ({ path, args }) => {
+    command = path;
+    code = await COMMANDS[path]!(args);
+  });
+  if (argv.length === 0) {
     process.stdout.write(HELP);
     return EXIT.ok;
   }
-  const run = COMMANDS[command];
-  if (!run) {
-    process.stderr.write(`gitbench: unknown command '${command}'\n\n${HELP}`);
-    return EXIT.usage;
-  }
   try {
-    const code = await run(rest);
+    await program.parseAsync(argv, { from: 'user' });
     return (await interruption()) ?? code;
   } catch (err) {
+    // Commander said it already (an unknown option with its suggestion, a missing argument) or printed help.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     // A signal stopped the run and closed its sandboxes under it: that, not the failure it caused, is the outcome.
     const stopped = interruption();
     if (stopped) return await stopped;

@@ -1,27 +1,7 @@
 import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
 import { AGENT_FLAGS, agentSectionFromFlags } from './agent-flags';
-import { choiceFlag, intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from './args';
-
-export const RUN_USAGE =
-  'usage: gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME] [--judge-profile NAME]\n' +
-  '                    [--output-mode text|json_schema|both] [--trials N] [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]\n' +
-  '                    [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--command-timeout-ms N]]';
-
-const VALUED = [
-  'model',
-  'provider',
-  'base-url',
-  'profile',
-  'judge-profile',
-  'output-mode',
-  'mode',
-  ...AGENT_FLAGS,
-  'trials',
-  'json-output',
-  'workers',
-  'sandbox',
-] as const;
+import { choiceFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
 
 export interface RunOptions {
   dir: string;
@@ -55,7 +35,7 @@ function baseUrlOf(raw: string | undefined): string | undefined {
 }
 
 /** `--mode agent` and its options, checked like the campaign configuration's agent section. */
-function agentOptions(args: ReturnType<typeof parseArgs>): AgentConfig | undefined {
+function agentOptions(args: ParsedArgs): AgentConfig | undefined {
   const mode = stringFlag(args, 'mode');
   const agentFlags = AGENT_FLAGS.filter((f) => stringFlag(args, f) !== undefined);
   if (mode !== 'agent') {
@@ -74,13 +54,10 @@ function agentOptions(args: ReturnType<typeof parseArgs>): AgentConfig | undefin
  * `gitbench run`'s flags, checked before anything starts: a bad model id, provider or URL is a usage
  * error naming the flag. Whether a profile serves the model is the registry's question, asked next.
  */
-export function parseRunArgs(argv: readonly string[]): RunOptions & { sandbox: string | undefined } {
-  const args = parseArgs(argv, VALUED);
-  onlyFlags(args, [...VALUED, 'json']);
-  const [dir, ...extra] = args.positionals;
+export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string | undefined } {
+  const dir = args.positionals[0]!;
   const model = stringFlag(args, 'model');
-  if (!dir || !model) throw new UsageError(RUN_USAGE);
-  if (extra.length > 0) throw new UsageError(`one suite directory only, got also ${extra.join(' ')}`);
+  if (!model) throw new UsageError('--model <id> is required (see gitbench run --help)');
   try {
     parseModelId(model);
   } catch (err) {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseCampaignConfig, rateOf } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../src/args';
-import { CONFIG_FLAGS, configFromFlags, configInput } from '../src/campaign/config-input';
+import { configFromFlags, configInput } from '../src/campaign/config-input';
 import { formatRate } from '../src/campaign/format-status';
+import { parseCommandLine } from '../src/program';
 
-const args = (argv: string[]) => parseArgs(argv, [...CONFIG_FLAGS, 'config']);
+const args = (argv: string[]) => parseCommandLine(['campaign', 'create', ...argv]).args;
 const DEFAULTS = { createdBy: 'me' };
 
 describe('campaign create: the configuration from flags', () => {

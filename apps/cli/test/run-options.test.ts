@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { choiceFlag, listFlag, parseArgs, UsageError } from '../src/args';
-import { outputPath, parseRunArgs } from '../src/run-options';
+import { CommanderError } from 'commander';
+import { choiceFlag, listFlag, UsageError } from '../src/args';
+import { parseCommandLine } from '../src/program';
+import { outputPath, parseRunArgs as parseRunOptions } from '../src/run-options';
+
+/** `gitbench run`'s options from its command line, as main.ts hands them over. */
+const parseRunArgs = (argv: string[]) => parseRunOptions(parseCommandLine(['run', ...argv]).args);
+const exportArgs = (argv: string[]) => parseCommandLine(['campaign', 'export', 'cmp_1', ...argv]).args;
 
 describe('gitbench run arguments', () => {
   it('takes any model id with its effort and passes the overrides to the registry', () => {
@@ -21,16 +27,17 @@ describe('gitbench run arguments', () => {
 
   it('rejects, naming the flag, what no registry lookup could fix', () => {
     const bad = (argv: string[], message: RegExp) => expect(() => parseRunArgs(argv)).toThrow(message);
-    bad(['suite'], /usage: gitbench run <dir> --model/);
-    bad(['--model', 'mock'], /usage/);
-    bad(['a', 'b', '--model', 'mock'], /one suite directory only/);
+    bad(['suite'], /--model <id> is required/);
+    bad(['--model', 'mock'], /missing required argument 'dir'/);
+    bad(['a', 'b', '--model', 'mock'], /too many arguments for 'run'/);
     bad(['s', '--model', 'o3#turbo'], /--model: .*'turbo' is not a reasoning effort/);
     bad(['s', '--model', 'm', '--provider', 'azure'], /--provider must be one of openai, openrouter, ollama/);
     bad(['s', '--model', 'm', '--base-url', 'localhost:11434'], /--base-url must be an http\(s\) URL/);
     bad(['s', '--model', 'm', '--output-mode', 'yaml'], /--output-mode must be text, json_schema or both/);
     bad(['s', '--model', 'm', '--trials', '0'], /--trials must be an integer ≥ 1/);
-    bad(['s', '--model', 'm', '--api-key', 'sk-123'], /unknown option --api-key/);
-    expect(() => parseRunArgs(['s', '--model'])).toThrow(UsageError);
+    bad(['s', '--model', 'm', '--api-key', 'sk-123'], /unknown option '--api-key'/);
+    expect(() => parseRunArgs(['s', '--model'])).toThrow(CommanderError);
+    expect(() => parseRunArgs(['s', '--model', 'm', '--trials', 'x'])).toThrow(UsageError);
   });
 
   it('names one output file per output mode and trial', () => {
@@ -42,12 +49,12 @@ describe('gitbench run arguments', () => {
 
 describe('repeatable and restricted flags', () => {
   it('collects repeated and comma-separated values, keeping commas where asked', () => {
-    const args = parseArgs(['--tag', 'a,b', '--tag=c', '--model', 'replay:x.json,y.json', '--model', 'mock'], ['tag', 'model']);
+    const args = parseCommandLine(['campaign', 'create', '--tag', 'a,b', '--tag=c', '--model', 'replay:x.json,y.json', '--model', 'mock']).args;
     expect(listFlag(args, 'tag')).toEqual(['a', 'b', 'c']);
     expect(listFlag(args, 'model', { commas: false })).toEqual(['replay:x.json,y.json', 'mock']);
     expect(listFlag(args, 'domain')).toEqual([]);
-    expect(choiceFlag(parseArgs(['--format', 'csv'], ['format']), 'format', ['csv', 'json'])).toBe('csv');
-    expect(() => choiceFlag(parseArgs(['--format', 'xml'], ['format']), 'format', ['csv', 'json'])).toThrow(/--format must be one of csv, json, got xml/);
+    expect(choiceFlag(exportArgs(['--format', 'csv']), 'format', ['csv', 'json'])).toBe('csv');
+    expect(() => choiceFlag(exportArgs(['--format', 'xml']), 'format', ['csv', 'json'])).toThrow(/--format must be one of csv, json, got xml/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { cancelCampaign } from '@gitbench/use-cases';
 import { cliActor } from '../campaign/cli-actor';
-import { onlyFlags, parseArgs } from '../args';
+import type { ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import type { CliEnv } from '../env';
@@ -13,9 +13,7 @@ type Answer = { cancelled?: boolean; stoppedQueued?: number; sandboxRemoval?: st
  * `gitbench campaign cancel <id>`: queued attempts become CANCELLED, running ones stop at their next
  * heartbeat, and the workers are asked to remove the campaign's sandboxes at once.
  */
-export async function campaignCancelCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
+export async function campaignCancelCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const id = campaignIdArg(args, 'usage: gitbench campaign cancel <campaign id> [--json]');
   const print = (answer: Answer) => {
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);

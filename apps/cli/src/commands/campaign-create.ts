@@ -2,22 +2,16 @@ import { userInfo } from 'node:os';
 import type { CampaignConfigErrors } from '@gitbench/core';
 import { createCampaign, prepareCampaign, recordAudit, summarizeCampaign, type CampaignSummary, type PlanJob } from '@gitbench/db';
 import { cliActor } from '../campaign/cli-actor';
-import { onlyFlags, parseArgs, UsageError, type ParsedArgs } from '../args';
+import type { ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignDeps } from '../campaign/campaign-deps';
-import { CONFIG_FLAGS, configInput, type ConfigInput } from '../campaign/config-input';
+import { configInput, type ConfigInput } from '../campaign/config-input';
 import { followCampaign, followCampaignViaApi } from '../campaign/follow';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
 import { loadRegistry } from '../registry';
 import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
-
-export const CREATE_USAGE =
-  'usage: gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...] [--output-mode text|json_schema|agent|both]\n' +
-  '         [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--command-timeout-ms N]]\n' +
-  '         [--trials N] [--fixtures DIR] [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID]\n' +
-  '         [--seed N] [--judge-profile NAME] [--concurrency N] [--created-by WHO]) [--dry-run] [--wait] [--json]';
 
 function whoami(): string {
   try {
@@ -37,10 +31,7 @@ function fieldErrors(errors: CampaignConfigErrors): number {
  * `gitbench campaign create`: the API's POST /api/campaigns on the same service function. An invalid
  * configuration prints the same field errors as the API's 400 and writes nothing.
  */
-export async function campaignCreateCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, [...CONFIG_FLAGS, 'config']);
-  onlyFlags(args, [...CONFIG_FLAGS, 'config', 'dry-run', 'wait', 'json']);
-  if (args.positionals.length > 0) throw new UsageError(CREATE_USAGE);
+export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const input = await configInput(args, { createdBy: whoami() });
   const api = CampaignApi.fromEnv(env);
   if (api) return createViaApi(api, args, input);

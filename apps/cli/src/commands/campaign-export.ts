@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { campaignAaExport, campaignAttemptsExport, recordAudit } from '@gitbench/db';
 import { cliActor } from '../campaign/cli-actor';
-import { choiceFlag, onlyFlags, parseArgs, stringFlag } from '../args';
+import { choiceFlag, stringFlag, type ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import type { CliEnv } from '../env';
@@ -24,9 +24,7 @@ async function writeOut(chunks: AsyncIterable<string | Uint8Array> | Iterable<st
  * `gitbench campaign export <id> [--format csv|json|aa] [--output FILE]`: the web's exports, from the
  * same functions: every attempt as CSV or JSON, or upstream's artificialanalysis rows (aa).
  */
-export async function campaignExportCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, ['format', 'output']);
-  onlyFlags(args, ['format', 'output']);
+export async function campaignExportCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const id = campaignIdArg(args, 'usage: gitbench campaign export <campaign id> [--format csv|json|aa] [--output FILE]');
   const format = choiceFlag(args, 'format', FORMATS) ?? 'csv';
   const output = stringFlag(args, 'output');

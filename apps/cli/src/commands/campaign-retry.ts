@@ -1,6 +1,6 @@
 import { retryCampaign } from '@gitbench/use-cases';
 import { cliActor } from '../campaign/cli-actor';
-import { onlyFlags, parseArgs } from '../args';
+import type { ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import type { CliEnv } from '../env';
@@ -13,9 +13,7 @@ type Answer = { requeued: number; dispatched: number; replanned?: boolean };
  * `gitbench campaign retry <id>`: only infrastructure failures are queued again, as new tries (the
  * failed tries stay in the history), and a campaign whose planning failed is planned again.
  */
-export async function campaignRetryCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
+export async function campaignRetryCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const id = campaignIdArg(args, 'usage: gitbench campaign retry <campaign id> [--json]');
   const print = (result: Answer) => {
     const planning = result.replanned ? '; its planning failed and is sent again' : '';

@@ -1,6 +1,6 @@
 import { summarizeCampaign, type CampaignSummary } from '@gitbench/db';
 import { CampaignApi } from '../campaign/api-client';
-import { onlyFlags, parseArgs } from '../args';
+import type { ParsedArgs } from '../args';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
@@ -12,9 +12,7 @@ import { withServices } from '../services';
  * target the mean success (numerator/denominator, Wilson interval), pass_any_at_n and the stable and
  * flaky fixture counts, all from core's aggregation.
  */
-export async function campaignStatusCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
+export async function campaignStatusCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const id = campaignIdArg(args, 'usage: gitbench campaign status <campaign id> [--json]');
   const print = (summary: CampaignSummary) => {
     process.stdout.write(args.flags.has('json') ? `${JSON.stringify(summary, null, 2)}\n` : formatStatus(summary));

@@ -2,12 +2,10 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LegacyEnvelopeError, planLegacyImport, type LegacyImportPlan } from '@gitbench/core';
 import { importLegacyCampaign, refreshCampaignStats } from '@gitbench/db';
-import { onlyFlags, parseArgs, UsageError } from '../args';
+import { UsageError, type ParsedArgs } from '../args';
 import type { CliEnv } from '../env';
 import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
-
-const USAGE = 'usage: gitbench import-legacy <result.json | dir>... [--json]';
 
 /** Files as named; a directory stands for the *.json files in it. */
 async function expand(paths: string[]): Promise<string[]> {
@@ -27,10 +25,7 @@ async function expand(paths: string[]): Promise<string[]> {
  * Every file is validated first and nothing is written unless all are valid; importing a file again
  * finds its first import (the file's content is its fingerprint).
  */
-export async function importLegacyCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
-  if (args.positionals.length === 0) throw new UsageError(USAGE);
+export async function importLegacyCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
   const files = await expand(args.positionals);
   if (files.length === 0) throw new UsageError(`no .json result files in ${args.positionals.join(' ')}`);
   const plans: { file: string; plan: LegacyImportPlan }[] = [];

@@ -1,6 +1,6 @@
 import { recordAudit, rotateProviderKeys } from '@gitbench/db';
 import { cliActor } from '../campaign/cli-actor';
-import { onlyFlags, parseArgs, UsageError } from '../args';
+import { UsageError, type ParsedArgs } from '../args';
 import { readCliEnv } from '../env';
 import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
@@ -12,11 +12,7 @@ export const KEYS_USAGE = `usage: GITBENCH_OLD_SECRET_KEY=<previous secret> GITB
  * from the previous secret (GITBENCH_OLD_SECRET_KEY) to the new one, in one transaction. Keys are
  * opened only in this process and never printed.
  */
-export async function keysCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'rotate') throw new UsageError(KEYS_USAGE);
-  const args = parseArgs(rest, []);
-  onlyFlags(args, ['json']);
+export async function keysRotateCommand(args: ParsedArgs): Promise<number> {
   const oldSecret = process.env['GITBENCH_OLD_SECRET_KEY'];
   const newSecret = process.env['GITBENCH_SECRET_KEY'];
   if (!oldSecret || !newSecret || newSecret.length < 32) throw new UsageError(`set both secrets (the new one at least 32 characters)\n${KEYS_USAGE}`);

@@ -1,14 +1,11 @@
 import { DIFFICULTIES, summarizeSuite } from '@gitbench/core';
-import { onlyFlags, parseArgs, UsageError } from '../args';
+import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { EXIT } from '../sandbox-driver';
 
 /** `gitbench list <dir> [--json]`: fixture counts per domain and difficulty. */
-export async function listCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
-  const [dir] = args.positionals;
-  if (!dir) throw new UsageError('usage: gitbench list <dir> [--json]');
+export async function listCommand(args: ParsedArgs): Promise<number> {
+  const dir = args.positionals[0]!;
   const { fixtures, errors, manifest } = await loadSuite(dir);
   const summary = summarizeSuite(fixtures);
   if (args.flags.has('json')) {

@@ -1,5 +1,5 @@
 import { BUILTIN_MODELS } from '@gitbench/providers';
-import { onlyFlags, parseArgs, UsageError } from '../args';
+import type { ParsedArgs } from '../args';
 import { loadRegistry } from '../registry';
 import { EXIT } from '../sandbox-driver';
 
@@ -7,10 +7,7 @@ import { EXIT } from '../sandbox-driver';
  * `gitbench profiles [--json]`: the built-in models and the configured profiles, with the name of
  * each key's variable and whether it is set here. Never a key.
  */
-export async function profilesCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
-  if (args.positionals.length > 0) throw new UsageError('usage: gitbench profiles [--json]');
+export async function profilesCommand(args: ParsedArgs): Promise<number> {
   const registry = await loadRegistry();
   const profiles = registry.listProfiles();
   if (args.flags.has('json')) {

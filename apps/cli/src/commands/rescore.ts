@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { readRecordedScores, rescoreRecorded, type RecordedScore } from '@gitbench/engine';
-import { intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from '../args';
+import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { driverFromArgs, EXIT } from '../sandbox-driver';
@@ -9,11 +9,9 @@ import { driverFromArgs, EXIT } from '../sandbox-driver';
  * `gitbench rescore <results.json...> --fixtures <dir> [--json] [--workers N]`: re-score recorded
  * upstream outputs with our scorers and report agreement with upstream's verdicts.
  */
-export async function rescoreCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['fixtures', 'workers', 'sandbox']);
-  onlyFlags(args, ['fixtures', 'workers', 'sandbox', 'json']);
+export async function rescoreCommand(args: ParsedArgs): Promise<number> {
   const dir = stringFlag(args, 'fixtures');
-  if (!dir || args.positionals.length === 0) throw new UsageError('usage: gitbench rescore <results.json...> --fixtures <dir> [--json]');
+  if (!dir) throw new UsageError('--fixtures <dir> is required: the suite the results were made on');
   const workers = intFlag(args, 'workers', 2);
   const { fixtures, errors } = await loadSuite(dir);
   for (const e of errors) process.stderr.write(`invalid fixture (its scores are skipped): ${formatFixtureError(e)}\n`);

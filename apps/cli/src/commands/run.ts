@@ -7,14 +7,15 @@ import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
 import { agentFigures, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, sandboxDriver } from '../sandbox-driver';
+import type { ParsedArgs } from '../args';
 
 /**
  * `gitbench run <dir> --model <id> ...`: the embedded mode, no services. The model comes from the
  * provider registry (built-in, replay, or a profile's), every attempt runs in a sandbox and is scored
  * by the fixture's scorer; llm_judge fixtures are judged only with --judge-profile.
  */
-export async function runCommand(argv: string[]): Promise<number> {
-  const opts = parseRunArgs(argv);
+export async function runCommand(args: ParsedArgs): Promise<number> {
+  const opts = parseRunArgs(args);
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.

@@ -1,6 +1,6 @@
 import { gistMetrics, repoTaskMetrics, type FamilyOutcome, type GistOutcome, type RepoTaskOutcome } from '@gitbench/core';
 import { selfcheckSuite, type FixtureSelfcheck } from '@gitbench/engine';
-import { intFlag, onlyFlags, parseArgs, UsageError } from '../args';
+import { intFlag, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { driverFromArgs, EXIT } from '../sandbox-driver';
@@ -9,11 +9,8 @@ import { driverFromArgs, EXIT } from '../sandbox-driver';
  * `gitbench selfcheck <dir> [--runs N] [--json] [--workers N] [--sandbox docker|local]`: every fixture's
  * expected answer passes, every negative fails, and the input hash is the same in every run.
  */
-export async function selfcheckCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['runs', 'workers', 'sandbox']);
-  onlyFlags(args, ['runs', 'workers', 'sandbox', 'json']);
-  const [dir] = args.positionals;
-  if (!dir) throw new UsageError('usage: gitbench selfcheck <dir> [--runs N] [--json] [--workers N]');
+export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
+  const dir = args.positionals[0]!;
   const runs = intFlag(args, 'runs', 1);
   const workers = intFlag(args, 'workers', 2);
   const { fixtures, errors } = await loadSuite(dir);

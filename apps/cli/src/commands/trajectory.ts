@@ -1,12 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { trajectoryAtif } from '@gitbench/db';
-import { choiceFlag, intFlag, onlyFlags, parseArgs, stringFlag, UsageError } from '../args';
+import { choiceFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
-import { readCliEnv, type CliEnv } from '../env';
+import type { CliEnv } from '../env';
 import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
 
-export const TRAJECTORY_USAGE = 'usage: gitbench trajectory export <attempt id> [--format atif] [--try N] [--output FILE]';
 const FORMATS = ['atif'] as const;
 
 async function write(text: string, output: string | undefined) {
@@ -26,11 +25,9 @@ function noTrajectory(id: string): number {
  * JSON (Harbor / Terminal-Bench), through the web API with GITBENCH_URL and GITBENCH_TOKEN, else
  * from the database, with the same converter either way.
  */
-async function trajectoryExportCommand(argv: string[], env: CliEnv): Promise<number> {
-  const args = parseArgs(argv, ['format', 'try', 'output']);
-  onlyFlags(args, ['format', 'try', 'output']);
-  const id = args.positionals[0];
-  if (!id || args.positionals.length > 1 || !/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new UsageError(TRAJECTORY_USAGE);
+export async function trajectoryExportCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
+  const id = args.positionals[0]!;
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new UsageError(`'${id}' is not an attempt id`);
   choiceFlag(args, 'format', FORMATS);
   const tryNumber = args.flags.has('try') ? intFlag(args, 'try', 1) : undefined;
   const output = stringFlag(args, 'output');
@@ -51,10 +48,4 @@ async function trajectoryExportCommand(argv: string[], env: CliEnv): Promise<num
     await write(`${JSON.stringify(atif, null, 2)}\n`, output);
     return EXIT.ok;
   });
-}
-
-export async function trajectoryCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'export') throw new UsageError(TRAJECTORY_USAGE);
-  return trajectoryExportCommand(rest, readCliEnv());
 }

@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createAuth, createUser, setPassword, UserError } from '@gitbench/auth';
 import { ROLES, type Role } from '@gitbench/core';
-import { choiceFlag, onlyFlags, parseArgs, stringFlag, UsageError } from '../args';
+import { choiceFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { readCliEnv } from '../env';
 import { EXIT } from '../sandbox-driver';
 import { withServices } from '../services';
-
-export const USER_USAGE = `usage: gitbench user create --email EMAIL [--name NAME] [--admin | --role viewer|member|admin]
-                            [--password-stdin] [--reset-password] [--json]
-       gitbench user list [--json]`;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,11 +17,9 @@ async function readStdin(): Promise<string> {
  * password is read from stdin with --password-stdin, else generated and printed once. With
  * --reset-password an existing user gets the new password instead of an error.
  */
-async function userCreate(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['email', 'name', 'role']);
-  onlyFlags(args, ['email', 'name', 'role', 'admin', 'password-stdin', 'reset-password', 'json']);
+export async function userCreateCommand(args: ParsedArgs): Promise<number> {
   const email = stringFlag(args, 'email');
-  if (!email) throw new UsageError(`--email is required\n${USER_USAGE}`);
+  if (!email) throw new UsageError('--email is required (see gitbench user create --help)');
   const asked = choiceFlag(args, 'role', ROLES);
   if (asked && args.flags.has('admin') && asked !== 'admin') throw new UsageError('--admin and --role disagree');
   const roleAsked = asked !== undefined || args.flags.has('admin');
@@ -66,20 +60,11 @@ async function userCreate(argv: string[]): Promise<number> {
   });
 }
 
-async function userList(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json']);
+export async function userListCommand(args: ParsedArgs): Promise<number> {
   return withServices(readCliEnv(), { queue: false }, async ({ db }) => {
     const users = await db.user.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true, email: true, name: true, role: true, banned: true, createdAt: true } });
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(users, null, 2)}\n`);
     else for (const u of users) process.stdout.write(`${u.role.padEnd(6)}  ${u.email}  ${u.name}${u.banned ? '  (banned)' : ''}\n`);
     return EXIT.ok;
   });
-}
-
-export async function userCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === 'create') return userCreate(rest);
-  if (sub === 'list') return userList(rest);
-  throw new UsageError(sub && sub !== '--help' ? `unknown subcommand '${sub}'\n${USER_USAGE}` : USER_USAGE);
 }

@@ -1,4 +1,4 @@
-import { onlyFlags, parseArgs, UsageError } from '../args';
+import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { EXIT } from '../sandbox-driver';
 
@@ -7,11 +7,8 @@ import { EXIT } from '../sandbox-driver';
  * `--strict` also prints every form upstream accepts but that lets wrong answers pass or is likely a
  * slip (each with file, line and field), and then exits 0 only when there is none.
  */
-export async function validateCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
-  onlyFlags(args, ['json', 'strict']);
-  const [dir] = args.positionals;
-  if (!dir) throw new UsageError('usage: gitbench validate <dir> [--strict] [--json]');
+export async function validateCommand(args: ParsedArgs): Promise<number> {
+  const dir = args.positionals[0]!;
   const strict = args.flags.has('strict');
   const { fixtures, errors, warnings, files, manifest } = await loadSuite(dir);
   if (args.flags.has('json')) {
