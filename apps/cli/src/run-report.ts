@@ -10,19 +10,24 @@ export interface RunSummary {
   /** The envelope's own summary (quality outcomes only). */
   summary: { total_fixtures: number; total_passed: number; overall_pass_at_k: number };
   excluded: { benchmark: string; fixture_id: string; outcome: string; reason: string }[];
-  usage: {
-    calls: number;
-    input_tokens: number;
-    output_tokens: number;
-    total_tokens: number;
-    calls_with_tokens: number;
-    cost_usd: number | null;
-    calls_with_cost: number;
-    api_duration_ms: number;
-  };
+  /** The target model's calls (every call of an agent attempt). */
+  usage: Usage;
+  /** The judges' calls, kept apart from the model's as the worker keeps them. */
+  judgeUsage: Usage;
   file?: string;
   /** Agent mode: why the loops stopped, steps and tool calls, and the protocol used. */
   agent?: AgentFigures;
+}
+
+export interface Usage {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  calls_with_tokens: number;
+  cost_usd: number | null;
+  calls_with_cost: number;
+  api_duration_ms: number;
 }
 
 export interface AgentFigures {
@@ -81,7 +86,7 @@ export function outcomeCounts(entries: readonly SuiteRunEntry[]): Record<string,
 
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : '-');
 
-function usageLine(u: RunSummary['usage']): string {
+function usageLine(u: Usage): string {
   const cost = u.cost_usd === null ? 'cost unknown' : `cost $${u.cost_usd.toFixed(6)} (${u.calls_with_cost} of ${u.calls} calls priced)`;
   const tokens = u.calls_with_tokens === 0 ? 'tokens unknown' : `${u.input_tokens} input / ${u.output_tokens} output tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
   return `${u.calls} call(s): ${tokens}, ${cost}, API time ${(u.api_duration_ms / 1000).toFixed(1)} s`;
@@ -107,10 +112,28 @@ function agreementLines(a: ReplayAgreement): string[] {
   return lines;
 }
 
+/**
+ * One line per finished attempt, printed as it finishes (on stderr, whatever stdout is): which, its
+ * outcome, how an agent's loop ended and how long it took.
+ */
+export function attemptLine(done: number, total: number, e: SuiteRunEntry): string {
+  const loop = e.run?.agent?.summary;
+  const mode = loop ? 'agent' : e.outputMode;
+  const ending = loop ? `, ${loop.exitStatus} after ${loop.steps} step(s)` : '';
+  const why = e.attempt ? '' : `: ${e.error ?? 'unknown error'}`;
+  return `[${done}/${total}] ${e.fixture.domain}/${e.fixture.id} ${mode} trial ${e.trial}: ${e.attempt?.outcome ?? 'NOT_RUN'}${ending} in ${(e.durationMs / 1000).toFixed(1)} s${why}`;
+}
+
+/** `model via provider (profile p)`: a profile's provider names its profile already (`openai (profile relay)`). */
+function header(r: RunReport): string {
+  const via = r.provider.includes(`(profile ${r.profile})`) ? r.provider : `${r.provider} (profile ${r.profile})`;
+  return `${r.model} via ${via}${r.simulated ? ' — SIMULATED: no model answered' : ''}`;
+}
+
 /** The human-readable report: one block per output mode and trial, then the agreement when replayed. */
 export function formatRunReport(r: RunReport): string {
   const lines = [
-    `${r.model} via ${r.provider} (profile ${r.profile})${r.simulated ? ' — SIMULATED: no model answered' : ''}`,
+    header(r),
     `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
   ];
   for (const s of r.runs) {
@@ -121,6 +144,7 @@ export function formatRunReport(r: RunReport): string {
       `  passed ${s.summary.total_passed}/${s.summary.total_fixtures} scored (${pct(s.summary.total_passed, s.summary.total_fixtures)})${s.file ? ` → ${s.file}` : ''}`,
       `  ${usageLine(s.usage)}`,
     );
+    if (s.judgeUsage.calls > 0) lines.push(`  judges: ${usageLine(s.judgeUsage)}`);
     if (s.agent) lines.push(agentLine(s.agent, s.attempts));
     for (const x of s.excluded) lines.push(`  excluded ${x.benchmark}/${x.fixture_id}: ${x.reason}`);
   }

@@ -94,7 +94,9 @@ describe('gitbench run --model replay:<upstream results>', () => {
     const envelope = read(out);
     const judge = scoresOf(envelope).get('commit_messages/f001')?.gitbench?.judge;
     expect(judge).toMatchObject({ status: 'scored', members: [{ input_tokens: 300, cost_usd: 0.0005 }] });
-    expect(report.runs[0]?.usage).toMatchObject({ calls: 8 });
+    // The judges' calls are counted apart from the model's, as the worker keeps them.
+    expect(report.runs[0]?.usage).toMatchObject({ calls: 4 });
+    expect(report.runs[0]?.judgeUsage).toMatchObject({ calls: 4, input_tokens: 1200, cost_usd: 0.002 });
     expect(judged.stdout).not.toContain('test-judge-key');
 
     const unjudged = jsonOf<RunReport>(await gitbench(args, env));

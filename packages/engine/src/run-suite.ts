@@ -23,7 +23,8 @@ export interface SuiteRunOptions {
   /** Agent mode: every attempt runs the agent loop with this configuration (scored as text; outputModes ignored). */
   agent?: AgentConfigInput;
   labels?: Record<string, string>;
-  onProgress?: (done: number, total: number) => void;
+  /** After each attempt, with what it produced (the CLI prints a line per attempt). */
+  onProgress?: (done: number, total: number, entry: SuiteRunEntry) => void;
 }
 
 export interface SuiteRunEntry {
@@ -85,7 +86,7 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
       if (!(err instanceof Error)) throw err;
       entry = { fixture, outputMode, trial, attempt: null, response: null, error: err.message, durationMs: performance.now() - started };
     }
-    opts.onProgress?.(++done, jobs.length);
+    opts.onProgress?.(++done, jobs.length, entry);
     return entry;
   });
 }

@@ -1,5 +1,6 @@
 import type { RetryRecord, TokenUsage } from '@gitbench/core';
 import type { LlmJudgement, RouteMetadata } from '@gitbench/providers';
+import type { AgentAttemptRecord } from './agent/agent-attempt';
 import type { AttemptResult } from './attempt-result';
 import type { AnswerMode, ProductVersion } from './core-api';
 import type { ModelResponse } from './model-client';
@@ -77,50 +78,111 @@ function isScored(e: SuiteRunEntry): e is Scored {
   return e.response !== null && isScoredEntry(e);
 }
 
-/** Tokens, cost and API time of every call the run made: the target model's and the judges'. */
-function callTotals(entries: readonly SuiteRunEntry[]): Record<string, unknown> {
+/** Tokens, cost and API time summed over calls; a count or price some call did not report is counted apart. */
+function usageTotals() {
   const t = { calls: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, calls_with_tokens: 0, cost_usd: 0, calls_with_cost: 0, api_duration_ms: 0 };
-  const add = (usage: TokenUsage | null, usd: number | null, ms: number | null) => {
-    t.calls++;
-    if (usage?.totalTokens != null || usage?.inputTokens != null) t.calls_with_tokens++;
+  /** `calls` > 1: an agent attempt's calls, summed already (its totals are known only when every call reported them). */
+  const add = (usage: TokenUsage | null, usd: number | null, ms: number | null, calls = 1) => {
+    t.calls += calls;
+    if (usage?.totalTokens != null || usage?.inputTokens != null) t.calls_with_tokens += calls;
     t.input_tokens += usage?.inputTokens ?? 0;
     t.output_tokens += usage?.outputTokens ?? 0;
     t.total_tokens += usage?.totalTokens ?? 0;
     if (usd !== null) {
       t.cost_usd += usd;
-      t.calls_with_cost++;
+      t.calls_with_cost += calls;
     }
     t.api_duration_ms += ms ?? 0;
   };
-  for (const e of entries) {
-    if (e.response) add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
-    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : []) add(m.usage, m.cost.usd, m.apiDurationMs);
-    // GitGoodBench's history judge: only calls actually made (a cached verdict has none).
-    for (const c of e.run?.historyJudgeCalls ?? []) add(c.usage, c.cost.usd, c.apiDurationMs);
-  }
-  return { ...t, cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null, api_duration_ms: Math.round(t.api_duration_ms * 100) / 100 };
+  const result = () => ({ ...t, cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null, api_duration_ms: Math.round(t.api_duration_ms * 100) / 100 });
+  return { add, result };
 }
 
-function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, durationMs }: Scored): Record<string, unknown> {
+/**
+ * Tokens, cost and API time of every call the run made, the target model's apart from the judges'
+ * (as the worker stores them): an agent attempt counts each of its model calls, not one per attempt.
+ */
+function callTotals(entries: readonly SuiteRunEntry[]): { usage: Record<string, unknown>; judge_usage: Record<string, unknown> } {
+  const model = usageTotals();
+  const judges = usageTotals();
+  for (const e of entries) {
+    if (e.run?.agent) model.add(e.response?.usage ?? null, e.response?.cost.usd ?? null, e.response?.apiDurationMs ?? null, e.run.usage.calls);
+    else if (e.response) model.add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
+    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : []) judges.add(m.usage, m.cost.usd, m.apiDurationMs);
+    // GitGoodBench's history judge: only calls actually made (a cached verdict has none).
+    for (const c of e.run?.historyJudgeCalls ?? []) judges.add(c.usage, c.cost.usd, c.apiDurationMs);
+  }
+  return { usage: model.result(), judge_usage: judges.result() };
+}
+
+/**
+ * An agent's conversation as it happened, in the chat shape upstream's transcripts use: the system and
+ * user prompts actually sent, then every step's message with its tool calls, each call's output
+ * (with its exit code) and whatever the runtime said besides.
+ */
+export function agentTranscript(record: AgentAttemptRecord): Record<string, unknown>[] {
+  const s = record.summary;
+  const messages: Record<string, unknown>[] = [
+    ...(s.systemPrompt ? [{ role: 'system', content: s.systemPrompt }] : []),
+    { role: 'user', content: s.taskPrompt },
+  ];
+  for (const step of record.steps) {
+    messages.push({
+      role: 'assistant',
+      content: step.message.content ?? '',
+      ...(step.message.reasoning ? { reasoning: step.message.reasoning } : {}),
+      ...(step.toolCalls.length ? { tool_calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })) } : {}),
+    });
+    for (const r of step.results) {
+      messages.push({ role: 'tool', tool_call_id: r.callId, name: r.name, content: r.output, exit_code: r.exitCode, is_error: r.isError, truncated_bytes: r.truncatedBytes });
+    }
+    if (step.runtimeNote) messages.push({ role: 'user', content: step.runtimeNote });
+  }
+  return messages;
+}
+
+/** What an agent attempt did, beside upstream's fields: the loop's ending, its size and its prompts' tool set. */
+function agentSection(record: AgentAttemptRecord): Record<string, unknown> {
+  const s = record.summary;
+  return {
+    tool_set: s.toolSet,
+    protocol: s.protocol,
+    exit_status: s.exitStatus,
+    exit_detail: s.exitDetail,
+    steps: s.steps,
+    tool_calls: s.totals.toolCalls,
+    scored_on: record.scoredOn,
+    model_ms: s.totals.modelMs,
+    tool_ms: s.totals.toolMs,
+    wall_ms: s.totals.wallMs,
+  };
+}
+
+function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, durationMs, run }: Scored): Record<string, unknown> {
+  const agent = run?.agent;
   return {
     fixture_id: fixture.id,
     passed: attempt.passed,
     similarity: attempt.score,
-    model_output: attempt.scoredText || attempt.output,
+    // An agent's output is what it submitted, whatever the scorer read (the files it left, say).
+    model_output: agent ? (agent.summary.submission ?? '') : attempt.scoredText || attempt.output,
     ...(meta.outputMode === 'json_schema' ? { raw_structured_output: attempt.output } : {}),
     error: errorLine(attempt),
     ...usageFields(response.usage),
     cost_usd: response.cost.usd,
     api_duration_ms: response.apiDurationMs,
     reasoning_level: meta.reasoningLevel,
-    transcript: [
-      { role: 'user', content: attempt.prompt },
-      { role: 'assistant', content: attempt.output, ...(response.reasoning ? { reasoning: response.reasoning } : {}) },
-    ],
+    transcript: agent
+      ? agentTranscript(agent)
+      : [
+          { role: 'user', content: attempt.prompt },
+          { role: 'assistant', content: attempt.output, ...(response.reasoning ? { reasoning: response.reasoning } : {}) },
+        ],
     purpose: fixture.purpose ?? '',
     difficulty: fixture.difficulty,
     tags: fixture.tags,
-    prompt: fixture.prompt,
+    // The task as this attempt was given it: an agent gets the fixture's agent prompt, when it has one.
+    prompt: agent ? (fixture.agent?.prompt ?? fixture.prompt) : fixture.prompt,
     expected: fixture.expected,
     description: fixture.description,
     duration_ms: Math.round(durationMs * 100) / 100,
@@ -136,6 +198,7 @@ function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, du
       cost: response.cost,
       flags: response.flags,
       ...(judgement ? { judge: judgeSummary(judgement) } : {}),
+      ...(agent ? { agent: agentSection(agent) } : {}),
     },
   };
 }
@@ -184,7 +247,7 @@ export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly SuiteRu
       total_passed: totalPassed,
       overall_pass_at_k: totalFixtures ? Math.round((totalPassed / totalFixtures) * 10000) / 10000 : 0,
     },
-    gitbench: { excluded, usage: callTotals(entries), product_dirty: meta.product.dirty },
+    gitbench: { excluded, ...callTotals(entries), product_dirty: meta.product.dirty },
   };
 }
 

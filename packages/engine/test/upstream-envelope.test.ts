@@ -6,7 +6,7 @@ import { attempt, fixture, replayed, response } from './run-entries';
 /** The parts of the envelope these tests read. */
 interface Envelope {
   summary: unknown;
-  gitbench: { excluded: unknown[]; usage: unknown };
+  gitbench: { excluded: unknown[]; usage: unknown; judge_usage: unknown };
   results: { benchmark: string; scores: (Record<string, unknown> & { gitbench: { judge?: unknown } })[] }[];
 }
 const envelope = (entries: SuiteRunEntry[]) => toUpstreamEnvelope(META, entries) as unknown as Envelope;
@@ -78,7 +78,7 @@ describe('toUpstreamEnvelope', () => {
     expect(legacyEnvelopeSchema.safeParse(env).success).toBe(true);
   });
 
-  it("records every call's tokens, cost and API time, the judges' included", () => {
+  it("records every call's tokens, cost and API time, the judges' apart from the model's", () => {
     const env = envelope([pass, withJudge]);
     const [judgedScore] = scoresOf(env, 'commit_messages');
     expect(judgedScore).toMatchObject({ input_tokens: null, cost_usd: null, reasoning_level: 'high' });
@@ -86,14 +86,24 @@ describe('toUpstreamEnvelope', () => {
     const [logScore] = scoresOf(env, 'log');
     expect(logScore).toMatchObject({ input_tokens: 100, output_tokens: 10, total_tokens: 110, cost_usd: 0.001, api_duration_ms: 500, request_telemetry: { attempts: 1 } });
     expect(env.gitbench.usage).toEqual({
-      calls: 3,
-      input_tokens: 300,
-      output_tokens: 30,
-      total_tokens: 330,
-      calls_with_tokens: 2,
-      cost_usd: 0.003,
-      calls_with_cost: 2,
-      api_duration_ms: 1300,
+      calls: 2,
+      input_tokens: 100,
+      output_tokens: 10,
+      total_tokens: 110,
+      calls_with_tokens: 1,
+      cost_usd: 0.001,
+      calls_with_cost: 1,
+      api_duration_ms: 1000,
+    });
+    expect(env.gitbench.judge_usage).toEqual({
+      calls: 1,
+      input_tokens: 200,
+      output_tokens: 20,
+      total_tokens: 220,
+      calls_with_tokens: 1,
+      cost_usd: 0.002,
+      calls_with_cost: 1,
+      api_duration_ms: 300,
     });
   });
 
@@ -102,8 +112,10 @@ describe('toUpstreamEnvelope', () => {
     const judgeCall = response({ usage: { inputTokens: 900, outputTokens: 20, reasoningTokens: null, totalTokens: 920 }, cost: { source: 'provider', usd: 0.0004 }, apiDurationMs: 100 });
     const historyJudged: SuiteRunEntry = { ...replayed(ir, 'FAIL', false), run: { historyJudgeCalls: [judgeCall, judgeCall] } as unknown as SuiteRunEntry['run'] };
     type Totals = { calls: number; input_tokens: number; cost_usd: number; api_duration_ms: number };
-    const target = envelope([historyJudged]).gitbench.usage as Totals;
-    const alone = envelope([{ ...historyJudged, run: undefined }]).gitbench.usage as Totals;
+    const withCalls = envelope([historyJudged]).gitbench;
+    const target = withCalls.judge_usage as Totals;
+    const alone = envelope([{ ...historyJudged, run: undefined }]).gitbench.judge_usage as Totals;
+    expect(withCalls.usage).toEqual(envelope([{ ...historyJudged, run: undefined }]).gitbench.usage);
     expect(target.calls - alone.calls).toBe(2);
     expect(target.input_tokens - alone.input_tokens).toBe(1800);
     expect(Math.round((target.cost_usd - alone.cost_usd) * 1e8) / 1e8).toBe(0.0008);

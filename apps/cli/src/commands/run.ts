@@ -5,7 +5,7 @@ import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
-import { agentFigures, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
+import { agentFigures, attemptLine, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, sandboxDriver } from '../sandbox-driver';
 import type { ParsedArgs } from '../args';
 
@@ -34,7 +34,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       workers: opts.workers,
       ...(opts.agent ? { agent: opts.agent } : {}),
       ...(judge ? { judge } : {}),
-      onProgress: (d, t) => progress.update(d, t),
+      onProgress: (d, t, entry) => {
+        progress.log(attemptLine(d, t, entry));
+        progress.update(d, t);
+      },
     });
     progress.done();
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), as upstream records its commit.
@@ -55,7 +58,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
           },
           mine,
         );
-        const ours = envelope.gitbench as { excluded: RunSummary['excluded']; usage: RunSummary['usage'] };
+        const ours = envelope.gitbench as { excluded: RunSummary['excluded']; usage: RunSummary['usage']; judge_usage: RunSummary['judgeUsage'] };
         const run: RunSummary = {
           outputMode: mode,
           trial,
@@ -64,6 +67,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
           summary: envelope.summary as RunSummary['summary'],
           excluded: ours.excluded,
           usage: ours.usage,
+          judgeUsage: ours.judge_usage,
           ...(opts.agent ? { agent: agentFigures(mine) } : {}),
         };
         if (opts.jsonOutput) {

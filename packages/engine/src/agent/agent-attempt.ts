@@ -168,18 +168,22 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     const submission = run.summary.submission ?? '';
     const modelMs = run.summary.totals.modelMs;
     const base = { fixture, snapshot, driver, outputMode: 'text' as const, prompt, modelMs, ...(input.labels ? { labels: input.labels } : {}) };
+    // The session the agent worked in is the sandbox that ran, for its whole life; an answer scored on
+    // its text alone ran no other.
+    const sessionMs = () => performance.now() - started;
     if (scoredOn === 'answer') {
-      return { attempt: await scoreAttempt({ ...base, output: submission }), agent: record, prompt };
+      const attempt = await scoreAttempt({ ...base, output: submission });
+      return { attempt: attempt.sandbox.kind === 'none' ? withSession(attempt, driver, session, null, sessionMs()) : attempt, agent: record, prompt };
     }
     if (fixture.scoring.type === 'resolved_file_blocks') {
       const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
       const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await ctx.readFile(n).then((b) => (b === null ? null : decoder.decode(b)))]));
       const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
-      return { attempt: withSession(attempt, driver, session, null), agent: record, prompt };
+      return { attempt: withSession(attempt, driver, session, null, sessionMs()), agent: record, prompt };
     }
     const evidence = await probeSession(input, session, submission);
     const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
-    return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence), agent: record, prompt };
+    return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence, sessionMs()), agent: record, prompt };
   } finally {
     input.signal?.removeEventListener('abort', abort);
     await session.close().catch(() => undefined);
@@ -245,12 +249,15 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
   return evidence;
 }
 
-/** The session the attempt was scored in, instead of scoreAttempt's "no sandbox" for recorded evidence. */
-function withSession(attempt: AttemptResult, driver: SandboxDriver, session: SandboxSession, evidence: SandboxEvidence | null): AttemptResult {
+/**
+ * The session the attempt ran and was scored in, instead of scoreAttempt's "no sandbox" for recorded
+ * evidence; its duration is the session's, from its start to the scorer's end.
+ */
+function withSession(attempt: AttemptResult, driver: SandboxDriver, session: SandboxSession, evidence: SandboxEvidence | null, durationMs: number): AttemptResult {
   const d = driver.describe();
   return {
     ...attempt,
-    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: evidence ?? { answer: [], probes: {} }, durationMs: attempt.timings.totalMs },
+    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: evidence ?? { answer: [], probes: {} }, durationMs: Math.round(durationMs) },
   };
 }
 
