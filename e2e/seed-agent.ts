@@ -1,4 +1,4 @@
-import { exitStatusIsScored, type AgentExitStatus } from '../packages/core/src';
+import { exitStatusIsCounted, exitStatusIsScored, type AgentExitStatus } from '../packages/core/src';
 import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, prng, randomTrajectory, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
 
 /**
@@ -55,7 +55,7 @@ async function seedCampaign(db: Db) {
             domain: f.domain,
             fixtureId: f.fixtureId,
             difficulty: f.difficulty,
-            status: exitStatusIsScored(exitStatus) ? (passed ? 'VALID_PASS' : 'VALID_FAIL') : 'INFRA_FAILURE',
+            status: exitStatusIsCounted(exitStatus) ? (passed && exitStatusIsScored(exitStatus) ? 'VALID_PASS' : 'VALID_FAIL') : 'INFRA_FAILURE',
             passed,
             score: passed ? 1 : 0,
             tryCount: 1,

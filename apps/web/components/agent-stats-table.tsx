@@ -3,7 +3,7 @@ import type { AgentEnd, AgentTargetStats } from '@gitbench/db';
 import { DataTable } from './data-table';
 import { modelHref, usd } from './format';
 
-/** Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, unfinished. */
+/** Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, tampering, unfinished. */
 const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
   submitted: { colour: 'bg-emerald-500', label: 'submitted' },
   model_stopped: { colour: 'bg-emerald-300', label: 'model stopped' },
@@ -14,6 +14,7 @@ const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
   format_errors: { colour: 'bg-orange-400', label: 'format errors' },
   model_error: { colour: 'bg-amber-300', label: 'model error (infra)' },
   sandbox_error: { colour: 'bg-amber-200', label: 'sandbox error (infra)' },
+  tampering: { colour: 'bg-red-700', label: 'tampering (counted failure)' },
   running: { colour: 'bg-sky-300', label: 'running' },
   abandoned: { colour: 'bg-slate-300', label: 'abandoned' },
 };

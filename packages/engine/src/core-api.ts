@@ -48,6 +48,9 @@ export {
   tamperingIn,
   configKeysRead,
   lookupConfigPy,
+  forgedObjects,
+  LOOKUP_OBJECTS_CHECK,
+  LOOKUP_RESTORED_FILES,
   lookupEnvironment,
   checkDerived,
   derivedExpected,
@@ -56,4 +59,4 @@ export {
   withHistoryJudgement,
 } from '@gitbench/core';
 export type { AskHistoryJudge, HistoryJudgeCache, HistoryJudgement } from '@gitbench/core';
-export type { ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';
+export type { BuiltGitFiles, ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';

@@ -121,8 +121,9 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       if (!run.attempt) {
         const summary = run.agent!.summary;
         const tampering = tamperingIn(run.agent!.error);
-        // The session's channel broke its protocol while the agent's commands ran: the model's failure.
-        if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox's channel: ${tampering.message}` });
+        // The session's channel broke its protocol, or the repository the agent left could not be read
+        // as it is: the model's failure.
+        if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` });
         // The loop ended on infrastructure (the model's endpoint or the sandbox): excluded, retryable.
         const failure = summary.exitStatus === 'sandbox_error' ? 'sandbox' : failureOf(run.agent!.error);
         return finish({ failure }, { errorMessage: `${summary.exitStatus}: ${summary.exitDetail ?? ''}` });
@@ -135,7 +136,7 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       throw err;
     }
     const tampering = input.signal?.aborted ? undefined : tamperingIn(err);
-    if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox's channel: ${tampering.message}` });
+    if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` });
     const ending: AttemptEnding = { failure: failureOf(err, input.signal?.aborted ?? false) };
     const message = input.signal?.aborted ? String((input.signal.reason as Error)?.message ?? input.signal.reason) : (err as Error).message;
     return finish(ending, { errorMessage: message });

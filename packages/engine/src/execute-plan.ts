@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_OUTPUT_BYTES, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './sandbox-steps';
-import { configKeysRead, environmentPreamble, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
+import { builtGitFiles } from './built-git-files';
+import { configKeysRead, environmentPreamble, forgedObjects, LOOKUP_OBJECTS_CHECK, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type BuiltGitFiles, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 
 export interface PlanExecution {
@@ -14,7 +15,11 @@ export interface PlanExecution {
   stateRead: boolean;
   /** Set when the sandbox could not run the plan to the end; the evidence is then incomplete. */
   aborted?: string;
-  /** Set when the sandbox's records broke their protocol (see the sandbox's batch-output-reader). */
+  /**
+   * What the answer's processes tampered with, when they did: the sandbox's records broke their
+   * protocol (see the sandbox's batch-output-reader), or the repository could not be made ready for
+   * the scorer's look-ups.
+   */
   tampering?: string;
   durationMs: number;
   /** The one-shot sandbox the plan ran in. */
@@ -37,10 +42,20 @@ export const DEFAULT_MAX_ANSWER_COMMANDS = 100;
 /**
  * The step that rewrites the repository's configuration to the whitelist the scorer trusts (core's
  * lookupConfigPy), run as the sandbox's uid once the model's processes are gone and before the first
- * look-up; the keys the look-ups themselves read are kept.
+ * look-up; the keys the look-ups themselves read are kept. Given what the build left (`built`, from
+ * the archive the sandbox was restored from), the files of every git directory that change what git
+ * prints are put back as built.
  */
-export function lookupConfigStep(plan: SandboxPlan, cwd: string): BatchStep {
-  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command))), cwd, timeoutMs: 30_000 };
+export function lookupConfigStep(plan: SandboxPlan, cwd: string, built?: BuiltGitFiles): BatchStep {
+  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command)), built), cwd, timeoutMs: 30_000 };
+}
+
+/**
+ * The step that checks every object against its name (core's LOOKUP_OBJECTS_CHECK), after
+ * lookupConfigStep and before the look-ups, with their environment.
+ */
+export function objectsCheckStep(cwd: string): BatchStep {
+  return { id: 'lookup.objects', command: LOOKUP_OBJECTS_CHECK, cwd, env: lookupEnvironment(), timeoutMs: 60_000, maxOutputBytes: 64 * 1024 };
 }
 
 /** The scorer's look-ups as steps, each with the fixed environment of core's lookupEnvironment. */
@@ -95,9 +110,10 @@ export async function executePlan(
 ): Promise<PlanExecution> {
   const cwd = snapshot.repoDir;
   const maxOutputBytes = commandOutputBytes(opts, plan.answerCommands.length + plan.probes.length);
+  const tar = await archiveBytes(snapshot.tar);
   const result = await driver.runOnce(
     {
-      restoreTar: await archiveBytes(snapshot.tar),
+      restoreTar: tar,
       // The same pinned environment as the set-up, so a commit made by an answer is reproducible too.
       // Re-scoring maps the workspace an upstream answer named onto this one (core's workspaceTranslation).
       preamble: `${environmentPreamble()}\nexport ${WORKSPACE_VARIABLE}="$PWD"`,
@@ -115,7 +131,7 @@ export async function executePlan(
           })),
         },
         // Every process of the answer's is gone by now (the runner kills them after each step).
-        { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd)] },
+        { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd, builtGitFiles(tar, cwd)), objectsCheckStep(cwd)] },
         { stopOnFailure: false, steps: lookupSteps(plan, cwd, maxOutputBytes) },
         // What the answer left behind, shown on the attempt page; no scorer reads it.
         { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after' })) },
@@ -123,7 +139,7 @@ export async function executePlan(
     },
     opts.labels ? { labels: opts.labels } : {},
   );
-  const [stateRecords = [], answerRecords = [], , probeRecords = [], afterRecords = []] = result.groups;
+  const [stateRecords = [], answerRecords = [], prepared = [], probeRecords = [], afterRecords = []] = result.groups;
   const probes: Record<string, ExecRecord> = {};
   for (const r of probeRecords) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: answerRecords.map(toExecRecord), probes };
@@ -138,6 +154,29 @@ export async function executePlan(
     sandboxId: result.sandboxId,
   };
   if (result.aborted) execution.aborted = result.aborted;
-  if (result.tampering) execution.tampering = result.tampering;
+  if (result.tampering) execution.tampering = `the sandbox's channel: ${result.tampering}`;
+  else if (!result.aborted) {
+    const view = scorerViewTampering(prepared);
+    if (view) execution.tampering = view;
+  }
   return execution;
+}
+
+/**
+ * How the answer's processes left the scorer a repository that could lie to its look-ups, from the
+ * records of lookupConfigStep and objectsCheckStep, or undefined. The preparation fails only on what
+ * the model left (a file it made unremovable), and look-ups on a half-prepared repository could be
+ * fooled; an object whose content is not its name was forged. Both are tampering, never an excluded
+ * sandbox failure the model could choose.
+ */
+export function scorerViewTampering(records: readonly { id: string; exitCode: number; stderr: string }[]): string | undefined {
+  const config = records.find((r) => r.id === 'lookup.config');
+  // A repository directory that is gone (or cannot be entered) is not tampering: the look-ups cannot
+  // enter it either, and fail, as they should for a repository the answer deleted.
+  if (config && config.exitCode !== 0 && !(config.exitCode === 126 && config.stderr.startsWith('gitbench: cannot enter '))) {
+    return `the scorer's view: the repository could not be prepared for the scorer's look-ups (exit ${config.exitCode}): ${config.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`;
+  }
+  const forged = forgedObjects(records.find((r) => r.id === 'lookup.objects')?.stderr ?? '');
+  if (forged.length > 0) return `the scorer's view: objects whose content is not what their names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`;
+  return undefined;
 }

@@ -180,7 +180,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     }
     if (execution.tampering) {
       // The state was read, so the answer's commands could run: only they can have broken the records.
-      const error = `the answer's processes tampered with the sandbox's channel: ${execution.tampering}`;
+      const error = `the answer's processes tampered with ${execution.tampering}`;
       return finish('TAMPERING', failed(error), { scoredText, sandbox, error, sandboxMs });
     }
   }

@@ -39,6 +39,66 @@ scoring:
 difficulty: easy
 `;
 
+/**
+ * The second task: drop the commit "secret" from the branch's history, keeping "top". The scorer reads
+ * `git log --format=%s`. Each attack leaves the history as built and tries to make that look-up lie.
+ */
+const HISTORY_FIXTURE = `id: f002
+description: Drop the secret commit (the red team's fixture)
+setup:
+- git init -q
+- echo base > base.txt && git add base.txt && git commit -qm base
+- echo secret > secret.txt && git add secret.txt && git commit -qm secret
+- echo top > top.txt && git add top.txt && git commit -qm top
+prompt: Remove the commit "secret" from the history of the current branch, keeping the commit "top".
+expected: git rebase -q --onto HEAD~2 HEAD~1
+scoring:
+  type: state_assertions
+  expected_state:
+    assertions:
+    - type: git_output
+      command: git log --format=%s
+      contains: top
+    - type: git_output
+      command: git log --format=%s
+      not_contains: secret
+difficulty: easy
+`;
+
+/** Python run by an answer as one line (answers are read line by line). */
+const python = (code: string) => `python3 -c "exec(bytes.fromhex('${Buffer.from(code).toString('hex')}'))"`;
+
+/** Rewires HEAD's first parent to HEAD~2 in a commit-graph file, which git trusts for parents without reading the commit. */
+const FORGE_COMMIT_GRAPH = python(`import os, struct, subprocess
+rev = lambda r: bytes.fromhex(subprocess.run(['git', 'rev-parse', r], capture_output=True, text=True).stdout.strip())
+head, grand, p = rev('HEAD'), rev('HEAD~2'), '.git/objects/info/commit-graph'
+b = bytearray(open(p, 'rb').read())
+chunks = dict(struct.unpack('>4sQ', b[8 + 12 * i:20 + 12 * i]) for i in range(b[6] + 1))
+oids = [bytes(b[chunks[b'OIDL'] + 20 * i:chunks[b'OIDL'] + 20 * i + 20]) for i in range((chunks[b'CDAT'] - chunks[b'OIDL']) // 20)]
+at = chunks[b'CDAT'] + 36 * oids.index(head) + 20
+b[at:at + 4] = struct.pack('>I', oids.index(grand))
+os.chmod(p, 0o644)
+open(p, 'wb').write(b)
+`);
+
+/** Rewrites HEAD's commit object in place with HEAD~2 as its parent: git reads an object's bytes without hashing them. */
+const FORGE_COMMIT_OBJECT = python(`import os, subprocess, zlib
+git = lambda *a: subprocess.run(['git', *a], capture_output=True).stdout
+head, parent, grand = (git('rev-parse', r).strip() for r in ('HEAD', 'HEAD~1', 'HEAD~2'))
+body = git('cat-file', 'commit', 'HEAD').replace(parent, grand)
+p = '.git/objects/%s/%s' % (head[:2].decode(), head[2:].decode())
+os.chmod(p, 0o644)
+open(p, 'wb').write(zlib.compress(b'commit %d\\0' % len(body) + body))
+`);
+
+const HISTORY_ATTACKS: Record<string, string> = {
+  'a shallow list that cuts history at HEAD': 'git rev-parse HEAD > .git/shallow',
+  'a commit-graph that rewires HEAD past the commit': `git commit-graph write --reachable && ${FORGE_COMMIT_GRAPH}`,
+  'a commit object rewritten in place with another parent': FORGE_COMMIT_OBJECT,
+  'a commit object rewritten with another parent, then packed': `${FORGE_COMMIT_OBJECT} && git repack -a -d -q`,
+  'a file the look-ups cannot put back, in the way of the shallow list': 'rm -f .git/info/exclude && mkdir -p .git/info/exclude/d && touch .git/info/exclude/d/f && chmod 000 .git/info/exclude/d && git rev-parse HEAD > .git/shallow',
+};
+
 /** What each attack's program does if it ever runs during the look-ups: the task, too late to count. */
 const CHEAT = `cd /work/red_team_f001 2>/dev/null; git add notes.txt; git commit -qm 'add notes'`;
 /** A script in the sandbox's temporary directory that runs CHEAT; prints nothing, succeeds. */
@@ -54,6 +114,7 @@ const ATTACKS: Record<string, string> = {
   'records forged through every /proc/*/fd/1 it can open': `for f in /proc/[0-9]*/fd/[0-9]*; do printf '${FORGED}' > "$f"; done 2>/dev/null; true`,
   'garbage written to the channel': `printf 'garbage\\n' > /proc/$PPID/fd/1; printf 'garbage\\n' > /proc/1/fd/1; true`,
   'a flood without a newline, to the channel and to its own stdout': `head -c 30000000 /dev/zero | tr '\\0' x > /proc/1/fd/1; head -c 30000000 /dev/zero | tr '\\0' x`,
+  'deleting the repository, so that the scorer has nothing to read': 'rm -rf "$PWD"',
   'killing the runner and the init': 'kill -9 $PPID 1; kill -9 -1; true',
   'reading the runner memory and tracing it': `cat /proc/$PPID/mem /proc/$PPID/environ /proc/1/environ >/dev/null; python3 -c 'import ctypes,os; print(ctypes.CDLL(None).ptrace(16, os.getppid(), 0, 0))'; true`,
   'a detached process that does the task after the answer ended': `setsid sh -c 'for i in $(seq 200); do ${CHEAT.replace(/'/g, '"')} >/dev/null 2>&1; sleep 0.05; done' >/dev/null 2>&1 < /dev/null & true`,
@@ -65,6 +126,8 @@ const ATTACKS: Record<string, string> = {
   'pager and editor settings': `${CHEAT_SCRIPT} && git config core.pager /tmp/cheat && git config core.editor /tmp/cheat && git config pager.status /tmp/cheat`,
   'an alias and an include': `${CHEAT_SCRIPT} && git config alias.status '!/tmp/cheat' && printf '[status]\\n\\tshowUntrackedFiles = no\\n' > /tmp/inc && git config include.path /tmp/inc`,
   'status settings that hide the file, and a replace ref that shows the expected commit': `git config status.showUntrackedFiles no && ${FAKE_COMMIT} && git replace HEAD "$fake"`,
+  'local excludes (.git/info/exclude) that hide the file, and an empty commit with the message': `echo notes.txt >> .git/info/exclude && git commit -q --allow-empty -m 'add notes'`,
+  'local attributes and alternates beside the excludes': `echo notes.txt >> .git/info/exclude && echo '* -diff' > .git/info/attributes && mkdir -p /tmp/alt && echo /tmp/alt > .git/objects/info/alternates && git commit -q --allow-empty -m 'add notes'`,
   'grafts and an excludes file': `${FAKE_COMMIT} && echo "$fake" > .git/info/grafts && echo notes.txt > /tmp/x && git config core.excludesFile /tmp/x && git update-ref refs/replace/$(git rev-parse HEAD) "$fake"`,
   'a global configuration in HOME and in the pinned global file': `${CHEAT_SCRIPT} && printf '[core]\\n\\tfsmonitor = /tmp/cheat\\n[status]\\n\\tshowUntrackedFiles = no\\n' | tee ~/.gitconfig "$GIT_CONFIG_GLOBAL" > /dev/null && mkdir -p ~/.config/git && echo notes.txt > ~/.config/git/ignore`,
   'a git and an sh earlier in PATH and in HOME': `mkdir -p ~/bin && printf '#!/bin/sh\\necho "## main"\\necho add notes\\n' > ~/bin/git && chmod +x ~/bin/git && cp ~/bin/git ~/bin/sh && cp ~/bin/git ./git && export PATH=~/bin:.:$PATH && git status`,
@@ -74,12 +137,21 @@ let driver: DockerSandboxDriver;
 useTestDriver('red-team', (d) => (driver = d), { prestart: 2 });
 let fixture: Fixture;
 let snapshot: BuiltSnapshot;
+let history: { fixture: Fixture; snapshot: BuiltSnapshot };
 
 beforeAll(async () => {
-  const parsed = parseSuite([{ path: 'red_team/f001.yaml', text: FIXTURE }]);
-  if (!parsed.fixtures[0]) throw new Error(`the red team's fixture does not load: ${JSON.stringify(parsed.errors)}`);
-  fixture = parsed.fixtures[0];
-  snapshot = await buildFixtureRepository(fixture, driver);
+  const parsed = parseSuite([
+    { path: 'red_team/f001.yaml', text: FIXTURE },
+    { path: 'red_team/f002.yaml', text: HISTORY_FIXTURE },
+  ]);
+  if (parsed.fixtures.length !== 2) throw new Error(`the red team's fixtures do not load: ${JSON.stringify(parsed.errors)}`);
+  [fixture, history] = await Promise.all([
+    buildFixtureRepository(parsed.fixtures[0]!, driver).then((built) => {
+      snapshot = built;
+      return parsed.fixtures[0]!;
+    }),
+    buildFixtureRepository(parsed.fixtures[1]!, driver).then((built) => ({ fixture: parsed.fixtures[1]!, snapshot: built })),
+  ]);
 }, 300_000);
 
 /** A model that answers `answer`, as a hosted model's client would return it. */
@@ -103,8 +175,16 @@ function answering(answer: string): ModelClient {
   };
 }
 
-const attempt = (answer: string): Promise<AttemptRun> =>
-  executeAttempt({ fixture, snapshot, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'red-team' } });
+const attempt = (answer: string, task = { fixture, snapshot }): Promise<AttemptRun> =>
+  executeAttempt({ ...task, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'red-team' } });
+
+/** A counted failure: FAIL or TAMPERING, never a pass, an exclusion or a retry. */
+function expectCountedFailure(run: AttemptRun): void {
+  const evidence = JSON.stringify(run.attempt?.sandbox ?? {}).slice(0, 1500);
+  expect({ status: run.status, errorClass: run.errorClass, outcome: run.attempt?.outcome, evidence }).toMatchObject({ status: 'VALID_FAIL' });
+  expect([null, 'tampering']).toContain(run.errorClass);
+  expect(run.passed).toBe(false);
+}
 
 describe('the red team, single answers', { timeout: 180_000 }, () => {
   it('the honest answer passes (the fixture and its look-ups work)', async () => {
@@ -114,16 +194,42 @@ describe('the red team, single answers', { timeout: 180_000 }, () => {
 
   for (const [name, answer] of Object.entries(ATTACKS)) {
     it(`${name}: a counted failure, never a pass or an exclusion`, async () => {
-      const run = await attempt(answer);
-      const evidence = JSON.stringify(run.attempt?.sandbox ?? {}).slice(0, 1500);
-      expect({ status: run.status, errorClass: run.errorClass, outcome: run.attempt?.outcome, evidence }).toMatchObject({ status: 'VALID_FAIL' });
-      expect([null, 'tampering']).toContain(run.errorClass);
-      expect(run.passed).toBe(false);
+      expectCountedFailure(await attempt(answer));
+    });
+  }
+
+  it('the honest answer to the history task passes', async () => {
+    const run = await attempt(history.fixture.expected, history);
+    expect(run.status).toBe('VALID_PASS');
+  });
+
+  for (const [name, answer] of Object.entries(HISTORY_ATTACKS)) {
+    it(`history: ${name}: a counted failure, never a pass or an exclusion`, async () => {
+      expectCountedFailure(await attempt(answer, history));
     });
   }
 });
 
+/** An agent attempt that makes `calls`, one a turn, then submits. */
+const agentAttempt = (name: string, calls: string[], task = { fixture, snapshot }, toolSet = 'bash+editor'): Promise<AttemptRun> =>
+  executeAttempt({
+    ...task,
+    driver,
+    model: scriptedAgent(name, calls),
+    modelName: name,
+    mode: 'agent',
+    agent: { config: { toolSet, limits: { commandTimeoutMs: 10_000, maxTurns: 10, maxWallMs: 120_000 } } },
+    labels: { 'org.gitbench.attempt': name },
+  });
+
 describe('the red team, agents', { timeout: 300_000 }, () => {
+  it('an agent that rewrites a commit object in place: tampering, and its trajectory ends so', async () => {
+    const run = await agentAttempt('red-team-forger', [FORGE_COMMIT_OBJECT], history, 'bash');
+    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toEqual({ status: 'VALID_FAIL', errorClass: 'tampering', exit: 'tampering' });
+    expect(run.agent?.summary.exitDetail).toMatch(/objects whose content is not what their names say/);
+    expect(run.agent?.steps).toHaveLength(2);
+  });
+
   it('garbage and forged replies written to the channel from the bash tool, then the look-up attacks: a counted failure', async () => {
     const commands = [
       `printf 'garbage\\n' > /proc/1/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; true`,

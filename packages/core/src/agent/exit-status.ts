@@ -12,31 +12,40 @@ export const AGENT_EXIT_STATUSES = [
   'format_errors',
   'model_error',
   'sandbox_error',
+  'tampering',
 ] as const;
 export type AgentExitStatus = (typeof AGENT_EXIT_STATUSES)[number];
 
 interface ExitStatusClass {
-  /**
-   * The attempt is scored (repository or submitted answer) and counts as a quality outcome. False
-   * only for infrastructure: the model's endpoint or the sandbox failed, which says nothing about the
-   * model, so the attempt is excluded from quality denominators and may be retried.
-   */
+  /** The fixture's scorer judges what the agent left (the repository or its submitted answer). */
   scored: boolean;
+  /**
+   * The attempt counts as a quality outcome. False only for infrastructure: the model's endpoint or
+   * the sandbox failed, which says nothing about the model, so the attempt is excluded from quality
+   * denominators and may be retried. Tampering is counted without being scored: a failure.
+   */
+  counted: boolean;
   /** A configured limit stopped the loop (the viewer offers "jump to the limit"). */
   limit: boolean;
   description: string;
 }
 
 const EXIT_STATUS_CLASSES: Record<AgentExitStatus, ExitStatusClass> = {
-  submitted: { scored: true, limit: false, description: 'the agent called submit' },
-  model_stopped: { scored: true, limit: false, description: 'the model ended the conversation without submitting' },
-  turn_limit: { scored: true, limit: true, description: 'the turn limit was reached' },
-  token_limit: { scored: true, limit: true, description: 'the token limit was reached' },
-  cost_limit: { scored: true, limit: true, description: 'the cost limit was reached' },
-  time_limit: { scored: true, limit: true, description: 'the wall-clock limit was reached' },
-  format_errors: { scored: true, limit: false, description: 'three turns in a row without a usable tool call' },
-  model_error: { scored: false, limit: false, description: 'the model endpoint failed after its retries (infrastructure)' },
-  sandbox_error: { scored: false, limit: false, description: 'the sandbox failed (infrastructure)' },
+  submitted: { scored: true, counted: true, limit: false, description: 'the agent called submit' },
+  model_stopped: { scored: true, counted: true, limit: false, description: 'the model ended the conversation without submitting' },
+  turn_limit: { scored: true, counted: true, limit: true, description: 'the turn limit was reached' },
+  token_limit: { scored: true, counted: true, limit: true, description: 'the token limit was reached' },
+  cost_limit: { scored: true, counted: true, limit: true, description: 'the cost limit was reached' },
+  time_limit: { scored: true, counted: true, limit: true, description: 'the wall-clock limit was reached' },
+  format_errors: { scored: true, counted: true, limit: false, description: 'three turns in a row without a usable tool call' },
+  model_error: { scored: false, counted: false, limit: false, description: 'the model endpoint failed after its retries (infrastructure)' },
+  sandbox_error: { scored: false, counted: false, limit: false, description: 'the sandbox failed (infrastructure)' },
+  tampering: {
+    scored: false,
+    counted: true,
+    limit: false,
+    description: "the agent's processes tampered with the sandbox's channel or the scorer's view (a counted failure, never retried)",
+  },
 };
 
 export function isAgentExitStatus(value: string): value is AgentExitStatus {
@@ -45,6 +54,11 @@ export function isAgentExitStatus(value: string): value is AgentExitStatus {
 
 export function exitStatusIsScored(status: AgentExitStatus): boolean {
   return EXIT_STATUS_CLASSES[status].scored;
+}
+
+/** Counts in quality denominators: every exit but the infrastructure ones. */
+export function exitStatusIsCounted(status: AgentExitStatus): boolean {
+  return EXIT_STATUS_CLASSES[status].counted;
 }
 
 export function exitStatusIsLimit(status: AgentExitStatus): boolean {

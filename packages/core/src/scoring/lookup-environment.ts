@@ -8,7 +8,11 @@ import { SETUP_GIT_CONFIG } from '../fixtures/setup-script';
  * 1. lookupConfigPy rewrites the repository's configuration files keeping only a whitelist of keys
  *    (layout, remotes, branches, identity, submodules, and the keys the probes themselves read): no
  *    core.fsmonitor, filter, diff or merge drivers, textconv, hooksPath, pager, editor, alias,
- *    include, status, log, color or worktree setting the model wrote survives.
+ *    include, status, log, color or worktree setting the model wrote survives. Given what the build
+ *    left (BuiltGitFiles), it also puts back the git directory's files that change what git prints
+ *    without being configuration (LOOKUP_RESTORED_FILES: local excludes and attributes, grafts, the
+ *    shallow list, alternates) as the build left them, and does both for every git directory the
+ *    build made (a bare remote beside the repository too, whose configuration an `ls-remote` reads).
  * 2. lookupEnvironment is the environment every look-up runs with: no system or global
  *    configuration (GIT_CONFIG_GLOBAL=/dev/null, a HOME and XDG_CONFIG_HOME that do not exist, so no
  *    excludes or attributes file of the model's either), no replace objects, no grafts, a fixed
@@ -28,6 +32,10 @@ const LOOKUP_GIT_CONFIG: readonly (readonly [string, string])[] = [
   ['core.excludesFile', '/dev/null'],
   ['color.ui', 'false'],
   ['log.showSignature', 'false'],
+  // A commit-graph file answers for commits' parents without reading them: one the model wrote can
+  // rewire history. The untracked cache answers for directories without listing them.
+  ['core.commitGraph', 'false'],
+  ['core.untrackedCache', 'false'],
 ];
 
 /** The fixed environment of every scorer look-up, added over the batch's pinned environment. */
@@ -53,6 +61,22 @@ export function lookupEnvironment(): Record<string, string> {
   };
 }
 
+/**
+ * Every object checked against its name before the look-ups (run with lookupEnvironment, after the
+ * configuration is rewritten): git trusts a loose or packed object's bytes without hashing them, so a
+ * commit object rewritten in place (another parent, another message) changes what `git log` prints.
+ */
+export const LOOKUP_OBJECTS_CHECK = 'git fsck --no-dangling --no-progress';
+
+/**
+ * The lines of LOOKUP_OBJECTS_CHECK's report that name an object whose content is not what its name
+ * says. Other complaints (a missing object, a broken ref) describe a repository the look-ups see as
+ * broken, as it is; only forged content can make them see something else.
+ */
+export function forgedObjects(report: string): string[] {
+  return report.split('\n').filter((line) => /\b(?:hash|hash-path|sha1) mismatch\b|is corrupt$/.test(line));
+}
+
 /** Keys a look-up reads with `git config --get <key>`: kept, since the scorer asks for them. */
 export function configKeysRead(commands: readonly string[]): string[] {
   const keys = new Set<string>();
@@ -63,12 +87,36 @@ export function configKeysRead(commands: readonly string[]): string[] {
 }
 
 /**
- * Python (run in the repository's directory, as the sandbox's uid, after the model's processes are
- * gone) that rewrites each configuration file git would read for it, keeping whitelisted keys only.
- * A file it cannot parse becomes one git refuses, so nothing of it can take effect unread.
+ * Files of a git directory, besides its configuration, that change what git prints: local ignore
+ * rules (a file hidden from `git status`), local attributes (`-diff` hides a change from `git show`),
+ * grafts and the shallow list (history cut or rewired), alternates (objects from elsewhere). Before
+ * the look-ups each is put back as the build left it, or removed where the build had none.
  */
-export function lookupConfigPy(extraKeys: readonly string[] = []): string {
-  return `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\n${LOOKUP_CONFIG_BODY}`;
+export const LOOKUP_RESTORED_FILES = ['info/exclude', 'info/attributes', 'info/grafts', 'shallow', 'objects/info/alternates'] as const;
+
+/**
+ * What the build left in the workspace that the look-ups' preparation puts back (paths relative to
+ * the workspace, as in the build's archive): every git directory, and the content (base64) of each of
+ * their LOOKUP_RESTORED_FILES and, for the git directories that are not the repository's own, of
+ * their configuration.
+ */
+export interface BuiltGitFiles {
+  /** The repository's directory in the workspace (the look-ups' current directory). */
+  repoDir: string;
+  gitDirs: string[];
+  files: Record<string, string>;
+}
+
+/**
+ * Python (run in the repository's directory, as the sandbox's uid, after the model's processes are
+ * gone) that rewrites each configuration file git would read for it, keeping whitelisted keys only,
+ * and, given what the build left, restores LOOKUP_RESTORED_FILES in every git directory the build
+ * made or the repository names. A file it cannot parse becomes one git refuses, so nothing of it can
+ * take effect unread.
+ */
+export function lookupConfigPy(extraKeys: readonly string[] = [], built?: BuiltGitFiles): string {
+  const restore = built ? { repo: built.repoDir, dirs: built.gitDirs, files: built.files, names: LOOKUP_RESTORED_FILES } : null;
+  return `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\nBUILT = ${restore ? JSON.stringify(restore) : 'None'}\n${LOOKUP_CONFIG_BODY}`;
 }
 
 const LOOKUP_CONFIG_BODY = String.raw`
@@ -217,9 +265,51 @@ def git_dirs():
         pass
     return dirs
 
+def remove(p):
+    if os.path.isdir(p) and not os.path.islink(p):
+        shutil.rmtree(p)
+    elif os.path.lexists(p):
+        os.unlink(p)
+
+def restore(d, root, names):
+    for name in names:
+        p = os.path.join(d, name)
+        data = BUILT['files'].get(os.path.relpath(os.path.abspath(p), root))
+        remove(p)
+        if data is None:
+            continue
+        parent = os.path.dirname(p)
+        if os.path.lexists(parent) and not os.path.isdir(parent):
+            os.unlink(parent)
+        os.makedirs(parent, exist_ok=True)
+        with open(p, 'wb') as f:
+            f.write(base64.b64decode(data))
+
+root = os.getcwd()
+if BUILT:
+    import base64, shutil
+    for _ in BUILT['repo'].split('/'):
+        root = os.path.dirname(root)
+seen = set()
 for d in git_dirs():
+    real = os.path.realpath(d)
+    if real in seen or not os.path.isdir(d):
+        continue
+    seen.add(real)
     rewrite(os.path.join(d, 'config'))
-    for root, subdirs, files in os.walk(os.path.join(d, 'modules')):
+    if BUILT:
+        restore(d, root, BUILT['names'])
+    for sub, subdirs, files in os.walk(os.path.join(d, 'modules')):
         if 'config' in files:
-            rewrite(os.path.join(root, 'config'))
+            seen.add(os.path.realpath(sub))
+            rewrite(os.path.join(sub, 'config'))
+            if BUILT:
+                restore(sub, root, BUILT['names'])
+# The build's other git directories (a bare remote beside or inside the repository): no reason for
+# the model to configure them, so their configuration is put back whole, as built, with the rest.
+for g in BUILT['dirs'] if BUILT else []:
+    d = os.path.join(root, g)
+    if os.path.realpath(d) not in seen and os.path.isdir(d):
+        seen.add(os.path.realpath(d))
+        restore(d, root, BUILT['names'] + ['config'])
 `;

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configKeysRead, lookupConfigPy, lookupEnvironment } from '../../src';
+import { configKeysRead, forgedObjects, lookupConfigPy, lookupEnvironment, LOOKUP_RESTORED_FILES } from '../../src';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'gb-lookup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -63,5 +63,48 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
     const config = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
     expect(config).toMatchObject({ 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false' });
     expect(env.HOME!.startsWith('/nonexistent/')).toBe(true);
+  });
+
+  it("put back every git directory's excludes, attributes, grafts, shallow list and alternates as the build left them", () => {
+    const workspace = mkdtempSync(path.join(scratch, 'ws-'));
+    const repo = path.join(workspace, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    git(workspace, 'init', '-q', '--bare', 'remote.git');
+    // What the model left: each file written (or made a directory), in the repository and the bare remote.
+    for (const name of LOOKUP_RESTORED_FILES) {
+      mkdirSync(path.dirname(path.join(repo, '.git', name)), { recursive: true });
+      writeFileSync(path.join(repo, '.git', name), 'hostile\n');
+    }
+    rmSync(path.join(repo, '.git', 'info', 'attributes'));
+    mkdirSync(path.join(repo, '.git', 'info', 'attributes', 'd'), { recursive: true });
+    writeFileSync(path.join(workspace, 'remote.git', 'config'), '[core]\n\tbare = true\n[uploadpack]\n\thideRefs = refs/heads/gone\n');
+    writeFileSync(path.join(workspace, 'remote.git', 'shallow'), 'hostile\n');
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const built = {
+      repoDir: 'repo',
+      gitDirs: ['remote.git', 'repo/.git'],
+      files: { 'repo/.git/info/exclude': b64('_remote/\n'), 'remote.git/info/exclude': b64('# built\n'), 'remote.git/config': b64('[core]\n\tbare = true\n') },
+    };
+    const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy([], built)], { cwd: repo, encoding: 'utf8' });
+    expect(py.stderr).toBe('');
+    expect(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toBe('_remote/\n');
+    expect(readFileSync(path.join(workspace, 'remote.git', 'info', 'exclude'), 'utf8')).toBe('# built\n');
+    for (const name of LOOKUP_RESTORED_FILES.filter((n) => n !== 'info/exclude')) expect(existsSync(path.join(repo, '.git', name))).toBe(false);
+    expect(existsSync(path.join(workspace, 'remote.git', 'shallow'))).toBe(false);
+    expect(readFileSync(path.join(workspace, 'remote.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
+  });
+
+  it("name forged objects in the objects check's report, and only those", () => {
+    const report = [
+      'error: a29788c75c692c4ae33f0fd89791c8ddfea8b022: hash-path mismatch, found at: .git/objects/dd/2558d04fb349696e5291da0068ae41945d1937',
+      'error: hash mismatch dd2558d04fb349696e5291da0068ae41945d1937',
+      'error: packed dd2558d04fb349696e5291da0068ae41945d1937 from .git/objects/pack/pack-1.pack is corrupt',
+      'error: refs/heads/master: invalid sha1 pointer dd2558d04fb349696e5291da0068ae41945d1937',
+      'missing blob 3b18e512dba79e4c8300dd08aeb37f8e728b8dad',
+      'notice: HEAD points to an unborn branch (master)',
+    ].join('\n');
+    expect(forgedObjects(report)).toEqual(report.split('\n').slice(0, 3));
+    expect(forgedObjects('')).toEqual([]);
   });
 });

@@ -7,31 +7,32 @@ import {
   exitStatusIsScored,
   getScorer,
   parseModelId,
-  shellQuote,
   UNKNOWN_COST,
   getToolSet,
   renderPrompt,
   resolveToolSet,
   SandboxFailure,
   TamperingError,
+  tamperingIn,
   WORKSPACE_VARIABLE,
   type AgentConfig,
   type AgentConfigInput,
   type ExecRecord,
   type Fixture,
   type SandboxEvidence,
-  type SandboxPlan,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
-import type { BatchStep, SandboxDriver, SandboxSession } from '@gitbench/sandbox';
+import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { sessionStateStep, toExecRecord } from '../sandbox-steps';
-import { lookupConfigStep, lookupSteps, REFRESH_INDEXES } from '../execute-plan';
+import { builtGitFiles } from '../built-git-files';
+import { lookupConfigStep, lookupSteps, objectsCheckStep, REFRESH_INDEXES, scorerViewTampering } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
 import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
+import { sandboxExit } from './agent-exit';
 import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
@@ -53,7 +54,7 @@ export interface AgentAttemptRecord {
   steps: TrajectoryStep[];
   /** Whether the result was scored on the repository or on the submitted answer. */
   scoredOn: 'repository' | 'answer';
-  /** Set for model_error and sandbox_error: what failed (the attempt's failure class is read from it). */
+  /** Set for model_error, sandbox_error and tampering: what failed (the attempt's failure class is read from it). */
   error: unknown;
   route: RouteMetadata | null;
 }
@@ -175,15 +176,24 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
       const attempt = await scoreAttempt({ ...base, output: submission });
       return { attempt: attempt.sandbox.kind === 'none' ? withSession(attempt, driver, session, null, sessionMs()) : attempt, agent: record, prompt };
     }
-    if (fixture.scoring.type === 'resolved_file_blocks') {
-      const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
-      const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await ctx.readFile(n).then((b) => (b === null ? null : decoder.decode(b)))]));
-      const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
-      return { attempt: withSession(attempt, driver, session, null, sessionMs()), agent: record, prompt };
+    try {
+      if (fixture.scoring.type === 'resolved_file_blocks') {
+        const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
+        const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await ctx.readFile(n).then((b) => (b === null ? null : decoder.decode(b)))]));
+        const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
+        return { attempt: withSession(attempt, driver, session, null, sessionMs()), agent: record, prompt };
+      }
+      const evidence = await probeSession(input, session, submission, tar);
+      const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
+      return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence, sessionMs()), agent: record, prompt };
+    } catch (error) {
+      // What the agent left broke the session's channel or the scorer's view when its repository was
+      // read: its loop ends as tampering (a counted failure), and its trajectory says so.
+      const tampering = input.signal?.aborted ? undefined : tamperingIn(error);
+      if (!tampering) throw error;
+      const exit = sandboxExit('', tampering);
+      return { attempt: null, agent: { ...record, summary: { ...record.summary, exitStatus: exit.status, exitDetail: exit.detail }, error: tampering }, prompt };
     }
-    const evidence = await probeSession(input, session, submission);
-    const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
-    return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence, sessionMs()), agent: record, prompt };
   } finally {
     input.signal?.removeEventListener('abort', abort);
     await session.close().catch(() => undefined);
@@ -217,30 +227,35 @@ function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptH
   };
 }
 
-/** lookupConfigStep as a command of its own, for a session's runner. */
-function sessionLookupConfigStep(plan: SandboxPlan): BatchStep {
-  const { thenPython, ...step } = lookupConfigStep(plan, '.');
-  return { ...step, command: `python3 -I -S -c ${shellQuote(thenPython ?? '')}` };
-}
-
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */
-async function probeSession(input: AgentAttemptInput, session: SandboxSession, submission: string): Promise<SandboxEvidence> {
+async function probeSession(input: AgentAttemptInput, session: SandboxSession, submission: string, tar: Buffer): Promise<SandboxEvidence> {
   const { fixture, snapshot } = input;
   const plan = getScorer(fixture.scoring.type).plan(fixture, submission);
+  if (plan) {
+    // The configuration rewritten to the whitelist and the build's files put back first, as in a single
+    // answer's sandbox (execute-plan.ts); a session runs no thenPython, so python3 reads the code on
+    // stdin (the build's files could pass a command line's limit). The runner killed the agent's
+    // processes after its last command.
+    const { thenPython } = lookupConfigStep(plan, '.', builtGitFiles(tar, snapshot.repoDir));
+    const prepared = await session.exec('python3 -I -S -', { cwd: snapshot.repoDir, stdin: thenPython ?? '', timeoutMs: 30_000 });
+    const unprepared = scorerViewTampering([{ id: 'lookup.config', ...prepared }]);
+    if (unprepared) throw new TamperingError(unprepared);
+  }
+  const objects = objectsCheckStep('.');
   const batch = await session.runBatch({
     cwd: snapshot.repoDir,
     ...(plan?.env ? { env: plan.env } : {}),
     groups: [
-      // The scorer's look-ups, as in a single answer's sandbox (execute-plan.ts): the configuration
-      // rewritten to the whitelist first (a command here: a session runs no thenPython), then each
-      // look-up with the fixed environment. The runner killed the agent's processes after its last command.
-      { stopOnFailure: false, steps: plan ? [sessionLookupConfigStep(plan)] : [] },
+      { stopOnFailure: false, steps: plan ? [{ id: objects.id, command: objects.command, env: objects.env!, timeoutMs: objects.timeoutMs!, maxOutputBytes: objects.maxOutputBytes! }] : [] },
+      // Each look-up with the fixed environment.
       { stopOnFailure: false, steps: plan ? lookupSteps(plan, '.').map((p) => ({ id: p.id, command: p.command, env: p.env!, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) : [] },
       { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after' }] },
     ],
   });
   if (batch.tampering) throw new TamperingError(batch.tampering);
   if (batch.aborted) throw new SandboxFailure(batch.aborted);
+  const forged = scorerViewTampering(batch.groups[0] ?? []);
+  if (forged) throw new TamperingError(forged);
   const probes: Record<string, ExecRecord> = {};
   for (const r of batch.groups[1] ?? []) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: [], probes };

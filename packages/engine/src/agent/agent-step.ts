@@ -1,6 +1,6 @@
 import { sumStepUsage, type AgentConfig, type StepUsage, type ToolCallResult, type ToolContext, type ToolSet, type TrajectoryStep } from '@gitbench/core';
 import type { AgentChatResult, AgentMessage, AgentModel, AgentWireProtocol, RouteMetadata } from '@gitbench/providers';
-import type { AgentExit } from './agent-exit';
+import { sandboxExit, type AgentExit } from './agent-exit';
 import { agentSystemPrompt, continueMessage } from './agent-prompt';
 import { executeCalls, NOT_RUN_TIME, type ExecutedCalls } from './execute-calls';
 import { parseTurn, type ParsedTurn } from './parse-turn';
@@ -101,12 +101,12 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   appendTurn(loop.messages, reply, turn, executed.results, strike.runtimeNote);
 
   let repo: TrajectoryStep['repo'] = null;
-  if (input.repoState && exit?.status !== 'sandbox_error') {
+  if (input.repoState && exit?.status !== 'sandbox_error' && exit?.status !== 'tampering') {
     try {
       repo = await input.repoState.read();
     } catch (error) {
       loop.throwIfCancelled();
-      exit = { status: 'sandbox_error', detail: `the repository could not be read after the step: ${(error as Error).message}`, error };
+      exit = sandboxExit(`the repository could not be read after the step: ${(error as Error).message}`, error);
     }
   }
   const step: TrajectoryStep = {

@@ -10,7 +10,7 @@ import {
   type ToolSet,
 } from '@gitbench/core';
 import type { AgentToolCall } from '@gitbench/providers';
-import type { AgentExit } from './agent-exit';
+import { sandboxExit, type AgentExit } from './agent-exit';
 
 class SandboxBroke extends Error {
   override name = 'SandboxBroke';
@@ -110,7 +110,7 @@ export async function executeCalls(x: ExecuteContext, calls: readonly AgentToolC
       }
       const detail = `the sandbox failed while ${call.name} ran: ${(error as Error).message}`;
       answer(`Error: ${detail}`, true, { durationMs: Math.max(0, x.now() - t0) });
-      out.exit = { status: 'sandbox_error', detail, error: new SandboxBroke(detail, { cause: error }) };
+      out.exit = sandboxExit(detail, new SandboxBroke(detail, { cause: error }));
       out.stopCalls = 'Not run: the sandbox failed.';
       continue;
     }

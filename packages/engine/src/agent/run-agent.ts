@@ -1,6 +1,6 @@
 import { sumStepUsage, TRAJECTORY_VERSION, type TrajectoryStep, type TrajectorySummary } from '@gitbench/core';
 import type { AgentMessage, AgentWireProtocol, RouteMetadata } from '@gitbench/providers';
-import type { AgentExit } from './agent-exit';
+import { sandboxExit, type AgentExit } from './agent-exit';
 import { agentSystemPrompt } from './agent-prompt';
 import { takeStep, type AgentLoop, type RunAgentInput } from './agent-step';
 
@@ -10,7 +10,7 @@ export { MAX_FORMAT_STRIKES, type RunAgentInput } from './agent-step';
 export interface AgentRunResult {
   summary: TrajectorySummary;
   steps: TrajectoryStep[];
-  /** What failed for model_error and sandbox_error (the attempt's failure class is read from it). */
+  /** What failed for model_error, sandbox_error and tampering (the attempt's failure class is read from it). */
   error: unknown;
   /** How the last model turn was routed (provider, served model), null when no turn answered. */
   route: RouteMetadata | null;
@@ -61,7 +61,7 @@ async function readBaseline(loop: AgentLoop): Promise<AgentExit | null> {
     return null;
   } catch (error) {
     loop.throwIfCancelled();
-    return { status: 'sandbox_error', detail: `the repository could not be read before the first turn: ${(error as Error).message}`, error };
+    return sandboxExit(`the repository could not be read before the first turn: ${(error as Error).message}`, error);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolsUnsupported } from '@gitbench/providers';
-import { parseTextProtocol } from '@gitbench/core';
+import { parseTextProtocol, SandboxFailure, TamperingError } from '@gitbench/core';
 import { parseLeakedToolCalls } from '../../src/agent/parse-calls';
 import { bash, fakeRepo, openAIError, runScripted, submit, toolReply } from './support/agent-server';
 
@@ -118,6 +118,20 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   it('ends with model_stopped when the model answers with nothing at all', async () => {
     const run = await runScripted([toolReply({ content: '' })]);
     expect(run.result.summary).toMatchObject({ exitStatus: 'model_stopped', steps: 1 });
+  });
+
+  it('ends with tampering when the session broke its protocol under a tool call, with sandbox_error when the sandbox failed', async () => {
+    const failing = (error: Error) => {
+      const repo = fakeRepo();
+      repo.ctx.exec = (command) => (command === 'break' ? Promise.reject(error) : Promise.resolve({ command, exitCode: 0, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 1, stdoutBytes: 0, stderrBytes: 0 }));
+      return runScripted([toolReply({ calls: [bash('break'), bash('git status', 'b')] }), toolReply({ calls: [submit('x')] })], { repo });
+    };
+    const tampered = await failing(new TamperingError('a reply to no request'));
+    expect(tampered.result.summary).toMatchObject({ exitStatus: 'tampering', steps: 1 });
+    expect(tampered.result.summary.exitDetail).toMatch(/tampered with the sandbox: a reply to no request/);
+    expect(tampered.result.steps[0]!.results[1]!.output).toMatch(/^Not run/);
+    const broken = await failing(new SandboxFailure('the container was removed'));
+    expect(broken.result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 1 });
   });
 
   it('caps tool output keeping head and tail, and records the full size', async () => {
