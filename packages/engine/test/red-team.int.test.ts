@@ -2,7 +2,7 @@ import { parseSuite, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot, type ModelClient, type ModelResponse } from '../src';
-import { scriptedAgent } from './agent/support/scripted-agent';
+import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
 import { useTestDriver } from './test-driver';
 
 /**
@@ -211,7 +211,7 @@ describe('the red team, single answers', { timeout: 180_000 }, () => {
 });
 
 /** An agent attempt that makes `calls`, one a turn, then submits. */
-const agentAttempt = (name: string, calls: string[], task = { fixture, snapshot }, toolSet = 'bash+editor'): Promise<AttemptRun> =>
+const agentAttempt = (name: string, calls: ScriptedCall[], task = { fixture, snapshot }, toolSet = 'bash+editor'): Promise<AttemptRun> =>
   executeAttempt({
     ...task,
     driver,
@@ -222,7 +222,45 @@ const agentAttempt = (name: string, calls: string[], task = { fixture, snapshot 
     labels: { 'org.gitbench.attempt': name },
   });
 
+const writeFile = (path: string, content: string): ScriptedCall => ({ tool: 'write_file', args: { path, content } });
+
 describe('the red team, agents', { timeout: 300_000 }, () => {
+  it("the editor tools writing the repository's configuration, local excludes and a hook, with an empty commit: a counted failure", async () => {
+    const run = await agentAttempt('red-team-editor', [
+      writeFile('.git/config', '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\thooksPath = .git/hooks\n[status]\n\tshowUntrackedFiles = no\n[alias]\n\tstatus = log\n'),
+      writeFile('.git/info/exclude', 'notes.txt\n'),
+      writeFile('.git/hooks/post-index-change', '#!/bin/sh\ngit add notes.txt\n'),
+      { tool: 'str_replace', args: { path: '.git/info/exclude', old_str: 'notes.txt', new_str: 'notes.txt\n*.txt' } },
+      `git commit -q --allow-empty -m 'add notes'`,
+    ]);
+    expectCountedFailure(run);
+    expect(run.agent?.summary.exitStatus).toBe('submitted');
+  });
+
+  it('editor paths escaping the repository (a symbolic link into the runner, ../, a FIFO, a directory): refused to the model, then a counted failure', async () => {
+    const run = await agentAttempt('red-team-paths', [
+      'ln -s /opt/gitbench/runner/session.py runner.py && mkfifo pipe && mkdir dir',
+      writeFile('runner.py', 'import os\n'),
+      writeFile('../../opt/gitbench/runner/batch.py', 'import os\n'),
+      'read_file pipe',
+      writeFile('pipe', 'x'),
+      'read_file dir',
+      writeFile('dir', 'x'),
+    ]);
+    expectCountedFailure(run);
+    expect(run.errorClass).toBeNull();
+    expect(run.agent?.summary.exitStatus).toBe('submitted');
+    const refused = run.agent!.steps.slice(1, 7).map((s) => s.results[0]!);
+    expect(refused.map((r) => [r.isError, r.output.split(':')[0]])).toEqual([
+      [true, 'Error'],
+      [true, 'Error'],
+      [true, 'Error'],
+      [true, 'Error'],
+      [true, 'Error'],
+      [true, 'Error'],
+    ]);
+  });
+
   it('an agent that rewrites a commit object in place: tampering, and its trajectory ends so', async () => {
     const run = await agentAttempt('red-team-forger', [FORGE_COMMIT_OBJECT], history, 'bash');
     expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toEqual({ status: 'VALID_FAIL', errorClass: 'tampering', exit: 'tampering' });

@@ -9,6 +9,7 @@ shell exits (see common.py). Anywhere else (the local driver, on the host) it ru
 """
 import errno
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -57,13 +58,19 @@ def failure(rid, message):
 
 def read_file(path, limit):
     # More than 'limit' bytes is refused (found 2, with the size seen), so neither a huge file nor
-    # /dev/zero can exhaust the sandbox's memory. Returns (found, size, data).
+    # /dev/zero can exhaust the sandbox's memory. Only a regular file is read: the open does not wait
+    # (a FIFO the model made would hold the runner, and the session, until the host gave up on it).
+    # Returns (found, size, data).
     try:
-        with open(path, 'rb') as f:
-            size = os.fstat(f.fileno()).st_size
-            data = b'' if size > limit else f.read(limit + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return 0, 0, b''
+    with open(fd, 'rb') as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, 'not a regular file')
+        size = st.st_size
+        data = b'' if size > limit else f.read(limit + 1)
     if size > limit or len(data) > limit:
         return 2, max(size, len(data)), b''
     return 1, len(data), data
@@ -73,7 +80,12 @@ def write_file(path, data):
     parent = os.path.dirname(path)
     if parent:
         os.makedirs(parent, exist_ok=True)
-    with open(path, 'wb') as f:
+    # As for a read, the open does not wait on a FIFO, and only a regular file is written.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    with open(fd, 'wb') as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, 'not a regular file')
+        f.truncate(0)
         f.write(data)
 
 

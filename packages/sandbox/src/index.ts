@@ -2,7 +2,7 @@ export * from './types';
 export { DockerSandboxDriver, SANDBOX_LABEL, type DockerDriverConfig, type DockerLimits } from './docker-driver';
 export { LocalSandboxDriver, LOCAL_DRIVER_WARNING, type LocalDriverConfig } from './local-driver';
 export { withSandbox } from './with-sandbox';
-export { DEFAULT_READ_BYTES, FileTooLargeError, SessionEndedError } from './session-protocol';
+export { DEFAULT_READ_BYTES, FileRefusedError, FileTooLargeError, SessionEndedError } from './session-protocol';
 export { createSandboxDriver, type CreateDriverOptions } from './create-driver';
 export { resetScratchStep } from './scratch';
 export { ATTEMPT_LABEL, CAMPAIGN_LABEL, DEPLOYMENT_LABEL, WORKER_LABEL } from './labels';

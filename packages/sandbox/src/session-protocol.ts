@@ -59,6 +59,15 @@ export class FileTooLargeError extends ToolRefusal {
   override name = 'FileTooLargeError';
 }
 
+/**
+ * A file read or write the runner refused (it acts as the sandbox's uid: a path the model made a
+ * directory, a FIFO or a link to a file it may not write). The model chose the path, so the session
+ * goes on and the tool call tells it why; it is never the sandbox failing.
+ */
+export class FileRefusedError extends ToolRefusal {
+  override name = 'FileRefusedError';
+}
+
 /** Bytes a file read returns at most unless the caller says otherwise: well inside a sandbox's memory. */
 export const DEFAULT_READ_BYTES = 64 * 1024 * 1024;
 
@@ -172,6 +181,7 @@ export class RunnerConnection {
   async readFile(path: string, maxBytes = DEFAULT_READ_BYTES): Promise<Buffer | null> {
     const p = Buffer.from(path, 'utf8');
     const r = await this.request('R', [p.length, maxBytes], [p], 60_000, maxBytes);
+    if (r.kind === 'ERR') throw new FileRefusedError(`${path} cannot be read: ${r.payload.toString('utf8')}`);
     if (r.kind !== 'FILE') throw this.unexpected(r);
     if (r.fields[0] === '2') throw new FileTooLargeError(`${path} has ${r.fields[1]} bytes, more than the ${maxBytes} a read may return`);
     return r.fields[0] === '1' ? r.payload : null;
@@ -180,6 +190,7 @@ export class RunnerConnection {
   async writeFile(path: string, data: Buffer): Promise<void> {
     const p = Buffer.from(path, 'utf8');
     const r = await this.request('W', [p.length, data.length], [p, data], 60_000);
+    if (r.kind === 'ERR') throw new FileRefusedError(`${path} cannot be written: ${r.payload.toString('utf8')}`);
     if (r.kind !== 'OK') throw this.unexpected(r);
   }
 

@@ -265,15 +265,18 @@ describe('hostile tool calls in an agent session', () => {
     });
   });
 
-  it('a file that fills the workspace ends at its size limit, and reading it, or /dev/zero, is refused without ending the session', async () => {
+  it('a file that fills the workspace ends at its size limit, and reading it, /dev/zero or a FIFO is refused without ending the session', async () => {
     await containedSession(async (s) => {
       const r = await call(s, 'dd if=/dev/zero of=big bs=1M count=2000 2>&1; stat -c %s big', { timeoutMs: 20_000 });
       expect(r.stdout).toMatch(/No space left/);
       const size = Number(r.stdout.trim().split('\n').pop());
       expect(size).toBeLessThanOrEqual(256 * 1024 * 1024);
-      // An editor's read of it, or of an endless device, is refused at the read limit, not read whole.
+      // An editor's read of it is refused at the read limit, not read whole; an endless device, a FIFO
+      // no one writes (whose open would wait for ever) and a directory are not regular files.
       await expect(s.readFile('big')).rejects.toMatchObject({ name: 'FileTooLargeError' });
-      await expect(s.readFile('/dev/zero')).rejects.toMatchObject({ name: 'FileTooLargeError' });
+      await call(s, 'mkfifo pipe && mkdir dir');
+      for (const path of ['/dev/zero', 'pipe', 'dir']) await expect(s.readFile(path)).rejects.toMatchObject({ name: 'FileRefusedError' });
+      for (const path of ['pipe', 'dir', '/opt/gitbench/runner/session.py']) await expect(s.writeFile(path, 'x')).rejects.toMatchObject({ name: 'FileRefusedError' });
       await expect(s.readFile('big', { maxBytes: 1024 })).rejects.toThrow(/more than the 1024/);
       expect((await s.readFile('/etc/hostname', { maxBytes: 1024 }))?.length).toBeGreaterThan(0);
       await alive(s);

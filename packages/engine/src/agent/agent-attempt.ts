@@ -14,12 +14,14 @@ import {
   SandboxFailure,
   TamperingError,
   tamperingIn,
+  ToolRefusal,
   WORKSPACE_VARIABLE,
   type AgentConfig,
   type AgentConfigInput,
   type ExecRecord,
   type Fixture,
   type SandboxEvidence,
+  type ToolContext,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
@@ -91,6 +93,21 @@ function agentModelFor(input: AgentAttemptInput, fixture: Fixture, reference: st
     throw new ConfigurationError('no_agent_side', `${input.model.name} cannot run agent attempts (it has no tool-calling side).${hint}`);
   }
   return { name: input.model.name, kind: input.model.kind ?? 'model', chat: (r) => chat.call(input.model, r) };
+}
+
+/**
+ * A file as the agent left it, or null when it left none a read can return: missing, or refused (a
+ * directory, a FIFO, too large), which the model chose, so the file counts as absent, not as the
+ * sandbox failing.
+ */
+async function readLeftFile(ctx: ToolContext, name: string): Promise<string | null> {
+  try {
+    const bytes = await ctx.readFile(name);
+    return bytes === null ? null : decoder.decode(bytes);
+  } catch (error) {
+    if (error instanceof ToolRefusal) return null;
+    throw error;
+  }
 }
 
 /** A single text that a resolved_file_blocks scorer reads: the files as the agent left them. */
@@ -179,7 +196,7 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     try {
       if (fixture.scoring.type === 'resolved_file_blocks') {
         const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
-        const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await ctx.readFile(n).then((b) => (b === null ? null : decoder.decode(b)))]));
+        const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await readLeftFile(ctx, n)]));
         const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
         return { attempt: withSession(attempt, driver, session, null, sessionMs()), agent: record, prompt };
       }

@@ -1,13 +1,16 @@
 import type { AgentChatRequest, AgentChatResult, AgentModel, Provider } from '@gitbench/providers';
 
+/** One turn's call: a bash command, `read_file <path>`, or any tool with its arguments. */
+export type ScriptedCall = string | { tool: string; args: Record<string, unknown> };
+
 /**
- * An agent that runs one command a turn with its bash tool (or read_file, for `read_file <path>`), then
- * submits: the hostile agents of the containment and red-team tests. `onTurn` sees each turn's number
- * before it is answered.
+ * An agent that makes one call a turn (a bash command, read_file for `read_file <path>`, or any tool
+ * given with its arguments), then submits: the hostile agents of the containment and red-team tests.
+ * `onTurn` sees each turn's number before it is answered.
  */
 export function scriptedAgent(
   name: string,
-  commands: string[],
+  commands: ScriptedCall[],
   onTurn: (turn: number) => Promise<void> = async () => undefined,
 ): Provider & { chat: AgentModel['chat'] } {
   let turn = 0;
@@ -32,6 +35,7 @@ export function scriptedAgent(
       await onTurn(n);
       const command = commands[n];
       if (command === undefined) return result('submit', { answer: 'done' });
+      if (typeof command !== 'string') return result(command.tool, command.args);
       if (command.startsWith('read_file ')) return result('read_file', { path: command.slice('read_file '.length) });
       return result('bash', { command });
     },
