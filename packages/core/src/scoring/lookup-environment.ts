@@ -48,7 +48,10 @@ export function lookupEnvironment(): Record<string, string> {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ATTR_NOSYSTEM: '1',
     GIT_NO_REPLACE_OBJECTS: '1',
-    GIT_GRAFT_FILE: '/dev/null',
+    // A path that cannot exist: git reads no grafts from it, and says nothing. A graft file it can
+    // open (/dev/null) makes it print a deprecation hint into every look-up's output, and a check
+    // such as "the last commit has one parent" (%P has no space) then fails on the hint.
+    GIT_GRAFT_FILE: `${LOOKUP_HOME}/grafts`,
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     GIT_EDITOR: 'true',
