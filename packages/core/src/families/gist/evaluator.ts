@@ -234,6 +234,22 @@ def units_of(source):
 
 # ---- running a test command under pytest with the recorder -----------------------------------------
 
+def own_config(cwd):
+    # pytest's configuration file of the directory it runs in, as pytest would pick it there, else
+    # none at all: left to itself, pytest looks in every directory above, and the agent can write
+    # pytest.ini or conftest.py into the temporary directory above this one (addopts, a hook that
+    # turns every report into a pass).
+    for name, section in (('pytest.ini', None), ('.pytest.ini', None), ('pyproject.toml', '[tool.pytest.ini_options]'), ('tox.ini', '[pytest]'), ('setup.cfg', '[tool:pytest]')):
+        path = os.path.join(cwd, name)
+        if os.path.isfile(path):
+            if section is None:
+                return path
+            with open(path, encoding='utf-8', errors='replace') as f:
+                if section in f.read():
+                    return path
+    return os.devnull
+
+
 def run_pytest(cwd, target_nodes, pythonpath, trace_path):
     record = os.path.join(scratch, 'record-%d.json' % len(os.listdir(scratch)))
     env = {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': os.environ.get('HOME', '/tmp'), 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8',
@@ -242,7 +258,8 @@ def run_pytest(cwd, target_nodes, pythonpath, trace_path):
     if trace_path:
         env['GITBENCH_GIST_TRACE'] = os.path.realpath(trace_path)
         env['GITBENCH_GIST_FORBIDDEN'] = os.pathsep.join(os.path.realpath(p) for p in (repo, os.path.join(scratch, 'original')))
-    argv = ['/usr/bin/python3', '-m', 'pytest', '-p', PLUGIN, '-p', 'no:cacheprovider'] + task['options'] + target_nodes
+    # Configuration and conftest.py files from this directory down only.
+    argv = ['/usr/bin/python3', '-m', 'pytest', '-c', own_config(cwd), '--rootdir', cwd, '--confcutdir', cwd, '-p', PLUGIN, '-p', 'no:cacheprovider'] + task['options'] + target_nodes
     try:
         proc = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=task['timeout'])
     except subprocess.TimeoutExpired:
