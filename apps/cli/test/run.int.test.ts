@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
 import type { RunReport } from '../src/run-report';
+import { ATTACKS, FIXTURE, HISTORY_ATTACKS, HISTORY_FIXTURE } from '../../../packages/engine/test/red-team-attacks';
 import { gitbench, jsonOf, UPSTREAM } from './cli-process';
 
 /**
@@ -110,3 +111,45 @@ describe('gitbench run --model replay:<upstream results>', () => {
     expect(r.stderr).toMatch(/gitbench run: No profile lists model 'sim'\..*built-in model: oracle, nop, mock, simulated\[:seed\]/);
   });
 });
+
+describe('gitbench run against a hostile model', () => {
+  it('scores every attack of the red team as a counted failure: no pass, nothing excluded', { timeout: 300_000 }, async () => {
+    // The red team's two tasks as a suite on disk, and a model served over HTTP that answers each
+    // task's requests with its attacks in turn, one per trial.
+    const suite = path.join(tmp, 'red-team-suite');
+    mkdirSync(path.join(suite, 'red_team'), { recursive: true });
+    writeFileSync(path.join(suite, 'red_team', 'f001.yaml'), FIXTURE);
+    writeFileSync(path.join(suite, 'red_team', 'f002.yaml'), HISTORY_FIXTURE);
+    const attacks = {
+      notes: [
+        `${ATTACKS['records forged into the runner through /proc/$PPID/fd/1']}; ${ATTACKS['records forged into the container init through /proc/1/fd/1']}`,
+        ATTACKS['local excludes (.git/info/exclude) that hide the file, and an empty commit with the message']!,
+        ATTACKS['status settings that hide the file, and a replace ref that shows the expected commit']!,
+      ],
+      history: [HISTORY_ATTACKS['a shallow list that cuts history at HEAD']!, HISTORY_ATTACKS['a commit-graph that rewires HEAD past the commit']!, HISTORY_ATTACKS['a commit object rewritten in place with another parent']!],
+    };
+    const served = { notes: 0, history: 0 };
+    const hostile = await startFakeModelServer((req) => {
+      const task = JSON.stringify(req.body.messages).includes('secret') ? 'history' : 'notes';
+      const answer = attacks[task][served[task]++ % attacks[task].length]!;
+      return { json: chatCompletion({ content: answer }) };
+    });
+    try {
+      const profiles = path.join(tmp, 'hostile.json');
+      writeFileSync(profiles, JSON.stringify({ models: { hostile: { models: ['hostile-model'], base_url: `${hostile.url}/v1`, api_key_env: 'GITBENCH_TEST_HOSTILE_KEY' } } }));
+      const r = await gitbench(['run', suite, '--model', 'hostile-model', '--trials', '3', '--json'], { GITBENCH_PROFILES: profiles, GITBENCH_TEST_HOSTILE_KEY: 'test-hostile-key-0123456789' });
+      const report = jsonOf<RunReport>(r);
+      expect(served).toEqual({ notes: 3, history: 3 });
+      expect(report.runs).toHaveLength(3);
+      for (const run of report.runs) {
+        expect(run.excluded).toEqual([]);
+        expect(run.summary).toMatchObject({ total_fixtures: 2, total_passed: 0 });
+        expect(Object.keys(run.outcomes).filter((o) => o !== 'FAIL' && o !== 'TAMPERING')).toEqual([]);
+      }
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await hostile.close();
+    }
+  });
+});
+
