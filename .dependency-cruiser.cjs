@@ -99,7 +99,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(\\.next|node_modules/\\.cache|/generated/)' },
+    exclude: { path: '(\\.next|node_modules/\\.cache|/generated/|apps/cli/dist)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: {

@@ -8,6 +8,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/.next/**',
       '**/generated/**',
+      'apps/cli/dist*/**',
       '**/next-env.d.ts',
       'test-results/**',
       'playwright-report/**',

@@ -14,6 +14,7 @@ COPY . .
 # rendering: placeholders for that build only (nothing is connected to; compose gives the real ones).
 RUN npm ci --no-audit --no-fund \
  && bash scripts/prisma.sh generate \
+ && node apps/cli/build.mjs \
  && DATABASE_URL=postgresql://build@127.0.0.1:1/none REDIS_URL=redis://127.0.0.1:1 \
     GITBENCH_SECRET_KEY=placeholder-for-the-build-only-never-at-run-time npm run build -w @gitbench/web \
  && (id node >/dev/null 2>&1 || useradd --uid 1000 --create-home --shell /usr/sbin/nologin node) \

@@ -1,9 +1,8 @@
 import { CommanderError } from 'commander';
-import { ConfigurationError } from '@gitbench/core';
 import { UsageError, type ParsedArgs } from './args';
 import type { CliEnv } from './env';
 import { buildProgram } from './program';
-import { EXIT, InfrastructureError, interruption } from './sandbox-driver';
+import { EXIT, InfrastructureError, interruption } from './exit';
 
 const HELP = `gitbench — measure how well models handle Git
 
@@ -119,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
     const stopped = interruption();
     if (stopped) return await stopped;
     // A model nobody serves, a missing key or a bad profile file: the user's configuration, said plainly.
+    // The domain's classes load only on this path: core is most of a small command's start-up otherwise.
+    const { ConfigurationError } = await import('@gitbench/core');
     if (err instanceof UsageError || err instanceof ConfigurationError) {
       process.stderr.write(`gitbench ${command}: ${err.message}\n`);
       return EXIT.usage;

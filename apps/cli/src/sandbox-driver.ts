@@ -5,9 +5,7 @@ import path from 'node:path';
 import { createSandboxDriver, DockerSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
 import { UsageError, stringFlag, type ParsedArgs } from './args';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
-
-export class InfrastructureError extends Error {}
+import { InfrastructureError, interruptedBy, interruption } from './exit';
 
 const BUILD_IMAGE = path.resolve(import.meta.dirname, '../../../docker/build-sandbox-image.sh');
 
@@ -88,14 +86,6 @@ async function removeKilledRunsSandboxes(driver: DockerSandboxDriver, host: stri
   return removed;
 }
 
-/** Set once a signal stopped the run: settles, with the exit code, when its sandboxes are gone. */
-let interrupted: Promise<number> | null = null;
-
-/** The exit code of a run a signal stopped, once its sandboxes are removed; null while none did. */
-export function interruption(): Promise<number> | null {
-  return interrupted;
-}
-
 /**
  * Ctrl-C or a kill of the CLI removes the sandboxes this run started: no worker's orphan sweep looks
  * at a CLI's containers, and the pre-started ones would otherwise sleep for ever.
@@ -103,17 +93,19 @@ export function interruption(): Promise<number> | null {
 function removeOnSignal(driver: SandboxDriver, labels: Record<string, string>): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      if (interrupted) return;
+      if (interruption()) return;
       process.stderr.write(`gitbench: ${signal}: removing this run's sandboxes\n`);
       // Work in flight fails on the closed driver while we stop: expected, and not worth a stack trace.
       process.on('unhandledRejection', () => undefined);
       // Closed first, so the pool of pre-started sandboxes stops refilling; then whatever carries the label goes.
-      interrupted = driver
-        .close()
-        .catch(() => undefined)
-        .then(() => driver.removeByLabels(labels))
-        .catch(() => 0)
-        .then(() => (signal === 'SIGINT' ? 130 : 143));
+      const interrupted = interruptedBy(
+        driver
+          .close()
+          .catch(() => undefined)
+          .then(() => driver.removeByLabels(labels))
+          .catch(() => 0)
+          .then(() => (signal === 'SIGINT' ? 130 : 143)),
+      );
       void interrupted.then((code) => process.exit(code));
     });
   }

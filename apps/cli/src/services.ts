@@ -1,7 +1,7 @@
 import { createDb, type Db } from '@gitbench/db';
-import { createQueueClient, createRedis, type QueueClient } from '@gitbench/queue';
+import type { QueueClient } from '@gitbench/queue';
 import { redacted, type CliEnv } from './env';
-import { InfrastructureError } from './sandbox-driver';
+import { InfrastructureError } from './exit';
 
 export interface Services {
   db: Db;
@@ -15,6 +15,7 @@ export interface Services {
  * (right for workers), which would leave a command hanging without a word.
  */
 async function pingRedis(url: string): Promise<void> {
+  const { createRedis } = await import('@gitbench/queue');
   const redis = createRedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
   // The socket's error (ECONNREFUSED, ...) says more than the rejected connect ("Connection is closed").
   let cause: Error | undefined;
@@ -51,6 +52,8 @@ export async function openServices(env: CliEnv, opts: { queue: boolean }): Promi
     }
     if (opts.queue) {
       await pingRedis(env.REDIS_URL);
+      // Loaded only by the commands that queue work: BullMQ is most of a read-only command's start-up.
+      const { createQueueClient } = await import('@gitbench/queue');
       queue = createQueueClient({ redisUrl: env.REDIS_URL, queueName: env.GITBENCH_QUEUE });
     }
   } catch (err) {

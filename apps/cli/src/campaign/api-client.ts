@@ -1,5 +1,5 @@
 import type { CliEnv } from '../env';
-import { InfrastructureError } from '../sandbox-driver';
+import { InfrastructureError } from '../exit';
 import { UsageError } from '../args';
 
 export interface ApiAnswer<T> {

@@ -1,6 +1,6 @@
 import { ID_PREFIXES } from '@gitbench/core';
 import { UsageError, type ParsedArgs } from '../args';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 
 const CAMPAIGN_ID = new RegExp(`^${ID_PREFIXES.campaign}_[A-Za-z0-9]+$`);
 

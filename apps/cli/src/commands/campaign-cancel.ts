@@ -4,7 +4,7 @@ import type { ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import type { CliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 type Answer = { cancelled?: boolean; stoppedQueued?: number; sandboxRemoval?: string; status?: string };

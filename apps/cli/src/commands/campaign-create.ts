@@ -10,7 +10,7 @@ import { followCampaign, followCampaignViaApi } from '../campaign/follow';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
 import { loadRegistry } from '../registry';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 function whoami(): string {

@@ -9,7 +9,7 @@ import { choiceFlag, stringFlag, type ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import type { CliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 const FORMATS = ['csv', 'json', 'aa'] as const;

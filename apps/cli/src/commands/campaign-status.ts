@@ -4,7 +4,7 @@ import type { ParsedArgs } from '../args';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 /**

@@ -4,7 +4,7 @@ import { LegacyEnvelopeError, planLegacyImport, type LegacyImportPlan } from '@g
 import { importLegacyCampaign, refreshCampaignStats } from '@gitbench/db';
 import { UsageError, type ParsedArgs } from '../args';
 import type { CliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 /** Files as named; a directory stands for the *.json files in it. */

@@ -2,7 +2,7 @@ import { recordAudit, rotateProviderKeys } from '@gitbench/db';
 import { cliActor } from '../campaign/cli-actor';
 import { UsageError, type ParsedArgs } from '../args';
 import { readCliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 export const KEYS_USAGE = `usage: GITBENCH_OLD_SECRET_KEY=<previous secret> GITBENCH_SECRET_KEY=<new secret> gitbench keys rotate [--json]`;

@@ -1,7 +1,7 @@
 import { DIFFICULTIES, summarizeSuite } from '@gitbench/core';
 import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 
 /** `gitbench list <dir> [--json]`: fixture counts per domain and difficulty. */
 export async function listCommand(args: ParsedArgs): Promise<number> {

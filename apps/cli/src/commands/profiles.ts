@@ -1,7 +1,7 @@
 import { BUILTIN_MODELS } from '@gitbench/providers';
 import type { ParsedArgs } from '../args';
 import { loadRegistry } from '../registry';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 
 /**
  * `gitbench profiles [--json]`: the built-in models and the configured profiles, with the name of

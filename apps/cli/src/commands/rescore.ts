@@ -3,7 +3,8 @@ import { readRecordedScores, rescoreRecorded, type RecordedScore } from '@gitben
 import { intFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
-import { driverFromArgs, EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
+import { driverFromArgs } from '../sandbox-driver';
 
 /**
  * `gitbench rescore <results.json...> --fixtures <dir> [--json] [--workers N]`: re-score recorded

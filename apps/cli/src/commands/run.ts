@@ -6,7 +6,8 @@ import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
 import { agentFigures, attemptLine, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
-import { EXIT, sandboxDriver } from '../sandbox-driver';
+import { EXIT } from '../exit';
+import { sandboxDriver } from '../sandbox-driver';
 import type { ParsedArgs } from '../args';
 
 /**

@@ -3,7 +3,8 @@ import { selfcheckSuite, type FixtureSelfcheck } from '@gitbench/engine';
 import { intFlag, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
-import { driverFromArgs, EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
+import { driverFromArgs } from '../sandbox-driver';
 
 /**
  * `gitbench selfcheck <dir> [--runs N] [--json] [--workers N] [--sandbox docker|local]`: every fixture's

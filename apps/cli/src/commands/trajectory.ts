@@ -3,7 +3,7 @@ import { trajectoryAtif } from '@gitbench/db';
 import { choiceFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import type { CliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 const FORMATS = ['atif'] as const;

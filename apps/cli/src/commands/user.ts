@@ -3,7 +3,7 @@ import { createAuth, createUser, setPassword, UserError } from '@gitbench/auth';
 import { ROLES, type Role } from '@gitbench/core';
 import { choiceFlag, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { readCliEnv } from '../env';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 import { withServices } from '../services';
 
 async function readStdin(): Promise<string> {

@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
-import { EXIT } from '../sandbox-driver';
+import { EXIT } from '../exit';
 
 /**
  * `gitbench validate <dir> [--strict] [--json]`: exit 0 only when every fixture file is valid.
