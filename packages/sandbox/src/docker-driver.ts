@@ -8,7 +8,7 @@ import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
-import { IMAGE_RUNNER, KILL_GRACE_S, SANDBOX_UID } from './step-runner';
+import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
 import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
 
 export interface DockerLimits {
@@ -92,8 +92,31 @@ export class DockerSandboxDriver implements SandboxDriver {
         `sandbox image ${this.config.image} is not available on the Docker engine (${(err as Error).message}); build it with: npm run sandbox:image`,
       );
     }
+    await this.checkRunner();
     this.refill();
     return this;
+  }
+
+  /**
+   * The image must hold the runner every batch and session starts, or every attempt would fail one by
+   * one, each as a sandbox failure. Looked at in a container that is created and never started
+   * (Docker's archive API reads its file system): a few tens of milliseconds, once per driver.
+   */
+  private async checkRunner(): Promise<void> {
+    const container = await this.createContainer({ Cmd: ['true'] });
+    try {
+      const missing: string[] = [];
+      for (const path of [...RUNNER_FILES.map((f) => `${IMAGE_RUNNER_DIR}/${f}`), RUNNER_PYTHON]) {
+        await container.infoArchive({ path }).catch(() => missing.push(path));
+      }
+      if (missing.length > 0) {
+        throw new Error(
+          `sandbox image ${this.config.image} does not hold the step runner: ${missing.join(', ')} missing (an image built before the runner moved into it, or from another Dockerfile); build it again with: npm run sandbox:image`,
+        );
+      }
+    } finally {
+      await removeContainer(container).catch(() => undefined);
+    }
   }
 
   describe(): SandboxDescription {

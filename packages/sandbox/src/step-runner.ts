@@ -14,6 +14,10 @@ export const KILL_GRACE_S = 2;
 /** Where the sandbox image holds the runner's files (docker/build-sandbox-image.sh copies them there). */
 export const IMAGE_RUNNER_DIR = '/opt/gitbench/runner';
 
+/** The runner's files, each of which the image must hold, and the interpreter that runs them. */
+export const RUNNER_FILES = ['batch.py', 'common.py', 'session.py'] as const;
+export const RUNNER_PYTHON = '/usr/bin/python3';
+
 /**
  * The uid every command of a Docker sandbox runs as, and no other process there: the runner and the
  * container's init are root, so nothing the model runs can reach them (see runner/common.py).

@@ -54,6 +54,28 @@ describe('a container from the sandbox image', () => {
   });
 });
 
+describe('an image without the runner', () => {
+  it('is refused when the driver starts, naming the image and what is missing, and leaves no container', async () => {
+    // The sandbox image with one runner file removed, as an image built before the runner moved into it.
+    const tag = `gitbench-sandbox-test-norunner:${process.pid}`;
+    const c = await driver.docker.createContainer({ Image: image, User: '0:0', Cmd: ['rm', '/opt/gitbench/runner/session.py'], Labels: runLabel });
+    await c.start();
+    await c.wait();
+    const [repo, version] = tag.split(':');
+    await c.commit({ repo, tag: version });
+    await c.remove();
+    try {
+      const labels = { ...runLabel, 'org.gitbench.probe': 'norunner' };
+      await expect(new DockerSandboxDriver({ image: tag, labels, prestart: 1 }).init()).rejects.toThrow(
+        `sandbox image ${tag} does not hold the step runner: /opt/gitbench/runner/session.py missing`,
+      );
+      expect(await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.probe=norunner'] } })).toEqual([]);
+    } finally {
+      await driver.docker.getImage(tag).remove();
+    }
+  });
+});
+
 describe('one-shot sandboxes', () => {
   let pooled: DockerSandboxDriver;
   beforeAll(async () => {
