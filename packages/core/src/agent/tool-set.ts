@@ -29,6 +29,8 @@ export interface ToolExecOptions {
   stdin?: string | Uint8Array;
   /** Bytes of stdout and of stderr kept in the record; the sizes before capping are still reported. */
   maxOutputBytes?: number;
+  /** stderr written into stdout as it comes, so the two keep their order (stderr is then empty). */
+  mergeStderr?: boolean;
 }
 
 /** An ExecRecord plus what capping removed, so evidence says how much was not kept. */
@@ -76,6 +78,11 @@ export interface Tool<Args = unknown> {
   readonly args: z.ZodType<Args>;
   /** Calling it ends the loop (submit). */
   readonly terminal?: boolean;
+  /**
+   * How to read what the output cap leaves out of this tool's answer (a range, a narrower command),
+   * written into the cut's marker; absent: DEFAULT_TRUNCATION_HINT.
+   */
+  readonly truncationHint?: string;
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -96,6 +103,15 @@ export interface ToolSet {
 export class ToolRefusal extends Error {
   override name = 'ToolRefusal';
 }
+
+/** What a cut says of a tool that cannot page its own answer. */
+export const DEFAULT_TRUNCATION_HINT = 'the middle of this output was cut; ask for less at a time to see it';
+
+/**
+ * A tool's description of the output cap (every tool's answer is capped): what is cut and how to read
+ * the rest. Descriptions cannot name the number: the limit is the attempt's configuration.
+ */
+export const CAP_NOTE = "Answers longer than the attempt's output limit (16 KiB unless configured) are cut in the middle, keeping the beginning and the end, with a marker saying how many bytes were left out";
 
 /** Identity helper that keeps a tool's argument type tied to its zod schema. */
 export function defineTool<Args>(tool: Tool<Args>): Tool<Args> {

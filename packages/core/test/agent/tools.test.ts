@@ -46,8 +46,8 @@ describe('tool sets', () => {
   it('bash runs one command with the git environment and the per-command timeout', async () => {
     const { ctx, calls } = fakeContext();
     const ok = await bashTool.run({ command: 'git status' }, ctx);
-    expect(calls[0]).toEqual({ command: 'git status', options: { timeoutMs: 1234, env: AGENT_GIT_ENV } });
-    expect(ok).toMatchObject({ output: 'out', isError: false, exitCode: 0 });
+    expect(calls[0]).toEqual({ command: 'git status', options: { timeoutMs: 1234, env: AGENT_GIT_ENV, mergeStderr: true } });
+    expect(ok).toMatchObject({ output: 'out\n[exit code 0]', isError: false, exitCode: 0 });
     const bad = await bashTool.run({ command: 'false' }, ctx);
     expect(bad).toMatchObject({ output: 'out\nerr\n[exit code 1]', isError: true, exitCode: 1 });
     expect(bashTool.args.safeParse({}).success).toBe(false);
@@ -64,6 +64,20 @@ describe('tool sets', () => {
     expect(files['a.txt']).toBe('1\ntwo two\n');
     await writeFileTool.run({ path: 'd/b.txt', content: 'x' }, ctx);
     expect(files['d/b.txt']).toBe('x');
+  });
+
+  it('read_file reads a part by lines, saying which lines of how many and where the next part starts', async () => {
+    const { ctx } = fakeContext({ 'big.txt': 'l1\nl2\r\nl3\nl4\nl5' });
+    const read = async (range: { offset?: number; limit?: number }) => (await readFileTool.run({ path: 'big.txt', ...range }, ctx)).output;
+    expect(await read({ offset: 2, limit: 2 })).toBe('l2\r\nl3\n[lines 2-3 of 5; the next part starts at offset 4]');
+    expect(await read({ offset: 4 })).toBe('l4\nl5\n[lines 4-5 of 5]');
+    expect(await read({ limit: 10 })).toBe('l1\nl2\r\nl3\nl4\nl5');
+    expect(await read({ offset: 9 })).toBe('[the file has 5 line(s); offset 9 is past its end]');
+    expect(readFileTool.args.safeParse({ path: 'a', offset: 0 }).success).toBe(false);
+    // What the cap cuts, and how to read the rest, is in the description and in the cut's marker.
+    expect(readFileTool.description).toMatch(/cut in the middle[\s\S]*offset \(first line\) and limit/);
+    expect(capHeadTail('x'.repeat(100), 20, readFileTool.truncationHint).text).toContain('[... 80 of 100 bytes omitted: read the file in parts with offset (first line) and limit (number of lines) ...]');
+    expect(bashTool.description).toMatch(/in the order they were written.*exit code, always shown/);
   });
 
   it('submit is terminal and carries the answer', async () => {

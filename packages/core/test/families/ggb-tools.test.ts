@@ -66,6 +66,8 @@ describe('MCR tools on a real merge', () => {
     // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
     expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain('g = 700');
     expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain('a = 110\r\n');
+    // A large file is read in parts: a cut view could not be read past its middle.
+    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
 
     await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
     expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');

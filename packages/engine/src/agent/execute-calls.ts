@@ -1,5 +1,6 @@
 import {
   capHeadTail,
+  DEFAULT_TRUNCATION_HINT,
   findTool,
   ToolRefusal,
   type AgentLimits,
@@ -117,7 +118,7 @@ export async function executeCalls(x: ExecuteContext, calls: readonly AgentToolC
     const durationMs = Math.max(0, x.now() - t0);
     out.toolMs += durationMs;
     out.ran++;
-    const capped = capHeadTail(res.output, x.limits.maxToolOutputBytes);
+    const capped = capHeadTail(res.output, x.limits.maxToolOutputBytes, checked.tool.truncationHint ?? DEFAULT_TRUNCATION_HINT);
     const fullBytes = res.outputBytes ?? capped.bytes;
     out.results.push({
       callId: call.id,

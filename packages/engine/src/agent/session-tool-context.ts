@@ -11,6 +11,9 @@ export interface SessionToolContextInput {
   signal?: AbortSignal;
 }
 
+/** The session runs every command with `bash -c`: this sends its stderr into its stdout from the start. */
+const MERGE_STDERR = 'exec 2>&1\n';
+
 /** Bytes read from a flooding command before its pipe is closed (the model sees head and tail anyway). */
 const DRAIN_BYTES = 8 * 1024 * 1024;
 
@@ -28,7 +31,7 @@ export function sessionToolContext(input: SessionToolContextInput): ToolContext 
     limits: { commandTimeoutMs: limits.commandTimeoutMs, maxToolOutputBytes: limits.maxToolOutputBytes },
     signal,
     async exec(command: string, options: ToolExecOptions = {}): Promise<ToolExecRecord> {
-      const r = await session.exec(command, {
+      const r = await session.exec(options.mergeStderr ? `${MERGE_STDERR}${command}` : command, {
         cwd: resolve(options.cwd ?? '.'),
         timeoutMs: options.timeoutMs ?? limits.commandTimeoutMs,
         maxOutputBytes: options.maxOutputBytes ?? limits.maxToolOutputBytes,

@@ -134,14 +134,15 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
     expect(broken.result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 1 });
   });
 
-  it('caps tool output keeping head and tail, and records the full size', async () => {
+  it('caps tool output keeping head and tail, says how to read the rest, and records the full size', async () => {
     const big = `${'a'.repeat(5_000)}${'z'.repeat(5_000)}`;
     const repo = fakeRepo({}, () => ({ stdout: big }));
     const run = await runScripted([toolReply({ calls: [bash('cat big')] }), toolReply({ calls: [submit('')] })], { repo, config: { limits: { maxToolOutputBytes: 2_000 } } });
     const r = run.result.steps[0]!.results[0]!;
-    expect(r.outputBytes).toBe(10_000);
-    expect(r.truncatedBytes).toBe(8_000);
-    expect(r.output).toMatch(/^a+\n\[\.\.\. 8000 bytes omitted \.\.\.\]\nz+$/);
+    // The output with its exit code line, `\n[exit code 0]`.
+    expect(r.outputBytes).toBe(10_014);
+    expect(r.truncatedBytes).toBe(8_014);
+    expect(r.output).toMatch(/^a+\n\[\.\.\. 8014 of 10014 bytes omitted: run it again narrowed \(head, tail, sed -n 'FROM,TOp', grep\), or redirect it to a file and print that in parts \.\.\.\]\nz+\n\[exit code 0\]$/);
   });
 });
 

@@ -19,7 +19,11 @@ describe('tools over a sandbox session', () => {
   it('runs bash in the repository with the git environment, caps output and kills on timeout', async () => {
     const ctx = sessionToolContext({ session, repoDir: 'repo', limits: { commandTimeoutMs: 2_000, maxToolOutputBytes: 256 } });
     const r = await bashTool.run({ command: 'pwd; echo $GIT_PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT; git log --format=%s' }, ctx);
-    expect(r.output).toMatch(/\/repo\ncat true 0\none$/);
+    expect(r.output).toMatch(/\/repo\ncat true 0\none\n\[exit code 0\]$/);
+    // stderr where it was written, not after all of stdout; the exit code always.
+    const mixed = await bashTool.run({ command: 'echo out1; echo err1 >&2; echo out2; exit 3' }, ctx);
+    expect(mixed).toMatchObject({ output: 'out1\nerr1\nout2\n[exit code 3]', exitCode: 3, isError: true });
+    expect(mixed.commands?.[0]?.command).toBe('echo out1; echo err1 >&2; echo out2; exit 3');
     const big = await bashTool.run({ command: 'head -c 100000 /dev/zero | tr "\\0" x' }, ctx);
     expect(big.outputBytes).toBe(100000);
     expect(big.output).toMatch(/bytes omitted/);

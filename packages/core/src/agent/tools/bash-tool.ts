@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type ToolExecRecord } from '../tool-set';
+import { CAP_NOTE, defineTool, type ToolExecRecord } from '../tool-set';
 
 /**
  * Git never waits for a person inside an agent's sandbox: no pager, no editor, no credential prompt.
@@ -13,25 +13,34 @@ export const AGENT_GIT_ENV: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: '0',
 };
 
-/** What the model is shown of one command: stdout, stderr, and the exit code or timeout when they matter. */
+/** How to see what a cut left out of a command's output. */
+export const BASH_TRUNCATION_HINT = "run it again narrowed (head, tail, sed -n 'FROM,TOp', grep), or redirect it to a file and print that in parts";
+
+/**
+ * What the model is shown of one command: its output (stderr merged into stdout in the order written,
+ * see bashTool; a stderr the sandbox kept apart follows), what the sandbox cut, and always the exit
+ * code (0 included) or the timeout.
+ */
 export function formatCommandOutput(record: ToolExecRecord, timeoutMs: number): string {
   const parts: string[] = [];
   if (record.stdout !== '') parts.push(record.stdout.replace(/\n$/, ''));
   if (record.stderr !== '') parts.push(record.stderr.replace(/\n$/, ''));
-  if (record.timedOut) parts.push(`[timed out after ${timeoutMs} ms; the command was killed]`);
-  else if (record.exitCode !== 0) parts.push(`[exit code ${record.exitCode}]`);
   if (parts.length === 0) parts.push('[no output]');
+  if (record.truncated) parts.push(`[output cut in the middle to fit the limit: ${BASH_TRUNCATION_HINT}]`);
+  parts.push(record.timedOut ? `[timed out after ${timeoutMs} ms; the command was killed]` : `[exit code ${record.exitCode}]`);
   return parts.join('\n');
 }
+
+
 
 export const bashArgs = z.object({ command: z.string().min(1, 'command must not be empty') }).strict();
 
 export const bashTool = defineTool<z.infer<typeof bashArgs>>({
   name: 'bash',
   description:
-    'Run one bash command in the repository root and return its output (stdout, then stderr) and exit code. ' +
+    'Run one bash command in the repository root and return its output (stdout and stderr together, in the order they were written) and its exit code, always shown (0 included). ' +
     'Each call starts a fresh shell in the repository root; nothing is interactive (no pager, no editor); the network is off. ' +
-    'Long output is cut, keeping its beginning and end.',
+    `${CAP_NOTE}: to see the rest, ${BASH_TRUNCATION_HINT}.`,
   parameters: {
     type: 'object',
     properties: { command: { type: 'string', description: 'The bash command to run, e.g. `git log --oneline -5`.' } },
@@ -39,9 +48,11 @@ export const bashTool = defineTool<z.infer<typeof bashArgs>>({
     additionalProperties: false,
   },
   args: bashArgs,
+  truncationHint: BASH_TRUNCATION_HINT,
   async run(args, ctx) {
     const timeoutMs = ctx.limits.commandTimeoutMs;
-    const record = await ctx.exec(args.command, { timeoutMs, env: { ...AGENT_GIT_ENV } });
+    // Both streams in the order they were written: an early error is not printed after all of the output.
+    const record = await ctx.exec(args.command, { timeoutMs, env: { ...AGENT_GIT_ENV }, mergeStderr: true });
     return {
       output: formatCommandOutput(record, timeoutMs),
       isError: record.timedOut || record.exitCode !== 0,

@@ -14,13 +14,15 @@ export interface CappedText {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-export function capHeadTail(text: string, maxBytes: number): CappedText {
+/** `hint` tells the model how to read what was left out (a tool's truncationHint). */
+export function capHeadTail(text: string, maxBytes: number, hint?: string): CappedText {
   const bytes = encoder.encode(text);
   if (bytes.length <= maxBytes) return { text, bytes: bytes.length, truncatedBytes: 0 };
   const head = Math.ceil(maxBytes / 2);
   const tail = maxBytes - head;
   const omitted = bytes.length - head - tail;
-  const shown = `${decoder.decode(bytes.subarray(0, head))}\n[... ${omitted} bytes omitted ...]\n${decoder.decode(bytes.subarray(bytes.length - tail))}`;
+  const marker = hint ? `[... ${omitted} of ${bytes.length} bytes omitted: ${hint} ...]` : `[... ${omitted} bytes omitted ...]`;
+  const shown = `${decoder.decode(bytes.subarray(0, head))}\n${marker}\n${decoder.decode(bytes.subarray(bytes.length - tail))}`;
   return { text: shown, bytes: bytes.length, truncatedBytes: omitted };
 }
 

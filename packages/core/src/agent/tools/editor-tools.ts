@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../tool-set';
+import { CAP_NOTE, defineTool, type ToolContext } from '../tool-set';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const path = z.string().min(1, 'path must not be empty');
@@ -11,16 +11,50 @@ async function readText(ctx: ToolContext, file: string): Promise<string | null> 
 
 const missing = (file: string) => ({ output: `No such file: ${file}`, isError: true });
 
-export const readFileArgs = z.object({ path }).strict();
+/** A part of a file by lines, as read_file and GitGoodBench's view_file_at take it. */
+export const LINE_RANGE_ARGS = {
+  offset: z.number().int().min(1, 'offset is a line number, 1 or more').optional(),
+  limit: z.number().int().min(1, 'limit is a number of lines, 1 or more').optional(),
+};
+export const LINE_RANGE_PARAMETERS = {
+  offset: { type: 'integer', minimum: 1, description: 'First line to return (1-based). Default 1.' },
+  limit: { type: 'integer', minimum: 1, description: 'How many lines to return from offset. Default: to the end of the file.' },
+} as const;
+export const RANGE_TRUNCATION_HINT = 'read the file in parts with offset (first line) and limit (number of lines)';
+
+/**
+ * The lines asked for, exactly as in the file; a part that is not the whole file ends with a line
+ * saying which lines these are and how many the file has, so the model knows where to go on.
+ */
+export function lineRange(text: string, range: { offset?: number | undefined; limit?: number | undefined }): string {
+  if (range.offset === undefined && range.limit === undefined) return text;
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const from = (range.offset ?? 1) - 1;
+  if (from >= lines.length) return `[the file has ${lines.length} line(s); offset ${from + 1} is past its end]`;
+  const to = range.limit === undefined ? lines.length : Math.min(lines.length, from + range.limit);
+  const part = lines.slice(from, to).join('');
+  if (from === 0 && to === lines.length) return part;
+  return `${part}${part.endsWith('\n') ? '' : '\n'}[lines ${from + 1}-${to} of ${lines.length}${to < lines.length ? `; the next part starts at offset ${to + 1}` : ''}]`;
+}
+
+export const readFileArgs = z.object({ path, ...LINE_RANGE_ARGS }).strict();
 export const readFileTool = defineTool<z.infer<typeof readFileArgs>>({
   name: 'read_file',
-  description: 'Read a text file, path relative to the repository root. Returns its content exactly.',
-  parameters: { type: 'object', properties: { path: { type: 'string', description: 'File path relative to the repository root.' } }, required: ['path'], additionalProperties: false },
+  description:
+    'Read a text file, path relative to the repository root. Returns its content exactly, or with offset and limit only those lines (followed by a line saying which lines of how many). ' +
+    `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'File path relative to the repository root.' }, ...LINE_RANGE_PARAMETERS },
+    required: ['path'],
+    additionalProperties: false,
+  },
   args: readFileArgs,
+  truncationHint: RANGE_TRUNCATION_HINT,
   async run(args, ctx) {
     const text = await readText(ctx, args.path);
     if (text === null) return missing(args.path);
-    return { output: text, isError: false };
+    return { output: lineRange(text, args), isError: false };
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange, RANGE_TRUNCATION_HINT } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { REASON_PARAMETER, decode, lineEnding, q, reason, result, run, splitLines, withEnding } from './common';
 
@@ -63,6 +64,9 @@ async function showConflict(ctx: ToolContext, commands: ToolExecRecord[], index:
   return { text: `<CONFLICT-${index}> ${c.file}, lines ${c.startLine}-${c.endLine} (${conflicts.length} conflict(s) remain; CONFLICT-0 is the current one)\n${body}\n</CONFLICT-${index}>`, error: false };
 }
 
+/** The conflict and diff views cannot page; view_file_at reads any part of a file. */
+const VIEW_FILE_HINT = 'view_file_at shows any part of a file by lines (offset and limit)';
+
 const windowSize = z.number().int().min(0).max(500);
 
 export const viewCurrentMergeConflictTool = defineTool({
@@ -75,6 +79,7 @@ export const viewCurrentMergeConflictTool = defineTool({
     additionalProperties: false,
   },
   args: z.object({ context_window_size: windowSize, reason }).strict(),
+  truncationHint: VIEW_FILE_HINT,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const shown = await showConflict(ctx, commands, 0, args.context_window_size);
@@ -96,6 +101,7 @@ export const viewMergeConflictAtTool = defineTool({
     additionalProperties: false,
   },
   args: z.object({ conflict_index: z.number().int().min(0), context_window_size: windowSize, reason }).strict(),
+  truncationHint: VIEW_FILE_HINT,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const shown = await showConflict(ctx, commands, args.conflict_index, args.context_window_size);
@@ -120,6 +126,7 @@ export const viewDiffForTool = defineTool({
   name: 'view_diff_for',
   description: 'Show the full diff of a file between the local side (HEAD) and the incoming side (MERGE_HEAD).',
   ...PATH_TOOL,
+  truncationHint: VIEW_FILE_HINT,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const rec = await run(ctx, commands, `git diff --no-color --no-ext-diff HEAD MERGE_HEAD -- ${q(args.relative_path_from_project_root)}`);
@@ -130,12 +137,20 @@ export const viewDiffForTool = defineTool({
 
 export const viewFileAtTool = defineTool({
   name: 'view_file_at',
-  description: 'Show a file as it is now in the working tree (with the conflicts still unresolved and the resolutions made so far).',
-  ...PATH_TOOL,
+  description:
+    'Show a file as it is now in the working tree (with the conflicts still unresolved and the resolutions made so far); with offset and limit only those lines (followed by a line saying which lines of how many). ' +
+    `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
+  parameters: {
+    ...PATH_TOOL.parameters,
+    // Not in the paper's tool: a large file could not be read past the cut.
+    properties: { ...PATH_TOOL.parameters.properties, ...LINE_RANGE_PARAMETERS },
+  },
+  args: z.object({ relative_path_from_project_root: pathArg, reason, ...LINE_RANGE_ARGS }).strict(),
+  truncationHint: RANGE_TRUNCATION_HINT,
   async run(args, ctx) {
     const bytes = await ctx.readFile(args.relative_path_from_project_root);
     if (!bytes) return result(`${args.relative_path_from_project_root} does not exist.`, true, []);
-    return result(decode(bytes), false, []);
+    return result(lineRange(decode(bytes), args), false, []);
   },
 });
 
