@@ -23,8 +23,10 @@
  * BENCH_CPU_PROF=<dir> writes a CPU profile of each worker process there (node --cpu-prof), to see
  * where a worker spends its time.
  *
- * Everything runs in a database and queue of its own (gitbench_bench / bench-<pid>), so the figures
- * are not disturbed by, and do not disturb, a running demo.
+ * Everything runs in a database and queue of its own (<DATABASE_URL's database>_bench / bench-<pid>),
+ * so the figures are not disturbed by, and do not disturb, a running demo or another checkout's bench
+ * on the same server (the bench drops and creates its database). The web app listens on PORT when it
+ * is set, else on a port picked from the process id.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -66,7 +68,8 @@ if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environmen
 if (!existsSync(path.resolve(ROOT, suiteDir))) throw new Error(`${suiteDir} is not a directory`);
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
-const databaseUrl = databaseUrlFor(baseUrl, 'gitbench_bench');
+const benchDatabase = `${new URL(baseUrl).pathname.slice(1) || 'gitbench'}_bench`;
+const databaseUrl = databaseUrlFor(baseUrl, benchDatabase);
 const queue = `bench-${process.pid}`;
 
 const children: ChildProcess[] = [];
@@ -240,7 +243,7 @@ try {
       ? `side by side: upstream's harness (${path.join(UPSTREAM_DIR, 'harness')}) with --fixture-workers ${upstreamWorkers}, after each run\n`
       : `no side-by-side run: upstream's harness reads upstream's fixture layout only, or ${path.join(UPSTREAM_DIR, 'harness')} is missing\n`,
   );
-  await recreateDatabase(baseUrl, 'gitbench_bench');
+  await recreateDatabase(baseUrl, benchDatabase);
   authorization = `Bearer ${await benchToken()}`;
   // Always rebuilt: a stale build would load the suite with an older fixture schema. Not timed.
   if (!argv.includes('--no-build')) {
@@ -248,7 +251,7 @@ try {
     const built = spawnSync('npm', ['run', 'build', '-w', '@gitbench/web', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     if (built.status !== 0) throw new Error('web build failed');
   }
-  const port = 3400 + (process.pid % 500);
+  const port = process.env.PORT ? Number(process.env.PORT) : 3400 + (process.pid % 500);
   const env = {
     DATABASE_URL: databaseUrl,
     GITBENCH_QUEUE: queue,
