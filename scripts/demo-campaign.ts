@@ -176,7 +176,8 @@ const db = createDb({ databaseUrl, maxConnections: 2 });
 try {
   const admin = await db.user.findFirst({ where: { role: 'admin' }, orderBy: { createdAt: 'asc' }, select: { id: true, role: true } });
   if (!admin) throw new Error('no admin exists to launch the demo campaign as');
-  const made = await createApiToken(db, admin, { name: 'npm run demo', role: 'member' });
+  // In-process, from the server's own shell, as the admin signed in: only a session may mint a token.
+  const made = await createApiToken(db, { ...admin, via: 'session' }, { name: 'npm run demo', role: 'member' });
   token = made.token;
   try {
     await launchCampaign('demo campaign', demoConfig());
