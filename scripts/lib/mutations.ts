@@ -55,6 +55,7 @@ export const MUTATIONS: Mutation[] = [
   { id: 'hash-canonical-json-unsorted', file: 'packages/core/src/canonical-json.ts', from: '.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))', to: '', tests: HASHING },
   { id: 'hash-definition-keeps-source-path', file: 'packages/core/src/fixtures/hashing.ts', from: 'const { sourcePath: _sourcePath, ...definition } = fixture;', to: 'const definition = fixture;', tests: HASHING },
   { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: HASHING },
+  { id: 'lookup-graft-file-opens', file: 'packages/core/src/scoring/lookup-environment.ts', from: 'GIT_GRAFT_FILE: `${LOOKUP_HOME}/grafts`,', to: "GIT_GRAFT_FILE: '/dev/null',", tests: SCORING },
   { id: 'quote-shell-quote-unescaped', file: 'packages/core/src/shell-quote.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: [...HASHING, ...SCORING] },
 ];
 
