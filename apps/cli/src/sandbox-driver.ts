@@ -30,13 +30,16 @@ export async function sandboxDriver(kind: string | undefined, workers: number): 
   if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
   const host = hostIdentity();
   const labels = { [CLI_LABEL]: String(process.pid), [CLI_HOST_LABEL]: host };
+  // The handlers come first: the driver pre-starts sandboxes while it is made, and a signal in that
+  // window would otherwise end the run with its default action and leave them behind.
+  const making = createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
+  removeOnSignal(making, labels);
   let driver: SandboxDriver;
   try {
-    driver = await createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
+    driver = await making;
   } catch (err) {
     throw new InfrastructureError((err as Error).message);
   }
-  removeOnSignal(driver, labels);
   if (driver instanceof DockerSandboxDriver) {
     const removed = await removeKilledRunsSandboxes(driver, host).catch(() => 0);
     if (removed > 0) process.stderr.write(`gitbench: removed ${removed} sandbox(es) left by earlier runs on this machine that were killed\n`);
@@ -90,7 +93,8 @@ async function removeKilledRunsSandboxes(driver: DockerSandboxDriver, host: stri
  * Ctrl-C or a kill of the CLI removes the sandboxes this run started: no worker's orphan sweep looks
  * at a CLI's containers, and the pre-started ones would otherwise sleep for ever.
  */
-function removeOnSignal(driver: SandboxDriver, labels: Record<string, string>): void {
+function removeOnSignal(making: Promise<SandboxDriver>, labels: Record<string, string>): void {
+  making.catch(() => undefined); // its failure is the caller's to report
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (interruption()) return;
@@ -99,10 +103,11 @@ function removeOnSignal(driver: SandboxDriver, labels: Record<string, string>): 
       process.on('unhandledRejection', () => undefined);
       // Closed first, so the pool of pre-started sandboxes stops refilling; then whatever carries the label goes.
       const interrupted = interruptedBy(
-        driver
-          .close()
-          .catch(() => undefined)
-          .then(() => driver.removeByLabels(labels))
+        making
+          .then(async (driver) => {
+            await driver.close().catch(() => undefined);
+            return driver.removeByLabels(labels);
+          })
           .catch(() => 0)
           .then(() => (signal === 'SIGINT' ? 130 : 143)),
       );

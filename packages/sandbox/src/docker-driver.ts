@@ -68,6 +68,8 @@ export class DockerSandboxDriver implements SandboxDriver {
   /** Containers of open sessions, removed by close() if their owner did not. */
   private readonly sessions = new Set<Docker.Container>();
   private closed = false;
+  /** Container creations Docker has not answered yet: close() waits for them (see createContainer). */
+  private readonly creating = new Set<Promise<unknown>>();
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly spareCpu: () => boolean;
 
@@ -232,8 +234,10 @@ export class DockerSandboxDriver implements SandboxDriver {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
+    // A creation in flight removes its own container once it sees the driver closed.
+    await Promise.allSettled([...this.creating]);
     const pending = this.waiting.splice(0);
-    await Promise.all(pending.map(async (p) => removeContainer((await p).container).catch(() => undefined)));
+    await Promise.all(pending.map((p) => p.then((w) => removeContainer(w.container)).catch(() => undefined)));
     await Promise.all([...this.sessions].map((c) => removeContainer(c).catch(() => undefined)));
     await Promise.all([...this.removals]);
   }
@@ -283,7 +287,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     { init = true }: { init?: boolean } = {},
   ): Promise<Docker.Container> {
     const tmpfs = (size: number, mode: string) => `rw,exec,nosuid,nodev,size=${size},uid=${UID},gid=${UID},mode=${mode}`;
-    return this.docker.createContainer({
+    const created = this.docker.createContainer({
       ...spec,
       Image: this.config.image,
       User: '0:0',
@@ -316,6 +320,16 @@ export class DockerSandboxDriver implements SandboxDriver {
         LogConfig: { Type: 'none', Config: {} },
       },
     });
+    // A container whose creation was answered after close() began would outlive the driver: the
+    // signal handler of a stopped CLI run, or a worker's shutdown, had already listed what to remove.
+    const checked = created.then(async (container) => {
+      if (!this.closed) return container;
+      await removeContainer(container).catch(() => undefined);
+      throw new Error('sandbox driver is closed');
+    });
+    this.creating.add(checked);
+    void checked.catch(() => undefined).finally(() => this.creating.delete(checked));
+    return checked;
   }
 }
 

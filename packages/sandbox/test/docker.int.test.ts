@@ -227,6 +227,32 @@ describe('one-shot sandboxes', () => {
     }
   });
 
+  it('leave no container behind when Docker answers a creation after close() began', async () => {
+    // A stopped CLI run closes its driver, then removes what carries its label: a container Docker was
+    // still creating at that moment must not appear afterwards (two were left in a CI run at load 15).
+    const labels = { ...runLabel, 'org.gitbench.close-race': String(process.pid) };
+    const racing = await new DockerSandboxDriver({ image: image!, labels }).init();
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    const create = racing.docker.createContainer.bind(racing.docker);
+    racing.docker.createContainer = (async (...args: Parameters<typeof create>) => {
+      const container = await create(...args);
+      await gate;
+      return container;
+    }) as typeof create;
+    // Settled as they end, so their refusals are not unhandled while close() runs.
+    const outcome = (p: Promise<unknown>) => p.then(() => 'made', (err: Error) => err.message);
+    const session = outcome(racing.openSession({ labels: { attempt: 'late' } }));
+    const sandbox = outcome(racing.create());
+    // Both creations reached Docker; the driver hears of neither before it is closed.
+    await waitUntil(async () => (await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.close-race'] } })).length === 2);
+    const closed = racing.close();
+    release();
+    await closed;
+    expect([await session, await sandbox]).toEqual(['sandbox driver is closed', 'sandbox driver is closed']);
+    expect(await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.close-race=${process.pid}`] } })).toEqual([]);
+  });
+
   it('are found by the labels of the attempt using them, so a cancel stops a running one', async () => {
     const running = pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] }, { labels: { attempt: 'cancel-me' } });
     await new Promise((res) => setTimeout(res, 1_000));
