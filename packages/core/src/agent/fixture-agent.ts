@@ -46,3 +46,35 @@ export function resolveToolSet(fixture: Fixture, campaignToolSet: string): strin
   if (campaignToolSet !== DEFAULT_TOOL_SET) return campaignToolSet;
   return fixture.agent?.tool_set ?? FALLBACK_TOOL_SET;
 }
+
+/**
+ * A single-answer prompt's instruction on how to write the answer ("Output ONLY the git command(s),
+ * one per line.", "Output every conflicted file as a heading line ..."): one sentence, up to the first
+ * full stop that ends it.
+ */
+const OUTPUT_FORMAT = /(?:^|(?<=[.!?:]))\s*Output\b[\s\S]*?\.(?=\s|$)/;
+
+/**
+ * The task text an agent is given, before its context is rendered: the fixture's agent prompt when it
+ * has one (the task families write theirs for agents), else its prompt, without the output format when
+ * the agent is scored on the repository (no answer is read, so no format is scored). The wording is
+ * otherwise the fixture's own.
+ */
+export function agentTaskText(fixture: Fixture): string {
+  if (fixture.agent?.prompt) return fixture.agent.prompt;
+  if (agentScoredOn(fixture) === 'answer') return fixture.prompt;
+  return fixture.prompt.replace(OUTPUT_FORMAT, '');
+}
+
+/**
+ * The one statement of what is checked, added to a prompt written for single answers; null for an
+ * agent prompt, which says it itself. It claims no tool (a tool set may have no shell).
+ */
+export function agentCheckStatement(fixture: Fixture): string | null {
+  if (fixture.agent?.prompt) return null;
+  if (agentScoredOn(fixture) === 'answer') return 'What is checked is the answer you submit: call submit with exactly the answer the task asks for, in the form it asks for.';
+  if (fixture.scoring.type === 'resolved_file_blocks') {
+    return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers; then call submit (its answer is not checked).';
+  }
+  return 'What is checked is the repository you leave (its commits, branches, tags, index and files); when it is done, call submit (its answer is not checked).';
+}

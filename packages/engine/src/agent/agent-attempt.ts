@@ -1,6 +1,8 @@
 import {
+  agentCheckStatement,
   agentConfigSchema,
   agentScoredOn,
+  agentTaskText,
   ANSWER_ENV,
   ConfigurationError,
   environmentPreamble,
@@ -73,14 +75,15 @@ export interface AgentAttemptInput {
   agent?: AgentAttemptOptions;
 }
 
-/** The task as the agent is given it: the fixture's agent prompt (or its prompt) with its context, and what is checked. */
+/**
+ * The task as the agent is given it: the fixture's agent prompt, or its prompt without an output format
+ * nothing scores, with its context, then the one statement of what is checked (core's agentTaskText and
+ * agentCheckStatement).
+ */
 export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot): string {
-  const prompt = renderPrompt({ ...fixture, prompt: fixture.agent?.prompt ?? fixture.prompt }, snapshot.context, 'agent');
-  const how =
-    agentScoredOn(fixture) === 'repository'
-      ? 'This task is checked on the repository you leave: make the change in the repository itself (edit the files, run the git commands), then call submit.'
-      : 'This task is checked on your answer: call submit with exactly the answer the task asks for.';
-  return `${prompt}\n\n${how}`;
+  const prompt = renderPrompt({ ...fixture, prompt: agentTaskText(fixture) }, snapshot.context, 'agent');
+  const checked = agentCheckStatement(fixture);
+  return checked ? `${prompt}\n\n${checked}` : prompt;
 }
 
 /** The model's agent side: a built-in agent, or the provider's tool-calling turns. */

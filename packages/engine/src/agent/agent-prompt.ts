@@ -9,19 +9,19 @@ export function continueMessage(protocol: AgentWireProtocol, why: string): strin
     : `Your last message could not be used (${why}). Reply with exactly one fenced \`\`\`bash block; to finish, a block whose first line is \`submit\` followed by your answer.`;
 }
 
-/** The system prompt: the sandbox, the tool set's instructions, and, in text mode, the protocol. */
+/**
+ * The system prompt: the sandbox, the tool set's own instructions (what it can do, and nothing it
+ * cannot: ggb-mcr has no shell), and, in text mode, the protocol. What is checked is said once, in
+ * the task (agentTaskPrompt), not here.
+ */
 export function agentSystemPrompt(toolSet: ToolSet, protocol: AgentWireProtocol, repoDir: string): string {
-  const lines = [
-    `You are working in a git repository at ${repoDir} inside a sandbox with no network access.`,
-    'Work step by step: inspect the repository, act, and check the result. Commands are not interactive (no pager, no editor prompt).',
-    'When the task asks a question, submit exactly the answer it asks for, with nothing else. When it asks for a change to the repository, make the change, then submit (the answer may be empty): the repository you leave is what is checked.',
-  ];
+  const lines = [`You are working in a git repository at ${repoDir} inside a sandbox with no network access.`, 'Work step by step with your tools.'];
   if (protocol === 'native') {
     if (toolSet.instructions) lines.push(toolSet.instructions);
     lines.push('Call one tool at a time.');
   } else {
     lines.push(
-      'Each reply must contain exactly one fenced code block tagged bash, holding the command to run in the repository root; you will see its output and exit code in the next message.',
+      'Each reply must contain exactly one fenced code block tagged bash, holding the command to run in the repository root; you will see its output and exit code in the next message. Commands are not interactive (no pager, no editor prompt).',
       'To finish, reply with one bash block whose first line is `submit`; the lines after it are your answer, e.g.:',
       '```bash\nsubmit\nyour answer here\n```',
     );

@@ -7,10 +7,10 @@ export const submitArgs = z.object({ answer: z.string() }).strict();
 export const submitTool = defineTool<z.infer<typeof submitArgs>>({
   name: 'submit',
   description:
-    'Finish the task. Give your final answer when the task asks a question; when the task asks you to change the repository, make the change first and submit an empty or short answer.',
+    'Finish the task with your final answer. The task says what is checked: the answer, or what you leave in the repository.',
   parameters: {
     type: 'object',
-    properties: { answer: { type: 'string', description: 'Your final answer (may be empty when the task is a change to the repository).' } },
+    properties: { answer: { type: 'string', description: 'Your final answer (empty when the task checks only the repository).' } },
     required: ['answer'],
     additionalProperties: false,
   },
