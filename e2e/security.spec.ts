@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
@@ -226,4 +228,52 @@ test('sign-in is throttled per account, whatever address each attempt claims', a
     data: { email: E2E_USERS.member.email, password: E2E_USERS.member.password },
   });
   expect(member.status()).toBe(200);
+});
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+test('the built app refuses to start when published beyond loopback without its public URL, or with a default database password', async () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: '' }, /refusing to start: .*GITBENCH_BIND=0\.0\.0\.0 .*set GITBENCH_PUBLIC_URL/],
+    [
+      { GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: 'https://gitbench.example.com', DATABASE_URL: 'postgresql://gitbench:gitbench@127.0.0.1:5432/gitbench' },
+      /refusing to start: .*DATABASE_URL has a default password/,
+    ],
+  ];
+  for (const [env, reason] of cases) {
+    const port = await freePort();
+    const server = spawn('npm', ['run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    server.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    server.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    // Whichever comes first: the process ends, or it answers a request (then it did start, and serves).
+    let answered: number | null = null;
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!done && answered === null) {
+      answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.status,
+        () => null,
+      );
+      if (answered === null) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (!done) process.kill(-server.pid!, 'SIGKILL');
+    expect(answered, `it served (${answered}):\n${output.slice(-1500)}`).toBeNull();
+    expect(await exited).toBe(1);
+    expect(output).toMatch(reason);
+  }
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
 import { createTestDatabase, type TestDatabase } from '@gitbench/db';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
-import { CREATOR_VERSION, expectOneOutcomeEach, finished, freePort, launch, loadFixtures, startWorkerProcess, TestRedis, UPSTREAM_FIXTURES, testWorkerEnv, waitFor, workerIdOf, type WorkerProcess } from './harness';
+import { CREATOR_VERSION, expectOneOutcomeEach, finished, freePort, launch, loadFixtures, removeSandboxesOf, startWorkerProcess, TestRedis, UPSTREAM_FIXTURES, testWorkerEnv, waitFor, workerIdOf, type WorkerProcess } from './harness';
 
 /**
  * Campaigns through the real pipeline: worker processes started like production, a Redis of this
@@ -46,6 +46,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+  // A worker killed with SIGKILL (a test that failed before stopping it) leaves its pre-started containers.
+  await removeSandboxesOf(workers);
   await queue?.close().catch(() => undefined);
   await redis?.stop();
   await t?.drop();
