@@ -15,6 +15,7 @@ const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
   model_error: { colour: 'bg-amber-300', label: 'model error (infra)' },
   sandbox_error: { colour: 'bg-amber-200', label: 'sandbox error (infra)' },
   tampering: { colour: 'bg-red-700', label: 'tampering (counted failure)' },
+  cancelled: { colour: 'bg-slate-400', label: 'cancelled' },
   running: { colour: 'bg-sky-300', label: 'running' },
   abandoned: { colour: 'bg-slate-300', label: 'abandoned' },
 };

@@ -80,9 +80,11 @@ describe('an agent attempt stopped mid-loop', () => {
         return a && a.status !== 'RUNNING' ? a : undefined;
       }, 30_000);
       expect(attempt.status).toBe('CANCELLED');
-      // The steps it took are kept: the trajectory is not deleted with the sandbox.
+      // The steps it took are kept: the trajectory is not deleted with the sandbox. It ends cancelled,
+      // never sandbox_error, though the sandbox went before the worker knew (the route's way).
       const [t] = await listTrajectories(bed.t.db, attempt.id);
       expect(t?.steps).toBeGreaterThanOrEqual(1);
+      expect(t?.exitStatus).toBe('cancelled');
     }
     expect(first.trajectory.steps).toBeGreaterThanOrEqual(1);
     await bed.stopAll();

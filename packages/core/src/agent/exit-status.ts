@@ -13,6 +13,7 @@ export const AGENT_EXIT_STATUSES = [
   'model_error',
   'sandbox_error',
   'tampering',
+  'cancelled',
 ] as const;
 export type AgentExitStatus = (typeof AGENT_EXIT_STATUSES)[number];
 
@@ -46,6 +47,9 @@ const EXIT_STATUS_CLASSES: Record<AgentExitStatus, ExitStatusClass> = {
     limit: false,
     description: "the agent's processes tampered with the sandbox's channel or the scorer's view (a counted failure, never retried)",
   },
+  // Set by the worker, never by the loop: the cancel removes the campaign's sandboxes, often before the
+  // worker hears of it, and the loop then ends on a sandbox that is gone.
+  cancelled: { scored: false, counted: false, limit: false, description: 'the campaign was cancelled while the agent worked (excluded; its sandbox was removed)' },
 };
 
 export function isAgentExitStatus(value: string): value is AgentExitStatus {

@@ -158,6 +158,26 @@ export async function finishTrajectory(db: Db, trajectoryId: string, summary: Tr
   });
 }
 
+/**
+ * The try's attempt was cancelled while its agent worked: its trajectory ends `cancelled`, never
+ * `sandbox_error` (the cancel removes the campaign's sandboxes, often before the worker hears of it, so
+ * the loop ended on a sandbox that was gone) nor running or abandoned. An ending the loop reached on
+ * its own (a submit, a limit, tampering) is kept: the model's steps up to it are what they were.
+ */
+export async function markTrajectoryCancelled(db: Pick<Db, '$executeRaw'>, attemptId: string, tryNumber: number): Promise<number> {
+  const detail = 'the campaign was cancelled while the agent worked';
+  return db.$executeRaw`
+    UPDATE "Trajectory" SET
+      "exitStatus" = 'cancelled',
+      "status" = CASE WHEN "status" = 'running' THEN 'finished'::"TrajectoryStatus" ELSE "status" END,
+      "finishedAt" = COALESCE("finishedAt", now()),
+      "summary" = CASE WHEN "summary" IS NULL THEN NULL
+        ELSE jsonb_set(jsonb_set("summary"::jsonb, '{exitStatus}', '"cancelled"'), '{exitDetail}', to_jsonb(${detail}::text)) END,
+      "updatedAt" = now()
+    WHERE "attemptId" = ${attemptId} AND "tryNumber" = ${tryNumber}
+      AND ("exitStatus" IS NULL OR "exitStatus" IN ('sandbox_error', 'model_error'))`;
+}
+
 /** The try was abandoned (its worker died): its trajectory stays, marked so, and is never finished. */
 export async function abandonTrajectory(db: Pick<Db, 'trajectory'>, attemptId: string, tryNumber: number): Promise<void> {
   await db.trajectory.updateMany({ where: { attemptId, tryNumber, status: 'running' }, data: { status: 'abandoned', updatedAt: new Date() } });

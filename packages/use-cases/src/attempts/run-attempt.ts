@@ -1,6 +1,7 @@
 import {
   claimAttempt,
   finishAttempt,
+  markTrajectoryCancelled,
   heartbeatAttempt,
   loadSnapshotArchive,
   redispatchAttempts,
@@ -180,6 +181,8 @@ async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending
     }
     case 'cancelled':
       await finishAttempt(deps.db, claim, deps.workerId, ending.outcome);
+      // Its agent's loop ended on the removed sandbox (or was stopped): the trajectory says cancelled.
+      if (claim.outputMode === 'agent') await markTrajectoryCancelled(deps.db, claim.attemptId, claim.tryNumber);
       return { aborted: 'cancelled' };
     case 'lost':
       return { aborted: 'lost' };
