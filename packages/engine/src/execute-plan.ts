@@ -133,8 +133,9 @@ export async function executePlan(
         // Every process of the answer's is gone by now (the runner kills them after each step).
         { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd, builtGitFiles(tar, cwd)), objectsCheckStep(cwd)] },
         { stopOnFailure: false, steps: lookupSteps(plan, cwd, maxOutputBytes) },
-        // What the answer left behind, shown on the attempt page; no scorer reads it.
-        { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after' })) },
+        // What the answer left behind, shown on the attempt page; no scorer reads it. Read as the
+        // look-ups read, so no program of the model's (a hook, an fsmonitor in a global file) runs for it.
+        { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after', env: lookupEnvironment() })) },
       ],
     },
     opts.labels ? { labels: opts.labels } : {},

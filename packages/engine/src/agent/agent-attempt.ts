@@ -8,6 +8,7 @@ import {
   environmentPreamble,
   exitStatusIsScored,
   getScorer,
+  lookupEnvironment,
   parseModelId,
   UNKNOWN_COST,
   getToolSet,
@@ -269,7 +270,7 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
       { stopOnFailure: false, steps: plan ? [{ id: objects.id, command: objects.command, env: objects.env!, timeoutMs: objects.timeoutMs!, maxOutputBytes: objects.maxOutputBytes! }] : [] },
       // Each look-up with the fixed environment.
       { stopOnFailure: false, steps: plan ? lookupSteps(plan, '.').map((p) => ({ id: p.id, command: p.command, env: p.env!, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) : [] },
-      { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after' }] },
+      { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after', env: lookupEnvironment() }] },
     ],
   });
   if (batch.tampering) throw new TamperingError(batch.tampering);

@@ -1,4 +1,4 @@
-import type { RepoStepState, ToolContext } from '@gitbench/core';
+import { lookupEnvironment, type RepoStepState, type ToolContext } from '@gitbench/core';
 import { parseRepoState, repoStateScript, type RepoSnapshot } from './repo-state';
 
 /** Reads the repository's state after each step, remembering the last one for refs changed and the diff. */
@@ -11,7 +11,8 @@ export function repoStateReader(ctx: Pick<ToolContext, 'exec'>): RepoStateReader
   let previous: RepoSnapshot | null = null;
   return {
     async read() {
-      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 });
+      // With the look-ups' environment: the host's read runs no hook or fsmonitor of the agent's.
+      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024, env: lookupEnvironment() });
       if (r.timedOut) return null;
       const next = parseRepoState(r.stdout, previous);
       if (next) previous = next;
