@@ -8,3 +8,4 @@ export * from './summary';
 export * from './mcnemar';
 export * from './quadrant';
 export * from './target-figures';
+export * from './item-analysis';
