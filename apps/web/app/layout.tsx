@@ -14,6 +14,7 @@ const NAV = [
   ['/campaigns', 'Campaigns'],
   ['/campaigns/new', 'New campaign'],
   ['/families', 'Families'],
+  ['/suites', 'Suites'],
   ['/models', 'Models'],
   ['/quadrant', 'Cost vs quality'],
   ['/compare', 'Compare'],

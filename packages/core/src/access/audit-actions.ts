@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'campaign.publish',
   'campaign.unpublish',
   'leaderboard.export',
+  'items.export',
   'user.create',
   'user.update',
   'token.create',

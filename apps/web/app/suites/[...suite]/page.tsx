@@ -1,0 +1,52 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Section } from '@/components/empty-state';
+import { DISCRIMINATION_TITLE, ItemTable } from '@/components/item-analysis';
+import { requirePage } from '@/lib/auth/guard';
+import { getSuiteItemAnalysis } from '@/lib/queries/item-analysis';
+import { services } from '@/lib/services';
+
+export const dynamic = 'force-dynamic';
+
+export default async function SuitePage({ params }: { params: Promise<{ suite: string[] }> }) {
+  await requirePage('viewer');
+  const suite = (await params).suite.map(decodeURIComponent).join('/');
+  const analysis = await getSuiteItemAnalysis(services().db, suite);
+  if (!analysis) notFound();
+  const count = (f: 'saturated' | 'unsolved' | 'flaky') => analysis.items.filter((i) => i.flags[f]).length;
+  const exportHref = (format: string) => `/api/export/items?suite=${encodeURIComponent(suite)}&format=${format}`;
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm text-slate-500">
+          <Link className="hover:underline" href="/suites">
+            Suites
+          </Link>
+        </p>
+        <h1 className="font-mono text-2xl font-semibold">{suite}</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          {analysis.items.length} fixtures scored over {analysis.targets} targets in {analysis.campaigns.length}{' '}
+          campaigns. {count('saturated')} saturated, {count('unsolved')} unsolved, {count('flaky')} flaky. Only scored
+          attempts count (the settling try of each); excluded ones are no evidence about a target.
+        </p>
+      </div>
+      <Section
+        title="Which fixtures carry signal"
+        id="items"
+        aside={
+          <span className="space-x-3 text-sm">
+            <a className="text-indigo-700 hover:underline" href={exportHref('csv')}>
+              Export CSV
+            </a>
+            <a className="text-indigo-700 hover:underline" href={exportHref('json')}>
+              Export JSON
+            </a>
+          </span>
+        }
+      >
+        <p className="max-w-3xl text-xs text-slate-500">Most signal first. {DISCRIMINATION_TITLE}</p>
+        <ItemTable items={analysis.items} />
+      </Section>
+    </div>
+  );
+}

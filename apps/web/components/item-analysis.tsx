@@ -1,0 +1,110 @@
+import Link from 'next/link';
+import type { ItemAnalysis } from '@gitbench/core';
+import { DataTable } from './data-table';
+import { EmptyState } from './empty-state';
+import { DASH, fixtureHref, fraction, pct } from './format';
+import type { SuiteItem } from '@/lib/queries/item-analysis';
+
+export const DISCRIMINATION_TITLE =
+  "Point-biserial correlation between a target's pass fraction on this fixture and its mean pass fraction on the suite's other fixtures (its rest score), over the targets that ran both. Near 1: strong targets pass it and weak ones fail. Near 0 or below: it carries no signal. Empty when undefined: fewer than two targets, or no variation.";
+
+export function suiteHref(suite: string): string {
+  return `/suites/${suite.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+export function SuiteLink({ suite }: { suite: string }) {
+  return (
+    <Link className="font-mono text-indigo-700 hover:underline" href={suiteHref(suite)}>
+      {suite}
+    </Link>
+  );
+}
+
+export function discrimination(i: Pick<ItemAnalysis, 'discrimination' | 'discriminationTargets'>): string {
+  return i.discrimination === null ? DASH : i.discrimination.toFixed(2);
+}
+
+const FLAG_STYLES = {
+  saturated: [
+    'bg-amber-100 text-amber-900',
+    'Every scored attempt of every target passed: it no longer separates targets.',
+  ],
+  unsolved: ['bg-rose-100 text-rose-900', 'No target passed it in any scored attempt.'],
+  flaky: ['bg-sky-100 text-sky-900', 'At least one target both passed and failed it across its trials.'],
+} as const;
+
+export function ItemFlags({ flags }: { flags: ItemAnalysis['flags'] }) {
+  const on = (Object.keys(FLAG_STYLES) as (keyof typeof FLAG_STYLES)[]).filter((f) => flags[f]);
+  if (on.length === 0) return <span className="text-xs text-slate-500">{DASH}</span>;
+  return (
+    <span className="space-x-1">
+      {on.map((f) => (
+        <span
+          key={f}
+          title={FLAG_STYLES[f][1]}
+          className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${FLAG_STYLES[f][0]}`}
+        >
+          {f}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function PassRate({ item }: { item: Pick<ItemAnalysis, 'passRate'> }) {
+  return (
+    <>
+      {pct(item.passRate.value)} <span className="text-xs text-slate-500">{fraction(item.passRate)}</span>
+    </>
+  );
+}
+
+export function ItemTable({ items }: { items: readonly SuiteItem[] }) {
+  return (
+    <DataTable
+      rows={items}
+      rowKey={(i) => `${i.domain}/${i.fixtureId}`}
+      testId="item-analysis"
+      dense
+      empty={
+        <EmptyState title="No scored attempts in this suite yet">
+          Fixtures appear once a campaign has scored them.
+        </EmptyState>
+      }
+      columns={[
+        {
+          header: 'Fixture',
+          cell: (i) => (
+            <Link className="text-indigo-700 hover:underline" href={fixtureHref(i.domain, i.fixtureId)}>
+              {i.domain}/{i.fixtureId}
+            </Link>
+          ),
+        },
+        {
+          header: 'Difficulty',
+          title: 'The label written in the fixture, as frozen in the newest campaign that ran it',
+          cell: (i) => i.difficulty,
+        },
+        {
+          header: 'Discrimination',
+          title: DISCRIMINATION_TITLE,
+          className: 'tabular-nums',
+          cell: (i) => discrimination(i),
+        },
+        {
+          header: 'Pass rate',
+          title: 'Passed scored attempts over scored attempts, every target and trial',
+          className: 'tabular-nums',
+          cell: (i) => <PassRate item={i} />,
+        },
+        {
+          header: 'Targets passing',
+          title: 'Targets that passed it at least once, of the targets with a scored attempt',
+          className: 'tabular-nums',
+          cell: (i) => `${i.targetsPassing}/${i.targets}`,
+        },
+        { header: 'Flags', cell: (i) => <ItemFlags flags={i.flags} /> },
+      ]}
+    />
+  );
+}

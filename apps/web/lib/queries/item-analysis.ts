@@ -1,0 +1,158 @@
+import {
+  analyzeItems,
+  targetKeyOf,
+  VALID_ATTEMPT_STATUSES,
+  type ItemAnalysis,
+  type ItemCell,
+  type Mode,
+} from '@gitbench/core';
+import { Prisma, toCsv, type Db } from '@gitbench/db';
+import { statusArraySql } from './common';
+
+/**
+ * Item analysis over a suite: every campaign that ran the suite, every target (model or agent × output
+ * mode × effort) in them, and each fixture's scored attempts (the settling try's outcome, VALID_PASS or
+ * VALID_FAIL; excluded attempts are no evidence about the target). The counting happens in SQL, one row
+ * per (target, fixture); the statistics are core's.
+ *
+ * A suite is the directory a campaign's configuration names (fixtures.suiteDir); a configuration without
+ * one (a legacy import, an old campaign) ran the schema's default, `fixtures`.
+ */
+export const DEFAULT_SUITE_DIR = 'fixtures';
+
+const suiteOf = Prisma.sql`coalesce(c."config"->'fixtures'->>'suiteDir', ${DEFAULT_SUITE_DIR})`;
+
+export interface SuiteListing {
+  suite: string;
+  campaigns: number;
+  lastRunAt: Date;
+}
+
+export async function listSuites(db: Db): Promise<SuiteListing[]> {
+  return db.$queryRaw<SuiteListing[]>`
+    SELECT ${suiteOf} AS "suite", count(*)::int AS "campaigns", max(c."createdAt") AS "lastRunAt"
+      FROM "Campaign" c GROUP BY 1 ORDER BY 1`;
+}
+
+export interface SuiteItem extends ItemAnalysis {
+  /** The label as frozen in the newest campaign that ran the fixture. */
+  difficulty: string;
+}
+
+export interface SuiteItemAnalysis {
+  suite: string;
+  campaigns: { id: string; name: string; legacy: boolean }[];
+  /** Distinct targets with at least one scored attempt in the suite. */
+  targets: number;
+  /** Sorted by signal (core's bySignal). */
+  items: SuiteItem[];
+}
+
+/** Null when no campaign ran the suite. */
+export async function getSuiteItemAnalysis(db: Db, suite: string): Promise<SuiteItemAnalysis | null> {
+  const campaigns = await db.$queryRaw<{ id: string; name: string; legacy: boolean }[]>`
+    SELECT c."id", c."name", c."legacy" FROM "Campaign" c WHERE ${suiteOf} = ${suite} ORDER BY c."createdAt" DESC, c."id"`;
+  if (campaigns.length === 0) return null;
+  const ids = campaigns.map((c) => c.id);
+  const [rows, labels] = await Promise.all([
+    db.$queryRaw<
+      {
+        modelId: string;
+        effort: string | null;
+        outputMode: Mode;
+        domain: string;
+        fixtureId: string;
+        passes: number;
+        scored: number;
+      }[]
+    >`
+      SELECT a."modelId", a."reasoningEffort" AS "effort", a."outputMode"::text AS "outputMode", a."domain", a."fixtureId",
+             count(*) FILTER (WHERE a."status" = 'VALID_PASS')::int AS "passes", count(*)::int AS "scored"
+        FROM "Attempt" a
+       WHERE a."campaignId" = ANY(${ids}::text[]) AND a."status" = ANY(${statusArraySql(VALID_ATTEMPT_STATUSES)})
+       GROUP BY 1, 2, 3, 4, 5`,
+    db.$queryRaw<{ domain: string; fixtureId: string; difficulty: string }[]>`
+      SELECT DISTINCT ON (f."domain", f."fixtureId") f."domain", f."fixtureId", f."difficulty"
+        FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
+       WHERE f."campaignId" = ANY(${ids}::text[])
+       ORDER BY f."domain", f."fixtureId", c."createdAt" DESC`,
+  ]);
+  const cells: ItemCell[] = rows.map((r) => ({
+    target: targetKeyOf({ modelId: r.modelId, effort: r.effort, outputMode: r.outputMode }),
+    domain: r.domain,
+    fixtureId: r.fixtureId,
+    passes: r.passes,
+    scored: r.scored,
+  }));
+  const difficulty = new Map(labels.map((l) => [JSON.stringify([l.domain, l.fixtureId]), l.difficulty]));
+  return {
+    suite,
+    campaigns,
+    targets: new Set(cells.map((c) => c.target)).size,
+    items: analyzeItems(cells).map((i) => ({
+      ...i,
+      difficulty: difficulty.get(JSON.stringify([i.domain, i.fixtureId])) ?? '',
+    })),
+  };
+}
+
+/** The fixture's item analysis in every suite whose campaigns ran it (usually one). */
+export async function getFixtureItemAnalysis(
+  db: Db,
+  domain: string,
+  fixtureId: string,
+): Promise<{ suite: string; targets: number; item: SuiteItem }[]> {
+  const suites = await db.$queryRaw<{ suite: string }[]>`
+    SELECT DISTINCT ${suiteOf} AS "suite"
+      FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
+     WHERE f."domain" = ${domain} AND f."fixtureId" = ${fixtureId} ORDER BY 1`;
+  const out: { suite: string; targets: number; item: SuiteItem }[] = [];
+  for (const { suite } of suites) {
+    const analysis = await getSuiteItemAnalysis(db, suite);
+    const item = analysis?.items.find((i) => i.domain === domain && i.fixtureId === fixtureId);
+    if (analysis && item) out.push({ suite, targets: analysis.targets, item });
+  }
+  return out;
+}
+
+/** One row per fixture, most signal first; an undefined discrimination stays empty, never 0. */
+export function itemAnalysisCsv(a: SuiteItemAnalysis): string {
+  return toCsv(
+    [
+      'suite',
+      'domain',
+      'fixture',
+      'difficulty',
+      'targets',
+      'targets_passing',
+      'passes',
+      'scored',
+      'pass_rate',
+      'ci_low',
+      'ci_high',
+      'discrimination',
+      'discrimination_targets',
+      'saturated',
+      'unsolved',
+      'flaky',
+    ],
+    a.items.map((i) => [
+      a.suite,
+      i.domain,
+      i.fixtureId,
+      i.difficulty,
+      i.targets,
+      i.targetsPassing,
+      i.passRate.numerator,
+      i.passRate.denominator,
+      i.passRate.value,
+      i.passRate.interval?.low,
+      i.passRate.interval?.high,
+      i.discrimination,
+      i.discriminationTargets,
+      i.flags.saturated,
+      i.flags.unsolved,
+      i.flags.flaky,
+    ]),
+  );
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, seedDashboardCampaigns, type DashboardSeed, type TestDatabase } from '@gitbench/db';
+import {
+  getFixtureItemAnalysis,
+  getSuiteItemAnalysis,
+  itemAnalysisCsv,
+  listSuites,
+} from '../lib/queries/item-analysis';
+import { itemReference } from './support/item-analysis-reference';
+
+// Item analysis as the suite page, the fixture page and the export read it, against the figures
+// computed again with loops over the dashboard seed's attempts (retried, excluded, flaky, legacy, an
+// incomplete campaign). One campaign is moved to a suite of its own so the scope is tested too.
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
+const OTHER = 'fixtures/other';
+
+let t: TestDatabase;
+let seed: DashboardSeed;
+let other: string;
+let main: string[];
+
+beforeAll(async () => {
+  t = await createTestDatabase(DATABASE_URL, 'itemq');
+  seed = await seedDashboardCampaigns(t.db, 'ia');
+  other = seed.campaigns.find((c) => c.name === 'ia incomplete')!.id;
+  main = seed.campaigns.map((c) => c.id).filter((id) => id !== other);
+  await t.db
+    .$executeRaw`UPDATE "Campaign" SET "config" = ${JSON.stringify({ fixtures: { suiteDir: OTHER } })}::jsonb WHERE "id" = ${other}`;
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+const key = (i: { domain: string; fixtureId: string }) => `${i.domain}/${i.fixtureId}`;
+
+describe('item analysis', () => {
+  it('lists the suites campaigns ran, a configuration without one as the default', async () => {
+    const suites = await listSuites(t.db);
+    expect(suites.map((s) => [s.suite, s.campaigns])).toEqual([
+      ['fixtures', main.length],
+      [OTHER, 1],
+    ]);
+  });
+
+  it.each([
+    ['fixtures', () => main],
+    [OTHER, () => [other]],
+  ])('%s: every fixture has the pass rate, discrimination and flags computed by hand', async (suite, ids) => {
+    const got = (await getSuiteItemAnalysis(t.db, suite))!;
+    const want = itemReference(seed, ids());
+    expect(got.items.map(key).sort()).toEqual(want.map(key).sort());
+    expect(got.campaigns.map((c) => c.id).sort()).toEqual([...ids()].sort());
+    for (const w of want) {
+      const g = got.items.find((i) => key(i) === key(w))!;
+      expect(
+        {
+          targets: g.targets,
+          targetsPassing: g.targetsPassing,
+          passes: g.passRate.numerator,
+          scored: g.passRate.denominator,
+          ...g.flags,
+        },
+        key(w),
+      ).toEqual({
+        targets: w.targets,
+        targetsPassing: w.targetsPassing,
+        passes: w.passes,
+        scored: w.scored,
+        saturated: w.saturated,
+        unsolved: w.unsolved,
+        flaky: w.flaky,
+      });
+      if (w.discrimination === null) expect(g.discrimination, key(w)).toBeNull();
+      else expect(g.discrimination, key(w)).toBeCloseTo(w.discrimination, 9);
+      expect(g.difficulty, key(w)).toBe(seed.attempts.find((a) => key(a) === key(w))!.difficulty);
+    }
+    // The seed is meant to reach the edges: these must not all be vacuous.
+    if (suite === 'fixtures') {
+      expect(want.filter((w) => w.flaky).length).toBeGreaterThan(0);
+      expect(want.filter((w) => w.discrimination !== null).length).toBeGreaterThan(3);
+      expect(
+        want.some(
+          (w) => w.scored < seed.attempts.filter((a) => key(a) === key(w) && main.includes(a.campaignId)).length,
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it('sorts by signal: defined discrimination first, highest first', async () => {
+    const { items } = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
+    const defined = items.filter((i) => i.discrimination !== null).map((i) => i.discrimination!);
+    expect(items.slice(0, defined.length).every((i) => i.discrimination !== null)).toBe(true);
+    expect(defined).toEqual([...defined].sort((a, b) => b - a));
+  });
+
+  it('gives the fixture page the same figure as its suite', async () => {
+    const suite = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
+    const first = suite.items[0]!;
+    const onPage = await getFixtureItemAnalysis(t.db, first.domain, first.fixtureId);
+    expect(onPage.find((p) => p.suite === 'fixtures')?.item).toEqual(first);
+    expect(await getFixtureItemAnalysis(t.db, 'no-such', 'f')).toEqual([]);
+    expect(await getSuiteItemAnalysis(t.db, 'no-such-suite')).toBeNull();
+  });
+
+  it('exports one CSV row per fixture, an undefined discrimination empty', async () => {
+    const a = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
+    const lines = itemAnalysisCsv(a).trim().split('\n');
+    expect(lines[0]).toBe(
+      'suite,domain,fixture,difficulty,targets,targets_passing,passes,scored,pass_rate,ci_low,ci_high,discrimination,discrimination_targets,saturated,unsolved,flaky',
+    );
+    expect(lines.length).toBe(a.items.length + 1);
+    const undefinedRow = a.items.findIndex((i) => i.discrimination === null);
+    if (undefinedRow >= 0) expect(lines[undefinedRow + 1]!.split(',')[11]).toBe('');
+  });
+});
