@@ -5,12 +5,12 @@ import { ExportLinks } from '@/components/export-links';
 import { FAMILY_TITLES } from '@gitbench/core';
 import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
-import { LeaderboardTable } from '@/components/leaderboard-table';
+import { LeaderboardTable, RANKING_RULE } from '@/components/leaderboard-table';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { agentTargetStats } from '@gitbench/db';
 import { services } from '@/lib/services';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
-import { filtersQuery, parseFilters } from '@/lib/queries/filters';
+import { ALL_SUITES, filtersQuery, parseFilters } from '@/lib/queries/filters';
 import { getFamilyBoards } from '@/lib/queries/families';
 import { getLeaderboard, type Leaderboard } from '@/lib/queries/leaderboard';
 import { requirePage } from '@/lib/auth/guard';
@@ -61,8 +61,8 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         <div>
           <h1 className="text-2xl font-semibold">Leaderboard</h1>
           <p className="mt-1 max-w-3xl text-sm text-slate-600">
-            Targets (model × effort × output mode) ranked by mean one-attempt success: passing valid attempts ÷ valid attempts, with a
-            Wilson 95% interval. Every figure shows its numerator and denominator; follow a model to its fixtures and attempts.{' '}
+            Targets (model × effort × output mode) within each suite version, with their mean one-attempt success: passing valid attempts ÷
+            valid attempts, and its Wilson 95% interval. They are ranked by the interval&apos;s lower bound. Every figure shows its numerator and denominator; follow a model to its fixtures and attempts.{' '}
             <Link href="/methodology" className="text-indigo-700 underline">
               How the numbers are made
             </Link>
@@ -71,7 +71,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         </div>
         <ExportLinks href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`} what="leaderboard" />
       </div>
-      <FiltersBar action="/" filters={filters} options={options} />
+      <FiltersBar action="/" filters={filters} options={options} rankSuitesApart />
       <InclusionNote board={board} />
       {board.rows.length === 0 ? (
         campaigns.length === 0 ? (
@@ -93,7 +93,31 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         )
       ) : (
         <>
-          <LeaderboardTable rows={board.rows} filters={filters} />
+          <p className="text-sm text-slate-700" data-testid="ranking-rule">
+            {RANKING_RULE}{' '}
+            {board.pooled
+              ? 'Every suite version is pooled into one row per target, as asked: rows may sum different fixture sets.'
+              : 'Each suite version is ranked on its own: a row never sums campaigns of different suites.'}{' '}
+            {board.pooled || board.suites.length > 1 ? (
+              <Link className="text-indigo-700 underline" href={filtersQuery({ ...filters, suite: board.pooled ? undefined : ALL_SUITES })}>
+                {board.pooled ? 'Rank each suite apart' : 'Pool every suite instead'}
+              </Link>
+            ) : null}
+          </p>
+          {board.pooled ? (
+            <LeaderboardTable rows={board.rows} filters={filters} />
+          ) : (
+            board.suites.map((suite) => (
+              <section key={suite} aria-labelledby={`suite-${suite}`} className="space-y-2" data-testid="suite-ranking" data-suite={suite}>
+                {board.suites.length > 1 || !filters.suite ? (
+                  <h2 id={`suite-${suite}`} className="text-base font-semibold">
+                    Suite version <code className="text-sm">{suite}</code>
+                  </h2>
+                ) : null}
+                <LeaderboardTable rows={board.rows.filter((r) => r.suiteVersion === suite)} filters={filters} />
+              </section>
+            ))
+          )}
           <p className="text-xs text-slate-500">
             Cost, tokens and API time are means per complete trial round (a round counts when every one of its attempts has a valid outcome), so
             campaigns with different trial counts compare fairly; the campaign totals are shown underneath. &ldquo;—&rdquo; means unknown, never

@@ -4,7 +4,7 @@ import type { TargetKey } from '@/lib/queries/common';
 import { DataTable, type Column } from './data-table';
 import { EmptyState } from './empty-state';
 import { fixtureHref } from './format';
-import { StatusBadge } from './status-badge';
+import { SeriesClassBadge } from './status-badge';
 import { ModelLabel } from './target-name';
 import { AttemptLinks } from './attempt-links';
 
@@ -18,7 +18,7 @@ function SeriesCell({ cell }: { cell: FixtureTableRow['cells'][string] | undefin
     <>
       <div className="flex flex-wrap items-center gap-1">
         {cls.applicable ? (
-          <StatusBadge status={cls.class} title={`${cls.passes}/${cls.valid} valid attempts passed${partial ? '; fewer valid attempts than trials' : ''}`} />
+          <SeriesClassBadge cls={cls.class} plannedTrials={cell.summary.series.plannedTrials} title={`${cls.passes}/${cls.valid} valid attempts passed${partial ? '; fewer valid attempts than trials' : ''}`} />
         ) : null}
         <span className="text-xs tabular-nums text-slate-600" title="Valid attempts that passed / valid attempts">
           {cell.summary.meanSuccess.numerator}/{cell.summary.meanSuccess.denominator}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FilterOptions } from '@/lib/queries/campaigns';
-import type { DashboardFilters } from '@/lib/queries/filters';
+import { ALL_SUITES, type DashboardFilters } from '@/lib/queries/filters';
 import { LabelledSelect } from './labelled-select';
 
 /** Plain GET form: works without JavaScript, every control labelled, Enter submits. */
@@ -10,6 +10,7 @@ export function FiltersBar({
   options,
   hidden = {},
   showToggles = true,
+  rankSuitesApart = false,
   children,
 }: {
   action: string;
@@ -17,14 +18,18 @@ export function FiltersBar({
   options: FilterOptions;
   hidden?: Record<string, string>;
   showToggles?: boolean;
+  /** The leaderboard ranks each suite version apart unless asked to pool them: its suite choice says so. */
+  rankSuitesApart?: boolean;
   /** Further controls of the same form (e.g. the quadrant's x axis), placed before the toggles. */
   children?: ReactNode;
 }) {
-  const select = (name: keyof DashboardFilters, label: string, values: { value: string; label: string }[]) => (
-    <LabelledSelect name={name} label={label} value={(filters[name] as string | undefined) ?? ''} options={[{ value: '', label: 'All' }, ...values]} />
+  const select = (name: keyof DashboardFilters, label: string, values: { value: string; label: string }[], first = [{ value: '', label: 'All' }]) => (
+    <LabelledSelect name={name} label={label} value={(filters[name] as string | undefined) ?? ''} options={[...first, ...values]} />
   );
   return (
-    <form method="get" action={action} className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Filters">
+    // Keyed by the filters: a link that changes them (client-side navigation) remounts the controls, whose
+    // defaultValue would otherwise keep showing the previous choice.
+    <form key={JSON.stringify(filters)} method="get" action={action} className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Filters">
       {Object.entries(hidden).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
@@ -33,7 +38,17 @@ export function FiltersBar({
         'Campaign',
         options.campaigns.map((c) => ({ value: c.id, label: `${c.name}${c.legacy ? ' (legacy)' : c.complete ? '' : ' (incomplete)'}` })),
       )}
-      {select('suite', 'Suite version', options.suites.map((s) => ({ value: s, label: s })))}
+      {select(
+        'suite',
+        'Suite version',
+        options.suites.map((s) => ({ value: s, label: s })),
+        rankSuitesApart
+          ? [
+              { value: '', label: 'Each ranked apart' },
+              { value: ALL_SUITES, label: 'All pooled' },
+            ]
+          : undefined,
+      )}
       {select('domain', 'Domain', options.domains.map((s) => ({ value: s, label: s })))}
       {select('difficulty', 'Difficulty', options.difficulties.map((s) => ({ value: s, label: s })))}
       {select('mode', 'Output mode', [

@@ -38,6 +38,10 @@ function PerTrialWithTotal({ row, pick, format }: { row: LeaderboardRow; pick: '
   );
 }
 
+/** What the leaderboard's order means, said on the page and on its rank columns. */
+export const RANKING_RULE =
+  'Ranked by the lower bound of the Wilson 95% interval of mean success, so a target with few attempts cannot outrank one with many on luck; ties by mean, then by more attempts.';
+
 function columnsFor(showRank: boolean, filters: Record<string, string | undefined>, countCampaigns: boolean): Column<LeaderboardRow>[] {
   const columns: Column<LeaderboardRow>[] = [
     {
@@ -78,7 +82,14 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
       title: 'Fixture series that always passed · both passed and failed · always failed, of all series',
       className: 'tabular-nums',
       cell: (r) =>
-        r.classification.applicable ? (
+        r.classification.applicable && r.singleTrial ? (
+          // One attempt per series says nothing about stability: the counts are passes and failures.
+          <span title={`Every campaign summed here ran one trial: no series can be stable or flaky. ${r.classification.unknown} unknown (no valid attempt)`}>
+            <span className="text-xs font-medium text-slate-600">single trial</span>{' '}
+            <span className="text-emerald-700">{r.classification.stablePass}</span> pass · <span className="text-rose-700">{r.classification.stableFail}</span> fail
+            <span className="text-xs text-slate-500"> of {r.classification.fixtures}</span>
+          </span>
+        ) : r.classification.applicable ? (
           <span title={`of ${r.classification.fixtures} fixture series; ${r.classification.unknown} unknown (no valid attempt)`}>
             <span className="text-emerald-700">{r.classification.stablePass}</span> · <span className="text-amber-700">{r.classification.flaky}</span> ·{' '}
             <span className="text-rose-700">{r.classification.stableFail}</span>
@@ -121,7 +132,17 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
       },
     },
   ];
-  return showRank ? [{ header: '#', className: 'tabular-nums text-slate-500', cell: (r) => r.rank }, ...columns] : columns;
+  if (!showRank) return columns;
+  const rank: Column<LeaderboardRow>[] = [
+    { header: '#', title: RANKING_RULE, className: 'tabular-nums text-slate-500', cell: (r) => r.rank },
+    {
+      header: 'Rank by',
+      title: RANKING_RULE,
+      className: 'tabular-nums',
+      cell: (r) => <span title="Lower bound of the Wilson 95% interval of mean success">{pct(r.meanSuccess.interval?.low)}</span>,
+    },
+  ];
+  return [...rank, ...columns];
 }
 
 export function LeaderboardTable({
@@ -140,5 +161,5 @@ export function LeaderboardTable({
   /** Say over how many campaigns each row is summed (pointless inside one campaign). */
   countCampaigns?: boolean;
 }) {
-  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.modelId}|${r.outputMode}`} testId={testId} empty={empty} />;
+  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}`} testId={testId} empty={empty} />;
 }

@@ -77,3 +77,22 @@ export function ReplayBadge() {
     </span>
   );
 }
+
+/**
+ * A fixture series' class. A series of one planned trial has one attempt, which shows no stability:
+ * it reads "single trial: pass" (or fail), never "stable pass".
+ */
+export function SeriesClassBadge({ cls, plannedTrials, title }: { cls: string; plannedTrials: number; title?: string }) {
+  if (plannedTrials <= 1 && (cls === 'stable_pass' || cls === 'stable_fail')) {
+    const pass = cls === 'stable_pass';
+    return (
+      <span
+        title={title ?? 'One trial: a single attempt says nothing about stability'}
+        className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs font-medium ${pass ? 'border-emerald-300 text-emerald-800' : 'border-rose-300 text-rose-800'}`}
+      >
+        single trial: {pass ? 'pass' : 'fail'}
+      </span>
+    );
+  }
+  return <StatusBadge status={cls} {...(title === undefined ? {} : { title })} />;
+}

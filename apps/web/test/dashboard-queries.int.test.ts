@@ -95,7 +95,10 @@ describe('the leaderboard export (CSV)', () => {
     expect(lines).toHaveLength(expected.length);
     for (const e of expected) {
       const what = `${e.modelId} ${e.outputMode}`;
-      const line = lines.find((l) => l.split(',')[columns.indexOf('model')] === e.modelId && l.split(',')[columns.indexOf('output_mode')] === e.outputMode);
+      const line = lines.find((l) => {
+        const x = l.split(',');
+        return x[columns.indexOf('model')] === e.modelId && x[columns.indexOf('output_mode')] === e.outputMode && x[columns.indexOf('suite_version')] === (e.suiteVersion ?? '');
+      });
       expect(line, what).toBeDefined();
       const cells = line!.split(',');
       const cell = (name: string) => cells[columns.indexOf(name)]!;
@@ -133,7 +136,8 @@ describe('cost vs quality', () => {
     ['cost, legacy only campaigns too', { legacy: '1' }, 'cost'],
   ])('%s: each point where its figures put it, split at the medians', async (_, f, metric) => {
     const q = await getQuadrant(t.db, f, metric);
-    const rows = ref.targetRows(seed, f);
+    // The chart pools suite versions unless one is chosen: one point per target.
+    const rows = ref.targetRows(seed, { ...f, suite: f.suite ?? 'all' });
     const pick = (r: ref.TargetReference) => (metric === 'cost' ? r.perTrial.costUsd : metric === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs);
     const points = rows.map((r) => {
       const m = pick(r);
@@ -242,7 +246,8 @@ describe('a model', () => {
     const overTime = ref.modelOverTime(seed, modelId);
     expect(report.overTime.map((r) => ({ campaignId: r.campaignId, outputMode: r.outputMode, passes: r.rate.numerator, valid: r.rate.denominator }))).toEqual(overTime);
 
-    const targets = ref.targetRows(seed, f).filter((r) => r.modelId === modelId);
+    // A model's page sums its targets over every suite its included campaigns ran.
+    const targets = ref.targetRows(seed, { ...f, suite: f.suite ?? 'all' }).filter((r) => r.modelId === modelId);
     expect(report.targets.map((r) => [r.outputMode, r.meanSuccess.numerator, r.meanSuccess.denominator, r.completeTrials]).sort()).toEqual(
       targets.map((r) => [r.outputMode, r.passes, r.valid, r.completeTrials]).sort(),
     );

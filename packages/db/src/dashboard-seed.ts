@@ -61,7 +61,8 @@ export interface DashboardSeed {
   attempts: SeededAttempt[];
 }
 
-interface CampaignPlan {
+/** One seeded campaign: what it runs, and how likely each attempt is to pass. */
+export interface CampaignPlan {
   name: string;
   trials: number;
   suiteVersion: string;
@@ -171,6 +172,14 @@ export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): 
     },
   ];
 
+  return seedCampaignPlans(db, prefix, plans, rand);
+}
+
+/**
+ * Writes each plan as a completed campaign with its attempts, tries and stats, oldest first, and
+ * returns every attempt as plain data. `prefix` is the one the plans' domains carry.
+ */
+export async function seedCampaignPlans(db: Db, prefix: string, plans: readonly CampaignPlan[], rand: () => number = prng(7)): Promise<DashboardSeed> {
   const out: DashboardSeed = { campaigns: [], attempts: [] };
   // Oldest first, a day apart, so "newest first" and "over time" have one right order.
   const base = Date.UTC(2026, 9, 1);

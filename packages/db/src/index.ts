@@ -5,7 +5,16 @@ export { snapshotSchema } from './schema-snapshot';
 export * from './generated/prisma/client';
 export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './testing';
 export { attemptRowsOf, prng, seedRandomCampaign, type RandomCampaignOptions } from './random-campaign';
-export { seedDashboardCampaigns, type DashboardSeed, type SeededAttempt, type SeededCampaign, type SeededFixture, type SeededTarget } from './dashboard-seed';
+export {
+  seedCampaignPlans,
+  seedDashboardCampaigns,
+  type CampaignPlan,
+  type DashboardSeed,
+  type SeededAttempt,
+  type SeededCampaign,
+  type SeededFixture,
+  type SeededTarget,
+} from './dashboard-seed';
 export { randomTrajectory, type RandomTrajectory, type RandomTrajectoryOptions } from './random-trajectory';
 export * from './campaigns';
 export * from './stats';

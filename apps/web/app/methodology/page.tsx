@@ -43,6 +43,13 @@ export default async function MethodologyPage() {
         counts next to the percentage (for example 41/60) and draw a bar for the <strong>Wilson 95% interval</strong>, which stays sensible for
         small counts and near 0% or 100%. Wide bars mean little evidence.
       </p>
+      <p id="ranking">
+        The leaderboard <strong>ranks by the interval&apos;s lower bound</strong>, not by the mean: 3 passes of 3 attempts (bound 44%) ranks
+        below 90 of 96 (bound 87%), since three lucky attempts are not evidence of a better model. Ties go to the higher mean, then to more
+        attempts. Each <strong>suite version is ranked on its own</strong>: a row sums only campaigns of one suite, because a rate over
+        different fixture sets is not one figure; choose &ldquo;All pooled&rdquo; under Suite version to sum them anyway. A campaign of one
+        trial has one attempt per fixture, so its fixtures read <strong>single trial</strong>, never stable or flaky.
+      </p>
 
       <H id="pass-any">pass_any_at_n</H>
       <p>

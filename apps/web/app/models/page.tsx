@@ -10,7 +10,7 @@ import { LeaderboardTable } from '@/components/leaderboard-table';
 import { OverTimeChart } from '@/components/over-time-chart';
 import { RateCell } from '@/components/rate-cell';
 import { SelectForm } from '@/components/select-form';
-import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
+import { LegacyBadge, SeriesClassBadge, SimulatedBadge } from '@/components/status-badge';
 import { TargetName } from '@/components/target-name';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { agentTargetStats } from '@gitbench/db';
@@ -230,7 +230,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
             { header: 'Mode', className: 'text-xs', cell: (r) => r.outputMode },
             {
               header: 'Classification',
-              cell: (r) => (r.summary.classification.applicable ? <StatusBadge status={r.summary.classification.class} /> : <NotApplicableNote />),
+              cell: (r) => (r.summary.classification.applicable ? <SeriesClassBadge cls={r.summary.classification.class} plannedTrials={r.summary.series.plannedTrials} /> : <NotApplicableNote />),
             },
             {
               header: 'Valid passed',

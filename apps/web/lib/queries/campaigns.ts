@@ -1,7 +1,7 @@
 import { ALLOWED_SAFETY_REVIEW_STATES } from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
 import { difficultyRank, NON_VALID_STATUSES, num, statusArraySql } from './common';
-import type { DashboardFilters } from './filters';
+import { chosenSuite, type DashboardFilters } from './filters';
 
 export interface CampaignListItem {
   id: string;
@@ -53,7 +53,7 @@ export function includedCampaigns(all: readonly CampaignListItem[], f: Dashboard
   return all.filter(
     (c) =>
       (f.campaign ? c.id === f.campaign : true) &&
-      (f.suite ? c.suiteVersion === f.suite : true) &&
+      (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true) &&
       // An explicitly chosen campaign is shown whatever it is; otherwise the toggles decide.
       (f.campaign || f.legacy === '1' || !c.legacy) &&
       (f.campaign || f.incomplete === '1' || c.complete || c.legacy),

@@ -8,7 +8,7 @@ import type { LeaderboardRow } from './leaderboard';
 export function leaderboardCsv(rows: readonly LeaderboardRow[]): string {
   return toCsv(
     [
-      'rank', 'model', 'effort', 'output_mode', 'simulated', 'legacy_only', 'campaigns', 'passes', 'valid', 'mean_success', 'ci_low', 'ci_high',
+      'suite_version', 'rank', 'model', 'effort', 'output_mode', 'simulated', 'legacy_only', 'campaigns', 'passes', 'valid', 'mean_success', 'ci_low', 'ci_high',
       'pass_any_n', 'pass_any_num', 'pass_any_den', 'stable_pass', 'flaky', 'stable_fail', 'unknown', 'trial_rounds', 'complete_trials',
       'cost_per_complete_trial_usd', 'cost_per_complete_trial_partial', 'cost_estimated', 'tokens_per_complete_trial', 'api_ms_per_complete_trial',
       'total_cost_usd', 'total_cost_partial', 'total_tokens', 'total_api_ms', 'attempts', 'excluded_infra', 'excluded_unscored', 'excluded_other',
@@ -18,7 +18,7 @@ export function leaderboardCsv(rows: readonly LeaderboardRow[]): string {
       const cl = r.classification.applicable ? r.classification : null;
       const { perTrial: p, totals: t } = r;
       return [
-        r.rank, r.modelId, r.effort, r.outputMode, r.simulated, r.legacyOnly, r.campaigns, r.meanSuccess.numerator, r.meanSuccess.denominator,
+        r.suiteVersion, r.rank, r.modelId, r.effort, r.outputMode, r.simulated, r.legacyOnly, r.campaigns, r.meanSuccess.numerator, r.meanSuccess.denominator,
         r.meanSuccess.value, r.meanSuccess.interval?.low, r.meanSuccess.interval?.high, last?.n, last?.numerator, last?.denominator,
         cl?.stablePass, cl?.flaky, cl?.stableFail, cl?.unknown, r.trialRounds, r.completeTrials,
         p.costUsd.value, p.costUsd.partial, p.costUsd.estimated || t.costUsd.estimated, p.tokens.value, p.apiDurationMs.value,

@@ -1,7 +1,7 @@
 import { FAMILIES, type Family } from '@gitbench/core';
 import { familiesInCampaigns, familyStats, type Db, type FamilyTargetStats } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
-import type { DashboardFilters } from './filters';
+import { chosenSuite, type DashboardFilters } from './filters';
 
 export interface FamilyBoard {
   family: Family;
@@ -22,7 +22,7 @@ export async function getFamilyBoard(db: Db, family: Family, f: DashboardFilters
   const mine = included.filter((c) => withFamily.has(c.id));
   const rows = await familyStats(db, family, mine.map((c) => c.id));
   // Left out by the toggles (legacy, incomplete), not by the reader's choice of one campaign or suite.
-  const inScope = all.filter((c) => withFamily.has(c.id) && (f.campaign ? c.id === f.campaign : true) && (f.suite ? c.suiteVersion === f.suite : true));
+  const inScope = all.filter((c) => withFamily.has(c.id) && (f.campaign ? c.id === f.campaign : true) && (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true));
   return { family, rows, included: mine, leftOut: inScope.filter((c) => !mine.some((m) => m.id === c.id)).length };
 }
 

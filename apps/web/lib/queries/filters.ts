@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ANSWER_MODES } from '@gitbench/core';
 
+/**
+ * The suite filter's value that pools every suite version into one row per target: only when asked,
+ * since a target's rate over different fixture sets is not one figure.
+ */
+export const ALL_SUITES = 'all';
+
 /** Leaderboard-style filters, parsed from URL search params (strings), shared by pages, charts and exports. */
 export const dashboardFiltersSchema = z.object({
   campaign: z.string().trim().min(1).optional().catch(undefined),
@@ -12,6 +18,11 @@ export const dashboardFiltersSchema = z.object({
   incomplete: z.enum(['1']).optional().catch(undefined),
 });
 export type DashboardFilters = z.infer<typeof dashboardFiltersSchema>;
+
+/** The one suite version the filters keep, if any (`all` keeps every one). */
+export function chosenSuite(f: DashboardFilters): string | undefined {
+  return f.suite && f.suite !== ALL_SUITES ? f.suite : undefined;
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,6 +1,6 @@
 import { assignQuadrants, isReplayModelId, type QuadrantResult } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
-import type { DashboardFilters } from './filters';
+import { ALL_SUITES, type DashboardFilters } from './filters';
 import { getLeaderboard, type LeaderboardRow } from './leaderboard';
 
 export const QUADRANT_METRICS = {
@@ -60,7 +60,9 @@ export type QuadrantReport = QuadrantResult<QuadrantPoint> & {
 
 /** One point per target of the leaderboard, placed by core's median split. */
 export async function getQuadrant(db: Db, f: DashboardFilters, metric: QuadrantMetric): Promise<QuadrantReport> {
-  const board = await getLeaderboard(db, f);
+  // One point per target, as before the leaderboard ranked suite by suite: the chart's medians split one
+  // set of points. Choosing a suite in the filters keeps it to that suite.
+  const board = await getLeaderboard(db, { ...f, suite: f.suite ?? ALL_SUITES });
   const placeable = Object.fromEntries(
     (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).map((m) => [m, pointsFor(board.rows, m).filter((p) => p.x !== null && p.y !== null).length]),
   ) as Record<QuadrantMetric, number>;

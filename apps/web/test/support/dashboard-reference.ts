@@ -54,7 +54,7 @@ export function includedCampaigns(seed: DashboardSeed, f: Filters): SeededCampai
   const out: SeededCampaign[] = [];
   for (const c of seed.campaigns) {
     if (f.campaign && c.id !== f.campaign) continue;
-    if (f.suite && c.suiteVersion !== f.suite) continue;
+    if (f.suite && f.suite !== 'all' && c.suiteVersion !== f.suite) continue;
     if (!f.campaign && c.legacy && f.legacy !== '1') continue;
     if (!f.campaign && !c.legacy && f.incomplete !== '1' && !isComplete(seed, c)) continue;
     out.push(c);
@@ -110,6 +110,8 @@ function measure(sum: number, known: number, expected: number, divisor: number):
 export interface TargetReference extends Count {
   modelId: string;
   outputMode: string;
+  /** The suite version whose campaigns the row sums; null when the filters pool every suite (`suite=all`) or chose one. */
+  suiteVersion: string | null;
   attempts: number;
   infra: number;
   unscored: number;
@@ -128,7 +130,8 @@ type Resource = 'costUsd' | 'tokens' | 'apiDurationMs';
 const RESOURCES: Resource[] = ['costUsd', 'tokens', 'apiDurationMs'];
 
 /**
- * A leaderboard row of each target over the slice. A trial round is a campaign's attempts of one
+ * A leaderboard row of each target over the slice, one per suite version unless the filters name a
+ * suite (`all` pools them). A trial round is a campaign's attempts of one
  * target and trial number inside the slice; it is complete when all of them are valid. Per complete
  * trial: what complete rounds consumed ÷ their number. Totals: every attempt that called the model
  * (or recorded a value anyway) should carry one.
@@ -137,9 +140,11 @@ export function targetRows(seed: DashboardSeed, f: Filters): TargetReference[] {
   const slice = sliceOf(seed, f);
   const legacy = new Set(seed.campaigns.filter((c) => c.legacy).map((c) => c.id));
   const trialsOf = new Map(seed.campaigns.map((c) => [c.id, c.trials]));
+  const suiteOf = new Map(seed.campaigns.map((c) => [c.id, c.suiteVersion]));
+  const apart = !f.suite;
   const byTarget = new Map<string, SeededAttempt[]>();
   for (const a of slice) {
-    const key = `${a.modelId}|${a.outputMode}`;
+    const key = `${a.modelId}|${a.outputMode}|${apart ? suiteOf.get(a.campaignId) : ''}`;
     byTarget.set(key, [...(byTarget.get(key) ?? []), a]);
   }
   const rows: TargetReference[] = [];
@@ -211,6 +216,7 @@ export function targetRows(seed: DashboardSeed, f: Filters): TargetReference[] {
     rows.push({
       modelId: first.modelId,
       outputMode: first.outputMode,
+      suiteVersion: apart ? suiteOf.get(first.campaignId)! : null,
       attempts: list.length,
       passes,
       valid,
@@ -416,4 +422,26 @@ export function modelFixtureRows(seed: DashboardSeed, modelId: string, c: Seeded
       trials: s.map((a) => ({ trial: a.trial, status: a.status })),
     };
   });
+}
+
+/** Lower bound of the Wilson score interval at 95% (z = 1.96), from its textbook formula. */
+export function wilsonLow(passes: number, valid: number): number | null {
+  if (valid === 0) return null;
+  const z = 1.959963984540054;
+  const p = passes / valid;
+  const low = (p + (z * z) / (2 * valid) - z * Math.sqrt((p * (1 - p)) / valid + (z * z) / (4 * valid * valid))) / (1 + (z * z) / valid);
+  return passes === 0 ? 0 : Math.max(0, low);
+}
+
+/**
+ * The leaderboard's order within one suite version: the lower bound of the Wilson interval, highest
+ * first; then the mean, then more valid attempts, then model id and output mode.
+ */
+export function rankOrder(rows: readonly TargetReference[]): TargetReference[] {
+  const bound = (r: TargetReference) => wilsonLow(r.passes, r.valid) ?? -1;
+  const mean = (r: TargetReference) => (r.valid === 0 ? -1 : r.passes / r.valid);
+  return [...rows].sort(
+    (a, b) =>
+      bound(b) - bound(a) || mean(b) - mean(a) || b.valid - a.valid || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0) || (a.outputMode < b.outputMode ? -1 : 1),
+  );
 }

@@ -112,6 +112,8 @@ export interface TargetSums extends TargetKey {
   anyCurrent: boolean;
   anyLegacy: boolean;
   allLegacy: boolean;
+  /** The most trials any summed campaign planned: 1 means every series has one attempt, so no stability. */
+  maxTrials: number;
   /** Over every attempt, failed ones included; `expected` counts the attempts that should carry each. */
   total: ResourceSums & { costExpected: number; tokensExpected: number; apiExpected: number };
   trialRounds: number;
@@ -136,6 +138,8 @@ export interface TargetFigures extends TargetKey {
   totals: { costUsd: Resource; tokens: Resource; apiDurationMs: Resource };
   trialRounds: number;
   completeTrials: number;
+  /** Every summed campaign ran one trial: stable and flaky say nothing, a series is a single trial. */
+  singleTrial: boolean;
   legacyOnly: boolean;
   includesLegacy: boolean;
   /** A seeded coin, not a model (see isSimulatedModelId): every display says so. */
@@ -168,17 +172,31 @@ function figuresOf(s: TargetSums, passAny: readonly PassAnyCell[]): TargetFigure
     },
     trialRounds: s.trialRounds,
     completeTrials: s.completeTrials,
+    singleTrial: s.maxTrials <= 1,
     legacyOnly: s.allLegacy,
     includesLegacy: s.anyLegacy,
     simulated: isSimulatedModelId(s.modelId),
   };
 }
 
-/** Every target's figures, ranked by mean success (ties: more evidence first, then by name). */
+/**
+ * The lower bound of a rate's Wilson 95% interval: what the ranking orders by. Thin evidence gets a
+ * wide interval and a low bound, so 3/3 (bound 0.44) ranks below 90/96 (bound 0.87) although its mean
+ * is higher. No evidence ranks last.
+ */
+export function rankingBound(rate: Rate): number {
+  return rate.interval?.low ?? -1;
+}
+
+/**
+ * Every target's figures, ranked by the lower bound of its Wilson interval (ties: higher mean, then
+ * more evidence, then by name).
+ */
 export function targetFigures(sums: readonly TargetSums[], passAny: readonly PassAnyCell[]): TargetFigures[] {
   const rows = sums.map((s) => figuresOf(s, passAny));
   rows.sort(
     (a, b) =>
+      rankingBound(b.meanSuccess) - rankingBound(a.meanSuccess) ||
       (b.meanSuccess.value ?? -1) - (a.meanSuccess.value ?? -1) ||
       b.meanSuccess.denominator - a.meanSuccess.denominator ||
       a.modelId.localeCompare(b.modelId) ||

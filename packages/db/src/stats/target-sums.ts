@@ -112,14 +112,14 @@ export async function sumTargets(
   ];
   const rows = await db.$queryRaw<SumRow[]>`
     WITH per_campaign AS (
-      SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", c."legacy"
+      SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", c."legacy", c."trials"
              ${list(perCampaign)} ${list(passAnyInner)} ${trials.inner}
         FROM ${statsTable(slice)} s JOIN "Campaign" c ON c."id" = s."campaignId"
        WHERE s."campaignId" = ANY(${ids}::text[]) ${sliceWhere(slice)} ${extraWhere}
-       GROUP BY 1, 2, 3, 4, 5),
+       GROUP BY 1, 2, 3, 4, 5, 6),
     rounds AS (SELECT per_campaign.* ${trials.folded} FROM per_campaign)
     SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", count(*) AS "campaigns",
-           bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy"
+           bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy", max("trials") AS "maxTrials"
            ${list(perTarget)} ${list(passAnyOuter)}
       FROM rounds GROUP BY 1, 2, 3`;
   const passAny: PassAnyCell[] = [];
@@ -151,6 +151,7 @@ function sumsOf(r: SumRow): TargetSums {
     anyCurrent: r.anyCurrent === true,
     anyLegacy: r.anyLegacy === true,
     allLegacy: r.allLegacy === true,
+    maxTrials: n('maxTrials'),
     total: {
       costUsd: n('costUsd'),
       costKnown: n('costKnown'),
