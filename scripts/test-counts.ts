@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   addCounts,
+  countJunit,
   countPlaywright,
   countSteps,
   countVitest,
@@ -43,10 +44,13 @@ const outside = (label: string): OutsideErrors | undefined => {
   const text = readText(`${label}-outside.json`);
   return text === undefined ? undefined : (JSON.parse(text) as OutsideErrors);
 };
+// pytest's JUnit XML (scripts/python-check.sh).
+const pythonXml = readText('python.xml');
 const runners: Record<string, Counts> = {
   unit: read<VitestReport>('unit', 'unit.json', (label, report) => countVitest(label, report, outside(label))),
   integration: read<VitestReport>('integration', 'integration.json', (label, report) => countVitest(label, report, outside(label))),
   e2e: read<PlaywrightReport>('e2e', 'e2e-report.json', countPlaywright),
+  python: pythonXml === undefined ? missingReport('python', 'python.xml is missing') : countJunit('python', pythonXml),
 };
 const total = [...Object.values(runners), countSteps(readText('steps'), runners)].reduce(addCounts, NO_COUNTS);
 for (const p of total.problems) console.error(p);

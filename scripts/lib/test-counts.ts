@@ -64,6 +64,24 @@ export function countPlaywright(label: string, report: PlaywrightReport): Counts
 }
 
 /**
+ * A JUnit XML report (pytest's --junitxml): the sums of its <testsuite> elements' counts. Errors (a
+ * fixture or a module that failed) are failures; a report with no suite at all is one failure.
+ */
+export function countJunit(label: string, xml: string): Counts {
+  const suites = [...xml.matchAll(/<testsuite\b([^>]*)>/g)].map((m) => m[1]!);
+  if (suites.length === 0) return { ...NO_COUNTS, failed: 1, problems: [`${label}: no <testsuite> in the report: counted as one failure`] };
+  const attr = (attrs: string, name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(attrs)?.[1] ?? 0);
+  let passed = 0, failed = 0, skipped = 0;
+  for (const s of suites) {
+    const bad = attr(s, 'failures') + attr(s, 'errors');
+    failed += bad;
+    skipped += attr(s, 'skipped');
+    passed += attr(s, 'tests') - bad - attr(s, 'skipped');
+  }
+  return { passed, failed, skipped, problems: [] };
+}
+
+/**
  * The steps' exit statuses (scripts/lib/test-steps.sh writes them): a failed step whose failure the
  * counts so far do not hold (every step but the test runners, or a runner that counted no failure)
  * is one failure more. A missing record is one failure: test.sh always writes it.

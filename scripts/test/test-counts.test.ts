@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addCounts, countPlaywright, countSteps, countVitest, formatCounts, missingReport, NO_COUNTS } from '../lib/test-counts';
+import { addCounts, countJunit, countPlaywright, countSteps, countVitest, formatCounts, missingReport, NO_COUNTS } from '../lib/test-counts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -29,6 +29,12 @@ describe("npm test's last line, counted", () => {
     const c = countPlaywright('e2e', { stats: { expected: 9, unexpected: 1, flaky: 1, skipped: 2 }, errors: [{ message: 'Error: global setup failed\nstack' }, {}] });
     expect(c).toMatchObject({ passed: 9, failed: 4, skipped: 2 });
     expect(c.problems).toEqual(['e2e: Error: global setup failed', 'e2e: an error outside any test']);
+  });
+
+  it("counts pytest's JUnit report, errors as failures; a report without a suite is one failure", () => {
+    const xml = '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" failures="2" skipped="1" tests="9" time="1"><testcase/></testsuite></testsuites>';
+    expect(countJunit('python', xml)).toMatchObject({ passed: 5, failed: 3, skipped: 1 });
+    expect(countJunit('python', '<testsuites></testsuites>')).toMatchObject({ passed: 0, failed: 1 });
   });
 
   it('counts a failed step once, unless its runner already counted a failure', () => {
@@ -83,6 +89,7 @@ const PASSING_REPORTS: Record<string, unknown> = {
   'integration.json': { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] },
   'integration-outside.json': { reason: 'passed', errors: [] },
   'e2e-report.json': { stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 } },
+  'python.xml': '<testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="0"></testsuite></testsuites>',
 };
 
 /**
@@ -114,7 +121,7 @@ function runAndCount(name: string, files: Record<string, string>, steps: string[
   const { CI: _ci, ...env } = process.env;
   spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 120_000 });
   for (const [file, report] of Object.entries(PASSING_REPORTS)) {
-    if (existsSync(path.join(results, `missing-${file}`))) writeFileSync(path.join(results, file), JSON.stringify(report));
+    if (existsSync(path.join(results, `missing-${file}`))) writeFileSync(path.join(results, file), typeof report === 'string' ? report : JSON.stringify(report));
   }
   const run = spawnSync('node', ['--import', 'tsx', 'scripts/test-counts.ts', results], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
   return { lastLine: run.stdout.trim().split('\n').at(-1), status: run.status, stderr: run.stderr, results };

@@ -1,6 +1,6 @@
 import { familyScorer } from '../../families/family-scorer';
 import { gistConfig } from '../../families/gist/config';
-import { GIST_EVALUATOR_PY } from '../../families/gist/evaluator';
+import { GIST_EVALUATOR_PY } from '../../families/gist/evaluator-py.generated';
 import { gistResult } from '../../families/gist/outcome';
 import { shellQuote } from '../../shell-quote';
 

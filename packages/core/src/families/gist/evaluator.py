@@ -1,23 +1,26 @@
-/**
- * The program a gist task's scorer runs in the sandbox after the agent stopped (Python 3 standard
- * library plus pytest from the image), embedded so it comes from the harness, never from the
- * repository the agent worked in. It records facts, and core decides from them (families/gist/lines.ts):
- * - runs the command on a pristine copy of the original (unpacked from the fixture's definition) and
- *   on the gist, each under pytest with a recorder plugin: per test and phase its outcome, error
- *   message and captured output, modules loaded from the original code, and (for the gist) every
- *   line executed, traced with sys.settrace;
- * - puts the original versions of the command's tests into the gist before running it, so the gist is
- *   judged on the original tests (Gistify's protocol); a gist without them is not run;
- * - splits the gist into units of code (one statement, a compound statement's header, a decorator),
- *   each with its block (the enclosing class/function path), its kind for the execution rate
- *   (code, potentially executable, not executable) and its normalised text (AST-unparsed, so
- *   formatting, comments and multi-line layout do not matter; combined imports split);
- * - for each of the gist's blocks, the original blocks with the same path and which of the gist's
- *   texts each holds, and which top-level texts the original has.
- * Prints one JSON object. Free of backticks and template placeholders.
- */
-export const GIST_EVALUATOR_PY = String.raw`
-import ast, io, json, os, re, shutil, subprocess, sys, tarfile, tempfile, tokenize
+# The program a gist task's scorer runs in the sandbox after the agent stopped (Python 3 standard
+# library plus pytest from the image). It reaches the sandbox inside the probe's command
+# (`python3 -I -c <text>`), so it comes from the harness, never from the repository the agent worked in.
+# It records facts, and core decides from them (families/gist/lines.ts):
+# - runs the command on a pristine copy of the original (unpacked from the fixture's definition) and
+#   on the gist, each under pytest with a recorder plugin: per test and phase its outcome, error
+#   message and captured output, modules loaded from the original code, and (for the gist) every
+#   line executed, traced with sys.settrace;
+# - puts the original versions of the command's tests into the gist before running it, so the gist is
+#   judged on the original tests (Gistify's protocol); a gist without them is not run;
+# - splits the gist into units of code (one statement, a compound statement's header, a decorator),
+#   each with its block (the enclosing class/function path), its kind for the execution rate
+#   (code, potentially executable, not executable) and its normalised text (AST-unparsed, so
+#   formatting, comments and multi-line layout do not matter; combined imports split);
+# - for each of the gist's blocks, the original blocks with the same path and which of the gist's
+#   texts each holds, and which top-level texts the original has.
+# Prints one JSON object.
+#
+# This leading comment is the file's documentation and is not sent: the text that is starts at the
+# first line that is not a comment (scripts/lib/python-modules.ts). Edit this file, then run
+# `npm run python:generate`, which writes evaluator-py.generated.ts.
+
+import ast, io, json, os, shutil, subprocess, sys, tarfile, tempfile, tokenize
 
 # argv: the task (JSON: gist, options, test_file, nodes, pythonpath, timeout), the staging directory
 # holding original.tar.gz. The repository the agent worked in is the current directory.
@@ -424,7 +427,6 @@ def main():
         replaced.append({'test': name, 'lines': [s, e]})
     if edits:
         line_map = []
-        offset = 0
         spans = sorted((s, e, len(block)) for s, e, block, _ in edits)
         for n in range(1, len(text.split('\n')) + 1):
             inside = next((sp for sp in spans if sp[0] <= n <= sp[1]), None)
@@ -462,4 +464,3 @@ except BaseException:
     shutil.rmtree(scratch, ignore_errors=True)
     print(json.dumps({'version': 1, 'evaluatorError': traceback.format_exc()[-3000:]}))
     sys.exit(0)
-`;
