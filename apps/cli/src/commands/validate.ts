@@ -1,26 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CALIBRATION_FILE,
+  difficultyDisagreements,
+  parseCalibrationRecord,
+  type DifficultyDisagreement,
+  type Fixture,
+} from '@gitbench/core';
 import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { EXIT } from '../exit';
 
+type CalibrationCheck =
+  { file: string; error: string } | { file: string; disagreements: DifficultyDisagreement[] } | null;
+
+/**
+ * The suite's calibration record (calibration.json at its root), when it has one, against the written
+ * difficulty labels. Read from a file, not the database: validate checks a suite offline, where it is
+ * authored, and the record says how its figures were obtained.
+ */
+async function checkCalibration(root: string, fixtures: readonly Fixture[]): Promise<CalibrationCheck> {
+  const file = join(root, CALIBRATION_FILE);
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (text === null) return null;
+  const parsed = parseCalibrationRecord(text, file);
+  if (!parsed.ok) return { file, error: parsed.message };
+  return { file, disagreements: difficultyDisagreements(fixtures, parsed.record) };
+}
+
 /**
  * `gitbench validate <dir> [--strict] [--json]`: exit 0 only when every fixture file is valid.
  * `--strict` also prints every form upstream accepts but that lets wrong answers pass or is likely a
- * slip (each with file, line and field), and then exits 0 only when there is none.
+ * slip (each with file, line and field), and then exits 0 only when there is none. A difficulty label
+ * the calibration record disagrees with is always printed and never changes the exit code: the label
+ * is a claim to revise, not a broken fixture. An unreadable record fails like an invalid file.
  */
 export async function validateCommand(args: ParsedArgs): Promise<number> {
   const dir = args.positionals[0]!;
   const strict = args.flags.has('strict');
-  const { fixtures, errors, warnings, files, manifest } = await loadSuite(dir);
+  const { fixtures, errors, warnings, files, manifest, dir: root } = await loadSuite(dir);
+  const calibration = await checkCalibration(root, fixtures);
+  const calibrationBroken = calibration !== null && 'error' in calibration;
   if (args.flags.has('json')) {
-    const report = { suiteVersion: manifest?.version ?? null, files, valid: fixtures.length, errors, ...(strict ? { warnings } : { warningCount: warnings.length }) };
+    const report = {
+      suiteVersion: manifest?.version ?? null,
+      files,
+      valid: fixtures.length,
+      errors,
+      ...(strict ? { warnings } : { warningCount: warnings.length }),
+      calibration,
+    };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     for (const e of errors) process.stdout.write(`${formatFixtureError(e)}\n`);
     if (strict) for (const w of warnings) process.stdout.write(`warning: ${formatFixtureError(w)}\n`);
+    if (calibration && 'error' in calibration) process.stdout.write(`${calibration.error}\n`);
+    if (calibration && 'disagreements' in calibration)
+      for (const d of calibration.disagreements) process.stdout.write(`warning: ${d.message}\n`);
     const bad = new Set(errors.map((e) => e.file)).size;
     const version = manifest ? `suite ${manifest.version}: ` : '';
-    const lint = strict ? `, ${warnings.length} warning(s)` : warnings.length > 0 ? `; ${warnings.length} warning(s), shown with --strict` : '';
-    process.stdout.write(`${version}${fixtures.length} valid fixture(s), ${bad} invalid file(s), ${files} file(s) read${lint}\n`);
+    const lint = strict
+      ? `, ${warnings.length} warning(s)`
+      : warnings.length > 0
+        ? `; ${warnings.length} warning(s), shown with --strict`
+        : '';
+    const labels =
+      calibration && 'disagreements' in calibration
+        ? `; ${calibration.disagreements.length} difficulty label(s) disagree with ${CALIBRATION_FILE}`
+        : '';
+    process.stdout.write(
+      `${version}${fixtures.length} valid fixture(s), ${bad} invalid file(s), ${files} file(s) read${lint}${labels}\n`,
+    );
   }
-  return errors.length === 0 && files > 0 && !(strict && warnings.length > 0) ? EXIT.ok : EXIT.failed;
+  return errors.length === 0 && !calibrationBroken && files > 0 && !(strict && warnings.length > 0)
+    ? EXIT.ok
+    : EXIT.failed;
 }

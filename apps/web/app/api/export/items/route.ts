@@ -6,6 +6,9 @@ import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
+const CALIBRATION_METHOD =
+  'GitBench item analysis: every campaign that ran the suite, every target in them; pass rate = passed over scored attempts (the settling try; excluded attempts left out); discrimination = point-biserial correlation with the rest score.';
+
 /** A suite's item analysis, one row per fixture, as on its page. */
 export const GET = apiRoute('member', async ({ request: req, actor }) => {
   const suite = req.nextUrl.searchParams.get('suite');
@@ -29,5 +32,7 @@ export const GET = apiRoute('member', async ({ request: req, actor }) => {
       },
     });
   }
-  return NextResponse.json(analysis, { headers: { 'content-disposition': `attachment; filename="${name}.json"` } });
+  // The JSON is also a calibration record: saved as calibration.json at the suite's root, gitbench validate reads it.
+  const record = { ...analysis, obtainedAt: new Date().toISOString(), method: CALIBRATION_METHOD };
+  return NextResponse.json(record, { headers: { 'content-disposition': `attachment; filename="${name}.json"` } });
 });
