@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python of the repository, checked as Python: every tracked .py file byte-compiled (no .pyc
+# The Python of the repository, checked as Python: every .py file git tracks or would track byte-compiled (no .pyc
 # written) and linted with pyflakes, and the pytest files under packages/*/test and apps/*/test run on
 # Debian's python3 (the interpreter the sandbox image has), with a JUnit report for npm test's last line.
 # Usage: python-check.sh <report.xml>. Every part runs; the exit status is non-zero if any failed.
@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 report="${1:?usage: python-check.sh <report.xml>}"
 export PYTHONDONTWRITEBYTECODE=1
 status=0
-mapfile -t files < <(git ls-files '*.py')
-mapfile -t tests < <(git ls-files 'packages/*/test/**test_*.py' 'apps/*/test/**test_*.py')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.py')
+mapfile -t tests < <(git ls-files --cached --others --exclude-standard 'packages/*/test/**test_*.py' 'apps/*/test/**test_*.py')
 /usr/bin/python3 -c '
 import sys
 for f in sys.argv[1:]:

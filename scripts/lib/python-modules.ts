@@ -25,6 +25,16 @@ export const PYTHON_MODULES: readonly PythonModule[] = [
     module: 'packages/core/src/families/gist/evaluator-py.generated.ts',
     name: 'GIST_EVALUATOR_PY',
   },
+  {
+    source: 'packages/core/src/families/repo-task/grader-runner.py',
+    module: 'packages/core/src/families/repo-task/grader-runner-py.generated.ts',
+    name: 'GRADER_RUNNER_PY',
+  },
+  {
+    source: 'packages/core/src/families/repo-task/outputs-listing.py',
+    module: 'packages/core/src/families/repo-task/outputs-listing-py.generated.ts',
+    name: 'OUTPUTS_LISTING_PY',
+  },
 ];
 
 /** The text sent: the file without its leading comment lines. */

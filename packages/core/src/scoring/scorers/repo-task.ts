@@ -1,6 +1,8 @@
 import { familyScorer } from '../../families/family-scorer';
 import { repoTaskConfig } from '../../families/repo-task/config';
-import { GRADER_RUNNER_PY, OUTPUT_PREVIEW_BYTES, OUTPUTS_LISTING_PY, VERDICT_MARK } from '../../families/repo-task/sandbox-scripts';
+import { GRADER_RUNNER_PY } from '../../families/repo-task/grader-runner-py.generated';
+import { OUTPUTS_LISTING_PY } from '../../families/repo-task/outputs-listing-py.generated';
+import { OUTPUT_PREVIEW_BYTES, VERDICT_MARK } from '../../families/repo-task/sandbox-scripts';
 import { readGraderVerdict, repoTaskResult } from '../../families/repo-task/verdict';
 import { shellQuote } from '../../shell-quote';
 
