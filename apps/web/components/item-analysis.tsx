@@ -3,7 +3,8 @@ import type { ItemAnalysis } from '@gitbench/core';
 import { DataTable } from './data-table';
 import { EmptyState } from './empty-state';
 import { DASH, fixtureHref, fraction, pct } from './format';
-import type { SuiteItem } from '@/lib/queries/item-analysis';
+import { getFixtureItemAnalysis, type SuiteItem } from '@/lib/queries/item-analysis';
+import { services } from '@/lib/services';
 
 export const DISCRIMINATION_TITLE =
   "Point-biserial correlation between a target's pass fraction on this fixture and its mean pass fraction on the suite's other fixtures (its rest score), over the targets that ran both. Near 1: strong targets pass it and weak ones fail. Near 0 or below: it carries no signal. Empty when undefined: fewer than two targets, or no variation.";
@@ -106,5 +107,51 @@ export function ItemTable({ items }: { items: readonly SuiteItem[] }) {
         { header: 'Flags', cell: (i) => <ItemFlags flags={i.flags} /> },
       ]}
     />
+  );
+}
+
+/**
+ * The fixture page's measured difficulty. Counting a suite's scored attempts reads every attempt of its
+ * campaigns, so the page streams this part and shows everything else first.
+ */
+export async function FixtureItemAnalysis({ domain, fixtureId }: { domain: string; fixtureId: string }) {
+  const items = await getFixtureItemAnalysis(services().db, domain, fixtureId);
+  return (
+    <>
+      <p className="max-w-3xl text-xs text-slate-500">
+        Over every target of every campaign that ran the suite, whatever campaign is chosen above; only scored attempts
+        count. {DISCRIMINATION_TITLE}
+      </p>
+      <DataTable
+        rows={items}
+        rowKey={(r) => r.suite}
+        testId="fixture-item-analysis"
+        dense
+        empty={
+          <EmptyState title="No scored attempt of this fixture yet">
+            Its pass rate and discrimination appear once a campaign has scored it.
+          </EmptyState>
+        }
+        columns={[
+          {
+            header: 'Suite',
+            cell: (r) => <SuiteLink suite={r.suite} />,
+          },
+          { header: 'Pass rate', className: 'tabular-nums', cell: (r) => <PassRate item={r.item} /> },
+          {
+            header: 'Discrimination',
+            title: DISCRIMINATION_TITLE,
+            className: 'tabular-nums',
+            cell: (r) => `${discrimination(r.item)} (${r.item.discriminationTargets} targets)`,
+          },
+          {
+            header: 'Targets passing',
+            className: 'tabular-nums',
+            cell: (r) => `${r.item.targetsPassing}/${r.item.targets}`,
+          },
+          { header: 'Flags', cell: (r) => <ItemFlags flags={r.item.flags} /> },
+        ]}
+      />
+    </>
   );
 }
