@@ -4,9 +4,10 @@
  * bundles it): each such .py file has a generated TypeScript module beside it that holds its text.
  * The .py file is the source; scripts/test/python-modules.test.ts fails when a module is stale.
  *
- * A file's leading comment documents it and is not sent: the text starts at its first line that is not a
- * comment. The text is what reaches the sandbox inside a probe's command, so this keeps the commands as
- * they were when the text moved out of a TypeScript string.
+ * What a file holds above its SENT_FROM line is not sent: the comment that documents it, and where the
+ * text runs with names its runner defines, the definitions that let it be linted and run on its own. The
+ * text sent reaches the sandbox inside commands, and whatever hashes them: the line keeps that text as it
+ * was when it moved out of a TypeScript string.
  */
 import path from 'node:path';
 
@@ -35,14 +36,21 @@ export const PYTHON_MODULES: readonly PythonModule[] = [
     module: 'packages/core/src/families/repo-task/outputs-listing-py.generated.ts',
     name: 'OUTPUTS_LISTING_PY',
   },
+  {
+    source: 'packages/core/src/scoring/lookup-config.py',
+    module: 'packages/core/src/scoring/lookup-config-py.generated.ts',
+    name: 'LOOKUP_CONFIG_BODY',
+  },
 ];
 
-/** The text sent: the file without its leading comment lines. */
+export const SENT_FROM = '# ---- sent from the next line on ----';
+
+/** The text sent: what follows the SENT_FROM line. */
 export function pythonText(source: string): string {
   const lines = source.split('\n');
-  let first = 0;
-  while (first < lines.length && lines[first]!.startsWith('#')) first++;
-  return lines.slice(first).join('\n');
+  const at = lines.indexOf(SENT_FROM);
+  if (at < 0) throw new Error(`no line ${JSON.stringify(SENT_FROM)} marks where the text sent starts`);
+  return lines.slice(at + 1).join('\n');
 }
 
 /** The generated module: the text as one JSON string a line, joined, so a change shows as a line's diff. */
@@ -51,7 +59,7 @@ export function renderPythonModule(entry: PythonModule, source: string): string 
   const lines = text.split('\n').map((line) => `  ${JSON.stringify(line)},`);
   return [
     `// Generated from ${path.basename(entry.source)} by scripts/python-modules.ts (npm run python:generate): edit the .py file.`,
-    `/** The text of ${path.basename(entry.source)} without its leading comment, which says what it does. */`,
+    `/** The text of ${path.basename(entry.source)} below its SENT_FROM line (what it does: the comment above it). */`,
     `export const ${entry.name} = [`,
     ...lines,
     `].join('\\n');`,

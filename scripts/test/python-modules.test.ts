@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PYTHON_MODULES, pythonText, renderPythonModule } from '../lib/python-modules';
+import { PYTHON_MODULES, pythonText, renderPythonModule, SENT_FROM } from '../lib/python-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -15,8 +15,8 @@ describe('Python sent into sandboxes', () => {
     });
   }
 
-  it('leaves out the leading comment only', () => {
-    expect(pythonText('# what it does\n# more\n\nimport os\n# kept\nx = 1\n')).toBe('\nimport os\n# kept\nx = 1\n');
-    expect(pythonText('import os\n')).toBe('import os\n');
+  it('sends what follows the marker line only', () => {
+    expect(pythonText(`# what it does\nout = None\n${SENT_FROM}\n\nimport os\n# kept\nx = 1\n`)).toBe('\nimport os\n# kept\nx = 1\n');
+    expect(() => pythonText('import os\n')).toThrow(/marks where the text sent starts/);
   });
 });

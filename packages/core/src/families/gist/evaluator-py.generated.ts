@@ -1,5 +1,5 @@
 // Generated from evaluator.py by scripts/python-modules.ts (npm run python:generate): edit the .py file.
-/** The text of evaluator.py without its leading comment, which says what it does. */
+/** The text of evaluator.py below its SENT_FROM line (what it does: the comment above it). */
 export const GIST_EVALUATOR_PY = [
   "",
   "import ast, io, json, os, shutil, subprocess, sys, tarfile, tempfile, tokenize",

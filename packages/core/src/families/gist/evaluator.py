@@ -16,9 +16,9 @@
 #   texts each holds, and which top-level texts the original has.
 # Prints one JSON object.
 #
-# This leading comment is the file's documentation and is not sent: the text that is starts at the
-# first line that is not a comment (scripts/lib/python-modules.ts). Edit this file, then run
-# `npm run python:generate`, which writes evaluator-py.generated.ts.
+# Only what follows the line below is sent (scripts/lib/python-modules.ts); after editing, run
+# `npm run python:generate`.
+# ---- sent from the next line on ----
 
 import ast, io, json, os, shutil, subprocess, sys, tarfile, tempfile, tokenize
 

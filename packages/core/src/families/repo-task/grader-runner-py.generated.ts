@@ -1,5 +1,5 @@
 // Generated from grader-runner.py by scripts/python-modules.ts (npm run python:generate): edit the .py file.
-/** The text of grader-runner.py without its leading comment, which says what it does. */
+/** The text of grader-runner.py below its SENT_FROM line (what it does: the comment above it). */
 export const GRADER_RUNNER_PY = [
   "",
   "import importlib.util, json, os, shutil, sys, tempfile, traceback",

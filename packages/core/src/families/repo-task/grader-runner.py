@@ -10,8 +10,10 @@
 # The scorer runs it in the sandbox after the agent stopped, inside its probe's command
 # (`python3 -I -c <text>`: no user site, no PYTHON* variables, no current directory on the path), so it
 # comes from the harness and never from a place the agent could have changed. Standard library only.
-# This leading comment is not sent (scripts/lib/python-modules.ts); after editing the file run
+#
+# Only what follows the line below is sent (scripts/lib/python-modules.ts); after editing, run
 # `npm run python:generate`.
+# ---- sent from the next line on ----
 
 import importlib.util, json, os, shutil, sys, tempfile, traceback
 

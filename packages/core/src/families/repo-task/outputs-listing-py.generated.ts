@@ -1,5 +1,5 @@
 // Generated from outputs-listing.py by scripts/python-modules.ts (npm run python:generate): edit the .py file.
-/** The text of outputs-listing.py without its leading comment, which says what it does. */
+/** The text of outputs-listing.py below its SENT_FROM line (what it does: the comment above it). */
 export const OUTPUTS_LISTING_PY = [
   "",
   "import base64, hashlib, json, os, sys",

@@ -5,8 +5,10 @@
 #
 # The scorer runs it in the sandbox after the agent stopped, inside its probe's command
 # (`python3 -I -c <text>`), so it comes from the harness. Standard library only.
-# This leading comment is not sent (scripts/lib/python-modules.ts); after editing the file run
+#
+# Only what follows the line below is sent (scripts/lib/python-modules.ts); after editing, run
 # `npm run python:generate`.
+# ---- sent from the next line on ----
 
 import base64, hashlib, json, os, sys
 
