@@ -48,6 +48,7 @@ export function CampaignFixtureTable({
   const columns: Column<FixtureTableRow>[] = [
     {
       header: 'Fixture',
+      sort: (r) => `${r.domain}/${r.fixtureId}`,
       cell: (r) => (
         <>
           <Link className="text-indigo-700 hover:underline" href={fixtureHref(r.domain, r.fixtureId, campaignId)}>
@@ -60,6 +61,7 @@ export function CampaignFixtureTable({
     ...targets.map(
       (t): Column<FixtureTableRow> => ({
         header: <ModelLabel modelId={t.modelId} outputMode={t.outputMode} />,
+        sort: (r) => r.cells[t.id]?.summary.meanSuccess.value ?? null,
         cell: (r) => <SeriesCell cell={r.cells[t.id]} />,
       }),
     ),
@@ -73,6 +75,8 @@ export function CampaignFixtureTable({
         columns={columns}
         rowKey={(r) => `${r.domain}/${r.fixtureId}`}
         testId="fixture-table"
+        searchLabel="fixtures on this page"
+        search={(r) => r.difficulty}
         empty={
           <EmptyState title={domain ? `No attempts in domain ${domain}` : 'No attempts yet'}>{domain ? 'Choose another domain, or All.' : noAttempts}</EmptyState>
         }

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
+import { SortableTable, type SortValue } from './sortable-table';
 
 /**
  * The dashboard's one table: bordered, scrolls sideways on narrow screens, header cells with optional
- * explanations, and an empty state of the caller's choosing instead of an empty table.
+ * explanations, and an empty state of the caller's choosing instead of an empty table. Columns with a
+ * `sort` sort in the browser (SortableTable), and a long table given `search` gets a search box.
  */
 export interface Column<T> {
   /** Column heading. */
@@ -12,7 +14,12 @@ export interface Column<T> {
   cell: (row: T, index: number) => ReactNode;
   /** Extra classes for this column's cells (e.g. "tabular-nums", "text-xs"). */
   className?: string;
+  /** What the column sorts by: makes its header a sort button. Unknown (null) sorts last. */
+  sort?: (row: T) => SortValue | undefined;
 }
+
+/** From this many rows a table with `search` shows its search box. */
+export const SEARCH_FROM = 10;
 
 export function DataTable<T>({
   rows,
@@ -23,6 +30,8 @@ export function DataTable<T>({
   empty,
   rowClassName,
   dense = false,
+  search,
+  searchLabel = 'the table',
 }: {
   rows: readonly T[];
   columns: readonly Column<T>[];
@@ -34,9 +43,38 @@ export function DataTable<T>({
   empty?: ReactNode;
   rowClassName?: (row: T) => string | undefined;
   dense?: boolean;
+  /**
+   * A search box once the table is long: it finds rows by their sortable text columns, and by the
+   * text this function gives, when one is given.
+   */
+  search?: boolean | ((row: T) => string);
+  /** What the search box searches, for its accessible name ("campaigns"). */
+  searchLabel?: string;
 }) {
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   const pad = dense ? 'px-3 py-1.5' : 'px-3 py-2';
+  if (search || columns.some((c) => c.sort)) {
+    return (
+      <SortableTable
+        headers={columns.map((c) => ({ header: c.header, title: c.title, sortable: c.sort !== undefined }))}
+        rows={rows.map((row, i) => {
+          const values = columns.map((c) => c.sort?.(row) ?? null);
+          return {
+            key: rowKey(row, i),
+            className: rowClassName?.(row),
+            cells: columns.map((c) => ({ node: c.cell(row, i), className: c.className })),
+            values,
+            text: [...values.filter((v) => typeof v === 'string'), typeof search === 'function' ? search(row) : ''].join(' ').toLowerCase(),
+          };
+        })}
+        search={Boolean(search) && rows.length >= SEARCH_FROM}
+        searchLabel={searchLabel}
+        testId={testId}
+        caption={caption}
+        pad={pad}
+      />
+    );
+  }
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full text-sm" data-testid={testId}>

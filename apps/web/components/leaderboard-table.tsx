@@ -46,6 +46,7 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
   const columns: Column<LeaderboardRow>[] = [
     {
       header: 'Model · mode',
+      sort: (r) => `${r.modelId} ${r.outputMode}`,
       cell: (r) => (
         <TargetName
           modelId={r.modelId}
@@ -57,9 +58,10 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
         />
       ),
     },
-    { header: 'Mean success', title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval', cell: (r) => <RateCell rate={r.meanSuccess} /> },
+    { header: 'Mean success', sort: (r) => r.meanSuccess.value, title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval', cell: (r) => <RateCell rate={r.meanSuccess} /> },
     {
       header: 'pass_any@n',
+      sort: (r) => (r.passAny.applicable ? ([...r.passAny.points].reverse().find((p) => p.denominator > 0)?.value ?? null) : null),
       title: 'Share of fixture series that passed at least once in their first n valid attempts',
       cell: (r) => {
         if (!r.passAny.applicable) return <NotApplicableNote />;
@@ -79,6 +81,7 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
     },
     {
       header: 'Stable · flaky · fail',
+      sort: (r) => (r.classification.applicable ? r.classification.stablePass : null),
       title: 'Fixture series that always passed · both passed and failed · always failed, of all series',
       className: 'tabular-nums',
       cell: (r) =>
@@ -101,17 +104,20 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
     },
     {
       header: 'Cost / complete trial',
+      sort: (r) => r.perTrial.costUsd.value,
       title: 'Mean cost of one complete trial round (every attempt valid); the campaign total underneath',
       cell: (r) => <PerTrialWithTotal row={r} pick="costUsd" format={usd} />,
     },
-    { header: 'Tokens / complete trial', title: 'Mean tokens of one complete trial round; the total underneath', cell: (r) => <PerTrialWithTotal row={r} pick="tokens" format={int} /> },
+    { header: 'Tokens / complete trial', sort: (r) => r.perTrial.tokens.value, title: 'Mean tokens of one complete trial round; the total underneath', cell: (r) => <PerTrialWithTotal row={r} pick="tokens" format={int} /> },
     {
       header: 'API time / complete trial',
+      sort: (r) => r.perTrial.apiDurationMs.value,
       title: 'Mean time spent waiting on the provider in one complete trial round; not wall-clock time',
       cell: (r) => <PerTrialWithTotal row={r} pick="apiDurationMs" format={duration} />,
     },
     {
       header: 'Attempts',
+      sort: (r) => r.attempts,
       title: 'Attempts, those excluded from quality denominators, and complete trial rounds of all rounds',
       className: 'tabular-nums',
       cell: (r) => {
@@ -134,10 +140,11 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
   ];
   if (!showRank) return columns;
   const rank: Column<LeaderboardRow>[] = [
-    { header: '#', title: RANKING_RULE, className: 'tabular-nums text-slate-500', cell: (r) => r.rank },
+    { header: '#', title: RANKING_RULE, sort: (r) => -r.rank, className: 'tabular-nums text-slate-500', cell: (r) => r.rank },
     {
       header: 'Rank by',
       title: RANKING_RULE,
+      sort: (r) => r.meanSuccess.interval?.low ?? null,
       className: 'tabular-nums',
       cell: (r) => <span title="Lower bound of the Wilson 95% interval of mean success">{pct(r.meanSuccess.interval?.low)}</span>,
     },
@@ -161,5 +168,5 @@ export function LeaderboardTable({
   /** Say over how many campaigns each row is summed (pointless inside one campaign). */
   countCampaigns?: boolean;
 }) {
-  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}`} testId={testId} empty={empty} />;
+  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}`} testId={testId} empty={empty} search searchLabel="targets" />;
 }

@@ -30,6 +30,8 @@ export default async function CampaignsPage() {
         rows={campaigns}
         rowKey={(c) => c.id}
         testId="campaign-list"
+        searchLabel="campaigns"
+        search={(c) => `${c.id} ${(models.get(c.id) ?? []).join(' ')}`}
         empty={
           <EmptyState title="No campaigns yet">
             Start one with the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link>, or run{' '}
@@ -39,6 +41,7 @@ export default async function CampaignsPage() {
         columns={[
           {
             header: 'Name',
+            sort: (c) => c.name,
             cell: (c) => (
               <>
                 <Link href={`/campaigns/${c.id}`} className="font-medium text-indigo-700 hover:underline">
@@ -52,22 +55,24 @@ export default async function CampaignsPage() {
               </>
             ),
           },
-          { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+          { header: 'Status', sort: (c) => c.status, cell: (c) => <StatusBadge status={c.status} /> },
           {
             header: 'Complete',
+            sort: (c) => (c.complete ? 'yes' : 'no'),
             title: 'Every planned attempt has a valid outcome, nothing is unscored, and the safety review allows it',
             cell: (c) => (c.complete ? 'yes' : <span className="text-amber-700">no</span>),
           },
-          { header: 'Suite', cell: (c) => c.suiteVersion },
-          { header: 'Trials', className: 'tabular-nums', cell: (c) => c.trials },
-          { header: 'Attempts', title: 'Planned attempts', className: 'tabular-nums', cell: (c) => int(c.plannedAttempts) },
+          { header: 'Suite', sort: (c) => c.suiteVersion, cell: (c) => c.suiteVersion },
+          { header: 'Trials', sort: (c) => c.trials, className: 'tabular-nums', cell: (c) => c.trials },
+          { header: 'Attempts', title: 'Planned attempts', sort: (c) => c.plannedAttempts, className: 'tabular-nums', cell: (c) => int(c.plannedAttempts) },
           {
             header: 'Wall clock',
+            sort: (c) => (c.legacy ? null : wallClockMs(c)),
             title: 'From the first attempt starting to the campaign finishing (still counting while it runs)',
             className: 'tabular-nums',
             cell: (c) => (c.legacy ? <span title="Imported results do not record how long they took">—</span> : duration(wallClockMs(c))),
           },
-          { header: 'Created', className: 'text-xs', cell: (c) => date(c.createdAt) },
+          { header: 'Created', sort: (c) => c.createdAt.getTime(), className: 'text-xs', cell: (c) => date(c.createdAt) },
         ]}
       />
     </div>

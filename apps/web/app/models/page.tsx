@@ -32,10 +32,11 @@ function SliceTable({ title, cells, testId }: { title: string; cells: SliceCell[
       rowKey={(k) => k}
       testId={testId}
       columns={[
-        { header: title, className: 'font-medium', cell: (k) => k },
+        { header: title, className: 'font-medium', sort: (k) => k, cell: (k) => k },
         ...modes.map(
           (m): Column<string> => ({
             header: m,
+            sort: (k) => cells.find((x) => x.key === k && x.outputMode === m)?.rate.value ?? null,
             cell: (k) => {
               const c = cells.find((x) => x.key === k && x.outputMode === m);
               if (!c) return <span title="No attempt in this slice">{DASH}</span>;
@@ -69,13 +70,15 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
         rows={ids}
         rowKey={(m) => m}
         testId="model-list"
+        searchLabel="models"
+        search
         empty={
           <EmptyState title="No model has run yet">
             Launch a campaign from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> to see models here.
           </EmptyState>
         }
         columns={[
-          { header: 'Model', cell: (m) => <TargetName modelId={m} /> },
+          { header: 'Model', sort: (m) => m, cell: (m) => <TargetName modelId={m} /> },
           {
             header: 'Campaigns by output mode',
             cell: (m) =>
@@ -213,11 +216,14 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
           rows={fixtures.rows}
           rowKey={(r) => `${r.summary.series.domain}/${r.summary.series.fixtureId}/${r.outputMode}`}
           testId="model-fixtures"
+          searchLabel="fixtures"
+          search
           dense
           empty={<EmptyState title="No attempts of this model in this campaign yet" />}
           columns={[
             {
               header: 'Fixture',
+              sort: (r) => `${r.summary.series.domain}/${r.summary.series.fixtureId}`,
               cell: (r) => (
                 <>
                   <Link className="text-indigo-700 hover:underline" href={fixtureHref(r.summary.series.domain, r.summary.series.fixtureId, fixtures.campaign?.id)}>
@@ -227,15 +233,17 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
                 </>
               ),
             },
-            { header: 'Mode', className: 'text-xs', cell: (r) => r.outputMode },
+            { header: 'Mode', className: 'text-xs', sort: (r) => r.outputMode, cell: (r) => r.outputMode },
             {
               header: 'Classification',
+              sort: (r) => (r.summary.classification.applicable ? r.summary.classification.class : null),
               cell: (r) => (r.summary.classification.applicable ? <SeriesClassBadge cls={r.summary.classification.class} plannedTrials={r.summary.series.plannedTrials} /> : <NotApplicableNote />),
             },
             {
               header: 'Valid passed',
               title: 'Valid attempts that passed / valid attempts',
               className: 'tabular-nums text-xs',
+              sort: (r) => r.summary.meanSuccess.value,
               cell: (r) => fraction(r.summary.meanSuccess),
             },
             { header: 'Attempts by trial', cell: (r) => <AttemptLinks attempts={r.attempts} /> },

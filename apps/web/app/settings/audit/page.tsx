@@ -24,16 +24,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         rows={events}
         rowKey={(e) => e.id}
         testId="audit-log"
+        searchLabel="the audit log"
+        search={(e) => `${e.targetId ?? ''} ${e.detail ? JSON.stringify(e.detail) : ''}`}
         dense
         caption="Who created, cancelled, retried, exported or published a campaign, and who changed a user, a token, a key or a setting. Newest first."
         empty={<p className="text-sm text-slate-600">Nothing recorded yet.</p>}
         columns={[
-          { header: 'When (UTC)', cell: (e) => e.at.toISOString().replace('T', ' ').slice(0, 19), className: 'tabular-nums whitespace-nowrap' },
-          { header: 'Who', cell: (e) => e.actorEmail },
-          { header: 'Via', cell: (e) => e.via },
-          { header: 'Action', cell: (e) => <code>{e.action}</code> },
+          { header: 'When (UTC)', sort: (e) => e.at.getTime(), cell: (e) => e.at.toISOString().replace('T', ' ').slice(0, 19), className: 'tabular-nums whitespace-nowrap' },
+          { header: 'Who', sort: (e) => e.actorEmail, cell: (e) => e.actorEmail },
+          { header: 'Via', sort: (e) => e.via, cell: (e) => e.via },
+          { header: 'Action', sort: (e) => e.action, cell: (e) => <code>{e.action}</code> },
           {
             header: 'On',
+            sort: (e) => `${e.targetType} ${e.targetId ?? ''}`,
             cell: (e) =>
               e.targetType === 'campaign' && e.targetId ? (
                 <Link className="text-indigo-700 underline" href={`/campaigns/${e.targetId}`}>
