@@ -41,6 +41,11 @@ export const PYTHON_MODULES: readonly PythonModule[] = [
     module: 'packages/core/src/scoring/lookup-config-py.generated.ts',
     name: 'LOOKUP_CONFIG_BODY',
   },
+  {
+    source: 'packages/core/src/fixtures/worktree-listing.py',
+    module: 'packages/core/src/fixtures/worktree-listing-py.generated.ts',
+    name: 'WORKTREE_LISTING_FILE',
+  },
 ];
 
 export const SENT_FROM = '# ---- sent from the next line on ----';
