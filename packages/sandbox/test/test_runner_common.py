@@ -7,8 +7,6 @@ import os
 import sys
 import time
 
-import pytest
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'runner'))
 import common  # after the runner's directory is put on the path
 
