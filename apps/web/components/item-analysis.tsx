@@ -3,11 +3,14 @@ import type { ItemAnalysis } from '@gitbench/core';
 import { DataTable } from './data-table';
 import { EmptyState } from './empty-state';
 import { DASH, fixtureHref, fraction, pct } from './format';
-import { getFixtureItemAnalysis, type SuiteItem } from '@/lib/queries/item-analysis';
+import { getFixtureItemAnalysis, type SuiteItem, type SuiteItemAnalysis } from '@/lib/queries/item-analysis';
 import { services } from '@/lib/services';
 
 export const DISCRIMINATION_TITLE =
   "Point-biserial correlation between a target's pass fraction on this fixture and its mean pass fraction on the suite's other fixtures (its rest score), over the targets that ran both. Near 1: strong targets pass it and weak ones fail. Near 0 or below: it carries no signal. Empty when undefined: fewer than two targets, or no variation.";
+
+/** '1 target', '2 targets'. */
+export const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 export function suiteHref(suite: string): string {
   return `/suites/${suite.split('/').map(encodeURIComponent).join('/')}`;
@@ -18,6 +21,22 @@ export function SuiteLink({ suite }: { suite: string }) {
     <Link className="font-mono text-indigo-700 hover:underline" href={suiteHref(suite)}>
       {suite}
     </Link>
+  );
+}
+
+/** Which built-in controls were left out (or counted), with the link that flips it. */
+export function ControlsNote({ controls, href }: { controls: SuiteItemAnalysis['controls']; href: string }) {
+  if (controls.models.length === 0) return null;
+  const names = controls.models.join(', ');
+  return (
+    <p className="mt-1 max-w-3xl text-xs text-slate-500" data-testid="controls-note">
+      {controls.included
+        ? `Built-in controls counted as targets: ${names}. `
+        : `Built-in controls left out: ${names}; they pass or fail by construction. `}
+      <Link className="text-indigo-700 hover:underline" href={controls.included ? href : `${href}?controls=1`}>
+        {controls.included ? 'Leave them out' : 'Count them'}
+      </Link>
+    </p>
   );
 }
 
@@ -114,14 +133,24 @@ export function ItemTable({ items }: { items: readonly SuiteItem[] }) {
  * The fixture page's measured difficulty. Counting a suite's scored attempts reads every attempt of its
  * campaigns, so the page streams this part and shows everything else first.
  */
-export async function FixtureItemAnalysis({ domain, fixtureId }: { domain: string; fixtureId: string }) {
-  const items = await getFixtureItemAnalysis(services().db, domain, fixtureId);
+export async function FixtureItemAnalysis({
+  domain,
+  fixtureId,
+  includeControls,
+}: {
+  domain: string;
+  fixtureId: string;
+  includeControls: boolean;
+}) {
+  const items = await getFixtureItemAnalysis(services().db, domain, fixtureId, { includeControls });
+  const controls = items.find((i) => i.controls.models.length > 0)?.controls;
   return (
     <>
       <p className="max-w-3xl text-xs text-slate-500">
         Over every target of every campaign that ran the suite, whatever campaign is chosen above; only scored attempts
         count. {DISCRIMINATION_TITLE}
       </p>
+      {controls ? <ControlsNote controls={controls} href={fixtureHref(domain, fixtureId)} /> : null}
       <DataTable
         rows={items}
         rowKey={(r) => r.suite}
@@ -142,7 +171,7 @@ export async function FixtureItemAnalysis({ domain, fixtureId }: { domain: strin
             header: 'Discrimination',
             title: DISCRIMINATION_TITLE,
             className: 'tabular-nums',
-            cell: (r) => `${discrimination(r.item)} (${r.item.discriminationTargets} targets)`,
+            cell: (r) => `${discrimination(r.item)} (over ${counted(r.item.discriminationTargets, 'target')})`,
           },
           {
             header: 'Targets passing',

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, seedDashboardCampaigns, type DashboardSeed, type TestDatabase } from '@gitbench/db';
+import {
+  createTestDatabase,
+  seedDashboardCampaigns,
+  type DashboardSeed,
+  type SeededAttempt,
+  type TestDatabase,
+} from '@gitbench/db';
 import {
   getFixtureItemAnalysis,
   getSuiteItemAnalysis,
@@ -14,6 +20,7 @@ import { itemReference } from './support/item-analysis-reference';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const OTHER = 'fixtures/other';
+const ORACLE_WAS = 'ia/beta';
 
 let t: TestDatabase;
 let seed: DashboardSeed;
@@ -27,6 +34,9 @@ beforeAll(async () => {
   main = seed.campaigns.map((c) => c.id).filter((id) => id !== other);
   await t.db
     .$executeRaw`UPDATE "Campaign" SET "config" = ${JSON.stringify({ fixtures: { suiteDir: OTHER } })}::jsonb WHERE "id" = ${other}`;
+  // One of its targets becomes the built-in oracle, a control left out unless asked for.
+  await t.db
+    .$executeRaw`UPDATE "Attempt" SET "modelId" = 'oracle' WHERE "campaignId" = ${other} AND "modelId" = ${ORACLE_WAS}`;
 });
 afterAll(async () => {
   await t?.drop();
@@ -43,49 +53,55 @@ describe('item analysis', () => {
     ]);
   });
 
+  const isOracle = (a: SeededAttempt) => a.campaignId === other && a.modelId === ORACLE_WAS;
   it.each([
-    ['fixtures', () => main],
-    [OTHER, () => [other]],
-  ])('%s: every fixture has the pass rate, discrimination and flags computed by hand', async (suite, ids) => {
-    const got = (await getSuiteItemAnalysis(t.db, suite))!;
-    const want = itemReference(seed, ids());
-    expect(got.items.map(key).sort()).toEqual(want.map(key).sort());
-    expect(got.campaigns.map((c) => c.id).sort()).toEqual([...ids()].sort());
-    for (const w of want) {
-      const g = got.items.find((i) => key(i) === key(w))!;
-      expect(
-        {
-          targets: g.targets,
-          targetsPassing: g.targetsPassing,
-          passes: g.passRate.numerator,
-          scored: g.passRate.denominator,
-          ...g.flags,
-        },
-        key(w),
-      ).toEqual({
-        targets: w.targets,
-        targetsPassing: w.targetsPassing,
-        passes: w.passes,
-        scored: w.scored,
-        saturated: w.saturated,
-        unsolved: w.unsolved,
-        flaky: w.flaky,
-      });
-      if (w.discrimination === null) expect(g.discrimination, key(w)).toBeNull();
-      else expect(g.discrimination, key(w)).toBeCloseTo(w.discrimination, 9);
-      expect(g.difficulty, key(w)).toBe(seed.attempts.find((a) => key(a) === key(w))!.difficulty);
-    }
-    // The seed is meant to reach the edges: these must not all be vacuous.
-    if (suite === 'fixtures') {
-      expect(want.filter((w) => w.flaky).length).toBeGreaterThan(0);
-      expect(want.filter((w) => w.discrimination !== null).length).toBeGreaterThan(3);
-      expect(
-        want.some(
-          (w) => w.scored < seed.attempts.filter((a) => key(a) === key(w) && main.includes(a.campaignId)).length,
-        ),
-      ).toBe(true);
-    }
-  });
+    ['fixtures', false, () => main],
+    [OTHER, false, () => [other]],
+    [OTHER, true, () => [other]],
+  ])(
+    '%s (controls counted: %s): every fixture has the pass rate, discrimination and flags computed by hand',
+    async (suite, includeControls, ids) => {
+      const got = (await getSuiteItemAnalysis(t.db, suite, { includeControls }))!;
+      const want = itemReference(seed, ids(), includeControls ? () => false : isOracle);
+      expect(got.controls).toEqual({ included: includeControls, models: suite === OTHER ? ['oracle'] : [] });
+      expect(got.items.map(key).sort()).toEqual(want.map(key).sort());
+      expect(got.campaigns.map((c) => c.id).sort()).toEqual([...ids()].sort());
+      for (const w of want) {
+        const g = got.items.find((i) => key(i) === key(w))!;
+        expect(
+          {
+            targets: g.targets,
+            targetsPassing: g.targetsPassing,
+            passes: g.passRate.numerator,
+            scored: g.passRate.denominator,
+            ...g.flags,
+          },
+          key(w),
+        ).toEqual({
+          targets: w.targets,
+          targetsPassing: w.targetsPassing,
+          passes: w.passes,
+          scored: w.scored,
+          saturated: w.saturated,
+          unsolved: w.unsolved,
+          flaky: w.flaky,
+        });
+        if (w.discrimination === null) expect(g.discrimination, key(w)).toBeNull();
+        else expect(g.discrimination, key(w)).toBeCloseTo(w.discrimination, 9);
+        expect(g.difficulty, key(w)).toBe(seed.attempts.find((a) => key(a) === key(w))!.difficulty);
+      }
+      // The seed is meant to reach the edges: these must not all be vacuous.
+      if (suite === 'fixtures') {
+        expect(want.filter((w) => w.flaky).length).toBeGreaterThan(0);
+        expect(want.filter((w) => w.discrimination !== null).length).toBeGreaterThan(3);
+        expect(
+          want.some(
+            (w) => w.scored < seed.attempts.filter((a) => key(a) === key(w) && main.includes(a.campaignId)).length,
+          ),
+        ).toBe(true);
+      }
+    },
+  );
 
   it('sorts by signal: defined discrimination first, highest first', async () => {
     const { items } = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;

@@ -1,5 +1,6 @@
 import {
   analyzeItems,
+  isControlModelId,
   targetKeyOf,
   VALID_ATTEMPT_STATUSES,
   type ItemAnalysis,
@@ -42,14 +43,25 @@ export interface SuiteItem extends ItemAnalysis {
 export interface SuiteItemAnalysis {
   suite: string;
   campaigns: { id: string; name: string; legacy: boolean }[];
-  /** Distinct targets with at least one scored attempt in the suite. */
+  /** Distinct targets with at least one scored attempt in the suite (the ones counted). */
   targets: number;
+  /** Built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction. */
+  controls: { included: boolean; models: string[] };
   /** Sorted by signal (core's bySignal). */
   items: SuiteItem[];
 }
 
+export interface ItemAnalysisOptions {
+  /** Count the built-in controls as targets too (a demo of nothing but them, a check of the scorers). */
+  includeControls?: boolean;
+}
+
 /** Null when no campaign ran the suite. */
-export async function getSuiteItemAnalysis(db: Db, suite: string): Promise<SuiteItemAnalysis | null> {
+export async function getSuiteItemAnalysis(
+  db: Db,
+  suite: string,
+  opts: ItemAnalysisOptions = {},
+): Promise<SuiteItemAnalysis | null> {
   const campaigns = await db.$queryRaw<{ id: string; name: string; legacy: boolean }[]>`
     SELECT c."id", c."name", c."legacy" FROM "Campaign" c WHERE ${suiteOf} = ${suite} ORDER BY c."createdAt" DESC, c."id"`;
   if (campaigns.length === 0) return null;
@@ -77,7 +89,10 @@ export async function getSuiteItemAnalysis(db: Db, suite: string): Promise<Suite
        WHERE f."campaignId" = ANY(${ids}::text[])
        ORDER BY f."domain", f."fixtureId", c."createdAt" DESC`,
   ]);
-  const cells: ItemCell[] = rows.map((r) => ({
+  const includeControls = opts.includeControls ?? false;
+  const controls = [...new Set(rows.map((r) => r.modelId).filter(isControlModelId))].sort();
+  const counted = includeControls ? rows : rows.filter((r) => !isControlModelId(r.modelId));
+  const cells: ItemCell[] = counted.map((r) => ({
     target: targetKeyOf({ modelId: r.modelId, effort: r.effort, outputMode: r.outputMode }),
     domain: r.domain,
     fixtureId: r.fixtureId,
@@ -89,6 +104,7 @@ export async function getSuiteItemAnalysis(db: Db, suite: string): Promise<Suite
     suite,
     campaigns,
     targets: new Set(cells.map((c) => c.target)).size,
+    controls: { included: includeControls, models: controls },
     items: analyzeItems(cells).map((i) => ({
       ...i,
       difficulty: difficulty.get(JSON.stringify([i.domain, i.fixtureId])) ?? '',
@@ -96,21 +112,29 @@ export async function getSuiteItemAnalysis(db: Db, suite: string): Promise<Suite
   };
 }
 
+export interface FixtureItem {
+  suite: string;
+  targets: number;
+  controls: SuiteItemAnalysis['controls'];
+  item: SuiteItem;
+}
+
 /** The fixture's item analysis in every suite whose campaigns ran it (usually one). */
 export async function getFixtureItemAnalysis(
   db: Db,
   domain: string,
   fixtureId: string,
-): Promise<{ suite: string; targets: number; item: SuiteItem }[]> {
+  opts: ItemAnalysisOptions = {},
+): Promise<FixtureItem[]> {
   const suites = await db.$queryRaw<{ suite: string }[]>`
     SELECT DISTINCT ${suiteOf} AS "suite"
       FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
      WHERE f."domain" = ${domain} AND f."fixtureId" = ${fixtureId} ORDER BY 1`;
-  const out: { suite: string; targets: number; item: SuiteItem }[] = [];
+  const out: FixtureItem[] = [];
   for (const { suite } of suites) {
-    const analysis = await getSuiteItemAnalysis(db, suite);
+    const analysis = await getSuiteItemAnalysis(db, suite, opts);
     const item = analysis?.items.find((i) => i.domain === domain && i.fixtureId === fixtureId);
-    if (analysis && item) out.push({ suite, targets: analysis.targets, item });
+    if (analysis && item) out.push({ suite, targets: analysis.targets, controls: analysis.controls, item });
   }
   return out;
 }

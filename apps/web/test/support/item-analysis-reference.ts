@@ -18,8 +18,12 @@ export interface ItemReference {
 
 const scoredOf = (a: SeededAttempt) => a.status === 'VALID_PASS' || a.status === 'VALID_FAIL';
 
-export function itemReference(seed: DashboardSeed, campaignIds: readonly string[]): ItemReference[] {
-  const attempts = seed.attempts.filter((a) => campaignIds.includes(a.campaignId) && scoredOf(a));
+export function itemReference(
+  seed: DashboardSeed,
+  campaignIds: readonly string[],
+  leftOut: (a: SeededAttempt) => boolean = () => false,
+): ItemReference[] {
+  const attempts = seed.attempts.filter((a) => campaignIds.includes(a.campaignId) && scoredOf(a) && !leftOut(a));
   const targetOf = (a: SeededAttempt) => `${a.modelId}|${a.effort}|${a.outputMode}`;
   const fixtureOf = (a: SeededAttempt) => `${a.domain}|${a.fixtureId}`;
   // fraction[target][fixture] = passes / scored

@@ -67,6 +67,17 @@ export function isSimulatedModelId(modelId: string): boolean {
 export const SIMULATED_MODEL_ID = /^(simulated|sim)(:[^#]*)?(#.*)?$/;
 
 /**
+ * True for the built-in controls: oracle (the reference answer), mock and nop (a fixed wrong answer or
+ * none) and the simulated coin. They pass or fail by construction, so they are evidence about the
+ * scorers, never about how hard a fixture is. A replay is not one: it plays back a real model.
+ */
+export function isControlModelId(modelId: string): boolean {
+  if (isSimulatedModelId(modelId)) return true;
+  const base = modelId.trim().split('#')[0]!;
+  return base === 'oracle' || base === 'mock' || base === 'nop';
+}
+
+/**
  * True for a replay (`replay:<recording>`): recorded answers of a real model played back, with the
  * tokens, cost and latency recorded then. Real behaviour, but not a run of the model now: every place
  * that shows its results says it is a replay.

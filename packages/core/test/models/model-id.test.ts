@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, formatModelId, isSimulatedModelId, parseModelId, REASONING_EFFORTS } from '../../src/models';
+import { ConfigurationError, formatModelId, isControlModelId, isSimulatedModelId, parseModelId, REASONING_EFFORTS } from '../../src/models';
 
 describe('parseModelId', () => {
   it.each([
@@ -45,5 +45,12 @@ describe('isSimulatedModelId', () => {
   });
   it.each(['oracle', 'mock', 'simple-model', 'openai/simulated', 'simulatedx', 'replay:sim.json'])('%s is not', (id) => {
     expect(isSimulatedModelId(id)).toBe(false);
+  });
+});
+
+describe('isControlModelId', () => {
+  it('is true for the built-in controls with any effort, false for real models and replays', () => {
+    expect(['oracle', 'mock', 'nop', 'oracle#high', 'simulated', 'simulated:7', 'sim'].filter((m) => !isControlModelId(m))).toEqual([]);
+    expect(['openai/gpt-5', 'oracle-7b', 'replay:results.json', 'acme/nop', 'mocked'].filter(isControlModelId)).toEqual([]);
   });
 });

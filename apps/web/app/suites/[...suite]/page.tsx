@@ -1,20 +1,28 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Section } from '@/components/empty-state';
-import { DISCRIMINATION_TITLE, ItemTable } from '@/components/item-analysis';
+import { ControlsNote, counted, DISCRIMINATION_TITLE, ItemTable, suiteHref } from '@/components/item-analysis';
 import { requirePage } from '@/lib/auth/guard';
 import { getSuiteItemAnalysis } from '@/lib/queries/item-analysis';
 import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-export default async function SuitePage({ params }: { params: Promise<{ suite: string[] }> }) {
+export default async function SuitePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ suite: string[] }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   await requirePage('viewer');
   const suite = (await params).suite.map(decodeURIComponent).join('/');
-  const analysis = await getSuiteItemAnalysis(services().db, suite);
+  const includeControls = (await searchParams).controls === '1';
+  const analysis = await getSuiteItemAnalysis(services().db, suite, { includeControls });
   if (!analysis) notFound();
   const count = (f: 'saturated' | 'unsolved' | 'flaky') => analysis.items.filter((i) => i.flags[f]).length;
-  const exportHref = (format: string) => `/api/export/items?suite=${encodeURIComponent(suite)}&format=${format}`;
+  const exportHref = (format: string) =>
+    `/api/export/items?suite=${encodeURIComponent(suite)}&format=${format}${includeControls ? '&controls=1' : ''}`;
   return (
     <div className="space-y-6">
       <div>
@@ -25,10 +33,12 @@ export default async function SuitePage({ params }: { params: Promise<{ suite: s
         </p>
         <h1 className="font-mono text-2xl font-semibold">{suite}</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          {analysis.items.length} fixtures scored over {analysis.targets} targets in {analysis.campaigns.length}{' '}
-          campaigns. {count('saturated')} saturated, {count('unsolved')} unsolved, {count('flaky')} flaky. Only scored
-          attempts count (the settling try of each); excluded ones are no evidence about a target.
+          {counted(analysis.items.length, 'fixture')} scored over {counted(analysis.targets, 'target')} in{' '}
+          {counted(analysis.campaigns.length, 'campaign')}. {count('saturated')} saturated, {count('unsolved')}{' '}
+          unsolved, {count('flaky')} flaky. Only scored attempts count (the settling try of each); excluded ones are no
+          evidence about a target.
         </p>
+        <ControlsNote controls={analysis.controls} href={suiteHref(suite)} />
       </div>
       <Section
         title="Which fixtures carry signal"

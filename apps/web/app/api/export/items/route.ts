@@ -7,7 +7,7 @@ import { services } from '@/lib/services';
 export const dynamic = 'force-dynamic';
 
 const CALIBRATION_METHOD =
-  'GitBench item analysis: every campaign that ran the suite, every target in them; pass rate = passed over scored attempts (the settling try; excluded attempts left out); discrimination = point-biserial correlation with the rest score.';
+  'GitBench item analysis: every campaign that ran the suite, every target in them but the built-in controls (oracle, mock, nop, simulated) unless controls lists them as included; pass rate = passed over scored attempts (the settling try; excluded attempts left out); discrimination = point-biserial correlation with the rest score.';
 
 /** A suite's item analysis, one row per fixture, as on its page. */
 export const GET = apiRoute('member', async ({ request: req, actor }) => {
@@ -19,10 +19,12 @@ export const GET = apiRoute('member', async ({ request: req, actor }) => {
       { error: `Unknown export format '${format.slice(0, 40)}': use csv or json.` },
       { status: 400 },
     );
-  const analysis = await getSuiteItemAnalysis(services().db, suite);
+  const analysis = await getSuiteItemAnalysis(services().db, suite, {
+    includeControls: req.nextUrl.searchParams.get('controls') === '1',
+  });
   if (!analysis)
     return NextResponse.json({ error: `No campaign has run the suite '${suite.slice(0, 200)}'.` }, { status: 404 });
-  await audit(actor, { action: 'items.export', target: { type: 'suite', id: suite }, detail: { format } });
+  await audit(actor, { action: 'items.export', target: { type: 'suite', id: suite }, detail: { format, controls: analysis.controls.included } });
   const name = `gitbench-items-${suite.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${new Date().toISOString().slice(0, 10)}`;
   if (format === 'csv') {
     return new NextResponse(itemAnalysisCsv(analysis), {
