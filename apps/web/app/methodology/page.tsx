@@ -109,6 +109,18 @@ export default async function MethodologyPage() {
         significance.
       </p>
 
+      <H id="item-analysis">Measured difficulty (item analysis)</H>
+      <p>
+        A suite&apos;s page measures each fixture over every target of every campaign that ran the suite, counting only scored attempts. Its
+        <strong> pass rate</strong> is passed over scored attempts. Its <strong>discrimination</strong> is the point-biserial correlation
+        between a target&apos;s pass fraction on the fixture and its rest score, the mean of its pass fractions on the suite&apos;s other
+        fixtures (leaving the fixture out, so it is not correlated with itself): near 1, strong targets pass it and weak ones fail; near 0 or
+        below, it carries no signal. It is undefined with fewer than two targets or when either side does not vary, and with two targets it
+        can only be 1 or -1, so read it with the number of targets beside it. A fixture is <strong>saturated</strong> when every scored
+        attempt passed, <strong>unsolved</strong> when none did and <strong>flaky</strong> when a target both passed and failed it. The
+        built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction.
+      </p>
+
       <H id="reproducibility">What is and is not reproducible</H>
       <p>
         The fixture side is deterministic: fixed identities, timestamps, locale and time zone, and every attempt records hashes of its fixture

@@ -54,7 +54,12 @@ export default async function SuitePage({
           </span>
         }
       >
-        <p className="max-w-3xl text-xs text-slate-500">Most signal first. {DISCRIMINATION_TITLE}</p>
+        <p className="max-w-3xl text-xs text-slate-500">
+          Most signal first. {DISCRIMINATION_TITLE}{' '}
+          <Link className="text-indigo-700 hover:underline" href="/methodology#item-analysis">
+            How it is measured
+          </Link>
+        </p>
         <ItemTable items={analysis.items} />
       </Section>
     </div>
