@@ -82,8 +82,21 @@ test('cancel a running campaign', async ({ page }) => {
   // Running, with attempts already finished and more queued: cancelling stops what has not started.
   await expect(page.getByTestId('campaign-status')).toHaveText('running', { timeout: 60_000 });
   await expect(page.getByTestId('campaign-done')).not.toHaveText(/^0\//, { timeout: 60_000 });
+  // Cancelling asks first, with the numbers; backing out leaves it running.
   await page.getByRole('button', { name: 'Cancel campaign' }).click();
+  const confirm = page.getByTestId('cancel-confirmation');
+  await expect(confirm).toContainText(/\d+ queued attempt\(s\) will not start and \d+ running will stop at their next heartbeat/);
+  await expect(confirm.getByRole('button', { name: /^Cancel \d+ attempts?$/ })).toBeFocused();
+  await shot(page, 'campaign-cancel-confirmation');
+  await confirm.getByRole('button', { name: 'Keep running' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByTestId('campaign-status')).toHaveText('running');
+  await page.getByRole('button', { name: 'Cancel campaign' }).click();
+  await page.getByTestId('cancel-confirmation').getByRole('button', { name: /^Cancel \d+ attempts?$/ }).click();
   await expect(page.getByTestId('campaign-status')).toHaveText('cancelled', { timeout: 30_000 });
+  // Without a reload, the counts follow the running attempts until they have stopped: none is left shown running.
+  await expect(page.getByTestId('attempts-by-status')).not.toContainText(/running|stopping/, { timeout: 30_000 });
+  await expect(page.getByTestId('attempts-by-status')).toContainText('cancelled');
   await page.reload();
   await expect(page.getByTestId('completeness')).toContainText('Incomplete');
   await expect(page.getByTestId('completeness')).toContainText(/attempt\(s\): cancelled/);

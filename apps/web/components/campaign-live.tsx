@@ -2,6 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
+import { ConfirmPanel } from './confirm-panel';
+import { aboutDuration } from './format';
 
 interface Progress {
   status: string;
@@ -25,15 +27,9 @@ const LABEL: Record<string, string> = {
   CANCELLED: 'cancelled',
 };
 
-function eta(seconds: number | null): string {
-  if (seconds === null) return 'estimating…';
-  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
-  const m = Math.round(seconds / 60);
-  return m < 90 ? `about ${m} min` : `about ${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
 /**
- * Live progress: polls the campaign API every 2 s while the campaign is active, and refreshes the
+ * Live progress: polls the campaign API every 2 s while the campaign is active (and, once cancelled, until
+ * its running attempts have stopped), and refreshes the
  * server-rendered page when it reaches a final state so the tables show the finished numbers.
  */
 export function CampaignLive({
@@ -52,12 +48,17 @@ export function CampaignLive({
   const [etaSeconds, setEtaSeconds] = useState(initialEtaSeconds);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'cancel' | 'retry' | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const lastStatus = useRef(initial.status);
   const active = ACTIVE.includes(progress.status);
+  // A cancelled campaign's running attempts stop at their next heartbeat, not at once: keep reading
+  // until none is left, so the page shows what really runs instead of the counts at the moment of cancel.
+  const unsettled = (progress.byStatus.RUNNING ?? 0) + (progress.byStatus.QUEUED ?? 0);
+  const polling = active || unsettled > 0;
 
   useEffect(() => {
-    if (!active) return;
+    if (!polling) return;
     let stopped = false;
     const tick = async () => {
       try {
@@ -82,10 +83,11 @@ export function CampaignLive({
       stopped = true;
       clearInterval(id);
     };
-  }, [active, campaignId, router]);
+  }, [polling, campaignId, router]);
 
   async function act(kind: 'cancel' | 'retry') {
     setBusy(kind);
+    setConfirmingCancel(false);
     setMessage(null);
     try {
       const res = await fetch(`/api/campaigns/${encodeURIComponent(campaignId)}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -93,7 +95,7 @@ export function CampaignLive({
       if (!res.ok) throw new Error(typeof body.error === 'string' ? body.error : `the server answered ${res.status}`);
       setMessage(
         kind === 'cancel'
-          ? 'Cancelled: no new attempts will start.'
+          ? `Cancelled: no new attempt will start${Number(body.stoppedQueued ?? 0) > 0 ? ` (${String(body.stoppedQueued)} queued stopped)` : ''}; running ones stop at their next heartbeat.`
           : `${body.replanned ? 'Planning sent again. ' : ''}Re-queued ${String(body.requeued ?? body.retried ?? 'the')} infrastructure-failed attempt(s) as new tries.`,
       );
       const r = await fetch(`/api/campaigns/${encodeURIComponent(campaignId)}`, { cache: 'no-store' });
@@ -123,14 +125,14 @@ export function CampaignLive({
           </span>{' '}
           · <span className="tabular-nums" data-testid="campaign-done">{progress.done}/{progress.total}</span> attempts finished
           {cancelled > 0 ? <>, {cancelled} of them cancelled</> : null}
-          {active ? <> · ETA {eta(etaSeconds)}</> : null}
+          {active ? <> · ETA {aboutDuration(etaSeconds)}</> : null}
         </div>
         <div className="flex gap-2">
           {active ? (
             <button
               type="button"
-              onClick={() => act('cancel')}
-              disabled={busy !== null}
+              onClick={() => setConfirmingCancel(true)}
+              disabled={busy !== null || confirmingCancel}
               className="rounded border border-rose-300 bg-white px-3 py-1.5 text-sm font-medium text-rose-700 hover:bg-rose-50 disabled:opacity-50"
             >
               {busy === 'cancel' ? 'Cancelling…' : 'Cancel campaign'}
@@ -162,10 +164,28 @@ export function CampaignLive({
       >
         <div className="h-2 bg-indigo-500 transition-all" style={{ width: `${pctDone}%` }} />
       </div>
-      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Attempts by status">
+      {confirmingCancel && active ? (
+        <ConfirmPanel
+          title="Cancel this campaign?"
+          confirmLabel={`Cancel ${progress.total - progress.done} attempt${progress.total - progress.done === 1 ? '' : 's'}`}
+          backLabel="Keep running"
+          onConfirm={() => act('cancel')}
+          onBack={() => setConfirmingCancel(false)}
+          tone="rose"
+          testId="cancel-confirmation"
+        >
+          <p>
+            {progress.byStatus.QUEUED ?? 0} queued attempt(s) will not start and {progress.byStatus.RUNNING ?? 0} running will stop at their next
+            heartbeat; the {progress.done} of {progress.total} finished keep their results. A cancelled campaign stays incomplete: it is left
+            out of default rankings.
+          </p>
+        </ConfirmPanel>
+      ) : null}
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Attempts by status" data-testid="attempts-by-status">
         {ORDER.filter((s) => (progress.byStatus[s] ?? 0) > 0).map((s) => (
           <li key={s}>
-            <span className="tabular-nums font-medium text-slate-800">{progress.byStatus[s]}</span> {LABEL[s]}
+            <span className="tabular-nums font-medium text-slate-800">{progress.byStatus[s]}</span>{' '}
+            {!active && s === 'RUNNING' ? 'still stopping' : LABEL[s]}
           </li>
         ))}
       </ul>

@@ -53,3 +53,11 @@ export function productVersion(version: string | null, dirty: boolean | null): s
   if (version === null) return 'not recorded';
   return `${version}${dirty === true ? ' (with uncommitted changes)' : dirty === null ? ' (tree state unknown)' : ''}`;
 }
+
+/** A rough time for estimates ("about 4 min"): the precision an estimate has. */
+export function aboutDuration(seconds: number | null): string {
+  if (seconds === null) return 'estimating…';
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
+  const m = Math.round(seconds / 60);
+  return m < 90 ? `about ${m} min` : `about ${Math.floor(m / 60)} h ${m % 60} min`;
+}

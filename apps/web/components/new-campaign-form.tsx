@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { MODES } from '@gitbench/core/mode';
+import { costText, LaunchConfirmation, timeText, type Estimate } from './launch-estimate';
 
 interface Profile {
   name: string;
@@ -16,13 +17,6 @@ interface Suite {
   domains: string[];
   difficulties: string[];
   tags: string[];
-}
-interface Estimate {
-  attempts: number;
-  fixtures: number;
-  targets: number;
-  costEstimateUsd: number | null;
-  costNote?: string;
 }
 interface Errors {
   formErrors: string[];
@@ -146,6 +140,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   const [estimateInvalid, setEstimateInvalid] = useState(false);
   const [errors, setErrors] = useState<Errors>({ formErrors: [], fieldErrors: {} });
   const [submitting, setSubmitting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     fetch('/api/profiles')
@@ -214,8 +209,18 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
     };
   }, [body, outputModes.length]);
 
-  async function submit(e: FormEvent) {
+  // A changed selection changes what would launch: ask again.
+  useEffect(() => setConfirming(false), [body]);
+
+  function submit(e: FormEvent) {
     e.preventDefault();
+    // Launching spends money and worker time: confirm the numbers first. Without a valid estimate (or a
+    // name) the server's answer is what the person needs, beside the fields.
+    if (estimate && body.name) setConfirming(true);
+    else void launchNow();
+  }
+
+  async function launchNow() {
     setSubmitting(true);
     try {
       const r = await fetch('/api/campaigns', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -230,6 +235,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
       setErrors({ formErrors: [`Could not reach the server: ${(err as Error).message}`], fieldErrors: {} });
     } finally {
       setSubmitting(false);
+      setConfirming(false);
     }
   }
 
@@ -396,8 +402,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
           {estimate ? (
             <>
               <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) × {estimate.fixtures} fixture(s) × {body.trials} trial(s) ·
-              estimated cost{' '}
-              {estimate.costEstimateUsd === null ? '— (unknown)' : estimate.costEstimateUsd === 0 ? 'none (no paid calls)' : `$${estimate.costEstimateUsd.toFixed(4)}`}
+              estimated cost {costText(estimate)} · estimated time <span data-testid="estimate-time">{timeText(estimate)}</span>
               {estimate.costNote ? <span className="block text-xs text-slate-500">{estimate.costNote}</span> : null}
             </>
           ) : estimateInvalid && body.models.length > 0 && outputModes.length > 0 ? (
@@ -406,10 +411,13 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
             <span className="text-slate-600">Choose at least one model and one output mode to see the number of attempts and the cost estimate.</span>
           )}
         </div>
-        <button type="submit" disabled={submitting} className="rounded bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+        <button type="submit" disabled={submitting || confirming} className="rounded bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
           {submitting ? 'Launching…' : 'Launch campaign'}
         </button>
       </div>
+      {confirming && estimate ? (
+        <LaunchConfirmation estimate={estimate} trials={body.trials} name={body.name} busy={submitting} onConfirm={() => void launchNow()} onBack={() => setConfirming(false)} />
+      ) : null}
     </form>
   );
 }

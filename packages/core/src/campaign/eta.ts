@@ -27,3 +27,31 @@ export function estimateEta(input: EtaInput): Eta {
   const parallel = Math.max(1, Math.floor(input.concurrency));
   return { remainingMs: Math.round((input.remainingAttempts * mean) / parallel), basedOn: durations.length };
 }
+
+/** One target of a campaign not launched yet: its planned attempts and how long its recent attempts took. */
+export interface TargetTime {
+  attempts: number;
+  /** Mean wall time of the model's latest finished attempts in this output mode; null when it has none. */
+  meanMs: number | null;
+}
+
+export interface CampaignTimeEstimate {
+  /** Null when no target has a history, or no worker is there to run anything. */
+  ms: number | null;
+  /** Targets with no finished attempt to go by: when some are, `ms` counts the others only (a lower bound). */
+  unknownTargets: number;
+  concurrency: number;
+}
+
+/**
+ * Before launch, as estimateEta does while running: each target's attempts × its mean attempt time,
+ * summed, over the attempts the live workers run at once.
+ */
+export function estimateCampaignTime(targets: readonly TargetTime[], concurrency: number): CampaignTimeEstimate {
+  const parallel = Math.max(0, Math.floor(concurrency));
+  const known = targets.filter((t) => t.meanMs !== null && Number.isFinite(t.meanMs));
+  const unknownTargets = targets.length - known.length;
+  if (parallel === 0 || known.length === 0) return { ms: null, unknownTargets, concurrency: parallel };
+  const total = known.reduce((sum, t) => sum + t.attempts * t.meanMs!, 0);
+  return { ms: Math.round(total / parallel), unknownTargets, concurrency: parallel };
+}

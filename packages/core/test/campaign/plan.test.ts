@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   campaignConfigSchema,
   CampaignPlanError,
+  estimateCampaignTime,
   estimateEta,
   planAttempts,
   plannedAttemptCount,
@@ -95,5 +96,18 @@ describe('estimateEta', () => {
     expect(estimateEta({ remainingAttempts: 5, completedDurationsMs: [], concurrency: 2 }).remainingMs).toBeNull();
     expect(estimateEta({ remainingAttempts: 0, completedDurationsMs: [], concurrency: 2 }).remainingMs).toBe(0);
     expect(estimateEta({ remainingAttempts: 3, completedDurationsMs: [100], concurrency: 0 }).remainingMs).toBe(300);
+  });
+});
+
+describe('estimateCampaignTime', () => {
+  it("sums each target's attempts × its mean time over the attempts that run at once", () => {
+    expect(estimateCampaignTime([{ attempts: 10, meanMs: 2000 }, { attempts: 4, meanMs: 500 }], 4)).toEqual({ ms: 5500, unknownTargets: 0, concurrency: 4 });
+  });
+  it('counts the targets with a history only, and says how many have none', () => {
+    expect(estimateCampaignTime([{ attempts: 10, meanMs: 1000 }, { attempts: 99, meanMs: null }], 2)).toEqual({ ms: 5000, unknownTargets: 1, concurrency: 2 });
+    expect(estimateCampaignTime([{ attempts: 10, meanMs: null }], 2).ms).toBeNull();
+  });
+  it('gives no time when no worker runs', () => {
+    expect(estimateCampaignTime([{ attempts: 10, meanMs: 1000 }], 0)).toEqual({ ms: null, unknownTargets: 0, concurrency: 0 });
   });
 });

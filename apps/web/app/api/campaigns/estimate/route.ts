@@ -5,11 +5,12 @@ import { PRICE_TABLE } from '@gitbench/providers';
 import { campaignDeps, withCreator } from '@/lib/campaigns/service';
 import { readJson } from '@/lib/campaigns/http';
 import { apiRoute } from '@/lib/auth/api-route';
-import { providerRegistry } from '@/lib/services';
+import { campaignTimeEstimate } from '@/lib/queries/time-estimate';
+import { providerRegistry, services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-/** What a configuration would run, and what it would cost, before anything is written: the form shows it before launch. */
+/** What a configuration would run, what it would cost and how long it would take, before anything is written: the form shows it before launch. */
 export const POST = apiRoute('member', async ({ request, actor }) => {
   const body = await readJson(request);
   if (!body.ok) return body.response;
@@ -31,6 +32,12 @@ export const POST = apiRoute('member', async ({ request, actor }) => {
     PRICE_TABLE,
     new Date(),
   );
+  const perTarget = prepared.plan.targets.map((t) => ({
+    modelId: t.modelId,
+    outputMode: t.outputMode,
+    attempts: prepared.plan.attempts.filter((a) => a.modelId === t.modelId && a.outputMode === t.outputMode).length,
+  }));
+  const time = await campaignTimeEstimate(services().db, perTarget);
   return NextResponse.json({
     attempts: prepared.plan.attempts.length,
     fixtures: prepared.plan.fixtures.length,
@@ -42,5 +49,6 @@ export const POST = apiRoute('member', async ({ request, actor }) => {
     costNote: cost.note,
     costByTarget: cost.targets,
     skippedInvalidFixtures: prepared.suite.invalid.length,
+    time,
   });
 });
