@@ -109,7 +109,12 @@ export class DockerSandboxDriver implements SandboxDriver {
     try {
       const missing: string[] = [];
       for (const path of [...RUNNER_FILES.map((f) => `${IMAGE_RUNNER_DIR}/${f}`), RUNNER_PYTHON]) {
-        await container.infoArchive({ path }).catch(() => missing.push(path));
+        // The answer is a response stream (of a HEAD request, so empty): left open, it would keep the
+        // process alive after everything else ended (a `gitbench run` that never exits).
+        await container.infoArchive({ path }).then(
+          (res: unknown) => (res as { destroy?: () => void } | null)?.destroy?.(),
+          () => missing.push(path),
+        );
       }
       if (missing.length > 0) {
         throw new Error(
