@@ -21,7 +21,8 @@ function formatMetric(m: Resource, unit: (v: number) => string): string {
   return `${unit(m.value)}${m.partial ? ` (known for ${m.known} of ${m.expected})` : ''}`;
 }
 
-function targetLines(g: TargetFigures, profile: string | undefined): string[] {
+/** One target's figures, as `campaign status` prints them. */
+export function targetLines(g: TargetFigures, profile: string | undefined): string[] {
   const name = `${g.modelId} · ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
   const lines = [`  ${name}`, `    mean success   ${formatRate(g.meanSuccess)}`];
   if (g.passAny.applicable) {
@@ -30,7 +31,12 @@ function targetLines(g: TargetFigures, profile: string | undefined): string[] {
   } else lines.push(`    pass_any_at_n  not applicable: ${g.passAny.message}`);
   if (g.classification.applicable) {
     const c = g.classification;
-    lines.push(`    fixtures       ${c.stablePass} stable pass, ${c.flaky} flaky, ${c.stableFail} stable fail, ${c.unknown} unknown`);
+    // One trial says nothing about stability: its fixtures passed or failed once, as the dashboard says.
+    lines.push(
+      g.singleTrial
+        ? `    fixtures       single trial: ${c.stablePass} pass, ${c.stableFail} fail, ${c.unknown} unknown`
+        : `    fixtures       ${c.stablePass} stable pass, ${c.flaky} flaky, ${c.stableFail} stable fail, ${c.unknown} unknown`,
+    );
   } else lines.push(`    fixtures       stability not applicable: ${g.classification.message}`);
   const resources = (m: TargetFigures['totals']) =>
     `cost ${formatMetric(m.costUsd, (v) => `$${v.toFixed(6)}`)}, tokens ${formatMetric(m.tokens, (v) => String(Math.round(v)))}, ` +
