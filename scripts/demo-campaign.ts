@@ -177,13 +177,14 @@ try {
   const admin = await db.user.findFirst({ where: { role: 'admin' }, orderBy: { createdAt: 'asc' }, select: { id: true, role: true } });
   if (!admin) throw new Error('no admin exists to launch the demo campaign as');
   // In-process, from the server's own shell, as the admin signed in: only a session may mint a token.
-  const made = await createApiToken(db, { ...admin, via: 'session' }, { name: 'npm run demo', role: 'member' });
+  const manager = { ...admin, via: 'session' as const };
+  const made = await createApiToken(db, manager, { name: 'npm run demo', role: 'member' });
   token = made.token;
   try {
     await launchCampaign('demo campaign', demoConfig());
     await launchCampaign('agent campaign', agentConfig());
   } finally {
-    await revokeApiToken(db, made.id, admin);
+    await revokeApiToken(db, made.id, manager);
   }
 } finally {
   await db.$disconnect();
