@@ -13,16 +13,18 @@ Usage (every command has its own --help: gitbench run --help, gitbench campaign 
   gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
                      [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
                      [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]
-                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--max-wall-ms N]
                       [--command-timeout-ms N]]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
   gitbench profiles [--json]
+  gitbench manual [--port N] [--host ADDRESS] [--headless]
+                     serve the manual model (a person answers); then --model manual reaches it
 
 Campaigns (PostgreSQL and the workers' Redis queue on the server; or, with GITBENCH_URL and
 GITBENCH_TOKEN set, the web app's HTTP API as the token's user):
   gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...]
                      [--output-mode text|json_schema|both] [--trials N] [--fixtures DIR]
-                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--max-wall-ms N]
                       [--command-timeout-ms N]]
                      [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID] [--seed N]
                      [--judge-profile NAME] [--concurrency N] [--created-by WHO])
@@ -42,7 +44,8 @@ Users (PostgreSQL, on the server; the first admin, or anyone):
 Provider keys (stored encrypted under GITBENCH_SECRET_KEY; added on Settings → Provider keys):
   GITBENCH_OLD_SECRET_KEY=<previous> gitbench keys rotate [--json]   re-encrypt them after changing the secret
 
-Models (--model): oracle, nop, mock, simulated[:seed], replay:<result file or dir>, or any model a
+Models (--model): oracle, nop, mock, simulated[:seed], replay:<result file or dir>, manual (the
+endpoint gitbench manual serves, at GITBENCH_MANUAL_URL or port 4717), or any model a
 profile lists, with an optional reasoning effort: openai/o3-mini#high, qwen3:high. --provider
 (openai, openrouter, ollama, ...) and --base-url reach a model no profile lists. Profiles come from
 GITBENCH_PROFILES, else gitbench.json or .gitbench.json here, else ~/.gitbench.json; keys only from
@@ -85,6 +88,7 @@ const COMMANDS: Record<string, Run> = {
   run: async (args) => (await import('./commands/run')).runCommand(args),
   rescore: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
   profiles: async (args) => (await import('./commands/profiles')).profilesCommand(args),
+  manual: async (args) => (await import('./commands/manual')).manualCommand(args),
   'campaign create': withEnv(async () => (await import('./commands/campaign-create')).campaignCreateCommand),
   'campaign status': withEnv(async () => (await import('./commands/campaign-status')).campaignStatusCommand),
   'campaign cancel': withEnv(async () => (await import('./commands/campaign-cancel')).campaignCancelCommand),

@@ -117,6 +117,15 @@ export const COMMAND_SPECS: readonly Spec[] = [
     summary: "re-score upstream result files with our scorers and report agreement",
     options: [['--fixtures <dir>', 'the suite the results were made on'], WORKERS, SANDBOX, JSON_FLAG],
   },
+  {
+    path: 'manual',
+    summary: 'serve the manual model: a person answers every Chat Completions request, here or through its side channel',
+    options: [
+      ['--port <n>', 'port to serve on (default 4717; 0 picks a free one)'],
+      ['--host <address>', 'address to serve on (default 127.0.0.1)'],
+      ['--headless', 'answer only through the side channel (a program playing the model)'],
+    ],
+  },
   { path: 'profiles', summary: 'the built-in models and the configured profiles (never a key)', options: [JSON_FLAG] },
   { path: 'campaign', summary: 'campaigns in PostgreSQL and the workers\' queue (or the web API)', options: [] },
   { path: 'campaign create', summary: 'create (and optionally follow) a campaign', options: CAMPAIGN_CREATE_OPTIONS },

@@ -16,3 +16,4 @@ export * from './product-version';
 export * from './families';
 export * from './secrets';
 export * from './safety';
+export * from './manual';

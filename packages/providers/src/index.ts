@@ -65,3 +65,5 @@ export { BUILTIN_MODELS, BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulate
 export * from './agent-types';
 export { createAgentChat, textToolResult, wireMessages } from './agent-chat';
 export { openAICallError, toolsUnsupported } from './openai-compatible';
+export { startManualEndpoint, type ManualEndpoint, type ManualEndpointOptions, type MessageAnswer, type PendingRequest } from './manual/manual-endpoint';
+export { DEFAULT_MANUAL_PORT, MANUAL_MODEL, isManualModel, manualProfile } from './manual/manual-profile';

@@ -6,6 +6,7 @@ import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
+import { isManualModel, manualProfile } from './manual/manual-profile';
 import { createReplayProvider, loadReplayIndex, ReplaySourceError, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
@@ -167,6 +168,7 @@ export class ProviderRegistry {
       return { ok: false, model, error: (error as Error).message };
     }
     const profile = this.set.findByModel(model);
+    if (!profile && isManualModel(model)) return { ok: true, model, profile: manualProfile(this.env).name, provider: 'openai', builtin: false, simulated: false };
     if (!profile) {
       const where = this.profilesFile ? `a profile in ${this.profilesFile}` : 'a profile in gitbench.json (or the file GITBENCH_PROFILES names)';
       return { ok: false, model, error: `No configured profile serves '${model}'. Add it to ${where}, or use a built-in model: ${BUILTIN_USAGE}.` };
@@ -184,7 +186,11 @@ export class ProviderRegistry {
     let profile: Profile;
     const listed = spec.profile ? this.set.get(spec.profile) : this.set.findByModel(spec.model);
     if (listed) profile = listed;
-    else if (spec.provider || spec.baseUrl) profile = adHocProfile(spec, this.env);
+    else if (isManualModel(spec.model)) {
+      // A person answers at the manual endpoint; --base-url points at one served elsewhere.
+      const manual = manualProfile(this.env);
+      profile = { ...manual, baseUrl: spec.baseUrl ?? manual.baseUrl };
+    } else if (spec.provider || spec.baseUrl) profile = adHocProfile(spec, this.env);
     else {
       throw new ConfigurationError(
         'no_profile_for_model',

@@ -1,0 +1,3 @@
+export * from './chat-request';
+export * from './compact-view';
+export * from './manual-answer';
