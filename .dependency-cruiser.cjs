@@ -1,11 +1,11 @@
 /**
- * Import directions: core <- (db, queue, sandbox, providers) <- engine (core, sandbox, providers) <- apps,
+ * Import directions: core <- (db, queue, sandbox, providers, agents) <- engine (core, sandbox, providers, agents) <- apps,
  * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps.
  * The domain stays free of frameworks so every rule in it is testable in milliseconds;
  * adapters never reach into each other or into apps.
  */
 const FRAMEWORKS = '^(next|react|react-dom|@prisma|prisma|bullmq|ioredis|dockerode|openai|pg|recharts)(/|$)';
-const ADAPTERS = ['db', 'queue', 'sandbox', 'providers'];
+const ADAPTERS = ['db', 'queue', 'sandbox', 'providers', 'agents'];
 
 module.exports = {
   forbidden: [
@@ -14,7 +14,7 @@ module.exports = {
       comment: 'packages/core is the pure domain: no framework, driver or adapter imports.',
       severity: 'error',
       from: { path: '^packages/core/' },
-      to: { path: [`node_modules/${FRAMEWORKS.slice(1)}`, '^packages/(auth|db|queue|sandbox|providers|engine)/', '^apps/'] },
+      to: { path: [`node_modules/${FRAMEWORKS.slice(1)}`, '^packages/(auth|db|queue|sandbox|providers|agents|engine)/', '^apps/'] },
     },
     {
       name: 'core-no-framework-modules',
@@ -60,7 +60,7 @@ module.exports = {
     {
       name: 'adapters-never-import-engine',
       severity: 'error',
-      from: { path: '^packages/(core|db|queue|sandbox|providers)/' },
+      from: { path: '^packages/(core|db|queue|sandbox|providers|agents)/' },
       to: { path: '^packages/engine/' },
     },
     {
