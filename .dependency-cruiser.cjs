@@ -1,5 +1,6 @@
 /**
  * Import directions: core <- (db, queue, sandbox, providers, agents) <- engine (core, sandbox, providers, agents) <- apps,
+ * core <- providers <- gateway (the model gateway agents reach from the sandbox) <- engine and apps,
  * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps.
  * The domain stays free of frameworks so every rule in it is testable in milliseconds;
  * adapters never reach into each other or into apps.
@@ -14,7 +15,7 @@ module.exports = {
       comment: 'packages/core is the pure domain: no framework, driver or adapter imports.',
       severity: 'error',
       from: { path: '^packages/core/' },
-      to: { path: [`node_modules/${FRAMEWORKS.slice(1)}`, '^packages/(auth|db|queue|sandbox|providers|agents|engine)/', '^apps/'] },
+      to: { path: [`node_modules/${FRAMEWORKS.slice(1)}`, '^packages/(auth|db|queue|sandbox|providers|agents|gateway|engine)/', '^apps/'] },
     },
     {
       name: 'core-no-framework-modules',
@@ -38,6 +39,20 @@ module.exports = {
       to: { path: `^packages/(${ADAPTERS.filter((a) => a !== name).join('|')})/` },
     })),
     {
+      name: 'gateway-builds-on-core-and-providers',
+      comment: 'The model gateway answers through the providers package; it never runs attempts, stores or queues anything.',
+      severity: 'error',
+      from: { path: '^packages/gateway/' },
+      to: { path: '^packages/(auth|db|queue|sandbox|agents|engine|use-cases)/' },
+    },
+    {
+      name: 'adapters-never-import-gateway',
+      comment: 'Only the engine and the apps start a gateway; the adapters below it never reach up.',
+      severity: 'error',
+      from: { path: '^packages/(db|queue|sandbox|providers|auth)/' },
+      to: { path: '^packages/gateway/' },
+    },
+    {
       name: 'engine-composes-core-sandbox-providers',
       comment: 'The engine runs attempts; persistence and queueing belong to the apps that call it.',
       severity: 'error',
@@ -54,13 +69,13 @@ module.exports = {
     {
       name: 'only-apps-import-auth',
       severity: 'error',
-      from: { path: '^packages/(core|db|queue|sandbox|providers|engine)/' },
+      from: { path: '^packages/(core|db|queue|sandbox|providers|gateway|engine)/' },
       to: { path: '^packages/auth/' },
     },
     {
       name: 'adapters-never-import-engine',
       severity: 'error',
-      from: { path: '^packages/(core|db|queue|sandbox|providers|agents)/' },
+      from: { path: '^packages/(core|db|queue|sandbox|providers|agents|gateway)/' },
       to: { path: '^packages/engine/' },
     },
     {
@@ -68,12 +83,12 @@ module.exports = {
       comment: 'A use case composes the domain with storage, the queue and sandbox labels; it runs attempts through an executor it is handed.',
       severity: 'error',
       from: { path: '^packages/use-cases/' },
-      to: { path: ['^packages/(engine|providers|auth)/', '^apps/'] },
+      to: { path: ['^packages/(engine|providers|gateway|auth)/', '^apps/'] },
     },
     {
       name: 'only-apps-import-use-cases',
       severity: 'error',
-      from: { path: '^packages/(core|db|queue|sandbox|providers|engine|auth)/' },
+      from: { path: '^packages/(core|db|queue|sandbox|providers|gateway|engine|auth)/' },
       to: { path: '^packages/use-cases/' },
     },
     {

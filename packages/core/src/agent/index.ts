@@ -8,3 +8,5 @@ export * from './step-head';
 export * from './tools';
 export * from './atif';
 export * from './text-protocol';
+export * from './gateway-call';
+export * from './calls-to-trajectory';

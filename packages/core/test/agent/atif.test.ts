@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ATIF_SCHEMA_VERSION, toAtif, trajectoryStepSchema, trajectorySummarySchema, type TrajectoryStep, type TrajectorySummary } from '../../src';
+import { repo } from './repo-state';
 
 const GOLDEN = path.join(import.meta.dirname, 'atif.golden.json');
 
@@ -12,20 +13,6 @@ const usage = (inputTokens: number | null, outputTokens: number | null, costUsd:
   totalTokens: inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null,
   costUsd,
   costEstimated: false,
-});
-const repo = (head: string, over: Partial<NonNullable<TrajectoryStep['repo']>> = {}): NonNullable<TrajectoryStep['repo']> => ({
-  head,
-  branch: 'main',
-  staged: 0,
-  unstaged: 0,
-  untracked: 0,
-  conflicted: 0,
-  operations: [],
-  refsChanged: [],
-  diff: '',
-  diffBytes: 0,
-  diffTruncatedBytes: 0,
-  ...over,
 });
 
 /** Three turns: a failing merge that leaves a conflict, a turn with refused arguments, and submit. */

@@ -1,0 +1,111 @@
+import type { GatewayCallRecord, GatewayToolResult } from './gateway-call';
+import type { RepoStepState, ToolCallRecord, ToolCallResult, TrajectoryStep } from './trajectory';
+
+/**
+ * Our trajectory steps, rebuilt from the calls a third-party agent made through the model gateway.
+ * The agent runs its own loop, so we never see its tools run; what we see is each answer's tool calls
+ * and, in a later request, the results the agent sends back for them. So:
+ * - each answered call that offered tools is one step (its tool calls, or its closing text);
+ *   calls offering no tools are the agent's side questions (titles, summaries) and are left out;
+ * - a tool call's result is the first later request carrying a result with its id;
+ * - the step's tool time runs from its answer to that request, and its repository is the state read
+ *   just before that request (the gateway's beforeCall), or the final state when none came.
+ */
+export interface CallsToTrajectoryOptions {
+  /** Repository state read before each call, by the call's seq (null where reading failed). */
+  repoBeforeCall?: ReadonlyMap<number, RepoStepState | null>;
+  /** The repository when the agent ended: the state after its last step. */
+  repoAtEnd?: RepoStepState | null;
+}
+
+const utf8 = new TextEncoder();
+
+function parseArguments(raw: string): { arguments: unknown; parseError: string | null } {
+  if (raw.trim() === '') return { arguments: {}, parseError: null };
+  try {
+    return { arguments: JSON.parse(raw) as unknown, parseError: null };
+  } catch (error) {
+    return {
+      arguments: null,
+      parseError: `the arguments are not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+function sumOrNull(...values: (number | null)[]): number | null {
+  return values.some((v) => v === null) ? null : values.reduce<number>((t, v) => t + (v ?? 0), 0);
+}
+
+export function callsToTrajectory(
+  calls: readonly GatewayCallRecord[],
+  options: CallsToTrajectoryOptions = {},
+): TrajectoryStep[] {
+  const ordered = [...calls].sort((a, b) => a.seq - b.seq);
+  // Where each tool call's result came back: the first request that carried it.
+  const resultOf = new Map<string, { result: GatewayToolResult; call: GatewayCallRecord }>();
+  for (const call of ordered) {
+    for (const result of call.toolResults)
+      if (!resultOf.has(result.callId)) resultOf.set(result.callId, { result, call });
+  }
+
+  const steps: TrajectoryStep[] = [];
+  for (const call of ordered) {
+    const answer = call.answer;
+    if (answer === null || call.tools.length === 0) continue;
+    const toolCalls: ToolCallRecord[] = answer.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      rawArguments: c.arguments,
+      ...parseArguments(c.arguments),
+    }));
+    const answered = answer.toolCalls
+      .map((c) => ({ call: c, back: resultOf.get(c.id) }))
+      .filter((a) => a.back !== undefined && a.back.call.seq > call.seq);
+    const ended = Date.parse(call.endedAt);
+    // The request that brought the results back: the earliest one, whose state is the step's outcome.
+    const back = answered.map((a) => a.back!.call).sort((a, b) => a.seq - b.seq)[0];
+    const finished = back ? Math.max(ended, Date.parse(back.startedAt)) : ended;
+    const toolMs = finished - ended;
+    const results: ToolCallResult[] = answered.map(({ call: c, back: b }) => {
+      const bytes = utf8.encode(b!.result.content).length;
+      return {
+        callId: c.id,
+        name: c.name,
+        isError: b!.result.isError,
+        // The agent runs its tools itself: only what it sent back is known, not exit codes or timing per call.
+        exitCode: null,
+        timedOut: false,
+        durationMs: Math.max(0, Date.parse(b!.call.startedAt) - ended),
+        output: b!.result.content,
+        outputBytes: bytes,
+        truncatedBytes: 0,
+      };
+    });
+    const repo = back ? (options.repoBeforeCall?.get(back.seq) ?? null) : (options.repoAtEnd ?? null);
+    steps.push({
+      index: steps.length,
+      startedAt: call.startedAt,
+      finishedAt: new Date(finished).toISOString(),
+      modelMs: call.gatewayMs + call.providerMs,
+      toolMs,
+      channel: 'native',
+      message: { content: answer.content, reasoning: answer.reasoning },
+      toolCalls,
+      results,
+      usage: {
+        inputTokens: call.inputTokens,
+        outputTokens: call.outputTokens,
+        reasoningTokens: call.reasoningTokens,
+        totalTokens: sumOrNull(call.inputTokens, call.outputTokens),
+        costUsd: call.costUsd,
+        costEstimated: call.costEstimated,
+      },
+      finishReason: answer.finishReason,
+      retries: call.retries,
+      formatStrike: false,
+      runtimeNote: null,
+      repo,
+    });
+  }
+  return steps;
+}
