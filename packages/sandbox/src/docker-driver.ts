@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
 import { buildBatch, parseBatch, streamingReader, type RawRun } from './batch-script';
@@ -9,7 +10,19 @@ import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
 import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
-import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
+import type {
+  BatchRequest,
+  BatchResult,
+  ExecOptions,
+  ExecResult,
+  ObserveOptions,
+  OneShotResult,
+  OpenSessionOptions,
+  Sandbox,
+  SandboxDescription,
+  SandboxDriver,
+  SandboxSession,
+} from './types';
 
 export interface DockerLimits {
   memoryBytes: number;
@@ -17,6 +30,8 @@ export interface DockerLimits {
   pids: number;
   /** Size of the writable repository directory (tmpfs): a disk flood ends here, not on the host. */
   workdirBytes: number;
+  /** Size of the home directory (tmpfs): a third-party agent keeps its configuration, sessions and caches there. */
+  homeBytes: number;
 }
 
 export interface DockerDriverConfig {
@@ -45,10 +60,16 @@ const DEFAULT_LIMITS: DockerLimits = {
   nanoCpus: 1_000_000_000,
   pids: 256,
   workdirBytes: 256 * 1024 * 1024,
+  homeBytes: 16 * 1024 * 1024,
 };
 export const SANDBOX_LABEL = 'org.gitbench.sandbox';
 const WORKDIR = '/work';
 const UID = SANDBOX_UID;
+/**
+ * Who reads a session's repository beside its runner (SandboxSession.observe): a uid no process of the
+ * sandbox has, so the sandbox's uid can neither signal it nor be swept with it, and it owns no file there.
+ */
+export const OBSERVER_UID = SANDBOX_UID + 1;
 /**
  * The sandbox's processes start as root with only what the runner needs to run commands as UID and
  * to kill every process of it (see runner/common.py); root here has no other privilege: no file of
@@ -142,7 +163,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     return new DockerSandbox(container, this.docker, (p) => this.track(p));
   }
 
-  async openSession(opts: { labels?: Record<string, string> } = {}): Promise<SandboxSession> {
+  async openSession(opts: OpenSessionOptions = {}): Promise<SandboxSession> {
     if (this.closed) throw new Error('sandbox driver is closed');
     // Created with the attempt's labels, so cancel, shutdown and the orphan sweep find it in Docker itself.
     const container = await this.createContainer(
@@ -156,7 +177,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       },
       opts.labels,
       // The runner is the container's init, out of reach of the commands it runs (see step-runner.ts).
-      { init: false },
+      { init: false, binds: (opts.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:${m.readOnly ? 'ro' : 'rw'}`) },
     );
     const remove = () => {
       const p = removeContainer(container).catch(() => undefined);
@@ -185,6 +206,7 @@ export class DockerSandboxDriver implements SandboxDriver {
         id: container.id,
         workdir: WORKDIR,
         connection,
+        observe: (command, options) => observeIn(container, command, options),
         dispose: async () => {
           this.sessions.delete(container);
           stream.destroy();
@@ -289,7 +311,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   private async createContainer(
     spec: Partial<Docker.ContainerCreateOptions>,
     extraLabels?: Record<string, string>,
-    { init = true }: { init?: boolean } = {},
+    { init = true, binds = [] }: { init?: boolean; binds?: string[] } = {},
   ): Promise<Docker.Container> {
     const tmpfs = (size: number, mode: string) => `rw,exec,nosuid,nodev,size=${size},uid=${UID},gid=${UID},mode=${mode}`;
     const created = this.docker.createContainer({
@@ -302,6 +324,7 @@ export class DockerSandboxDriver implements SandboxDriver {
       NetworkDisabled: true,
       HostConfig: {
         NetworkMode: 'none',
+        ...(binds.length ? { Binds: binds } : {}),
         CapDrop: ['ALL'],
         CapAdd: RUNNER_CAPS,
         SecurityOpt: ['no-new-privileges'],
@@ -315,7 +338,7 @@ export class DockerSandboxDriver implements SandboxDriver {
         Tmpfs: {
           [WORKDIR]: tmpfs(this.limits.workdirBytes, '0755'),
           '/tmp': tmpfs(64 * 1024 * 1024, '1777'),
-          '/home/sandbox': tmpfs(16 * 1024 * 1024, '0755'),
+          '/home/sandbox': tmpfs(this.limits.homeBytes, '0755'),
         },
         AutoRemove: false,
         Init: init,
@@ -397,60 +420,99 @@ class DockerSandbox implements Sandbox {
     return this.destroying;
   }
 
-  private async run(
-    argv: string[],
-    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void; asSandbox?: boolean },
-  ): Promise<RawRun> {
-    const started = performance.now();
-    const exec = await this.container.exec({
-      Cmd: argv,
-      // A batch starts as root (its runner runs commands as UID); copying files is UID's own work.
-      ...(opts.asSandbox ? { User: `${UID}:${UID}` } : {}),
-      AttachStdout: true,
-      AttachStderr: true,
-      AttachStdin: opts.stdin !== undefined,
-      Env: opts.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
-    });
-    const stream = await exec.start({ hijack: true, stdin: opts.stdin !== undefined });
-    const out = new CappedBuffer(opts.maxBytes);
-    const err = new CappedBuffer(64 * 1024);
-    const demux = new DockerDemuxer(
-      (c) => {
-        out.push(c);
-        opts.onStdout?.(c);
-      },
-      (c) => err.push(c),
-    );
-    stream.on('data', (c: Buffer) => demux.push(c));
-    if (opts.stdin !== undefined) stream.end(opts.stdin);
-    let hostTimedOut = false;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(guard);
-        resolve();
-      };
-      const guard = setTimeout(() => {
-        hostTimedOut = true;
-        stream.destroy();
-        resolve();
-      }, opts.guardMs);
-      stream.on('end', done);
-      stream.on('close', done);
-      stream.on('error', done);
-    });
-    let info = hostTimedOut ? undefined : await exec.inspect().catch(() => undefined);
-    // The connection can close a moment before the engine records the exit code.
-    for (let i = 0; i < 20 && info?.Running; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      info = await exec.inspect().catch(() => undefined);
-    }
-    return {
-      stdout: out.toBuffer(),
-      stderr: err.toBuffer(),
-      exitCode: info?.ExitCode ?? 137,
-      streamError: demux.leftover ? `the output stream was cut inside a frame (${demux.leftover} bytes left)` : undefined,
-      hostTimedOut,
-      durationMs: performance.now() - started,
-    };
+  private run(argv: string[], opts: Omit<DockerRunOptions, 'user'> & { asSandbox?: boolean }): Promise<RawRun> {
+    // A batch starts as root (its runner runs commands as UID); copying files is UID's own work.
+    return dockerRun(this.container, argv, { ...opts, ...(opts.asSandbox ? { user: `${UID}:${UID}` } : {}) });
   }
+
+}
+
+interface DockerRunOptions {
+  stdin?: Buffer;
+  env?: Record<string, string>;
+  guardMs: number;
+  maxBytes: number;
+  onStdout?: (chunk: Buffer) => void;
+  /** uid:gid; the image's user (root) when absent. */
+  user?: string;
+  cwd?: string;
+}
+
+/** One process started in the container by the engine (`docker exec`), its output capped, its time guarded. */
+async function dockerRun(container: Docker.Container, argv: string[], opts: DockerRunOptions): Promise<RawRun> {
+  const started = performance.now();
+  const exec = await container.exec({
+    Cmd: argv,
+    ...(opts.user ? { User: opts.user } : {}),
+    ...(opts.cwd ? { WorkingDir: opts.cwd } : {}),
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: opts.stdin !== undefined,
+    Env: opts.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
+  });
+  const stream = await exec.start({ hijack: true, stdin: opts.stdin !== undefined });
+  const out = new CappedBuffer(opts.maxBytes);
+  const err = new CappedBuffer(64 * 1024);
+  const demux = new DockerDemuxer(
+    (c) => {
+      out.push(c);
+      opts.onStdout?.(c);
+    },
+    (c) => err.push(c),
+  );
+  stream.on('data', (c: Buffer) => demux.push(c));
+  if (opts.stdin !== undefined) stream.end(opts.stdin);
+  let hostTimedOut = false;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(guard);
+      resolve();
+    };
+    const guard = setTimeout(() => {
+      hostTimedOut = true;
+      stream.destroy();
+      resolve();
+    }, opts.guardMs);
+    stream.on('end', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+  let info = hostTimedOut ? undefined : await exec.inspect().catch(() => undefined);
+  // The connection can close a moment before the engine records the exit code.
+  for (let i = 0; i < 20 && info?.Running; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    info = await exec.inspect().catch(() => undefined);
+  }
+  return {
+    stdout: out.toBuffer(),
+    stderr: err.toBuffer(),
+    exitCode: info?.ExitCode ?? 137,
+    streamError: demux.leftover ? `the output stream was cut inside a frame (${demux.leftover} bytes left)` : undefined,
+    hostTimedOut,
+    durationMs: performance.now() - started,
+  };
+}
+
+/**
+ * SandboxSession.observe: a `docker exec` as OBSERVER_UID beside the session's runner, whose own
+ * requests are one at a time. `timeout` ends the command inside; the host's guard ends the wait.
+ */
+async function observeIn(container: Docker.Container, command: string, options: ObserveOptions = {}): Promise<ExecResult> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
+  const raw = await dockerRun(container, ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command], {
+    user: `${OBSERVER_UID}:${OBSERVER_UID}`,
+    cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
+    env: { PATH: '/usr/bin:/bin', ...options.env },
+    guardMs: timeoutMs + 5_000,
+    maxBytes,
+  });
+  return {
+    exitCode: raw.exitCode,
+    stdout: raw.stdout.toString('utf8'),
+    stderr: raw.stderr.toString('utf8'),
+    timedOut: raw.hostTimedOut || raw.exitCode === 137,
+    truncated: raw.stdout.length >= maxBytes,
+    durationMs: raw.durationMs,
+  };
 }

@@ -9,7 +9,7 @@ import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { hostRunner, KILL_GRACE_S } from './step-runner';
-import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
+import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, OpenSessionOptions, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
 
 export const LOCAL_DRIVER_WARNING =
   'gitbench: WARNING: local sandbox driver: commands run on this host as your user, in a temporary directory, with NO isolation. Use the Docker driver for model output you do not trust.';
@@ -46,7 +46,9 @@ export class LocalSandboxDriver implements SandboxDriver {
     return box;
   }
 
-  async openSession(opts: { labels?: Record<string, string> } = {}): Promise<SandboxSession> {
+  async openSession(opts: OpenSessionOptions = {}): Promise<SandboxSession> {
+    // A host directory has no mount namespace to put a socket into: the agents that need one need Docker.
+    if (opts.mounts?.length) throw new Error('the local sandbox driver cannot mount directories into a session; third-party agents need the Docker driver');
     const box = (await this.create(opts)) as LocalSandbox;
     try {
       return box.openSession();

@@ -1,7 +1,18 @@
 import { TamperingError } from '@gitbench/core';
 import { posix } from 'node:path';
 import type { RunnerConnection } from './session-protocol';
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type BatchRequest, type BatchResult, type SandboxSession, type SessionExecOptions, type SessionExecResult, type StepRecord } from './types';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type BatchRequest,
+  type BatchResult,
+  type ExecResult,
+  type ObserveOptions,
+  type SandboxSession,
+  type SessionExecOptions,
+  type SessionExecResult,
+  type StepRecord,
+} from './types';
 
 /** Everything a session needs of its driver: the connection to its runner and how to remove the sandbox. */
 export interface SessionParts {
@@ -10,6 +21,8 @@ export interface SessionParts {
   connection: RunnerConnection;
   /** Removes the sandbox (container, directory); must be safe to call twice. */
   dispose: () => Promise<void>;
+  /** SandboxSession.observe, where the driver offers it (cwd resolved against the workdir by the driver). */
+  observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
 }
 
 /** A driver's session: requests through the runner connection, paths resolved against the workdir. */
@@ -20,10 +33,13 @@ export class RunnerSession implements SandboxSession {
   private closing: Promise<void> | undefined;
   private preamble: string | undefined;
 
+  readonly observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
+
   constructor(private readonly parts: SessionParts) {
     this.id = parts.id;
     this.workdir = parts.workdir;
     this.connection = parts.connection;
+    if (parts.observe) this.observe = parts.observe;
   }
 
   private resolve(path: string): string {

@@ -173,12 +173,43 @@ export interface SandboxSession {
   runBatch(request: BatchRequest): Promise<BatchResult>;
   /** Stops the runner and removes the sandbox; idempotent. */
   close(): Promise<void>;
+  /**
+   * Runs a command beside the runner, while a request of the session may still be running (a
+   * third-party agent's whole run is one request): as OBSERVER_UID, which owns nothing in the sandbox
+   * and which no process of the sandbox's uid can signal, with no shell environment of the session's.
+   * It reads what the sandbox's uid leaves readable. Docker sessions only (absent elsewhere).
+   */
+  observe?(command: string, options?: ObserveOptions): Promise<ExecResult>;
+}
+
+export interface ObserveOptions {
+  /** Relative to the session's workdir, or absolute. */
+  cwd?: string;
+  /** The whole environment of the command (nothing of the session's or the image's is added but PATH). */
+  env?: Record<string, string>;
+  /** Default 30 s; the command is killed after it. */
+  timeoutMs?: number;
+  /** Bytes of stdout kept (the rest is discarded and the result marked truncated). Default 4 MiB. */
+  maxOutputBytes?: number;
+}
+
+/** A host directory bind-mounted into a session's sandbox (the model gateway's socket directory). */
+export interface SandboxMount {
+  hostPath: string;
+  containerPath: string;
+  readOnly?: boolean;
+}
+
+export interface OpenSessionOptions {
+  labels?: Record<string, string>;
+  /** Docker only: a driver that cannot mount refuses the session. */
+  mounts?: SandboxMount[];
 }
 
 export interface SandboxDriver {
   describe(): SandboxDescription;
   /** A sandbox for one attempt's many commands; labels find it for cancel, shutdown and the orphan sweep. */
-  openSession(opts?: { labels?: Record<string, string> }): Promise<SandboxSession>;
+  openSession(opts?: OpenSessionOptions): Promise<SandboxSession>;
   create(opts?: { labels?: Record<string, string> }): Promise<Sandbox>;
   /**
    * Runs one batch in a fresh sandbox used for nothing else, then removes that sandbox. Removal may

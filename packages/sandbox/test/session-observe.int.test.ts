@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DockerSandboxDriver, LocalSandboxDriver, OBSERVER_UID, type SandboxSession } from '../src';
+
+const image = process.env.GITBENCH_SANDBOX_IMAGE;
+if (!image)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
+
+/**
+ * What a third-party agent's attempt needs of a session: a host directory (the gateway's socket)
+ * mounted into a container that keeps --network none, and a read of the repository while the agent's
+ * one long request still runs, by a uid the agent can neither signal nor be swept with.
+ */
+describe('docker session: mounts and observe', () => {
+  const driver = new DockerSandboxDriver({ image, labels: { 'org.gitbench.test': `observe-int-${process.pid}` } });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gitbench-mount-'));
+  const socketPath = path.join(dir, 'echo.sock');
+  let server: net.Server;
+  let session: SandboxSession;
+
+  beforeAll(async () => {
+    await driver.init();
+    server = net.createServer((c) => c.on('data', (d) => c.end(`echo:${d.toString()}`)));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    execFileSync('chmod', ['0755', dir]);
+    execFileSync('chmod', ['0666', socketPath]);
+    writeFileSync(path.join(dir, 'note.txt'), 'from the host\n');
+    session = await driver.openSession({
+      mounts: [{ hostPath: dir, containerPath: '/run/gitbench-test', readOnly: true }],
+    });
+    const init = await session.exec(
+      'git init -q -b main repo && cd repo && echo one > a.txt && git add . && git -c user.name=a -c user.email=a@b commit -qm one',
+    );
+    expect(init.exitCode).toBe(0);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await driver.close();
+    server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reaches the host socket through the mount, with no network interface but loopback', async () => {
+    const r = await session.exec(
+      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/gitbench-test/echo.sock'); s.sendall(b'hi'); print(s.recv(100).decode())"; cat /run/gitbench-test/note.txt; ls /sys/class/net; touch /run/gitbench-test/x 2>/dev/null || echo read-only`,
+    );
+    expect(r.stdout).toBe('echo:hi\nfrom the host\nlo\nread-only\n');
+  });
+
+  it('reads the repository beside a request that is still running, and the request goes on', async () => {
+    const long = session.exec(
+      'sleep 3; echo two > a.txt; git -c user.name=a -c user.email=a@b commit -qam two; echo done',
+      { cwd: 'repo', timeoutMs: 20_000 },
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const seen = await session.observe!('id -u; git -c safe.directory="*" log --format=%s; cat a.txt', { cwd: 'repo' });
+    expect(seen).toMatchObject({ exitCode: 0, stdout: `${OBSERVER_UID}\none\none\n`, timedOut: false });
+    await expect(long).resolves.toMatchObject({ exitCode: 0, stdout: 'done\n' });
+    // The observer is no process of the sandbox's uid: a kill of everything that uid may signal misses it.
+    const observer = session.observe!('sleep 2; echo alive', { timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    await session.exec('kill -9 -1', { timeoutMs: 5_000 });
+    await expect(observer).resolves.toMatchObject({ exitCode: 0, stdout: 'alive\n' });
+    const after = await session.observe!('git -c safe.directory="*" log --format=%s', { cwd: 'repo' });
+    expect(after.stdout).toBe('two\none\n');
+  });
+
+  it('ends an observed command at its timeout', async () => {
+    const r = await session.observe!('sleep 20', { timeoutMs: 1_000 });
+    expect(r.timedOut).toBe(true);
+  });
+});
+
+describe('local driver', () => {
+  it('refuses a session with mounts, naming why', async () => {
+    const local = new LocalSandboxDriver({});
+    await expect(local.openSession({ mounts: [{ hostPath: '/tmp', containerPath: '/x' }] })).rejects.toThrow(
+      /cannot mount directories/,
+    );
+    await local.close();
+  });
+});
