@@ -5,13 +5,19 @@
  * in a bare host temporary directory (the local driver), then prints p50, p95 and their ratio.
  *
  *   npm run bench:sandbox -- [--iterations N] [--fixture <domain/id>] [--fixtures <dir>]
+ *
+ * `--suite-cpu [--rounds N]`: the CPU time of every sandboxed fixture of the suite instead, its
+ * expected answer run N times (default 2) in a container created per attempt and in pre-started
+ * ones, and of building the fixtures' repositories (see lib/attempt-cpu.ts for what is counted). CPU
+ * time, not wall time: two checkouts compare alike on a machine other processes keep busy.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getScorer, parseSuite, type Fixture } from '@gitbench/core';
-import { buildFixtureRepository, executePlan, type FixtureSnapshot } from '@gitbench/engine';
+import { buildFixtureRepositories, buildFixtureRepository, executePlan, loadSuiteDir, type FixtureSnapshot } from '@gitbench/engine';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
 import { loadSetUpEnv } from './lib/set-up-env';
+import { countingDocker, cpuCounters, cpuSince, perAttempt } from './lib/attempt-cpu';
 
 loadSetUpEnv();
 
@@ -64,6 +70,56 @@ async function measure(label: string, driver: SandboxDriver, fixture: Fixture, s
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
+
+/** Every sandboxed fixture's expected answer, `rounds` times per driver kind, counted in CPU time. */
+async function suiteCpu(dockerImage: string): Promise<void> {
+  const rounds = Number(opt('rounds', '2'));
+  const suite = await loadSuiteDir(suiteDir);
+  const tasks = suite.fixtures.flatMap((f) => {
+    const plan = getScorer(f.scoring.type).plan(f, f.expected);
+    return plan ? [{ fixture: f, plan }] : [];
+  });
+  const cgroupParent = `/gitbench-bench-${process.pid}`;
+  const { docker, requests } = countingDocker(cgroupParent);
+  const counters = () => cpuCounters(cgroupParent, requests);
+  const labels = { 'org.gitbench.bench': String(process.pid) };
+  console.log(`${tasks.length} sandboxed fixtures of ${suiteDir}, ${rounds} round(s), image ${dockerImage}, cgroup ${cgroupParent}\n`);
+  const cold = await new DockerSandboxDriver({ image: dockerImage, docker, labels }).init();
+  const warm = await new DockerSandboxDriver({ image: dockerImage, docker, labels, prestart: 2, spareCpu: () => true }).init();
+  try {
+    let before = counters();
+    const built = await buildFixtureRepositories(
+      tasks.map((t) => t.fixture),
+      cold,
+    );
+    console.log(`builds: ${perAttempt(cpuSince(before, counters()), tasks.length).replace(/per attempt/, 'per fixture')}`);
+    const failed = built.flatMap((b, i) => (b.error ? [`${tasks[i]!.fixture.domain}/${tasks[i]!.fixture.id}: ${b.error.message}`] : []));
+    if (failed.length > 0) throw new Error(`builds failed: ${failed.join('; ')}`);
+    for (const [label, driver] of [['container created per attempt', cold], ['pre-started container per attempt', warm]] as const) {
+      before = counters();
+      const started = performance.now();
+      let passed = 0;
+      for (let r = 0; r < rounds; r++) {
+        for (const [i, { fixture, plan }] of tasks.entries()) {
+          const run = await executePlan(plan, driver, built[i]!.snapshot);
+          const verdict = getScorer(fixture.scoring.type).score({ fixture, output: fixture.expected, evidence: run.evidence });
+          // Some expected answers are not literal (a reflog selector described in words): counted, not required.
+          if (verdict.passed) passed++;
+        }
+      }
+      const attempts = rounds * tasks.length;
+      console.log(`${label}: ${perAttempt(cpuSince(before, counters()), attempts)}; wall ${((performance.now() - started) / attempts).toFixed(0)} ms per attempt; ${passed}/${attempts} passed`);
+    }
+  } finally {
+    await Promise.all([cold.close(), warm.close()]);
+  }
+}
+
+if (args.includes('--suite-cpu')) {
+  await suiteCpu(image);
+  process.exit(0);
+}
+
 const fixture = await loadFixture();
 console.log(`fixture ${fixtureKey} (${fixture.scoring.type}), ${iterations} attempts per row, image ${image}\n`);
 
