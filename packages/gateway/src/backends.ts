@@ -105,14 +105,16 @@ export interface BackendFailure {
 export function backendFailure(error: unknown): BackendFailure {
   const retries = error instanceof RetriesExhaustedError ? error.retries.length : 0;
   const cause = error instanceof RetriesExhaustedError && error.cause instanceof ModelCallError ? error.cause : error;
+  // The outer message says how many tries were made; the wait the server asked for may sit deeper in the chain.
+  const said = error instanceof Error ? error.message : String(error);
   if (cause instanceof TransientError) {
     const status = cause.code === 'rate_limited' ? 429 : cause.code === 'timeout' ? 504 : 502;
     return {
       status,
       kind: 'provider_transient',
       code: cause.code,
-      message: `the model provider failed: ${cause.message}`,
-      retryAfterMs: cause.retryAfterMs,
+      message: `the model provider failed: ${said}`,
+      retryAfterMs: retryAfterIn(cause),
       retries,
     };
   }
@@ -121,7 +123,7 @@ export function backendFailure(error: unknown): BackendFailure {
       status: 400,
       kind: 'provider_configuration',
       code: cause.code,
-      message: `the model provider refused the configuration: ${cause.message}`,
+      message: `the model provider refused the configuration: ${said}`,
       retries,
     };
   }
@@ -130,16 +132,17 @@ export function backendFailure(error: unknown): BackendFailure {
       status: 502,
       kind: 'provider_transient',
       code: cause.code,
-      message: `the model provider failed: ${cause.message}`,
+      message: `the model provider failed: ${said}`,
       retries,
     };
-  return {
-    status: 500,
-    kind: 'internal',
-    code: 'internal',
-    message: `the gateway failed: ${error instanceof Error ? error.message : String(error)}`,
-    retries,
-  };
+  return { status: 500, kind: 'internal', code: 'internal', message: `the gateway failed: ${said}`, retries };
+}
+
+function retryAfterIn(error: unknown): number | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof TransientError && e.retryAfterMs !== undefined) return e.retryAfterMs;
+  }
+  return undefined;
 }
 
 export async function askBackend(
