@@ -37,6 +37,11 @@ export const PYTHON_MODULES: readonly PythonModule[] = [
     name: 'OUTPUTS_LISTING_PY',
   },
   {
+    source: 'packages/core/src/families/repo-checks/tests-run.py',
+    module: 'packages/core/src/families/repo-checks/tests-run-py.generated.ts',
+    name: 'TESTS_RUN_PY',
+  },
+  {
     source: 'packages/core/src/scoring/lookup-config.py',
     module: 'packages/core/src/scoring/lookup-config-py.generated.ts',
     name: 'LOOKUP_CONFIG_BODY',

@@ -187,7 +187,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
   const t1 = performance.now();
   let score: ScoreResult;
   try {
-    score = evidence ? scorer.score({ fixture, output: planned, evidence }) : scorer.score({ fixture, output: planned });
+    score = evidence ? scorer.score({ fixture, output: planned, evidence, repoStateBefore: snapshot.repoState }) : scorer.score({ fixture, output: planned });
   } catch (err) {
     // A scorer bug is visible as a failed check, never a lost attempt.
     score = failed(`${scorer.type} failed: ${(err as Error).message}`);

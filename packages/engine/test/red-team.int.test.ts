@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { parseSuite, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot, type ModelClient, type ModelResponse } from '../src';
+import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
 import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
 import { ATTACKS, FIXTURE, FORGE_COMMIT_OBJECT, HISTORY_ATTACKS, HISTORY_FIXTURE } from './red-team-attacks';
+import { answering } from './answering-model';
 import { useTestDriver } from './test-driver';
 
 let driver: DockerSandboxDriver;
@@ -27,27 +28,6 @@ beforeAll(async () => {
     buildFixtureRepository(parsed.fixtures[1]!, driver).then((built) => ({ fixture: parsed.fixtures[1]!, snapshot: built })),
   ]);
 }, 300_000);
-
-/** A model that answers `answer`, as a hosted model's client would return it. */
-function answering(answer: string): ModelClient {
-  return {
-    name: 'red-team',
-    complete: async () =>
-      ({
-        model: 'red-team',
-        output: answer,
-        qualityFailure: null,
-        reasoning: null,
-        usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: null, totalTokens: 2 },
-        cost: { usd: 0, source: 'builtin' },
-        apiDurationMs: 0,
-        route: { provider: 'test', servedModel: 'red-team', endpoint: null, requestId: null },
-        requestConfig: {},
-        retries: [],
-        transcript: [],
-      }) as unknown as ModelResponse,
-  };
-}
 
 const attempt = (answer: string, task = { fixture, snapshot }): Promise<AttemptRun> =>
   executeAttempt({ ...task, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'red-team' } });

@@ -31,6 +31,8 @@ export const DEFAULT_AGENT_SCORED_ON = {
   ggb_mcr: 'repository',
   ggb_ir: 'repository',
   ggb_icc: 'repository',
+  // The hard tier's checks read the repository the agent left (and, for a named commit, what it submitted).
+  repo_checks: 'repository',
 } as const satisfies Record<ScoringType, AgentScoredOn>;
 
 /** The tool set used when a campaign says `default` and the fixture names none. */

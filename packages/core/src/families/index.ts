@@ -12,3 +12,5 @@ export { GIST_PROBE } from '../scoring/scorers/gist';
 export * from './metrics';
 export * from './family-metrics';
 export * from './ggb';
+export * from './repo-checks/config';
+export { TESTS_MARK, testRecords } from './repo-checks/checks';

@@ -9,6 +9,7 @@ import { jsonSemanticEqualScorer } from './scorers/json-semantic-equal';
 import { llmJudgeScorer } from './scorers/llm-judge';
 import { numericExactScorer } from './scorers/numeric-exact';
 import { reflogRecoveryScorer } from './scorers/reflog-recovery';
+import { repoChecksScorer } from './scorers/repo-checks';
 import { repoTaskScorer } from './scorers/repo-task';
 import { resolvedFileBlocksScorer } from './scorers/resolved-file-blocks';
 import { similarityScorer } from './scorers/similarity';
@@ -42,6 +43,7 @@ export const scorers = {
   ggb_mcr: ggbMcrScorer,
   ggb_ir: ggbIrScorer,
   ggb_icc: ggbIccScorer,
+  repo_checks: repoChecksScorer,
 } as const satisfies Record<ScoringType, Scorer>;
 
 export class UnknownScoringTypeError extends Error {

@@ -77,6 +77,11 @@ export interface ScoreInput {
   output: string;
   /** Present when `plan` returned a plan. */
   evidence?: SandboxEvidence;
+  /**
+   * The repository's canonical state as the build left it (the snapshot's, which the attempt's input
+   * hash covers), for a scorer that compares the state after the attempt with it.
+   */
+  repoStateBefore?: string;
 }
 
 export interface Scorer {
@@ -112,6 +117,7 @@ export const SCORING_TYPES = [
   'ggb_mcr',
   'ggb_ir',
   'ggb_icc',
+  'repo_checks',
 ] as const;
 export type ScoringType = (typeof SCORING_TYPES)[number];
 

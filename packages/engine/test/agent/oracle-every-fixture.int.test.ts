@@ -9,7 +9,7 @@ import { buildFixtureRepositories, executeAttempt, loadSuiteDir, mapPool, type A
 import { useTestDriver } from '../test-driver';
 
 /**
- * Every fixture of our suites (fixtures/ and its task families: repo-tasks, gists, ggb), built once and
+ * Every fixture of our suites (fixtures/ and its task families: repo-tasks, gists, ggb, hard), built once and
  * answered by the oracle as a single answer and as an agent through the fixture's tools: each must
  * pass. llm_judge fixtures need a hosted judge and are left out; GitGoodBench's rebase and commit
  * scenarios end with the pairwise history judge, so for them every check before it must pass.
@@ -21,7 +21,7 @@ import { useTestDriver } from '../test-driver';
  * change. While it is current the test only says so; GITBENCH_ORACLE_EVERY_FIXTURE=1 runs it anyway.
  */
 const ROOT = join(import.meta.dirname, '../../../..');
-const SUITES = ['fixtures', 'fixtures/repo-tasks', 'fixtures/gists', 'fixtures/ggb'];
+const SUITES = ['fixtures', 'fixtures/repo-tasks', 'fixtures/gists', 'fixtures/ggb', 'fixtures/hard'];
 const COVERED = [
   'fixtures',
   'packages/core/src/scoring',
