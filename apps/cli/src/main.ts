@@ -34,6 +34,9 @@ GITBENCH_TOKEN set, the web app's HTTP API as the token's user):
   gitbench campaign retry <id> [--json]
   gitbench campaign export <id> [--format csv|json|aa] [--output FILE]
   gitbench import-legacy <result.json | dir>... [--json]
+  gitbench human <dir> --id DOMAIN/ID [--name NAME] [--tool-set bash|bash+editor] [--max-turns N]
+                     [--max-wall-ms N] [--command-timeout-ms N] [--json]
+                     work a fixture yourself in its sandbox; stored as the target human:<name>
   gitbench trajectory export <attempt id> [--format atif] [--try N] [--output FILE]
 
 Users (PostgreSQL, on the server; the first admin, or anyone):
@@ -89,6 +92,7 @@ const COMMANDS: Record<string, Run> = {
   rescore: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
   profiles: async (args) => (await import('./commands/profiles')).profilesCommand(args),
   manual: async (args) => (await import('./commands/manual')).manualCommand(args),
+  human: withEnv(async () => (await import('./commands/human')).humanCommand),
   'campaign create': withEnv(async () => (await import('./commands/campaign-create')).campaignCreateCommand),
   'campaign status': withEnv(async () => (await import('./commands/campaign-status')).campaignStatusCommand),
   'campaign cancel': withEnv(async () => (await import('./commands/campaign-cancel')).campaignCancelCommand),

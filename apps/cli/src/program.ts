@@ -126,6 +126,18 @@ export const COMMAND_SPECS: readonly Spec[] = [
       ['--headless', 'answer only through the side channel (a program playing the model)'],
     ],
   },
+  {
+    path: 'human',
+    args: '<dir>',
+    summary: 'work one fixture yourself in its sandbox, as an agent would; stored as the target human:<name>',
+    options: [
+      ['--id <domain/id>', 'the fixture to work'],
+      ['--name <name>', 'who is working it (default: $USER); the target is human:<name>'],
+      ...AGENT_FLAG_HELP,
+      SANDBOX,
+      JSON_FLAG,
+    ],
+  },
   { path: 'profiles', summary: 'the built-in models and the configured profiles (never a key)', options: [JSON_FLAG] },
   { path: 'campaign', summary: 'campaigns in PostgreSQL and the workers\' queue (or the web API)', options: [] },
   { path: 'campaign create', summary: 'create (and optionally follow) a campaign', options: CAMPAIGN_CREATE_OPTIONS },

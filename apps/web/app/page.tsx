@@ -128,6 +128,19 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </>
       )}
+      {board.humans.length > 0 ? (
+        <section aria-labelledby="human-baselines" className="space-y-2" data-testid="human-baselines">
+          <h2 id="human-baselines" className="text-lg font-semibold">
+            Human baselines
+          </h2>
+          <p className="max-w-3xl text-sm text-slate-600">
+            People who worked fixtures themselves with <code>gitbench human</code>: the same sandbox, tools, limits and scoring as an agent, their
+            time and every command recorded as a trajectory. Shown beside the models for scale, not ranked among them: a person works the few
+            fixtures they chose, once.
+          </p>
+          <LeaderboardTable rows={board.humans} showRank={false} filters={filters} testId="human-baselines-table" />
+        </section>
+      ) : null}
       {familiesWithResults.length > 0 ? (
         <section aria-labelledby="families" className="space-y-4" data-testid="leaderboard-families">
           <h2 id="families" className="text-lg font-semibold">

@@ -66,6 +66,18 @@ export function SimulatedBadge() {
   );
 }
 
+/** A person worked it (gitbench human): a baseline beside the models, never ranked among them. */
+export function HumanBadge() {
+  return (
+    <span
+      className="inline-block rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800"
+      title="Human baseline: a person worked these attempts in the same sandbox, with the agent's tools, limits and scoring (gitbench human). Shown beside the models, not ranked among them."
+    >
+      human
+    </span>
+  );
+}
+
 /** Recorded answers of a real model played back: every place that shows them says they are a replay. */
 export function ReplayBadge() {
   return (

@@ -1,11 +1,11 @@
 import Link from 'next/link';
-import { isReplayModelId, isSimulatedModelId } from '@gitbench/core';
+import { isHumanModelId, isReplayModelId, isSimulatedModelId } from '@gitbench/core';
 import { modelHref } from './format';
-import { LegacyBadge, ReplayBadge, SimulatedBadge } from './status-badge';
+import { HumanBadge, LegacyBadge, ReplayBadge, SimulatedBadge } from './status-badge';
 
 /**
  * A target (model × effort × output mode) as every table names it: the model linked to its page, the
- * output mode and effort underneath, and a badge wherever its results are simulated, replayed or legacy.
+ * output mode and effort underneath, and a badge wherever its results are simulated, replayed, a person's or legacy.
  */
 export function TargetName({
   modelId,
@@ -29,11 +29,12 @@ export function TargetName({
       <Link href={modelHref(modelId, filters)} className="font-medium text-indigo-700 hover:underline">
         {modelId}
       </Link>
-      {details || legacy || isSimulatedModelId(modelId) || isReplayModelId(modelId) ? (
+      {details || legacy || isSimulatedModelId(modelId) || isReplayModelId(modelId) || isHumanModelId(modelId) ? (
         <div className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
           {details}
           {isSimulatedModelId(modelId) ? <SimulatedBadge /> : null}
           {isReplayModelId(modelId) ? <ReplayBadge /> : null}
+          {isHumanModelId(modelId) ? <HumanBadge /> : null}
           {legacy ? <LegacyBadge /> : null}
         </div>
       ) : null}
@@ -51,6 +52,7 @@ export function ModelLabel({ modelId, outputMode }: { modelId: string; outputMod
       </span>
       {isSimulatedModelId(modelId) ? <SimulatedBadge /> : null}
       {isReplayModelId(modelId) ? <ReplayBadge /> : null}
+      {isHumanModelId(modelId) ? <HumanBadge /> : null}
     </span>
   );
 }

@@ -1,11 +1,8 @@
 import {
-  canonicalJson,
   capJsonStrings,
   redactSecrets,
   classifyEnding,
   failureOf,
-  outputHash,
-  sha256Hex,
   sumCallUsage,
   type Fixture,
   type GitbenchEvidence,
@@ -13,7 +10,7 @@ import {
   type TrajectorySummary,
 } from '@gitbench/core';
 import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
-import { attemptEvidence, buildFixtureRepositories, executeAttempt, fixtureBuildKey, judgeUsageOf, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
+import { attemptEvidence, attemptRows, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from '@gitbench/use-cases';
@@ -126,7 +123,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
   });
   // A loop that ended (any exit status) is finished; one that never ended (cancelled, thrown) is abandoned.
   if (trajectory) await (run.agent ? trajectory.finish(run.agent.summary) : trajectory.abandon());
-  return redacted(deps, toRows(a, run, started, evidenceOf(deps, run, a)));
+  return redacted(deps, toRows(run, started, evidenceOf(deps, run, a)));
 }
 
 /**
@@ -201,45 +198,9 @@ function storageFailureRun(err: StorageError): AttemptRun {
   };
 }
 
-/** The engine's classified attempt as the attempt row's columns and the try's evidence record. */
-function toRows(a: AttemptToRun, run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptOutcome {
-  const call = run.calls.at(-1);
-  const result = run.attempt;
-  const error = { errorClass: run.errorClass, errorMessage: run.errorMessage };
-  const record = { ...error, evidence: json(evidence) };
-  if (run.status === 'CANCELLED') return { status: 'CANCELLED', record: error };
-  const judged = judgeUsageOf(run);
-  const summary = {
-    wallDurationMs: Date.now() - started,
-    ...error,
-    ...(judged ? { judgeCalls: judged.calls, judgeTotalTokens: judged.totalTokens, judgeCostUsd: judged.costUsd } : {}),
-    ...(call || run.agent
-      ? {
-          inputTokens: run.usage.inputTokens,
-          outputTokens: run.usage.outputTokens,
-          reasoningTokens: run.usage.reasoningTokens,
-          totalTokens: run.usage.totalTokens,
-          costUsd: run.usage.costUsd,
-          costEstimated: run.usage.costEstimated,
-          apiDurationMs: Math.round(run.usage.apiDurationMs),
-          requestConfigHash: sha256Hex(canonicalJson(call ? call.requestConfig : { mode: 'agent', toolSet: run.agent!.summary.toolSet, protocol: run.agent!.summary.protocol })),
-        }
-      : {}),
-  };
-  if (!result) return { status: run.status, summary, record };
-  return {
-    status: run.status,
-    passed: run.passed,
-    score: run.score,
-    summary: {
-      inputHash: result.hashes.input,
-      promptHash: result.hashes.prompt,
-      expectedHash: result.hashes.expected,
-      scorerConfigHash: result.hashes.scorerConfig,
-      outputHash: outputHash(result.output),
-      sandboxImage: result.sandbox.kind !== 'none' ? `${result.sandbox.image}@${result.sandbox.imageId}` : null,
-      ...summary,
-    },
-    record,
-  };
+/** The engine's classified attempt as the attempt row's columns and the try's evidence record (as JSON for Prisma). */
+function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptOutcome {
+  const rows = attemptRows(run, Date.now() - started, evidence);
+  const record = rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
+  return { ...rows, record };
 }

@@ -35,3 +35,4 @@ export { agentSystemPrompt, continueMessage } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
 export { agentResponse, agentTaskPrompt, runAgentAttempt, type AgentAttemptInput, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';
 export { judgeUsageOf } from './judge-usage';
+export { attemptRows, type AttemptRows } from './attempt-rows';

@@ -122,3 +122,46 @@ export async function listFixtures(db: Db, opts: { domain?: string } = {}) {
       FROM "FixtureSnapshot" ${opts.domain ? Prisma.sql`WHERE "domain" = ${opts.domain}` : Prisma.empty}
      GROUP BY 1, 2 ORDER BY 1, 2`;
 }
+
+/** One person's attempt at a fixture (gitbench human), with what makes it a baseline: the time and the commands. */
+export interface HumanBaseline {
+  attemptId: string;
+  modelId: string;
+  status: AttemptStatus;
+  passed: boolean | null;
+  wallDurationMs: number | null;
+  commands: number | null;
+  exitStatus: string | null;
+  finishedAt: Date | null;
+}
+
+/**
+ * Every person's attempts at this fixture, whichever campaigns hold them (the series above show the
+ * ten newest campaigns only, and a baseline should not drop out of sight as models run). Newest first.
+ */
+export async function getHumanBaselines(db: Db, domain: string, fixtureId: string): Promise<HumanBaseline[]> {
+  const rows = await db.attempt.findMany({
+    where: { domain, fixtureId, modelId: { startsWith: 'human:' } },
+    orderBy: { finishedAt: 'desc' },
+    take: 50,
+    select: {
+      id: true,
+      modelId: true,
+      status: true,
+      passed: true,
+      wallDurationMs: true,
+      finishedAt: true,
+      trajectories: { orderBy: { tryNumber: 'desc' }, take: 1, select: { steps: true, exitStatus: true } },
+    },
+  });
+  return rows.map((r) => ({
+    attemptId: r.id,
+    modelId: r.modelId,
+    status: r.status,
+    passed: r.passed,
+    wallDurationMs: r.wallDurationMs,
+    commands: r.trajectories[0]?.steps ?? null,
+    exitStatus: r.trajectories[0]?.exitStatus ?? null,
+    finishedAt: r.finishedAt,
+  }));
+}

@@ -1,5 +1,5 @@
 import { readTargetFigures, type Db } from '@gitbench/db';
-import type { TargetFigures } from '@gitbench/core';
+import { isHumanModelId, type TargetFigures } from '@gitbench/core';
 import { includedCampaigns, isActive, listCampaigns, type CampaignListItem } from './campaigns';
 import { ALL_SUITES, chosenSuite, type DashboardFilters } from './filters';
 
@@ -12,6 +12,8 @@ export type LeaderboardRow = TargetFigures & { suiteVersion?: string | null };
 export interface Leaderboard {
   /** Grouped by suite version, newest suite first, each group ranked on its own (rank restarts at 1). */
   rows: LeaderboardRow[];
+  /** People's baselines (human:<name>), grouped as the rows are, unranked: shown beside the ranking, never in it. */
+  humans: LeaderboardRow[];
   /** The suite versions of the rows, in the order above; empty when pooled. */
   suites: string[];
   pooled: boolean;
@@ -40,8 +42,10 @@ export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: Ca
   // Campaigns are listed newest first, so the suites come out in the order of their newest campaign.
   const suites = pooled ? [] : [...new Set(included.map((c) => c.suiteVersion))];
   const groups = pooled ? [{ suite: null, campaigns: included }] : suites.map((suite) => ({ suite, campaigns: included.filter((c) => c.suiteVersion === suite) }));
-  const rows = (
+  const figures = (
     await Promise.all(groups.map(async (g) => (await readTargetFigures(db, g.campaigns, f)).map((r) => ({ ...r, suiteVersion: g.suite }))))
   ).flat();
-  return { rows, suites, pooled, campaigns: all, included, leftOut };
+  const rows = figures.filter((r) => !isHumanModelId(r.modelId));
+  const humans = figures.filter((r) => isHumanModelId(r.modelId));
+  return { rows, humans, suites, pooled, campaigns: all, included, leftOut };
 }

@@ -1,4 +1,5 @@
 import { isSimulatedModelId } from '../models/model-id';
+import { isHumanModelId } from '../models/human';
 import type { Mode } from '../mode';
 import { LEGACY_NOT_APPLICABLE, type NotApplicable } from './attempt-row';
 import type { PassAnyPoint } from './pass-any';
@@ -190,7 +191,7 @@ export function rankingBound(rate: Rate): number {
 
 /**
  * Every target's figures, ranked by the lower bound of its Wilson interval (ties: higher mean, then
- * more evidence, then by name).
+ * more evidence, then by name). Human baselines (`human:<name>`) keep their place in the order but no rank.
  */
 export function targetFigures(sums: readonly TargetSums[], passAny: readonly PassAnyCell[]): TargetFigures[] {
   const rows = sums.map((s) => figuresOf(s, passAny));
@@ -202,6 +203,8 @@ export function targetFigures(sums: readonly TargetSums[], passAny: readonly Pas
       a.modelId.localeCompare(b.modelId) ||
       a.outputMode.localeCompare(b.outputMode),
   );
-  rows.forEach((r, i) => (r.rank = i + 1));
+  // A person's baseline is shown beside the models, never ranked among them: rank 0 means unranked.
+  let rank = 0;
+  for (const r of rows) r.rank = isHumanModelId(r.modelId) ? 0 : ++rank;
   return rows;
 }

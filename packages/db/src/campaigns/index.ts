@@ -8,3 +8,4 @@ export * from './archive';
 export * from './campaign-summary';
 export * from './dispatch';
 export * from './safety-review';
+export * from './human-attempt';

@@ -23,7 +23,7 @@ export const GET = apiRoute('member', async ({ request: req, actor }) => {
     });
   }
   return NextResponse.json(
-    { filters, campaigns: board.included.map((c) => ({ id: c.id, name: c.name, legacy: c.legacy, complete: c.complete })), rows: board.rows },
+    { filters, campaigns: board.included.map((c) => ({ id: c.id, name: c.name, legacy: c.legacy, complete: c.complete })), rows: board.rows, humans: board.humans },
     { headers: { 'content-disposition': `attachment; filename="gitbench-leaderboard-${stamp}.json"` } },
   );
 });
