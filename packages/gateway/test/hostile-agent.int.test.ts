@@ -185,7 +185,7 @@ describe('a hostile agent against the gateway', () => {
     await stillAnswers();
   });
 
-  it('holds 2000 parallel calls to its slots and queue: the rest get 429 or are dropped, and it answers afterwards', async () => {
+  it('holds 2000 parallel calls to its slots and queue: the rest get 429, time out or are dropped, and it answers afterwards', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 2000 }, () =>
         send('/v1/chat/completions', honest).then(
@@ -195,14 +195,17 @@ describe('a hostile agent against the gateway', () => {
       ),
     );
     const count = (k: string) => outcomes.filter((o) => o === k).length;
-    expect(count('200') + count('429') + count('dropped')).toBe(2000);
+    // 408: Node's own answer to a request not read within requestTimeoutMs, which a busy machine may reach here.
+    expect(outcomes.filter((o) => !['200', '429', '408', 'dropped'].includes(o))).toEqual([]);
     expect(count('200')).toBeGreaterThan(0);
     expect(count('429')).toBeGreaterThan(0);
     // Never more provider calls at once than slots.
     expect(peak).toBeLessThanOrEqual(4);
     expect(provider.requests.length).toBe(count('200'));
-    // Every answered or refused call is recorded; dropped connections never reached a handler.
-    expect(gateway.calls().length).toBe(count('200') + count('429'));
+    // Every answered or refused call is recorded (a request timed out while its body came in too, as unreadable);
+    // dropped connections never reached a handler.
+    expect(gateway.calls().length).toBeGreaterThanOrEqual(count('200') + count('429'));
+    expect(gateway.calls().length).toBeLessThanOrEqual(count('200') + count('429') + count('408'));
     expect(
       gateway
         .calls()
