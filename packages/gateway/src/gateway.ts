@@ -307,6 +307,11 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
         providerMs = performance.now() - providerStart;
         if (error instanceof GatewayRequestError)
           return fail(error.status, error.kind, 'invalid_request', error.message);
+        if (abort.signal.aborted) {
+          // 499 as proxies log it: nobody is left to read the answer.
+          const reason = abort.signal.reason instanceof Error ? abort.signal.reason.message : 'aborted';
+          return fail(499, 'cancelled', 'cancelled', `the call was cancelled: ${reason}`);
+        }
         const failure = backendFailure(error);
         retries = failure.retries;
         const headers: Record<string, string> = {};

@@ -38,6 +38,8 @@ export const GATEWAY_CALL_ERRORS = [
   'provider_configuration',
   /** The built-in model could not play (no shell tool offered). */
   'builtin',
+  /** The agent hung up, or the gateway closed, before the answer: the provider's call was aborted. */
+  'cancelled',
   /** The answer was larger than the gateway sends back. */
   'response_too_large',
   'internal',
