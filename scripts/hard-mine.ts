@@ -54,10 +54,30 @@ interface BackportSpec {
   lines: { branch: string; tag: string }[];
 }
 
+interface RebaseSpec {
+  id: string;
+  project: string;
+  /** The real branch point, and the real main the branch is replayed onto. */
+  base: string;
+  onto: string;
+  /** The branch's commits, oldest first, each re-created from its first-parent change. */
+  commits: string[];
+  branch: string;
+  /** A short account of how main moved, for the ticket. */
+  mainMoved: string;
+  /**
+   * The real merge of the branch into main, when it resolves the rebase: if every file the branch changes is
+   * changed by one of its commits only, that commit replayed is main plus those files as the merge has them.
+   * Without it, the rebase made by hand is read from scripts/hard-ports/<id>/NN.patch.
+   */
+  fromMerge?: string;
+}
+
 interface Sources {
   projects: Record<string, Project>;
   semanticMerges: MergeSpec[];
   backports: BackportSpec[];
+  rebases: RebaseSpec[];
 }
 
 const sh = shellQuote;
@@ -194,6 +214,20 @@ function runLine(p: Project): string {
   return `${pp ? `PYTHONPATH=${pp} ` : ''}${p.command}`;
 }
 
+/** The fields every task of the miner shares: a ticket for single answers and agents, the bundle, the pinned tests. */
+function taskHead(kind: string, p: Project, id: string, assets: string[], setup: string[], context: string[], ticket: string, answerIs: string) {
+  return {
+    difficulty: 'hard',
+    tags: ['hard', kind, 'python', p.repo.split('/')[1]!],
+    files: [{ asset: `_assets/bundles/${id}.bundle`, to: BUNDLE }],
+    assets,
+    setup,
+    context,
+    prompt: `${ticket}\n\nOutput a bash script, run from the repository root, that ${answerIs}.`,
+    agent: { prompt: `${ticket}\n\nWork in the repository, then call submit.`, scored_on: 'repository' },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Semantic merges
 
@@ -273,15 +307,8 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     id: spec.id,
     description: `Semantic merge of ${spec.theirsBranch} into main in ${p.repo}: ${files.length} conflicted file(s), logic changed on both sides`,
     purpose: 'Resolve a real merge whose both sides changed code logic in the conflicted regions, judged by the project\'s tests, which fail on either side alone and on a naive union.',
-    difficulty: 'hard',
-    tags: ['hard', 'semantic-merge', 'python', p.repo.split('/')[1]!],
-    files: [{ asset: `_assets/bundles/${spec.id}.bundle`, to: BUNDLE }],
-    assets: [testsAsset],
-    setup: [...setupSteps(), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
     // A single answer sees the conflicts (the combined diff) and what each side brought.
-    context: ['git status --short', 'git diff'],
-    prompt: `${ticket}\n\nOutput a bash script, run from the repository root, that finishes the merge.`,
-    agent: { prompt: `${ticket}\n\nWork in the repository, then call submit.`, scored_on: 'repository' },
+    ...taskHead('semantic-merge', p, spec.id, [testsAsset], [...setupSteps(), `git merge --no-ff --no-edit ${spec.theirsBranch}`], ['git status --short', 'git diff'], ticket, 'finishes the merge'),
     expected: reference,
     scoring: {
       type: 'repo_checks',
@@ -381,14 +408,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     id: spec.id,
     description: `Backport of "${subject}" from ${p.repo} main to ${lines.map((l) => l.branch).join(' and ')}`,
     purpose: 'Port a real fix to older release lines whose code diverged, judged on each line by the fix\'s regression test and the line\'s own tests.',
-    difficulty: 'hard',
-    tags: ['hard', 'backport', 'python', p.repo.split('/')[1]!],
-    files: [{ asset: `_assets/bundles/${spec.id}.bundle`, to: BUNDLE }],
-    assets: lines.map((l) => l.asset),
-    setup: setupSteps(),
-    context: ['git branch -v', 'git show main'],
-    prompt: `${ticket}\n\nOutput a bash script, run from the repository root, that makes the backports.`,
-    agent: { prompt: `${ticket}\n\nWork in the repository, then call submit.`, scored_on: 'repository' },
+    ...taskHead('backport', p, spec.id, lines.map((l) => l.asset), setupSteps(), ['git branch -v', 'git show main'], ticket, 'makes the backports'),
     expected: reference,
     scoring: {
       type: 'repo_checks',
@@ -423,6 +443,148 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   process.stderr.write(`  ${spec.id}: ${lines.map((l) => `${l.branch} ${l.summaries.before} -> ${l.summaries.after}`).join('; ')}\n`);
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Long rebases
+
+/** A commit made from `parent` by applying `patch` (a file, or a diff's bytes) with `meta`'s message, identity and dates. */
+function applied(scratch: string, parent: string, patch: Buffer, meta: CommitMeta): string {
+  const wt = mkdtempSync(join(tmpdir(), 'hard-apply-'));
+  try {
+    git(scratch, ['worktree', 'add', '-q', '--detach', wt, parent]);
+    if (patch.length > 0) git(wt, ['apply', '--index', '-'], { input: patch });
+    return recreate(scratch, meta, git(wt, ['write-tree']).trim(), [parent]);
+  } finally {
+    git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });
+    rmSync(wt, { recursive: true, force: true });
+  }
+}
+
+function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
+  const b = trimmed(scratch, p, spec.base, []);
+  const onto = trimmed(scratch, p, spec.onto, [b]);
+  const metas = spec.commits.map((c) => commitMeta(p.mirror, c));
+  // The branch as it was: each commit's own change (against its first parent), over the kept paths.
+  const feature: string[] = [];
+  for (const [i, c] of spec.commits.entries()) {
+    const change = gitBuf(p.mirror, ['diff', '--binary', `${c}^1`, c, '--', ...p.keep]);
+    feature.push(applied(scratch, feature[i - 1] ?? b, change, metas[i]!));
+  }
+  const rebased: string[] = [];
+  if (spec.fromMerge) {
+    const merge = trimmed(scratch, p, spec.fromMerge, []);
+    const touched = feature.map((f, i) => git(scratch, ['diff', '--name-only', i === 0 ? b : feature[i - 1]!, f]).split('\n').filter(Boolean));
+    const twice = touched.flat().filter((f, i, all) => all.indexOf(f) !== i);
+    if (twice.length) throw new Error(`${spec.id}: ${[...new Set(twice)].join(', ')} changed by more than one commit: the merge cannot say how each replays`);
+    for (const [i, files] of touched.entries()) {
+      const parent = rebased[i - 1] ?? onto;
+      const tree = withFiles(scratch, parent, Object.fromEntries(files.map((f) => [f, gitBuf(scratch, ['cat-file', 'blob', `${merge}:${f}`])])));
+      rebased.push(recreate(scratch, metas[i]!, tree, [parent]));
+    }
+  } else {
+    // The rebase made by hand (scripts/hard-ports/<id>/NN.patch: each replayed commit against the one before).
+    for (const [i] of spec.commits.entries()) {
+      const patch = readFileSync(resolve('scripts/hard-ports', spec.id, `${String(i + 1).padStart(2, '0')}.patch`));
+      rebased.push(applied(scratch, rebased[i - 1] ?? onto, patch, metas[i]!));
+    }
+  }
+  const tip = rebased.at(-1)!;
+  // Which commits conflict when replayed (each onto the hand-made replay of the ones before it).
+  const conflicted: string[] = [];
+  const probe = mkdtempSync(join(tmpdir(), 'hard-replay-'));
+  try {
+    git(scratch, ['worktree', 'add', '-q', '--detach', probe, onto]);
+    for (const [i, c] of feature.entries()) {
+      git(probe, ['reset', '-q', '--hard', i === 0 ? onto : rebased[i - 1]!]);
+      const picked = git(probe, ['cherry-pick', '--no-commit', c], { allowFail: true });
+      if (picked.startsWith('\u0000EXIT') && git(probe, ['diff', '--name-only', '--diff-filter=U']).trim() !== '') conflicted.push(subjectOf(metas[i]!));
+      git(probe, ['cherry-pick', '--abort'], { allowFail: true });
+      git(probe, ['reset', '-q', '--hard'], { allowFail: true });
+    }
+  } finally {
+    git(scratch, ['worktree', 'remove', '--force', probe], { allowFail: true });
+    rmSync(probe, { recursive: true, force: true });
+  }
+  if (conflicted.length < 2) throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
+  const mainTests = `_assets/tests/${spec.id}-main.tar.gz`;
+  const tipTests = `_assets/tests/${spec.id}-tip.tar.gz`;
+  testsArchive(scratch, onto, p.tests, join(out, mainTests));
+  testsArchive(scratch, tip, p.tests, join(out, tipTests));
+  const atTip = runTests(scratch, tip, p, join(out, tipTests));
+  if (!atTip.passed) throw new Error(`${spec.id}: the tests fail at the rebased tip: ${atTip.summary}`);
+  const each = rebased.map((r) => runTests(scratch, r, p, join(out, mainTests)));
+  const failing = each.map((r, i) => (r.passed ? null : `${subjectOf(metas[i]!)}: ${r.summary}`)).filter(Boolean);
+  if (failing.length) throw new Error(`${spec.id}: main's tests fail at replayed commits: ${failing.join('; ')}`);
+  bundle(scratch, { 'refs/heads/main': onto, [`refs/heads/${spec.branch}`]: feature.at(-1)! }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
+
+  const patches = rebased.map((r, i) => b64(gitBuf(scratch, ['diff', '--binary', '--full-index', rebased[i - 1] ?? onto, r])));
+  const replay = (keep: (i: number) => boolean) =>
+    [
+      `git checkout -q -B ${sh(spec.branch)} main`,
+      ...feature.map((f, i) =>
+        !keep(i) ? null : `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
+      ).filter((l): l is string => l !== null),
+    ].join('\n');
+  const reference = replay(() => true);
+  const emptyOnes = rebased.map((r, i) => (git(scratch, ['rev-parse', `${r}^{tree}`]).trim() === git(scratch, ['rev-parse', `${rebased[i - 1] ?? onto}^{tree}`]).trim() ? i : -1)).filter((i) => i >= 0);
+  const subjects = metas.map(subjectOf);
+  const ticket = [
+    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.commits.length} real fixes made on the maintenance line. Our policy is a linear history:`,
+    `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot since the branch started: ${spec.mainMoved}`,
+    'Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main\'s current code.',
+    '',
+    'The branch, oldest first:',
+    ...subjects.map((s2, i) => `${i + 1}. ${s2}`),
+    '',
+    'What is checked, on the repository you leave:',
+    `- \`${spec.branch}\` is a straight line of commits on top of \`main\` (no merge commit), and \`main\` itself is left where it is;`,
+    `- each of the ${spec.commits.length} commits above appears exactly once on it, in this order, with its original message, and nothing else is added.`,
+    '  Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);',
+    `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
+    `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
+    `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
+  ].join('\n');
+  const doc = {
+    id: spec.id,
+    description: `Long rebase of ${spec.commits.length} real ${p.repo} commits onto a main that moved (${conflicted.length} of them conflict)`,
+    purpose: 'Replay a real branch of several commits onto a main with renamed APIs and modernised code, resolving conflicts in several commits so that every commit still works.',
+    ...taskHead('long-rebase', p, spec.id, [mainTests, tipTests], setupSteps(), ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`], ticket, 'does the rebase'),
+    expected: reference,
+    scoring: {
+      type: 'repo_checks',
+      checks: [
+        { type: 'ref_equals', ref: 'main', commit: onto },
+        { type: 'linear_onto', branch: spec.branch, onto: 'main' },
+        { type: 'commits_preserved', range: `main..${spec.branch}`, messages: metas.map((m) => m.message.replace(/\s+$/, '')) },
+        { type: 'tests_pass', rev: spec.branch, ...testRun(p, tipTests) },
+        { type: 'tests_pass_each', range: `main..${spec.branch}`, ...testRun(p, mainTests), min_commits: spec.commits.length, max_commits: spec.commits.length + 2 },
+      ],
+      reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
+      source: sourceBlock(
+        p,
+        { base: spec.base, onto: spec.onto, ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])) },
+        `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}. ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
+      ),
+      measured: { conflicted, tip: atTip.summary, each: each.map((r) => r.summary) },
+    },
+    negatives: [
+      { answer: 'true', why: `nop: ${spec.branch} is not on main.` },
+      {
+        answer: `git checkout -q ${sh(spec.branch)} && git rebase -q -X theirs main`,
+        why: 'Letting the branch win every conflict (-X theirs) brings back code main renamed; and git drops the commits main already has.',
+      },
+      { answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`, why: 'A merge instead of a rebase: not linear on main.' },
+      {
+        answer: replay((i) => !emptyOnes.includes(i)),
+        why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.`,
+      },
+    ],
+  };
+  mkdirSync(join(out, 'long-rebase'), { recursive: true });
+  writeYaml(join(out, 'long-rebase', `${spec.id}.yaml`), doc);
+  rows.push({ kind: 'long-rebase', id: spec.id, project: p, commits: `${spec.commits.length} commits from ${spec.base.slice(0, 12)} onto ${spec.onto.slice(0, 12)}` });
+  process.stderr.write(`  ${spec.id}: conflicts in ${conflicted.join(' | ')}; tip ${atTip.summary}; main's tests pass at all ${each.length}\n`);
+}
+
 function writeYaml(path: string, doc: Record<string, unknown>): void {
   writeFileSync(path, stringify(doc, { lineWidth: 0, blockQuote: 'literal' }));
 }
@@ -451,6 +613,7 @@ function main(): void {
   };
   try {
     for (const spec of sources.semanticMerges) if (!only || only.split(',').includes(spec.id)) semanticMerge(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
+    for (const spec of sources.rebases ?? []) if (!only || only.split(',').includes(spec.id)) longRebase(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
     for (const spec of sources.backports) if (!only || only.split(',').includes(spec.id)) backport(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
   } finally {
     for (const dir of scratches.values()) rmSync(dir, { recursive: true, force: true });
