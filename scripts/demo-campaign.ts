@@ -1,8 +1,8 @@
 /**
  * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as
- * legacy campaigns (when they are next to this repository) and launches two demo campaigns through the
- * HTTP API, exactly as the form does: single answers, and agents working in their sandboxes (the agent
- * campaign). Idempotent: a demo campaign with the same configuration hash that
+ * legacy campaigns (when they are next to this repository) and launches the demo campaigns through the
+ * HTTP API, exactly as the form does: single answers, agents working in their sandboxes (the agent
+ * campaign), and the built-in agents over the hard tier (when fixtures/hard exists). Idempotent: a demo campaign with the same configuration hash that
  * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
  *
  * With the upstream sample data present, the demo campaign runs upstream's fixtures and replays its
@@ -18,6 +18,7 @@ import path from 'node:path';
 import { createApiToken, revokeApiToken } from '@gitbench/auth';
 import { parseSuite, type Fixture } from '@gitbench/core';
 import { createDb } from '@gitbench/db';
+import { loadSuiteDir } from '@gitbench/engine';
 import { defaultLegacyResultsDir, importLegacyResults } from './lib/legacy-results';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -167,6 +168,42 @@ function agentConfig() {
   };
 }
 
+/**
+ * The hard tier (fixtures/hard: real history, multi-step work checked by the projects' own tests),
+ * worked by the built-in agents: the oracle must pass every task and nop none, and the seeded
+ * simulated agents land in between, so the suite's item-analysis page (/suites/fixtures/hard) has
+ * pass rates, discrimination and flags to show from the first run. The built-in agents are the
+ * item analysis's controls, so the page is opened with them counted (?controls=1) and says so. Runs
+ * over whatever the directory holds; without one (an older checkout) it is skipped, saying why.
+ */
+const HARD_SUITE_DIR = 'fixtures/hard';
+async function hardConfig(): Promise<{ config: Record<string, unknown>; fixtures: number } | { skipped: string }> {
+  const dir = path.join(root, HARD_SUITE_DIR);
+  if (!existsSync(path.join(dir, 'suite.yaml'))) return { skipped: `${HARD_SUITE_DIR} does not exist in this checkout` };
+  // The engine's loader: the tier's fixtures carry assets (bundles of real history, pinned tests).
+  const suite = await loadSuiteDir(dir);
+  for (const e of suite.errors) say(`${HARD_SUITE_DIR}: left out, invalid: ${e.file}:${e.line}: ${e.field}: ${e.message}`);
+  const ids = suite.fixtures
+    .filter(NO_KEY_SCORERS)
+    .map((f) => `${f.domain}/${f.id}`)
+    .sort();
+  if (ids.length === 0) return { skipped: `${HARD_SUITE_DIR} holds no fixture yet` };
+  return {
+    fixtures: ids.length,
+    config: {
+      name: 'Demo: hard tier (oracle, nop, simulated agents)',
+      createdBy: 'npm run demo',
+      models: ['oracle', 'nop', 'simulated:1', 'simulated:2'],
+      outputModes: ['agent'],
+      // The projects' tests take seconds per run where a git command takes milliseconds.
+      agent: { toolSet: 'default', limits: { maxTurns: 30, commandTimeoutMs: 120_000 } },
+      fixtures: { suiteDir: HARD_SUITE_DIR, ids },
+      trials: 1,
+      seed: 7,
+    },
+  };
+}
+
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const legacyDir = defaultLegacyResultsDir(root);
 const legacy = await importLegacyResults(databaseUrl, legacyDir);
@@ -183,6 +220,12 @@ try {
   try {
     await launchCampaign('demo campaign', demoConfig());
     await launchCampaign('agent campaign', agentConfig());
+    const hard = await hardConfig();
+    if ('skipped' in hard) say(`no hard-tier campaign: ${hard.skipped}`);
+    else {
+      await launchCampaign(`hard-tier campaign (${hard.fixtures} fixtures of ${HARD_SUITE_DIR})`, hard.config);
+      say(`item analysis of the hard tier, the built-in agents counted: ${baseUrl}/suites/${HARD_SUITE_DIR}?controls=1`);
+    }
   } finally {
     await revokeApiToken(db, made.id, manager);
   }

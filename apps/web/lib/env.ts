@@ -12,7 +12,7 @@ const webEnvSchema = z
   /** Repository root; relative suite directories resolve against it. */
   GITBENCH_ROOT: z.string().min(1).default(process.cwd()),
   /** Suite directories a campaign may use, comma-separated, relative to GITBENCH_ROOT. */
-  GITBENCH_SUITES: z.string().default(`fixtures,fixtures/repo-tasks,fixtures/gists,fixtures/ggb,${process.env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream'}/fixtures`),
+  GITBENCH_SUITES: z.string().default(`fixtures,fixtures/repo-tasks,fixtures/gists,fixtures/ggb,fixtures/hard,${process.env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream'}/fixtures`),
   /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json here, then ~/.gitbench.json. */
   GITBENCH_PROFILES: z.string().min(1).optional(),
   /**
