@@ -32,7 +32,8 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
     const broken = suite.errors.find((e) => e.file.includes(`${wanted}.`));
     throw new UsageError(broken ? `${wanted} is not a valid fixture: ${broken.file}:${broken.line}: ${broken.message}` : `${dir} has no fixture ${wanted}`);
   }
-  const agent = { toolSet: 'bash', ...agentSectionFromFlags(args) };
+  // The agent's own defaults (the fixture family's tool set, the default limits): the same conditions as a model.
+  const agent = agentSectionFromFlags(args) ?? {};
   const suiteDir = path.normalize(dir).replace(/\/+$/, '');
   const product = detectProductVersion(process.env, import.meta.dirname);
   // The configuration a campaign of this person on this fixture would have, checked by the same rules.
