@@ -26,6 +26,7 @@ export { checkStructuredOutput } from './structured';
 export { PRICE_TABLE, resolveCost } from './cost';
 export { createOpenAICompatibleProvider, reasoningParameters, type AdapterOptions } from './openai-compatible';
 export { createOllamaProvider, ollamaThink } from './ollama';
+export { createAnthropicProvider, anthropicMessages } from './anthropic';
 export {
   createMockProvider,
   createNopProvider,

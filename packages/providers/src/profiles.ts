@@ -5,7 +5,7 @@ import { ConfigurationError, globMatch, parseModelId } from '@gitbench/core';
 import { z } from 'zod';
 import { BUILTIN_PROFILE } from './builtin-models';
 
-export const PROVIDER_KINDS = ['openai', 'openrouter', 'ollama', 'mock', 'oracle', 'replay', 'simulated'] as const;
+export const PROVIDER_KINDS = ['openai', 'openrouter', 'ollama', 'anthropic', 'mock', 'oracle', 'replay', 'simulated'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 const positiveInt = z.number().int().positive();
@@ -134,6 +134,7 @@ export function inferProviderKind(explicit: ProviderKind | undefined, baseUrl: s
   if (explicit) return explicit;
   if (!baseUrl) return 'openai';
   if (baseUrl.includes('openrouter.ai')) return 'openrouter';
+  if (baseUrl.includes('api.anthropic.com')) return 'anthropic';
   if (isLocal(baseUrl) && !/\/v1\/?$/.test(baseUrl)) return 'ollama';
   return 'openai';
 }

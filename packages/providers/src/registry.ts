@@ -1,5 +1,6 @@
 import { ConfigurationError, parseModelId, sha256Hex, type AnswerMode, type Mode, type ModelId, type PriceTable } from '@gitbench/core';
 import { createAgentChat } from './agent-chat';
+import { createAnthropicProvider } from './anthropic';
 import { RequestBudget, type BudgetLimits } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
 import type { JudgePanel } from './judges';
@@ -342,6 +343,9 @@ export class ProviderRegistry {
       case 'ollama':
         // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models without).
         provider = { ...createOllamaProvider(adapter), chat: createAgentChat(adapter, `${(profile.baseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`) };
+        break;
+      case 'anthropic':
+        provider = createAnthropicProvider(adapter);
         break;
       case 'mock':
         provider = createMockProvider();

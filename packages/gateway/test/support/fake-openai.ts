@@ -1,26 +1,19 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
+import {
+  startFakeJsonServer,
+  type JsonReply,
+  type JsonRequest,
+} from '../../../providers/test/support/fake-json-server';
 
 /**
  * A local server speaking OpenAI Chat Completions, the protocol of the profile's provider behind the
- * gateway, scripted per test. It records what the gateway sent, and when.
+ * gateway, scripted per test.
  */
-export interface ProviderRequest {
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-  receivedAt: number;
-}
-
-export interface ProviderReply {
-  status?: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  delayMs?: number;
-}
+export type ProviderRequest = JsonRequest;
+export type ProviderReply = JsonReply;
 
 export interface FakeProvider {
+  /** The base URL as a profile names it (with /v1). */
   url: string;
   requests: ProviderRequest[];
   close(): Promise<void>;
@@ -29,36 +22,8 @@ export interface FakeProvider {
 export async function startFakeProvider(
   reply: (request: ProviderRequest, index: number) => ProviderReply,
 ): Promise<FakeProvider> {
-  const requests: ProviderRequest[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const seen = {
-        url: req.url ?? '',
-        headers: req.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>,
-        receivedAt: Date.now(),
-      };
-      const index = requests.push(seen) - 1;
-      const r = reply(seen, index);
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(r.status ?? 200, { 'content-type': 'application/json', ...r.headers });
-        res.end(JSON.stringify(r.json ?? {}));
-      }, r.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await startFakeJsonServer(reply);
+  return { url: `${server.origin}/v1`, requests: server.requests, close: server.close };
 }
 
 /** A chat completion as OpenAI sends it: text and/or tool calls, with usage. */

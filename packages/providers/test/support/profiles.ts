@@ -19,11 +19,24 @@ export function testProfile(overrides: Partial<Profile> = {}): Profile {
 }
 
 /** Short waits so retry tests take milliseconds; Retry-After is still honoured as sent. */
-export const FAST_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, backoffBaseMs: 10, backoffMaxMs: 40, timeoutMs: 5_000 };
+export const FAST_POLICY: RetryPolicy = {
+  ...DEFAULT_RETRY_POLICY,
+  backoffBaseMs: 10,
+  backoffMaxMs: 40,
+  timeoutMs: 5_000,
+};
 
 export const TEST_KEY = 'test-secret-key-0123456789';
 
-export function openAIProvider(baseUrl: string, options: { profile?: Partial<Profile>; policy?: Partial<RetryPolicy>; budget?: RequestBudget; priceTable?: AdapterOptions['priceTable'] } = {}) {
+export function openAIProvider(
+  baseUrl: string,
+  options: {
+    profile?: Partial<Profile>;
+    policy?: Partial<RetryPolicy>;
+    budget?: RequestBudget;
+    priceTable?: AdapterOptions['priceTable'];
+  } = {},
+) {
   const budget = options.budget ?? new RequestBudget();
   return createOpenAICompatibleProvider({
     profile: testProfile({ baseUrl, ...options.profile }),
