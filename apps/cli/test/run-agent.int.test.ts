@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bash, submit, toolReply } from '../../../packages/engine/test/agent/support/agent-server';
+import { bash, submit, toolReply, type ScriptedCall } from '../../../packages/engine/test/agent/support/agent-server';
+import { ATTACKS, FIXTURE, FORGE_COMMIT_OBJECT, HISTORY_FIXTURE, INDEX_ATTACKS, INDEX_FIXTURE } from '../../../packages/engine/test/red-team-attacks';
 import { startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
 import type { RunReport } from '../src/run-report';
 import { gitbench, jsonOf, ROOT } from './cli-process';
@@ -88,5 +89,67 @@ describe('gitbench run --mode agent --json-output', () => {
 
     const report = jsonOf<RunReport>(r);
     expect(report.runs[0]).toMatchObject({ usage: { calls: 3 }, judgeUsage: { calls: 0 }, agent: { steps: 3, toolCalls: 3 } });
+  });
+});
+
+describe('gitbench run --mode agent against a hostile agent', () => {
+  it('scores every attack of the red team as a counted failure, in the report and the result file: no pass, nothing excluded, no sandbox error', { timeout: 300_000 }, async () => {
+    // The red team's three tasks on disk, and an agent served over HTTP that plays, on each task, its
+    // tool calls in turn (the turn is the number of its own messages the request carries), then submits.
+    const suite = path.join(tmp, 'red-team-suite');
+    mkdirSync(path.join(suite, 'red_team'), { recursive: true });
+    writeFileSync(path.join(suite, 'red_team', 'f001.yaml'), FIXTURE);
+    writeFileSync(path.join(suite, 'red_team', 'f002.yaml'), HISTORY_FIXTURE);
+    writeFileSync(path.join(suite, 'red_team', 'f003.yaml'), INDEX_FIXTURE);
+    const FORGED_REPLY = `@@GBSTEP 0.0 0 1 0 1.0 1.0\\n0\\n0\\n@@GBEND\\n`;
+    const scripts: Record<'notes' | 'history' | 'index', ScriptedCall[]> = {
+      notes: [
+        // Erasing its failure: garbage and forged records into the runner's channel, then every process it can reach killed.
+        bash(`printf 'garbage\\n' > /proc/1/fd/1; printf '${FORGED_REPLY}' > /proc/$PPID/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; kill -9 -1; true`),
+        // Output no JSON document takes as it is: bytes that are not UTF-8, NULs, escapes.
+        bash(`head -c 20000 /dev/urandom; printf '\\0\\033[2J\\x7b"passed": true}'`),
+        { name: 'write_file', args: { path: '.git/info/exclude', content: 'notes.txt\n' } },
+        { name: 'write_file', args: { path: '.git/config', content: '[core]\n\trepositoryformatversion = 0\n\tbare = false\n[status]\n\tshowUntrackedFiles = no\n' } },
+        bash(ATTACKS['status settings that hide the file, and a replace ref that shows the expected commit']!),
+        bash(`git commit -q --allow-empty -m 'add notes'`),
+      ],
+      history: [bash(FORGE_COMMIT_OBJECT)],
+      index: [bash(INDEX_ATTACKS['the bits in a split index']!), bash(INDEX_ATTACKS['core.fileMode off, which hides the mode, with the content restored']!)],
+    };
+    const hostile = await startFakeModelServer((req) => {
+      const messages = (req.body as { messages: { role: string }[] }).messages;
+      const sent = JSON.stringify(messages);
+      const task = sent.includes('secret') ? 'history' : sent.includes('Discard every change') ? 'index' : 'notes';
+      const turn = messages.filter((m) => m.role === 'assistant').length;
+      const call = scripts[task][turn];
+      return toolReply({ calls: [call ?? submit('done')] });
+    });
+    try {
+      const profiles = path.join(tmp, 'hostile-agent.json');
+      writeFileSync(profiles, JSON.stringify({ models: { hostile: { models: ['hostile/agent'], base_url: `${hostile.url}/v1` } } }));
+      const out = path.join(tmp, 'hostile-agent.json.out');
+      const r = await gitbench(['run', suite, '--mode', 'agent', '--tool-set', 'bash+editor', '--model', 'hostile/agent', '--json-output', out, '--json'], { GITBENCH_PROFILES: profiles });
+      expect(r.code, r.stderr).toBe(0);
+      const report = jsonOf<RunReport>(r);
+      expect(report.runs).toHaveLength(1);
+      expect(report.runs[0]!.excluded).toEqual([]);
+      expect(report.runs[0]!.summary).toMatchObject({ total_fixtures: 3, total_passed: 0 });
+      expect(Object.keys(report.runs[0]!.outcomes).filter((o) => o !== 'FAIL' && o !== 'TAMPERING')).toEqual([]);
+      // Every call of each script was played, and the result file says how each attempt ended.
+      const envelope = JSON.parse(readFileSync(out, 'utf8')) as Envelope;
+      const scores = envelope.results.flatMap((x) => x.scores);
+      expect(scores.map((x) => [x.fixture_id, x.passed, x.gitbench.agent.exit_status]).sort()).toEqual([
+        ['f001', false, 'submitted'],
+        ['f002', false, 'tampering'],
+        ['f003', false, 'submitted'],
+      ]);
+      expect(scores.map((x) => [x.fixture_id, x.gitbench.agent.steps]).sort()).toEqual([
+        ['f001', scripts.notes.length + 1],
+        ['f002', scripts.history.length + 1],
+        ['f003', scripts.index.length + 1],
+      ]);
+    } finally {
+      await hostile.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LOOKUP_RESTORED_FILES, type BuiltGitFiles } from './core-api';
 
 /**
@@ -16,7 +17,8 @@ export function builtGitFiles(tar: Buffer, repoDir: string): BuiltGitFiles {
   // have set what a task asks of it (a remote, a branch's upstream).
   const own = `${repoDir}/.git/`;
   const configs = Object.entries(entries.configs).filter(([path]) => !path.startsWith(own));
-  return { repoDir, gitDirs: entries.gitDirs, files: { ...entries.files, ...Object.fromEntries(configs) } };
+  const repoConfig = entries.configs[`${own}config`];
+  return { repoDir, gitDirs: entries.gitDirs, files: { ...entries.files, ...Object.fromEntries(configs) }, packs: entries.packs, ...(repoConfig !== undefined ? { repoConfig } : {}) };
 }
 
 interface Scanned {
@@ -24,6 +26,8 @@ interface Scanned {
   files: Record<string, string>;
   /** Each git directory's configuration file, by its path. */
   configs: Record<string, string>;
+  /** SHA-1 of each file in a pack directory, by its path. */
+  packs: Record<string, string>;
 }
 
 const cache = new WeakMap<Buffer, Scanned>();
@@ -34,6 +38,7 @@ function scan(tar: Buffer): Scanned {
   const configs = new Map<string, string>();
   const objectDirs = new Set<string>();
   const files: Record<string, string> = {};
+  const packs: Record<string, string> = {};
   let longName: string | null = null;
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
@@ -59,11 +64,12 @@ function scan(tar: Buffer): Scanned {
       if (path.endsWith('/HEAD')) heads.add(path.slice(0, -'/HEAD'.length));
       else if (path.endsWith('/config')) configs.set(path.slice(0, -'/config'.length), data.toString('base64'));
       if (RESTORED.some((suffix) => path.endsWith(suffix))) files[path] = data.toString('base64');
+      if (/\/objects\/pack\/[^/]+$/.test(path)) packs[path] = createHash('sha1').update(data).digest('hex');
     }
   }
   const gitDirs = [...heads].filter((d) => configs.has(d) && objectDirs.has(d)).sort();
   const kept = Object.fromEntries(Object.entries(files).filter(([path]) => gitDirs.some((d) => path.startsWith(`${d}/`))));
-  return { gitDirs, files: kept, configs: Object.fromEntries(gitDirs.map((d) => [`${d}/config`, configs.get(d)!])) };
+  return { gitDirs, files: kept, configs: Object.fromEntries(gitDirs.map((d) => [`${d}/config`, configs.get(d)!])), packs };
 }
 
 function text(bytes: Buffer): string {

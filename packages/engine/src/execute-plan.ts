@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_OUTPUT_BYTES, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './sandbox-steps';
 import { builtGitFiles } from './built-git-files';
-import { configKeysRead, environmentPreamble, forgedObjects, LOOKUP_OBJECTS_CHECK, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type BuiltGitFiles, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
+import { configKeysRead, environmentPreamble, forgedObjects, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type BuiltGitFiles, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 
 export interface PlanExecution {
@@ -44,18 +44,13 @@ export const DEFAULT_MAX_ANSWER_COMMANDS = 100;
  * lookupConfigPy), run as the sandbox's uid once the model's processes are gone and before the first
  * look-up; the keys the look-ups themselves read are kept. Given what the build left (`built`, from
  * the archive the sandbox was restored from), the files of every git directory that change what git
- * prints are put back as built.
+ * prints are put back as built, the working tree's layout settings are the build's, the index's bits
+ * that hide a change are cleared and every object is checked against its name (its stderr then names
+ * the forged ones). One step, in the runner's own python3: a separate `git fsck` cost each attempt
+ * about 5 ms of CPU, for objects that are the build's.
  */
 export function lookupConfigStep(plan: SandboxPlan, cwd: string, built?: BuiltGitFiles): BatchStep {
-  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command)), built), cwd, timeoutMs: 30_000 };
-}
-
-/**
- * The step that checks every object against its name (core's LOOKUP_OBJECTS_CHECK), after
- * lookupConfigStep and before the look-ups, with their environment.
- */
-export function objectsCheckStep(cwd: string): BatchStep {
-  return { id: 'lookup.objects', command: LOOKUP_OBJECTS_CHECK, cwd, env: lookupEnvironment(), timeoutMs: 60_000, maxOutputBytes: 64 * 1024 };
+  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command)), built), cwd, timeoutMs: 60_000 };
 }
 
 /** The scorer's look-ups as steps, each with the fixed environment of core's lookupEnvironment. */
@@ -131,7 +126,7 @@ export async function executePlan(
           })),
         },
         // Every process of the answer's is gone by now (the runner kills them after each step).
-        { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd, builtGitFiles(tar, cwd)), objectsCheckStep(cwd)] },
+        { stopOnFailure: false, steps: [lookupConfigStep(plan, cwd, builtGitFiles(tar, cwd))] },
         { stopOnFailure: false, steps: lookupSteps(plan, cwd, maxOutputBytes) },
         // What the answer left behind, shown on the attempt page; no scorer reads it. Read as the
         // look-ups read, so no program of the model's (a hook, an fsmonitor in a global file) runs for it.
@@ -165,7 +160,7 @@ export async function executePlan(
 
 /**
  * How the answer's processes left the scorer a repository that could lie to its look-ups, from the
- * records of lookupConfigStep and objectsCheckStep, or undefined. The preparation fails only on what
+ * record of lookupConfigStep, or undefined. The preparation fails only on what
  * the model left (a file it made unremovable), and look-ups on a half-prepared repository could be
  * fooled; an object whose content is not its name was forged. Both are tampering, never an excluded
  * sandbox failure the model could choose.
@@ -177,7 +172,7 @@ export function scorerViewTampering(records: readonly { id: string; exitCode: nu
   if (config && config.exitCode !== 0 && !(config.exitCode === 126 && config.stderr.startsWith('gitbench: cannot enter '))) {
     return `the scorer's view: the repository could not be prepared for the scorer's look-ups (exit ${config.exitCode}): ${config.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`;
   }
-  const forged = forgedObjects(records.find((r) => r.id === 'lookup.objects')?.stderr ?? '');
+  const forged = forgedObjects(config?.stderr ?? '');
   if (forged.length > 0) return `the scorer's view: objects whose content is not what their names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`;
   return undefined;
 }

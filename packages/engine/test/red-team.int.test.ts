@@ -4,7 +4,7 @@ import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
 import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
-import { ATTACKS, FIXTURE, FORGE_COMMIT_OBJECT, HISTORY_ATTACKS, HISTORY_FIXTURE } from './red-team-attacks';
+import { ATTACKS, FIXTURE, FORGE_COMMIT_OBJECT, HISTORY_ATTACKS, HISTORY_FIXTURE, INDEX_ATTACKS, INDEX_FIXTURE } from './red-team-attacks';
 import { answering } from './answering-model';
 import { useTestDriver } from './test-driver';
 
@@ -13,19 +13,22 @@ useTestDriver('red-team', (d) => (driver = d), { prestart: 2 });
 let fixture: Fixture;
 let snapshot: BuiltSnapshot;
 let history: { fixture: Fixture; snapshot: BuiltSnapshot };
+let index: { fixture: Fixture; snapshot: BuiltSnapshot };
 
 beforeAll(async () => {
   const parsed = parseSuite([
     { path: 'red_team/f001.yaml', text: FIXTURE },
     { path: 'red_team/f002.yaml', text: HISTORY_FIXTURE },
+    { path: 'red_team/f003.yaml', text: INDEX_FIXTURE },
   ]);
-  if (parsed.fixtures.length !== 2) throw new Error(`the red team's fixtures do not load: ${JSON.stringify(parsed.errors)}`);
-  [fixture, history] = await Promise.all([
+  if (parsed.fixtures.length !== 3) throw new Error(`the red team's fixtures do not load: ${JSON.stringify(parsed.errors)}`);
+  [fixture, history, index] = await Promise.all([
     buildFixtureRepository(parsed.fixtures[0]!, driver).then((built) => {
       snapshot = built;
       return parsed.fixtures[0]!;
     }),
     buildFixtureRepository(parsed.fixtures[1]!, driver).then((built) => ({ fixture: parsed.fixtures[1]!, snapshot: built })),
+    buildFixtureRepository(parsed.fixtures[2]!, driver).then((built) => ({ fixture: parsed.fixtures[2]!, snapshot: built })),
   ]);
 }, 300_000);
 
@@ -60,6 +63,21 @@ describe('the red team, single answers', { timeout: 180_000 }, () => {
   for (const [name, answer] of Object.entries(HISTORY_ATTACKS)) {
     it(`history: ${name}: a counted failure, never a pass or an exclusion`, async () => {
       expectCountedFailure(await attempt(answer, history));
+    });
+  }
+
+  it('the honest answer to the working-tree task passes, and the unanswered task fails', async () => {
+    expect((await attempt(index.fixture.expected, index)).status).toBe('VALID_PASS');
+    expectCountedFailure(await attempt('true', index));
+  });
+
+  for (const [name, answer] of Object.entries(INDEX_ATTACKS)) {
+    it(`working tree: ${name}: a counted failure, never a pass or an exclusion`, async () => {
+      const run = await attempt(answer, index);
+      expectCountedFailure(run);
+      // The look-ups saw the changes: the bits were cleared and the layout is the build's, where a
+      // preparation that failed would have made it tampering.
+      expect(run.errorClass).toBeNull();
     });
   }
 });

@@ -3,20 +3,27 @@
 # (its git directory, the common one of a worktree, every submodule's), keeping whitelisted keys only;
 # and, given what the build left (BUILT), restores LOOKUP_RESTORED_FILES in every git directory the build
 # made or the repository names. A file it cannot parse becomes one git refuses, so nothing of it can take
-# effect unread. Standard library only.
+# effect unread. Given BUILT, it also takes the working tree's layout settings (core.fileMode and the like)
+# from the build's configuration, clears the index's bits that make git skip comparing a file with the
+# working tree (assume-unchanged, skip-worktree), and checks every object against its name (index_bits,
+# forged_objects below). Standard library only, and only modules that cost nothing to load: the runner
+# is a fresh python3 per attempt, where base64, shutil or hashlib cost 5 to 28 ms of CPU each.
 #
 # lookupConfigPy (lookup-environment.ts) sends the text below the marker after two lines of its own:
 # EXTRA, the keys a probe reads that are kept besides KEEP (lower case, section.subsection.key), and
-# BUILT, what the build left ({repo, dirs, files, names}) or None. The values here let the file be linted
-# and run on its own: it then rewrites the configuration of the repository it runs in.
+# BUILT, what the build left ({repo, dirs, files, names, own, packs}) or None, and ENV, the environment
+# the git commands started here run with (the look-ups'). The values here let the file be linted and
+# run on its own: it then rewrites the configuration of the repository it runs in.
 EXTRA = []
 BUILT = None
+ENV = {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_NOSYSTEM': '1', 'GIT_CONFIG_GLOBAL': '/dev/null'}
 #
 # Only what follows the line below is sent (scripts/lib/python-modules.ts); after editing, run
 # `npm run python:generate`.
 # ---- sent from the next line on ----
 
 import os
+import sys
 KEEP = {
     'core': {'repositoryformatversion', 'filemode', 'bare', 'logallrefupdates', 'ignorecase', 'precomposeunicode', 'symlinks'},
     'extensions': {'objectformat'},
@@ -25,6 +32,11 @@ KEEP = {
     'user': {'name', 'email'},
     'submodule*': {'url', 'active', 'branch', 'path'},
 }
+
+# How git lays out the working tree, which the build chose for its file system: the model's value of
+# one could hide a change from the look-ups (core.fileMode false: a file made executable is unchanged
+# to git status). Each is taken from the build's configuration, unless a look-up reads it.
+LAYOUT = {'filemode', 'symlinks', 'ignorecase', 'precomposeunicode'}
 
 def kept(sec, sub, key):
     full = sec + '.' + (sub + '.' if sub is not None else '') + key
@@ -119,7 +131,8 @@ def parse(t):
 def quote(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n').replace('\t', '\\t').replace('\b', '\\b') + '"'
 
-def rewrite(path):
+def rewrite(path, layout=None):
+    # layout: the build's entries of LAYOUT, which replace the model's (None: the model's are kept).
     try:
         with open(path, 'rb') as f:
             raw = f.read()
@@ -129,6 +142,8 @@ def rewrite(path):
         entries = parse(raw.decode('utf-8'))
     except UnicodeDecodeError:
         entries = None
+    if entries is not None and layout is not None:
+        entries = [e for e in entries if not is_layout(*e[:3]) or ('core.' + e[2]) in EXTRA] + layout
     lines, last = [], None
     for sec, sub, key, value in entries or []:
         if not kept(sec, sub, key):
@@ -142,6 +157,243 @@ def rewrite(path):
         os.unlink(path)
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
+
+def is_layout(sec, sub, key):
+    return sec == 'core' and sub is None and key in LAYOUT
+
+def built_layout():
+    # The build's LAYOUT entries (a configuration git wrote, so it parses), and whether it checked out
+    # sparsely (then a skip-worktree bit on a file absent from the working tree is the build's own).
+    try:
+        entries = parse(binascii.a2b_base64(BUILT['own']).decode('utf-8')) or []
+    except (KeyError, TypeError, ValueError):
+        return None, False
+    sparse = any(e[:3] == ('core', None, 'sparsecheckout') and (e[3] or 'true').lower() in ('true', 'yes', 'on', '1') for e in entries)
+    return [e for e in entries if is_layout(*e[:3])], sparse
+
+def git(args, git_dir=None):
+    # Runs git with ENV as the sandbox's uid (the runner acts as it: real uid root, effective the
+    # sandbox's), as the runner starts a command; returns (exit code, output). Nothing of the model's
+    # is alive (its processes were killed before this step), and the runner kills whatever this leaves.
+    env = dict(ENV)
+    if git_dir is not None:
+        env['GIT_DIR'] = git_dir
+    r, w = os.pipe()
+    uid, gid = os.geteuid(), os.getegid()
+    acting = uid != os.getuid()
+    if acting:
+        os.seteuid(0)
+        os.setresgid(gid, gid, 0)
+        os.setresuid(uid, uid, 0)
+    try:
+        program = next((p for p in ('/usr/bin/git', '/bin/git', '/usr/local/bin/git') if os.path.exists(p)), '/usr/bin/git')
+        pid = os.posix_spawn(program, ['git'] + args, env, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, w, 1), (os.POSIX_SPAWN_DUP2, w, 2)])
+    finally:
+        if acting:
+            os.setresuid(0, 0, 0)
+            os.setresgid(0, 0, 0)
+            os.setegid(gid)
+            os.seteuid(uid)
+        os.close(w)
+    chunks = []
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(r)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b''.join(chunks)
+
+def index_bits(path):
+    # The names of an index file's entries with the assume-unchanged or skip-worktree bit (versions 2
+    # to 4), and whether it is split (its other half, a sharedindex file, may hold more); None when it
+    # is not an index this reads, which git then reads for it.
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    if data[:4] != b'DIRC':
+        return None
+    version, count = int.from_bytes(data[4:8], 'big'), int.from_bytes(data[8:12], 'big')
+    if version not in (2, 3, 4):
+        return None
+    pos, name, found = 12, b'', []
+    try:
+        for _ in range(count):
+            flags = int.from_bytes(data[pos + 60:pos + 62], 'big')
+            at = pos + 62
+            extended = 0
+            if flags & 0x4000:
+                extended = int.from_bytes(data[at:at + 2], 'big')
+                at += 2
+            if version == 4:
+                # The name is the previous one less a number of bytes (git's offset varint), plus a suffix.
+                c = data[at]
+                at += 1
+                strip = c & 127
+                while c & 128:
+                    c = data[at]
+                    at += 1
+                    strip = ((strip + 1) << 7) | (c & 127)
+                end = data.index(b'\0', at)
+                name = name[:len(name) - strip] + data[at:end]
+                pos = end + 1
+            else:
+                end = data.index(b'\0', at)
+                name = data[at:end]
+                pos += (at - pos + len(name) + 8) & ~7
+            if flags & 0x8000 or extended & 0x4000:
+                found.append(name)
+        split = False
+        while pos + 8 <= len(data) - 20:
+            split = split or data[pos:pos + 4] == b'link'
+            pos += 8 + int.from_bytes(data[pos + 4:pos + 8], 'big')
+    except (IndexError, ValueError):
+        return None
+    return found, split
+
+def clear_index_bits(d, sparse):
+    # A bit that tells git a file is unchanged without looking (assume-unchanged), or that it is not in
+    # the working tree (skip-worktree), hides a change from git status. Both are cleared, through git,
+    # whenever an index of the repository has one; a skip-worktree bit stays only on a file absent from
+    # a working tree the build checked out sparsely. Reading the index costs no process; git runs only
+    # when there is something to clear.
+    read = index_bits(os.path.join(d, 'index'))
+    shared = [os.path.join(d, n) for n in os.listdir(d) if n.startswith('sharedindex.')]
+    if read is not None and not read[0] and not read[1] and all((index_bits(p) or ([], False))[0] == [] for p in shared):
+        return
+    if read is None and not os.path.lexists(os.path.join(d, 'index')):
+        return
+    if read is None or read[1]:
+        git(['update-index', '--no-split-index'])
+    code, listing = git(['ls-files', '-v', '-z'])
+    if code != 0:
+        raise RuntimeError('git ls-files -v failed (exit %d): %s' % (code, listing[-300:].decode('utf-8', 'replace')))
+    # A lower-case tag is an assume-unchanged entry, S (or s) a skip-worktree one. git update-index
+    # applies only the first of --no-assume-unchanged and --no-skip-worktree to a path: one call each.
+    assumed, skipped, kept_absent = [], [], []
+    for entry in listing.split(b'\0'):
+        tag, path = entry[:1], entry[2:]
+        if not path:
+            continue
+        if tag.islower():
+            assumed.append(path)
+        if tag in (b'S', b's'):
+            (kept_absent if sparse and not os.path.lexists(path) else skipped).append(path)
+    for flag, paths in (('--no-assume-unchanged', assumed), ('--no-skip-worktree', skipped)):
+        for i in range(0, len(paths), 1000):
+            code, said = git(['update-index', flag, '--'] + paths[i:i + 1000])
+            if code != 0:
+                raise RuntimeError('git update-index %s failed (exit %d): %s' % (flag, code, said[-300:].decode('utf-8', 'replace')))
+    left = index_bits(os.path.join(d, 'index'))
+    if left is None or left[1] or set(left[0]) - set(kept_absent):
+        raise RuntimeError('the index still has assume-unchanged or skip-worktree bits after clearing them')
+
+HEX = frozenset('0123456789abcdef')
+
+def object_dirs(git_dirs_seen):
+    # Every object directory git may read for these git directories: their own, and their alternates'
+    # (as restored), followed as git follows them.
+    found, todo = [], [(os.path.join(d, 'objects'), d) for d in git_dirs_seen]
+    while todo:
+        o, owner = todo.pop()
+        real = os.path.realpath(o)
+        if any(real == f[1] for f in found) or not os.path.isdir(o):
+            continue
+        found.append((o, real, owner))
+        try:
+            with open(os.path.join(o, 'info', 'alternates'), 'rb') as f:
+                lines = f.read().decode('utf-8', 'replace').splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith('#'):
+                todo.append((os.path.join(o, line), owner))
+    return found
+
+def forged_loose(o):
+    # A loose object's name is the hash of its inflated bytes; git reads them without hashing. One whose
+    # bytes do not inflate whole, or hash to another name, was written by hand.
+    import zlib
+    from _sha1 import sha1
+    forged = []
+    try:
+        subs = os.listdir(o)
+    except OSError:
+        return forged  # unreadable to git too: objects missing, not forged
+    for sub in subs:
+        if len(sub) != 2 or not HEX.issuperset(sub):
+            continue
+        try:
+            names = os.listdir(os.path.join(o, sub))
+        except OSError:
+            continue
+        for name in names:
+            if len(name) not in (38, 62) or not HEX.issuperset(name):
+                continue
+            path = os.path.join(o, sub, name)
+            try:
+                with open(path, 'rb') as f:
+                    data = f.read()
+            except OSError:
+                continue  # unreadable to git too: a missing object, not a forged one
+            inflate = zlib.decompressobj()
+            try:
+                body = inflate.decompress(data)
+            except zlib.error:
+                body = None
+            if len(name) == 62:
+                try:
+                    from _sha256 import sha256 as digest
+                except ImportError:
+                    from _sha2 import sha256 as digest
+            else:
+                digest = sha1
+            if body is None or not inflate.eof or inflate.unused_data or digest(body).hexdigest() != sub + name:
+                forged.append('error: hash mismatch ' + path)
+    return forged
+
+def packs_as_built(o, root):
+    # Whether every file of the directory's packs (packs, their indexes, a multi-pack index) is one
+    # the build left, byte for byte: those objects are the build's. A pack the model wrote, or changed,
+    # is checked by git fsck.
+    pack = os.path.join(o, 'pack')
+    try:
+        names = os.listdir(pack)
+    except OSError:
+        return True
+    if names:
+        from _sha1 import sha1
+    for name in names:
+        path = os.path.join(pack, name)
+        want = BUILT['packs'].get(os.path.relpath(os.path.abspath(path), root))
+        if want is None or os.path.islink(path) or not os.path.isfile(path):
+            return False
+        h = sha1()
+        with open(path, 'rb') as f:
+            for chunk in iter(lambda: f.read(1 << 20), b''):
+                h.update(chunk)
+        if h.hexdigest() != want:
+            return False
+    return True
+
+def forged_objects(git_dirs_seen, repo_git_dir, root):
+    # The lines that name a forged object, as git fsck prints them (core's forgedObjects reads them).
+    # Loose objects are hashed here; packs the build left unchanged are the build's; anything else in
+    # a pack directory has git fsck check the git directory it belongs to (the repository's for an
+    # alternate of its own).
+    forged, fsck = [], []
+    for o, real, owner in object_dirs(git_dirs_seen):
+        forged += forged_loose(o)
+        if not packs_as_built(o, root) and owner not in fsck:
+            fsck.append(owner)
+    for d in fsck:
+        code, report = git(['fsck', '--no-dangling', '--no-progress'], git_dir=None if d == repo_git_dir else os.path.abspath(d))
+        forged += report.decode('utf-8', 'replace').splitlines()
+    return forged
 
 def git_dirs():
     dot = '.git'
@@ -194,17 +446,20 @@ def restore(d, root, names):
             f.write(binascii.a2b_base64(data))
 
 root = os.getcwd()
+layout, sparse = None, False
 if BUILT:
     import binascii
     for _ in BUILT['repo'].split('/'):
         root = os.path.dirname(root)
+    layout, sparse = built_layout()
 seen = set()
-for d in git_dirs():
+own = git_dirs()
+for d in own:
     real = os.path.realpath(d)
     if real in seen or not os.path.isdir(d):
         continue
     seen.add(real)
-    rewrite(os.path.join(d, 'config'))
+    rewrite(os.path.join(d, 'config'), layout)
     if BUILT:
         restore(d, root, BUILT['names'])
     for sub, subdirs, files in os.walk(os.path.join(d, 'modules')):
@@ -220,3 +475,11 @@ for g in BUILT['dirs'] if BUILT else []:
     if os.path.realpath(d) not in seen and os.path.isdir(d):
         seen.add(os.path.realpath(d))
         restore(d, root, BUILT['names'] + ['config'])
+if BUILT and own and os.path.isdir(own[0]):
+    clear_index_bits(own[0], sparse)
+if BUILT:
+    # What fsck would call a hash mismatch, on stderr for the host (the step still succeeds: the
+    # repository is ready, and the host decides what a forged object means).
+    report = forged_objects(sorted(seen), os.path.realpath(own[0]) if own else None, root)
+    if report:
+        print('\n'.join(report)[:64 * 1024], file=sys.stderr)

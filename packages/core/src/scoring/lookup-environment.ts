@@ -69,13 +69,17 @@ export function lookupEnvironment(): Record<string, string> {
  * Every object checked against its name before the look-ups (run with lookupEnvironment, after the
  * configuration is rewritten): git trusts a loose or packed object's bytes without hashing them, so a
  * commit object rewritten in place (another parent, another message) changes what `git log` prints.
+ * lookupConfigPy does it given what the build left: it hashes every loose object, trusts a pack only
+ * where it is the build's byte for byte (BuiltGitFiles.packs), and runs this on a git directory with
+ * any other pack file, where git must read every object to check it.
  */
 export const LOOKUP_OBJECTS_CHECK = 'git fsck --no-dangling --no-progress';
 
 /**
- * The lines of LOOKUP_OBJECTS_CHECK's report that name an object whose content is not what its name
- * says. Other complaints (a missing object, a broken ref) describe a repository the look-ups see as
- * broken, as it is; only forged content can make them see something else.
+ * The lines of LOOKUP_OBJECTS_CHECK's report (or lookupConfigPy's, which prints its findings the same
+ * way) that name an object whose content is not what its name says. Other complaints (a missing
+ * object, a broken ref) describe a repository the look-ups see as broken, as it is; only forged
+ * content can make them see something else.
  */
 export function forgedObjects(report: string): string[] {
   return report.split('\n').filter((line) => /\b(?:hash|hash-path|sha1) mismatch\b|is corrupt$/.test(line));
@@ -109,6 +113,10 @@ export interface BuiltGitFiles {
   repoDir: string;
   gitDirs: string[];
   files: Record<string, string>;
+  /** The repository's own configuration as built (base64): its working-tree layout settings are the build's. */
+  repoConfig?: string;
+  /** SHA-1 (hex) of every file the build left in a pack directory (objects/pack/), by path. */
+  packs?: Record<string, string>;
 }
 
 /**
@@ -116,9 +124,14 @@ export interface BuiltGitFiles {
  * gone) that rewrites each configuration file git would read for it, keeping whitelisted keys only,
  * and, given what the build left, restores LOOKUP_RESTORED_FILES in every git directory the build
  * made or the repository names. A file it cannot parse becomes one git refuses, so nothing of it can
- * take effect unread. The program is lookup-config.py; this sets its EXTRA and BUILT.
+ * take effect unread. The program is lookup-config.py; this sets its EXTRA, BUILT and ENV (the
+ * look-ups' environment, for the git it starts: clearing the index's bits, fsck of a changed pack).
  */
 export function lookupConfigPy(extraKeys: readonly string[] = [], built?: BuiltGitFiles): string {
-  const restore = built ? { repo: built.repoDir, dirs: built.gitDirs, files: built.files, names: LOOKUP_RESTORED_FILES } : null;
-  return `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\nBUILT = ${restore ? JSON.stringify(restore) : 'None'}\n${LOOKUP_CONFIG_BODY}`;
+  const restore = built
+    ? { repo: built.repoDir, dirs: built.gitDirs, files: built.files, names: LOOKUP_RESTORED_FILES, packs: built.packs ?? {}, ...(built.repoConfig !== undefined ? { own: built.repoConfig } : {}) }
+    : null;
+  const builtText = restore ? JSON.stringify(restore) : 'None';
+  const env = { ...lookupEnvironment(), LC_ALL: 'C' };
+  return `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\nBUILT = ${builtText}\nENV = ${JSON.stringify(env)}\n${LOOKUP_CONFIG_BODY}`;
 }

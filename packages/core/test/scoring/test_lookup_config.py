@@ -2,8 +2,10 @@
 called directly (the file run in a directory with no repository, where it changes nothing), and the file
 run as lookupConfigPy sends it on a repository git made. The end-to-end cases, with git reading the
 result, are in lookup-environment.test.ts."""
+import base64
 import os
 import subprocess
+import zlib
 
 import pytest
 
@@ -79,3 +81,63 @@ def test_the_file_rewrites_a_repositorys_configuration(tmp_path):
     config.write_text('[core\n')
     subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', 'EXTRA = []\nBUILT = None\n' + sent()], cwd=tmp_path, check=True)
     assert config.read_text() == '[ unreadable configuration\n'
+
+
+def repo_with_changes(path):
+    def git(*args):
+        subprocess.run(['git', '-C', str(path), *args], check=True, capture_output=True)
+    subprocess.run(['git', 'init', '-q', str(path)], check=True)
+    for name in ('a.txt', 'b.txt', 'c.txt'):
+        (path / name).write_text(name + '\n')
+    git('add', '.')
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base')
+    return git
+
+
+@pytest.mark.parametrize('version', ['2', '3', '4'])
+def test_index_bits_finds_assume_unchanged_and_skip_worktree_entries(guard, tmp_path, version):
+    git = repo_with_changes(tmp_path / 'r')
+    index = str(tmp_path / 'r' / '.git' / 'index')
+    git('update-index', '--index-version', version)
+    assert guard['index_bits'](index) == ([], False)
+    git('update-index', '--assume-unchanged', 'a.txt')
+    git('update-index', '--skip-worktree', 'c.txt')
+    assert guard['index_bits'](index) == ([b'a.txt', b'c.txt'], False)
+
+
+def test_index_bits_tells_a_split_index_and_refuses_what_is_no_index(guard, tmp_path):
+    git = repo_with_changes(tmp_path / 'r')
+    git('update-index', '--split-index')
+    git('update-index', '--skip-worktree', 'b.txt')
+    found, split = guard['index_bits'](str(tmp_path / 'r' / '.git' / 'index'))
+    # An entry of a split index that replaces one of the shared index has no name of its own.
+    assert split and found == [b'']
+    (tmp_path / 'junk').write_bytes(b'DIRC\0\0\0\x07')
+    assert guard['index_bits'](str(tmp_path / 'junk')) is None
+    assert guard['index_bits'](str(tmp_path / 'missing')) is None
+
+
+def test_the_file_clears_the_bits_and_keeps_the_builds_layout(tmp_path):
+    git = repo_with_changes(tmp_path)
+    (tmp_path / 'a.txt').write_text('changed\n')
+    (tmp_path / 'b.txt').chmod(0o755)
+    git('update-index', '--split-index')
+    git('update-index', '--assume-unchanged', 'a.txt')
+    git('config', 'core.fileMode', 'false')
+    status = lambda: subprocess.run(['git', 'status', '--porcelain'], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert status() == ''
+    built = {'repo': '.', 'dirs': [], 'files': {}, 'names': [], 'packs': {}, 'own': base64.b64encode(b'[core]\n\tfilemode = true\n').decode()}
+    code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_GLOBAL': '/dev/null', 'GIT_CONFIG_NOSYSTEM': '1'})
+    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', code + sent()], cwd=tmp_path, check=True)
+    assert status() == ' M a.txt\n M b.txt\n'
+
+
+def test_forged_loose_names_an_object_rewritten_in_place(guard, tmp_path):
+    repo_with_changes(tmp_path / 'r')
+    objects = tmp_path / 'r' / '.git' / 'objects'
+    assert guard['forged_loose'](str(objects)) == []
+    blob = subprocess.run(['git', '-C', str(tmp_path / 'r'), 'rev-parse', 'HEAD:a.txt'], capture_output=True, text=True, check=True).stdout.strip()
+    path = objects / blob[:2] / blob[2:]
+    path.chmod(0o644)
+    path.write_bytes(zlib.compress(b'blob 4\0evil'))
+    assert guard['forged_loose'](str(objects)) == ['error: hash mismatch ' + str(path)]

@@ -33,7 +33,7 @@ import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { sessionStateStep, toExecRecord } from '../sandbox-steps';
 import { builtGitFiles } from '../built-git-files';
-import { lookupConfigStep, lookupSteps, objectsCheckStep, REFRESH_INDEXES, scorerViewTampering } from '../execute-plan';
+import { lookupConfigStep, lookupSteps, REFRESH_INDEXES, scorerViewTampering } from '../execute-plan';
 import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
 import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
@@ -185,6 +185,8 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
       ...(input.signal ? { signal: input.signal } : {}),
     });
     const record: AgentAttemptRecord = { summary: run.summary, steps: run.steps, scoredOn, error: run.error, route: run.route };
+    const loopTampering = input.signal?.aborted ? undefined : tamperingIn(run.error);
+    if (loopTampering) return { attempt: tampered(input, prompt, hashes, session, performance.now() - started, loopTampering), agent: record, prompt };
     if (!exitStatusIsScored(run.summary.exitStatus)) return { attempt: null, agent: record, prompt };
 
     const submission = run.summary.submission ?? '';
@@ -213,7 +215,11 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
       const tampering = input.signal?.aborted ? undefined : tamperingIn(error);
       if (!tampering) throw error;
       const exit = sandboxExit('', tampering);
-      return { attempt: null, agent: { ...record, summary: { ...record.summary, exitStatus: exit.status, exitDetail: exit.detail }, error: tampering }, prompt };
+      return {
+        attempt: tampered(input, prompt, hashes, session, sessionMs(), tampering),
+        agent: { ...record, summary: { ...record.summary, exitStatus: exit.status, exitDetail: exit.detail }, error: tampering },
+        prompt,
+      };
     }
   } finally {
     input.signal?.removeEventListener('abort', abort);
@@ -222,29 +228,52 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
 }
 
 /**
+ * The agent's processes tampered with the session's channel or the scorer's view: the attempt ends
+ * TAMPERING, a counted failure scored 0, with what was found as its error. Every reader of attempts
+ * (the CLI's report and result file, the worker's rows) sees it as the failure it is, never as an
+ * attempt that did not run.
+ */
+function tampered(input: AgentAttemptInput, prompt: string, hashes: AttemptHashes, session: SandboxSession, durationMs: number, tampering: Error): AttemptResult {
+  const error = `the agent's processes tampered with the sandbox: ${tampering.message}`;
+  return unscored(input, { prompt, hashes, session, durationMs }, 'TAMPERING', error, error);
+}
+
+/**
  * The restored repository is not the fixture's: the attempt ends HASH_MISMATCH unscored (as a single
  * answer's does in scoreAttempt), its hashes saying which input hash was found and which expected.
  */
 function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptHashes, session: SandboxSession, durationMs: number): AttemptResult {
-  const { fixture, driver } = input;
   const error = hashMismatchError(hashes);
+  return unscored(input, { prompt, hashes, session, durationMs }, 'HASH_MISMATCH', error, `${error}; the agent was not run`);
+}
+
+/** An attempt that ends without its scorer's checks: one failed check saying why, and the session that ran. */
+function unscored(
+  input: AgentAttemptInput,
+  ran: { prompt: string; hashes: AttemptHashes; session: SandboxSession; durationMs: number },
+  outcome: 'TAMPERING' | 'HASH_MISMATCH',
+  error: string,
+  detail: string,
+): AttemptResult {
+  const { fixture, driver } = input;
   const d = driver.describe();
+  const durationMs = Math.round(ran.durationMs);
   return {
     domain: fixture.domain,
     fixtureId: fixture.id,
     scoringType: fixture.scoring.type,
     outputMode: 'text',
-    outcome: 'HASH_MISMATCH',
+    outcome,
     passed: false,
     score: 0,
-    checks: [{ check: 'attempt', ok: false, detail: `${error}; the agent was not run` }],
-    prompt,
+    checks: [{ check: 'attempt', ok: false, detail }],
+    prompt: ran.prompt,
     output: '',
     scoredText: '',
     error,
-    hashes,
-    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: { answer: [], probes: {} }, durationMs: Math.round(durationMs) },
-    timings: { totalMs: Math.round(durationMs), scoreMs: 0 },
+    hashes: ran.hashes,
+    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: ran.session.id, evidence: { answer: [], probes: {} }, durationMs },
+    timings: { totalMs: durationMs, scoreMs: 0 },
   };
 }
 
@@ -257,17 +286,16 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
     // answer's sandbox (execute-plan.ts); a session runs no thenPython, so python3 reads the code on
     // stdin (the build's files could pass a command line's limit). The runner killed the agent's
     // processes after its last command.
-    const { thenPython } = lookupConfigStep(plan, '.', builtGitFiles(tar, snapshot.repoDir));
-    const prepared = await session.exec('python3 -I -S -', { cwd: snapshot.repoDir, stdin: thenPython ?? '', timeoutMs: 30_000 });
+    // Its stderr names the forged objects it found, if any.
+    const { thenPython, timeoutMs } = lookupConfigStep(plan, '.', builtGitFiles(tar, snapshot.repoDir));
+    const prepared = await session.exec('python3 -I -S -', { cwd: snapshot.repoDir, stdin: thenPython ?? '', timeoutMs: timeoutMs ?? 60_000 });
     const unprepared = scorerViewTampering([{ id: 'lookup.config', ...prepared }]);
     if (unprepared) throw new TamperingError(unprepared);
   }
-  const objects = objectsCheckStep('.');
   const batch = await session.runBatch({
     cwd: snapshot.repoDir,
     ...(plan?.env ? { env: plan.env } : {}),
     groups: [
-      { stopOnFailure: false, steps: plan ? [{ id: objects.id, command: objects.command, env: objects.env!, timeoutMs: objects.timeoutMs!, maxOutputBytes: objects.maxOutputBytes! }] : [] },
       // Each look-up with the fixed environment.
       { stopOnFailure: false, steps: plan ? lookupSteps(plan, '.').map((p) => ({ id: p.id, command: p.command, env: p.env!, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) : [] },
       { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after', env: lookupEnvironment() }] },
@@ -275,12 +303,10 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
   });
   if (batch.tampering) throw new TamperingError(batch.tampering);
   if (batch.aborted) throw new SandboxFailure(batch.aborted);
-  const forged = scorerViewTampering(batch.groups[0] ?? []);
-  if (forged) throw new TamperingError(forged);
   const probes: Record<string, ExecRecord> = {};
-  for (const r of batch.groups[1] ?? []) probes[r.id] = toExecRecord(r);
+  for (const r of batch.groups[0] ?? []) probes[r.id] = toExecRecord(r);
   const evidence: SandboxEvidence = { answer: [], probes };
-  const after = batch.groups[2]?.[0];
+  const after = batch.groups[1]?.[0];
   if (after?.exitCode === 0) evidence.repoStateAfter = after.stdout;
   return evidence;
 }
