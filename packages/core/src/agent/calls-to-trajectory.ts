@@ -9,7 +9,8 @@ import type { RepoStepState, ToolCallRecord, ToolCallResult, TrajectoryStep } fr
  *   calls offering no tools are the agent's side questions (titles, summaries) and are left out;
  * - a tool call's result is the first later request carrying a result with its id;
  * - the step's tool time runs from its answer to that request, and its repository is the state read
- *   just before that request (the gateway's beforeCall), or the final state when none came.
+ *   just before that request (the gateway's beforeCall; for a request refused unasked, the next state
+ *   read), or the final state when none came.
  */
 export interface CallsToTrajectoryOptions {
   /** Repository state read before each call, by the call's seq (null where reading failed). */
@@ -34,6 +35,20 @@ function parseArguments(raw: string): { arguments: unknown; parseError: string |
 
 function sumOrNull(...values: (number | null)[]): number | null {
   return values.some((v) => v === null) ? null : values.reduce<number>((t, v) => t + (v ?? 0), 0);
+}
+
+/**
+ * The repository as the call `seq` found it: the state read before it, else (a call refused before
+ * the backend was asked reads none) the next state read after it, else the state at the end. A state
+ * recorded as null (reading failed) stays unknown.
+ */
+function stateFrom(seq: number, options: CallsToTrajectoryOptions): RepoStepState | null {
+  const states = options.repoBeforeCall;
+  if (states) {
+    const next = [...states.keys()].filter((s) => s >= seq).sort((a, b) => a - b)[0];
+    if (next !== undefined) return states.get(next) ?? null;
+  }
+  return options.repoAtEnd ?? null;
 }
 
 export function callsToTrajectory(
@@ -81,7 +96,7 @@ export function callsToTrajectory(
         truncatedBytes: 0,
       };
     });
-    const repo = back ? (options.repoBeforeCall?.get(back.seq) ?? null) : (options.repoAtEnd ?? null);
+    const repo = back ? stateFrom(back.seq, options) : (options.repoAtEnd ?? null);
     steps.push({
       index: steps.length,
       startedAt: call.startedAt,

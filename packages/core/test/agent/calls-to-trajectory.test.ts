@@ -229,6 +229,36 @@ describe('callsToTrajectory', () => {
     expect(steps[0]!.repo).toEqual(repo('ccc'));
   });
 
+  it("takes a refused call's repository from the next state read, or the end, and keeps an unreadable one unknown", () => {
+    clock = Date.parse('2026-11-27T12:30:00.000Z');
+    const answer = (id: string) => ({
+      content: null,
+      reasoning: null,
+      toolCalls: [{ id, name: 'Bash', arguments: '{}' }],
+      finishReason: 'tool_calls',
+    });
+    const refused = { status: 400, errorKind: 'budget' as const, answer: null };
+    const calls = [
+      call({ seq: 1, answer: answer('a') }),
+      // Refused before the backend: no state was read for it.
+      call({ seq: 2, ...refused, toolResults: [{ callId: 'a', name: 'Bash', content: 'ok', isError: false }] }),
+      call({ seq: 3, answer: answer('b') }),
+      call({
+        seq: 4,
+        answer: answer('c'),
+        toolResults: [{ callId: 'b', name: 'Bash', content: 'ok', isError: false }],
+      }),
+      call({ seq: 5, ...refused, toolResults: [{ callId: 'c', name: 'Bash', content: 'ok', isError: false }] }),
+    ];
+    const states = new Map<number, RepoStepState | null>([
+      [1, repo('one')],
+      [3, repo('three')],
+      [4, null],
+    ]);
+    const steps = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
+    expect(steps.map((s) => s.repo?.head ?? null)).toEqual(['three', null, 'end']);
+  });
+
   it('orders by seq whatever order the records arrive in, and a result only counts when it comes later', () => {
     clock = Date.parse('2026-11-27T13:00:00.000Z');
     const a = call({
