@@ -1,7 +1,9 @@
 import Link from 'next/link';
 import type { AgentEnd, AgentTargetStats } from '@gitbench/db';
 import { DataTable } from './data-table';
+import { isHumanModelId } from '@gitbench/core';
 import { modelHref, usd } from './format';
+import { HumanBadge } from './status-badge';
 
 /** Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, tampering, unfinished. */
 const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
@@ -68,9 +70,17 @@ export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }:
         {
           header: 'Agent target',
           cell: (r) => (
-            <Link className="text-indigo-700 hover:underline" href={modelHref(r.modelId)}>
-              {r.modelId}
-            </Link>
+            <>
+              <Link className="text-indigo-700 hover:underline" href={modelHref(r.modelId)}>
+                {r.modelId}
+              </Link>
+              {isHumanModelId(r.modelId) ? (
+                <>
+                  {' '}
+                  <HumanBadge />
+                </>
+              ) : null}
+            </>
           ),
         },
         { header: 'Attempts', className: 'tabular-nums', cell: (r) => r.attempts },

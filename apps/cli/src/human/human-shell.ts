@@ -141,7 +141,10 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
         if (m.role === 'tool') write(`${m.content}\n`);
         else if (m.role === 'user' && turn > 0) write(`[the loop says] ${m.content}\n`);
       }
+      const asked = performance.now();
       const toolCalls = await ask(request);
+      // The person's time to answer stands where a model's call time stands ("API time" on the pages).
+      const answeredInMs = Math.round(performance.now() - asked);
       seen = request.messages.length + 1;
       turn++;
       return {
@@ -151,7 +154,7 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
         finishReason: 'tool_calls',
         usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
         cost: UNKNOWN_COST,
-        apiDurationMs: 0,
+        apiDurationMs: answeredInMs,
         retries: [],
         route: { provider: 'human', profile: 'human', baseUrl: null, requestedModel: name, servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
       } satisfies AgentChatResult;
