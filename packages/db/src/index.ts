@@ -24,3 +24,4 @@ export * from './audit';
 export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';
 export * from './provider-keys';
 export { expireWorkerHeartbeats } from './worker-heartbeats';
+export { jsonbSafe, jsonbText } from './jsonb-text';

@@ -1,5 +1,6 @@
 import { newId, type TrajectoryStep, type TrajectorySummary } from '@gitbench/core';
 import type { Db } from '../client';
+import { jsonbSafe } from '../jsonb-text';
 import type { Prisma } from '../generated/prisma/client';
 import { appendTrajectoryStep, finishTrajectory, startTrajectory } from '../trajectories/trajectory-store';
 import type { AttemptOutcome } from './attempt-store';
@@ -81,7 +82,7 @@ export async function recordHumanAttempt(db: Db, r: HumanAttemptRecord): Promise
     });
     await tx.attemptTry.create({
       data: {
-        ...outcome.record,
+        ...jsonbSafe(outcome.record),
         id: newId('attemptTry'),
         attemptId,
         tryNumber: 1,

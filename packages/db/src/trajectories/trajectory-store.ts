@@ -11,6 +11,7 @@ import {
 } from '@gitbench/core';
 import type { Db } from '../client';
 import type { Prisma, TrajectoryStatus } from '../generated/prisma/client';
+import { jsonbSafe, jsonbText } from '../jsonb-text';
 
 /**
  * Trajectories in Postgres, apart from the attempt rows: one Trajectory per try, one TrajectoryStep
@@ -110,7 +111,7 @@ export async function appendTrajectoryStep(db: Db, trajectoryId: string, step: T
         "timedOut", "formatStrike", "inputTokens", "outputTokens", "costUsd", "outputBytes", "truncatedBytes", "repoChanged", "head", "body", "bodyBytes")
       VALUES (${trajectoryId}, ${parsed.index}, ${c.startedAt}, ${c.finishedAt}, ${c.modelMs}, ${c.toolMs}, ${c.toolCalls}, ${c.failed}, ${c.exitCodes}::int[],
         ${c.timedOut}, ${c.formatStrike}, ${c.inputTokens}, ${c.outputTokens}, ${c.costUsd}, ${c.outputBytes}, ${c.truncatedBytes}, ${c.repoChanged},
-        ${JSON.stringify(c.head)}::jsonb, ${body}, ${bodyBytes})
+        ${jsonbText(c.head)}::jsonb, ${body}, ${bodyBytes})
       ON CONFLICT ("trajectoryId", "index") DO NOTHING
       RETURNING "index"
     )
@@ -151,7 +152,7 @@ export async function finishTrajectory(db: Db, trajectoryId: string, summary: Tr
       totalTokens: s.totals.totalTokens,
       costUsd: s.totals.costUsd,
       wallMs: Math.round(s.totals.wallMs),
-      summary: s as unknown as Prisma.InputJsonValue,
+      summary: jsonbSafe(s) as unknown as Prisma.InputJsonValue,
       finishedAt: new Date(),
       updatedAt: new Date(),
     },
