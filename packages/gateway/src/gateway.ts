@@ -366,7 +366,10 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
       requestTimeout: limits.requestTimeoutMs,
       // How often Node looks for connections past those timeouts (30 s by default).
       connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 2)),
-      keepAliveTimeout: 5_000,
+      // Longer than an agent's tool runs between calls: a client reusing a connection the server has just
+      // closed gets a reset, which an agent with its own retries off (Codex here) reports as a failure.
+      // Clients close idle connections before this (undici reads the Keep-Alive hint); maxConnections bounds the idle.
+      keepAliveTimeout: 65_000,
       maxHeaderSize: 64 * 1024,
     },
     (req, res) => {
