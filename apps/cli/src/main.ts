@@ -13,10 +13,11 @@ Usage (every command has its own --help: gitbench run --help, gitbench campaign 
   gitbench run <dir> --model <id> [--provider KIND] [--base-url URL] [--profile NAME]
                      [--judge-profile NAME] [--output-mode text|json_schema|both] [--trials N]
                      [--json-output FILE] [--workers N] [--sandbox docker|local] [--json]
-                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--max-wall-ms N]
-                      [--command-timeout-ms N]]
+                     [--mode agent [--agent NAME] [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                      [--max-wall-ms N] [--command-timeout-ms N]]
   gitbench rescore <results.json...> --fixtures <dir> [--workers N] [--json]
   gitbench profiles [--json]
+  gitbench agents [--json]   the third-party coding agents --agent runs (name, pinned version, protocol)
   gitbench manual [--port N] [--host ADDRESS] [--headless]
                      serve the manual model (a person answers); then --model manual reaches it
 
@@ -91,6 +92,7 @@ const COMMANDS: Record<string, Run> = {
   run: async (args) => (await import('./commands/run')).runCommand(args),
   rescore: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
   profiles: async (args) => (await import('./commands/profiles')).profilesCommand(args),
+  agents: async (args) => (await import('./commands/agents')).agentsCommand(args),
   manual: async (args) => (await import('./commands/manual')).manualCommand(args),
   human: withEnv(async () => (await import('./commands/human')).humanCommand),
   'campaign create': withEnv(async () => (await import('./commands/campaign-create')).campaignCreateCommand),

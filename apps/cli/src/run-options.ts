@@ -1,4 +1,5 @@
 import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
+import { AGENT_ADAPTERS } from '@gitbench/agents';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
 import { AGENT_FLAGS, agentSectionFromFlags } from './agent-flags';
 import { choiceFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
@@ -11,6 +12,8 @@ export interface RunOptions {
   outputModes: AnswerMode[];
   /** `--mode agent`: the agent loop with this configuration instead of single answers. */
   agent?: AgentConfig;
+  /** `--agent <name>` (with --mode agent): a third-party agent instead of our own loop. */
+  thirdPartyAgent?: string;
   trials: number;
   workers: number;
   jsonOutput?: string;
@@ -50,6 +53,18 @@ function agentOptions(args: ParsedArgs): AgentConfig | undefined {
   return parsed.data;
 }
 
+/** `--agent <name>`: one of the adapted agents, with --mode agent; its own loop replaces our tool set and protocol. */
+function thirdPartyAgentOf(args: ParsedArgs, agent: AgentConfig | undefined): string | undefined {
+  const name = stringFlag(args, 'agent');
+  if (name === undefined) return undefined;
+  if (!agent) throw new UsageError('--agent goes with --mode agent');
+  if (!AGENT_ADAPTERS.some((a) => a.name === name)) throw new UsageError(`--agent: unknown agent '${name}' (${AGENT_ADAPTERS.map((a) => a.name).join(', ')}; gitbench agents lists them)`);
+  for (const flag of ['tool-set', 'protocol']) {
+    if (stringFlag(args, flag) !== undefined) throw new UsageError(`--${flag} does not apply to --agent ${name}: the agent brings its own tools and protocol`);
+  }
+  return name;
+}
+
 /**
  * `gitbench run`'s flags, checked before anything starts: a bad model id, provider or URL is a usage
  * error naming the flag. Whether a profile serves the model is the registry's question, asked next.
@@ -69,6 +84,7 @@ export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string |
   const judgeProfile = stringFlag(args, 'judge-profile');
   const jsonOutput = stringFlag(args, 'json-output');
   const agent = agentOptions(args);
+  const thirdPartyAgent = thirdPartyAgentOf(args, agent);
   const target: TargetSpec = { model, ...(provider ? { provider } : {}), ...(baseUrl ? { baseUrl } : {}), ...(profile ? { profile } : {}) };
   return {
     dir,
@@ -76,6 +92,7 @@ export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string |
     ...(judgeProfile ? { judgeProfile } : {}),
     outputModes: modesOf(stringFlag(args, 'output-mode') ?? (agent ? 'text' : (stringFlag(args, 'mode') ?? 'text'))),
     ...(agent ? { agent } : {}),
+    ...(thirdPartyAgent ? { thirdPartyAgent } : {}),
     trials: intFlag(args, 'trials', 1),
     workers: intFlag(args, 'workers', 2),
     ...(jsonOutput ? { jsonOutput } : {}),

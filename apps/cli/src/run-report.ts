@@ -72,6 +72,8 @@ export interface RunReport {
   runs: RunSummary[];
   /** Replayed runs only: our verdicts against the verdicts recorded with the replayed answers. */
   agreement?: ReplayAgreement;
+  /** A third-party agent's run: which agent, pinned to which version, in which image. */
+  thirdPartyAgent?: { name: string; version: string; protocol: string; image: string };
   notes: string[];
 }
 
@@ -135,6 +137,7 @@ export function formatRunReport(r: RunReport): string {
   const lines = [
     header(r),
     `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
+    ...(r.thirdPartyAgent ? [`agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} (${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`] : []),
   ];
   for (const s of r.runs) {
     const counts = Object.entries(s.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');

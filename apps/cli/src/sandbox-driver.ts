@@ -29,7 +29,7 @@ export async function sandboxDriver(kind: string | undefined, workers: number): 
   const chosen = kind ?? 'docker';
   if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
   const host = hostIdentity();
-  const labels = { [CLI_LABEL]: String(process.pid), [CLI_HOST_LABEL]: host };
+  const labels = cliSandboxLabels();
   // The handlers come first: the driver pre-starts sandboxes while it is made, and a signal in that
   // window would otherwise end the run with its default action and leave them behind.
   const making = createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
@@ -45,6 +45,14 @@ export async function sandboxDriver(kind: string | undefined, workers: number): 
     if (removed > 0) process.stderr.write(`gitbench: removed ${removed} sandbox(es) left by earlier runs on this machine that were killed\n`);
   }
   return driver;
+}
+
+/**
+ * The labels of every sandbox this run starts, whatever its image (a third-party agent's driver carries
+ * them too): the signal handler and the next run's sweep of killed runs find them by these.
+ */
+export function cliSandboxLabels(): Record<string, string> {
+  return { [CLI_LABEL]: String(process.pid), [CLI_HOST_LABEL]: hostIdentity() };
 }
 
 /** The run's process id: its signal handler removes what carries it. */

@@ -14,6 +14,7 @@ const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
   cost_limit: { colour: 'bg-rose-300', label: 'cost limit' },
   time_limit: { colour: 'bg-rose-200', label: 'time limit' },
   format_errors: { colour: 'bg-orange-400', label: 'format errors' },
+  agent_crashed: { colour: 'bg-orange-600', label: 'agent crashed' },
   model_error: { colour: 'bg-amber-300', label: 'model error (infra)' },
   sandbox_error: { colour: 'bg-amber-200', label: 'sandbox error (infra)' },
   tampering: { colour: 'bg-red-700', label: 'tampering (counted failure)' },

@@ -75,11 +75,11 @@ describe('agent adapters', () => {
     });
   }
 
-  it('Claude Code takes the campaign turn limit and the command limits', () => {
+  it('Claude Code takes the campaign turn limit (one more, so the gateway stops it first) and the command limits', () => {
     const inv = agentInvocation(findAgent('claude-code'), spec);
     expect(inv.argv.slice(inv.argv.indexOf('--max-turns'), inv.argv.indexOf('--max-turns') + 2)).toEqual([
       '--max-turns',
-      '7',
+      '8',
     ]);
     expect(inv.env).toMatchObject({
       ANTHROPIC_BASE_URL: FORWARDER_BASE_URL,

@@ -18,7 +18,7 @@ import {
   type Fixture,
   type Mode,
 } from './core-api';
-import { runAgentAttempt, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';
+import { runAgentAttempt, type AgentAttemptOptions, type AgentAttemptRecord, type ThirdPartyAgentTarget } from './agent/agent-attempt';
 import type { ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
@@ -52,6 +52,8 @@ export interface ExecuteAttemptInput {
   mode: Mode;
   /** Agent mode: tool set and limits, and where the trajectory's steps go as they finish. */
   agent?: AgentAttemptOptions;
+  /** Agent mode with a third-party agent (Claude Code, Codex CLI, ...) instead of our own loop. */
+  thirdParty?: ThirdPartyAgentTarget;
   trial?: number;
   /** Absent: llm_judge attempts stay unscored (no_judge_profile), never scored another way. */
   judge?: AttemptJudge;

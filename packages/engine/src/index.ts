@@ -33,6 +33,17 @@ export { repoStateReader, type RepoStateReader } from './agent/repo-state-reader
 export { parseLeakedToolCalls } from './agent/parse-calls';
 export { agentSystemPrompt, continueMessage } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
-export { agentResponse, agentTaskPrompt, runAgentAttempt, type AgentAttemptInput, type AgentAttemptOptions, type AgentAttemptRecord } from './agent/agent-attempt';
+export {
+  agentResponse,
+  agentTaskPrompt,
+  runAgentAttempt,
+  type AgentAttemptInput,
+  type AgentAttemptOptions,
+  type AgentAttemptRecord,
+  type ThirdPartyAgentTarget,
+} from './agent/agent-attempt';
+export { gatewayBackend, runThirdPartyAgent, type ThirdPartyRun } from './agent/third-party-agent';
+export { AGENT_SANDBOX_LIMITS, openAgentTarget, type AgentTargetOptions } from './agent/third-party-target';
+export { referenceShellCommands } from './agent/builtin-agents';
 export { judgeUsageOf } from './judge-usage';
 export { attemptRows, type AttemptRows } from './attempt-rows';

@@ -7,7 +7,7 @@ import type { AgentConfigInput } from '@gitbench/core';
 import { isBrokenOutcome, isQualityOutcome, type AnswerMode, type Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { executeAttempt, type AttemptRun } from './execute-attempt';
-import { agentResponse } from './agent/agent-attempt';
+import { agentResponse, type ThirdPartyAgentTarget } from './agent/agent-attempt';
 import { mapPool } from './map-pool';
 import type { ModelClient, ModelResponse } from './model-client';
 
@@ -22,6 +22,8 @@ export interface SuiteRunOptions {
   judge?: JudgePanel;
   /** Agent mode: every attempt runs the agent loop with this configuration (scored as text; outputModes ignored). */
   agent?: AgentConfigInput;
+  /** With agent: a third-party agent runs each attempt (its image's driver), the model through the gateway. */
+  thirdParty?: ThirdPartyAgentTarget;
   labels?: Record<string, string>;
   /** After each attempt, with what it produced (the CLI prints a line per attempt). */
   onProgress?: (done: number, total: number, entry: SuiteRunEntry) => void;
@@ -74,7 +76,7 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
         driver,
         model: opts.model,
         modelName: opts.modelName,
-        ...(opts.agent ? { mode: 'agent' as const, agent: { config: opts.agent } } : { mode: outputMode }),
+        ...(opts.agent ? { mode: 'agent' as const, agent: { config: opts.agent }, ...(opts.thirdParty ? { thirdParty: opts.thirdParty } : {}) } : { mode: outputMode }),
         trial,
         ...(opts.judge ? { judge: { panel: () => opts.judge!, cache: judgeCache } } : {}),
         ...(opts.labels ? { labels: opts.labels } : {}),

@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { awaitsJudge, isInfrastructureOutcome } from '@gitbench/core';
-import { detectProductVersion, replayAgreement, runSuite, toUpstreamEnvelope } from '@gitbench/engine';
+import { detectProductVersion, openAgentTarget, replayAgreement, runSuite, toUpstreamEnvelope, type ThirdPartyAgentTarget } from '@gitbench/engine';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
 import { agentFigures, attemptLine, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
-import { EXIT } from '../exit';
-import { sandboxDriver } from '../sandbox-driver';
+import { EXIT, InfrastructureError } from '../exit';
+import { cliSandboxLabels, sandboxDriver } from '../sandbox-driver';
 import type { ParsedArgs } from '../args';
 
 /**
@@ -24,7 +24,22 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const target = await registry.resolve(opts.target);
   const judge = opts.judgeProfile ? registry.judgePanel(opts.judgeProfile) : undefined;
   const driver = await sandboxDriver(opts.sandbox, opts.workers);
-  const progress = createProgress(`run ${target.model}`);
+  let thirdParty: (ThirdPartyAgentTarget & { image: string }) | undefined;
+  if (opts.thirdPartyAgent) {
+    const sandbox = driver.describe();
+    if (sandbox.driver !== 'docker') {
+      await driver.close();
+      throw new InfrastructureError(`--agent ${opts.thirdPartyAgent} needs the Docker sandbox (its model gateway's socket is mounted into the container)`);
+    }
+    // Built on demand, once per content: the first run of an agent installs it from npm (a minute or two).
+    thirdParty = await openAgentTarget(opts.thirdPartyAgent, { sandboxImage: sandbox.image, stateDir: process.env.GITBENCH_STATE_DIR ?? '.gitbench', labels: cliSandboxLabels() }).catch(
+      async (err: unknown) => {
+        await driver.close();
+        throw new InfrastructureError(`the agent ${opts.thirdPartyAgent} could not be prepared: ${(err as Error).message}`);
+      },
+    );
+  }
+  const progress = createProgress(`run ${thirdParty ? `${thirdParty.adapter.name} × ` : ''}${target.model}`);
   const started = new Date();
   try {
     const entries = await runSuite(suite.fixtures, driver, {
@@ -34,6 +49,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       trials: opts.trials,
       workers: opts.workers,
       ...(opts.agent ? { agent: opts.agent } : {}),
+      ...(thirdParty ? { thirdParty } : {}),
       ...(judge ? { judge } : {}),
       onProgress: (d, t, entry) => {
         progress.log(attemptLine(d, t, entry));
@@ -94,6 +110,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       suite: { dir: suite.dir, version: suite.version, fixtures: suite.fixtures.length, invalidFiles: new Set(suite.errors.map((e) => e.file)).size },
       runs,
       ...(replayed ? { agreement: replayAgreement(entries) } : {}),
+      ...(thirdParty ? { thirdPartyAgent: { name: thirdParty.adapter.name, version: thirdParty.adapter.version, protocol: thirdParty.adapter.protocol, image: thirdParty.image } } : {}),
       notes,
     };
     process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report));
@@ -102,6 +119,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     return report.agreement && report.agreement.disagreed > 0 ? EXIT.failed : EXIT.ok;
   } finally {
     progress.done();
+    await thirdParty?.driver.close();
     await driver.close();
   }
 }

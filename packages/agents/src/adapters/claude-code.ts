@@ -27,8 +27,10 @@ export const claudeCode: AgentAdapter = {
         '--dangerously-skip-permissions',
         '--model',
         spec.model,
+        // One more than the campaign's: the gateway's call budget stops it first, so the attempt ends
+        // as turn_limit (named by the gateway) rather than as the agent's own error exit.
         '--max-turns',
-        String(spec.limits.maxTurns),
+        String(spec.limits.maxTurns + 1),
         '--output-format',
         'stream-json',
         '--verbose',

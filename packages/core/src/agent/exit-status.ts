@@ -10,6 +10,7 @@ export const AGENT_EXIT_STATUSES = [
   'cost_limit',
   'time_limit',
   'format_errors',
+  'agent_crashed',
   'model_error',
   'sandbox_error',
   'tampering',
@@ -39,6 +40,9 @@ const EXIT_STATUS_CLASSES: Record<AgentExitStatus, ExitStatusClass> = {
   cost_limit: { scored: true, counted: true, limit: true, description: 'the cost limit was reached' },
   time_limit: { scored: true, counted: true, limit: true, description: 'the wall-clock limit was reached' },
   format_errors: { scored: true, counted: true, limit: false, description: 'three turns in a row without a usable tool call' },
+  // A third-party agent is part of the target (agent × model): its own failure is the target's, and
+  // the repository is scored as it left it.
+  agent_crashed: { scored: true, counted: true, limit: false, description: 'the third-party agent exited with an error of its own (no budget limit, no provider failure)' },
   model_error: { scored: false, counted: false, limit: false, description: 'the model endpoint failed after its retries (infrastructure)' },
   sandbox_error: { scored: false, counted: false, limit: false, description: 'the sandbox failed (infrastructure)' },
   tampering: {

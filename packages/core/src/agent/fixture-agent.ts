@@ -72,11 +72,22 @@ export function agentTaskText(fixture: Fixture): string {
  * The one statement of what is checked, added to a prompt written for single answers; null for an
  * agent prompt, which says it itself. It claims no tool (a tool set may have no shell).
  */
-export function agentCheckStatement(fixture: Fixture): string | null {
+export function agentCheckStatement(fixture: Fixture, answerBy: 'submit' | 'final message' = 'submit'): string | null {
   if (fixture.agent?.prompt) return null;
+  if (answerBy === 'final message') return finalMessageStatement(fixture);
   if (agentScoredOn(fixture) === 'answer') return 'What is checked is the answer you submit: call submit with exactly the answer the task asks for, in the form it asks for.';
   if (fixture.scoring.type === 'resolved_file_blocks') {
     return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers; then call submit (its answer is not checked).';
   }
   return 'What is checked is the repository you leave (its commits, branches, tags, index and files); when it is done, call submit (its answer is not checked).';
+}
+
+/**
+ * The same statement for a third-party agent, which has no submit tool: its answer is its final
+ * message (the last text the model answered with), and nothing else is asked of it.
+ */
+function finalMessageStatement(fixture: Fixture): string {
+  if (agentScoredOn(fixture) === 'answer') return 'What is checked is your final message: end with a message that is exactly the answer the task asks for, in the form it asks for, and nothing else.';
+  if (fixture.scoring.type === 'resolved_file_blocks') return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers.';
+  return 'What is checked is the repository you leave (its commits, branches, tags, index and files).';
 }

@@ -10,3 +10,4 @@ export * from './atif';
 export * from './text-protocol';
 export * from './gateway-call';
 export * from './calls-to-trajectory';
+export * from './third-party-exit';

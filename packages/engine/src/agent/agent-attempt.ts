@@ -23,12 +23,14 @@ import {
   type AgentConfigInput,
   type ExecRecord,
   type Fixture,
+  type GatewayCallRecord,
   type SandboxEvidence,
   type ToolContext,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
+import type { AgentAdapter } from '@gitbench/agents';
 import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { sessionStateStep, toExecRecord } from '../sandbox-steps';
@@ -42,6 +44,7 @@ import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
 import { sessionToolContext } from './session-tool-context';
+import { gatewaySocketDir, runThirdPartyAgent } from './third-party-agent';
 
 /** What the caller of an agent attempt may add: its configuration and where steps go as they finish. */
 export interface AgentAttemptOptions {
@@ -51,6 +54,15 @@ export interface AgentAttemptOptions {
   onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
   /** Every finished step, in order, before the next model call (the worker stores it: live trajectories). */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
+  /** A third-party agent's every call through the model gateway, as it completes. */
+  onCall?: (call: GatewayCallRecord) => void | Promise<void>;
+}
+
+/** A third-party agent (Claude Code, Codex CLI, ...) instead of our own loop, and the driver on its image. */
+export interface ThirdPartyAgentTarget {
+  adapter: AgentAdapter;
+  /** A Docker driver whose image is the agent's (gitbench-agent-<name>:<hash>); the attempt records it. */
+  driver: SandboxDriver;
 }
 
 /** The agent's side of an attempt: its trajectory and why it stopped. */
@@ -62,6 +74,8 @@ export interface AgentAttemptRecord {
   /** Set for model_error, sandbox_error and tampering: what failed (the attempt's failure class is read from it). */
   error: unknown;
   route: RouteMetadata | null;
+  /** A third-party agent's calls through the gateway, the trajectory's source. */
+  calls?: GatewayCallRecord[];
 }
 
 export interface AgentAttemptInput {
@@ -74,6 +88,7 @@ export interface AgentAttemptInput {
   labels?: Record<string, string>;
   signal?: AbortSignal;
   agent?: AgentAttemptOptions;
+  thirdParty?: ThirdPartyAgentTarget;
 }
 
 /**
@@ -81,9 +96,9 @@ export interface AgentAttemptInput {
  * nothing scores, with its context, then the one statement of what is checked (core's agentTaskText and
  * agentCheckStatement).
  */
-export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot): string {
+export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, answerBy: 'submit' | 'final message' = 'submit'): string {
   const prompt = renderPrompt({ ...fixture, prompt: agentTaskText(fixture) }, snapshot.context, 'agent');
-  const checked = agentCheckStatement(fixture);
+  const checked = agentCheckStatement(fixture, answerBy);
   return checked ? `${prompt}\n\n${checked}` : prompt;
 }
 
@@ -131,20 +146,25 @@ const decoder = new TextDecoder();
  * repository that is not the fixture's ends HASH_MISMATCH with no trajectory (the agent is not run).
  */
 export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attempt: AttemptResult | null; agent: AgentAttemptRecord | null; prompt: string }> {
-  const { fixture, snapshot, driver } = input;
+  const { fixture, snapshot, driver, thirdParty } = input;
   const config = agentConfigSchema.parse(input.agent?.config ?? {});
   const toolSet = getToolSet(resolveToolSet(fixture, config.toolSet));
   const reference = referenceAnswer(fixture, snapshot);
-  const model = agentModelFor(input, fixture, reference, toolSet);
-  const prompt = agentTaskPrompt(fixture, snapshot);
+  // A third-party agent brings its own loop; the gateway plays the built-in models through its tools.
+  const model = thirdParty ? null : agentModelFor(input, fixture, reference, toolSet);
+  const prompt = agentTaskPrompt(fixture, snapshot, thirdParty ? 'final message' : 'submit');
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
   const started = performance.now();
+  // The session runs where the agent runs: a third-party agent's image, with the gateway's socket mounted.
+  const sessionDriver = thirdParty?.driver ?? driver;
+  const socket = thirdParty ? await gatewaySocketDir() : null;
 
   let session: SandboxSession;
   try {
-    session = await driver.openSession(input.labels ? { labels: input.labels } : {});
+    session = await sessionDriver.openSession({ ...(input.labels ? { labels: input.labels } : {}), ...(socket ? { mounts: [socket.mount] } : {}) });
   } catch (error) {
+    await socket?.remove();
     throw new SandboxFailure(`the agent's sandbox could not start: ${(error as Error).message}`, { cause: error });
   }
   const abort = () => void session.close();
@@ -170,21 +190,40 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     await session.exec(REFRESH_INDEXES, { cwd: repoCwd, timeoutMs: 60_000 });
 
     const ctx = sessionToolContext({ session, repoDir: repoCwd, limits: config.limits, ...(input.signal ? { signal: input.signal } : {}) });
-    await input.agent?.onStart?.({ agent: input.modelName, model: input.modelName, toolSet: toolSet.name });
-    const run = await runAgent({
-      model,
-      modelName: input.modelName,
-      agent: input.modelName,
-      toolSet,
-      config,
-      taskPrompt: prompt,
-      ctx,
-      repoLabel: `${ctx.repoDir} (the current directory of every command)`,
-      repoState: repoStateReader(ctx),
-      ...(input.agent?.onStep ? { onStep: input.agent.onStep } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
-    const record: AgentAttemptRecord = { summary: run.summary, steps: run.steps, scoredOn, error: run.error, route: run.route };
+    let run: { summary: TrajectorySummary; steps: TrajectoryStep[]; error: unknown; route: RouteMetadata | null; calls?: GatewayCallRecord[] };
+    if (thirdParty) {
+      await input.agent?.onStart?.({ agent: `${thirdParty.adapter.name}@${thirdParty.adapter.version}`, model: input.modelName, toolSet: thirdParty.adapter.name });
+      run = await runThirdPartyAgent({
+        adapter: thirdParty.adapter,
+        session,
+        socketDir: socket!.dir,
+        repoDir: repoCwd,
+        fixture,
+        reference,
+        modelName: input.modelName,
+        model: input.model,
+        config,
+        taskPrompt: prompt,
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.agent?.onCall ? { onCall: input.agent.onCall } : {}),
+      });
+    } else {
+      await input.agent?.onStart?.({ agent: input.modelName, model: input.modelName, toolSet: toolSet.name });
+      run = await runAgent({
+        model: model!,
+        modelName: input.modelName,
+        agent: input.modelName,
+        toolSet,
+        config,
+        taskPrompt: prompt,
+        ctx,
+        repoLabel: `${ctx.repoDir} (the current directory of every command)`,
+        repoState: repoStateReader(ctx),
+        ...(input.agent?.onStep ? { onStep: input.agent.onStep } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+    }
+    const record: AgentAttemptRecord = { summary: run.summary, steps: run.steps, scoredOn, error: run.error, route: run.route, ...(run.calls ? { calls: run.calls } : {}) };
     const loopTampering = input.signal?.aborted ? undefined : tamperingIn(run.error);
     if (loopTampering) return { attempt: tampered(input, prompt, hashes, session, performance.now() - started, loopTampering), agent: record, prompt };
     if (!exitStatusIsScored(run.summary.exitStatus)) return { attempt: null, agent: record, prompt };
@@ -197,18 +236,18 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     const sessionMs = () => performance.now() - started;
     if (scoredOn === 'answer') {
       const attempt = await scoreAttempt({ ...base, output: submission });
-      return { attempt: attempt.sandbox.kind === 'none' ? withSession(attempt, driver, session, null, sessionMs()) : attempt, agent: record, prompt };
+      return { attempt: attempt.sandbox.kind === 'none' ? withSession(attempt, sessionDriver, session, null, sessionMs()) : attempt, agent: record, prompt };
     }
     try {
       if (fixture.scoring.type === 'resolved_file_blocks') {
         const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
         const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await readLeftFile(ctx, n)]));
         const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
-        return { attempt: withSession(attempt, driver, session, null, sessionMs()), agent: record, prompt };
+        return { attempt: withSession(attempt, sessionDriver, session, null, sessionMs()), agent: record, prompt };
       }
       const evidence = await probeSession(input, session, submission, tar);
       const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
-      return { attempt: withSession(agentChecks(attempt, run.summary), driver, session, evidence, sessionMs()), agent: record, prompt };
+      return { attempt: withSession(agentChecks(attempt, run.summary), sessionDriver, session, evidence, sessionMs()), agent: record, prompt };
     } catch (error) {
       // What the agent left broke the session's channel or the scorer's view when its repository was
       // read: its loop ends as tampering (a counted failure), and its trajectory says so.
@@ -224,6 +263,7 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
   } finally {
     input.signal?.removeEventListener('abort', abort);
     await session.close().catch(() => undefined);
+    await socket?.remove();
   }
 }
 
@@ -255,8 +295,9 @@ function unscored(
   error: string,
   detail: string,
 ): AttemptResult {
-  const { fixture, driver } = input;
-  const d = driver.describe();
+  const { fixture } = input;
+  // The sandbox that ran: a third-party agent's image, or the sandbox image.
+  const d = (input.thirdParty?.driver ?? input.driver).describe();
   const durationMs = Math.round(ran.durationMs);
   return {
     domain: fixture.domain,

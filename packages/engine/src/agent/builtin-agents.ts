@@ -58,18 +58,26 @@ function referenceTurns(fixture: Fixture, reference: string, toolSet: ToolSet): 
   // A family that ships its reference as calls of its own tools (GitGoodBench) is solved with them.
   const ownCalls = ggbReferenceToolCalls(fixture);
   if (ownCalls && ownCalls.every((c) => findTool(toolSet, c.name))) return ownCalls.map((c) => ({ calls: [c] }));
-  if (fixture.scoring.type === 'resolved_file_blocks') {
+  if (fixture.scoring.type === 'resolved_file_blocks' && hasWrite) {
     const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
-    for (const [path, content] of Object.entries(files)) {
-      if (hasWrite) turns.push({ calls: [{ name: 'write_file', args: { path, content } }] });
-      else if (hasBash) turns.push({ calls: [{ name: 'bash', args: { command: `printf %s '${b64(content)}' | base64 -d > ${shellQuote(path)}` } }] });
-    }
-    return turns;
+    return Object.entries(files).map(([path, content]) => ({ calls: [{ name: 'write_file', args: { path, content } }] }));
   }
   if (!hasBash) return turns;
-  const plan = getScorer(fixture.scoring.type).plan(fixture, reference);
-  for (const command of plan?.answerCommands ?? []) turns.push({ calls: [{ name: 'bash', args: { command } }] });
-  return turns;
+  return referenceShellCommands(fixture, reference).map((command) => ({ calls: [{ name: 'bash', args: { command } }] }));
+}
+
+/**
+ * The reference solution as shell commands, one per call: what the oracle runs through a shell tool
+ * (ours, or a third-party agent's own, played by the model gateway). None for a fixture scored on
+ * its answer: the answer is the whole solution.
+ */
+export function referenceShellCommands(fixture: Fixture, reference: string): string[] {
+  if (agentScoredOn(fixture) !== 'repository') return [];
+  if (fixture.scoring.type === 'resolved_file_blocks') {
+    const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
+    return Object.entries(files).map(([path, content]) => `printf %s '${b64(content)}' | base64 -d > ${shellQuote(path)}`);
+  }
+  return getScorer(fixture.scoring.type).plan(fixture, reference)?.answerCommands ?? [];
 }
 
 function route(kind: string, simulated: boolean): RouteMetadata {

@@ -1,4 +1,4 @@
-import { lookupEnvironment, type RepoStepState, type ToolContext } from '@gitbench/core';
+import { lookupEnvironment, type RepoStepState } from '@gitbench/core';
 import { parseRepoState, repoStateScript, type RepoSnapshot } from './repo-state';
 
 /** Reads the repository's state after each step, remembering the last one for refs changed and the diff. */
@@ -7,7 +7,12 @@ export interface RepoStateReader {
   read(): Promise<RepoStepState | null>;
 }
 
-export function repoStateReader(ctx: Pick<ToolContext, 'exec'>): RepoStateReader {
+/** Where the reader runs its one command: the attempt's tool context, or an observer beside a running agent. */
+export interface RepoStateExec {
+  exec(command: string, options: { timeoutMs: number; maxOutputBytes: number; env: Record<string, string> }): Promise<{ stdout: string; timedOut: boolean }>;
+}
+
+export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
   let previous: RepoSnapshot | null = null;
   return {
     async read() {
