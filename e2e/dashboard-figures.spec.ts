@@ -97,8 +97,10 @@ test('cost vs quality: each target’s cost per complete trial, its rounds and i
 });
 
 test('a model: rates and flaky counts by domain and difficulty, and every campaign over time', async ({ page }) => {
-  const f = { legacy: '1', incomplete: '1' } as const;
+  // Over the suite of the newest current campaign that ran the model, the page's default.
+  const f = { legacy: '1', incomplete: '1', suite: SUITE } as const;
   await page.goto(`/models?id=${encodeURIComponent(ALPHA)}&legacy=1&incomplete=1`);
+  await expect(page.getByTestId('suite-note')).toContainText(`over suite version ${SUITE}`);
   for (const [dim, testId] of [
     ['domain', 'model-by-domain'],
     ['difficulty', 'model-by-difficulty'],
@@ -122,8 +124,9 @@ test('a model: rates and flaky counts by domain and difficulty, and every campai
   for (const [i, r] of expected.entries()) {
     const row = cells(overTime.getByRole('row').nth(i + 1));
     await expect(row.nth(0)).toContainText(seed.campaigns.find((c) => c.id === r.campaignId)!.name);
-    await expect(row.nth(2)).toHaveText(r.outputMode);
-    await expect(row.nth(3)).toHaveText(rate(r));
+    await expect(row.nth(1)).toHaveText(seed.campaigns.find((c) => c.id === r.campaignId)!.suiteVersion);
+    await expect(row.nth(3)).toHaveText(r.outputMode);
+    await expect(row.nth(4)).toHaveText(rate(r));
   }
   await shot(page, 'model-figures');
 });

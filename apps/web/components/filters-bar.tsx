@@ -11,6 +11,7 @@ export function FiltersBar({
   hidden = {},
   showToggles = true,
   rankSuitesApart = false,
+  oneSuite = false,
   children,
 }: {
   action: string;
@@ -20,6 +21,8 @@ export function FiltersBar({
   showToggles?: boolean;
   /** The leaderboard ranks each suite version apart unless asked to pool them: its suite choice says so. */
   rankSuitesApart?: boolean;
+  /** A view of one figure per target (quadrant, model page) is over one suite, the newest unless chosen. */
+  oneSuite?: boolean;
   /** Further controls of the same form (e.g. the quadrant's x axis), placed before the toggles. */
   children?: ReactNode;
 }) {
@@ -47,7 +50,12 @@ export function FiltersBar({
               { value: '', label: 'Each ranked apart' },
               { value: ALL_SUITES, label: 'All pooled' },
             ]
-          : undefined,
+          : oneSuite
+            ? [
+                { value: '', label: 'Newest current' },
+                { value: ALL_SUITES, label: 'All pooled' },
+              ]
+            : undefined,
       )}
       {select('domain', 'Domain', options.domains.map((s) => ({ value: s, label: s })))}
       {select('difficulty', 'Difficulty', options.difficulties.map((s) => ({ value: s, label: s })))}

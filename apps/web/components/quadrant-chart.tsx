@@ -17,14 +17,43 @@ export interface ChartPoint {
 }
 
 
-export function QuadrantChart({ points, medianX, medianY, xLabel }: { points: ChartPoint[]; medianX: number; medianY: number; xLabel: string }) {
+export function QuadrantChart({
+  points,
+  medianX,
+  medianY,
+  xLabel,
+  xScale,
+}: {
+  points: ChartPoint[];
+  medianX: number;
+  medianY: number;
+  /** What the x axis is, with its unit. */
+  xLabel: string;
+  xScale: 'linear' | 'log';
+}) {
+  const xAxisLabel = xScale === 'log' ? `${xLabel}, log scale` : xLabel;
   return (
-    <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart" role="img" aria-label={`Scatter of mean success against ${xLabel}; the table below lists every point`}>
+    <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart" data-x-scale={xScale} role="img" aria-label={`Scatter of mean one-attempt success (%) against ${xAxisLabel}; the table below lists every point`}>
       <ResponsiveContainer width="100%" height="100%">
         <ScatterChart margin={{ top: 24, right: 40, bottom: 40, left: 20 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis type="number" dataKey="x" name={xLabel} label={{ value: xLabel, position: 'bottom', offset: 20 }} tickFormatter={(v: number) => (v < 0.01 ? v.toPrecision(2) : String(Math.round(v * 1000) / 1000))} />
-          <YAxis type="number" dataKey="y" domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} label={{ value: 'Mean success', angle: -90, position: 'insideLeft' }} />
+          <XAxis
+            type="number"
+            dataKey="x"
+            name={xLabel}
+            scale={xScale}
+            domain={xScale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
+            allowDataOverflow={false}
+            label={{ value: xAxisLabel, position: 'bottom', offset: 20 }}
+            tickFormatter={(v: number) => (v < 0.01 ? v.toPrecision(2) : String(Math.round(v * 1000) / 1000))}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            domain={[0, 1]}
+            tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+            label={{ value: 'Mean one-attempt success (%)', angle: -90, position: 'insideLeft', style: { textAnchor: 'middle' } }}
+          />
           <ReferenceLine x={medianX} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'insideTopRight', fill: '#64748b', fontSize: 11 }} />
           <ReferenceLine y={medianY} stroke="#94a3b8" strokeDasharray="4 4" label={{ value: 'median', position: 'insideBottomLeft', fill: '#64748b', fontSize: 11 }} />
           <Tooltip

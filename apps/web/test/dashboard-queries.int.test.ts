@@ -134,10 +134,13 @@ describe('cost vs quality', () => {
     ['tokens, everything', { legacy: '1', incomplete: '1' }, 'tokens'],
     ['API time, incomplete, one domain', { incomplete: '1', domain: 'fig-rebase' }, 'api'],
     ['cost, legacy only campaigns too', { legacy: '1' }, 'cost'],
+    ['cost, every suite pooled when asked', { legacy: '1', suite: 'all' }, 'cost'],
   ])('%s: each point where its figures put it, split at the medians', async (_, f, metric) => {
     const q = await getQuadrant(t.db, f, metric);
-    // The chart pools suite versions unless one is chosen: one point per target.
-    const rows = ref.targetRows(seed, { ...f, suite: f.suite ?? 'all' });
+    // One point per target within one suite version: the newest included unless one is chosen.
+    const suite = ref.suiteOfView(seed, f);
+    expect(q.suite).toBe(suite === 'all' ? null : suite);
+    const rows = ref.targetRows(seed, { ...f, suite });
     const pick = (r: ref.TargetReference) => (metric === 'cost' ? r.perTrial.costUsd : metric === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs);
     const points = rows.map((r) => {
       const m = pick(r);
@@ -223,11 +226,19 @@ describe('a model', () => {
     ['alpha, json_schema only', ALPHA, { incomplete: '1', mode: 'json_schema' }],
     ['beta, legacy', BETA, { legacy: '1' }],
     ['gamma, defaults', GAMMA, {}],
+    ['alpha, one domain', ALPHA, { legacy: '1', incomplete: '1', domain: 'fig-merge' }],
+    ['alpha, one difficulty', ALPHA, { incomplete: '1', difficulty: 'medium' }],
+    ['beta, the legacy import suite', BETA, { legacy: '1', suite: 'fig-upstream' }],
+    ['beta, every suite pooled when asked', BETA, { legacy: '1', suite: 'all' }],
   ])('%s: by domain, by difficulty, over time and its targets', async (_, modelId, f) => {
     const report = (await getModelReport(t.db, modelId, f))!;
     const withModel = seed.campaigns.filter((c) => c.targets.some((x) => x.modelId === modelId));
     expect(report.campaignsWithModel.map((c) => c.id).sort()).toEqual(withModel.map((c) => c.id).sort());
-    const included = ref.includedCampaigns(seed, f).filter((c) => withModel.includes(c));
+    // One suite version: the newest this model ran in an included campaign unless one is chosen.
+    const suite = ref.suiteOfView(seed, f, (c) => withModel.includes(c));
+    expect(report.suite).toBe(suite === 'all' ? null : suite);
+    const inSuite = { ...f, suite };
+    const included = ref.includedCampaigns(seed, inSuite).filter((c) => withModel.includes(c));
     expect(report.included.map((c) => c.id).sort()).toEqual(included.map((c) => c.id).sort());
 
     for (const dim of ['domain', 'difficulty'] as const) {
@@ -240,14 +251,13 @@ describe('a model', () => {
         classified: c.classified,
       }));
       const byKey = (x: { outputMode: string; key: string }, y: { outputMode: string; key: string }) => `${x.key}|${x.outputMode}`.localeCompare(`${y.key}|${y.outputMode}`);
-      expect(got.sort(byKey), dim).toEqual(ref.modelSlices(seed, modelId, f, dim).sort(byKey));
+      expect(got.sort(byKey), dim).toEqual(ref.modelSlices(seed, modelId, inSuite, dim).sort(byKey));
     }
 
     const overTime = ref.modelOverTime(seed, modelId);
     expect(report.overTime.map((r) => ({ campaignId: r.campaignId, outputMode: r.outputMode, passes: r.rate.numerator, valid: r.rate.denominator }))).toEqual(overTime);
 
-    // A model's page sums its targets over every suite its included campaigns ran.
-    const targets = ref.targetRows(seed, { ...f, suite: f.suite ?? 'all' }).filter((r) => r.modelId === modelId);
+    const targets = ref.targetRows(seed, inSuite).filter((r) => r.modelId === modelId);
     expect(report.targets.map((r) => [r.outputMode, r.meanSuccess.numerator, r.meanSuccess.denominator, r.completeTrials]).sort()).toEqual(
       targets.map((r) => [r.outputMode, r.passes, r.valid, r.completeTrials]).sort(),
     );

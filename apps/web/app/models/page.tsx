@@ -11,6 +11,7 @@ import { OverTimeChart } from '@/components/over-time-chart';
 import { RateCell } from '@/components/rate-cell';
 import { SelectForm } from '@/components/select-form';
 import { LegacyBadge, SeriesClassBadge, SimulatedBadge } from '@/components/status-badge';
+import { SuiteNote } from '@/components/suite-note';
 import { TargetName } from '@/components/target-name';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { agentTargetStats } from '@gitbench/db';
@@ -127,7 +128,8 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
             flaky fixtures and pass_any_at_n; they say nothing about any model.
           </p>
         ) : null}
-        <FiltersBar action="/models" filters={filters} options={options} hidden={{ id }} />
+        <FiltersBar action="/models" filters={filters} options={options} hidden={{ id }} oneSuite />
+        <SuiteNote suite={report.suite} what="Its targets, by domain and by difficulty are" />
         <p className="text-sm text-slate-600">
           {report.included.length} of {report.campaignsWithModel.length} campaign(s) with this model included under these filters.
         </p>
@@ -190,6 +192,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
                 </>
               ),
             },
+            { header: 'Suite version', className: 'font-mono text-xs', cell: (r) => r.suiteVersion },
             { header: 'Date', className: 'text-xs', cell: (r) => date(r.createdAt) },
             { header: 'Mode', cell: (r) => r.outputMode },
             { header: 'Mean success', cell: (r) => <RateCell rate={r.rate} /> },

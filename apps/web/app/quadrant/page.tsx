@@ -1,11 +1,12 @@
 import Link from 'next/link';
-import { QUADRANT_LABELS, QUADRANTS, type Quadrant } from '@gitbench/core';
+import { AXIS_SCALES, LOG_SCALE_SPAN, QUADRANT_LABELS, QUADRANTS, xScaleOf, type AxisScale, type Quadrant } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { FiltersBar } from '@/components/filters-bar';
 import { LabelledSelect } from '@/components/labelled-select';
 import { fraction, pct } from '@/components/format';
 import { QuadrantChart } from '@/components/quadrant-chart';
+import { SuiteNote } from '@/components/suite-note';
 import { QUADRANT_COLORS } from '@/components/quadrant-colors';
 import { TargetName } from '@/components/target-name';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
@@ -24,6 +25,11 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
   const { db } = services();
   const [q, options] = await Promise.all([getQuadrant(db, filters, metric), listCampaigns(db).then((c) => filterOptions(db, c))]);
   const { label: xLabel, noun } = QUADRANT_METRICS[metric];
+  const requestedScale: AxisScale = (AXIS_SCALES as readonly string[]).includes(String(sp.scale)) ? (sp.scale as AxisScale) : 'auto';
+  const { scale: xScale, logImpossible } = xScaleOf(
+    q.placed.map((p) => p.x),
+    requestedScale,
+  );
   const alternatives = (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).filter((m) => m !== metric && q.placeable[m] > 0);
   const points = q.placed.map((p, i) => ({
     x: p.x,
@@ -43,13 +49,24 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
           One point per target: across, a resource per complete trial round (choose which); up, mean one-attempt success with its Wilson 95%
           interval. The dashed medians split the targets into four groups; a point on a median counts as cheaper and better.
         </p>
+        <SuiteNote suite={q.suite} />
       </div>
-      <FiltersBar action="/quadrant" filters={filters} options={options}>
+      <FiltersBar action="/quadrant" filters={filters} options={options} oneSuite>
         <LabelledSelect
           name="x"
           label="x axis"
           value={metric}
           options={Object.entries(QUADRANT_METRICS).map(([value, m]) => ({ value, label: m.label }))}
+        />
+        <LabelledSelect
+          name="scale"
+          label="x scale"
+          value={requestedScale}
+          options={[
+            { value: 'auto', label: `Auto (log from a ${LOG_SCALE_SPAN}× spread)` },
+            { value: 'linear', label: 'Linear' },
+            { value: 'log', label: 'Log' },
+          ]}
         />
       </FiltersBar>
       {q.placed.length === 0 ? (
@@ -80,7 +97,10 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
         </EmptyState>
       ) : (
         <>
-          <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} />
+          <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} xScale={xScale} />
+          {logImpossible && requestedScale === 'log' ? (
+            <p className="text-sm text-amber-800">A log scale cannot place a value of 0, so the x axis is linear.</p>
+          ) : null}
           <ul className="flex flex-wrap gap-4 text-xs text-slate-600" aria-label="Colour key">
             {QUADRANTS.map((k) => (
               <li key={k} className="flex items-center gap-1.5">

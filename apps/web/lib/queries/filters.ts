@@ -40,3 +40,16 @@ export function filtersQuery(f: DashboardFilters, extra: Record<string, string |
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+/**
+ * The suite a single-figure view (the quadrant, a model's page) is over: the one chosen, or else the
+ * suite of the newest current (not legacy) campaign it includes (campaigns come newest first), since success rates over
+ * different fixture sets are not one figure. Null only when the reader asked for every suite pooled.
+ */
+export function suiteOfView(f: DashboardFilters, includedNewestFirst: readonly { suiteVersion: string; legacy: boolean }[]): string | null {
+  if (f.suite === ALL_SUITES) return null;
+  // A legacy import is re-imported upstream history: ticking it in should not move the view off the
+  // suite that current campaigns run.
+  const newest = includedNewestFirst.find((c) => !c.legacy) ?? includedNewestFirst[0];
+  return f.suite ?? newest?.suiteVersion ?? null;
+}

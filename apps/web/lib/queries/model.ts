@@ -2,7 +2,7 @@ import { rateOf, summarizeSeries, type AttemptRow, type AttemptStatus, type Mode
 import { Prisma, readTargetFigures, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
 import { difficultyRank, num } from './common';
-import type { DashboardFilters } from './filters';
+import { suiteOfView, type DashboardFilters } from './filters';
 import type { LeaderboardRow } from './leaderboard';
 
 export interface SliceCell {
@@ -15,11 +15,13 @@ export interface SliceCell {
 
 export interface ModelReport {
   modelId: string;
+  /** The suite version the targets and slices are over; null when the reader asked for all suites pooled. */
+  suite: string | null;
   targets: LeaderboardRow[];
   byDomain: SliceCell[];
   byDifficulty: SliceCell[];
   /** Every campaign that ran the model, oldest first, with mean success per output mode. */
-  overTime: { campaignId: string; name: string; createdAt: Date; legacy: boolean; complete: boolean; outputMode: Mode; rate: Rate }[];
+  overTime: { campaignId: string; name: string; suiteVersion: string; createdAt: Date; legacy: boolean; complete: boolean; outputMode: Mode; rate: Rate }[];
   fixtures: { campaign: CampaignListItem | null; rows: { outputMode: string; summary: SeriesSummary; attempts: { id: string; trial: number; status: AttemptStatus }[] }[] };
   included: CampaignListItem[];
   campaignsWithModel: CampaignListItem[];
@@ -32,7 +34,10 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
   if (withModel.length === 0) return null;
   const ids = new Set(withModel.map((r) => r.campaignId));
   const campaignsWithModel = all.filter((c) => ids.has(c.id));
-  const included = includedCampaigns(campaignsWithModel, f);
+  // Its figures are over one suite version (the newest it ran in an included campaign unless one is
+  // chosen): rates over different fixture sets averaged together are not one figure.
+  const suite = suiteOfView(f, includedCampaigns(campaignsWithModel, f));
+  const included = includedCampaigns(campaignsWithModel, { ...f, suite: suite ?? f.suite });
   const includedIds = included.map((c) => c.id);
   const modelWhere = Prisma.sql`AND s."modelId" = ${modelId}`;
 
@@ -45,6 +50,8 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
             FROM "CampaignStats" s JOIN "Campaign" c ON c."id" = s."campaignId"
            WHERE s."campaignId" = ANY(${includedIds}::text[]) ${modelWhere}
              ${f.mode ? Prisma.sql`AND s."outputMode" = ${f.mode}::"OutputMode"` : Prisma.empty}
+             ${f.domain ? Prisma.sql`AND s."domain" = ${f.domain}` : Prisma.empty}
+             ${f.difficulty ? Prisma.sql`AND s."difficulty" = ${f.difficulty}` : Prisma.empty}
            GROUP BY 1, 2 ORDER BY 2, 1`;
   const toCells = (rows: Awaited<ReturnType<typeof slice>>): SliceCell[] =>
     rows.map((r) => ({ outputMode: r.outputMode, key: r.key, rate: rateOf(num(r.p), num(r.v)), flaky: num(r.fl), classified: num(r.fx) }));
@@ -84,6 +91,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
   const byId = new Map(all.map((c) => [c.id, c]));
   return {
     modelId,
+    suite,
     targets,
     byDomain: toCells(byDomain),
     byDifficulty: byDifficultyOrder(toCells(byDifficulty)),
@@ -91,7 +99,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
       .filter((r) => byId.has(r.campaignId))
       .map((r) => {
         const c = byId.get(r.campaignId)!;
-        return { campaignId: c.id, name: c.name, createdAt: c.createdAt, legacy: c.legacy, complete: c.complete, outputMode: r.outputMode, rate: rateOf(num(r.p), num(r.v)) };
+        return { campaignId: c.id, name: c.name, suiteVersion: c.suiteVersion, createdAt: c.createdAt, legacy: c.legacy, complete: c.complete, outputMode: r.outputMode, rate: rateOf(num(r.p), num(r.v)) };
       })
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.outputMode.localeCompare(b.outputMode)),
     fixtures: { campaign: fixtureCampaign, rows: fixtureRows },

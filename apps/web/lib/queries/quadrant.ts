@@ -1,6 +1,7 @@
 import { assignQuadrants, isReplayModelId, type QuadrantResult } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
-import { ALL_SUITES, type DashboardFilters } from './filters';
+import { includedCampaigns, listCampaigns } from './campaigns';
+import { ALL_SUITES, suiteOfView, type DashboardFilters } from './filters';
 import { getLeaderboard, type LeaderboardRow } from './leaderboard';
 
 export const QUADRANT_METRICS = {
@@ -54,17 +55,21 @@ function pointsFor(rows: readonly LeaderboardRow[], metric: QuadrantMetric): Qua
 
 export type QuadrantReport = QuadrantResult<QuadrantPoint> & {
   metric: QuadrantMetric;
+  /** The suite version every point is over; null when the reader asked for all suites pooled. */
+  suite: string | null;
   /** How many targets each metric could place, so an empty chart can point to one that has data. */
   placeable: Record<QuadrantMetric, number>;
 };
 
 /** One point per target of the leaderboard, placed by core's median split. */
 export async function getQuadrant(db: Db, f: DashboardFilters, metric: QuadrantMetric): Promise<QuadrantReport> {
-  // One point per target, as before the leaderboard ranked suite by suite: the chart's medians split one
-  // set of points. Choosing a suite in the filters keeps it to that suite.
-  const board = await getLeaderboard(db, { ...f, suite: f.suite ?? ALL_SUITES });
+  // One point per target within one suite version (the newest included unless one is chosen): a mean
+  // success pooled over different fixture sets is not one figure, and the medians split one set of points.
+  const campaigns = await listCampaigns(db);
+  const suite = suiteOfView(f, includedCampaigns(campaigns, f));
+  const board = await getLeaderboard(db, { ...f, suite: suite ?? ALL_SUITES }, campaigns);
   const placeable = Object.fromEntries(
     (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).map((m) => [m, pointsFor(board.rows, m).filter((p) => p.x !== null && p.y !== null).length]),
   ) as Record<QuadrantMetric, number>;
-  return { ...assignQuadrants(pointsFor(board.rows, metric)), metric, placeable };
+  return { ...assignQuadrants(pointsFor(board.rows, metric)), metric, suite, placeable };
 }

@@ -331,9 +331,16 @@ export interface SliceCellReference extends Count {
 
 /** A model's figures by domain or difficulty over the included campaigns that ran it; flaky counts leave legacy series out. */
 export function modelSlices(seed: DashboardSeed, modelId: string, f: Filters, dim: 'domain' | 'difficulty'): SliceCellReference[] {
-  const ids = new Set(includedCampaigns(seed, { ...f, domain: undefined, difficulty: undefined }).map((c) => c.id));
+  const ids = new Set(includedCampaigns(seed, f).map((c) => c.id));
   const legacy = new Set(seed.campaigns.filter((c) => c.legacy).map((c) => c.id));
-  const mine = seed.attempts.filter((a) => a.modelId === modelId && ids.has(a.campaignId) && (!f.mode || a.outputMode === f.mode));
+  const mine = seed.attempts.filter(
+    (a) =>
+      a.modelId === modelId &&
+      ids.has(a.campaignId) &&
+      (!f.mode || a.outputMode === f.mode) &&
+      (!f.domain || a.domain === f.domain) &&
+      (!f.difficulty || a.difficulty === f.difficulty),
+  );
   const cells = new Map<string, SliceCellReference>();
   for (const a of mine) {
     const key = `${a.outputMode}|${a[dim]}`;
@@ -444,4 +451,14 @@ export function rankOrder(rows: readonly TargetReference[]): TargetReference[] {
     (a, b) =>
       bound(b) - bound(a) || mean(b) - mean(a) || b.valid - a.valid || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0) || (a.outputMode < b.outputMode ? -1 : 1),
   );
+}
+
+/**
+ * The suite a one-suite view (quadrant, model page) is over: the chosen one, else the newest included
+ * current campaign's, else the newest legacy one's (of those `among` keeps); `all` pools every suite.
+ */
+export function suiteOfView(seed: DashboardSeed, f: Filters, among: (c: SeededCampaign) => boolean = () => true): string {
+  if (f.suite) return f.suite;
+  const byAge = [...includedCampaigns(seed, f)].filter(among).sort((x, y) => y.createdAt.localeCompare(x.createdAt));
+  return (byAge.find((c) => !c.legacy) ?? byAge[0])?.suiteVersion ?? 'all';
 }

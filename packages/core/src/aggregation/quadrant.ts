@@ -54,3 +54,22 @@ export function assignQuadrants<P extends QuadrantPointInput>(points: readonly P
       : placeable.map((p) => ({ ...p, quadrant: quadrantOf(p.x, p.y, medianX, medianY) }));
   return { medianX, medianY, placed, unplaced };
 }
+
+export const AXIS_SCALES = ['auto', 'linear', 'log'] as const;
+export type AxisScale = (typeof AXIS_SCALES)[number];
+
+/** At this ratio of the largest to the smallest value, a linear axis piles the cheap points on the left edge. */
+export const LOG_SCALE_SPAN = 100;
+
+/**
+ * The x scale to draw: `log` when asked or, under `auto`, when the values span at least LOG_SCALE_SPAN;
+ * never log when a value is 0 or below (a log axis cannot place it, and an unplaceable point must not
+ * vanish silently).
+ */
+export function xScaleOf(values: readonly number[], requested: AxisScale): { scale: 'linear' | 'log'; logImpossible: boolean } {
+  const logImpossible = values.length === 0 || values.some((v) => !(v > 0));
+  if (logImpossible || requested === 'linear') return { scale: 'linear', logImpossible };
+  if (requested === 'log') return { scale: 'log', logImpossible };
+  const span = Math.max(...values) / Math.min(...values);
+  return { scale: span >= LOG_SCALE_SPAN ? 'log' : 'linear', logImpossible };
+}
