@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  GGB_CHECK_DIFF_LINES,
   GGB_PROBES,
   InMemoryHistoryJudgeCache,
   getScorer,
@@ -49,6 +50,24 @@ describe('ggb_mcr', () => {
     expect((open.family as GgbOutcome).mcr).toMatchObject({ unmerged: ['x.py'], diffTruncated: false });
     expect(open.checks.map((c) => c.ok)).toEqual([false, false]);
     expect(scorer.score({ fixture: f, output: '', evidence: evidence({}) }).passed).toBe(false);
+  });
+
+  it('names the differing files and shows the start of the diff in the failing check', () => {
+    const hunk = (file: string, n: number) => [`diff --git a/${file} b/${file}`, `--- a/${file}`, `+++ b/${file}`, '@@ -1 +1 @@', ...Array.from({ length: n }, (_, i) => `-old ${i}\n+new ${i}`)].join('\n');
+    const small = `${hunk('x.py', 1)}\n${hunk('docs/y.md', 1)}\n`;
+    const one = scorer.score({ fixture: f, output: '', evidence: evidence({ [GGB_PROBES.unmerged]: rec(''), [GGB_PROBES.diff]: rec(small) }) });
+    const failing = one.checks.find((c) => c.check === 'HEAD equals the merge commit')!;
+    expect(failing.ok).toBe(false);
+    expect(failing.detail).toBe(`HEAD differs from the merge commit in 2 file(s): x.py, docs/y.md\n${small.trimEnd()}`);
+    expect((one.family as GgbOutcome).detail).toBe('HEAD differs from the merge commit in 2 file(s): x.py, docs/y.md');
+
+    const long = `${hunk('big.py', 100)}\n`;
+    const capped = scorer.score({ fixture: f, output: '', evidence: evidence({ [GGB_PROBES.unmerged]: rec(''), [GGB_PROBES.diff]: rec(long) }) });
+    const lines = capped.checks[1]!.detail.split('\n');
+    expect(lines[0]).toBe('HEAD differs from the merge commit in 1 file(s): big.py');
+    expect(lines.slice(1, -1)).toEqual(long.split('\n').slice(0, GGB_CHECK_DIFF_LINES));
+    expect(lines.at(-1)).toBe(`… ${204 - GGB_CHECK_DIFF_LINES} more diff line(s), see the whole diff in the attempt's evidence`);
+    expect((capped.family as GgbOutcome).mcr!.diff).toBe(long);
   });
 
   it('names a broken scoring block', () => {

@@ -46,7 +46,7 @@ function ScorerEvidence({ evidence }: { evidence: AttemptEvidence | null }) {
                 <span>{c.check}</span>
                 <span className={`text-xs ${c.ok ? 'text-emerald-700' : 'text-rose-700'}`}>{c.ok ? 'held' : 'failed'}</span>
               </div>
-              {c.detail ? <p className="mt-1 text-slate-700">{c.detail}</p> : null}
+              {c.detail ? <p className="mt-1 whitespace-pre-wrap break-words text-slate-700">{c.detail}</p> : null}
               {c.expected !== undefined || c.actual !== undefined ? (
                 <div className="mt-2 grid gap-2 sm:grid-cols-2">
                   <div>

@@ -4,7 +4,7 @@ import type { GgbCommit, GgbOutcome, GgbScenario } from '../../families/outcome'
 import type { Fixture } from '../../fixtures/types';
 import { stageFiles, stagingDir } from '../../families/sandbox-staging';
 import { shellQuote } from '../../shell-quote';
-import { check, configError, verdict } from '../result';
+import { check, clip, configError, verdict } from '../result';
 import type { ExecRecord, Probe, SandboxEvidence, SandboxPlan, ScoreCheck, ScoreResult, Scorer } from '../types';
 
 /**
@@ -93,7 +93,7 @@ export const ggbMcrScorer = ggbScorer(
       check(
         'HEAD equals the merge commit',
         diffOk,
-        diffRec === undefined ? missing(GGB_PROBES.diff) : diffRec.exitCode !== 0 ? `git diff failed: ${diffRec.stderr.trim()}` : diff === '' ? '`git diff <merge commit> HEAD` is empty' : `HEAD differs from the merge commit in ${countFiles(diff)} file(s)`,
+        diffRec === undefined ? missing(GGB_PROBES.diff) : diffRec.exitCode !== 0 ? `git diff failed: ${diffRec.stderr.trim()}` : diff === '' ? '`git diff <merge commit> HEAD` is empty' : differenceDetail(diff),
       ),
     ];
     const solved = checks.every((x) => x.ok);
@@ -102,15 +102,46 @@ export const ggbMcrScorer = ggbScorer(
       scenario: 'mcr',
       success: true,
       solved,
-      detail: solved ? 'merge resolved exactly as the real merge commit' : checks.filter((x) => !x.ok).map((x) => x.detail).join('; '),
+      // The one-line form: the attempt page shows the whole kept diff right under this line.
+      detail: solved ? 'merge resolved exactly as the real merge commit' : checks.filter((x) => !x.ok).map((x) => x.detail.split('\n')[0]).join('; '),
       mcr: { mergeCommit: c.merge_commit, unmerged, diff: diff.slice(0, GGB_DIFF_CAP), diffTruncated: diff.length > GGB_DIFF_CAP || diffRec?.truncated === true },
     };
     return outcomeResult(outcome, checks);
   },
 );
 
-function countFiles(diff: string): number {
-  return (diff.match(/^diff --git /gm) ?? []).length;
+/** How much of the MCR diff the failing check itself shows: enough to see what differs, in the CLI's error line too. */
+export const GGB_CHECK_DIFF_LINES = 40;
+const CHECK_DIFF_CHARS = 4_000;
+
+/** The files a `git diff` touches, by their post-image path (the pre-image one for a deletion). */
+function diffFiles(diff: string): string[] {
+  const files: string[] = [];
+  for (const m of diff.matchAll(/^diff --git a\/(.*) b\/(.*)$/gm)) files.push(m[2]!);
+  return files;
+}
+
+/**
+ * A failing MCR check: which files differ, then the first lines of the diff, cut at a line boundary
+ * with a count of what was left out (the outcome keeps up to GGB_DIFF_CAP of it for the attempt page).
+ */
+function differenceDetail(diff: string): string {
+  const files = diffFiles(diff);
+  const shownFiles = files.slice(0, 10).join(', ') + (files.length > 10 ? `, … ${files.length - 10} more` : '');
+  const lines = diff.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const kept: string[] = [];
+  let chars = 0;
+  for (const raw of lines) {
+    // The agent wrote these lines: control characters are made visible and a very long line is cut.
+    const line = clip(raw, 200);
+    if (kept.length >= GGB_CHECK_DIFF_LINES || chars + line.length + 1 > CHECK_DIFF_CHARS) break;
+    kept.push(line);
+    chars += line.length + 1;
+  }
+  const rest = lines.length - kept.length;
+  const tail = rest > 0 ? `\n… ${rest} more diff line(s), see the whole diff in the attempt's evidence` : '';
+  return `HEAD differs from the merge commit in ${files.length} file(s): ${shownFiles}\n${kept.join('\n')}${tail}`;
 }
 
 type ChainConfig = { base: string; original_history: GgbCommit[] };
