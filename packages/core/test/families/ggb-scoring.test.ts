@@ -6,6 +6,7 @@ import {
   getScorer,
   historyCommand,
   judgeHistories,
+  judgeMessage,
   parseHistory,
   parseHistoryReply,
   scriptedHistoryJudge,
@@ -117,6 +118,24 @@ describe('the pairwise history judge', () => {
     expect(prompts).toHaveLength(2);
     expect(j).toMatchObject({ status: 'scored', solved: false, tieOrWin: true });
     expect(j.verdicts.map((v) => [v.agentAs, v.result])).toEqual([['HISTORY-1', 'TIE'], ['HISTORY-2', 'TIE']]);
+  });
+
+  it('shows both histories the same way: no trailers, one whitespace style', async () => {
+    const body = 'Add a\n\nExplain why a is needed.';
+    const withTrailers: GgbCommit = { ...commit('Add a'), message: 'Add a  \r\n\r\n\r\nExplain why a is needed.\t\r\nSigned-off-by: Jane Dev <jane@example.org>\r\n\r\nCo-authored-by: Sam <sam@example.org>\r\nReviewed-by: Kim <kim@example.org>\r\n  continued\r\n(cherry picked from commit abc123)\r\n' };
+    const plain: GgbCommit = { ...commit('Add a'), message: body };
+    const prompts: string[] = [];
+    const ask = scriptedHistoryJudge({ original: [withTrailers], agent: [plain] });
+    await judgeHistories({ original: [withTrailers], agent: [plain], ask: (p) => (prompts.push(p), ask(p)) });
+    const shown = (p: string, n: 1 | 2) => new RegExp(`<HISTORY-${n}>\\n([\\s\\S]*)\\n</HISTORY-${n}>`).exec(p)![1];
+    expect(shown(prompts[0]!, 1)).toBe(shown(prompts[0]!, 2));
+    expect(shown(prompts[1]!, 1)).toBe(shown(prompts[1]!, 2));
+    expect(shown(prompts[0]!, 1)).toContain(`Message:\n${body}\n\nChanges:`);
+    expect(prompts.join('')).not.toMatch(/Signed-off-by|Co-authored-by|Reviewed-by|cherry picked|\r/);
+    // A subject that looks like a trailer stays, and so does a body paragraph that is not all trailers.
+    expect(judgeMessage('Fix: parse dates')).toBe('Fix: parse dates');
+    expect(judgeMessage('Fix dates\n\nNote: the old parser is kept.\nIt still reads ISO dates.')).toBe('Fix dates\n\nNote: the old parser is kept.\nIt still reads ISO dates.');
+    expect(judgeMessage('Fix dates\n\nRefs: #12\nSigned-off-by: A <a@b>')).toBe('Fix dates');
   });
 
   it('solves only when the agent wins both orderings; a position-biased judge does not solve', async () => {

@@ -41,10 +41,54 @@ export function parseHistory(stdout: string): HistoryCommit[] {
   return commits;
 }
 
-/** A history as the judge reads it: no commit ids (they differ between equal histories). */
+/** A trailer line (`Token: value`, as git interpret-trailers reads them) or the note a cherry-pick -x leaves. */
+const TRAILER_LINE = /^(?:[A-Za-z0-9][A-Za-z0-9-]*:\s+\S.*|\(cherry picked from commit [0-9a-f]+\))$/;
+/** Author and review trailers, dropped wherever they stand: only the original's authors wrote them. */
+const AUTHOR_TRAILER = /^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id)\s*:/i;
+
+/**
+ * A commit message as the judge reads it. The original history's messages carry trailers
+ * (`Signed-off-by: …`, `Co-authored-by: …`) and its authors' whitespace habits, which an agent's
+ * messages seldom have, so leaving them in would tell the judge which history is the original. Both
+ * histories are shown the same way: the closing trailer block and every author trailer are dropped,
+ * line ends and trailing spaces are normalised and blank runs become one blank line.
+ */
+export function judgeMessage(message: string): string {
+  const lines = message
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  const paragraphs = (all: readonly string[]): string[][] => {
+    const out: string[][] = [[]];
+    for (const line of all) {
+      if (line.trim() === '') {
+        if (out.at(-1)!.length > 0) out.push([]);
+      } else out.at(-1)!.push(line);
+    }
+    if (out.at(-1)!.length === 0) out.pop();
+    return out;
+  };
+  const kept = paragraphs(lines);
+  // The subject paragraph is never a trailer block, as git reads it; a last paragraph of trailers
+  // (continuation lines start with whitespace) is.
+  const last = kept.at(-1);
+  if (kept.length > 1 && last && TRAILER_LINE.test(last[0]!) && last.every((l) => TRAILER_LINE.test(l) || /^\s/.test(l))) kept.pop();
+  // Author trailers elsewhere go too, with their continuation lines.
+  const rest: string[] = [];
+  let dropping = false;
+  for (const line of kept.flatMap((p) => [...p, ''])) {
+    dropping = AUTHOR_TRAILER.test(line) || (dropping && /^\s+\S/.test(line));
+    if (!dropping) rest.push(line);
+  }
+  return paragraphs(rest)
+    .map((p) => p.join('\n'))
+    .join('\n\n');
+}
+
+/** A history as the judge reads it: no commit ids (they differ between equal histories), messages through judgeMessage. */
 export function renderHistory(commits: readonly HistoryCommit[]): string {
   if (commits.length === 0) return '(no commits)';
-  return commits.map((c, i) => [`<COMMIT-${i}>`, 'Message:', c.message, '', 'Changes:', c.diff.trimEnd(), `</COMMIT-${i}>`].join('\n')).join('\n\n');
+  return commits.map((c, i) => [`<COMMIT-${i}>`, 'Message:', judgeMessage(c.message), '', 'Changes:', c.diff.trimEnd(), `</COMMIT-${i}>`].join('\n')).join('\n\n');
 }
 
 /** Two histories with the same messages and the same patches, in the same order. */
