@@ -11,7 +11,12 @@
  *      fixture repository restored and a command run, every one still answering, and the memory each
  *      takes (the container's cgroup, page cache included, as `docker stats` counts it).
  *
- *   npm run bench:agent -- [--calls N] [--workers N] [--max-sessions N] [--step N] [--fixtures <dir>] [--skip oracle,held]
+ *   4. Each third-party agent (Claude Code, Codex CLI, pi, opencode) with its pinned version: its start
+ *      from container to agent ready (first request at the model gateway), p50 and p95; the memory of a
+ *      running agent sandbox; how many one worker holds by memory (scripts/lib/bench-third-party.ts).
+ *
+ *   npm run bench:agent -- [--calls N] [--workers N] [--max-sessions N] [--step N] [--fixtures <dir>]
+ *                          [--agent-runs N] [--agents claude-code,codex] [--skip oracle,held,third-party]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,6 +36,7 @@ import {
   type RepoSnapshot,
 } from '@gitbench/engine';
 import { DockerSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
+import { benchThirdPartyAgents } from './lib/bench-third-party';
 import { loadSetUpEnv } from './lib/set-up-env';
 
 loadSetUpEnv();
@@ -312,6 +318,16 @@ try {
   await toolCallOverhead(driver);
   if (!SKIP.has('oracle')) await oracleThroughput(driver);
   if (!SKIP.has('held')) await sandboxesHeld(driver);
+  if (!SKIP.has('third-party')) {
+    const agents = flag('agents', '').split(',').filter(Boolean);
+    await benchThirdPartyAgents({
+      sandboxImage: image,
+      stateDir: process.env.GITBENCH_STATE_DIR ?? path.join(ROOT, '.gitbench'),
+      labels,
+      runs: Number(flag('agent-runs', '5')),
+      ...(agents.length ? { agents } : {}),
+    });
+  }
 } finally {
   await driver.close();
   await driver.removeByLabels(labels);
