@@ -18,7 +18,7 @@ import { useTestDriver } from './test-driver';
  * stop what it should, what is stored must be capped, and the hostile attempt must end as the agent's
  * own outcome (scored), never as an infrastructure failure that would be retried and excluded.
  */
-const LIMITS = { commandTimeoutMs: 3_000, maxToolOutputBytes: 16 * 1024, maxWallMs: 180_000, maxTurns: 30 };
+const LIMITS = { commandTimeoutMs: 8_000, maxToolOutputBytes: 16 * 1024, maxWallMs: 180_000, maxTurns: 30 };
 
 let driver: DockerSandboxDriver;
 useTestDriver('agent-hostile', (d) => (driver = d));
