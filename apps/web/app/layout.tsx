@@ -31,12 +31,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
+          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
             <a href="/" className="text-lg font-semibold tracking-tight">
               GitBench
             </a>
             {actor ? (
-              <nav aria-label="Main" className="flex flex-wrap gap-4 text-sm text-slate-600">
+              <nav aria-label="Main" className="-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0">
                 {NAV.map(([href, label]) => (
                   <a key={href} href={href} className="hover:text-slate-900">
                     {label}
@@ -59,7 +59,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             ) : null}
           </div>
         </header>
-        <main id="main" className="mx-auto max-w-7xl px-6 py-8">
+        <main id="main" className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">
           {children}
         </main>
       </body>

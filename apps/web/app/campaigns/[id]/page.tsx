@@ -86,7 +86,7 @@ export default async function CampaignPage({
           {o.targets.length} target{o.targets.length === 1 ? '' : 's'} × {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
           {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
-        <p className="font-mono text-xs text-slate-500" data-testid="campaign-hashes">
+        <p className="break-all font-mono text-xs text-slate-500" data-testid="campaign-hashes">
           config hash {c.configHash} · GitBench {productVersion(c.productVersion, c.productDirty)}
         </p>
         {c.statusDetail ? <p className="text-sm text-rose-700">{c.statusDetail}</p> : null}
