@@ -13,6 +13,7 @@ import {
   viewCurrentMergeConflictTool,
   viewDiffForTool,
   viewFileAtTool,
+  viewMergeBaseOfTool,
   viewMergeConflictAtTool,
   viewRebaseTodoTool,
 } from '../../src';
@@ -35,6 +36,7 @@ describe('GitGoodBench tool sets', () => {
       'view_merge_conflict_at',
       'view_diff_for',
       'view_file_at',
+      'view_merge_base_of',
       'resolve_current_merge_conflict_with',
       'submit',
     ]);
@@ -61,6 +63,12 @@ describe('MCR tools on a real merge', () => {
     expect((await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError).toBe(true);
     expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain('+uno');
 
+    // The merge base: what both sides changed x.py from (the index's stage 1 while the file is unmerged).
+    const base = await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx);
+    expect(base).toMatchObject({ isError: false, output: 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 7\r\n' });
+    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 7, limit: 1 }, ctx)).output).toBe('g = 7\r\n[lines 7-7 of 7]');
+    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'nope.py', reason: r }, ctx))).toMatchObject({ isError: true, output: expect.stringMatching(/^nope\.py does not exist in the merge base [0-9a-f]{12}/) });
+
     const one = await resolveCurrentMergeConflictTool.run({ content: 'a = 110\n', reason: r }, ctx);
     expect(one.output).toContain('2 conflict(s) remain');
     // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
@@ -70,6 +78,8 @@ describe('MCR tools on a real merge', () => {
     expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
 
     await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
+    // x.py is staged now (no stage 1 left): the base is read from the merge base commit instead.
+    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx)).output).toBe('a = 1\r\n[lines 1-1 of 7; the next part starts at offset 2]');
     expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');
     const last = await resolveCurrentMergeConflictTool.run({ content: "it's \"merged\" $HOME\n", reason: r }, ctx);
     expect(last.output).toContain('the merge is committed');
@@ -77,6 +87,7 @@ describe('MCR tools on a real merge', () => {
     expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe('a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n');
     expect(readFileSync(join(dir, 'y.py'), 'utf8')).toBe('it\'s "merged" $HOME\n');
     expect((await resolveCurrentMergeConflictTool.run({ content: 'x\n', reason: r }, ctx)).isError).toBe(true);
+    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toMatch(/no merge in progress/);
   });
 });
 

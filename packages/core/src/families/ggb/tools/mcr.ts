@@ -154,6 +154,37 @@ export const viewFileAtTool = defineTool({
   },
 });
 
+export const viewMergeBaseOfTool = defineTool({
+  name: 'view_merge_base_of',
+  description:
+    'Show a file as it was in the merge base, the common ancestor both sides changed it from (the base section of a diff3-style conflict); with offset and limit only those lines. ' +
+    `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
+  // Not in the paper's tool set: without it the agent saw both sides but never what they started from.
+  parameters: { ...PATH_TOOL.parameters, properties: { ...PATH_TOOL.parameters.properties, ...LINE_RANGE_PARAMETERS } },
+  args: z.object({ relative_path_from_project_root: pathArg, reason, ...LINE_RANGE_ARGS }).strict(),
+  truncationHint: RANGE_TRUNCATION_HINT,
+  async run(args, ctx) {
+    const commands: ToolExecRecord[] = [];
+    const path = args.relative_path_from_project_root;
+    // Stage 1 of an unmerged file is the base Git merged from (with several merge bases, the one it
+    // built from them); once the file is staged, the merge base commit's version is read instead.
+    let rec = await run(ctx, commands, `git show ${q(`:1:${path}`)}`);
+    if (rec.exitCode !== 0) {
+      const base = await run(ctx, commands, 'git merge-base HEAD MERGE_HEAD');
+      if (base.exitCode !== 0) return result('There is no merge in progress, so there is no merge base to show.', true, commands);
+      const commit = base.stdout.trim();
+      if ((await run(ctx, commands, `git cat-file -e ${q(`${commit}:${path}`)}`)).exitCode !== 0) {
+        return result(`${path} does not exist in the merge base ${commit.slice(0, 12)}: both sides added it, or it is not in the repository.`, true, commands);
+      }
+      rec = await run(ctx, commands, `git show ${q(`${commit}:${path}`)}`);
+      if (rec.exitCode !== 0) return result(`git show failed: ${rec.stderr.trim()}`, true, commands);
+    }
+    // The sandbox keeps a few MiB of a command's output: line numbers past that cut would be wrong.
+    if (rec.truncated) return result(`The merge base's ${path} is larger than the ${rec.stdout.length} bytes a command's output keeps; its first lines:\n${lineRange(rec.stdout, { offset: 1, limit: 200 })}`, true, commands);
+    return result(lineRange(rec.stdout, args), false, commands);
+  },
+});
+
 export const resolveCurrentMergeConflictTool = defineTool({
   name: 'resolve_current_merge_conflict_with',
   description:
@@ -201,11 +232,11 @@ export const resolveCurrentMergeConflictTool = defineTool({
   },
 });
 
-export const GGB_MCR_TOOLS = [viewCurrentMergeConflictTool, viewMergeConflictAtTool, viewDiffForTool, viewFileAtTool, resolveCurrentMergeConflictTool] as const;
+export const GGB_MCR_TOOLS = [viewCurrentMergeConflictTool, viewMergeConflictAtTool, viewDiffForTool, viewFileAtTool, viewMergeBaseOfTool, resolveCurrentMergeConflictTool] as const;
 
 export const GGB_MCR_TOOL_SET: ToolSet = {
   name: 'ggb-mcr',
-  description: "GitGoodBench's merge conflict tools: view conflicts, diffs and files; resolve the current conflict; submit.",
+  description: "GitGoodBench's merge conflict tools: view conflicts, diffs, files and the merge base; resolve the current conflict; submit.",
   tools: [...GGB_MCR_TOOLS, submitTool],
   instructions:
     'Resolve the conflicts in order: CONFLICT-0 is always the current one, and after each resolution the next one becomes CONFLICT-0. ' +
