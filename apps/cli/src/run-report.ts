@@ -17,6 +17,29 @@ export interface RunSummary {
   file?: string;
   /** Agent mode: why the loops stopped, steps and tool calls, and the protocol used. */
   agent?: AgentFigures;
+  /** Each attempt's fixture and outcome, so a reader of --json need not parse the progress lines. */
+  results: AttemptResultLine[];
+}
+
+export interface AttemptResultLine {
+  fixture: string;
+  outcome: string;
+  seconds: number;
+  /** Agent mode: why the loop stopped, and after how many steps. */
+  exitStatus?: string;
+  steps?: number;
+  error?: string;
+}
+
+export function attemptResult(e: SuiteRunEntry): AttemptResultLine {
+  const loop = e.run?.agent?.summary;
+  return {
+    fixture: `${e.fixture.domain}/${e.fixture.id}`,
+    outcome: e.attempt?.outcome ?? 'NOT_RUN',
+    seconds: Math.round(e.durationMs / 100) / 10,
+    ...(loop ? { exitStatus: loop.exitStatus, steps: loop.steps } : {}),
+    ...(e.attempt ? {} : { error: e.error ?? 'unknown error' }),
+  };
 }
 
 export interface Usage {
@@ -68,7 +91,8 @@ export interface RunReport {
   provider: string;
   profile: string;
   simulated: boolean;
-  suite: { dir: string; version: string; fixtures: number; invalidFiles: number };
+  /** `fixtures` in the directory; `selected` by --domain, --difficulty, --tag and --id (all of them when none is given). */
+  suite: { dir: string; version: string; fixtures: number; selected: number; invalidFiles: number };
   runs: RunSummary[];
   /** Replayed runs only: our verdicts against the verdicts recorded with the replayed answers. */
   agreement?: ReplayAgreement;
@@ -136,7 +160,7 @@ function header(r: RunReport): string {
 export function formatRunReport(r: RunReport): string {
   const lines = [
     header(r),
-    `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
+    `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.selected < r.suite.fixtures ? `${r.suite.selected} of ` : ''}${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
     ...(r.thirdPartyAgent ? [`agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} (${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`] : []),
   ];
   for (const s of r.runs) {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
 import type { RunReport } from '../src/run-report';
 import { ATTACKS, FIXTURE, HISTORY_ATTACKS, HISTORY_FIXTURE } from '../../../packages/engine/test/red-team-attacks';
-import { gitbench, jsonOf, UPSTREAM } from './cli-process';
+import { gitbench, jsonOf, ROOT, UPSTREAM } from './cli-process';
 
 /**
  * `gitbench run` end to end: the CLI process, the provider registry, Docker sandboxes and the scorers.
@@ -109,6 +109,31 @@ describe('gitbench run --model replay:<upstream results>', () => {
     const r = await gitbench(['run', path.join(UPSTREAM, 'fixtures'), '--model', 'sim']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/gitbench run: No profile lists model 'sim'\..*built-in model: oracle, nop, mock, simulated\[:seed\]/);
+  });
+});
+
+describe('gitbench run --id, --domain, --difficulty, --tag', () => {
+  it('runs only the fixtures selected, lists each one\'s outcome in --json, and refuses an id the suite lacks', { timeout: 300_000 }, async () => {
+    const suite = path.join(ROOT, 'fixtures');
+    const r = await gitbench(['run', suite, '--model', 'oracle', '--id', 'git_grep/f001,git_clean/f002', '--json']);
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const report = jsonOf<RunReport>(r);
+    expect(report.suite.selected).toBe(2);
+    expect(report.suite.fixtures).toBeGreaterThan(200);
+    expect(report.runs[0]!.results.map((x) => [x.fixture, x.outcome]).sort()).toEqual([
+      ['git_clean/f002', 'PASS'],
+      ['git_grep/f001', 'PASS'],
+    ]);
+
+    const typo = await gitbench(['run', suite, '--model', 'oracle', '--id', 'git_grep/f001,git_grep/f999']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`--id: ${suite} has no fixture git_grep/f999`);
+    const none = await gitbench(['run', suite, '--model', 'oracle', '--domain', 'git_grep', '--tag', 'no-such-tag']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/the selection .* leaves none of .*fixtures's \d+ fixtures/);
+    const level = await gitbench(['run', suite, '--model', 'oracle', '--difficulty', 'impossible']);
+    expect(level.code).toBe(2);
+    expect(level.stderr).toContain('--difficulty must be one of trivial, easy, medium, hard, expert, unspecified, got impossible');
   });
 });
 

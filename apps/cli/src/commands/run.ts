@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
-import { awaitsJudge, isInfrastructureOutcome } from '@gitbench/core';
+import { awaitsJudge, isInfrastructureOutcome, selectFixtures } from '@gitbench/core';
 import { detectProductVersion, openAgentTarget, replayAgreement, runSuite, toUpstreamEnvelope, type ThirdPartyAgentTarget } from '@gitbench/engine';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
-import { agentFigures, attemptLine, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
+import { agentFigures, attemptLine, attemptResult, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, InfrastructureError } from '../exit';
+import { UsageError } from '../args';
 import { cliSandboxLabels, sandboxDriver } from '../sandbox-driver';
 import type { ParsedArgs } from '../args';
 
@@ -19,6 +20,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const opts = parseRunArgs(args);
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
+  // The campaign's selection rules; an id that names no fixture is a typo to show, not an empty run.
+  const { fixtures, unknownIds } = selectFixtures(opts.selection, suite.fixtures);
+  if (unknownIds.length > 0) throw new UsageError(`--id: ${suite.dir} has no fixture ${unknownIds.join(', ')}`);
+  if (fixtures.length === 0 && suite.fixtures.length > 0) throw new UsageError(`the selection (--domain, --difficulty, --tag, --id) leaves none of ${suite.dir}'s ${suite.fixtures.length} fixtures`);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.
   const registry = await loadRegistry();
   const target = await registry.resolve(opts.target);
@@ -42,7 +47,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const progress = createProgress(`run ${thirdParty ? `${thirdParty.adapter.name} × ` : ''}${target.model}`);
   const started = new Date();
   try {
-    const entries = await runSuite(suite.fixtures, driver, {
+    const entries = await runSuite(fixtures, driver, {
       model: target.provider,
       modelName: target.model,
       outputModes: opts.outputModes,
@@ -86,6 +91,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
           usage: ours.usage,
           judgeUsage: ours.judge_usage,
           ...(opts.agent ? { agent: agentFigures(mine) } : {}),
+          results: mine.map(attemptResult),
         };
         if (opts.jsonOutput) {
           run.file = outputPath(opts.jsonOutput, mode, trial, opts.outputModes.length, opts.trials);
@@ -107,7 +113,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       provider: target.provider.name,
       profile: target.profile,
       simulated: target.simulated,
-      suite: { dir: suite.dir, version: suite.version, fixtures: suite.fixtures.length, invalidFiles: new Set(suite.errors.map((e) => e.file)).size },
+      suite: { dir: suite.dir, version: suite.version, fixtures: suite.fixtures.length, selected: fixtures.length, invalidFiles: new Set(suite.errors.map((e) => e.file)).size },
       runs,
       ...(replayed ? { agreement: replayAgreement(entries) } : {}),
       ...(thirdParty ? { thirdPartyAgent: { name: thirdParty.adapter.name, version: thirdParty.adapter.version, protocol: thirdParty.adapter.protocol, image: thirdParty.image } } : {}),
