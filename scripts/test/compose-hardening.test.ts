@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -69,5 +69,19 @@ describe('the compose deployment', () => {
     expect(Object.entries(services).filter(([, s]) => s.ports).map(([n]) => n)).toEqual(['web']);
     expect(services.web!.ports).toEqual(['${GITBENCH_BIND:-127.0.0.1}:${GITBENCH_PORT:-3000}:3000']);
     expect(services.web!.environment!.GITBENCH_BIND).toBe('${GITBENCH_BIND:-127.0.0.1}');
+  });
+});
+
+describe('the suites the stack serves', () => {
+  it('are every suite of the repository: each directory under fixtures/ that holds a suite.yaml', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const nested = readdirSync(path.join(root, 'fixtures'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(root, 'fixtures', e.name, 'suite.yaml')))
+      .map((e) => `fixtures/${e.name}`);
+    const suites = ['fixtures', ...nested].sort();
+    for (const name of APP) {
+      const listed = (services[name]?.environment?.GITBENCH_SUITES ?? '').split(',');
+      expect([...listed].sort(), name).toEqual(suites);
+    }
   });
 });
