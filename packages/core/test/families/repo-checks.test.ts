@@ -150,4 +150,30 @@ describe('repo_checks verdicts', () => {
     expect(checks[1]!.detail).toContain('not in their original order');
     expect(checks[3]!.detail).toContain('Bo <bo@corp.example>');
   });
+  it('remote_branch reads a bare remote in the sandbox: the branch must reach every listed commit, and have the tree when one is given', () => {
+    const LOST = 'd'.repeat(40);
+    const f = task([{ type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [LOST, GOOD], tree: BAD }]);
+    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+    expect(run(`tip=${'e'.repeat(40)}\ntree=${BAD}\nhas=${LOST}\nhas=${GOOD}\n`)).toMatchObject({ ok: true });
+    const forced = run(`tip=${LOST}\ntree=${BAD}\nhas=${LOST}\nlacks=${GOOD}\n`);
+    expect(forced).toMatchObject({ ok: false });
+    expect(forced.detail).toContain(`does not contain ${GOOD.slice(0, 12)}`);
+    expect(run(`tip=${GOOD}\ntree=${GOOD}\nhas=${LOST}\nhas=${GOOD}\n`).detail).toContain('the tree of refs/heads/main in remote.git');
+    expect(run('repository=missing\n').detail).toBe('remote.git is not a git repository');
+    expect(run('ref=missing\n').detail).toBe('refs/heads/main does not exist in remote.git');
+    // A listed commit the look-up did not report (its output cut short) is not there.
+    expect(run(`tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`).ok).toBe(false);
+  });
+
+  it('remote_branch takes a full ref in a repository inside the sandbox, never a path out of it', () => {
+    const problems = (check: unknown) => {
+      const r = repoChecksConfig(task([check]));
+      return r.ok ? [] : r.problems.map((p) => p.field);
+    };
+    const ok = { type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [GOOD] };
+    expect(problems(ok)).toEqual([]);
+    expect(problems({ ...ok, repository: '../elsewhere.git' })).toEqual(['checks.0.repository']);
+    expect(problems({ ...ok, ref: 'main' })).toEqual(['checks.0.ref']);
+    expect(problems({ ...ok, contains: [] })).toEqual(['checks.0.contains']);
+  });
 });

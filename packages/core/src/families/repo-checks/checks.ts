@@ -112,6 +112,21 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
       };
     case 'worktree_file':
       return { id, readOnly: true, command: `if [ -f ${q(check.path)} ] && [ ! -L ${q(check.path)} ]; then git hash-object --no-filters -- ${q(check.path)}; else exit 3; fi` };
+    case 'remote_branch':
+      return {
+        id,
+        readOnly: true,
+        // The remote's objects and configuration are checked and put back as built before any look-up
+        // (lookup-config.py, for every git directory the build made), so its refs are read as they are.
+        command: [
+          `d=${q(check.repository)}`,
+          `[ -d "$d" ] && [ ! -L "$d" ] && git --git-dir="$d" rev-parse -q --git-dir >/dev/null 2>&1 || { echo 'repository=missing'; exit 0; }`,
+          `t=$(git --git-dir="$d" rev-parse -q --verify --end-of-options ${q(`${check.ref}^{commit}`)}) || { echo 'ref=missing'; exit 0; }`,
+          'echo "tip=$t"',
+          'echo "tree=$(git --git-dir="$d" rev-parse -q --verify "$t^{tree}")"',
+          `for c in ${check.contains.join(' ')}; do if git --git-dir="$d" merge-base --is-ancestor "$c" "$t" 2>/dev/null; then echo "has=$c"; else echo "lacks=$c"; fi; done`,
+        ].join('\n'),
+      };
     case 'absent_everywhere':
       return {
         id,
@@ -295,6 +310,19 @@ function judgeCommits(check: CheckOf<'commits_preserved'>, record: ExecRecord): 
     : { ok: false, detail: problems.join('; '), actual: commits.map((c) => `${short(c.oid)} ${c.subject}`).join('\n') };
 }
 
+function judgeRemoteBranch(check: CheckOf<'remote_branch'>, out: string): Judged {
+  const facts = lines(out);
+  if (facts.includes('repository=missing')) return { ok: false, detail: `${check.repository} is not a git repository` };
+  if (facts.includes('ref=missing')) return { ok: false, detail: `${check.ref} does not exist in ${check.repository}` };
+  const tip = facts.find((l) => l.startsWith('tip='))?.slice(4) ?? '';
+  const tree = facts.find((l) => l.startsWith('tree='))?.slice(5) ?? '';
+  const lacking = check.contains.filter((c) => !facts.includes(`has=${c}`));
+  const where = `${check.ref} in ${check.repository}`;
+  if (lacking.length > 0) return { ok: false, detail: `${where} (${short(tip)}) does not contain ${lacking.map(short).join(', ')}`, actual: out };
+  if (check.tree !== undefined && tree !== check.tree) return { ok: false, detail: `the tree of ${where} is ${short(tree)}, not ${short(check.tree)}`, actual: out };
+  return { ok: true, detail: `${where} contains the ${check.contains.length} commit(s)${check.tree !== undefined ? ' and has the expected tree' : ''}` };
+}
+
 /** Whether a check holds, from its record (null for the checks that run no look-up). */
 export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx: JudgeContext): Judged {
   if (check.type === 'answer_commit') return judgeAnswerCommit(check, ctx.answer);
@@ -350,6 +378,8 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
       const n = /^matches=(\d+)$/.exec(out)?.[1];
       return n === '0' ? { ok: true, detail: 'no object any ref reaches contains the text' } : { ok: false, detail: `${n ?? '?'} line(s) of objects that refs reach still contain the text` };
     }
+    case 'remote_branch':
+      return judgeRemoteBranch(check, out);
     case 'identities': {
       if (record.exitCode !== 0) return { ok: false, detail: 'the identities could not be listed', actual: record.stderr };
       const seen = [...new Set(lines(record.stdout))];
@@ -384,6 +414,8 @@ export function describeCheck(check: RepoCheck): string {
       return `worktree_file ${check.path}`;
     case 'absent_everywhere':
       return 'absent_everywhere (the text)';
+    case 'remote_branch':
+      return `remote_branch ${check.ref} in ${check.repository}`;
     default:
       return check.type;
   }

@@ -78,6 +78,19 @@ export const checkSchemas = {
   answer_commit: z.object({ type: z.literal('answer_commit'), expected: oid }).strict(),
   repo_as_found: z.object({ type: z.literal('repo_as_found') }).strict(),
   absent_everywhere: z.object({ type: z.literal('absent_everywhere'), text: z.string().min(4, 'must be at least 4 characters (shorter text matches by chance)') }).strict(),
+  remote_branch: z
+    .object({
+      type: z.literal('remote_branch'),
+      /** A bare repository the set-up made inside the sandbox (the "remote" a task pushes to), e.g. `remote.git`. */
+      repository: relative,
+      /** The branch there, as a full ref: `refs/heads/main`. */
+      ref: revision.refine((r) => r.startsWith('refs/'), 'must be a full ref name (refs/heads/...)'),
+      /** Commits the branch must reach (each an ancestor of its tip, or the tip itself), by id. */
+      contains: z.array(oid).min(1),
+      /** The tree the branch's tip must have, if the task decides it. */
+      tree: oid.optional(),
+    })
+    .strict(),
   identities: z
     .object({
       type: z.literal('identities'),
