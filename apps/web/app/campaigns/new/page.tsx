@@ -1,5 +1,5 @@
 import { DIFFICULTIES, SIMULATED_MODEL_ID } from '@gitbench/core';
-import { NewCampaignForm } from '@/components/new-campaign-form';
+import { NewCampaignForm } from '@/components/new-campaign/new-campaign-form';
 import { requirePage } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';

@@ -1,0 +1,94 @@
+/**
+ * The new-campaign form's state as one value, and the request body it stands for. Kept apart from the
+ * components so each fieldset edits its own slice and the body is built in one place.
+ */
+
+export interface Profile {
+  name: string;
+  provider: string;
+  models: string[];
+  note?: string;
+}
+
+export interface Suite {
+  dir: string;
+  version: string;
+  domains: string[];
+  difficulties: string[];
+  tags: string[];
+}
+
+/** The server's validation answer: messages for the whole form, and per dotted field path. */
+export interface Errors {
+  formErrors: string[];
+  fieldErrors: Record<string, string[]>;
+}
+
+export const NO_ERRORS: Errors = { formErrors: [], fieldErrors: {} };
+
+/** Every field as typed (numbers stay text until the body is built, so a half-typed value is kept). */
+export interface CampaignDraft {
+  name: string;
+  /** model id -> reasoning effort ('' = the model's default). */
+  models: Record<string, string>;
+  /** Further model ids, space or comma separated. */
+  extraModels: string;
+  outputModes: string[];
+  /** Agent mode: the tool set (`default`: the fixture's own) and the turn limit; other limits keep their defaults. */
+  toolSet: string;
+  maxTurns: string;
+  suiteDir: string;
+  domains: string[];
+  difficulties: string[];
+  tags: string[];
+  trials: string;
+  seed: string;
+  judgeProfile: string;
+}
+
+export const INITIAL_DRAFT: CampaignDraft = {
+  name: '',
+  models: {},
+  extraModels: '',
+  outputModes: ['text'],
+  toolSet: 'default',
+  maxTurns: '30',
+  suiteDir: '',
+  domains: [],
+  difficulties: [],
+  tags: [],
+  trials: '3',
+  seed: '0',
+  judgeProfile: '',
+};
+
+export type DraftUpdate = (patch: Partial<CampaignDraft>) => void;
+
+/** The body POST /api/campaigns (and its estimate) takes for this draft. */
+export function draftBody(d: CampaignDraft) {
+  const chosen = Object.entries(d.models).map(([m, effort]) => (effort ? `${m}#${effort}` : m));
+  const extra = d.extraModels.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  return {
+    name: d.name.trim(),
+    models: [...chosen, ...extra],
+    outputModes: d.outputModes,
+    fixtures: { suiteDir: d.suiteDir || 'fixtures', domains: d.domains, difficulties: d.difficulties, tags: d.tags, ids: [] as string[] },
+    trials: Number(d.trials),
+    seed: Number(d.seed),
+    ...(d.judgeProfile.trim() ? { judgeProfile: d.judgeProfile.trim() } : {}),
+    ...(d.outputModes.includes('agent') ? { agent: { toolSet: d.toolSet.trim() || 'default', limits: { maxTurns: Number(d.maxTurns) } } } : {}),
+  };
+}
+
+export type CampaignBody = ReturnType<typeof draftBody>;
+
+/** The messages of a field and of everything under it (`models` takes `models.2`). */
+export function errorsUnder(errors: Errors, prefix: string): string[] {
+  return Object.entries(errors.fieldErrors)
+    .filter(([k]) => k === prefix || k.startsWith(`${prefix}.`))
+    .flatMap(([, v]) => v);
+}
+
+export function withoutFieldError(errors: Errors, path: string): Errors {
+  return { ...errors, fieldErrors: Object.fromEntries(Object.entries(errors.fieldErrors).filter(([k]) => k !== path)) };
+}
