@@ -37,7 +37,6 @@ export const MUTATIONS: Mutation[] = [
   { id: 'retry-408-permanent', file: 'packages/providers/src/http-errors.ts', from: 'f.status === 408 || ', to: '', tests: PROVIDERS },
   { id: 'retry-409-permanent', file: 'packages/providers/src/http-errors.ts', from: 'f.status === 409 || ', to: '', tests: PROVIDERS },
   { id: 'retry-425-permanent', file: 'packages/providers/src/http-errors.ts', from: ' || f.status === 425', to: '', tests: PROVIDERS },
-  { id: 'sandbox-quote-unescaped', file: 'packages/sandbox/src/shell-quote.ts', from: "s.replace(/'/g, `'\\\\''`)", to: 's', tests: ['packages/sandbox/test/batch-script'] },
   { id: 'golden-trajectory-missing', file: 'packages/engine/test/agent/golden/scripted-conversation.json', delete: true, tests: ['packages/engine/test/agent/golden-trajectory.test.ts'] },
   { id: 'count-line-drops-outside-errors', file: 'scripts/lib/test-counts.ts', from: 'failed: report.numFailedTests + problems.length,', to: 'failed: report.numFailedTests,', tests: ['scripts/test'] },
   { id: 'count-line-drops-hook-failures', file: 'scripts/lib/test-counts.ts', from: 'failed: report.numFailedTests + broken.length,', to: 'failed: report.numFailedTests,', tests: ['scripts/test'] },
@@ -56,7 +55,7 @@ export const MUTATIONS: Mutation[] = [
   { id: 'hash-definition-keeps-source-path', file: 'packages/core/src/fixtures/hashing.ts', from: 'const { sourcePath: _sourcePath, ...definition } = fixture;', to: 'const definition = fixture;', tests: HASHING },
   { id: 'hash-scorer-config-type-only', file: 'packages/core/src/fixtures/hashing.ts', from: 'return sha256Hex(canonicalJson(scoring));', to: 'return sha256Hex(canonicalJson({ type: scoring.type }));', tests: HASHING },
   { id: 'lookup-graft-file-opens', file: 'packages/core/src/scoring/lookup-environment.ts', from: 'GIT_GRAFT_FILE: `${LOOKUP_HOME}/grafts`,', to: "GIT_GRAFT_FILE: '/dev/null',", tests: SCORING },
-  { id: 'quote-shell-quote-unescaped', file: 'packages/core/src/shell-quote.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: [...HASHING, ...SCORING] },
+  { id: 'quote-shell-quote-unescaped', file: 'packages/core/src/shell-quote.ts', from: "text.replace(/'/g, `'\\\\''`)", to: 'text', tests: [...HASHING, ...SCORING, 'packages/core/test/shell-quote', 'packages/sandbox/test/batch-script'] },
 ];
 
 // The dashboard's query modules, each against the integration test that recomputes its figures from the seeded attempts.

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellQuote } from '@gitbench/core';
 import { createTestDatabase, readTrajectorySteps, type TestDatabase } from '@gitbench/db';
 import { ROOT } from './cli-process';
 
@@ -32,7 +33,7 @@ const SESSION = [
 
 /** Runs the command in a pty and types each line of the session at its prompt; resolves with what the terminal showed. */
 function inTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, path.join(ROOT, 'apps/cli/bin/gitbench.js'), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const command = [process.execPath, path.join(ROOT, 'apps/cli/bin/gitbench.js'), ...args].map(shellQuote).join(' ');
   const proc = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, ...env, TERM: 'dumb' } });
   let screen = '';
   let typed = 0;

@@ -1,5 +1,4 @@
-import { plainGitWords } from '@gitbench/core';
-import { shellQuote } from './shell-quote';
+import { plainGitWords, shellQuote } from '@gitbench/core';
 import { encodeRunnerPlan, KILL_GRACE_S, type RunnerGroup, type RunnerLocation } from './step-runner';
 import { BatchOutputReader, hasNul, planSteps } from './batch-output-reader';
 import type { BatchRequest, BatchResult } from './types';

@@ -1,4 +1,4 @@
-import { shellQuote } from './shell-quote';
+import { shellQuote } from '@gitbench/core';
 import { type ExecOptions, type ExecResult, type Sandbox } from './types';
 
 /**

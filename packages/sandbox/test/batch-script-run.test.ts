@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildBatch, parseBatch } from '../src/batch-script';
-import { shellQuote } from '../src/shell-quote';
+import { shellQuote } from '@gitbench/core';
 import { hostRunner } from '../src/step-runner';
 import type { BatchRequest } from '../src/types';
 
