@@ -48,7 +48,7 @@ export const MUTATIONS: Mutation[] = [
   { id: 'scorer-similarity-strict-threshold', file: 'packages/core/src/scoring/scorers/similarity.ts', from: 'const passed = ratio >= threshold.value;', to: 'const passed = ratio > threshold.value;', tests: SCORING },
   { id: 'scorer-exact-match-no-fence-strip', file: 'packages/core/src/scoring/scorers/exact-match.ts', from: "flagOption(fixture, 'strip_fences') ? (stripWrappingFence(output) ?? output) : output", to: 'output', tests: SCORING },
   { id: 'classify-tampering-excluded', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return quality('VALID_FAIL', TAMPERING_ERROR_CLASS);", to: "return excluded('INFRA_FAILURE', TAMPERING_ERROR_CLASS, true);", tests: CLASSIFICATION },
-  { id: 'classify-cancelled-as-infra', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return excluded('CANCELLED', 'aborted', false);", to: "return excluded('CANCELLED', 'aborted', true);", tests: CLASSIFICATION },
+  { id: 'classify-cancelled-as-infra', file: 'packages/core/src/campaign/attempt-outcome.ts', from: "return excluded('CANCELLED', 'cancelled', false);", to: "return excluded('CANCELLED', 'cancelled', true);", tests: CLASSIFICATION },
   { id: 'classify-unknown-error-quality', file: 'packages/core/src/models/errors.ts', from: "error.kind : 'transient';", to: "error.kind : 'quality';", tests: CLASSIFICATION },
   { id: 'network-unknown-host-transient', file: 'packages/providers/src/http-errors.ts', from: "if (code === 'ENOTFOUND' || ", to: 'if (', tests: PROVIDERS },
   { id: 'hash-canonical-json-unsorted', file: 'packages/core/src/canonical-json.ts', from: '.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))', to: '', tests: HASHING },

@@ -9,7 +9,7 @@ import {
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
-import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptOutcome, type Db, type Prisma } from '@gitbench/db';
+import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptWrite, type Db, type Prisma } from '@gitbench/db';
 import { attemptEvidence, attemptRows, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
@@ -84,7 +84,7 @@ function repositoryOf(o: BuildOutcome): BuiltRepository | { error: string } {
   };
 }
 
-async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome> {
+async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSignal): Promise<AttemptWrite> {
   const { driver, registry, db } = deps;
   const started = Date.now();
   const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
@@ -199,7 +199,7 @@ function storageFailureRun(err: StorageError): AttemptRun {
 }
 
 /** The engine's classified attempt as the attempt row's columns and the try's evidence record (as JSON for Prisma). */
-function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptOutcome {
+function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptWrite {
   const rows = attemptRows(run, Date.now() - started, evidence);
   const record = rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
   return { ...rows, record };

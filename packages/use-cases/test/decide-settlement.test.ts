@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { AttemptOutcome } from '@gitbench/db';
+import type { AttemptWrite } from '@gitbench/db';
 import { decideSettlement, settlementOfError, type AttemptRunFacts } from '../src/attempts/decide-settlement';
 
 const product = { productVersion: 'v1', productDirty: false };
-const evidence = { kind: 'model-call' } as unknown as NonNullable<AttemptOutcome['record']['evidence']>;
-const passed: AttemptOutcome = {
+const evidence = { kind: 'model-call' } as unknown as NonNullable<AttemptWrite['record']['evidence']>;
+const passed: AttemptWrite = {
   status: 'VALID_PASS',
   passed: true,
   score: 1,
   summary: { wallDurationMs: 5 },
   record: { evidence },
 };
-const sandboxGone: AttemptOutcome = {
+const sandboxGone: AttemptWrite = {
   status: 'INFRA_FAILURE',
   summary: { errorClass: 'sandbox' },
   record: { errorClass: 'sandbox', evidence },

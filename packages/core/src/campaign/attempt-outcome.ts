@@ -90,7 +90,7 @@ function classifyFailure(failure: AttemptFailure): EndingClass {
     case 'sandbox':
       return excluded('INFRA_FAILURE', failure, true);
     case 'cancelled':
-      return excluded('CANCELLED', 'aborted', false);
+      return excluded('CANCELLED', 'cancelled', false);
     default:
       return assertNever(failure);
   }

@@ -57,7 +57,7 @@ describe('attempt endings', () => {
       'failure:quality': ['INFRA_FAILURE', 'quality', false, true],
       'failure:configuration': ['INFRA_FAILURE', 'configuration', false, true],
       'failure:sandbox': ['INFRA_FAILURE', 'sandbox', false, true],
-      'failure:cancelled': ['CANCELLED', 'aborted', false, false],
+      'failure:cancelled': ['CANCELLED', 'cancelled', false, false],
       'unjudged:no_judge_profile': ['UNSCORED', 'no_judge_profile', false, false],
       'unjudged:judge_exhausted': ['UNSCORED', 'judge_exhausted', false, false],
       'unjudged:judge_configuration': ['UNSCORED', 'judge_configuration', false, false],

@@ -66,7 +66,11 @@ export async function heartbeatAttempt(db: Db, claim: Claim): Promise<HeartbeatV
   return campaign?.status === 'CANCELLED' ? 'cancelled' : 'owned';
 }
 
-export interface AttemptOutcome {
+/**
+ * What finishAttempt writes for one ended attempt: its row's status, score and summary columns, and its
+ * try's record. Not core's AttemptOutcome (the vocabulary of endings, PASS to CANCELLED): this is a write.
+ */
+export interface AttemptWrite {
   status: Exclude<AttemptStatus, 'QUEUED' | 'RUNNING'>;
   passed?: boolean | null;
   score?: number | null;
@@ -103,7 +107,7 @@ export interface AttemptOutcome {
 }
 
 /** The SQL type of every column an outcome may set; a key not listed here is refused, never dropped. */
-const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptOutcome['summary']>, string> = {
+const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptWrite['summary']>, string> = {
   inputHash: 'text',
   promptHash: 'text',
   expectedHash: 'text',
@@ -127,7 +131,7 @@ const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptOutcome['summary']>, stri
   productVersion: 'text',
   productDirty: 'boolean',
 };
-const RECORD_COLUMNS: Record<Exclude<keyof AttemptOutcome['record'], 'finishedAt'>, string> = {
+const RECORD_COLUMNS: Record<Exclude<keyof AttemptWrite['record'], 'finishedAt'>, string> = {
   errorClass: 'text',
   errorMessage: 'text',
   evidence: 'jsonb',
@@ -142,7 +146,7 @@ const RECORD_COLUMNS: Record<Exclude<keyof AttemptOutcome['record'], 'finishedAt
  * instead of an interactive transaction: this runs once per attempt, and the round trips and
  * transaction bookkeeping were a good part of a worker's time on attempts scored on text.
  */
-export async function finishAttempt(db: Db, claim: Claim, workerId: string, outcome: AttemptOutcome): Promise<boolean> {
+export async function finishAttempt(db: Db, claim: Claim, workerId: string, outcome: AttemptWrite): Promise<boolean> {
   const sql = new SqlParams();
   const finishedAt = sql.now();
   const status = sql.param(outcome.status, '"AttemptStatus"');
@@ -174,7 +178,7 @@ const ownedBy = (sql: SqlParams, claim: Claim) =>
   `"id" = ${sql.param(claim.attemptId, 'text')} AND "status" = 'RUNNING' AND "claimToken" = ${sql.param(claim.claimToken, 'text')}`;
 
 /** INSERT of the try row, from the attempt row a `won` CTE returned: no try without its attempt's change. */
-function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: string, finishedAt: string, record: AttemptOutcome['record']): string {
+function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: string, finishedAt: string, record: AttemptWrite['record']): string {
   const columns = ['"id"', '"attemptId"', '"tryNumber"', '"workerId"', '"status"', '"startedAt"', '"finishedAt"'];
   const values = [sql.param(newId('attemptTry'), 'text'), 'won."id"', sql.param(claim.tryNumber, 'int'), sql.param(workerId, 'text'), status, sql.param(claim.startedAt.toISOString(), 'timestamp(3)'), finishedAt];
   for (const [key, value] of Object.entries(record)) {
@@ -188,7 +192,7 @@ function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: strin
 }
 
 /** Why a claimed attempt goes back to the queue without an outcome, and what its try already cost. */
-export type ReleaseReason = Pick<AttemptOutcome['record'], 'evidence' | 'productVersion' | 'productDirty'> & {
+export type ReleaseReason = Pick<AttemptWrite['record'], 'evidence' | 'productVersion' | 'productDirty'> & {
   errorClass: string;
   errorMessage: string;
 };

@@ -3,7 +3,7 @@ import type { Db } from '../client';
 import { jsonbSafe } from '../jsonb-text';
 import type { Prisma } from '../generated/prisma/client';
 import { appendTrajectoryStep, finishTrajectory, startTrajectory } from '../trajectories/trajectory-store';
-import type { AttemptOutcome } from './attempt-store';
+import type { AttemptWrite } from './attempt-store';
 import type { NewCampaign } from './campaign-store';
 
 /**
@@ -19,7 +19,7 @@ export interface HumanAttemptRecord {
   fixture: NewCampaign['fixtures'][number];
   startedAt: Date;
   finishedAt: Date;
-  outcome: AttemptOutcome;
+  outcome: AttemptWrite;
   trajectory: {
     agent: string;
     model: string;

@@ -1,5 +1,5 @@
 import { StorageFailure, type AgentConfig, type Fixture, type Mode } from '@gitbench/core';
-import type { AttemptOutcome } from '@gitbench/db';
+import type { AttemptWrite } from '@gitbench/db';
 
 /**
  * What the worker needs from the engine, kept narrow so the worker's bookkeeping (claims,
@@ -22,7 +22,7 @@ export interface BuiltRepository {
 export class StorageError extends StorageFailure {
   override name = 'StorageError';
   /** What the try's model call had cost before the failure (set by the executor), kept on the released try. */
-  spent?: Partial<AttemptOutcome['record']>;
+  spent?: Partial<AttemptWrite['record']>;
 }
 
 export interface AttemptToRun {
@@ -65,7 +65,7 @@ export interface AttemptExecutor {
    * Runs the attempt and classifies every failure into an outcome; throws only on bugs and on the
    * worker's own StorageError. Its sandboxes are one-shot: each removes itself after its batch.
    */
-  runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptOutcome>;
+  runAttempt(attempt: AttemptToRun, signal: AbortSignal): Promise<AttemptWrite>;
   /** Removes every sandbox carrying these labels (cancel, shutdown). */
   removeSandboxes(labels: Record<string, string>): Promise<number>;
   /** Removes sandboxes of workers that are no longer alive (killed without their shutdown). */

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, HeartbeatVerdict, ReleaseReason } from '@gitbench/db';
+import type { AttemptWrite, HeartbeatVerdict, ReleaseReason } from '@gitbench/db';
 
 /** The GitBench version stamped on everything a worker writes about an attempt. */
 export interface ProductStamp {
@@ -9,7 +9,7 @@ export interface ProductStamp {
 /** What running one claimed attempt came to, gathered before anything is written. */
 export interface AttemptRunFacts {
   /** The executor's outcome, or 'stopped' when it did not stop within its grace after the deadline. */
-  result: AttemptOutcome | 'stopped';
+  result: AttemptWrite | 'stopped';
   /** The worker's wall-clock deadline fired. */
   timedOut: boolean;
   /** The run was asked to stop: deadline, shutdown, a cancelled campaign or a lost claim. */
@@ -32,18 +32,18 @@ export interface AttemptRunFacts {
  *  - lost: another worker owns it now; nothing is written.
  */
 export type Settlement =
-  | { kind: 'finish'; outcome: AttemptOutcome; timedOut: boolean }
-  | { kind: 'cancelled'; outcome: AttemptOutcome }
+  | { kind: 'finish'; outcome: AttemptWrite; timedOut: boolean }
+  | { kind: 'cancelled'; outcome: AttemptWrite }
   | { kind: 'give-back'; next: 'send-now'; reason: ReleaseReason }
   | { kind: 'give-back'; next: 'retry-now'; reason: ReleaseReason; error: unknown }
   | { kind: 'lost' };
 
 /** What a try had already cost when it was given back: its model call's evidence, if there was one. */
-function spentOf(record: Partial<AttemptOutcome['record']> | undefined): Pick<ReleaseReason, 'evidence'> {
+function spentOf(record: Partial<AttemptWrite['record']> | undefined): Pick<ReleaseReason, 'evidence'> {
   return record?.evidence === undefined ? {} : { evidence: record.evidence };
 }
 
-function stamped(outcome: AttemptOutcome, product: ProductStamp): AttemptOutcome {
+function stamped(outcome: AttemptWrite, product: ProductStamp): AttemptWrite {
   return { ...outcome, summary: { ...outcome.summary, ...product }, record: { ...outcome.record, ...product } };
 }
 
@@ -54,10 +54,10 @@ function stamped(outcome: AttemptOutcome, product: ProductStamp): AttemptOutcome
  * lost claim outranks the executor's outcome, which is of a sandbox removed under it.
  */
 export function decideSettlement(facts: AttemptRunFacts): Settlement {
-  const outcome: AttemptOutcome = facts.result === 'stopped' ? { status: 'INFRA_FAILURE', record: {} } : facts.result;
+  const outcome: AttemptWrite = facts.result === 'stopped' ? { status: 'INFRA_FAILURE', record: {} } : facts.result;
   if (facts.timedOut && facts.verdict === 'owned') {
     const error = { errorClass: 'attempt_timeout', errorMessage: facts.deadlineMessage };
-    const timedOut: AttemptOutcome = {
+    const timedOut: AttemptWrite = {
       status: 'INFRA_FAILURE',
       summary: { ...error, wallDurationMs: facts.wallDurationMs },
       record: { ...error, ...spentOf(outcome.record) },
@@ -97,7 +97,7 @@ export function decideSettlement(facts: AttemptRunFacts): Settlement {
 export function settlementOfError(
   error: unknown,
   product: ProductStamp,
-  spent?: Partial<AttemptOutcome['record']>,
+  spent?: Partial<AttemptWrite['record']>,
   errorClass = 'worker_error',
 ): Settlement {
   const errorMessage = String((error as Error)?.message ?? error).slice(0, 4000);
