@@ -198,9 +198,13 @@ function storageFailureRun(err: StorageError): AttemptRun {
   };
 }
 
-/** The engine's classified attempt as the attempt row's columns and the try's evidence record (as JSON for Prisma). */
+/**
+ * The engine's classified attempt as the attempt row's columns and the try's evidence record (as JSON for
+ * Prisma), with a third-party agent's gateway calls, which the same write stores beside the try.
+ */
 function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptWrite {
   const rows = attemptRows(run, Date.now() - started, evidence);
   const record = rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
-  return { ...rows, record };
+  const calls = run.agent?.calls;
+  return { ...rows, record: calls?.length ? { ...record, gatewayCalls: calls } : record };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, type TrajectoryStep } from '@gitbench/core';
+import type { TrajectoryStep } from '@gitbench/core';
 import {
   appendTrajectoryStep,
   claimAttempt,
@@ -16,24 +16,13 @@ import {
   MAX_STORED_FIELD_BYTES,
   type TestDatabase,
 } from '../src';
+import { queuedAttempt } from './queued-attempt';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;
 
-/** A campaign with one queued agent attempt, as planning leaves it. */
-async function attemptRow(): Promise<string> {
-  const campaignId = newId('campaign');
-  const targetId = newId('target');
-  const snapshotId = newId('fixtureSnapshot');
-  const attemptId = newId('attempt');
-  await t.db.campaign.create({ data: { id: campaignId, name: 'c', createdBy: 'u', status: 'RUNNING', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 1 } });
-  await t.db.campaignTarget.create({ data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
-  await t.db.fixtureSnapshot.create({ data: { id: snapshotId, campaignId, domain: 'd', fixtureId: 'f001', difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
-  await t.db.attempt.create({
-    data: { id: attemptId, campaignId, targetId, fixtureSnapshotId: snapshotId, trial: 1, modelId: 'm', outputMode: 'text', domain: 'd', fixtureId: 'f001', difficulty: 'easy' },
-  });
-  return attemptId;
-}
+/** A campaign with one queued attempt, as planning leaves it. */
+const attemptRow = () => queuedAttempt(t.db, { modelId: 'm', outputMode: 'text', profile: 'p' });
 
 beforeAll(async () => {
   t = await createTestDatabase(DATABASE_URL, 'traj');

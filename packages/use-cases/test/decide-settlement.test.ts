@@ -101,3 +101,20 @@ describe('how a claimed attempt ends', () => {
     });
   });
 });
+
+describe("a third-party agent's gateway calls", () => {
+  const gatewayCalls = [{ seq: 1 }] as unknown as NonNullable<AttemptWrite['record']['gatewayCalls']>;
+  const withCalls: AttemptWrite = { ...sandboxGone, record: { ...sandboxGone.record, gatewayCalls } };
+
+  it('go with the try however it ends: timed out, cancelled or given back at shutdown', () => {
+    const timedOut = decideSettlement(facts({ result: withCalls, timedOut: true, aborted: true }));
+    expect(timedOut.kind === 'finish' && timedOut.outcome.record.gatewayCalls).toBe(gatewayCalls);
+    const cancelled = decideSettlement(facts({ result: withCalls, aborted: true, verdict: 'cancelled' }));
+    expect(cancelled.kind === 'cancelled' && cancelled.outcome.record.gatewayCalls).toBe(gatewayCalls);
+    const shutdown = decideSettlement(facts({ result: withCalls, aborted: true, verdict: 'owned' }));
+    expect(shutdown.kind === 'give-back' && shutdown.reason.gatewayCalls).toBe(gatewayCalls);
+    // A try that made no calls carries no empty list.
+    const none = decideSettlement(facts({ result: sandboxGone, aborted: true, verdict: 'owned' }));
+    expect(none.kind === 'give-back' && 'gatewayCalls' in none.reason).toBe(false);
+  });
+});

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { newId, type Mode } from '@gitbench/core';
+import { newId, type GatewayCallRecord, type Mode } from '@gitbench/core';
 import { rawQuery, type Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
 import { ACTIVE_CAMPAIGN_STATUSES } from './dispatch';
+import { gatewayCallsInsert } from '../trajectories/gateway-call-store';
 import { SqlParams } from './sql-params';
 
 /**
@@ -103,7 +104,10 @@ export interface AttemptWrite {
     >
   >;
   /** The evidence of this try, stored once and never overwritten. */
-  record: Omit<Prisma.AttemptTryUncheckedCreateInput, 'id' | 'attemptId' | 'tryNumber' | 'workerId' | 'status' | 'startedAt'>;
+  record: Omit<Prisma.AttemptTryUncheckedCreateInput, 'id' | 'attemptId' | 'tryNumber' | 'workerId' | 'status' | 'startedAt' | 'gatewayCalls'> & {
+    /** A third-party agent's calls through the model gateway: GatewayCall rows written with the try's. */
+    gatewayCalls?: GatewayCallRecord[];
+  };
 }
 
 /** The SQL type of every column an outcome may set; a key not listed here is refused, never dropped. */
@@ -131,7 +135,7 @@ const SUMMARY_COLUMNS: Record<keyof NonNullable<AttemptWrite['summary']>, string
   productVersion: 'text',
   productDirty: 'boolean',
 };
-const RECORD_COLUMNS: Record<Exclude<keyof AttemptWrite['record'], 'finishedAt'>, string> = {
+const RECORD_COLUMNS: Record<Exclude<keyof AttemptWrite['record'], 'finishedAt' | 'gatewayCalls'>, string> = {
   errorClass: 'text',
   errorMessage: 'text',
   evidence: 'jsonb',
@@ -165,10 +169,13 @@ export async function finishAttempt(db: Db, claim: Claim, workerId: string, outc
     sets.push(`"${key}" = ${sql.param(value, type)}`);
   }
   const insertTry = tryInsert(sql, claim, workerId, status, finishedAt, outcome.record);
+  const insertCalls = gatewayCallsInsert(sql, 'tried', outcome.record.gatewayCalls);
   const { rows } = await rawQuery<{ id: string }>(
     db,
-    `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id")
-     ${insertTry} RETURNING "id"`,
+    `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id"),
+     tried AS (${insertTry} RETURNING "id", "attemptId", "tryNumber")
+     ${insertCalls ? `, called AS (${insertCalls})` : ''}
+     SELECT "id" FROM tried`,
     sql.values,
   );
   return rows.length === 1;
@@ -182,7 +189,8 @@ function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: strin
   const columns = ['"id"', '"attemptId"', '"tryNumber"', '"workerId"', '"status"', '"startedAt"', '"finishedAt"'];
   const values = [sql.param(newId('attemptTry'), 'text'), 'won."id"', sql.param(claim.tryNumber, 'int'), sql.param(workerId, 'text'), status, sql.param(claim.startedAt.toISOString(), 'timestamp(3)'), finishedAt];
   for (const [key, value] of Object.entries(record)) {
-    if (value === undefined) continue;
+    // The calls are rows of their own (gatewayCallsInsert), written by the same statement.
+    if (value === undefined || key === 'gatewayCalls') continue;
     const type = RECORD_COLUMNS[key as keyof typeof RECORD_COLUMNS];
     if (!type) throw new Error(`an outcome cannot set the try's ${key}`);
     columns.push(`"${key}"`);
@@ -192,7 +200,7 @@ function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: strin
 }
 
 /** Why a claimed attempt goes back to the queue without an outcome, and what its try already cost. */
-export type ReleaseReason = Pick<AttemptWrite['record'], 'evidence' | 'productVersion' | 'productDirty'> & {
+export type ReleaseReason = Pick<AttemptWrite['record'], 'evidence' | 'gatewayCalls' | 'productVersion' | 'productDirty'> & {
   errorClass: string;
   errorMessage: string;
 };
@@ -227,9 +235,11 @@ export async function releaseAttempt(
   if (next === 'send-now') sets.push(`"dispatchCount" = "dispatchCount" + 1`, `"dispatchBase" = "dispatchBase" + 1`, `"dispatchedAt" = ${finishedAt}`);
   else sets.push(`"dispatchedAt" = NULL`);
   const insertTry = tryInsert(sql, claim, workerId, `'INFRA_FAILURE'::"AttemptStatus"`, finishedAt, reason);
+  // What the given-back try's agent had called (and spent) is kept with it, as its evidence is.
+  const insertCalls = gatewayCallsInsert(sql, 'tried', reason.gatewayCalls);
   const rows = await db.$queryRawUnsafe<{ id: string; dispatchCount: number }[]>(
     `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id", "dispatchCount"),
-     tried AS (${insertTry}),
+     tried AS (${insertTry} RETURNING "attemptId", "tryNumber"),${insertCalls ? `\n     called AS (${insertCalls}),` : ''}
      abandoned AS (UPDATE "Trajectory" SET "status" = 'abandoned', "updatedAt" = ${finishedAt}
        WHERE "attemptId" IN (SELECT "id" FROM won) AND "tryNumber" = ${sql.param(claim.tryNumber, 'int')} AND "status" = 'running')
      SELECT "id", "dispatchCount" FROM won`,

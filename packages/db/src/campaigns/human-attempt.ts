@@ -80,9 +80,11 @@ export async function recordHumanAttempt(db: Db, r: HumanAttemptRecord): Promise
         ...(outcome.summary as Partial<Prisma.AttemptUncheckedCreateInput>),
       },
     });
+    // A person's attempt calls no model through a gateway: its record has no calls to store.
+    const { gatewayCalls: _none, ...record } = outcome.record;
     await tx.attemptTry.create({
       data: {
-        ...jsonbSafe(outcome.record),
+        ...jsonbSafe(record),
         id: newId('attemptTry'),
         attemptId,
         tryNumber: 1,

@@ -38,9 +38,15 @@ export type Settlement =
   | { kind: 'give-back'; next: 'retry-now'; reason: ReleaseReason; error: unknown }
   | { kind: 'lost' };
 
-/** What a try had already cost when it was given back: its model call's evidence, if there was one. */
-function spentOf(record: Partial<AttemptWrite['record']> | undefined): Pick<ReleaseReason, 'evidence'> {
-  return record?.evidence === undefined ? {} : { evidence: record.evidence };
+/**
+ * What a try had already cost when it was given back: its model call's evidence, if there was one, and
+ * a third-party agent's calls through the gateway.
+ */
+function spentOf(record: Partial<AttemptWrite['record']> | undefined): Pick<ReleaseReason, 'evidence' | 'gatewayCalls'> {
+  return {
+    ...(record?.evidence === undefined ? {} : { evidence: record.evidence }),
+    ...(record?.gatewayCalls?.length ? { gatewayCalls: record.gatewayCalls } : {}),
+  };
 }
 
 function stamped(outcome: AttemptWrite, product: ProductStamp): AttemptWrite {
