@@ -1,4 +1,4 @@
-import { createDb, type Db } from '@gitbench/db';
+import { createDb, Prisma, sqlRows, type Db } from '@gitbench/db';
 import type { QueueClient } from '@gitbench/queue';
 import { redacted, type CliEnv } from './env';
 import { InfrastructureError } from './exit';
@@ -42,8 +42,10 @@ export async function openServices(env: CliEnv, opts: { queue: boolean }): Promi
     await db.$disconnect();
   };
   try {
-    const [row] = await db.$queryRaw<{ table: string | null }[]>`SELECT to_regclass('"Campaign"')::text AS "table"`.catch((err: Error) => {
-      // Prisma's message ends with the driver's reason ("Can't reach database server at ...").
+    // Straight on the pool: through Prisma, this first statement would start its query compiler, which a
+    // command that reads only through sqlRows (campaign status) never needs.
+    const [row] = await sqlRows<{ table: string | null }>(db, Prisma.sql`SELECT to_regclass('"Campaign"')::text AS "table"`).catch((err: Error) => {
+      // The driver's reason (ECONNREFUSED ..., password authentication failed ...) is its message's last line.
       const reason = err.message.trim().split('\n').filter(Boolean).pop();
       throw new InfrastructureError(`cannot reach PostgreSQL at ${redacted(env.DATABASE_URL)} (DATABASE_URL): ${reason}`);
     });

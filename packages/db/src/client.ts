@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from './generated/prisma/client';
+import { PrismaClient, type Prisma } from './generated/prisma/client';
 
 export type Db = PrismaClient;
 
@@ -89,6 +89,33 @@ export async function rawQuery<T>(db: Db, text: string, values: readonly unknown
   return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
 }
 
+/**
+ * The values Prisma's $queryRaw gives, for statements run on the pool: int8 as a bigint, and a
+ * timestamp without time zone (every DateTime column) as that instant in UTC, where pg would read it
+ * in the host's time zone. numeric stays its text (Prisma gives a Decimal); callers read both with Number.
+ */
+const PRISMA_RAW_TYPES = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (v: string) => BigInt(v);
+    if (oid === pg.types.builtins.TIMESTAMP) return (v: string) => new Date(`${v.replace(' ', 'T')}Z`);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/**
+ * A Prisma.sql statement run straight on the pool, its rows typed as $queryRaw's would be: a read
+ * the CLI's and the pages' summaries make once per call. Prisma's first statement in a process
+ * loads and instantiates its query compiler (Wasm, about 130 ms of CPU) and compiles every
+ * statement there; a `gitbench campaign status` made only such reads, so it paid that on every
+ * start for a few milliseconds of SQL.
+ */
+export async function sqlRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRaw<T[]>(query);
+  const result = await pool.query({ text: query.text, values: query.values as unknown[], types: PRISMA_RAW_TYPES });
+  return result.rows as T[];
+}
+
 export function createDb(config: DbConfig): Db {
   const onError = config.onConnectionError ?? (() => undefined);
   const pool = new pg.Pool({
@@ -112,5 +139,13 @@ export function createDb(config: DbConfig): Db {
   });
   const client = new PrismaClient({ adapter });
   pools.set(client, pool);
+  // Prisma ends the pool only if its adapter connected, that is after a statement of Prisma's own; a
+  // client that ran only sqlRows and rawQuery would keep idle connections, and its process alive, for
+  // the pool's idle timeout (10 s) after $disconnect.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
   return client;
 }

@@ -1,4 +1,4 @@
-export { createDb, type Db, type DbConfig } from './client';
+export { createDb, sqlRows, type Db, type DbConfig } from './client';
 export { applyMigrations, listMigrations, MigrationError, type MigrationReport } from './migrate';
 export { grantAppRole, type AppRole } from './app-role';
 export { snapshotSchema } from './schema-snapshot';

@@ -1,6 +1,6 @@
 import { campaignCompleteness, countStatuses, type Mode, type AttemptRow, type Completeness, type StatusCounts, type TargetFigures } from '@gitbench/core';
-import type { Db } from '../client';
-import type { Prisma } from '../generated/prisma/client';
+import { sqlRows, type Db } from '../client';
+import { Prisma } from '../generated/prisma/client';
 import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';
 import { refreshStaleCampaignStats } from '../stats/refresh-stale';
 import { readTargetFigures } from '../stats/target-sums';
@@ -40,23 +40,12 @@ export interface CampaignSummary {
 
 /** A campaign's attempts as core's aggregation reads them. */
 export async function loadAttemptRows(db: Db, campaignId: string): Promise<AttemptRow[]> {
-  const rows = await db.attempt.findMany({
-    where: { campaignId },
-    select: {
-      modelId: true,
-      reasoningEffort: true,
-      outputMode: true,
-      domain: true,
-      fixtureId: true,
-      difficulty: true,
-      trial: true,
-      status: true,
-      totalTokens: true,
-      costUsd: true,
-      costEstimated: true,
-      apiDurationMs: true,
-    },
-  });
+  const rows = await sqlRows<Omit<AttemptRow, 'campaignId' | 'effort' | 'tokens'> & { reasoningEffort: string | null; totalTokens: number | null }>(
+    db,
+    Prisma.sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty", "trial",
+                      "status"::text AS "status", "totalTokens", "costUsd", "costEstimated", "apiDurationMs"
+                 FROM "Attempt" WHERE "campaignId" = ${campaignId}`,
+  );
   return rows.map(({ reasoningEffort, totalTokens, ...r }) => ({ ...r, campaignId, effort: reasoningEffort, tokens: totalTokens }));
 }
 
@@ -67,22 +56,30 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
  * `runningStatsMinAgeMs`, as the page does). Null when the campaign does not exist.
  */
 export async function summarizeCampaign(db: Db, campaignId: string, opts: { runningStatsMinAgeMs?: number } = {}): Promise<CampaignSummary | null> {
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: campaignHeaderSelect });
+  // Every read here is plain SQL on the pool (sqlRows), none through Prisma's query compiler, whose
+  // start-up was most of a `gitbench campaign status`; only refreshing stale stats (a write) takes Prisma.
+  const header = Prisma.raw(Object.keys(campaignHeaderSelect).map((column) => `"${column}"`).join(', '));
+  const [campaign] = await sqlRows<CampaignHeader>(db, Prisma.sql`SELECT ${header} FROM "Campaign" WHERE "id" = ${campaignId}`);
   if (!campaign) return null;
   await refreshStaleCampaignStats(db, { campaignId, minAgeMs: opts.runningStatsMinAgeMs ?? 3_000 });
-  const [targets, fixtures, rows, agentTargets, perTarget] = await Promise.all([
-    db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
-    db.fixtureSnapshot.count({ where: { campaignId } }),
+  const [targets, [fixtures], rows, agentTargets, perTarget] = await Promise.all([
+    sqlRows<Omit<CampaignTargetRow, 'effort'> & { reasoningEffort: string | null }>(
+      db,
+      Prisma.sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "profile"
+                   FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC`,
+    ),
+    sqlRows<{ n: bigint }>(db, Prisma.sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`),
     loadAttemptRows(db, campaignId),
     agentTargetStats(db, { campaignId, includeLegacy: true }),
     readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]),
   ]);
   const statusCounts = countStatuses(rows);
-  const plannedAttempts = targets.length * fixtures * campaign.trials;
+  const fixtureCount = Number(fixtures?.n ?? 0);
+  const plannedAttempts = targets.length * fixtureCount * campaign.trials;
   return {
     campaign,
     targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, profile: t.profile })),
-    fixtures,
+    fixtures: fixtureCount,
     plannedAttempts,
     statusCounts,
     done: rows.length - (statusCounts.QUEUED ?? 0) - (statusCounts.RUNNING ?? 0),

@@ -1,5 +1,5 @@
 import { AGENT_EXIT_STATUSES, type AgentExitStatus } from '@gitbench/core';
-import type { Db } from '../client';
+import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 
 /** How an attempt's latest try ended: an exit status, or still running / abandoned (no exit status). */
@@ -74,7 +74,9 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
        ORDER BY t."attemptId", t."tryNumber" DESC
     )`;
   const [targets, exits] = await Promise.all([
-    db.$queryRaw<TargetRow[]>`
+    sqlRows<TargetRow>(
+      db,
+      Prisma.sql`
       WITH ${latest}
       SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode",
              count(*) AS attempts, avg(l."steps")::float8 AS "stepsMean", max(l."steps") AS "stepsMax",
@@ -85,12 +87,16 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
         FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId"
        GROUP BY 1, 2, 3
        ORDER BY 1, 2, 3`,
-    db.$queryRaw<ExitRow[]>`
+    ),
+    sqlRows<ExitRow>(
+      db,
+      Prisma.sql`
       WITH ${latest}
       SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode",
              COALESCE(l."exitStatus", CASE WHEN l.status = 'abandoned' THEN 'abandoned' ELSE 'running' END) AS "end", count(*) AS n
         FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId"
        GROUP BY 1, 2, 3, 4`,
+    ),
   ]);
   const key = (r: { campaignId: string | null; modelId: string; outputMode: string }) => `${r.campaignId}\u0000${r.modelId}\u0000${r.outputMode}`;
   const exitsByKey = new Map<string, Record<AgentEnd, number>>();

@@ -1,4 +1,4 @@
-import type { Db } from '../client';
+import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 import { refreshCampaignStats } from './refresh-campaign-stats';
 
@@ -14,7 +14,9 @@ export interface StaleCampaign {
  * marked stale by a migration (refreshedAt at the epoch).
  */
 export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<StaleCampaign[]> {
-  return db.$queryRaw<StaleCampaign[]>`
+  return sqlRows<StaleCampaign>(
+    db,
+    Prisma.sql`
     SELECT c."id", c."status"::text IN ('PLANNING', 'QUEUED', 'RUNNING') AS "active", st."refreshedAt"
       FROM "Campaign" c
       CROSS JOIN LATERAL (SELECT max(s."refreshedAt") AS "refreshedAt", coalesce(sum(s."attempts"), 0) AS n
@@ -26,7 +28,8 @@ export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<S
        AND (st."refreshedAt" IS NULL
             OR st."refreshedAt" <= TIMESTAMP '1970-01-01 00:00:00'
             OR st."refreshedAt" < at."finishedAt"
-            OR st.n <> at.n)`;
+            OR st.n <> at.n)`,
+  );
 }
 
 /**

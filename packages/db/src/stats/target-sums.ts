@@ -1,5 +1,5 @@
 import { targetFigures, type Mode, type PassAnyCell, type TargetFigures, type TargetSums } from '@gitbench/core';
-import type { Db } from '../client';
+import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 
 /** Which rows of the stored stats a sum covers: all of a campaign's, or one domain's, difficulty's or output mode's. */
@@ -110,7 +110,9 @@ export async function sumTargets(
     ...Object.entries(CURRENT_ONLY).map(([col, as]) => raw(`coalesce(sum("${col}") FILTER (WHERE NOT "legacy"), 0) AS "${as}"`)),
     ...['trialRounds', 'completeTrials', ...ROUND_SUMS.map((name) => `round_${name}`)].map((col) => raw(`sum("${col}") AS "${col}"`)),
   ];
-  const rows = await db.$queryRaw<SumRow[]>`
+  const rows = await sqlRows<SumRow>(
+    db,
+    Prisma.sql`
     WITH per_campaign AS (
       SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", c."legacy", c."trials"
              ${list(perCampaign)} ${list(passAnyInner)} ${trials.inner}
@@ -121,7 +123,8 @@ export async function sumTargets(
     SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", count(*) AS "campaigns",
            bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy", max("trials") AS "maxTrials"
            ${list(perTarget)} ${list(passAnyOuter)}
-      FROM rounds GROUP BY 1, 2, 3`;
+      FROM rounds GROUP BY 1, 2, 3`,
+  );
   const passAny: PassAnyCell[] = [];
   for (const r of rows) {
     if (r.anyCurrent !== true) continue;
