@@ -36,6 +36,8 @@ interface Project {
   tests: string;
   pythonpath: string[];
   command: string;
+  /** Why the command leaves tests out, told in the ticket (a test that fails upstream or races is left out, never a discriminating one). */
+  deselected?: string;
 }
 
 interface MergeSpec {
@@ -300,6 +302,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     `- main is a merge commit whose first parent is main as it was before the merge and whose second parent is ${spec.theirsBranch};`,
     '- no tracked file of main holds a conflict marker line;',
     `- the project's test suite as it stands after the merge (both sides' tests) passes on main's tree: \`${runLine(p)}\`.`,
+    ...(p.deselected ? [`  ${p.deselected}`] : []),
     `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` directory, so editing tests changes nothing.`,
     'The merge result is not compared with any particular resolution; the tests decide.',
   ].join('\n');
@@ -402,6 +405,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       `- on \`${l.branch}\`, the line's own tests plus the fix's regression test, ported to that line, pass: \`${runLine(p)}\``,
       `  (the checker runs its own pinned copy of \`${p.tests}/\` for the line, so editing tests changes nothing);`,
     ]),
+    ...(p.deselected ? [p.deselected] : []),
     '- main is left as it is.',
   ].join('\n');
   const doc = {
@@ -540,6 +544,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     `- each of the ${spec.commits.length} commits above appears exactly once on it, in this order, with its original message, and nothing else is added.`,
     '  Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);',
     `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
+    ...(p.deselected ? [`  ${p.deselected}`] : []),
     `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
     `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
   ].join('\n');
