@@ -11,6 +11,9 @@ import type { RepoStepState, ToolCallRecord, ToolCallResult, TrajectoryStep } fr
  * - the step's tool time runs from its answer to that request, and its repository is the state read
  *   just before that request (the gateway's beforeCall; for a request refused unasked, the next state
  *   read), or the final state when none came.
+ * The agent is an adversary: a result is only what it chose to send, so each is marked `agentReported`,
+ * and nothing about the repository is read from results. The states come from the caller, who reads the
+ * repository itself (the engine's observer, beside the running agent).
  */
 export interface CallsToTrajectoryOptions {
   /** Repository state read before each call, by the call's seq (null where reading failed). */
@@ -94,6 +97,8 @@ export function callsToTrajectory(
         output: b!.result.content,
         outputBytes: bytes,
         truncatedBytes: 0,
+        // What the agent sent back, never seen run: the step's repository below is read by GitBench instead.
+        agentReported: true,
       };
     });
     const repo = back ? stateFrom(back.seq, options) : (options.repoAtEnd ?? null);

@@ -23,6 +23,8 @@ export interface StepResultHead {
   durationMs: number;
   outputBytes: number;
   truncatedBytes: number;
+  /** The agent's own report of its tool's result, not observed by GitBench (ToolCallResult.agentReported). */
+  agentReported?: boolean;
 }
 
 export interface StepHead {
@@ -79,6 +81,7 @@ export function stepHead(step: TrajectoryStep): StepHead {
       durationMs: r.durationMs,
       outputBytes: r.outputBytes,
       truncatedBytes: r.truncatedBytes,
+      ...(r.agentReported ? { agentReported: true } : {}),
     })),
     repo: repo
       ? {

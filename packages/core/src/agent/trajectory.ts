@@ -44,6 +44,13 @@ export const toolCallResultSchema = z
     /** Size of the full output before capping, and how much of it the model did not see. */
     outputBytes: count,
     truncatedBytes: count,
+    /**
+     * True when the result is only what a third-party agent said its own tool returned (the next
+     * request it sent through the model gateway): GitBench never saw that tool run, so the output may
+     * be anything the agent chose to send. Its repository state is read by GitBench, never taken from
+     * here. Absent for our own loop's results, which the runtime ran and observed.
+     */
+    agentReported: z.boolean().optional(),
   })
   .strict();
 export type ToolCallResult = z.infer<typeof toolCallResultSchema>;

@@ -52,7 +52,10 @@ export interface AgentAttemptOptions {
   config?: AgentConfigInput | AgentConfig;
   /** Called once, before the first model call, with what the trajectory is (the worker starts its row). */
   onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
-  /** Every finished step, in order, before the next model call (the worker stores it: live trajectories). */
+  /**
+   * Every finished step, in order, before the next model call (the worker stores it: live trajectories).
+   * A third-party agent's steps come all at once when it has ended, rebuilt from its gateway calls.
+   */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
   /** A third-party agent's every call through the model gateway, as it completes. */
   onCall?: (call: GatewayCallRecord) => void | Promise<void>;
@@ -207,6 +210,9 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
         ...(input.signal ? { signal: input.signal } : {}),
         ...(input.agent?.onCall ? { onCall: input.agent.onCall } : {}),
       });
+      // The steps are rebuilt from the calls once the agent has ended (a step is whole only when the next
+      // request carries its results); they go where our own loop's go, so the worker stores them alike.
+      for (const step of run.steps) await input.agent?.onStep?.(step, 'native');
     } else {
       await input.agent?.onStart?.({ agent: input.modelName, model: input.modelName, toolSet: toolSet.name });
       run = await runAgent({
