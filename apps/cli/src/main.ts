@@ -25,8 +25,8 @@ Campaigns (PostgreSQL and the workers' Redis queue on the server; or, with GITBE
 GITBENCH_TOKEN set, the web app's HTTP API as the token's user):
   gitbench campaign create (--config FILE | --name NAME --model ID [--model ID ...]
                      [--output-mode text|json_schema|both] [--trials N] [--fixtures DIR]
-                     [--mode agent [--tool-set NAME] [--protocol auto|native|text] [--max-turns N] [--max-wall-ms N]
-                      [--command-timeout-ms N]]
+                     [--mode agent [--agent NAME ...] [--tool-set NAME] [--protocol auto|native|text] [--max-turns N]
+                      [--max-wall-ms N] [--command-timeout-ms N]]
                      [--suite-version V] [--domain D] [--difficulty D] [--tag T] [--id DOMAIN/ID] [--seed N]
                      [--judge-profile NAME] [--concurrency N] [--created-by WHO])
                      [--dry-run] [--wait] [--json]

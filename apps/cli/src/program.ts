@@ -79,6 +79,7 @@ export const CAMPAIGN_CREATE_OPTIONS = [
   ['--model <id>', 'a model (repeat for more)'],
   ['--output-mode <mode>', 'text, json_schema, agent or both (repeatable)'],
   ['--mode <mode>', 'agent: run the campaign as agents (or an output mode)'],
+  ['--agent <name>', "with --mode agent: an agent that drives every model (repeat for more): gitbench (our own loop, the default) or a third-party agent (gitbench agents)"],
   ...AGENT_FLAG_HELP,
   ['--trials <n>', 'runs of every fixture'],
   ['--fixtures <dir>', 'suite directory'],

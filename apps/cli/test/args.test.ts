@@ -53,7 +53,7 @@ describe('the command line (commander)', () => {
     const run = refused(['run', '--help']).said;
     for (const flag of ['--mode <mode>', '--tool-set <name>', '--protocol <protocol>', '--max-turns <n>', '--command-timeout-ms <n>']) expect(run).toContain(flag);
     const create = refused(['campaign', 'create', '--help']).said;
-    for (const flag of ['--mode <mode>', '--tool-set <name>', '--max-turns <n>']) expect(create).toContain(flag);
+    for (const flag of ['--mode <mode>', '--agent <name>', '--tool-set <name>', '--max-turns <n>']) expect(create).toContain(flag);
     // `gitbench help run` says the same as `gitbench run --help`.
     expect(refused(['help', 'run']).said).toBe(run);
   });

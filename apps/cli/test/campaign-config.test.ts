@@ -71,4 +71,12 @@ describe('campaign create --mode agent', () => {
     const parsed = parseCampaignConfig(config);
     expect(parsed.success).toBe(true);
   });
+
+  it('takes the agents that drive the models from --agent, repeated or comma-separated', () => {
+    const config = configFromFlags(args(['--name', 'a', '--model', 'oracle', '--mode', 'agent', '--agent', 'claude-code', '--agent', 'codex,gitbench']), { createdBy: 'me' });
+    expect(config).toMatchObject({ outputModes: ['agent'], agents: ['claude-code', 'codex', 'gitbench'] });
+    expect(parseCampaignConfig(config).success).toBe(true);
+    const orphan = parseCampaignConfig(configFromFlags(args(['--name', 'a', '--model', 'oracle', '--agent', 'codex']), { createdBy: 'me' }));
+    expect(!orphan.success && orphan.error.fieldErrors.agents).toEqual(['Agents run only in the agent output mode: add agent to the output modes.']);
+  });
 });

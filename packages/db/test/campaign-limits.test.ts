@@ -62,3 +62,23 @@ describe('evidence size cap', () => {
     expect(capJsonStrings(record, 1_000_000, 'L')).toEqual({ value: record, cut: false });
   });
 });
+
+describe('the agents a campaign lists, checked against those this deployment runs', () => {
+  it('names each unknown agent on its field with the agents there are, before anything is planned', async () => {
+    const input = { name: 'agents', createdBy: 'x', models: ['oracle'], outputModes: ['agent'], agents: ['gitbench', 'codex', 'aider'], trials: 1 };
+    const r = await prepareCampaign(input, { ...deps(), agents: ['claude-code', 'codex'] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.fieldErrors).toEqual({ 'agents.2': ["agents[2]: unknown agent 'aider'. Use one of gitbench, claude-code, codex."] });
+    // Without a list of agents only our own loop runs.
+    const none = await prepareCampaign({ ...input, agents: ['codex'] }, deps());
+    expect(!none.ok && none.errors.fieldErrors['agents.0']).toEqual(["agents[0]: unknown agent 'codex'. Use one of gitbench."]);
+  });
+
+  it('plans one target per agent and model', async () => {
+    const input = { name: 'agents', createdBy: 'x', models: ['oracle', 'nop'], outputModes: ['agent'], agents: ['gitbench', 'codex'], trials: 1 };
+    const r = await prepareCampaign(input, { ...deps(), agents: ['codex'] });
+    expect(r.ok && r.plan.targets.map((t) => `${t.modelId}/${t.agent ?? 'gitbench'}`)).toEqual(['nop/gitbench', 'nop/codex', 'oracle/gitbench', 'oracle/codex']);
+    expect(r.ok && r.plan.attempts.length).toBe(4 * 204);
+  });
+});

@@ -44,6 +44,8 @@ export {
 } from './agent/agent-attempt';
 export { gatewayBackend, runThirdPartyAgent, type ThirdPartyRun } from './agent/third-party-agent';
 export { AGENT_SANDBOX_LIMITS, openAgentTarget, type AgentTargetOptions } from './agent/third-party-target';
+// The third-party agents an app may offer (name, version, protocol), without each app depending on the adapters.
+export { describeAgents } from '@gitbench/agents';
 export { referenceShellCommands } from './agent/builtin-agents';
 export { judgeUsageOf } from './judge-usage';
 export { attemptRows, type AttemptRows } from './attempt-rows';

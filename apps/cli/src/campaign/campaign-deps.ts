@@ -1,3 +1,4 @@
+import { describeAgents } from '@gitbench/agents';
 import { campaignLimitsFromEnv, safetyReviewerFromEnv } from '@gitbench/core';
 import type { CampaignServiceDeps, PlanJob } from '@gitbench/db';
 import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
@@ -16,6 +17,7 @@ export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: Plan
     profileFor: (modelId) => registry.describeModel(modelId),
     modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),
     judgeProfileError: (name) => registry.judgeProfileError(name),
+    agents: describeAgents().map((a) => a.name),
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), not the user's directory.
     productVersion: detectProductVersion(process.env, import.meta.dirname),
     enqueuePlan,

@@ -10,6 +10,7 @@ export const CONFIG_FLAGS = [
   'model',
   'output-mode',
   'mode',
+  'agent',
   ...AGENT_FLAGS,
   'trials',
   'fixtures',
@@ -43,11 +44,13 @@ export function configFromFlags(args: ParsedArgs, defaults: { createdBy: string 
     }).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
   );
   const models = listFlag(args, 'model', { commas: false });
+  const agents = listFlag(args, 'agent');
   const config: Record<string, unknown> = {
     name: stringFlag(args, 'name'),
     createdBy: stringFlag(args, 'created-by') ?? defaults.createdBy,
     models: models.length > 0 ? models : undefined,
     outputModes: outputModes([...listFlag(args, 'output-mode'), ...listFlag(args, 'mode')]),
+    agents: agents.length > 0 ? agents : undefined,
     agent: agentSectionFromFlags(args),
     fixtures: Object.keys(fixtures).length > 0 ? fixtures : undefined,
     trials: numeric(stringFlag(args, 'trials')),

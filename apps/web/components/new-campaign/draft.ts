@@ -18,6 +18,17 @@ export interface Suite {
   tags: string[];
 }
 
+/** An agent the form offers for agent mode; GitBench's own loop has no version of its own. */
+export interface AgentOption {
+  name: string;
+  displayName: string;
+  version: string | null;
+  protocol: string | null;
+}
+
+/** GitBench's own agent loop (core's OWN_AGENT): chosen unless the person unticks it. */
+export const OWN_AGENT = 'gitbench';
+
 /** The server's validation answer: messages for the whole form, and per dotted field path. */
 export interface Errors {
   formErrors: string[];
@@ -37,6 +48,8 @@ export interface CampaignDraft {
   /** Agent mode: the tool set (`default`: the fixture's own) and the turn limit; other limits keep their defaults. */
   toolSet: string;
   maxTurns: string;
+  /** Agent mode: the agents that drive the models (our own loop and third-party agents by name). */
+  agents: string[];
   suiteDir: string;
   domains: string[];
   difficulties: string[];
@@ -53,6 +66,7 @@ export const INITIAL_DRAFT: CampaignDraft = {
   outputModes: ['text'],
   toolSet: 'default',
   maxTurns: '30',
+  agents: [OWN_AGENT],
   suiteDir: '',
   domains: [],
   difficulties: [],
@@ -76,7 +90,7 @@ export function draftBody(d: CampaignDraft) {
     trials: Number(d.trials),
     seed: Number(d.seed),
     ...(d.judgeProfile.trim() ? { judgeProfile: d.judgeProfile.trim() } : {}),
-    ...(d.outputModes.includes('agent') ? { agent: { toolSet: d.toolSet.trim() || 'default', limits: { maxTurns: Number(d.maxTurns) } } } : {}),
+    ...(d.outputModes.includes('agent') ? { agents: d.agents, agent: { toolSet: d.toolSet.trim() || 'default', limits: { maxTurns: Number(d.maxTurns) } } } : {}),
   };
 }
 

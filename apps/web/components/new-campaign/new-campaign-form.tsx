@@ -96,7 +96,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
         />
       </div>
       <ModelsFieldset uid={uid} profiles={options.profiles} draft={draft} update={update} errors={under('models')} simulated={new RegExp(vocabulary.simulatedModelPattern)} />
-      <OutputModesFieldset uid={uid} draft={draft} update={update} errors={under('outputModes')} agentErrors={under('agent')} />
+      <OutputModesFieldset uid={uid} draft={draft} update={update} errors={under('outputModes')} agentErrors={under('agent')} agents={options.agents} agentsErrors={under('agents')} />
       <FixturesFieldset uid={uid} suites={options.suites} draft={draft} update={update} errors={under('fixtures')} difficultyOrder={vocabulary.difficulties} />
       <div className="grid gap-4 sm:grid-cols-3">
         <TextField id={`${uid}-trials`} label="Trials" type="number" min={1} max={20} value={draft.trials} errors={fe('trials')} onChange={(v) => update({ trials: v })} />

@@ -2,21 +2,26 @@
 
 import { MODES } from '@gitbench/core/mode';
 import { FieldError, Fieldset, inputClass, toggle } from './fields';
-import type { CampaignDraft, DraftUpdate } from './draft';
+import { AgentsChoice } from './agents-choice';
+import type { AgentOption, CampaignDraft, DraftUpdate } from './draft';
 
-/** The output modes, and for agent mode the agent's tool set and turn limit. */
+/** The output modes, and for agent mode the agents that drive the models, the tool set and the turn limit. */
 export function OutputModesFieldset({
   uid,
   draft,
   update,
   errors,
   agentErrors,
+  agents,
+  agentsErrors,
 }: {
   uid: string;
-  draft: Pick<CampaignDraft, 'outputModes' | 'toolSet' | 'maxTurns'>;
+  draft: Pick<CampaignDraft, 'outputModes' | 'toolSet' | 'maxTurns' | 'agents'>;
   update: DraftUpdate;
   errors: string[];
   agentErrors: string[];
+  agents: AgentOption[];
+  agentsErrors: string[];
 }) {
   const { outputModes } = draft;
   return (
@@ -42,6 +47,7 @@ export function OutputModesFieldset({
           <FieldError id={`${uid}-agent-err`} errors={agentErrors} />
         </div>
       ) : null}
+      {outputModes.includes('agent') ? <AgentsChoice uid={uid} agents={agents} chosen={draft.agents} onChange={(next) => update({ agents: next })} errors={agentsErrors} /> : null}
     </Fieldset>
   );
 }

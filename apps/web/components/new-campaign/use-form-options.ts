@@ -1,11 +1,12 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { Profile, Suite } from './draft';
+import type { AgentOption, Profile, Suite } from './draft';
 
 export interface FormOptions {
   profiles: Profile[];
   suites: Suite[];
+  agents: AgentOption[];
 }
 
 /** The configured profiles and the suites this web app serves, loaded once; `onLoaded` picks a default suite. */

@@ -1,12 +1,13 @@
 import 'server-only';
 import type { CampaignServiceDeps } from '@gitbench/db';
+import { describeAgents } from '@gitbench/engine';
 import { productVersion, providerRegistry, services } from '../services';
 import { safetyReviewerFromEnv } from '@gitbench/core';
 import { loadSuite } from './suites';
 import { webEnv } from '../env';
 import type { Actor } from '../auth/guard';
 
-/** Campaign creation's dependencies: the allow-listed suites, the registry's answer on each model, the queue. */
+/** Campaign creation's dependencies: the allow-listed suites, the registry's answer on each model, the agents workers run, the queue. */
 export async function campaignDeps(): Promise<CampaignServiceDeps> {
   const registry = await providerRegistry();
   const env = webEnv();
@@ -17,6 +18,7 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
     profileFor: (modelId) => registry.describeModel(modelId),
     modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),
     judgeProfileError: (name) => registry.judgeProfileError(name),
+    agents: describeAgents().map((a) => a.name),
     productVersion: productVersion(),
     enqueuePlan: async (job) => {
       await services().queue.enqueue('campaign.plan', job);

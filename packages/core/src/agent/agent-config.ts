@@ -43,4 +43,19 @@ export const agentConfigSchema = z
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;
 export type AgentConfig = z.output<typeof agentConfigSchema>;
 
+/**
+ * GitBench's own agent loop, named among a campaign's agents beside the third-party ones (claude-code,
+ * codex, ...). A target whose agent is this one is stored with no agent (null): every campaign before
+ * agents could be chosen ran this loop.
+ */
+export const OWN_AGENT = 'gitbench';
+
+/** An agent's name as the agents package spells them: lower case, digits and dashes. */
+export const AGENT_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+
+/** The stored agent of a target (null: our own loop) from the name a campaign lists. */
+export function storedAgent(name: string): string | null {
+  return name === OWN_AGENT ? null : name;
+}
+
 export const DEFAULT_AGENT_CONFIG: AgentConfig = agentConfigSchema.parse({});

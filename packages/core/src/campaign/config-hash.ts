@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '../canonical-json';
 import { formatModelId, parseModelId } from '../models/model-id';
-import { agentConfigSchema } from '../agent/agent-config';
+import { agentConfigSchema, OWN_AGENT } from '../agent/agent-config';
 import { campaignConfigSchema, type CampaignConfig, type CampaignConfigInput } from './config-schema';
 
 /** Sorted by UTF-16 code units, never by locale, so every machine orders alike. */
@@ -40,8 +40,19 @@ export function canonicalConfig(input: CampaignConfig | CampaignConfigInput): Ca
   if (config.concurrency !== undefined) canonical.concurrency = config.concurrency;
   // Agent targets always carry their configuration, defaults spelled out: an omitted section and the
   // defaults written in full are one configuration with one hash.
-  if (canonical.outputModes.includes('agent')) canonical.agent = agentConfigSchema.parse(config.agent ?? {});
+  if (canonical.outputModes.includes('agent')) {
+    canonical.agent = agentConfigSchema.parse(config.agent ?? {});
+    // Our own loop alone is what every campaign before agents could be chosen ran: spelled by omission,
+    // so those campaigns keep their hash.
+    const agents = sortedSet(config.agents ?? [OWN_AGENT]);
+    if (agents.length !== 1 || agents[0] !== OWN_AGENT) canonical.agents = agents;
+  }
   return canonical;
+}
+
+/** The agents of a canonical configuration's agent targets (our own loop when none are listed). */
+export function campaignAgents(config: CampaignConfig): string[] {
+  return config.outputModes.includes('agent') ? sortedSet(config.agents ?? [OWN_AGENT]) : [];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DIFFICULTIES } from '../fixtures/types';
-import { agentConfigSchema, DEFAULT_TOOL_SET } from '../agent/agent-config';
+import { AGENT_NAME, agentConfigSchema, DEFAULT_TOOL_SET, OWN_AGENT } from '../agent/agent-config';
 import { findToolSet, toolSetNames } from '../agent/tools/tool-registry';
 import { MODES } from '../mode';
 import { parseModelId } from '../models/model-id';
@@ -55,6 +55,20 @@ export const campaignConfigSchema = z
       .array(z.enum(MODES, { error: 'Use text, json_schema or agent.' }))
       .min(1, 'Choose at least one output mode.')
       .default(['text']),
+    /**
+     * Which agents run the `agent` output mode's targets, each with every model: `gitbench` (our own loop,
+     * the default when omitted) and third-party agents by name (`gitbench agents` lists them).
+     */
+    agents: z
+      .array(
+        z
+          .string({ error: 'Name an agent.' })
+          .trim()
+          .regex(AGENT_NAME, `Name an agent in lower case, e.g. ${OWN_AGENT} or claude-code.`),
+        { error: 'List the agents as an array of names.' },
+      )
+      .min(1, `Choose at least one agent (${OWN_AGENT} is GitBench's own loop).`)
+      .optional(),
     /** Tool set, protocol and limits of the `agent` output mode's targets; defaults when omitted. */
     agent: agentConfigSchema.optional(),
     fixtures: fixtureSelectionSchema.default({
@@ -90,6 +104,12 @@ export const campaignConfigSchema = z
     if (config.agent && !config.outputModes.includes('agent')) {
       ctx.addIssue({ code: 'custom', path: ['agent'], message: 'An agent configuration needs the agent output mode.' });
     }
+    if (config.agents && !config.outputModes.includes('agent')) {
+      ctx.addIssue({ code: 'custom', path: ['agents'], message: 'Agents run only in the agent output mode: add agent to the output modes.' });
+    }
+    config.agents?.forEach((name, i) => {
+      if (config.agents!.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: ['agents', i], message: `The agent '${name}' is listed twice.` });
+    });
     const toolSet = config.agent?.toolSet;
     if (toolSet !== undefined && toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) {
       ctx.addIssue({ code: 'custom', path: ['agent', 'toolSet'], message: `Unknown tool set '${toolSet}'. Use default or one of ${toolSetNames().join(', ')}.` });

@@ -1,6 +1,6 @@
 import type { CampaignConfig } from './config-schema';
 import type { CampaignConfigErrors } from './config-schema';
-import { canonicalConfig } from './config-hash';
+import { campaignAgents, canonicalConfig } from './config-hash';
 
 /** How large one campaign may be; checked on the configuration, before anything is planned in memory. */
 export interface CampaignLimits {
@@ -42,11 +42,15 @@ export function modelLimitError(config: CampaignConfig, limits: CampaignLimits):
  */
 export function attemptLimitError(config: CampaignConfig, selectedFixtures: number, limits: CampaignLimits): CampaignConfigErrors | null {
   const canonical = canonicalConfig(config);
-  const attempts = canonical.models.length * canonical.outputModes.length * selectedFixtures * canonical.trials;
+  // Agent mode counts once per agent (each drives every model).
+  const agents = campaignAgents(canonical).length;
+  const modeRuns = canonical.outputModes.filter((m) => m !== 'agent').length + agents;
+  const attempts = canonical.models.length * modeRuns * selectedFixtures * canonical.trials;
   if (attempts <= limits.maxAttempts) return null;
+  const modes = agents > 1 ? `${canonical.outputModes.length} output modes, agent mode with ${agents} agents` : `${canonical.outputModes.length} output modes`;
   return {
     formErrors: [
-      `This campaign would run ${n(attempts)} attempts (${n(canonical.models.length)} models × ${canonical.outputModes.length} output modes × ${n(selectedFixtures)} fixtures × ${canonical.trials} trials); the limit is ${n(limits.maxAttempts)} attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).`,
+      `This campaign would run ${n(attempts)} attempts (${n(canonical.models.length)} models × ${modes} × ${n(selectedFixtures)} fixtures × ${canonical.trials} trials); the limit is ${n(limits.maxAttempts)} attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).`,
     ],
     fieldErrors: {},
   };

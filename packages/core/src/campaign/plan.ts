@@ -1,16 +1,19 @@
 import { formatModelId, parseModelId, type ReasoningEffort } from '../models/model-id';
-import { canonicalConfig, compareCodeUnits } from './config-hash';
+import { campaignAgents, canonicalConfig, compareCodeUnits } from './config-hash';
+import { storedAgent } from '../agent/agent-config';
 import type { Mode } from '../mode';
 import type { CampaignConfig } from './config-schema';
 import { selectFixtures, type SelectableFixture } from './fixture-selection';
 
-/** One model × effort × output mode: the unit the leaderboard ranks. */
+/** One model × effort × output mode, and in agent mode the agent that drives the model: the unit the leaderboard ranks. */
 export interface PlannedTarget {
   /** Canonical `base#effort` spelling. */
   modelId: string;
   baseModel: string;
   reasoningEffort: ReasoningEffort | null;
   outputMode: Mode;
+  /** A third-party agent (claude-code, codex, ...) in agent mode; null: GitBench's own loop, or not agent mode. */
+  agent: string | null;
 }
 
 /** The identity of one attempt; field names match the Attempt table. */
@@ -52,10 +55,17 @@ export function planTargets(config: CampaignConfig): PlannedTarget[] {
   for (const raw of canonical.models) {
     const id = parseModelId(raw);
     for (const outputMode of canonical.outputModes) {
-      targets.push({ modelId: formatModelId(id), baseModel: id.baseModel, reasoningEffort: id.effort ?? null, outputMode });
+      const agents = outputMode === 'agent' ? campaignAgents(canonical).map(storedAgent) : [null];
+      for (const agent of agents) targets.push({ modelId: formatModelId(id), baseModel: id.baseModel, reasoningEffort: id.effort ?? null, outputMode, agent });
     }
   }
-  return targets.sort((a, b) => compareCodeUnits(a.modelId, b.modelId) || compareCodeUnits(a.outputMode, b.outputMode));
+  // Our own loop (null) first, then the agents by name: a campaign without agents keeps its old order.
+  return targets.sort(
+    (a, b) =>
+      compareCodeUnits(a.modelId, b.modelId) ||
+      compareCodeUnits(a.outputMode, b.outputMode) ||
+      (a.agent === b.agent ? 0 : a.agent === null ? -1 : b.agent === null ? 1 : compareCodeUnits(a.agent, b.agent)),
+  );
 }
 
 /**

@@ -52,7 +52,7 @@ describe('planAttempts', () => {
       'm#high/json_schema',
       'm#high/text',
     ]);
-    expect(plan.targets[2]).toEqual({ modelId: 'm#high', baseModel: 'm', reasoningEffort: 'high', outputMode: 'json_schema' });
+    expect(plan.targets[2]).toEqual({ modelId: 'm#high', baseModel: 'm', reasoningEffort: 'high', outputMode: 'json_schema', agent: null });
     expect(plan.attempts).toHaveLength(4 * 4 * 2);
     expect(plannedAttemptCount(config(), 4)).toBe(32);
     expect(plan.attempts.slice(0, 5).map((a) => [a.trial, a.domain, a.fixtureId, a.modelId, a.outputMode])).toEqual([

@@ -18,7 +18,8 @@ export interface NewCampaign {
   legacy?: boolean;
   /** The GitBench that creates the campaign (for a legacy import: the upstream harness's commit). */
   product?: Pick<ProductVersion, 'version' | 'dirty'>;
-  targets: { modelId: string; baseModel: string; reasoningEffort: string | null; outputMode: OutputMode; profile: string }[];
+  /** `agent`: the third-party agent driving the model in agent mode; null or absent is GitBench's own loop. */
+  targets: { modelId: string; baseModel: string; reasoningEffort: string | null; outputMode: OutputMode; agent?: string | null; profile: string }[];
   fixtures: { domain: string; fixtureId: string; difficulty: string; tags: string[]; scoringType: string; definition: Prisma.InputJsonValue }[];
 }
 
@@ -70,14 +71,14 @@ export interface PlannedWrite {
 /** What a campaign's attempts are planned over: fixed when it is created, so a planner reads it once. */
 export interface PlanningShape {
   trials: number;
-  /** In planning order (model, then output mode). */
+  /** In planning order (model, then output mode, then agent: our own loop first, as core's planTargets orders them). */
   targets: { id: string; modelId: string; reasoningEffort: string | null; outputMode: string }[];
 }
 
 export async function planningShape(db: Db, campaignId: string): Promise<PlanningShape> {
   return db.campaign.findUniqueOrThrow({
     where: { id: campaignId },
-    select: { trials: true, targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }], select: { id: true, modelId: true, reasoningEffort: true, outputMode: true } } },
+    select: { trials: true, targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }], select: { id: true, modelId: true, reasoningEffort: true, outputMode: true } } },
   });
 }
 

@@ -3,6 +3,7 @@ import {
   CampaignPlanError,
   DEFAULT_CAMPAIGN_LIMITS,
   modelLimitError,
+  OWN_AGENT,
   selectFixtures,
   type CampaignLimits,
   configHash,
@@ -39,6 +40,11 @@ export interface CampaignServiceDeps {
    * Checked before anything is written, by the same code that opens the model for an attempt.
    */
   modelError?(modelId: string, outputModes: readonly Mode[]): Promise<string | null>;
+  /**
+   * The third-party agents this deployment can run (`gitbench agents`), by name. A campaign may list
+   * these and GitBench's own loop; absent, it may list only our own loop.
+   */
+  agents?: readonly string[];
   /** Why the judge profile cannot judge (unknown, no models), or null when it can. */
   judgeProfileError?(name: string): string | null;
   /** Sends the campaign's first plan job (the campaign row records it as dispatch 1). */
@@ -103,6 +109,7 @@ export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps)
   modelErrors.forEach((error, i) => {
     if (error) fieldErrors[`models.${i}`] = [`models[${i}]: ${error}`];
   });
+  agentErrors(parsed.data, deps.agents ?? []).forEach(([field, message]) => (fieldErrors[field] = [message]));
   const judgeError = config.judgeProfile ? deps.judgeProfileError?.(config.judgeProfile) : null;
   if (judgeError) fieldErrors.judgeProfile = [judgeError];
   if (Object.keys(fieldErrors).length > 0) return { ok: false, errors: { formErrors: [], fieldErrors } };
@@ -113,6 +120,18 @@ export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps)
     if (err instanceof CampaignPlanError) return fail(err.field, err.message);
     throw err;
   }
+}
+
+/**
+ * Each listed agent that this deployment cannot run, keyed by its field (`agents.1`) and naming its entry
+ * and the agents there are, checked before anything is written (the registry's names, not the image:
+ * an agent's image is built when its first attempt runs).
+ */
+export function agentErrors(config: CampaignConfig, known: readonly string[]): [string, string][] {
+  const choices = [OWN_AGENT, ...known].join(', ');
+  return (config.agents ?? []).flatMap((name, i): [string, string][] =>
+    name === OWN_AGENT || known.includes(name) ? [] : [[`agents.${i}`, `agents[${i}]: unknown agent '${name}'. Use one of ${choices}.`]],
+  );
 }
 
 export type CreateCampaignResult =
@@ -142,6 +161,7 @@ export async function createCampaign(db: Db, input: unknown, deps: CampaignServi
       baseModel: t.baseModel,
       reasoningEffort: t.reasoningEffort,
       outputMode: t.outputMode,
+      agent: t.agent,
       profile: profiles.get(t.modelId) ?? profiles.get(t.baseModel) ?? 'builtin',
     })),
     fixtures: plan.fixtures.map((f) => ({

@@ -1,4 +1,6 @@
 import { NextResponse } from 'next/server';
+import { OWN_AGENT } from '@gitbench/core';
+import { describeAgents } from '@gitbench/engine';
 import { BUILTIN_MODELS, BUILTIN_PROFILE } from '@gitbench/providers';
 import { describeSuites } from '@/lib/campaigns/suites';
 import { providerRegistry } from '@/lib/services';
@@ -6,7 +8,10 @@ import { apiRoute } from '@/lib/auth/api-route';
 
 export const dynamic = 'force-dynamic';
 
-/** What the new-campaign form offers: models by profile (built-in first), and the suites with their facets. */
+/**
+ * What the new-campaign form offers: models by profile (built-in first), the suites with their facets,
+ * and the agents that drive models in agent mode (GitBench's own loop first, then `gitbench agents`).
+ */
 export const GET = apiRoute('member', async () => {
   const registry = await providerRegistry();
   // Replay needs a result file, which a checkbox cannot name; it stays available through the API and CLI.
@@ -25,5 +30,9 @@ export const GET = apiRoute('member', async () => {
       ...(p.apiKey === 'missing' ? { note: `${p.apiKeyEnv} is not set here; workers need it.` } : {}),
     })),
   ];
-  return NextResponse.json({ profiles, suites: await describeSuites() });
+  const agents = [
+    { name: OWN_AGENT, displayName: "GitBench's own loop", version: null, protocol: null },
+    ...describeAgents().map((a) => ({ name: a.name, displayName: a.displayName, version: a.version, protocol: a.protocol })),
+  ];
+  return NextResponse.json({ profiles, suites: await describeSuites(), agents });
 });
