@@ -10,7 +10,18 @@ import {
   type TrajectorySummary,
 } from '@gitbench/core';
 import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptWrite, type Db, type Prisma } from '@gitbench/db';
-import { attemptEvidence, attemptRows, buildFixtureRepositories, executeAttempt, fixtureBuildKey, type AttemptRun, type BuildOutcome, type FixtureSnapshot } from '@gitbench/engine';
+import {
+  attemptEvidence,
+  attemptRows,
+  buildFixtureRepositories,
+  executeAttempt,
+  fixtureBuildKey,
+  openAgentTarget,
+  type AttemptRun,
+  type BuildOutcome,
+  type FixtureSnapshot,
+  type ThirdPartyAgentTarget,
+} from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
 import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from '@gitbench/use-cases';
@@ -31,6 +42,11 @@ export interface EngineExecutorDeps {
   warnings?: string[];
   /** Stored provider keys: cut out of anything the attempt stores, whatever a provider echoed. */
   secrets?: () => Iterable<string>;
+  /**
+   * Where a third-party agent's image is built from (GITBENCH_STATE_DIR: its staged npm install) and the
+   * labels its containers carry (this worker's and deployment's, so shutdown and the orphan sweep find them).
+   */
+  agents?: { stateDir: string; labels: Record<string, string> };
 }
 
 export const DEFAULT_MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
@@ -42,6 +58,7 @@ export const DEFAULT_MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
  */
 export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor {
   const { driver } = deps;
+  const agentTarget = agentTargets(deps);
 
   return {
     describeSandbox: () => {
@@ -67,7 +84,7 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       return outcomes.map(repositoryOf);
     },
 
-    runAttempt: (a, signal) => runOne(deps, a, signal),
+    runAttempt: (a, signal) => runOne(deps, agentTarget, a, signal),
   };
 }
 
@@ -84,7 +101,31 @@ function repositoryOf(o: BuildOutcome): BuiltRepository | { error: string } {
   };
 }
 
-async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSignal): Promise<AttemptWrite> {
+type AgentTargets = (name: string) => Promise<ThirdPartyAgentTarget>;
+
+/**
+ * Each third-party agent's image and driver, opened once per worker process on the first attempt that
+ * needs it: the image is built on demand (an npm install, minutes the first time on a machine), then
+ * found by its content tag. A failed opening is forgotten, so the next attempt tries again.
+ */
+function agentTargets(deps: EngineExecutorDeps): AgentTargets {
+  const opened = new Map<string, Promise<ThirdPartyAgentTarget>>();
+  return (name) => {
+    let target = opened.get(name);
+    if (!target) {
+      const sandbox = deps.driver.describe();
+      target =
+        sandbox.driver !== 'docker'
+          ? Promise.reject(new Error(`the agent ${name} needs the Docker sandbox (its model gateway's socket is mounted into the container); this worker runs ${sandbox.driver}`))
+          : openAgentTarget(name, { sandboxImage: sandbox.image, stateDir: deps.agents?.stateDir ?? '.gitbench', ...(deps.agents ? { labels: deps.agents.labels } : {}) });
+      target.catch(() => opened.delete(name));
+      opened.set(name, target);
+    }
+    return target;
+  };
+}
+
+async function runOne(deps: EngineExecutorDeps, agentTarget: AgentTargets, a: AttemptToRun, signal: AbortSignal): Promise<AttemptWrite> {
   const { driver, registry, db } = deps;
   const started = Date.now();
   const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
@@ -92,8 +133,10 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
   snapshot.inputHash = a.plannedInputHash;
   snapshot.repoState = a.repoState;
   let target;
+  let thirdParty: ThirdPartyAgentTarget | undefined;
   try {
     target = await registry.resolve({ model: a.modelId, profile: a.profile });
+    if (a.thirdPartyAgent) thirdParty = await agentTarget(a.thirdPartyAgent);
   } catch (err) {
     const ending = classifyEnding({ failure: failureOf(err, signal.aborted) });
     return redacted(deps, { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } });
@@ -108,6 +151,7 @@ async function runOne(deps: EngineExecutorDeps, a: AttemptToRun, signal: AbortSi
     modelName: target.model,
     mode: a.outputMode,
     ...(trajectory ? { agent: { ...(a.agent ? { config: a.agent } : {}), onStart: trajectory.start, onStep: trajectory.step } } : {}),
+    ...(thirdParty ? { thirdParty } : {}),
     trial: a.trial,
     labels: a.sandboxLabels,
     exec: {

@@ -43,6 +43,8 @@ export const workerEnvSchema = z.object({
   GITBENCH_SECRET_KEY: z.string().min(32).optional(),
   /** `rules`: finished campaigns' raw outputs are reviewed by the built-in rules (plus GITBENCH_SAFETY_RULES_EXTRA); `off`: not configured. */
   GITBENCH_SAFETY_REVIEW: z.enum(['off', 'rules']).default('off'),
+  /** Where third-party agents' npm installs are staged for their images (as the CLI's `gitbench run --agent`). */
+  GITBENCH_STATE_DIR: z.string().min(1).default('.gitbench'),
   /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json / ~/.gitbench.json. */
   GITBENCH_PROFILES: z.string().optional(),
 });

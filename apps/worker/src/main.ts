@@ -90,6 +90,7 @@ const worker = await startWorker(
       warnings: unsafeLocal ? [UNSAFE_LOCAL_WARNING] : [],
       // Keys from api_key_env are cut out of stored output like stored keys.
       secrets: () => [...storedKeys.values(), ...environmentKeys],
+      agents: { stateDir: env.GITBENCH_STATE_DIR, labels: { [WORKER_LABEL]: workerId, [DEPLOYMENT_LABEL]: deploymentId } },
     }),
 );
 const sandbox = driver.describe();

@@ -36,6 +36,8 @@ export interface AttemptToRun {
   outputMode: Mode;
   /** Agent mode: the campaign's agent configuration (tool set, protocol, limits). */
   agent?: AgentConfig;
+  /** Agent mode: the third-party agent (claude-code, codex, ...) of the target, instead of our own loop. */
+  thirdPartyAgent?: string;
   profile: string;
   fixture: Fixture;
   /** Input hash recorded when the campaign was planned: the attempt must rebuild the same state. */

@@ -17,7 +17,7 @@ export interface PlannedSnapshot {
 export class PlannedRows {
   private readonly snapshots = new Bounded<PlannedSnapshot>();
   private readonly campaigns = new Bounded<{ seed: number; judgeProfile?: string; agent?: AgentConfig }>();
-  private readonly targets = new Bounded<{ profile: string }>();
+  private readonly targets = new Bounded<{ profile: string; agent: string | null }>();
 
   constructor(private readonly db: Db) {}
 
@@ -63,7 +63,7 @@ export class PlannedRows {
 
   target(id: string) {
     return this.targets.get(id, () =>
-      this.db.campaignTarget.findUniqueOrThrow({ where: { id }, select: { profile: true } }),
+      this.db.campaignTarget.findUniqueOrThrow({ where: { id }, select: { profile: true, agent: true } }),
     );
   }
 }

@@ -137,6 +137,8 @@ async function runWatched(
       modelId: claim.modelId,
       outputMode: claim.outputMode,
       ...(agent ? { agent } : {}),
+      // The target's third-party agent drives its model; none (null) is our own loop.
+      ...(agent && target.agent ? { thirdPartyAgent: target.agent } : {}),
       profile: target.profile,
       fixture: snap.fixture,
       plannedInputHash: snap.inputHash,
