@@ -176,4 +176,14 @@ describe('repo_checks verdicts', () => {
     expect(problems({ ...ok, ref: 'main' })).toEqual(['checks.0.ref']);
     expect(problems({ ...ok, contains: [] })).toEqual(['checks.0.contains']);
   });
+  it('stash_entries wants exactly the listed entries, newest first, each with its tree', () => {
+    const f = task([{ type: 'stash_entries', trees: [GOOD] }]);
+    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+    expect(run(`${BAD} ${GOOD}\n`).ok).toBe(true);
+    // A rewrite that left the old entry behind in the stash's reflog: two entries.
+    expect(run(`${BAD} ${GOOD}\n${GOOD} ${BAD}\n`).detail).toBe('the stash holds 2 entries, 1 expected');
+    expect(run(`${GOOD} ${BAD}\n`).detail).toBe(`stash@{0} has tree ${BAD.slice(0, 12)}, not ${GOOD.slice(0, 12)}`);
+    expect(run('').ok).toBe(false);
+    expect(score(task([{ type: 'stash_entries', trees: [] }]), { 'check.1': exec('x', '') }).checks[0]!.ok).toBe(true);
+  });
 });

@@ -127,6 +127,9 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
           `for c in ${check.contains.join(' ')}; do if git --git-dir="$d" merge-base --is-ancestor "$c" "$t" 2>/dev/null; then echo "has=$c"; else echo "lacks=$c"; fi; done`,
         ].join('\n'),
       };
+    case 'stash_entries':
+      // Every entry of the stash's reflog (what `git stash list` shows), newest first: the commit and its tree.
+      return { id, readOnly: true, command: "if git rev-parse -q --verify refs/stash >/dev/null; then git reflog show --format='%H %T' refs/stash --; fi" };
     case 'absent_everywhere':
       return {
         id,
@@ -380,6 +383,18 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
     }
     case 'remote_branch':
       return judgeRemoteBranch(check, out);
+    case 'stash_entries': {
+      if (record.exitCode !== 0) return { ok: false, detail: 'the stash could not be listed', actual: record.stderr };
+      const trees = lines(out).map((l) => l.split(' ')[1] ?? '');
+      const same = trees.length === check.trees.length && trees.every((t, i) => t === check.trees[i]);
+      if (same) return { ok: true, detail: `the stash holds the ${check.trees.length} expected entr${check.trees.length === 1 ? 'y' : 'ies'}` };
+      const wrong = trees.findIndex((t, i) => t !== check.trees[i]);
+      return {
+        ok: false,
+        detail: trees.length !== check.trees.length ? `the stash holds ${trees.length} entr${trees.length === 1 ? 'y' : 'ies'}, ${check.trees.length} expected` : `stash@{${wrong}} has tree ${short(trees[wrong] ?? '')}, not ${short(check.trees[wrong] ?? '')}`,
+        actual: out,
+      };
+    }
     case 'identities': {
       if (record.exitCode !== 0) return { ok: false, detail: 'the identities could not be listed', actual: record.stderr };
       const seen = [...new Set(lines(record.stdout))];
@@ -416,6 +431,8 @@ export function describeCheck(check: RepoCheck): string {
       return 'absent_everywhere (the text)';
     case 'remote_branch':
       return `remote_branch ${check.ref} in ${check.repository}`;
+    case 'stash_entries':
+      return `stash_entries (${check.trees.length})`;
     default:
       return check.type;
   }

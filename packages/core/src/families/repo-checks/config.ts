@@ -91,6 +91,13 @@ export const checkSchemas = {
       tree: oid.optional(),
     })
     .strict(),
+  stash_entries: z
+    .object({
+      type: z.literal('stash_entries'),
+      /** The tree of each entry of `git stash list`, newest first: exactly these entries, no other. */
+      trees: z.array(oid),
+    })
+    .strict(),
   identities: z
     .object({
       type: z.literal('identities'),
