@@ -54,6 +54,11 @@ interface BackportSpec {
   fix: string;
   /** Newest line first; each line's port is scripts/hard-ports/<id>/<branch>.patch against its tag. */
   lines: { branch: string; tag: string }[];
+  /**
+   * Plausible wrong ports, each a negative: scripts/hard-ports/<id>/<name>/<branch>.patch against the line's tag
+   * (a line without one gets the right port). The miner keeps one only if the tests fail on at least one line.
+   */
+  wrongPorts?: { name: string; why: string }[];
 }
 
 interface RebaseSpec {
@@ -357,18 +362,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     const tip = trimmed(scratch, p, tagCommit, []);
     refs[`refs/heads/${line.branch}`] = tip;
     // The port, made by hand against the line's tag, becomes a commit with the fix's message.
-    const patchFile = resolve('scripts/hard-ports', spec.id, `${line.branch}.patch`);
-    const wt = mkdtempSync(join(tmpdir(), 'hard-port-'));
-    let ported: string;
-    try {
-      git(scratch, ['worktree', 'add', '-q', '--detach', wt, tip]);
-      git(wt, ['apply', '--index', patchFile]);
-      const tree = git(wt, ['write-tree']).trim();
-      ported = recreate(scratch, fixMeta, tree, [tip]);
-    } finally {
-      git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });
-      rmSync(wt, { recursive: true, force: true });
-    }
+    const ported = applied(scratch, tip, readFileSync(resolve('scripts/hard-ports', spec.id, `${line.branch}.patch`)), fixMeta);
     const asset = `_assets/tests/${spec.id}-${line.branch}.tar.gz`;
     testsArchive(scratch, ported, p.tests, join(out, asset));
     const before = runTests(scratch, tip, p, join(out, asset));
@@ -388,10 +382,22 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     return runTests(scratch, git(scratch, ['commit-tree', tree, '-p', l.tip], { input: 'wholesale\n' }).trim(), p, join(out, l.asset));
   });
   if (wholesaleRuns.every((r) => r.passed)) throw new Error(`${spec.id}: taking main's files wholesale passes every line`);
+  const wrong = (spec.wrongPorts ?? []).map((w) => {
+    const ports = lines.map((l) => {
+      const file = resolve('scripts/hard-ports', spec.id, w.name, `${l.branch}.patch`);
+      if (!existsSync(file)) return { line: l, patch: l.patch, summary: l.summaries.after, passed: true };
+      const commit = applied(scratch, l.tip, readFileSync(file), fixMeta);
+      const run = runTests(scratch, commit, p, join(out, l.asset));
+      return { line: l, patch: b64(gitBuf(scratch, ['diff', '--binary', '--full-index', l.tip, commit])), summary: run.summary, passed: run.passed };
+    });
+    const failing = ports.filter((x) => !x.passed);
+    if (failing.length === 0) throw new Error(`${spec.id}: the wrong port ${w.name} passes every line`);
+    return { ...w, ports, failing };
+  });
   bundle(scratch, refs, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
-  const portTo = (l: (typeof lines)[number]) => `git checkout -q ${sh(l.branch)} && printf '%s' ${l.patch} | base64 -d | git apply --index && git commit -q -F - <<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
-  const reference = [...lines.map(portTo), 'git checkout -q main'].join('\n');
+  const portTo = (l: (typeof lines)[number], patch = l.patch) => `git checkout -q ${sh(l.branch)} && printf '%s' ${patch} | base64 -d | git apply --index && git commit -q -F - <<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
+  const reference = [...lines.map((l) => portTo(l)), 'git checkout -q main'].join('\n');
   const subject = subjectOf(fixMeta);
   const ticket = [
     `A fix landed on main of ${p.repo.split('/')[1]} (${p.repo}): "${subject}" (the tip commit of main, \`git show main\`).`,
@@ -430,7 +436,9 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
         { fix: spec.fix, ...Object.fromEntries(lines.map((l) => [l.tag, l.tagCommit])) },
         `main is the fix on its parent (${main}); each line is its release tag as one commit (${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut to ${p.keep.join(', ')}. The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) were adapted by hand: scripts/hard-ports/${spec.id}/.`,
       ),
-      measured: Object.fromEntries(lines.map((l, i) => [l.branch, { ...l.summaries, wholesale: wholesaleRuns[i]!.summary }])),
+      measured: Object.fromEntries(
+        lines.map((l, i) => [l.branch, { ...l.summaries, wholesale: wholesaleRuns[i]!.summary, ...Object.fromEntries(wrong.map((w) => [w.name, w.ports[i]!.summary])) }]),
+      ),
     },
     negatives: [
       { answer: 'true', why: 'nop: no line gets the fix; its regression test fails on each.' },
@@ -440,6 +448,10 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
         answer: lines.map((l) => `git checkout -q ${sh(l.branch)} && git commit -q --allow-empty -m ${sh(subject)}`).join(' && '),
         why: 'A commit with the right subject but no change: the regression tests fail.',
       },
+      ...wrong.map((w) => ({
+        answer: [...w.ports.map((x) => portTo(x.line, x.patch)), 'git checkout -q main'].join('\n'),
+        why: `${w.why} (${w.failing.map((x) => `${x.line.branch}: ${x.summary}`).join('; ')}).`,
+      })),
     ],
   };
   writeYaml(join(out, 'backport', `${spec.id}.yaml`), doc);
