@@ -1,7 +1,8 @@
 /**
  * Import directions: core <- (db, queue, sandbox, providers, agents) <- engine (core, sandbox, providers, agents) <- apps,
  * core <- providers <- gateway (the model gateway agents reach from the sandbox) <- engine and apps,
- * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps.
+ * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps;
+ * core <- db <- test-support, imported by tests only.
  * The domain stays free of frameworks so every rule in it is testable in milliseconds;
  * adapters never reach into each other or into apps.
  */
@@ -104,6 +105,22 @@ module.exports = {
         pathNot: '^apps/worker/src/(main|worker|env|engine-executor|reaper)\\.ts$',
       },
       to: { path: '^packages/(db|queue|sandbox)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'test-support-only-in-tests',
+      comment:
+        'Test databases and seeded campaigns, trajectories and family outcomes are for tests (and the benchmarks and browser tests, ' +
+        'outside these folders); production code never imports them, so none of it ships in the web app, the worker or the CLI.',
+      severity: 'error',
+      from: { path: '^(packages|apps)/', pathNot: ['^(packages|apps)/[^/]+/test/', '^packages/test-support/'] },
+      to: { path: '^packages/test-support/' },
+    },
+    {
+      name: 'test-support-builds-on-core-and-db',
+      comment: 'Test support writes rows the way the product does, through db and core, and nothing else.',
+      severity: 'error',
+      from: { path: '^packages/test-support/' },
+      to: { path: ['^packages/(auth|queue|sandbox|providers|agents|gateway|engine|use-cases)/', '^apps/'] },
     },
     {
       name: 'no-circular',

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createDb, seedDashboardCampaigns } from '@gitbench/db';
+import { createDb } from '@gitbench/db';
+import { seedDashboardCampaigns } from '@gitbench/test-support';
 import { DASHBOARD_SEED_FILE } from './support';
 
 // Run by global-setup as `node --import tsx e2e/seed-dashboard.ts`, once per run on the freshly reset

@@ -1,4 +1,5 @@
-import { createDb, seedFamilyCampaign } from '@gitbench/db';
+import { createDb } from '@gitbench/db';
+import { seedFamilyCampaign } from '@gitbench/test-support';
 
 // Run by families.spec.ts as `node --import tsx e2e/seed-families.ts`: one finished campaign of the task
 // families with evidence records as the worker writes them; prints its ids as JSON on the last line.

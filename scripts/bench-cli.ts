@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '@gitbench/db';
+import { createTestDatabase } from '@gitbench/test-support';
 import { loadSetUpEnv } from './lib/set-up-env';
 
 loadSetUpEnv();

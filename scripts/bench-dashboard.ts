@@ -7,7 +7,8 @@
  *   BENCH_ONLY=trajectory npm run bench:dashboard   # only the agent attempt page (500 steps, 50 MB of output)
  */
 import { performance } from 'node:perf_hooks';
-import { createDb, createTestDatabase, refreshCampaignStats, refreshStaleCampaignStats, runSql, type Db } from '@gitbench/db';
+import { createDb, refreshCampaignStats, refreshStaleCampaignStats, type Db } from '@gitbench/db';
+import { createTestDatabase, runSql } from '@gitbench/test-support';
 import { getCampaignFixtureTable, getCampaignOverview } from '../apps/web/lib/queries/campaign';
 import { filterOptions, listCampaigns } from '../apps/web/lib/queries/campaigns';
 import type { DashboardFilters } from '../apps/web/lib/queries/filters';

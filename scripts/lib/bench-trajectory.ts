@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { newId } from '@gitbench/core';
-import { seedTrajectory, type Db } from '@gitbench/db';
+import { type Db } from '@gitbench/db';
+import { seedTrajectory } from '@gitbench/test-support';
 import { getAttemptEvidence } from '../../apps/web/lib/queries/attempt';
 import { getStepPart, getStepRange, getTrajectoryView, searchTrajectory } from '../../apps/web/lib/queries/trajectory';
 import { STEP_PAGE } from '../../apps/web/lib/trajectory/view-model';

@@ -1,10 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignConfigErrors } from '@gitbench/core';
-import { createCampaign, createTestDatabase, type PlanJob, type TestDatabase } from '@gitbench/db';
+import { createCampaign, type PlanJob } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { ProviderRegistry } from '@gitbench/providers';
 import { campaignDeps } from '../src/campaign/campaign-deps';
 import { gitbench, UPSTREAM } from './cli-process';

@@ -3,9 +3,22 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AA_COLUMNS, ATTEMPT_EXPORT_COLUMNS, createTestDatabase, type CampaignSummary, type TestDatabase } from '@gitbench/db';
-import { freePort, removeSandboxesOf, startWorkerProcess, TestRedis, waitFor, type WorkerProcess } from '../../worker/test/harness';
-import { chatCompletion, openAIError, startFakeModelServer, type FakeModelServer } from '../../../packages/providers/test/support/fake-model-server';
+import { AA_COLUMNS, ATTEMPT_EXPORT_COLUMNS, type CampaignSummary } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
+import {
+  freePort,
+  removeSandboxesOf,
+  startWorkerProcess,
+  TestRedis,
+  waitFor,
+  type WorkerProcess,
+} from '../../worker/test/harness';
+import {
+  chatCompletion,
+  openAIError,
+  startFakeModelServer,
+  type FakeModelServer,
+} from '../../../packages/providers/test/support/fake-model-server';
 import { gitbench, jsonOf, UPSTREAM } from './cli-process';
 
 /**

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellQuote } from '@gitbench/core';
-import { createTestDatabase, readTrajectorySteps, type TestDatabase } from '@gitbench/db';
+import { readTrajectorySteps } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { ROOT } from './cli-process';
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, listProviderKeys, openProviderKeys, putProviderKey, type TestDatabase } from '@gitbench/db';
+import { listProviderKeys, openProviderKeys, putProviderKey } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { gitbench } from './cli-process';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@gitbench/core';
-import { createTestDatabase, type TestDatabase } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { getAttemptEvidence } from '../lib/queries/attempt';
 
 // What the attempt page may show a viewer of a campaign whose raw outputs are not released: nothing

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, refreshCampaignStats, seedRandomCampaign, type TestDatabase } from '@gitbench/db';
+import { refreshCampaignStats } from '@gitbench/db';
+import { createTestDatabase, seedRandomCampaign, type TestDatabase } from '@gitbench/test-support';
 import { getCampaignFixtureTable, getCampaignOverview } from '../lib/queries/campaign';
 
 // What judging cost a campaign is summed from the attempts' judge columns (the worker writes them from

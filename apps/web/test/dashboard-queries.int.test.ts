@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignAaExport, campaignAttemptsExport, collectExport, createTestDatabase, seedDashboardCampaigns, type DashboardSeed, type TestDatabase } from '@gitbench/db';
+import { campaignAaExport, campaignAttemptsExport, collectExport } from '@gitbench/db';
+import {
+  createTestDatabase,
+  seedDashboardCampaigns,
+  type DashboardSeed,
+  type TestDatabase,
+} from '@gitbench/test-support';
 import { includedCampaigns, listCampaigns } from '../lib/queries/campaigns';
 import { compareModels } from '../lib/queries/compare';
 import { leaderboardCsv } from '../lib/queries/export';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, seedCampaignPlans, type CampaignPlan, type TestDatabase } from '@gitbench/db';
+import { createTestDatabase, seedCampaignPlans, type CampaignPlan, type TestDatabase } from '@gitbench/test-support';
 import { getHumanBaselines } from '../lib/queries/fixture';
 import { getLeaderboard } from '../lib/queries/leaderboard';
 

@@ -5,7 +5,7 @@ import {
   type DashboardSeed,
   type SeededAttempt,
   type TestDatabase,
-} from '@gitbench/db';
+} from '@gitbench/test-support';
 import {
   getFixtureItemAnalysis,
   getSuiteItemAnalysis,

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, seedCampaignPlans, type CampaignPlan, type DashboardSeed, type TestDatabase } from '@gitbench/db';
+import {
+  createTestDatabase,
+  seedCampaignPlans,
+  type CampaignPlan,
+  type DashboardSeed,
+  type TestDatabase,
+} from '@gitbench/test-support';
 import { leaderboardCsv } from '../lib/queries/export';
 import { getLeaderboard } from '../lib/queries/leaderboard';
 import * as ref from './support/dashboard-reference';

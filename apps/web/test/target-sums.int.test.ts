@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeAttempts, type AttemptRow, type CampaignFactsById, type ResourceMetric } from '@gitbench/core';
-import { attemptRowsOf, createTestDatabase, refreshCampaignStats, seedRandomCampaign, summarizeCampaign, type TestDatabase } from '@gitbench/db';
+import { refreshCampaignStats, summarizeCampaign } from '@gitbench/db';
+import { attemptRowsOf, createTestDatabase, seedRandomCampaign, type TestDatabase } from '@gitbench/test-support';
 import type { Resource } from '../lib/queries/common';
 import type { DashboardFilters } from '../lib/queries/filters';
 import { getCampaignOverview } from '../lib/queries/campaign';

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, stepFailed, type TrajectoryStep } from '@gitbench/core';
-import { appendTrajectoryStep, createTestDatabase, randomTrajectory, startTrajectory, storeTrajectory, type TestDatabase } from '@gitbench/db';
-import { getStepPart, getStepRange, getStepsAfter, getTrajectoryView, searchTrajectory } from '../lib/queries/trajectory';
+import { appendTrajectoryStep, startTrajectory, storeTrajectory } from '@gitbench/db';
+import { createTestDatabase, randomTrajectory, type TestDatabase } from '@gitbench/test-support';
+import {
+  getStepPart,
+  getStepRange,
+  getStepsAfter,
+  getTrajectoryView,
+  searchTrajectory,
+} from '../lib/queries/trajectory';
 import { compareCandidates, getTrajectoryComparison } from '../lib/queries/trajectory-compare';
 import { searchStep, VIEW_LIMITS } from '../lib/trajectory/view-model';
 

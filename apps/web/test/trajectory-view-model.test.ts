@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { randomTrajectory } from '@gitbench/db';
-import { alignByStep, clipStep, clipText, fullPart, headOf, jumpTargets, searchStep, stepFailed, VIEW_LIMITS } from '../lib/trajectory/view-model';
+import { randomTrajectory } from '@gitbench/test-support';
+import {
+  alignByStep,
+  clipStep,
+  clipText,
+  fullPart,
+  headOf,
+  jumpTargets,
+  searchStep,
+  stepFailed,
+  VIEW_LIMITS,
+} from '../lib/trajectory/view-model';
 
 describe('the random trajectory factory', () => {
   it('is reproducible from its seed and covers what the viewer must show', () => {

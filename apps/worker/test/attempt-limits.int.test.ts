@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { startWorker, type RunningWorker } from '../src/worker';
 import { readWorkerEnv } from '../src/env';

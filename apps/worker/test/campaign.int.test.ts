@@ -2,9 +2,24 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
-import { createTestDatabase, type TestDatabase } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
-import { CREATOR_VERSION, expectOneOutcomeEach, finished, freePort, launch, loadFixtures, removeSandboxesOf, startWorkerProcess, TestRedis, UPSTREAM_FIXTURES, testWorkerEnv, waitFor, workerIdOf, type WorkerProcess } from './harness';
+import {
+  CREATOR_VERSION,
+  expectOneOutcomeEach,
+  finished,
+  freePort,
+  launch,
+  loadFixtures,
+  removeSandboxesOf,
+  startWorkerProcess,
+  TestRedis,
+  UPSTREAM_FIXTURES,
+  testWorkerEnv,
+  waitFor,
+  workerIdOf,
+  type WorkerProcess,
+} from './harness';
 
 /**
  * Campaigns through the real pipeline: worker processes started like production, a Redis of this

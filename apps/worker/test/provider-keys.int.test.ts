@@ -3,9 +3,27 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignAttemptsExport, collectExport, createTestDatabase, listProviderKeys, openProviderKeys, putProviderKey, readTrajectory, readTrajectorySteps, rotateProviderKeys, type TestDatabase } from '@gitbench/db';
+import {
+  campaignAttemptsExport,
+  collectExport,
+  listProviderKeys,
+  openProviderKeys,
+  putProviderKey,
+  readTrajectory,
+  readTrajectorySteps,
+  rotateProviderKeys,
+} from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
-import { finished, launch, loadFixtures, startWorkerProcess, testWorkerEnv, UPSTREAM_FIXTURES, type WorkerProcess } from './harness';
+import {
+  finished,
+  launch,
+  loadFixtures,
+  startWorkerProcess,
+  testWorkerEnv,
+  UPSTREAM_FIXTURES,
+  type WorkerProcess,
+} from './harness';
 
 /**
  * A stored provider key, used by a campaign against a local fake OpenAI-compatible server that echoes

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimAttempt, createTestDatabase, insertCampaign, redispatchAttempts, requeueInfraFailures, savePlan, type DispatchJob, type TestDatabase } from '@gitbench/db';
+import {
+  claimAttempt,
+  insertCampaign,
+  redispatchAttempts,
+  requeueInfraFailures,
+  savePlan,
+  type DispatchJob,
+} from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { reapOnce, resendLostAttempts, type ReaperConfig } from '../src/reaper';
 import { freePort, TestRedis } from './harness';

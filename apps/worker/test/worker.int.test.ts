@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@gitbench/core';
-import { createTestDatabase, type TestDatabase } from '@gitbench/db';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { createQueueClient } from '@gitbench/queue';
 import { startWorker, type RunningWorker } from '../src/worker';
 import { readWorkerEnv } from '../src/env';

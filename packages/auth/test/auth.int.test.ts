@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@gitbench/db';
-import { createApiToken, createAuth, createFirstAdmin, createUser, resolveActor, revokeApiToken, setPassword, TokenManagementRefused, updateUser, UserError, type Auth } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
+import {
+  createApiToken,
+  createAuth,
+  createFirstAdmin,
+  createUser,
+  resolveActor,
+  revokeApiToken,
+  setPassword,
+  TokenManagementRefused,
+  updateUser,
+  UserError,
+  type Auth,
+} from '../src';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const BASE = 'http://127.0.0.1:3999';

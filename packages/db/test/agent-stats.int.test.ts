@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type AgentExitStatus } from '@gitbench/core';
-import { agentTargetStats, createTestDatabase, randomTrajectory, storeTrajectory, summarizeCampaign, type TestDatabase } from '../src';
+import { agentTargetStats, storeTrajectory, summarizeCampaign } from '../src';
+import { createTestDatabase, randomTrajectory, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

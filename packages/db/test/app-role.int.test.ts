@@ -4,7 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createDb, grantAppRole, MIGRATIONS_DIR } from '../src';
+import { applyMigrations, createDb, grantAppRole } from '../src';
+import { MIGRATIONS_DIR } from '@gitbench/test-support';
 
 /**
  * The deployment's two database roles, on the real server: a migration role that owns the database

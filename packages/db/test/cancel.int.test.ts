@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markCampaignCancelled, createTestDatabase, insertCampaign, savePlan, type TestDatabase } from '../src';
+import { markCampaignCancelled, insertCampaign, savePlan } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

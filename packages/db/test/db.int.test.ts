@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@gitbench/core';
-import { applyMigrations, createTestDatabase, dropSchema, MIGRATIONS_DIR, runSql, snapshotSchema, type TestDatabase } from '../src';
+import { applyMigrations, snapshotSchema } from '../src';
+import { createTestDatabase, dropSchema, MIGRATIONS_DIR, runSql, type TestDatabase } from '@gitbench/test-support';
 import { mkdtemp, mkdir, writeFile, cp } from 'node:fs/promises';
 import os from 'node:os';
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
 import { applyMigrations } from '../src/migrate';
-import { dropSchema, MIGRATIONS_DIR } from '../src/testing';
+import { dropSchema, MIGRATIONS_DIR } from '@gitbench/test-support';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const MIGRATION = '_attempt_evidence_record';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
-import { createTestDatabase, familiesInCampaigns, familyStats, seedFamilyCampaign, type TestDatabase } from '../src';
+import { familiesInCampaigns, familyStats } from '../src';
+import { createTestDatabase, seedFamilyCampaign, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 

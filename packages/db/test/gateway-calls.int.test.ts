@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayCallRecord } from '@gitbench/core';
-import { claimAttempt, createTestDatabase, finishAttempt, readGatewayCalls, releaseAttempt, MAX_STORED_CALL_BYTES, type TestDatabase } from '../src';
+import { claimAttempt, finishAttempt, readGatewayCalls, releaseAttempt, MAX_STORED_CALL_BYTES } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { queuedAttempt } from './queued-attempt';
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyJudgeCacheKey, judgeHistories, scriptedHistoryJudge, type GgbCommit } from '@gitbench/core';
-import { createTestDatabase, PostgresHistoryJudgeCache, PostgresJudgeCache, type TestDatabase } from '../src';
+import { PostgresHistoryJudgeCache, PostgresJudgeCache } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, jsonbSafe, jsonbText, type TestDatabase } from '../src';
+import { jsonbSafe, jsonbText } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 // A model's output may hold NUL bytes, and PostgreSQL's jsonb refuses U+0000: the evidence and
 // trajectory writes must store it as something jsonb takes, or a model could fail its own attempt's

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLegacyImport } from '@gitbench/core';
-import { createTestDatabase, importLegacyCampaign, type TestDatabase } from '../src';
+import { importLegacyCampaign } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 import { UPSTREAM_RESULTS as RESULTS } from '../../core/test/fixtures/upstream-data';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyMigrations, MIGRATIONS_DIR } from '../src';
+import { applyMigrations } from '../src';
+import { MIGRATIONS_DIR } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const name = `gitbench_missing_${randomBytes(4).toString('hex')}`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { markCampaignCancelled, createTestDatabase, insertCampaign, loadSnapshotArchive, planningShape, savePlannedFixtures, type TestDatabase } from '../src';
+import { markCampaignCancelled, insertCampaign, loadSnapshotArchive, planningShape, savePlannedFixtures } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

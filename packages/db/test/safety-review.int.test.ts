@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_RULES, newId, reviewOutput, safetyReviewerFromEnv } from '@gitbench/core';
-import { createTestDatabase, decideSafetyReview, publishCampaign, requeueInfraFailures, runSafetyReview, seedRandomCampaign, type TestDatabase } from '../src';
+import { decideSafetyReview, publishCampaign, requeueInfraFailures, runSafetyReview } from '../src';
+import { createTestDatabase, seedRandomCampaign, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

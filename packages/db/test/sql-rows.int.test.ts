@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '@gitbench/core';
-import {
-  campaignHeaderSelect,
-  createDb,
-  createTestDatabase,
-  Prisma,
-  sqlRows,
-  summarizeCampaign,
-  type TestDatabase,
-} from '../src';
+import { campaignHeaderSelect, createDb, Prisma, sqlRows, summarizeCampaign } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

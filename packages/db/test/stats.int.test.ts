@@ -1,17 +1,21 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planLegacyImport, summarizeAttempts, summarizeResources, type AttemptRow, type CampaignFactsById } from '@gitbench/core';
+import {
+  planLegacyImport,
+  summarizeAttempts,
+  summarizeResources,
+  type AttemptRow,
+  type CampaignFactsById,
+} from '@gitbench/core';
+import { importLegacyCampaign, refreshCampaignStats, refreshStaleCampaignStats } from '../src';
 import {
   attemptRowsOf,
   createTestDatabase,
-  importLegacyCampaign,
-  refreshCampaignStats,
-  refreshStaleCampaignStats,
   seedRandomCampaign,
   type RandomCampaignOptions,
   type TestDatabase,
-} from '../src';
+} from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 import { UPSTREAM_RESULTS as RESULTS } from '../../core/test/fixtures/upstream-data';

@@ -3,19 +3,16 @@ import type { TrajectoryStep } from '@gitbench/core';
 import {
   appendTrajectoryStep,
   claimAttempt,
-  createTestDatabase,
   finishTrajectory,
   listTrajectories,
-  randomTrajectory,
   readTrajectory,
   readTrajectorySteps,
   reapStaleAttempts,
   releaseAttempt,
-  seedTrajectory,
   startTrajectory,
   MAX_STORED_FIELD_BYTES,
-  type TestDatabase,
 } from '../src';
+import { createTestDatabase, randomTrajectory, seedTrajectory, type TestDatabase } from '@gitbench/test-support';
 import { queuedAttempt } from './queued-attempt';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';

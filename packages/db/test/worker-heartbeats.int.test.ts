@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, expireWorkerHeartbeats, type TestDatabase } from '../src';
+import { expireWorkerHeartbeats } from '../src';
+import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 let t: TestDatabase;

@@ -1,4 +1,4 @@
-import type { DashboardSeed, SeededAttempt, SeededCampaign } from '@gitbench/db';
+import type { DashboardSeed, SeededAttempt, SeededCampaign } from '@gitbench/test-support';
 
 /**
  * The dashboard's figures computed a second way: plain loops over the attempts a test seeded, written

@@ -1,4 +1,4 @@
-import type { DashboardSeed, SeededAttempt } from '@gitbench/db';
+import type { DashboardSeed, SeededAttempt } from '@gitbench/test-support';
 
 // Item analysis computed again with plain loops over the seeded attempts, written from the definitions
 // (pass rate over scored attempts, rest-score point-biserial, flags) without core's code.

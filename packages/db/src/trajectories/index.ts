@@ -1,4 +1,4 @@
 export * from './trajectory-store';
-export { seedTrajectory, storeTrajectory, type SeedTrajectoryOptions } from './seed-trajectory';
+export { storeTrajectory } from './store-trajectory';
 export { trajectoryAtif } from './trajectory-atif';
 export * from './gateway-call-store';

@@ -16,10 +16,7 @@ import {
   type RepoTaskConfig,
   type ScoreResult,
 } from '@gitbench/core';
-import type { Db } from './client';
-import { insertCampaign } from './campaigns';
-import type { Prisma } from './generated/prisma/client';
-import { refreshCampaignStats } from './stats';
+import { insertCampaign, refreshCampaignStats, type Db, type Prisma } from '@gitbench/db';
 
 /**
  * A finished campaign over the task families whose attempts carry evidence records shaped as the

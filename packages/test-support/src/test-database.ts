@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createDb, type Db } from './client';
-import { applyMigrations, quoteIdent } from './migrate';
+import { applyMigrations, createDb, quoteIdent, type Db } from '@gitbench/db';
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../prisma/migrations');
 

@@ -1,7 +1,5 @@
 import { ATTEMPT_STATUSES, type AttemptRow, type AttemptStatus } from '@gitbench/core';
-import type { Db } from './client';
-import type { Prisma } from './generated/prisma/client';
-import { insertCampaign } from './campaigns';
+import { insertCampaign, type Db, type Prisma } from '@gitbench/db';
 
 /**
  * Seed factories for tests that compare SQL aggregates with core's aggregation: a campaign with

@@ -1,9 +1,6 @@
 import { newId, type AttemptStatus, type Mode } from '@gitbench/core';
-import type { Db } from './client';
-import { insertCampaign } from './campaigns';
-import type { Prisma } from './generated/prisma/client';
+import { insertCampaign, refreshCampaignStats, type Db, type Prisma } from '@gitbench/db';
 import { prng } from './random-campaign';
-import { refreshCampaignStats } from './stats';
 
 /**
  * Campaigns for tests of the dashboard's figures: every attempt is returned as plain data, so a test

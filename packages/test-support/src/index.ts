@@ -1,0 +1,20 @@
+/**
+ * What tests, benchmarks and browser tests build their data with: a migrated database schema of their own,
+ * seeded campaigns, trajectories and task-family outcomes. Production code never imports it (an import
+ * rule says so), so none of this ships in the web app, the worker or the CLI.
+ */
+export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './test-database';
+export { attemptRowsOf, prng, seedRandomCampaign, type RandomCampaignOptions } from './random-campaign';
+export {
+  seedCampaignPlans,
+  seedDashboardCampaigns,
+  type CampaignPlan,
+  type DashboardSeed,
+  type SeededAttempt,
+  type SeededCampaign,
+  type SeededFixture,
+  type SeededTarget,
+} from './dashboard-seed';
+export { randomTrajectory, type RandomTrajectory, type RandomTrajectoryOptions } from './random-trajectory';
+export { seedTrajectory, type SeedTrajectoryOptions } from './seed-trajectory';
+export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';
