@@ -134,7 +134,8 @@ export function agentTranscript(record: AgentAttemptRecord): Record<string, unkn
       ...(step.toolCalls.length ? { tool_calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })) } : {}),
     });
     for (const r of step.results) {
-      messages.push({ role: 'tool', tool_call_id: r.callId, name: r.name, content: r.output, exit_code: r.exitCode, is_error: r.isError, truncated_bytes: r.truncatedBytes });
+      // A third-party agent's result is its own report (never seen run): the result file says so.
+      messages.push({ role: 'tool', tool_call_id: r.callId, name: r.name, content: r.output, exit_code: r.exitCode, is_error: r.isError, truncated_bytes: r.truncatedBytes, ...(r.agentReported ? { agent_reported: true } : {}) });
     }
     if (step.runtimeNote) messages.push({ role: 'user', content: step.runtimeNote });
   }

@@ -122,6 +122,15 @@ export function StepCard({
               ) : (
                 <span className="text-slate-400">no result</span>
               )}
+              {result?.agentReported ? (
+                <span
+                  className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800"
+                  data-testid="agent-reported"
+                  title="A third-party agent runs its own tools: this output is what it sent back with its next request, not something GitBench saw run. The repository below is read by GitBench."
+                >
+                  reported by the agent
+                </span>
+              ) : null}
             </div>
             <details>
               <summary className="cursor-pointer text-xs text-slate-500">Arguments</summary>

@@ -123,6 +123,8 @@ function agentStep(step: TrajectoryStep, stepId: number, model: string): AtifSte
           duration_ms: r.durationMs,
           output_bytes: r.outputBytes,
           truncated_bytes: r.truncatedBytes,
+          // A third-party agent's own report of its tool's result, never seen run by GitBench.
+          ...(r.agentReported ? { agent_reported: true } : {}),
         })),
         repo: step.repo ?? undefined,
       }),
