@@ -19,7 +19,7 @@ import {
   type Mode,
 } from './core-api';
 import { runAgentAttempt, type AgentAttemptOptions, type AgentAttemptRecord, type ThirdPartyAgentTarget } from './agent/agent-attempt';
-import type { ExecutePlanOptions } from './execute-plan';
+import { ANSWER_COMMAND_TIMEOUT_MS, type ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
 import { judgeGgbAttempt } from './ggb-judge';
@@ -225,7 +225,7 @@ function agentUsage(agent: AgentAttemptRecord): AttemptRun['usage'] {
 
 async function answerAndScore(input: ExecuteAttemptInput & { mode: AnswerMode }, calls: ModelResponse[]): Promise<AttemptResult> {
   const { fixture, snapshot, mode } = input;
-  const prompt = renderPrompt(fixture, snapshot.context, mode);
+  const prompt = renderPrompt(fixture, snapshot.context, mode, ANSWER_COMMAND_TIMEOUT_MS);
   const schema = mode === 'json_schema' ? contractFor(fixture) : undefined;
   // What a correct answer says, for the oracle: commit ids are only known once the repository is built.
   const reference = referenceAnswer(fixture, snapshot);

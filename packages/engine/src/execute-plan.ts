@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_OUTPUT_BYTES, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './sandbox-steps';
 import { builtGitFiles } from './built-git-files';
 import { configKeysRead, environmentPreamble, forgedObjects, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type BuiltGitFiles, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
@@ -25,6 +25,9 @@ export interface PlanExecution {
   /** The one-shot sandbox the plan ran in. */
   sandboxId: string;
 }
+
+/** What one command of a single answer may take unless answerTimeoutMs says otherwise (a prompt says it: COMMAND_TIME_LIMIT). */
+export const ANSWER_COMMAND_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 export interface ExecutePlanOptions {
   /** Per answer command. */
@@ -121,7 +124,7 @@ export async function executePlan(
             id: `answer.${i}`,
             command,
             cwd,
-            timeoutMs: opts.answerTimeoutMs,
+            timeoutMs: opts.answerTimeoutMs ?? ANSWER_COMMAND_TIMEOUT_MS,
             maxOutputBytes,
           })),
         },

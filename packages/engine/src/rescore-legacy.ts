@@ -1,6 +1,7 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import { buildFixtureRepository } from './build-fixture-repository';
+import { ANSWER_COMMAND_TIMEOUT_MS } from './execute-plan';
 import { answerIsRun, awaitsJudge, evidenceFromRecordedPrompt, hashTranslation, isBrokenOutcome, renderPrompt, workspaceTranslation, type AnswerMode, type Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
@@ -120,7 +121,7 @@ export async function rescoreRecorded(
       } catch (err) {
         return skip(s, type, `repository could not be rebuilt: ${(err as Error).message}`);
       }
-      const ourPrompt = renderPrompt(fixture, snapshot.context, s.outputMode);
+      const ourPrompt = renderPrompt(fixture, snapshot.context, s.outputMode, ANSWER_COMMAND_TIMEOUT_MS);
       const translation = recordedRunTranslation(fixture, snapshot, s.recordedPrompt ?? '');
       // Scorers that judge against upstream's own commit ids read them from the recorded prompt;
       // the rest run in our sandbox with upstream's ids mapped onto ours.

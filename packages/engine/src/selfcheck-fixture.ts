@@ -1,7 +1,7 @@
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import { awaitsJudge, checkDerived, derivedExpected, isBrokenOutcome, renderPrompt, type Fixture } from './core-api';
-import { executePlan } from './execute-plan';
+import { ANSWER_COMMAND_TIMEOUT_MS, executePlan } from './execute-plan';
 import { buildFixtureRepositories, buildFixtureRepository, type BuildOutcome } from './build-fixture-repository';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
@@ -94,7 +94,7 @@ export async function selfcheckFixture(
     return { ...result, status: 'skipped', reason: 'needs a judge (llm_judge): no judge is configured for self-check; repository built' };
   }
   const snapshot = snapshots[0]!;
-  const prompt = renderPrompt(fixture, snapshot.context, 'text');
+  const prompt = renderPrompt(fixture, snapshot.context, 'text', ANSWER_COMMAND_TIMEOUT_MS);
   // GitGoodBench's IR and ICC need the pairwise judge: self-check asks the scripted one. A negative
   // must not be solved (win both orderings); the reference, the original history itself, must tie or win.
   const judged = async (a: AttemptResult, reference: boolean): Promise<AttemptResult> => {

@@ -19,7 +19,7 @@ async function fixture(suite: string, key: string): Promise<Fixture> {
 }
 
 async function score(f: Fixture, snapshot: BuiltSnapshot, output: string) {
-  return scoreAttempt({ fixture: f, snapshot, driver, outputMode: 'text', prompt: renderPrompt(f, snapshot.context, 'text'), output, labels: runLabel });
+  return scoreAttempt({ fixture: f, snapshot, driver, outputMode: 'text', prompt: renderPrompt(f, snapshot.context, 'text', 30_000), output, labels: runLabel });
 }
 
 describe('repository tasks', () => {

@@ -54,14 +54,14 @@ describe('GitGoodBench suite', () => {
   it('records the MCR diff to the merge commit and both IR verdicts as evidence', async () => {
     const mcr = pick('mcr/click-m01');
     const snap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
-    const wrong = await scoreAttempt({ fixture: mcr, snapshot: snap, driver, outputMode: 'text', prompt: renderPrompt(mcr, snap.context, 'text'), output: mcr.negatives![1]!.answer, labels: runLabel });
+    const wrong = await scoreAttempt({ fixture: mcr, snapshot: snap, driver, outputMode: 'text', prompt: renderPrompt(mcr, snap.context, 'text', 30_000), output: mcr.negatives![1]!.answer, labels: runLabel });
     const m = wrong.family as GgbOutcome;
     expect(m).toMatchObject({ family: 'ggb', scenario: 'mcr', success: true, solved: false, mcr: { unmerged: [] } });
     expect(m.mcr!.diff).toMatch(/^diff --git /);
 
     const ir = pick('ir/click-ir01');
     const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
-    const attempt = await scoreAttempt({ fixture: ir, snapshot: irSnap, driver, outputMode: 'text', prompt: renderPrompt(ir, irSnap.context, 'text'), output: 'git rebase --continue', labels: runLabel });
+    const attempt = await scoreAttempt({ fixture: ir, snapshot: irSnap, driver, outputMode: 'text', prompt: renderPrompt(ir, irSnap.context, 'text', 30_000), output: 'git rebase --continue', labels: runLabel });
     expect(attempt.outcome).toBe('NEEDS_JUDGE');
     const { attempt: judged } = await judgeGgbAttempt({ attempt, ask: 'scripted' });
     const h = judged.family as GgbOutcome;

@@ -99,8 +99,8 @@ export interface AgentAttemptInput {
  * nothing scores, with its context, then the one statement of what is checked (core's agentTaskText and
  * agentCheckStatement).
  */
-export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, answerBy: 'submit' | 'final message' = 'submit'): string {
-  const prompt = renderPrompt({ ...fixture, prompt: agentTaskText(fixture) }, snapshot.context, 'agent');
+export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, answerBy: 'submit' | 'final message', commandTimeoutMs: number | null): string {
+  const prompt = renderPrompt({ ...fixture, prompt: agentTaskText(fixture) }, snapshot.context, 'agent', commandTimeoutMs);
   const checked = agentCheckStatement(fixture, answerBy);
   return checked ? `${prompt}\n\n${checked}` : prompt;
 }
@@ -155,7 +155,8 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
   const reference = referenceAnswer(fixture, snapshot);
   // A third-party agent brings its own loop; the gateway plays the built-in models through its tools.
   const model = thirdParty ? null : agentModelFor(input, fixture, reference, toolSet);
-  const prompt = agentTaskPrompt(fixture, snapshot, thirdParty ? 'final message' : 'submit');
+  // Our loop stops each command at the configured limit; a third-party agent's own tools set theirs.
+  const prompt = thirdParty ? agentTaskPrompt(fixture, snapshot, 'final message', null) : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
   const started = performance.now();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { agentCheckStatement, agentScoredOn, agentTaskText, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
+import { agentCheckStatement, agentScoredOn, agentTaskText, COMMAND_TIME_LIMIT, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
-import { agentSystemPrompt, loadSuiteDir } from '../../src';
+import { agentSystemPrompt, agentTaskPrompt, loadSuiteDir, type FixtureSnapshot } from '../../src';
 
 /** What an agent is told, checked over every fixture of the four suites and every tool set. */
 const ROOT = join(import.meta.dirname, '../../../..');
@@ -46,5 +46,23 @@ describe('agent prompts', () => {
       if (!hasShell) expect(system, name).not.toMatch(/\bcommands?\b|\bbash\b|\bshell\b|inspect the repository/i);
     }
     for (const f of fixtures.filter((x) => x.scoring.type === 'ggb_mcr')) expect(agentTaskText(f), f.id).not.toMatch(/run the git commands/);
+  });
+});
+
+describe('the command time limit in the hard tier’s prompts', async () => {
+  const hard = (await loadSuiteDir(join(ROOT, 'fixtures/hard'))).fixtures;
+  const naming = hard.filter((f) => (f.agent?.prompt ?? f.prompt).includes(COMMAND_TIME_LIMIT));
+  // The hard tier has no context commands: an empty snapshot context renders the prompt alone.
+  const snapshot = { context: [] } as unknown as FixtureSnapshot;
+
+  it('is the attempt’s own limit, never a number a fixture wrote', () => {
+    expect(naming.length).toBeGreaterThanOrEqual(3);
+    for (const f of naming) {
+      const key = `${f.domain}/${f.id}`;
+      expect(agentTaskPrompt(f, snapshot, 'submit', 45_000), key).toMatch(/stopped after\s+45 seconds/);
+      expect(agentTaskPrompt(f, snapshot, 'submit', 45_000), key).not.toContain('{{');
+      expect(agentTaskPrompt(f, snapshot, 'final message', null), key).toMatch(/stopped after\s+the time limit of your own shell tool/);
+    }
+    for (const f of hard) expect(`${f.prompt}\n${f.agent?.prompt ?? ''}`, `${f.domain}/${f.id}`).not.toMatch(/stopped after\s+\d/);
   });
 });
