@@ -25,6 +25,7 @@ export {
   sha256Hex,
   canonicalJson,
   getScorer,
+  runScorer,
   evidenceFromRecordedPrompt,
   hashTranslation,
   workspaceTranslation,

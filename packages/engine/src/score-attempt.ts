@@ -5,6 +5,7 @@ import {
   expectedHash,
   fixtureDefinitionHash,
   getScorer,
+  runScorer,
   inputHash,
   promptHash,
   scorerConfigHash,
@@ -185,13 +186,7 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     }
   }
   const t1 = performance.now();
-  let score: ScoreResult;
-  try {
-    score = evidence ? scorer.score({ fixture, output: planned, evidence, repoStateBefore: snapshot.repoState }) : scorer.score({ fixture, output: planned });
-  } catch (err) {
-    // A scorer bug is visible as a failed check, never a lost attempt.
-    score = failed(`${scorer.type} failed: ${(err as Error).message}`);
-  }
+  const score = runScorer(scorer, evidence ? { fixture, output: planned, evidence, repoStateBefore: snapshot.repoState } : { fixture, output: planned });
   const outcome: AttemptOutcome = score.needsJudge ? 'NEEDS_JUDGE' : score.passed ? 'PASS' : 'FAIL';
   const result = finish(outcome, score, { scoredText, sandbox, sandboxMs });
   result.timings.scoreMs = Math.round(performance.now() - t1);

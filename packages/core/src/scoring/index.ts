@@ -5,7 +5,7 @@ export type { CommandExtraction } from './extract-commands';
 export { shellWords, ShellWordsError } from './shell-words';
 export { FileBlocksError, parseFileBlocks, normalizeFileContent } from './file-blocks';
 export type { FileBlocks } from './file-blocks';
-export { scorers, getScorer, isScoringType, scoreAttempt, UnknownScoringTypeError } from './registry';
+export { scorers, getScorer, isScoringType, runScorer, UnknownScoringTypeError } from './registry';
 export { judgeVerdict } from './scorers/llm-judge';
 export { ANSWER_RUNNING_DOMAINS, answerIsRun, LINE_SET_DOMAINS, runsAnswer } from './domain-rules';
 export { ANSWER_ENV, MAX_ANSWER_COMMANDS } from './scorers/state-assertions';

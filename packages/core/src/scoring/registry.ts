@@ -62,19 +62,14 @@ export function getScorer(type: string): Scorer {
 }
 
 /**
- * Score one attempt, never throwing: an unknown type or a scorer bug becomes a failed result
- * with a check that says so (the attempt is then visibly wrong, not silently lost).
+ * Applies a scorer, never throwing: a scorer bug becomes a failed check that names the scorer, so the
+ * attempt is visibly wrong, not lost. (Scoring a whole attempt, sandbox and hashes included, is the
+ * engine's scoreAttempt.)
  */
-export function scoreAttempt(input: ScoreInput): ScoreResult {
-  let scorer: Scorer;
-  try {
-    scorer = getScorer(input.fixture.scoring.type);
-  } catch (error) {
-    return verdict(false, 0, [check('scoring type', false, (error as Error).message)]);
-  }
+export function runScorer(scorer: Scorer, input: ScoreInput): ScoreResult {
   try {
     return scorer.score(input);
   } catch (error) {
-    return verdict(false, 0, [check('scorer error', false, `${scorer.type} failed: ${(error as Error).message}`)]);
+    return verdict(false, 0, [check('attempt', false, `${scorer.type} failed: ${(error as Error).message}`)]);
   }
 }

@@ -1,18 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  assertTransition,
   ATTEMPT_STATUSES,
-  attemptTransitionKind,
-  canTransition,
   completenessPartOf,
-  InvalidAttemptTransitionError,
-  isRetryable,
   isTerminalStatus,
   isValidOutcome,
   makesCampaignIncomplete,
-  nextStatuses,
-  type AttemptStatus,
 } from '../../src/campaign';
 
 describe('attempt statuses', () => {
@@ -49,48 +42,5 @@ describe('attempt statuses', () => {
       CANCELLED: 'targetAttempts',
     });
     for (const s of ATTEMPT_STATUSES) expect(makesCampaignIncomplete(s)).toBe(!isValidOutcome(s));
-  });
-});
-
-describe('attempt state machine', () => {
-  it('claims, finishes, cancels, reaps and retries', () => {
-    expect(attemptTransitionKind('QUEUED', 'RUNNING')).toBe('claim');
-    expect(attemptTransitionKind('RUNNING', 'VALID_FAIL')).toBe('finish');
-    expect(attemptTransitionKind('RUNNING', 'UNSCORED')).toBe('finish');
-    expect(attemptTransitionKind('QUEUED', 'CANCELLED')).toBe('cancel');
-    expect(attemptTransitionKind('RUNNING', 'CANCELLED')).toBe('cancel');
-    expect(attemptTransitionKind('RUNNING', 'QUEUED')).toBe('reap');
-    expect(attemptTransitionKind('INFRA_FAILURE', 'QUEUED')).toBe('retry');
-  });
-
-  it('retries only infrastructure failures', () => {
-    expect(ATTEMPT_STATUSES.filter(isRetryable)).toEqual(['INFRA_FAILURE']);
-  });
-
-  it('never leaves a valid outcome, a cancellation or a deterministic failure', () => {
-    for (const s of ['VALID_PASS', 'VALID_FAIL', 'CANCELLED', 'HASH_MISMATCH', 'INVALID_INPUT', 'UNSCORED', 'SAFETY_BLOCKED'] as const) {
-      expect(nextStatuses(s)).toEqual([]);
-    }
-  });
-
-  it('cannot finish an attempt nobody claimed', () => {
-    expect(canTransition('QUEUED', 'VALID_PASS')).toBe(false);
-    expect(() => assertTransition('QUEUED', 'VALID_PASS')).toThrow(InvalidAttemptTransitionError);
-  });
-
-  it('reaches every terminal status from QUEUED and returns to QUEUED only by reap or retry', () => {
-    const reachable = new Set<AttemptStatus>(['QUEUED']);
-    const todo: AttemptStatus[] = ['QUEUED'];
-    while (todo.length > 0) {
-      for (const next of nextStatuses(todo.pop()!)) {
-        if (!reachable.has(next)) {
-          reachable.add(next);
-          todo.push(next);
-        }
-      }
-    }
-    expect([...reachable].sort()).toEqual([...ATTEMPT_STATUSES].sort());
-    const intoQueued = ATTEMPT_STATUSES.filter((s) => canTransition(s, 'QUEUED'));
-    expect(intoQueued.map((s) => attemptTransitionKind(s, 'QUEUED'))).toEqual(['reap', 'retry']);
   });
 });

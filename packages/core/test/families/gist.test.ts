@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GIST_PROBE, gistCommand, gistConfig, gistLines, gistMetrics, gistOutcome, getScorer, lineExecution, lineExistence, parseGistCommand, scoreAttempt, type Fixture, type GistEvidence } from '../../src';
+import { GIST_PROBE, gistCommand, gistConfig, gistLines, gistMetrics, gistOutcome, getScorer, lineExecution, lineExistence, parseGistCommand, runScorer, type Fixture, type GistEvidence } from '../../src';
 import { exec, HOSTILE_OUTPUTS } from '../scoring/fixture-factory';
 
 describe('the gist command', () => {
@@ -161,7 +161,7 @@ describe('gist outcome', () => {
     expect(gistConfig(fixture).ok).toBe(true);
     const plan = getScorer('gist').plan(fixture, "cat > gist.py <<'E'\nE\n")!;
     expect(plan.probes.at(-1)).toMatchObject({ id: GIST_PROBE, timeoutMs: 180_000 });
-    const result = scoreAttempt({ fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: record(evidence()) } } });
+    const result = runScorer(getScorer('gist'), { fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: record(evidence()) } } });
     expect(result.passed).toBe(true);
     expect(result.checks.map((c) => c.detail)).toEqual([
       'same outcome and output as the original for 1 test(s)',
@@ -169,7 +169,7 @@ describe('gist outcome', () => {
       '70.0% of lines found in the original (7/10)',
     ]);
     for (const stdout of Object.values(HOSTILE_OUTPUTS)) {
-      expect(scoreAttempt({ fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: exec('evaluate', stdout) } } }).passed).toBe(false);
+      expect(runScorer(getScorer('gist'), { fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: exec('evaluate', stdout) } } }).passed).toBe(false);
     }
   });
 });

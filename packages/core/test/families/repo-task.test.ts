@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GRADE_PROBE, getScorer, OUTPUTS_PROBE, readGraderVerdict, repoTaskConfig, repoTaskMetrics, scoreAttempt, type Fixture, type ScoringConfig } from '../../src';
+import { GRADE_PROBE, getScorer, OUTPUTS_PROBE, readGraderVerdict, repoTaskConfig, repoTaskMetrics, runScorer, type Fixture, type ScoringConfig } from '../../src';
 import { exec, HOSTILE_OUTPUTS } from '../scoring/fixture-factory';
 
 const asset = (path: string, text = 'x') => ({ asset: path, sha256: 'a'.repeat(64), base64: Buffer.from(text).toString('base64') });
@@ -54,14 +54,14 @@ describe('repository task scoring', () => {
 
   it('passes on Result and records Process, quality and the market value for the metrics', () => {
     const record = exec('grade', verdictLine({ Process: true, Result: true, comments: 'all good', quality: 0.75, kind: 'graded' }));
-    const result = scoreAttempt({ fixture: task(), output: '', evidence: evidence(record) });
+    const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(record) });
     expect(result.passed).toBe(true);
     expect(result.family).toEqual({ family: 'repo_task', process: true, result: true, comments: 'all good', quality: 0.75, kind: 'graded', marketValueUsd: 10 });
   });
 
   it('keeps Process when the output was produced but misses the criteria', () => {
     const record = exec('grade', verdictLine({ Process: true, Result: false, comments: 'mean diff 20', quality: 0.25, kind: 'graded' }));
-    const result = scoreAttempt({ fixture: task(), output: '', evidence: evidence(record) });
+    const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(record) });
     expect(result.passed).toBe(false);
     expect(result.family).toMatchObject({ process: true, result: false, quality: 0.25 });
     expect(result.checks.map((c) => [c.check, c.ok])).toEqual([
@@ -82,7 +82,7 @@ describe('repository task scoring', () => {
   ])('counts %s as Process false and Result false', (_what, record, kind) => {
     const verdict = readGraderVerdict(record);
     expect(verdict).toMatchObject({ process: false, result: false, quality: 0, kind });
-    const result = scoreAttempt({ fixture: task(), output: '', ...(record ? { evidence: evidence(record) } : {}) });
+    const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', ...(record ? { evidence: evidence(record) } : {}) });
     expect(result.passed).toBe(false);
     expect(result.family).toMatchObject({ family: 'repo_task', process: false, result: false });
   });
@@ -98,13 +98,13 @@ describe('repository task scoring', () => {
     const bad = repoTaskConfig(task({ outputs: ['../escape'], market_value_usd: -1 }));
     expect(bad.ok ? [] : bad.problems.map((p) => p.field).sort()).toEqual(['market_value_usd', 'outputs.0']);
     expect(repoTaskConfig(task({ outputs: ['output/dir/'] })).ok).toBe(true);
-    const result = scoreAttempt({ fixture: task({ ground_truth: { 'x.png': '_assets/none.png' } }), output: '' });
+    const result = runScorer(getScorer('repo_task'), { fixture: task({ ground_truth: { 'x.png': '_assets/none.png' } }), output: '' });
     expect(result.checks[0]?.detail).toContain('scoring.ground_truth.x.png');
   });
 
   it('never throws on hostile grader output', () => {
     for (const stdout of Object.values(HOSTILE_OUTPUTS)) {
-      const result = scoreAttempt({ fixture: task(), output: '', evidence: evidence(exec('grade', stdout)) });
+      const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(exec('grade', stdout)) });
       expect(result.passed).toBe(false);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCORING_TYPES, getScorer, judgeVerdict, scoreAttempt } from '../../src/scoring';
+import { SCORING_TYPES, getScorer, judgeVerdict, runScorer } from '../../src/scoring';
 import { HOSTILE_OUTPUTS, fixture } from './fixture-factory';
 
 const score = (type: string, output: string, expected: string, extra: Record<string, unknown> = {}, domain?: string) =>
@@ -167,7 +167,12 @@ describe('registry', () => {
   it('has a scorer for every scoring type and a clear error for others', () => {
     for (const type of SCORING_TYPES) expect(getScorer(type).type).toBe(type);
     expect(() => getScorer('fuzzy')).toThrow(/unknown scoring type "fuzzy"; known types: exact_match/);
-    expect(scoreAttempt({ fixture: fixture({ type: 'fuzzy' }), output: 'x' }).checks[0]?.detail).toMatch(/unknown scoring type/);
+  });
+
+  it('turns a scorer that throws into a failed check naming it', () => {
+    const broken = { ...getScorer('exact_match'), score: () => { throw new Error('boom'); } };
+    const result = runScorer(broken, { fixture: fixture({ type: 'exact_match' }), output: 'x' });
+    expect(result).toEqual({ passed: false, score: 0, checks: [{ check: 'attempt', ok: false, detail: 'exact_match failed: boom' }] });
   });
 });
 
