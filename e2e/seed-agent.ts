@@ -1,10 +1,12 @@
-import { exitStatusIsCounted, exitStatusIsScored, type AgentExitStatus } from '../packages/core/src';
-import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, prng, randomTrajectory, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
+import { ATTEMPT_EVIDENCE_VERSION, exitStatusIsCounted, exitStatusIsScored, newId, type AgentExitStatus, type GitbenchEvidence } from '../packages/core/src';
+import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
+import { prng, randomTrajectory } from '../packages/test-support/src';
 
 /**
  * Agent campaigns for the browser tests, written the way the runtime leaves them (a Trajectory per
  * try, steps from the seeded factory), and a live one that grows while a spec watches:
- *   node --import tsx e2e/seed-agent.ts campaign             -> {"campaignId", "attempts": [...]}
+ *   node --import tsx e2e/seed-agent.ts campaign [agent]     -> {"campaignId", "attempts": [...]}
+ *     (agent: its targets and attempts in output mode agent, each with a try's evidence as the worker writes it)
  *   node --import tsx e2e/seed-agent.ts live                 -> {"campaignId", "attemptId"}
  *   node --import tsx e2e/seed-agent.ts append <attempt> <n> [finish]
  * Every run of `campaign` and `live` makes a new campaign, so specs never share rows.
@@ -27,8 +29,27 @@ async function newCampaign(db: Db, name: string, models: string[], fixtures: str
   return db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
 }
 
-async function seedCampaign(db: Db) {
-  const c = await newCampaign(db, `Seeded agent campaign ${new Date().toISOString().slice(11, 19)}`, ['simulated-agent/strong', 'simulated-agent/weak'], ['f001', 'f002', 'f003'], 2);
+/** A finished agent try's evidence: scored on the repository, the steps in its trajectory, no transcript and no sandbox of the answer's own. */
+function agentTryEvidence(exitStatus: AgentExitStatus, steps: number): GitbenchEvidence {
+  return {
+    version: ATTEMPT_EVIDENCE_VERSION,
+    origin: 'gitbench',
+    mode: 'agent',
+    prompt: 'Resolve the conflict.',
+    output: 'Merged both sides.\nKept the new name.',
+    expected: null,
+    error: null,
+    scoring: null,
+    sandbox: { kind: 'none', reason: 'sandbox: none (scored on text)' },
+    calls: [],
+    judge: null,
+    agent: { exitStatus, exitDetail: null, protocol: 'native', toolSet: 'bash', steps, toolCalls: steps, scoredOn: 'repository', submission: 'Merged both sides.\nKept the new name.' },
+  };
+}
+
+async function seedCampaign(db: Db, mode: 'text' | 'agent') {
+  const name = `Seeded ${mode === 'agent' ? 'agent-mode ' : ''}agent campaign ${new Date().toISOString().slice(11, 19)}`;
+  const c = await newCampaign(db, name, ['simulated-agent/strong', 'simulated-agent/weak'], ['f001', 'f002', 'f003'], 2, mode);
   const rand = prng(5);
   const attempts: { id: string; modelId: string; fixtureId: string; trial: number; passed: boolean; exitStatus: AgentExitStatus; steps: number }[] = [];
   let seed = 100;
@@ -51,7 +72,7 @@ async function seedCampaign(db: Db) {
             fixtureSnapshotId: f.id,
             trial,
             modelId: target.modelId,
-            outputMode: 'text',
+            outputMode: mode,
             domain: f.domain,
             fixtureId: f.fixtureId,
             difficulty: f.difficulty,
@@ -67,6 +88,16 @@ async function seedCampaign(db: Db) {
             startedAt: new Date(),
             finishedAt: new Date(),
             wallDurationMs: Math.round(summary.totals.wallMs),
+            ...(mode === 'agent'
+              ? {
+                  tries: {
+                    create: {
+                      id: newId('attemptTry'), tryNumber: 1, workerId: 'e2e', status: passed ? 'VALID_PASS' : 'VALID_FAIL', startedAt: new Date(), finishedAt: new Date(),
+                      evidence: agentTryEvidence(exitStatus, steps),
+                    },
+                  },
+                }
+              : {}),
           },
         });
         await storeTrajectory(db, id, 1, summary, records);
@@ -110,7 +141,7 @@ const db = createDb({ databaseUrl: process.env.DATABASE_URL ?? 'postgresql://pos
 try {
   const [cmd = 'campaign', ...args] = process.argv.slice(2);
   const out =
-    cmd === 'campaign' ? await seedCampaign(db) : cmd === 'live' ? await seedLive(db) : cmd === 'append' ? await append(db, args[0]!, Number(args[1] ?? 1), args[2] === 'finish') : null;
+    cmd === 'campaign' ? await seedCampaign(db, args[0] === 'agent' ? 'agent' : 'text') : cmd === 'live' ? await seedLive(db) : cmd === 'append' ? await append(db, args[0]!, Number(args[1] ?? 1), args[2] === 'finish') : null;
   if (!out) throw new Error(`unknown command ${cmd} (campaign, live, append)`);
   console.log(JSON.stringify(out));
 } finally {

@@ -7,12 +7,11 @@ import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
 import { LeaderboardTable, RANKING_RULE } from '@/components/leaderboard-table';
 import { AgentStatsTable } from '@/components/agent-stats-table';
-import { agentTargetStats } from '@gitbench/db';
 import { services } from '@/lib/services';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { ALL_SUITES, filtersQuery, parseFilters } from '@/lib/queries/filters';
 import { getFamilyBoards } from '@/lib/queries/families';
-import { getLeaderboard, type Leaderboard } from '@/lib/queries/leaderboard';
+import { getLeaderboard, getLeaderboardAgents, type Leaderboard } from '@/lib/queries/leaderboard';
 import { requirePage } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';
@@ -51,7 +50,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     getLeaderboard(db, filters, campaigns),
     filterOptions(db, campaigns),
     getFamilyBoards(db, filters),
-    agentTargetStats(db, { ...(filters.campaign ? { campaignId: filters.campaign } : {}), includeLegacy: filters.legacy === '1' }),
+    getLeaderboardAgents(db, filters, campaigns),
   ]);
   const familiesWithResults = families.filter((f) => f.rows.length > 0);
   const { legacy, incomplete } = board.leftOut;

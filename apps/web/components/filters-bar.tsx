@@ -62,6 +62,7 @@ export function FiltersBar({
       {select('mode', 'Output mode', [
         { value: 'text', label: 'text' },
         { value: 'json_schema', label: 'json_schema' },
+        { value: 'agent', label: 'agent' },
       ])}
       {children}
       {showToggles ? (

@@ -73,4 +73,24 @@ describe('agentTargetStats', () => {
     expect(r).toMatchObject({ costUsd: null, costPerSolvedFixture: null, solvedFixtures: 0 });
     expect(r!.exits.cost_limit).toBe(1);
   });
+
+  it("keeps only the campaigns, domain, difficulty and mode asked for (the leaderboard's filters)", async () => {
+    const c = await campaign();
+    const other = await campaign();
+    const kept = await attempt(c, c.agent, 'agent/a', c.f1, 1, { passed: true, cost: 0.5, exit: 'submitted', steps: 10 });
+    await attempt(c, c.agent, 'agent/a', c.f2, 1, { passed: false, cost: 0.25, exit: 'turn_limit', steps: 30 });
+    await attempt(other, other.agent, 'agent/a', other.f1, 1, { passed: true, cost: 0.5, exit: 'submitted', steps: 10 });
+    await t.db.attempt.update({ where: { id: kept }, data: { outputMode: 'agent', domain: 'rebase', difficulty: 'hard' } });
+    const attempts = async (scope: Parameters<typeof agentTargetStats>[1]) => (await agentTargetStats(t.db, scope)).map((r) => [r.campaignId, r.outputMode, r.attempts]);
+
+    expect(await attempts({ campaignIds: [c.campaignId, other.campaignId], perCampaign: true })).toEqual([
+      [c.campaignId, 'agent', 1],
+      [c.campaignId, 'text', 1],
+      [other.campaignId, 'text', 1],
+    ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))));
+    expect(await attempts({ campaignIds: [c.campaignId], mode: 'agent' })).toEqual([[null, 'agent', 1]]);
+    expect(await attempts({ campaignIds: [c.campaignId], domain: 'rebase' })).toEqual([[null, 'agent', 1]]);
+    expect(await attempts({ campaignIds: [c.campaignId], difficulty: 'easy' })).toEqual([[null, 'text', 1]]);
+    expect(await attempts({ campaignIds: [other.campaignId], mode: 'agent' })).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { isSimulatedModelId } from '@gitbench/core';
+import { isMode, isSimulatedModelId } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, Section } from '@/components/empty-state';
 import { DASH, fixtureHref } from '@/components/format';
@@ -18,7 +18,8 @@ function parseSide(v: unknown): CompareSide | null {
   const i = v.lastIndexOf('|');
   if (i < 0) return null;
   const mode = v.slice(i + 1);
-  if (mode !== 'text' && mode !== 'json_schema') return null;
+  // Every mode, agent included: a side was refused for any agent target ("Choose two targets" with both chosen).
+  if (!isMode(mode)) return null;
   return { modelId: v.slice(0, i), outputMode: mode };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANSWER_MODES } from '@gitbench/core';
+import { MODES } from '@gitbench/core';
 
 /**
  * The suite filter's value that pools every suite version into one row per target: only when asked,
@@ -13,7 +13,7 @@ export const dashboardFiltersSchema = z.object({
   suite: z.string().trim().min(1).optional().catch(undefined),
   domain: z.string().trim().min(1).optional().catch(undefined),
   difficulty: z.string().trim().min(1).optional().catch(undefined),
-  mode: z.enum(ANSWER_MODES).optional().catch(undefined),
+  mode: z.enum(MODES).optional().catch(undefined),
   legacy: z.enum(['1']).optional().catch(undefined),
   incomplete: z.enum(['1']).optional().catch(undefined),
 });

@@ -1,4 +1,4 @@
-import { readTargetFigures, type Db } from '@gitbench/db';
+import { agentTargetStats, readTargetFigures, type AgentTargetStats, type Db } from '@gitbench/db';
 import { isHumanModelId, type TargetFigures } from '@gitbench/core';
 import { includedCampaigns, isActive, listCampaigns, type CampaignListItem } from './campaigns';
 import { ALL_SUITES, chosenSuite, type DashboardFilters } from './filters';
@@ -48,4 +48,21 @@ export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: Ca
   const rows = figures.filter((r) => !isHumanModelId(r.modelId));
   const humans = figures.filter((r) => isHumanModelId(r.modelId));
   return { rows, humans, suites, pooled, campaigns: all, included, leftOut };
+}
+
+/**
+ * The leaderboard's agents table over what its filters keep, as the ranking above it: the included
+ * campaigns (suite version, legacy and incomplete toggles, a chosen campaign), the domain, difficulty
+ * and mode. It read every campaign's agent targets whatever was chosen.
+ */
+export async function getLeaderboardAgents(db: Db, f: DashboardFilters, campaigns?: CampaignListItem[]): Promise<AgentTargetStats[]> {
+  const included = includedCampaigns(campaigns ?? (await listCampaigns(db)), f);
+  if (included.length === 0) return [];
+  return agentTargetStats(db, {
+    campaignIds: included.map((c) => c.id),
+    includeLegacy: true,
+    ...(f.domain ? { domain: f.domain } : {}),
+    ...(f.difficulty ? { difficulty: f.difficulty } : {}),
+    ...(f.mode ? { mode: f.mode } : {}),
+  });
 }

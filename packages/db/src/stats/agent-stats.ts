@@ -30,6 +30,11 @@ export interface AgentTargetStats {
 
 export interface AgentStatsScope {
   campaignId?: string;
+  /** Only these campaigns (the leaderboard's included ones). */
+  campaignIds?: readonly string[];
+  domain?: string;
+  difficulty?: string;
+  mode?: string;
   modelId?: string;
   /** Group per campaign too (the model page's rows are campaign × target). */
   perCampaign?: boolean;
@@ -61,7 +66,11 @@ interface ExitRow {
 export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Promise<AgentTargetStats[]> {
   const where = Prisma.sql`WHERE TRUE
     ${scope.campaignId ? Prisma.sql`AND a."campaignId" = ${scope.campaignId}` : Prisma.empty}
+    ${scope.campaignIds ? Prisma.sql`AND a."campaignId" = ANY(${[...scope.campaignIds]}::text[])` : Prisma.empty}
     ${scope.modelId ? Prisma.sql`AND a."modelId" = ${scope.modelId}` : Prisma.empty}
+    ${scope.domain ? Prisma.sql`AND a."domain" = ${scope.domain}` : Prisma.empty}
+    ${scope.difficulty ? Prisma.sql`AND a."difficulty" = ${scope.difficulty}` : Prisma.empty}
+    ${scope.mode ? Prisma.sql`AND a."outputMode"::text = ${scope.mode}` : Prisma.empty}
     ${scope.includeLegacy ? Prisma.empty : Prisma.sql`AND NOT c."legacy"`}`;
   const campaignCol = scope.perCampaign || scope.campaignId ? Prisma.sql`a."campaignId"` : Prisma.sql`NULL::text`;
   const latest = Prisma.sql`

@@ -114,6 +114,11 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
   const ev = parsed?.ok ? parsed.record : null;
   const calls = callsOf(ev);
   const sandbox = ev?.origin === 'gitbench' ? ev.sandbox : null;
+  // An agent's commands and its conversation are the trajectory's steps: the single-answer sections'
+  // "no sandbox ran" and "no transcript" would contradict it.
+  const ranAsAgent = Boolean(trajectory) || a.outputMode === 'agent';
+  const agentSandboxElsewhere = ranAsAgent && (!sandbox || sandbox.kind === 'none');
+  const transcriptRecorded = Array.isArray(calls.transcript) && calls.transcript.length > 0;
   const fx = a.fixtureSnapshot;
   const def = (fx.definition ?? {}) as Record<string, unknown>;
   const reason = isAttemptStatus(a.status) ? attemptStatusReason(a.status) : a.status;
@@ -258,7 +263,13 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
             ) : null}
           </Section>
           <Section title="Sandbox commands and output" id="sandbox">
-            <SandboxEvidenceView sandbox={sandbox} />
+            {agentSandboxElsewhere ? (
+              <p className="text-sm text-slate-600" data-testid="agent-sandbox">
+                The agent ran its commands in this attempt&apos;s sandbox: each one, with its output and exit code, is a step of the trajectory above.
+              </p>
+            ) : (
+              <SandboxEvidenceView sandbox={sandbox} />
+            )}
           </Section>
         </>
       ) : (
@@ -285,7 +296,7 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
         ) : null}
       </Section>
 
-      {latest ? (
+      {latest && (transcriptRecorded || !ranAsAgent) ? (
         <Section title="Transcript" id="transcript">
           <Transcript transcript={calls.transcript} />
         </Section>
