@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { ErrorNote, fieldInput as input, PanelTable, SubmitButton } from './panel-parts';
+import { LocalTime } from './local-time';
 import { errorText, sendJson } from './send-json';
 
 export interface ProviderKeyRow {
@@ -73,7 +74,7 @@ export function ProviderKeysPanel({ initial }: { initial: ProviderKeyRow[] }) {
             <tr key={k.name} className="border-t border-slate-100">
               <td className="px-3 py-2 font-mono text-xs">{k.name}</td>
               <td className="px-3 py-2">{k.createdBy}</td>
-              <td className="px-3 py-2">{k.updatedAt.slice(0, 10)}</td>
+              <td className="px-3 py-2"><LocalTime at={k.updatedAt} /></td>
               <td className="px-3 py-2">{k.readable ? 'stored' : 'sealed under another secret: run gitbench keys rotate'}</td>
               <td className="px-3 py-2 text-right">
                 <button type="button" className="text-rose-700 underline" onClick={() => remove(k.name)} aria-label={`Delete ${k.name}`}>

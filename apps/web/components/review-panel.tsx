@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { LocalTime } from './local-time';
 import { errorText, sendJson } from './send-json';
 
 const STATE_TEXT: Record<string, string> = {
@@ -25,9 +26,13 @@ export function ReviewPanel(props: { campaignId: string; safetyReview: string; p
     <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="review-panel">
       <p data-testid="safety-review">Safety review: {STATE_TEXT[props.safetyReview] ?? props.safetyReview}</p>
       <p data-testid="publication">
-        {props.publishedAt
-          ? `Published ${props.publishedAt.slice(0, 16).replace('T', ' ')} by ${props.publishedBy ?? 'unknown'}: viewers see its raw outputs.`
-          : 'Not published: only members and admins see its raw outputs.'}
+        {props.publishedAt ? (
+          <>
+            Published <LocalTime at={props.publishedAt} /> by {props.publishedBy ?? 'unknown'}: viewers see its raw outputs.
+          </>
+        ) : (
+          'Not published: only members and admins see its raw outputs.'
+        )}
       </p>
       {props.canAct ? (
         <div className="flex flex-wrap gap-2">

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { ErrorNote, fieldInput as input, PanelTable, SubmitButton } from './panel-parts';
+import { LocalTime } from './local-time';
 import { errorText, sendJson } from './send-json';
 
 export interface TokenRow {
@@ -15,7 +16,6 @@ export interface TokenRow {
   revokedAt: string | null;
 }
 
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
 /** Create a token (shown once), list them, revoke one. */
 export function TokensPanel({ initial, roles }: { initial: TokenRow[]; roles: string[] }) {
@@ -88,9 +88,9 @@ export function TokensPanel({ initial, roles }: { initial: TokenRow[]; roles: st
                 <td className="px-3 py-2">{t.name}</td>
                 <td className="px-3 py-2">{t.role}</td>
                 <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
-                <td className="px-3 py-2">{day(t.createdAt)}</td>
-                <td className="px-3 py-2">{day(t.lastUsedAt)}</td>
-                <td className="px-3 py-2">{t.revokedAt ? `revoked ${day(t.revokedAt)}` : t.expiresAt && t.expiresAt < new Date().toISOString() ? 'expired' : 'active'}</td>
+                <td className="px-3 py-2"><LocalTime at={t.createdAt} /></td>
+                <td className="px-3 py-2"><LocalTime at={t.lastUsedAt} /></td>
+                <td className="px-3 py-2">{t.revokedAt ? <>revoked <LocalTime at={t.revokedAt} /></> : t.expiresAt && t.expiresAt < new Date().toISOString() ? 'expired' : 'active'}</td>
                 <td className="px-3 py-2 text-right">
                   {t.revokedAt ? null : (
                     <button type="button" className="text-rose-700 underline" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>

@@ -54,15 +54,18 @@ export interface ServiceCheck {
   ok: boolean;
   detail: string;
   ms: number;
+  /** When the check started (ISO): a page left open shows how old its answer is. */
+  checkedAt: string;
 }
 
 async function timed(name: ServiceCheck['name'], fn: () => Promise<string>): Promise<ServiceCheck> {
   const started = Date.now();
+  const checkedAt = new Date(started).toISOString();
   try {
     const detail = await fn();
-    return { name, ok: true, detail, ms: Date.now() - started };
+    return { name, ok: true, detail, ms: Date.now() - started, checkedAt };
   } catch (err) {
-    return { name, ok: false, detail: (err as Error).message, ms: Date.now() - started };
+    return { name, ok: false, detail: (err as Error).message, ms: Date.now() - started, checkedAt };
   }
 }
 

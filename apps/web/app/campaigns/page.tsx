@@ -2,7 +2,8 @@ import Link from 'next/link';
 import { isSimulatedModelId, wallClockMs } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
-import { date, duration, int } from '@/components/format';
+import { duration, int } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { campaignModels, listCampaigns } from '@/lib/queries/campaigns';
 import { services } from '@/lib/services';
@@ -72,7 +73,7 @@ export default async function CampaignsPage() {
             className: 'tabular-nums',
             cell: (c) => (c.legacy ? <span title="Imported results do not record how long they took">—</span> : duration(wallClockMs(c))),
           },
-          { header: 'Created', sort: (c) => c.createdAt.getTime(), className: 'text-xs', cell: (c) => date(c.createdAt) },
+          { header: 'Created', sort: (c) => c.createdAt.getTime(), className: 'text-xs', cell: (c) => <LocalTime at={c.createdAt} /> },
         ]}
       />
     </div>

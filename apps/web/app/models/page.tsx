@@ -5,7 +5,8 @@ import { AttemptLinks } from '@/components/attempt-links';
 import { DataTable, type Column } from '@/components/data-table';
 import { EmptyState, NotApplicableNote, Section } from '@/components/empty-state';
 import { FiltersBar } from '@/components/filters-bar';
-import { DASH, date, fixtureHref, fraction } from '@/components/format';
+import { DASH, fixtureHref, fraction } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import { LeaderboardTable } from '@/components/leaderboard-table';
 import { OverTimeChart } from '@/components/over-time-chart';
 import { RateCell } from '@/components/rate-cell';
@@ -193,7 +194,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
               ),
             },
             { header: 'Suite version', className: 'font-mono text-xs', cell: (r) => r.suiteVersion },
-            { header: 'Date', className: 'text-xs', cell: (r) => date(r.createdAt) },
+            { header: 'Date', className: 'text-xs', cell: (r) => <LocalTime at={r.createdAt} /> },
             { header: 'Mode', cell: (r) => r.outputMode },
             { header: 'Mean success', cell: (r) => <RateCell rate={r.rate} /> },
           ]}

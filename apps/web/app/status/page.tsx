@@ -1,3 +1,4 @@
+import { LocalTime } from '@/components/local-time';
 import { checkServices } from '@/lib/services';
 import { requirePage } from '@/lib/auth/guard';
 
@@ -10,9 +11,15 @@ export default async function StatusPage() {
   return (
     <section aria-labelledby="status-title" className="space-y-6">
       <div>
-        <h1 id="status-title" className="text-2xl font-semibold">
-          System status
-        </h1>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 id="status-title" className="text-2xl font-semibold">
+            System status
+          </h1>
+          {/* A plain link: the page runs every check when it is served, so loading it again is the refresh. */}
+          <a href="/status" className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50" data-testid="status-refresh">
+            Check again
+          </a>
+        </div>
         <p className={`mt-1 text-sm ${allOk ? 'text-emerald-700' : 'text-rose-700'}`} data-testid="status-summary">
           {allOk
             ? `All ${checks.length} services are reachable.`
@@ -33,7 +40,12 @@ export default async function StatusPage() {
               </div>
               <div className="text-sm text-slate-600">{c.detail}</div>
             </div>
-            <div className="text-xs tabular-nums text-slate-500">{c.ms} ms</div>
+            <div className="text-right text-xs tabular-nums text-slate-500" data-testid="checked-at">
+              <div>
+                checked <LocalTime at={c.checkedAt} seconds />
+              </div>
+              <div>took {c.ms} ms</div>
+            </div>
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
-import { date } from '@/components/format';
+
+import { LocalTime } from '@/components/local-time';
 import { SuiteLink } from '@/components/item-analysis';
 import { requirePage } from '@/lib/auth/guard';
 import { listSuites } from '@/lib/queries/item-analysis';
@@ -31,7 +32,7 @@ export default async function SuitesPage() {
             cell: (s) => <SuiteLink suite={s.suite} />,
           },
           { header: 'Campaigns', className: 'tabular-nums', cell: (s) => s.campaigns },
-          { header: 'Last run', cell: (s) => date(s.lastRunAt) },
+          { header: 'Last run', cell: (s) => <LocalTime at={s.lastRunAt} /> },
         ]}
       />
     </div>

@@ -9,7 +9,8 @@ import { ReviewPanel } from '@/components/review-panel';
 import { EmptyState, Section } from '@/components/empty-state';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { ExportLinks } from '@/components/export-links';
-import { date, duration, int, productVersion, usd } from '@/components/format';
+import { duration, int, productVersion, usd } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import { Heatmap } from '@/components/heatmap';
 import { LeaderboardTable } from '@/components/leaderboard-table';
 import { SelectForm } from '@/components/select-form';
@@ -82,7 +83,7 @@ export default async function CampaignPage({
           {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null} {simulated ? <SimulatedBadge /> : null}
         </h1>
         <p className="text-sm text-slate-600">
-          By {c.createdBy} · created {date(c.createdAt)} · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
+          By {c.createdBy} · created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
           {o.targets.length} target{o.targets.length === 1 ? '' : 's'} × {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
           {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
@@ -133,7 +134,7 @@ export default async function CampaignPage({
         )}
       </Section>
 
-      <Section title="Per model" id="per-model" aside={<span className="text-xs text-slate-500">figures as of {date(o.statsRefreshedAt)}</span>}>
+      <Section title="Per model" id="per-model" aside={<span className="text-xs text-slate-500">figures as of <LocalTime at={o.statsRefreshedAt} /></span>}>
         {o.perModel.length === 0 ? (
           <EmptyState title="No attempts yet">{noAttemptsYet(c.status, c.statusDetail)}</EmptyState>
         ) : (
