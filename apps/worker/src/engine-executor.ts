@@ -11,7 +11,7 @@ import {
 } from '@gitbench/core';
 import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptWrite, type Db, type Prisma } from '@gitbench/db';
 import {
-  attemptEvidence,
+  evidenceOfRun,
   attemptRows,
   buildFixtureRepositories,
   executeAttempt,
@@ -216,7 +216,7 @@ function trajectoryWriter(deps: EngineExecutorDeps, a: AttemptToRun) {
 
 /** The try's evidence record with the worker's warnings, no larger than GITBENCH_MAX_EVIDENCE_BYTES. */
 function evidenceOf(deps: EngineExecutorDeps, run: AttemptRun, a: AttemptToRun): GitbenchEvidence {
-  const evidence = attemptEvidence(run, { mode: a.outputMode, expected: a.fixture.expected });
+  const evidence = evidenceOfRun(run, { mode: a.outputMode, expected: a.fixture.expected });
   const warnings = [...(deps.warnings ?? [])];
   if (warnings.length > 0) evidence.warnings = warnings;
   const max = deps.limits?.maxEvidenceBytes ?? DEFAULT_MAX_EVIDENCE_BYTES;

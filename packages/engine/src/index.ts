@@ -15,7 +15,7 @@ export { fixtureRef, type ModelClient, type ModelResponse } from './model-client
 export { referenceAnswer } from './reference-answer';
 export { readRecordedScores } from './read-recorded-scores';
 export { rescoreRecorded, type RecordedScore, type RescoreDisagreement, type RescoreSkip, type RescoreSummary } from './rescore-legacy';
-export { attemptEvidence } from './attempt-evidence';
+export { evidenceOfRun } from './evidence-of-run';
 export { executeAttempt, type AttemptJudge, type AttemptRun, type ExecuteAttemptInput } from './execute-attempt';
 export { isScoredEntry, runSuite, whyNotScored, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
 export { replayAgreement, type AgreementTally, type ReplayAgreement, type ReplayDisagreement, type ReplaySkip } from './replay-agreement';

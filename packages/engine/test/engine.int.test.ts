@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { existsSync, readdirSync } from 'node:fs';
 import type { CompletionResult } from '@gitbench/providers';
-import { attemptEvidence, buildFixtureRepositories, buildFixtureRepository, executeAttempt, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
+import { evidenceOfRun, buildFixtureRepositories, buildFixtureRepository, executeAttempt, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
 import { cleanFixture } from './agent/support/clean-fixture';
 
 const completion = (output: string) =>
@@ -185,7 +185,7 @@ describe('scoring an attempt', () => {
     for (const run of [single, agent]) {
       expect(run.attempt!.hashes).toMatchObject({ input: built.inputHash, expectedInput: 'f'.repeat(64) });
       expect(run.errorMessage).toBe(`restored repository differs from the fixture snapshot (input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`);
-      const evidence = attemptEvidence(run, { mode: run === agent ? 'agent' : 'text', expected: fixture.expected });
+      const evidence = evidenceOfRun(run, { mode: run === agent ? 'agent' : 'text', expected: fixture.expected });
       expect(evidence.scoring).toMatchObject({ outcome: 'HASH_MISMATCH', hashes: { input: built.inputHash, expectedInput: 'f'.repeat(64) } });
       expect(evidence.error).toEqual({ class: 'hash_mismatch', message: run.errorMessage });
     }

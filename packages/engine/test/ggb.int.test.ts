@@ -6,7 +6,7 @@ import { UNKNOWN_COST } from '@gitbench/core';
 import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
 import { InMemoryHistoryJudgeCache, parseAttemptEvidence } from '@gitbench/core';
 import { loadProfiles, ProviderRegistry } from '@gitbench/providers';
-import { attemptEvidence, buildFixtureRepository, executeAttempt, judgeGgbAttempt, judgeUsageOf, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
+import { evidenceOfRun, buildFixtureRepository, executeAttempt, judgeGgbAttempt, judgeUsageOf, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
 import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../providers/test/support/fake-model-server';
 import { useTestDriver } from './test-driver';
 
@@ -121,7 +121,7 @@ describe('GitGoodBench suite', () => {
     expect(server.requests).toHaveLength(2);
 
     // What the worker stores as the try's evidence (engine-executor's evidenceOf), read back as the pages read it.
-    const evidence = parseAttemptEvidence(JSON.parse(JSON.stringify(attemptEvidence(run, { mode: 'text', expected: ir.expected }))));
+    const evidence = parseAttemptEvidence(JSON.parse(JSON.stringify(evidenceOfRun(run, { mode: 'text', expected: ir.expected }))));
     if (evidence.origin !== 'gitbench') throw new Error('expected GitBench evidence');
     expect(evidence.historyJudgeCalls?.map((c) => [c.usage.inputTokens, c.usage.outputTokens, c.cost])).toEqual([
       [900, 20, { source: 'provider', usd: 0.0004 }],

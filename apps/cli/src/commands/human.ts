@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { attemptEvidence, attemptRows, detectProductVersion, runSuite } from '@gitbench/engine';
+import { evidenceOfRun, attemptRows, detectProductVersion, runSuite } from '@gitbench/engine';
 import { humanModelId, type Fixture } from '@gitbench/core';
 import { prepareCampaign, recordHumanAttempt, refreshCampaignStats, type Prisma } from '@gitbench/db';
 import { agentSectionFromFlags } from '../agent-flags';
@@ -68,7 +68,7 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
     return EXIT.infrastructure;
   }
   const wallMs = finishedAt.getTime() - startedAt.getTime();
-  const rows = attemptRows(run, run.agent?.summary.totals.wallMs ?? wallMs, attemptEvidence(run, { mode: 'agent', expected: fixture.expected }));
+  const rows = attemptRows(run, run.agent?.summary.totals.wallMs ?? wallMs, evidenceOfRun(run, { mode: 'agent', expected: fixture.expected }));
   const outcome = { ...rows, record: rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage } };
   const steps = run.agent?.steps ?? [];
   const stored = await withServices(env, { queue: false }, async ({ db }) => {

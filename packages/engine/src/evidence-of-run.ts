@@ -18,8 +18,8 @@ function modelCall(c: ModelResponse): ModelCall {
   };
 }
 
-/** The try's typed evidence record, as the worker stores it and the pages parse it. */
-export function attemptEvidence(run: AttemptRun, facts: { mode: Mode; expected: string }): GitbenchEvidence {
+/** The try's typed evidence record (core's AttemptEvidence) built from what the run did, as the worker stores it and the pages parse it. */
+export function evidenceOfRun(run: AttemptRun, facts: { mode: Mode; expected: string }): GitbenchEvidence {
   const a = run.attempt;
   return {
     version: ATTEMPT_EVIDENCE_VERSION,
