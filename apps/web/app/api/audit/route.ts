@@ -10,6 +10,9 @@ const querySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   before: z.string().regex(/^aud_[A-Za-z0-9]+$/).optional(),
   action: z.string().max(50).optional(),
+  actorEmail: z.string().max(320).optional(),
+  targetType: z.string().max(50).optional(),
+  via: z.string().max(20).optional(),
 });
 
 export const GET = apiRoute('admin', async ({ request }) => {
