@@ -46,6 +46,8 @@ interface MergeSpec {
   merge: string;
   /** The incoming branch's name in the task (the real branch the merge brought in). */
   theirsBranch: string;
+  /** The branch checked out, the merge's first parent (main unless the real merge brought main into a feature branch). */
+  oursBranch?: string;
 }
 
 interface BackportSpec {
@@ -202,9 +204,10 @@ function mergeFile(scratch: string, how: 'ours' | 'theirs' | 'union', base: stri
   }
 }
 
-function setupSteps(): string[] {
+function setupSteps(head = 'main'): string[] {
   // Every ref of the bundle becomes a branch; the bundle file itself does not stay in the repository.
-  return [`git init -q && git fetch -q --update-head-ok ${BUNDLE} 'refs/heads/*:refs/heads/*' && rm -f ${BUNDLE} .git/FETCH_HEAD && git reset -q --hard main`];
+  const fetch = `git init -q && git fetch -q --update-head-ok ${BUNDLE} 'refs/heads/*:refs/heads/*' && rm -f ${BUNDLE} .git/FETCH_HEAD`;
+  return [head === 'main' ? `${fetch} && git reset -q --hard main` : `${fetch} && git checkout -q ${sh(head)}`];
 }
 
 /** The source block the suite records (repo_checks' `scoring.source`): original commit ids, and what the fixture made. */
@@ -246,6 +249,7 @@ interface Row {
 }
 
 function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
+  const ob = spec.oursBranch ?? 'main';
   const [ours, theirs, ...more] = commitMeta(p.mirror, spec.merge).parents;
   if (!ours || !theirs || more.length) throw new Error(`${spec.id}: ${spec.merge} is not a two-parent merge`);
   const bases = git(p.mirror, ['merge-base', '--all', ours, theirs]).split('\n').filter(Boolean);
@@ -275,7 +279,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     verdicts[how] = runTests(scratch, commit, p, tarPath);
     if (verdicts[how].passed) throw new Error(`${spec.id}: the tests pass when every conflict keeps ${how}: not a semantic merge`);
   }
-  bundle(scratch, { 'refs/heads/main': o, [`refs/heads/${spec.theirsBranch}`]: t }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
+  bundle(scratch, { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
   const metas = { base: commitMeta(p.mirror, base), ours: commitMeta(p.mirror, ours), theirs: commitMeta(p.mirror, theirs), merge: commitMeta(p.mirror, spec.merge) };
   const sideLog = (from: string, to: string) =>
@@ -290,53 +294,53 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     `for f in ${quoted}; do git show :2:"$f" > /tmp/o 2>/dev/null || : > /tmp/o; git show :1:"$f" > /tmp/b 2>/dev/null || : > /tmp/b; git show :3:"$f" > /tmp/t 2>/dev/null || : > /tmp/t; git merge-file --${how} /tmp/o /tmp/b /tmp/t; cp /tmp/o "$f"; done; git add -A && git commit -q --no-edit`;
 
   const ticket = [
-    `We are merging the ${spec.theirsBranch} branch of ${p.repo.split('/')[1]} (${p.repo}) into main, and the merge stopped on conflicts.`,
-    `The merge is already under way in this repository: main is checked out and \`git merge ${spec.theirsBranch}\` has run.`,
+    `We are merging the ${spec.theirsBranch} branch of ${p.repo.split('/')[1]} (${p.repo}) into ${ob}, and the merge stopped on conflicts.`,
+    `The merge is already under way in this repository: ${ob} is checked out and \`git merge ${spec.theirsBranch}\` has run.`,
     '',
     'Conflicted files:',
     ...files.map((f) => `- ${f}`),
     '',
     'Both branches changed the logic in these regions, so neither side can simply win. What each side did to the',
     'conflicted code since the two branches parted:',
-    `- main: ${oursLog.length ? oursLog.join('; ') : subjectOf(metas.ours)}`,
+    `- ${ob}: ${oursLog.length ? oursLog.join('; ') : subjectOf(metas.ours)}`,
     `- ${spec.theirsBranch}: ${theirsLog.length ? theirsLog.join('; ') : subjectOf(metas.theirs)}`,
     '',
-    'Finish the merge so that main keeps the behaviour of both sides, and commit it.',
+    `Finish the merge so that ${ob} keeps the behaviour of both sides, and commit it.`,
     '',
     'What is checked, on the repository you leave:',
-    `- main is a merge commit whose first parent is main as it was before the merge and whose second parent is ${spec.theirsBranch};`,
-    '- no tracked file of main holds a conflict marker line;',
-    `- the project's test suite as it stands after the merge (both sides' tests) passes on main's tree: \`${runLine(p)}\`.`,
+    `- ${ob} is a merge commit whose first parent is ${ob} as it was before the merge and whose second parent is ${spec.theirsBranch};`,
+    `- no tracked file of ${ob} holds a conflict marker line;`,
+    `- the project's test suite as it stands after the merge (both sides' tests) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
     ...(p.deselected ? [`  ${p.deselected}`] : []),
     `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` directory, so editing tests changes nothing.`,
     'The merge result is not compared with any particular resolution; the tests decide.',
   ].join('\n');
   const doc = {
     id: spec.id,
-    description: `Semantic merge of ${spec.theirsBranch} into main in ${p.repo}: ${files.length} conflicted file(s), logic changed on both sides`,
+    description: `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ${files.length} conflicted file(s), logic changed on both sides`,
     purpose: 'Resolve a real merge whose both sides changed code logic in the conflicted regions, judged by the project\'s tests, which fail on either side alone and on a naive union.',
     // A single answer sees the conflicts (the combined diff) and what each side brought.
-    ...taskHead('semantic-merge', p, spec.id, [testsAsset], [...setupSteps(), `git merge --no-ff --no-edit ${spec.theirsBranch}`], ['git status --short', 'git diff'], ticket, 'finishes the merge'),
+    ...taskHead('semantic-merge', p, spec.id, [testsAsset], [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`], ['git status --short', 'git diff'], ticket, 'finishes the merge'),
     expected: reference,
     scoring: {
       type: 'repo_checks',
       checks: [
-        { type: 'ref_equals', ref: 'main^1', commit: o },
-        { type: 'ref_equals', ref: 'main^2', commit: t },
-        { type: 'no_conflict_markers', rev: 'main' },
-        { type: 'tests_pass', rev: 'main', ...testRun(p, testsAsset) },
+        { type: 'ref_equals', ref: `${ob}^1`, commit: o },
+        { type: 'ref_equals', ref: `${ob}^2`, commit: t },
+        { type: 'no_conflict_markers', rev: ob },
+        { type: 'tests_pass', rev: ob, ...testRun(p, testsAsset) },
       ],
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
         { base, ours, theirs, merge: spec.merge },
-        `Each side re-created as one commit on the merge base (main ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
+        `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
       ),
       measured: Object.fromEntries(Object.entries(verdicts).map(([k, v]) => [k, v.summary])),
     },
     negatives: [
       { answer: 'true', why: 'nop: the merge is left unfinished, with conflict markers.' },
-      { answer: resolveWith('ours'), why: `Every conflict resolved to main's side: the tests fail (${verdicts.ours!.summary}).` },
+      { answer: resolveWith('ours'), why: `Every conflict resolved to ${ob}'s side: the tests fail (${verdicts.ours!.summary}).` },
       { answer: resolveWith('theirs'), why: `Every conflict resolved to ${spec.theirsBranch}'s side: the tests fail (${verdicts.theirs!.summary}).` },
       { answer: resolveWith('union'), why: `Both sides kept in every conflict (a naive union): the tests fail (${verdicts.union!.summary}).` },
       { answer: 'git add -A && git commit -q --no-edit', why: 'Committing the conflicted files as they are leaves conflict markers.' },
