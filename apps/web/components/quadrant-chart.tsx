@@ -23,6 +23,7 @@ export function QuadrantChart({
   medianY,
   xLabel,
   xScale,
+  logAxis,
 }: {
   points: ChartPoint[];
   medianX: number;
@@ -30,6 +31,8 @@ export function QuadrantChart({
   /** What the x axis is, with its unit. */
   xLabel: string;
   xScale: 'linear' | 'log';
+  /** Round ticks and the domain around them when the scale is log (core's logAxisTicks). */
+  logAxis: { domain: [number, number]; ticks: number[] } | null;
 }) {
   const xAxisLabel = xScale === 'log' ? `${xLabel}, log scale` : xLabel;
   return (
@@ -42,7 +45,8 @@ export function QuadrantChart({
             dataKey="x"
             name={xLabel}
             scale={xScale}
-            domain={xScale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
+            domain={logAxis ? logAxis.domain : [0, 'auto']}
+            {...(logAxis ? { ticks: logAxis.ticks } : {})}
             allowDataOverflow={false}
             label={{ value: xAxisLabel, position: 'bottom', offset: 20 }}
             tickFormatter={(v: number) => (v < 0.01 ? v.toPrecision(2) : String(Math.round(v * 1000) / 1000))}

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { AXIS_SCALES, LOG_SCALE_SPAN, QUADRANT_LABELS, QUADRANTS, xScaleOf, type AxisScale, type Quadrant } from '@gitbench/core';
+import { AXIS_SCALES, LOG_SCALE_SPAN, QUADRANT_LABELS, QUADRANTS, logAxisTicks, xScaleOf, type AxisScale, type Quadrant } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { FiltersBar } from '@/components/filters-bar';
@@ -97,7 +97,7 @@ export default async function QuadrantPage({ searchParams }: { searchParams: Pro
         </EmptyState>
       ) : (
         <>
-          <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} xScale={xScale} />
+          <QuadrantChart points={points} medianX={q.medianX!} medianY={q.medianY!} xLabel={xLabel} xScale={xScale} logAxis={xScale === 'log' ? logAxisTicks(points.map((p) => p.x)) : null} />
           {logImpossible && requestedScale === 'log' ? (
             <p className="text-sm text-amber-800">A log scale cannot place a value of 0, so the x axis is linear.</p>
           ) : null}

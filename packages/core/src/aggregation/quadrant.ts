@@ -73,3 +73,44 @@ export function xScaleOf(values: readonly number[], requested: AxisScale): { sca
   const span = Math.max(...values) / Math.min(...values);
   return { scale: span >= LOG_SCALE_SPAN ? 'log' : 'linear', logImpossible };
 }
+
+/** Tick mantissas: 1-2-5 by default, whole decades when those are too many, finer steps for a narrow span. */
+const DECADES = [1];
+const ONE_TWO_FIVE = [1, 2, 5];
+const FINER: readonly (readonly number[])[] = [[1, 1.5, 2, 3, 5, 7], [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8]];
+/** Fewer ticks than this cannot be read as a log axis (two labels say nothing of the scale between). */
+const MIN_LOG_TICKS = 4;
+const MAX_LOG_TICKS = 10;
+
+/** Round ticks from `steps` × 10^k, from the last one at or below `min` to the first at or above `max`. */
+function ticksBetween(min: number, max: number, steps: readonly number[]): number[] {
+  const candidates: number[] = [];
+  for (let d = Math.floor(Math.log10(min)) - 1; d <= Math.ceil(Math.log10(max)) + 1; d++) {
+    for (const m of steps) candidates.push(Number((m * 10 ** d).toPrecision(12)));
+  }
+  let lo = Math.max(...candidates.filter((c) => c <= min));
+  let hi = Math.min(...candidates.filter((c) => c >= max));
+  // One value exactly on a tick: a step either side, so that the axis has a width.
+  if (lo === hi) {
+    lo = Math.max(...candidates.filter((c) => c < min));
+    hi = Math.min(...candidates.filter((c) => c > max));
+  }
+  return candidates.filter((c) => c >= lo && c <= hi);
+}
+
+/**
+ * Ticks and domain of a log axis over positive values: round numbers (1, 2, 5 × 10^k; whole decades
+ * over a wide span; finer steps over a narrow one), the domain widened to the ticks just outside the
+ * values so that every point lies between two labels. The charting library's own choice on a log
+ * axis gave two arbitrary labels (0.14 and 0.184) under four points.
+ */
+export function logAxisTicks(values: readonly number[]): { domain: [number, number]; ticks: number[] } {
+  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
+  if (positive.length === 0) throw new Error('a log axis needs at least one positive value');
+  const min = Math.min(...positive);
+  const max = Math.max(...positive);
+  let ticks = ticksBetween(min, max, ONE_TWO_FIVE);
+  if (ticks.length > MAX_LOG_TICKS) ticks = ticksBetween(min, max, DECADES);
+  for (const steps of FINER) if (ticks.length < MIN_LOG_TICKS) ticks = ticksBetween(min, max, steps);
+  return { domain: [ticks[0]!, ticks[ticks.length - 1]!], ticks };
+}
