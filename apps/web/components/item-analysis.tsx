@@ -124,6 +124,13 @@ export function ItemTable({ items }: { items: readonly SuiteItem[] }) {
           cell: (i) => `${i.targetsPassing}/${i.targets}`,
         },
         { header: 'Flags', cell: (i) => <ItemFlags flags={i.flags} /> },
+        {
+          header: 'People passing',
+          title:
+            'Human baselines (gitbench human): people who passed it at least once, of those with a scored attempt. Shown beside the targets, never counted in the pass rate, the discrimination or the flags',
+          className: 'tabular-nums',
+          cell: (i) => (i.people.people === 0 ? DASH : `${i.people.passing}/${i.people.people}`),
+        },
       ]}
     />
   );

@@ -21,6 +21,9 @@ import { itemReference } from './support/item-analysis-reference';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const OTHER = 'fixtures/other';
 const ORACLE_WAS = 'ia/beta';
+// A target of the main campaigns becomes a person (gitbench human): shown beside, never counted.
+const HUMAN_WAS = 'ia/gamma#high';
+const HUMAN = 'human:gamma';
 
 let t: TestDatabase;
 let seed: DashboardSeed;
@@ -37,6 +40,9 @@ beforeAll(async () => {
   // One of its targets becomes the built-in oracle, a control left out unless asked for.
   await t.db
     .$executeRaw`UPDATE "Attempt" SET "modelId" = 'oracle' WHERE "campaignId" = ${other} AND "modelId" = ${ORACLE_WAS}`;
+  const moved = await t.db
+    .$executeRaw`UPDATE "Attempt" SET "modelId" = ${HUMAN}, "reasoningEffort" = NULL WHERE "campaignId" = ANY(${main}::text[]) AND "modelId" = ${HUMAN_WAS}`;
+  expect(moved).toBeGreaterThan(0);
 });
 afterAll(async () => {
   await t?.drop();
@@ -54,6 +60,7 @@ describe('item analysis', () => {
   });
 
   const isOracle = (a: SeededAttempt) => a.campaignId === other && a.modelId === ORACLE_WAS;
+  const isHuman = (a: SeededAttempt) => main.includes(a.campaignId) && a.modelId === HUMAN_WAS;
   it.each([
     ['fixtures', false, () => main],
     [OTHER, false, () => [other]],
@@ -62,7 +69,7 @@ describe('item analysis', () => {
     '%s (controls counted: %s): every fixture has the pass rate, discrimination and flags computed by hand',
     async (suite, includeControls, ids) => {
       const got = (await getSuiteItemAnalysis(t.db, suite, { includeControls }))!;
-      const want = itemReference(seed, ids(), includeControls ? () => false : isOracle);
+      const want = itemReference(seed, ids(), (a) => isHuman(a) || (!includeControls && isOracle(a)));
       expect(got.controls).toEqual({ included: includeControls, models: suite === OTHER ? ['oracle'] : [] });
       expect(got.items.map(key).sort()).toEqual(want.map(key).sort());
       expect(got.campaigns.map((c) => c.id).sort()).toEqual([...ids()].sort());
@@ -103,6 +110,21 @@ describe('item analysis', () => {
     },
   );
 
+  it('shows people beside the targets: their passes per fixture, never counted as a target', async () => {
+    const a = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
+    expect(a.people).toEqual([HUMAN]);
+    const theirs = seed.attempts.filter((x) => isHuman(x) && (x.status === 'VALID_PASS' || x.status === 'VALID_FAIL'));
+    expect(theirs.length).toBeGreaterThan(0);
+    for (const i of a.items) {
+      const mine = theirs.filter((x) => key(x) === key(i));
+      const passes = mine.filter((x) => x.status === 'VALID_PASS').length;
+      expect(i.people, key(i)).toEqual({ people: mine.length > 0 ? 1 : 0, passing: passes > 0 ? 1 : 0, passes, scored: mine.length });
+    }
+    expect(a.items.some((i) => i.people.people === 1)).toBe(true);
+    // The targets counted are the models, without the person.
+    expect(a.targets).toBe(new Set(seed.attempts.filter((x) => main.includes(x.campaignId) && !isHuman(x)).map((x) => `${x.modelId}|${x.effort}|${x.outputMode}`)).size);
+  });
+
   it('sorts by signal: defined discrimination first, highest first', async () => {
     const { items } = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
     const defined = items.filter((i) => i.discrimination !== null).map((i) => i.discrimination!);
@@ -123,7 +145,7 @@ describe('item analysis', () => {
     const a = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
     const lines = itemAnalysisCsv(a).trim().split('\n');
     expect(lines[0]).toBe(
-      'suite,domain,fixture,difficulty,targets,targets_passing,passes,scored,pass_rate,ci_low,ci_high,discrimination,discrimination_targets,saturated,unsolved,flaky',
+      'suite,domain,fixture,difficulty,targets,targets_passing,passes,scored,pass_rate,ci_low,ci_high,discrimination,discrimination_targets,saturated,unsolved,flaky,people,people_passing,people_passes,people_scored',
     );
     expect(lines.length).toBe(a.items.length + 1);
     const undefinedRow = a.items.findIndex((i) => i.discrimination === null);

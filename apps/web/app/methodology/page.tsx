@@ -118,7 +118,10 @@ export default async function MethodologyPage() {
         below, it carries no signal. It is undefined with fewer than two targets or when either side does not vary, and with two targets it
         can only be 1 or -1, so read it with the number of targets beside it. A fixture is <strong>saturated</strong> when every scored
         attempt passed, <strong>unsolved</strong> when none did and <strong>flaky</strong> when a target both passed and failed it. The
-        built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction.
+        built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction. People
+        (human baselines, <code>gitbench human</code>) are shown beside each fixture, who passed it of who tried, and never counted as
+        targets: the figures describe how a fixture separates models and agents, and a person&apos;s few attempts would enter them with a
+        rest score over a handful of fixtures.
       </p>
 
       <H id="reproducibility">What is and is not reproducible</H>

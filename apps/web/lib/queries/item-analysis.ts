@@ -1,6 +1,7 @@
 import {
   analyzeItems,
   isControlModelId,
+  isHumanModelId,
   targetKeyOf,
   VALID_ATTEMPT_STATUSES,
   type ItemAnalysis,
@@ -15,6 +16,11 @@ import { statusArraySql } from './common';
  * mode × effort) in them, and each fixture's scored attempts (the settling try's outcome, VALID_PASS or
  * VALID_FAIL; excluded attempts are no evidence about the target). The counting happens in SQL, one row
  * per (target, fixture); the statistics are core's.
+ *
+ * People (`gitbench human`, targets `human:<name>`) are shown beside the targets, never counted among
+ * them: the pass rate, the discrimination and the flags describe how the fixture separates models and
+ * agents, and a person's one or two attempts would enter them as a target with a rest score over a
+ * handful of fixtures (and make a fixture look easier or harder for models than it is).
  *
  * A suite is the directory a campaign's configuration names (fixtures.suiteDir); a configuration without
  * one (a legacy import, an old campaign) ran the schema's default, `fixtures`.
@@ -38,6 +44,17 @@ export async function listSuites(db: Db): Promise<SuiteListing[]> {
 export interface SuiteItem extends ItemAnalysis {
   /** The label as frozen in the newest campaign that ran the fixture. */
   difficulty: string;
+  /** The human baselines of the fixture, beside the targets and not counted in any figure above. */
+  people: PeopleFigures;
+}
+
+export interface PeopleFigures {
+  /** People with a scored attempt of the fixture. */
+  people: number;
+  /** People who passed it at least once. */
+  passing: number;
+  passes: number;
+  scored: number;
 }
 
 export interface SuiteItemAnalysis {
@@ -47,6 +64,8 @@ export interface SuiteItemAnalysis {
   targets: number;
   /** Built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction. */
   controls: { included: boolean; models: string[] };
+  /** People with a scored attempt in the suite (human baselines): shown per fixture, never counted as targets. */
+  people: string[];
   /** Sorted by signal (core's bySignal). */
   items: SuiteItem[];
 }
@@ -91,7 +110,8 @@ export async function getSuiteItemAnalysis(
   ]);
   const includeControls = opts.includeControls ?? false;
   const controls = [...new Set(rows.map((r) => r.modelId).filter(isControlModelId))].sort();
-  const counted = includeControls ? rows : rows.filter((r) => !isControlModelId(r.modelId));
+  const human = rows.filter((r) => isHumanModelId(r.modelId));
+  const counted = rows.filter((r) => !isHumanModelId(r.modelId) && (includeControls || !isControlModelId(r.modelId)));
   const cells: ItemCell[] = counted.map((r) => ({
     target: targetKeyOf({ modelId: r.modelId, effort: r.effort, outputMode: r.outputMode }),
     domain: r.domain,
@@ -105,10 +125,27 @@ export async function getSuiteItemAnalysis(
     campaigns,
     targets: new Set(cells.map((c) => c.target)).size,
     controls: { included: includeControls, models: controls },
+    people: [...new Set(human.map((r) => r.modelId))].sort(),
     items: analyzeItems(cells).map((i) => ({
       ...i,
       difficulty: difficulty.get(JSON.stringify([i.domain, i.fixtureId])) ?? '',
+      people: peopleFigures(human.filter((r) => r.domain === i.domain && r.fixtureId === i.fixtureId)),
     })),
+  };
+}
+
+function peopleFigures(rows: readonly { modelId: string; passes: number; scored: number }[]): PeopleFigures {
+  const byPerson = new Map<string, { passes: number; scored: number }>();
+  for (const r of rows) {
+    const p = byPerson.get(r.modelId) ?? { passes: 0, scored: 0 };
+    byPerson.set(r.modelId, { passes: p.passes + r.passes, scored: p.scored + r.scored });
+  }
+  const all = [...byPerson.values()];
+  return {
+    people: all.length,
+    passing: all.filter((p) => p.passes > 0).length,
+    passes: all.reduce((s, p) => s + p.passes, 0),
+    scored: all.reduce((s, p) => s + p.scored, 0),
   };
 }
 
@@ -159,6 +196,10 @@ export function itemAnalysisCsv(a: SuiteItemAnalysis): string {
       'saturated',
       'unsolved',
       'flaky',
+      'people',
+      'people_passing',
+      'people_passes',
+      'people_scored',
     ],
     a.items.map((i) => [
       a.suite,
@@ -177,6 +218,10 @@ export function itemAnalysisCsv(a: SuiteItemAnalysis): string {
       i.flags.saturated,
       i.flags.unsolved,
       i.flags.flaky,
+      i.people.people,
+      i.people.passing,
+      i.people.passes,
+      i.people.scored,
     ]),
   );
 }
