@@ -129,3 +129,30 @@ export function callsToTrajectory(
   }
   return steps;
 }
+
+/**
+ * How many leading steps of callsToTrajectory(calls, { repoBeforeCall }) are already final while the
+ * agent still runs, so they can be stored (and watched) before it ends. A step is final once every
+ * earlier call has completed (no call still in flight can come before it or carry its results first),
+ * each of its tool calls has its result in a completed request, and the repository was read before
+ * that request. A step of text alone, or one whose results never come, takes the repository at the end:
+ * it and every step after it wait for the agent to end.
+ */
+export function settledSteps(calls: readonly GatewayCallRecord[], repoBeforeCall: ReadonlyMap<number, RepoStepState | null>): number {
+  const ordered = [...calls].sort((a, b) => a.seq - b.seq);
+  // Calls complete in any order: only the run of seqs 1..n with none missing is known in full.
+  let done = 0;
+  while (ordered[done]?.seq === done + 1) done++;
+  const known = ordered.slice(0, done);
+  let settled = 0;
+  for (const call of known) {
+    if (call.answer === null || call.tools.length === 0) continue;
+    const ids = call.answer.toolCalls.map((c) => c.id);
+    const back = ids.map((id) => known.find((later) => later.seq > call.seq && later.toolResults.some((r) => r.callId === id)));
+    if (ids.length === 0 || back.some((b) => b === undefined)) break;
+    const first = Math.min(...back.map((b) => b!.seq));
+    if (!repoBeforeCall.has(first)) break;
+    settled++;
+  }
+  return settled;
+}

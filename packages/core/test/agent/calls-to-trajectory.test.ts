@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   callsToTrajectory,
   gatewayCallRecordSchema,
+  settledSteps,
   toAtif,
   trajectoryStepSchema,
   type GatewayCallRecord,
@@ -300,5 +301,47 @@ describe('callsToTrajectory', () => {
     const extra = atif.steps[0]!.extra!.gitbench as { results: { agent_reported?: boolean; exit_code: number | null }[]; repo: RepoStepState };
     expect(extra.results).toMatchObject([{ source_call_id: 'c1', agent_reported: true, exit_code: null }]);
     expect(extra.repo.head).toBe('bbb');
+  });
+});
+
+describe('settledSteps', () => {
+  const answer = (ids: string[], content: string | null = null) => ({
+    content,
+    reasoning: null,
+    toolCalls: ids.map((id) => ({ id, name: 'Bash', arguments: `{"command":"echo ${id}"}` })),
+    finishReason: ids.length ? 'tool_calls' : 'stop',
+  });
+  const result = (id: string) => ({ callId: id, name: 'Bash', content: `${id} done`, isError: false });
+
+  it('gives each step once it is final, the same step the whole rebuild gives, whatever order the calls complete in', () => {
+    const calls = [
+      call({ seq: 1, answer: answer(['a']) }),
+      call({ seq: 2, tools: [], answer: answer([], 'A title') }),
+      call({ seq: 3, toolResults: [result('a')], answer: answer(['b', 'c']) }),
+      call({ seq: 4, toolResults: [result('b')], answer: answer(['d']) }),
+      call({ seq: 5, toolResults: [result('c'), result('d')], answer: answer([], 'Done.') }),
+    ];
+    const states = new Map([1, 2, 3, 4, 5].map((s) => [s, repo(`h${s}`)]));
+    const final = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
+    // Completion order: call 4 before call 3.
+    const order = [1, 2, 4, 3, 5];
+    const counts: number[] = [];
+    for (let i = 1; i <= order.length; i++) {
+      const done = calls.filter((c) => order.slice(0, i).includes(c.seq));
+      const n = settledSteps(done, states);
+      counts.push(n);
+      expect(callsToTrajectory(done, { repoBeforeCall: states }).slice(0, n)).toEqual(final.slice(0, n));
+    }
+    // Call 4 alone settles nothing (call 3 is still out); then step 0 (a, its result in call 3); steps 1
+    // (b, c) and 2 (d) once call 5 carried c and d. The closing answer takes the repository at the end,
+    // so it waits for the agent to end.
+    expect(counts).toEqual([0, 0, 0, 1, 3]);
+    expect(final.length).toBe(4);
+  });
+
+  it('waits for a step whose results came in a request that was refused before the repository was read', () => {
+    const calls = [call({ seq: 1, answer: answer(['a']) }), call({ seq: 2, toolResults: [result('a')], status: 400, errorKind: 'budget', answer: null })];
+    expect(settledSteps(calls, new Map([[1, repo('h1')]]))).toBe(0);
+    expect(settledSteps(calls, new Map([[1, repo('h1')], [2, null]]))).toBe(1);
   });
 });

@@ -54,7 +54,7 @@ export interface AgentAttemptOptions {
   onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
   /**
    * Every finished step, in order, before the next model call (the worker stores it: live trajectories).
-   * A third-party agent's steps come all at once when it has ended, rebuilt from its gateway calls.
+   * A third-party agent's steps are rebuilt from its gateway calls, each once it is final (settledSteps).
    */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
   /** A third-party agent's every call through the model gateway, as it completes. */
@@ -210,10 +210,10 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
         taskPrompt: prompt,
         ...(input.signal ? { signal: input.signal } : {}),
         ...(input.agent?.onCall ? { onCall: input.agent.onCall } : {}),
+        // Rebuilt from the calls as they come (a step is whole once a later request carries its results):
+        // they go where our own loop's go, so the worker stores them alike, live.
+        ...(input.agent?.onStep ? { onStep: (step: TrajectoryStep) => input.agent!.onStep!(step, 'native') } : {}),
       });
-      // The steps are rebuilt from the calls once the agent has ended (a step is whole only when the next
-      // request carries its results); they go where our own loop's go, so the worker stores them alike.
-      for (const step of run.steps) await input.agent?.onStep?.(step, 'native');
     } else {
       await input.agent?.onStart?.({ agent: input.modelName, model: input.modelName, toolSet: toolSet.name });
       run = await runAgent({

@@ -8,6 +8,7 @@ import {
   ConfigurationError,
   lookupEnvironment,
   SandboxFailure,
+  settledSteps,
   sumStepUsage,
   thirdPartyExit,
   thirdPartySubmission,
@@ -90,6 +91,11 @@ export interface ThirdPartyRunInput {
   taskPrompt: string;
   signal?: AbortSignal;
   onCall?: (call: GatewayCallRecord) => void | Promise<void>;
+  /**
+   * Each step of the rebuilt trajectory, in order, once it is final: as the calls come in (settledSteps)
+   * and the rest when the agent has ended, so a running attempt's steps can be watched as our own loop's.
+   */
+  onStep?: (step: TrajectoryStep) => void | Promise<void>;
 }
 
 export interface ThirdPartyRun {
@@ -118,6 +124,19 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   // The baseline the first call's diff is compared with.
   await reader.read().catch(() => null);
   const repoBeforeCall = new Map<number, RepoStepState | null>();
+  // Steps handed to onStep so far; the gateway calls onCall one call at a time, in completion order.
+  const completed: GatewayCallRecord[] = [];
+  let emitted = 0;
+  const emit = async (steps: readonly TrajectoryStep[], upTo: number) => {
+    for (; emitted < upTo; emitted++) await input.onStep!(steps[emitted]!);
+  };
+  const onCall = async (call: GatewayCallRecord) => {
+    await input.onCall?.(call);
+    if (!input.onStep) return;
+    completed.push(call);
+    const settled = settledSteps(completed, repoBeforeCall);
+    if (settled > emitted) await emit(callsToTrajectory(completed, { repoBeforeCall }), settled);
+  };
   const gateway = await startModelGateway({
     socketPath: path.join(input.socketDir, GATEWAY_SOCKET_NAME),
     backend,
@@ -130,7 +149,7 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
     beforeCall: async (seq) => {
       repoBeforeCall.set(seq, await reader.read().catch(() => null));
     },
-    ...(input.onCall ? { onCall: input.onCall } : {}),
+    ...(input.onCall || input.onStep ? { onCall } : {}),
   });
   let result: Awaited<ReturnType<SandboxSession['exec']>> | null = null;
   let failure: unknown = null;
@@ -152,6 +171,8 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   if (input.signal?.aborted) throw input.signal.reason ?? new Error('cancelled');
   const calls = gateway.calls();
   const steps = callsToTrajectory(calls, { repoBeforeCall, repoAtEnd });
+  // The steps that waited for the end (text alone, results that never came, the repository at the end).
+  if (input.onStep) await emit(steps, steps.length);
   const exhausted = gateway.exhausted();
   const exit = failure
     ? { status: 'sandbox_error' as const, detail: `the agent's sandbox failed: ${(failure as Error).message}` }

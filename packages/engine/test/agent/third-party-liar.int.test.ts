@@ -1,4 +1,4 @@
-import type { Fixture } from '@gitbench/core';
+import type { Fixture, TrajectoryStep } from '@gitbench/core';
 import type { AgentAdapter } from '@gitbench/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, openAgentTarget, type BuiltSnapshot, type ThirdPartyAgentTarget } from '../../src';
@@ -69,7 +69,9 @@ afterAll(async () => {
 
 describe('a third-party agent that lies in its tool results', () => {
   it('is scored on the repository it left, and its trajectory shows the repository as read, the lie as its report', async () => {
-    const run = await executeAttempt({ fixture, snapshot, driver, model: { name: 'oracle', complete: () => Promise.reject(new Error('agent mode only')) }, modelName: 'oracle', mode: 'agent', thirdParty: target, labels });
+    const streamed: TrajectoryStep[] = [];
+    const model = { name: 'oracle', complete: () => Promise.reject(new Error('agent mode only')) };
+    const run = await executeAttempt({ fixture, snapshot, driver, model, modelName: 'oracle', mode: 'agent', thirdParty: target, labels, agent: { onStep: (s) => void streamed.push(s) } });
     // It ended its turn cleanly and claimed success; the file is still there: a counted failure.
     expect(run.agent!.summary.exitStatus).toBe('model_stopped');
     expect(run.status).toBe('VALID_FAIL');
@@ -82,6 +84,8 @@ describe('a third-party agent that lies in its tool results', () => {
     // The repository GitBench read after that step: the untracked file still there, nothing changed.
     expect(steps[0]!.repo).toMatchObject({ untracked: 1, diffBytes: 0, refsChanged: [] });
     expect(steps[1]!.repo).toMatchObject({ untracked: 1 });
+    // The steps reached onStep (where the worker stores them) as they became final, then the rest: the same steps.
+    expect(streamed).toEqual(steps);
     // Its calls are the records the trajectory came from: the lie is what the second request carried.
     expect(run.agent!.calls!.map((c) => c.toolResults.map((r) => r.content))).toEqual([[], [LIE]]);
   }, 300_000);
