@@ -58,6 +58,9 @@ test('drill down from a campaign to an agent trajectory, search it, jump, and fo
 
   // The next step resolves it and commits: HEAD moves and a ref changes.
   const stepIndex = Number(await failing.getAttribute('data-step'));
+  // Steps are numbered from 1 where a reader sees them, as the step count is; the URL keeps the index.
+  await expect(failing).toContainText(`Step ${stepIndex + 1}`);
+  await expect(viewer.getByRole('button', { name: `First failing command (step ${stepIndex + 1})` })).toBeVisible();
   const next = viewer.locator(`[data-step="${stepIndex + 1}"]`);
   await expect(next.getByTestId('repo-head')).toContainText('→');
   await expect(next.getByTestId('refs-changed')).toBeVisible();

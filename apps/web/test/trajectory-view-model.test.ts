@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { randomTrajectory } from '@gitbench/test-support';
 import {
   alignByStep,
+  byteSize,
   clipStep,
+  countOf,
   clipText,
   fullPart,
   headOf,
   jumpTargets,
+  repoChanged,
   searchStep,
   stepFailed,
+  stepNumber,
   VIEW_LIMITS,
+  type StepHead,
 } from '../lib/trajectory/view-model';
 
 describe('the random trajectory factory', () => {
@@ -101,5 +106,26 @@ describe('what the viewer sends', () => {
     expect(rows.slice(0, 10).every((r) => r.sameRepo)).toBe(true);
     expect(rows[20]!.sameRepo).toBe(false);
     expect(rows[50]!.b).toBeNull();
+  });
+});
+
+describe("the viewer's labels", () => {
+  it('numbers steps from 1 as the total counts them, says "1 step", and sizes tool output in the unit that fits', () => {
+    expect([0, 5].map(stepNumber)).toEqual([1, 6]);
+    expect([countOf(1, 'step'), countOf(6, 'step'), countOf(0, 'step'), countOf(1200, 'step')]).toEqual(['1 step', '6 steps', '0 steps', '1,200 steps']);
+    expect([0, 999, 1000, 43_210, 2_500_000].map(byteSize)).toEqual(['0 B', '999 B', '1.0 KB', '43.2 KB', '2.5 MB']);
+  });
+
+  it('marks a step ◆ only where it changed the repository against the step before, not for a merge left in progress', () => {
+    type Repo = NonNullable<StepHead['repo']>;
+    const still: Repo = { head: 'a'.repeat(40), branch: 'main', staged: 0, unstaged: 0, untracked: 0, conflicted: 1, operations: ['merge'], refsChanged: 0, diffBytes: 0, diffTruncatedBytes: 0 };
+    expect(repoChanged(still, still)).toBe(false);
+    expect(repoChanged(still, null)).toBe(false);
+    expect(repoChanged(null, still)).toBe(false);
+    expect(repoChanged({ ...still, diffBytes: 12 }, still)).toBe(true);
+    expect(repoChanged({ ...still, refsChanged: 1 }, null)).toBe(true);
+    expect(repoChanged({ ...still, operations: [] }, still)).toBe(true);
+    expect(repoChanged({ ...still, head: 'b'.repeat(40) }, still)).toBe(true);
+    expect(repoChanged({ ...still, branch: null }, still)).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { alignByStep, stepFailed, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { alignByStep, stepFailed, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import { repoGist } from './repo-change';
 import { StepCard } from './step-card';
 import { fetchStepPart, getJson, stepsUrl } from './trajectory-api';
@@ -92,10 +92,10 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
     <div className="space-y-3" data-testid="compare-view" data-ready={ready ? 'true' : 'false'}>
       <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Jump to">
         <button type="button" className={button} disabled={firstDivergence < 0} onClick={() => open(firstDivergence)}>
-          First step where the repositories part{firstDivergence >= 0 ? ` (step ${firstDivergence})` : ': none'}
+          First step where the repositories part{firstDivergence >= 0 ? ` (step ${stepNumber(firstDivergence)})` : ': none'}
         </button>
         <button type="button" className={button} disabled={firstFailureOnlyOne < 0} onClick={() => open(firstFailureOnlyOne)}>
-          First step only one side failed{firstFailureOnlyOne >= 0 ? ` (step ${firstFailureOnlyOne})` : ': none'}
+          First step only one side failed{firstFailureOnlyOne >= 0 ? ` (step ${stepNumber(firstFailureOnlyOne)})` : ': none'}
         </button>
         <span className="self-center text-xs text-slate-500">
           {a.heads.length} vs {b.heads.length} steps · <span className="text-amber-700">▌ repositories in a different state (branch, status, operation)</span>
@@ -148,7 +148,7 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
             return (
               <div key={k} className="min-w-0 space-y-1">
                 <div className="text-xs font-medium text-slate-600">
-                  {k.toUpperCase()} · step {selected}
+                  {k.toUpperCase()} · step {stepNumber(selected)}
                 </div>
                 {!steps ? (
                   <p className="text-sm text-slate-500">Loading…</p>
@@ -163,7 +163,7 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
                     fetchPart={fetchPart(sideProps)}
                   />
                 ) : (
-                  <p className="text-sm text-slate-500">This trajectory has no step {selected}.</p>
+                  <p className="text-sm text-slate-500">This trajectory has no step {stepNumber(selected)}.</p>
                 )}
               </div>
             );

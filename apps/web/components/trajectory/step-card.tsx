@@ -1,6 +1,6 @@
 'use client';
 
-import { callLabel, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { callLabel, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import { RepoChange } from './repo-change';
 import { ShowAll } from './show-all';
 
@@ -58,7 +58,7 @@ export function StepCard({
       className={`scroll-mt-20 space-y-2 rounded-lg border bg-white p-3 ${highlight ? 'border-sky-500 ring-2 ring-sky-200' : failedCalls.size ? 'border-rose-200' : 'border-slate-200'}`}
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
-        <span className="text-sm font-semibold text-slate-900">Step {step.index}</span>
+        <span className="text-sm font-semibold text-slate-900">Step {stepNumber(step.index)}</span>
         <span className="tabular-nums">+{ms(Math.max(0, offset))}</span>
         <TimingBar modelMs={step.modelMs} toolMs={step.toolMs} scaleMs={scaleMs} />
         <span className="tabular-nums" data-testid="step-timing">

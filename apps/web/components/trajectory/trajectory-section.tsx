@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { describeExitStatus, isAgentExitStatus } from '@gitbench/core';
 import type { TrajectoryView } from '@/lib/queries/trajectory';
-import type { ViewStep } from '@/lib/trajectory/view-model';
+import { byteSize, stepNumber, type ViewStep } from '@/lib/trajectory/view-model';
 import { DASH, duration, int, usd } from '../format';
 import { TrajectoryViewer } from './trajectory-viewer';
 
@@ -63,7 +63,7 @@ export function TrajectorySection({
         ) : exit ? (
           <>
             ended: <strong className={limit ? 'text-rose-700' : 'text-slate-900'}>{exit.replace(/_/g, ' ')}</strong> ({describeExitStatus(exit)}
-            {meta.exitStep !== null ? `, at step ${meta.exitStep}` : ''})
+            {meta.exitStep !== null ? `, at step ${stepNumber(meta.exitStep)}` : ''})
           </>
         ) : (
           'finished'
@@ -101,7 +101,7 @@ export function TrajectorySection({
             </>
           }
         />
-        <Fact label="Tool output" value={`${(meta.outputBytes / 1e6).toFixed(1)} MB`} />
+        <Fact label="Tool output" value={byteSize(meta.outputBytes)} />
       </div>
       <TrajectoryViewer
         key={`${meta.id}:${meta.status}`}

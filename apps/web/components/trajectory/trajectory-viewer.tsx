@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { jumpTargets, STEP_PAGE, stepFailed, type SearchHit, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { countOf, jumpTargets, repoChanged, STEP_PAGE, stepFailed, stepNumber, type SearchHit, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import type { TrajectoryMeta } from '@/lib/queries/trajectory';
 import { repoGist } from './repo-change';
 import { fetchStepPart, getJson, searchUrl, stepsUrl } from './trajectory-api';
@@ -136,16 +136,16 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
     <div className="space-y-3" data-testid="trajectory-viewer" data-ready={ready ? 'true' : 'false'}>
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Jump to">
         <button type="button" className={button} disabled={jumps.firstFailure === null} onClick={() => jumps.firstFailure !== null && jump(jumps.firstFailure)}>
-          First failing command{jumps.firstFailure !== null ? ` (step ${jumps.firstFailure})` : ': none'}
+          First failing command{jumps.firstFailure !== null ? ` (step ${stepNumber(jumps.firstFailure)})` : ': none'}
         </button>
         {limit ? (
           <button type="button" className={button} disabled={jumps.limit === null} onClick={() => jumps.limit !== null && jump(jumps.limit)}>
-            Limit that stopped the agent{jumps.limit !== null ? ` (step ${jumps.limit})` : ''}
+            Limit that stopped the agent{jumps.limit !== null ? ` (step ${stepNumber(jumps.limit)})` : ''}
           </button>
         ) : null}
         {jumps.conflicts.length ? (
           <button type="button" className={button} onClick={() => jump(jumps.conflicts[0]!)}>
-            First conflict (step {jumps.conflicts[0]})
+            First conflict (step {stepNumber(jumps.conflicts[0]!)})
           </button>
         ) : null}
         {scorerCheck ? (
@@ -158,7 +158,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
         </button>
         {live ? (
           <label className="ml-auto flex items-center gap-1 text-xs text-sky-800" data-testid="live-indicator">
-            <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> Live: {heads.length} steps so far ·
+            <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> Live: {countOf(heads.length, 'step')} so far ·
             <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow
           </label>
         ) : null}
@@ -199,7 +199,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
           {search.hits.map((h) => (
             <li key={h.index}>
               <button type="button" className={`rounded px-1.5 py-0.5 text-xs ${h.index === target ? 'bg-yellow-300' : 'bg-yellow-100 hover:bg-yellow-200'}`} onClick={() => jump(h.index)}>
-                step {h.index} <span className="text-slate-500">({h.fields.join(', ')})</span>
+                step {stepNumber(h.index)} <span className="text-slate-500">({h.fields.join(', ')})</span>
               </button>
             </li>
           ))}
@@ -210,7 +210,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
       <div className="grid gap-3 lg:grid-cols-[18rem_1fr]">
         <aside className="rounded-lg border border-slate-200 bg-white lg:sticky lg:top-2 lg:self-start">
           <p className="border-b border-slate-200 px-2 py-1 text-xs text-slate-500">
-            {heads.length} steps · <span className="text-rose-700">✗ failed</span> · <span className="text-violet-700">◆ repository changed</span>
+            {countOf(heads.length, 'step')} · <span className="text-rose-700">✗ failed</span> · <span className="text-violet-700">◆ repository changed</span>
           </p>
           <VirtualList
             ref={rail}
@@ -222,7 +222,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
             renderRow={(i) => {
               const h = heads[i]!;
               const failed = stepFailed(h);
-              const repoChanged = !!h.repo && (h.repo.refsChanged > 0 || h.repo.diffBytes > 0 || h.repo.operations.length > 0);
+              const changed = repoChanged(h.repo, heads[i - 1]?.repo ?? null);
               return (
                 <button
                   type="button"
@@ -230,9 +230,9 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
                   title={repoGist(h.repo, heads[i - 1]?.repo ?? null)}
                   className={`flex h-full w-full items-center gap-1.5 border-b border-slate-100 px-2 text-left text-xs ${h.index === target ? 'bg-sky-100' : hitSet.has(h.index) ? 'bg-yellow-100' : 'hover:bg-slate-50'}`}
                 >
-                  <span className="w-8 shrink-0 text-right tabular-nums text-slate-500">{h.index}</span>
+                  <span className="w-8 shrink-0 text-right tabular-nums text-slate-500">{stepNumber(h.index)}</span>
                   <span className={`w-3 shrink-0 ${failed ? 'text-rose-600' : 'text-transparent'}`}>✗</span>
-                  <span className={`w-3 shrink-0 ${repoChanged ? 'text-violet-600' : 'text-transparent'}`}>◆</span>
+                  <span className={`w-3 shrink-0 ${changed ? 'text-violet-600' : 'text-transparent'}`}>◆</span>
                   <span className="truncate font-mono text-slate-800">{h.calls.map((c) => c.label || c.name).join(' ; ') || (h.formatStrike ? '(no tool call)' : '—')}</span>
                 </button>
               );

@@ -130,6 +130,41 @@ export function parseStepPart(kind: string | null, callId: string | null): StepP
   return null;
 }
 
+/**
+ * The number a reader sees for a step: from 1, as the step count ("6 steps" ends at step 6). Indexes stay
+ * 0-based where the program reads them (URLs, the step API, ATIF's own ids).
+ */
+export function stepNumber(index: number): number {
+  return index + 1;
+}
+
+/** "1 step", "6 steps": a count with its noun. */
+export function countOf(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A byte count the way a reader takes it in: B under a kilobyte, then KB, then MB. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} KB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+type RepoHead = StepHead['repo'];
+
+/**
+ * Whether a step changed the repository, against the step before it: refs moved, the work tree or
+ * index changed, HEAD or the branch moved, or an operation started or ended. A merge left in progress
+ * is not a change at every step after it (it marked every step of a conflict fixture); the first
+ * step, with no step before it, counts refs and the diff only.
+ */
+export function repoChanged(repo: RepoHead, prev: RepoHead): boolean {
+  if (!repo) return false;
+  if (repo.refsChanged > 0 || repo.diffBytes > 0) return true;
+  if (!prev) return false;
+  return repo.head !== prev.head || repo.branch !== prev.branch || repo.operations.join(',') !== prev.operations.join(',');
+}
+
 /** A command failed: a non-zero exit, a timeout, an error result or arguments the runtime refused. */
 export function stepFailed(head: Pick<StepHead, 'results' | 'calls'>): boolean {
   return head.calls.some((c) => c.parseError) || head.results.some((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0));

@@ -13,7 +13,7 @@ import { getAttemptEvidence, tryEvidence } from '@/lib/queries/attempt';
 import { getStepRange, getTrajectoryView } from '@/lib/queries/trajectory';
 import { TrajectorySection } from '@/components/trajectory/trajectory-section';
 import { TrajectoryWaiting } from '@/components/trajectory/trajectory-waiting';
-import { STEP_PAGE } from '@/lib/trajectory/view-model';
+import { countOf, STEP_PAGE } from '@/lib/trajectory/view-model';
 import { services } from '@/lib/services';
 import { requirePage } from '@/lib/auth/guard';
 
@@ -208,7 +208,7 @@ export default async function AttemptPage({ params, searchParams }: { params: Pr
 
       {trajectory && rawHidden ? (
         <p className="rounded border border-slate-200 bg-white p-3 text-sm text-slate-600" data-testid="trajectory-hidden">
-          This attempt ran as an agent ({trajectory.meta.steps} steps). Its trajectory is shown to viewers once the campaign is published, after its safety review.
+          This attempt ran as an agent ({countOf(trajectory.meta.steps, 'step')}). Its trajectory is shown to viewers once the campaign is published, after its safety review.
         </p>
       ) : trajectory ? (
         <TrajectorySection attemptId={a.id} view={trajectory} page={{ page: stepPage, steps: pageSteps }} initialStep={initialStep} scorerCheck={scorerCheck} />
