@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CopyButton } from './copy-button';
 import { lineDiff } from './line-diff';
 
 export function Pre({ children, label }: { children: ReactNode; label?: string }) {
@@ -54,4 +55,16 @@ export function JsonBlock({ value, label }: { value: unknown; label?: string }) 
   if (value === null || value === undefined) return <p className="text-sm text-slate-500">Not recorded.</p>;
   if (typeof value === 'object' && Object.keys(value as object).length === 0) return <p className="text-sm text-slate-500">Empty.</p>;
   return <Pre label={label}>{JSON.stringify(value, null, 2)}</Pre>;
+}
+
+/** A block of text (a prompt, a command list, a scoring rule) with a button that copies it whole. */
+export function CopyBlock({ text, label }: { text: string; label: string }) {
+  return (
+    <div className="space-y-1">
+      <div className="flex justify-end">
+        <CopyButton text={text} label={label} />
+      </div>
+      <Pre label={label}>{text}</Pre>
+    </div>
+  );
 }

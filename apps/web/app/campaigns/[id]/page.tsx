@@ -10,6 +10,7 @@ import { EmptyState, Section } from '@/components/empty-state';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { ExportLinks } from '@/components/export-links';
 import { duration, int, productVersion, usd } from '@/components/format';
+import { CopyButton } from '@/components/copy-button';
 import { LocalTime } from '@/components/local-time';
 import { Heatmap } from '@/components/heatmap';
 import { LeaderboardTable } from '@/components/leaderboard-table';
@@ -77,7 +78,7 @@ export default async function CampaignPage({
           <Link href="/campaigns" className="hover:underline">
             Campaigns
           </Link>{' '}
-          / {c.id}
+          / {c.id} <CopyButton text={c.id} label="campaign id" />
         </p>
         <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
           {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null} {simulated ? <SimulatedBadge /> : null}
@@ -88,7 +89,7 @@ export default async function CampaignPage({
           {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
         <p className="break-all font-mono text-xs text-slate-500" data-testid="campaign-hashes">
-          config hash {c.configHash} · GitBench {productVersion(c.productVersion, c.productDirty)}
+          config hash {c.configHash} <CopyButton text={c.configHash} label="config hash" /> · GitBench {productVersion(c.productVersion, c.productDirty)}
         </p>
         {c.statusDetail ? <p className="text-sm text-rose-700">{c.statusDetail}</p> : null}
         {c.legacy ? (
