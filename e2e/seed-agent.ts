@@ -1,5 +1,5 @@
 import { ATTEMPT_EVIDENCE_VERSION, exitStatusIsCounted, exitStatusIsScored, newId, type AgentExitStatus, type GitbenchEvidence } from '../packages/core/src';
-import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
+import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, refreshCampaignStats, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
 import { prng, randomTrajectory } from '../packages/test-support/src';
 
 /**
@@ -9,6 +9,7 @@ import { prng, randomTrajectory } from '../packages/test-support/src';
  *     (agent: its targets and attempts in output mode agent, each with a try's evidence as the worker writes it)
  *   node --import tsx e2e/seed-agent.ts live                 -> {"campaignId", "attemptId"}
  *   node --import tsx e2e/seed-agent.ts append <attempt> <n> [finish]
+ *   node --import tsx e2e/seed-agent.ts targets              -> {"campaignId"}: agent × model targets
  * Every run of `campaign` and `live` makes a new campaign, so specs never share rows.
  */
 const LIVE_STEPS = 40;
@@ -137,12 +138,74 @@ async function append(db: Db, attemptId: string, count: number, finish: boolean)
   return { attemptId, steps: t.steps + next.length };
 }
 
+/**
+ * A finished campaign whose targets are agents with models: claude-code and codex each drive oracle, and
+ * codex drives nop too (one agent with two models, two agents with one model). The oracle passes both
+ * fixtures, nop fails them; its stats are refreshed as a worker leaves them.
+ */
+async function seedTargets(db: Db) {
+  const pairs = [
+    ['oracle', 'claude-code'],
+    ['oracle', 'codex'],
+    ['nop', 'codex'],
+  ] as const;
+  const campaignId = await insertCampaign(db, {
+    name: `Agent × model ${new Date().toISOString().slice(11, 19)}`,
+    createdBy: 'e2e',
+    config: {},
+    configHash: `agent-targets-${Date.now()}`,
+    seed: 1,
+    suiteVersion: 'e2e-agents',
+    trials: 1,
+    targets: pairs.map(([m, agent]) => ({ modelId: m, baseModel: m, reasoningEffort: null, outputMode: 'agent' as const, agent, profile: 'builtin' })),
+    fixtures: ['f001', 'f002'].map((f) => ({ domain: 'git_clean', fixtureId: f, difficulty: 'easy', tags: [], scoringType: 'state_assertions', definition: { prompt: `Clean ${f}` } })),
+  });
+  const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+  for (const target of c.targets) {
+    for (const f of c.fixtures) {
+      const passed = target.modelId === 'oracle';
+      await db.attempt.create({
+        data: {
+          id: `att_e2etarget_${c.id.slice(4)}_${target.id.slice(-6)}_${f.fixtureId}`,
+          campaignId: c.id,
+          targetId: target.id,
+          fixtureSnapshotId: f.id,
+          trial: 1,
+          modelId: target.modelId,
+          outputMode: 'agent',
+          domain: f.domain,
+          fixtureId: f.fixtureId,
+          difficulty: f.difficulty,
+          status: passed ? 'VALID_PASS' : 'VALID_FAIL',
+          passed,
+          score: passed ? 1 : 0,
+          tryCount: 1,
+          queuedAt: new Date(),
+          startedAt: new Date(),
+          finishedAt: new Date(),
+        },
+      });
+    }
+  }
+  await db.campaign.update({ where: { id: c.id }, data: { status: 'COMPLETED', startedAt: new Date(), finishedAt: new Date(), publishedAt: new Date(), publishedBy: 'e2e' } });
+  await refreshCampaignStats(db, c.id);
+  return { campaignId: c.id };
+}
+
 const db = createDb({ databaseUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench' });
 try {
   const [cmd = 'campaign', ...args] = process.argv.slice(2);
   const out =
-    cmd === 'campaign' ? await seedCampaign(db, args[0] === 'agent' ? 'agent' : 'text') : cmd === 'live' ? await seedLive(db) : cmd === 'append' ? await append(db, args[0]!, Number(args[1] ?? 1), args[2] === 'finish') : null;
-  if (!out) throw new Error(`unknown command ${cmd} (campaign, live, append)`);
+    cmd === 'campaign'
+      ? await seedCampaign(db, args[0] === 'agent' ? 'agent' : 'text')
+      : cmd === 'live'
+        ? await seedLive(db)
+        : cmd === 'append'
+          ? await append(db, args[0]!, Number(args[1] ?? 1), args[2] === 'finish')
+          : cmd === 'targets'
+            ? await seedTargets(db)
+            : null;
+  if (!out) throw new Error(`unknown command ${cmd} (campaign, live, append, targets)`);
   console.log(JSON.stringify(out));
 } finally {
   await db.$disconnect();

@@ -4,6 +4,7 @@ import { DataTable } from './data-table';
 import { isHumanModelId } from '@gitbench/core';
 import { modelHref, usd } from './format';
 import { HumanBadge } from './status-badge';
+import { AgentName } from './target-name';
 
 /** Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, tampering, unfinished. */
 const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
@@ -52,7 +53,7 @@ export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }:
   return (
     <DataTable
       rows={rows}
-      rowKey={(r) => `${r.campaignId}:${r.modelId}:${r.outputMode}`}
+      rowKey={(r) => `${r.campaignId}:${r.modelId}:${r.outputMode}:${r.agent ?? ''}`}
       testId={testId}
       columns={[
         ...(campaignNames
@@ -69,7 +70,7 @@ export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }:
             ]
           : []),
         {
-          header: 'Agent target',
+          header: 'Model',
           cell: (r) => (
             <>
               <Link className="text-indigo-700 hover:underline" href={modelHref(r.modelId)}>
@@ -84,6 +85,7 @@ export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }:
             </>
           ),
         },
+        { header: 'Agent', title: 'What drives the model: gitbench (our own loop) or a third-party coding agent', cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} /> },
         { header: 'Attempts', className: 'tabular-nums', cell: (r) => r.attempts },
         { header: 'Steps per attempt', title: 'Mean steps of the latest try of each attempt, and the most any took', className: 'tabular-nums', cell: (r) => `${r.stepsMean.toFixed(1)} (max ${r.stepsMax})` },
         { header: 'How the loops ended', title: 'Exit status of each attempt’s latest try', cell: (r) => <ExitDistribution exits={r.exits} total={r.attempts} /> },

@@ -60,7 +60,7 @@ export function CampaignFixtureTable({
     },
     ...targets.map(
       (t): Column<FixtureTableRow> => ({
-        header: <ModelLabel modelId={t.modelId} outputMode={t.outputMode} />,
+        header: <ModelLabel modelId={t.modelId} outputMode={t.outputMode} agent={t.agent} />,
         sort: (r) => r.cells[t.id]?.summary.meanSuccess.value ?? null,
         cell: (r) => <SeriesCell cell={r.cells[t.id]} />,
       }),

@@ -11,7 +11,7 @@ export function Heatmap({
   domains,
   cell,
 }: {
-  targets: { id: string; modelId: string; outputMode: string }[];
+  targets: { id: string; modelId: string; outputMode: string; agent?: string | null }[];
   domains: string[];
   cell: (targetId: string, domain: string) => Rate | undefined;
 }) {
@@ -26,7 +26,7 @@ export function Heatmap({
             </th>
             {targets.map((t) => (
               <th key={t.id} scope="col" className="max-w-40 px-2 py-2 text-left align-bottom font-medium text-slate-700">
-                <ModelLabel modelId={t.modelId} outputMode={t.outputMode} />
+                <ModelLabel modelId={t.modelId} outputMode={t.outputMode} agent={t.agent} />
               </th>
             ))}
           </tr>

@@ -5,7 +5,7 @@ import { DataTable, type Column } from './data-table';
 import { DASH, duration, fraction, int, pct, usd } from './format';
 import { RateCell } from './rate-cell';
 import { NotApplicableNote } from './empty-state';
-import { TargetName } from './target-name';
+import { AgentName, TargetName } from './target-name';
 
 export function ResourceValue({ r, format, unknown = 'Unknown: no attempt reported it' }: { r: Resource; format: (v: number) => string; unknown?: string }) {
   if (r.value === null) return <span title={unknown}>{DASH}</span>;
@@ -58,6 +58,8 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
         />
       ),
     },
+    // Apart from the model, so one agent with two models and two agents with one model both read as such.
+    { header: 'Agent', sort: (r) => (r.outputMode === 'agent' ? (r.agent ?? '') : null), title: 'What drives the model in agent mode: gitbench (our own loop) or a third-party coding agent', cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} /> },
     { header: 'Mean success', sort: (r) => r.meanSuccess.value, title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval', cell: (r) => <RateCell rate={r.meanSuccess} /> },
     {
       header: 'pass_any@n',
@@ -168,5 +170,5 @@ export function LeaderboardTable({
   /** Say over how many campaigns each row is summed (pointless inside one campaign). */
   countCampaigns?: boolean;
 }) {
-  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}`} testId={testId} empty={empty} search searchLabel="targets" />;
+  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}|${r.agent ?? ''}`} testId={testId} empty={empty} search searchLabel="targets" />;
 }

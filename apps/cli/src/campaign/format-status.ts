@@ -23,7 +23,8 @@ function formatMetric(m: Resource, unit: (v: number) => string): string {
 
 /** One target's figures, as `campaign status` prints them. */
 export function targetLines(g: TargetFigures, profile: string | undefined): string[] {
-  const name = `${g.modelId} · ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
+  // Agent and model apart: `codex × oracle · agent`, our own loop unnamed as before.
+  const name = `${g.agent ? `${g.agent} × ` : ''}${g.modelId} · ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
   const lines = [`  ${name}`, `    mean success   ${formatRate(g.meanSuccess)}`];
   if (g.passAny.applicable) {
     const points = g.passAny.points.map((p) => `n=${p.n} ${p.numerator}/${p.denominator}`).join('  ');
@@ -71,8 +72,8 @@ export function formatStatus(s: CampaignSummary): string {
     for (const r of p.reasons) lines.push(`    ${r.message}`);
   }
   lines.push('targets:');
-  const profileOf = new Map(s.targets.map((t) => [`${t.modelId}\0${t.outputMode}`, t.profile]));
-  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.modelId}\0${g.outputMode}`)));
+  const profileOf = new Map(s.targets.map((t) => [`${t.modelId}\0${t.outputMode}\0${t.agent ?? ''}`, t.profile]));
+  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.modelId}\0${g.outputMode}\0${g.agent ?? ''}`)));
   if (s.perTarget.length === 0) lines.push('  (no attempts yet)');
   return `${lines.join('\n')}\n`;
 }

@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { isMode, isSimulatedModelId } from '@gitbench/core';
+import { AGENT_NAME, isMode, isSimulatedModelId } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, Section } from '@/components/empty-state';
 import { DASH, fixtureHref } from '@/components/format';
-import { ModelLabel } from '@/components/target-name';
+import { ModelLabel, modeWithAgent } from '@/components/target-name';
 import { RateCell } from '@/components/rate-cell';
 import { compareModels, type CompareSide } from '@/lib/queries/compare';
 import { parseFilters } from '@/lib/queries/filters';
@@ -13,14 +13,19 @@ import { requirePage } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';
 
+/** A side as the picker spells it: `model|mode`, or `model|agent|<agent>` for a third-party agent. */
+function sideValue(t: { modelId: string; outputMode: string; agent: string | null }): string {
+  return t.agent ? `${t.modelId}|${t.outputMode}|${t.agent}` : `${t.modelId}|${t.outputMode}`;
+}
+
 function parseSide(v: unknown): CompareSide | null {
   if (typeof v !== 'string') return null;
-  const i = v.lastIndexOf('|');
-  if (i < 0) return null;
-  const mode = v.slice(i + 1);
-  // Every mode, agent included: a side was refused for any agent target ("Choose two targets" with both chosen).
-  if (!isMode(mode)) return null;
-  return { modelId: v.slice(0, i), outputMode: mode };
+  const parts = v.split('|');
+  const agent = parts.length >= 3 && parts.at(-2) === 'agent' && AGENT_NAME.test(parts.at(-1)!) ? parts.pop()! : null;
+  const mode = parts.pop();
+  // Every mode, agent included, and in agent mode the third-party agent if one is named.
+  if (parts.length === 0 || mode === undefined || !isMode(mode)) return null;
+  return { modelId: parts.join('|'), outputMode: mode, agent };
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -38,8 +43,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="max-w-sm rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
         <option value="">Choose a target…</option>
         {targets.map((t) => (
-          <option key={`${t.modelId}|${t.outputMode}`} value={`${t.modelId}|${t.outputMode}`}>
-            {t.modelId} · {t.outputMode}
+          <option key={sideValue(t)} value={sideValue(t)}>
+            {t.modelId} · {modeWithAgent(t.outputMode, t.agent)}
             {isSimulatedModelId(t.modelId) ? ' (simulated)' : ''}
           </option>
         ))}
@@ -82,8 +87,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <>
           <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="mcnemar">
             <p className="text-slate-600">
-              A = <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} />, B ={' '}
-              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} />, over {report.included.length} included campaign(s).
+              A = <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} />, B ={' '}
+              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />, over {report.included.length} included campaign(s).
             </p>
             {c.pairs.length === 0 ? (
               <p className="mt-2 font-medium text-amber-800">
@@ -113,8 +118,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               testId="compare-domains"
               columns={[
                 { header: 'Domain', className: 'font-medium', cell: (d) => d.domain },
-                { header: <>A: <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} /></>, cell: (d) => <RateCell rate={d.a} /> },
-                { header: <>B: <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} /></>, cell: (d) => <RateCell rate={d.b} /> },
+                { header: <>A: <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} /></>, cell: (d) => <RateCell rate={d.a} /> },
+                { header: <>B: <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} /></>, cell: (d) => <RateCell rate={d.b} /> },
                 {
                   header: 'A − B',
                   title: 'Difference in mean success, in percentage points',

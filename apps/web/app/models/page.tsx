@@ -13,7 +13,7 @@ import { RateCell } from '@/components/rate-cell';
 import { SelectForm } from '@/components/select-form';
 import { LegacyBadge, SeriesClassBadge, SimulatedBadge } from '@/components/status-badge';
 import { SuiteNote } from '@/components/suite-note';
-import { TargetName } from '@/components/target-name';
+import { AgentName, modeWithAgent, TargetName } from '@/components/target-name';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { agentTargetStats } from '@gitbench/db';
 import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
@@ -27,7 +27,9 @@ export const dynamic = 'force-dynamic';
 
 function SliceTable({ title, cells, testId }: { title: string; cells: SliceCell[]; testId: string }) {
   const keys = [...new Set(cells.map((c) => c.key))];
-  const modes = [...new Set(cells.map((c) => c.outputMode))].sort();
+  // One column per output mode, and in agent mode per agent: two agents on this model stay apart.
+  const label = (c: SliceCell) => modeWithAgent(c.outputMode, c.agent);
+  const modes = [...new Set(cells.map(label))].sort();
   return (
     <DataTable
       rows={keys}
@@ -38,9 +40,9 @@ function SliceTable({ title, cells, testId }: { title: string; cells: SliceCell[
         ...modes.map(
           (m): Column<string> => ({
             header: m,
-            sort: (k) => cells.find((x) => x.key === k && x.outputMode === m)?.rate.value ?? null,
+            sort: (k) => cells.find((x) => x.key === k && label(x) === m)?.rate.value ?? null,
             cell: (k) => {
-              const c = cells.find((x) => x.key === k && x.outputMode === m);
+              const c = cells.find((x) => x.key === k && label(x) === m);
               if (!c) return <span title="No attempt in this slice">{DASH}</span>;
               return (
                 <>
@@ -86,7 +88,7 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
             cell: (m) =>
               models
                 .filter((x) => x.modelId === m)
-                .map((x) => `${x.outputMode}: ${x.campaigns} campaign${x.campaigns === 1 ? '' : 's'}`)
+                .map((x) => `${modeWithAgent(x.outputMode, x.agent)}: ${x.campaigns} campaign${x.campaigns === 1 ? '' : 's'}`)
                 .join(' · '),
           },
         ]}
@@ -170,7 +172,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
           points={report.overTime.map((r) => ({
             campaign: r.name,
             at: r.createdAt.toISOString(),
-            outputMode: r.outputMode,
+            outputMode: modeWithAgent(r.outputMode, r.agent),
             value: r.rate.value,
             low: r.rate.interval?.low ?? null,
             high: r.rate.interval?.high ?? null,
@@ -179,7 +181,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
         />
         <DataTable
           rows={report.overTime}
-          rowKey={(r) => `${r.campaignId}|${r.outputMode}`}
+          rowKey={(r) => `${r.campaignId}|${r.outputMode}|${r.agent ?? ''}`}
           testId="model-over-time"
           columns={[
             {
@@ -196,6 +198,7 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
             { header: 'Suite version', className: 'font-mono text-xs', cell: (r) => r.suiteVersion },
             { header: 'Date', className: 'text-xs', cell: (r) => <LocalTime at={r.createdAt} /> },
             { header: 'Mode', cell: (r) => r.outputMode },
+            { header: 'Agent', cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} /> },
             { header: 'Mean success', cell: (r) => <RateCell rate={r.rate} /> },
           ]}
         />

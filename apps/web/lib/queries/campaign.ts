@@ -51,7 +51,7 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
   if (!campaign) return null;
 
   const [targets, fixtureCount, byStatus, recent, heat, refreshed, judged] = await Promise.all([
-    db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }] }),
+    db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }] }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     db.$queryRaw<{ status: AttemptStatus; n: unknown }[]>`
       SELECT "status"::text AS "status", count(*) AS n FROM "Attempt" WHERE "campaignId" = ${campaignId} GROUP BY 1`,
@@ -90,7 +90,7 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
 
   return {
     campaign: { ...campaign, status: campaign.status },
-    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, effort: t.reasoningEffort, outputMode: t.outputMode, profile: t.profile })),
+    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, effort: t.reasoningEffort, outputMode: t.outputMode, agent: t.agent, profile: t.profile })),
     fixtureCount,
     plannedAttempts,
     statusCounts,

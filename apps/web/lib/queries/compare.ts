@@ -1,13 +1,15 @@
-import { compareTargets, rateOf, type AttemptRow, type AttemptStatus, type Rate, type TargetComparison } from '@gitbench/core';
+import { compareTargets, rateOf, sameTarget, type AttemptRow, type AttemptStatus, type Rate, type TargetComparison } from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
 import type { Mode } from '@gitbench/core';
 import { num } from './common';
 import type { DashboardFilters } from './filters';
 
+/** A target to compare: a model in an output mode, and in agent mode the agent driving it (null: our own loop). */
 export interface CompareSide {
   modelId: string;
   outputMode: Mode;
+  agent?: string | null;
 }
 
 export interface CompareReport {
@@ -27,7 +29,11 @@ export interface CompareReport {
  */
 export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: DashboardFilters): Promise<CompareReport> {
   const sides = [a, b];
-  const sideSql = Prisma.join(sides.map((s) => Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode")`), ' OR ');
+  // Over a table with the target's columns (CampaignTarget, CampaignStats): the agent is part of the target.
+  const sideSql = Prisma.join(
+    sides.map((s) => Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode" AND "agent" IS NOT DISTINCT FROM ${s.agent ?? null})`),
+    ' OR ',
+  );
   // The page says "over N included campaigns": those that ran either side, not every campaign the filters let in.
   const [all, withSides] = await Promise.all([
     listCampaigns(db),
@@ -41,18 +47,20 @@ export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: D
     ids.length === 0
       ? [[], []]
       : await Promise.all([
-          db.$queryRaw<{ modelId: string; outputMode: string; domain: string; v: unknown; p: unknown }[]>`
-            SELECT "modelId", "outputMode"::text AS "outputMode", "domain", sum("valid") v, sum("passes") p
+          db.$queryRaw<{ modelId: string; outputMode: string; agent: string | null; domain: string; v: unknown; p: unknown }[]>`
+            SELECT "modelId", "outputMode"::text AS "outputMode", "agent", "domain", sum("valid") v, sum("passes") p
               FROM "CampaignStats" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql}) ${sliceSql}
-             GROUP BY 1, 2, 3`,
-          db.$queryRaw<{ modelId: string; outputMode: string; domain: string; fixtureId: string; pass: unknown; fail: unknown }[]>`
-            SELECT "modelId", "outputMode"::text AS "outputMode", "domain", "fixtureId",
-                   count(*) FILTER (WHERE "status" = 'VALID_PASS') pass, count(*) FILTER (WHERE "status" = 'VALID_FAIL') fail
-              FROM "Attempt" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql}) ${sliceSql}
-               AND "status" IN ('VALID_PASS', 'VALID_FAIL')
              GROUP BY 1, 2, 3, 4`,
+          // An attempt's agent is its target's: the attempts of the sides' targets in these campaigns.
+          db.$queryRaw<{ modelId: string; outputMode: string; agent: string | null; domain: string; fixtureId: string; pass: unknown; fail: unknown }[]>`
+            SELECT t."modelId", t."outputMode"::text AS "outputMode", t."agent", a."domain", a."fixtureId",
+                   count(*) FILTER (WHERE a."status" = 'VALID_PASS') pass, count(*) FILTER (WHERE a."status" = 'VALID_FAIL') fail
+              FROM "Attempt" a JOIN (SELECT * FROM "CampaignTarget" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql})) t ON t."id" = a."targetId"
+             WHERE a."campaignId" = ANY(${ids}::text[]) ${f.domain ? Prisma.sql`AND a."domain" = ${f.domain}` : Prisma.empty} ${f.difficulty ? Prisma.sql`AND a."difficulty" = ${f.difficulty}` : Prisma.empty}
+               AND a."status" IN ('VALID_PASS', 'VALID_FAIL')
+             GROUP BY 1, 2, 3, 4, 5`,
         ]);
-  const isSide = (s: CompareSide, r: { modelId: string; outputMode: string }) => r.modelId === s.modelId && r.outputMode === s.outputMode;
+  const isSide = (s: CompareSide, r: { modelId: string; outputMode: string; agent: string | null }) => sameTarget(s, r);
   const rowsFor = (s: CompareSide): AttemptRow[] =>
     fixtures.filter((r) => isSide(s, r)).flatMap((r) => {
       const mk = (status: AttemptStatus): AttemptRow => ({

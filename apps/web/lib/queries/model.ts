@@ -7,6 +7,8 @@ import type { LeaderboardRow } from './leaderboard';
 
 export interface SliceCell {
   outputMode: Mode;
+  /** The third-party agent driving the model in agent mode; null: our own loop or an answer mode. */
+  agent: string | null;
   key: string;
   rate: Rate;
   flaky: number;
@@ -21,7 +23,7 @@ export interface ModelReport {
   byDomain: SliceCell[];
   byDifficulty: SliceCell[];
   /** Every campaign that ran the model, oldest first, with mean success per output mode. */
-  overTime: { campaignId: string; name: string; suiteVersion: string; createdAt: Date; legacy: boolean; complete: boolean; outputMode: Mode; rate: Rate }[];
+  overTime: { campaignId: string; name: string; suiteVersion: string; createdAt: Date; legacy: boolean; complete: boolean; outputMode: Mode; agent: string | null; rate: Rate }[];
   fixtures: { campaign: CampaignListItem | null; rows: { outputMode: string; summary: SeriesSummary; attempts: { id: string; trial: number; status: AttemptStatus }[] }[] };
   included: CampaignListItem[];
   campaignsWithModel: CampaignListItem[];
@@ -43,18 +45,18 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
 
   const slice = (dim: 'domain' | 'difficulty') =>
     includedIds.length === 0
-      ? Promise.resolve([] as { outputMode: Mode; key: string; v: unknown; p: unknown; fl: unknown; fx: unknown }[])
-      : db.$queryRaw<{ outputMode: Mode; key: string; v: unknown; p: unknown; fl: unknown; fx: unknown }[]>`
-          SELECT s."outputMode"::text AS "outputMode", s.${Prisma.raw(`"${dim}"`)} AS key, sum(s."valid") v, sum(s."passes") p,
+      ? Promise.resolve([] as { outputMode: Mode; agent: string | null; key: string; v: unknown; p: unknown; fl: unknown; fx: unknown }[])
+      : db.$queryRaw<{ outputMode: Mode; agent: string | null; key: string; v: unknown; p: unknown; fl: unknown; fx: unknown }[]>`
+          SELECT s."outputMode"::text AS "outputMode", s."agent", s.${Prisma.raw(`"${dim}"`)} AS key, sum(s."valid") v, sum(s."passes") p,
                  coalesce(sum(s."flaky") FILTER (WHERE NOT c."legacy"), 0) fl, coalesce(sum(s."fixtures") FILTER (WHERE NOT c."legacy"), 0) fx
             FROM "CampaignStats" s JOIN "Campaign" c ON c."id" = s."campaignId"
            WHERE s."campaignId" = ANY(${includedIds}::text[]) ${modelWhere}
              ${f.mode ? Prisma.sql`AND s."outputMode" = ${f.mode}::"OutputMode"` : Prisma.empty}
              ${f.domain ? Prisma.sql`AND s."domain" = ${f.domain}` : Prisma.empty}
              ${f.difficulty ? Prisma.sql`AND s."difficulty" = ${f.difficulty}` : Prisma.empty}
-           GROUP BY 1, 2 ORDER BY 2, 1`;
+           GROUP BY 1, 2, 3 ORDER BY 3, 1, 2`;
   const toCells = (rows: Awaited<ReturnType<typeof slice>>): SliceCell[] =>
-    rows.map((r) => ({ outputMode: r.outputMode, key: r.key, rate: rateOf(num(r.p), num(r.v)), flaky: num(r.fl), classified: num(r.fx) }));
+    rows.map((r) => ({ outputMode: r.outputMode, agent: r.agent, key: r.key, rate: rateOf(num(r.p), num(r.v)), flaky: num(r.fl), classified: num(r.fx) }));
   // Difficulties read in their own order (trivial to expert), not alphabetically.
   const byDifficultyOrder = (cells: SliceCell[]) =>
     [...cells].sort((a, b) => difficultyRank(a.key) - difficultyRank(b.key) || a.outputMode.localeCompare(b.outputMode));
@@ -63,9 +65,9 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
     readTargetFigures(db, included, f, modelWhere),
     slice('domain'),
     slice('difficulty'),
-    db.$queryRaw<{ campaignId: string; outputMode: Mode; v: unknown; p: unknown }[]>`
-      SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."valid") v, sum(s."passes") p
-        FROM "CampaignTargetStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2`,
+    db.$queryRaw<{ campaignId: string; outputMode: Mode; agent: string | null; v: unknown; p: unknown }[]>`
+      SELECT s."campaignId", s."outputMode"::text AS "outputMode", s."agent", sum(s."valid") v, sum(s."passes") p
+        FROM "CampaignTargetStats" s WHERE s."modelId" = ${modelId} GROUP BY 1, 2, 3`,
   ]);
 
   const fixtureCampaign =
@@ -99,7 +101,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
       .filter((r) => byId.has(r.campaignId))
       .map((r) => {
         const c = byId.get(r.campaignId)!;
-        return { campaignId: c.id, name: c.name, suiteVersion: c.suiteVersion, createdAt: c.createdAt, legacy: c.legacy, complete: c.complete, outputMode: r.outputMode, rate: rateOf(num(r.p), num(r.v)) };
+        return { campaignId: c.id, name: c.name, suiteVersion: c.suiteVersion, createdAt: c.createdAt, legacy: c.legacy, complete: c.complete, outputMode: r.outputMode, agent: r.agent, rate: rateOf(num(r.p), num(r.v)) };
       })
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.outputMode.localeCompare(b.outputMode)),
     fixtures: { campaign: fixtureCampaign, rows: fixtureRows },
@@ -110,7 +112,7 @@ export async function getModelReport(db: Db, modelId: string, f: DashboardFilter
 
 /** Distinct models with data, for pickers (compare, model index). */
 export async function listModels(db: Db) {
-  return db.$queryRaw<{ modelId: string; outputMode: Mode; campaigns: number }[]>`
-    SELECT "modelId", "outputMode"::text AS "outputMode", count(DISTINCT "campaignId")::int AS campaigns
-      FROM "CampaignTarget" GROUP BY 1, 2 ORDER BY 1, 2`;
+  return db.$queryRaw<{ modelId: string; outputMode: Mode; agent: string | null; campaigns: number }[]>`
+    SELECT "modelId", "outputMode"::text AS "outputMode", "agent", count(DISTINCT "campaignId")::int AS campaigns
+      FROM "CampaignTarget" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 NULLS FIRST`;
 }

@@ -11,11 +11,20 @@ import { rateOf, type Rate } from './rate';
  * rows into TargetSums, and targetFigures turns those into figures.
  */
 
-/** A target: model (canonical `base#effort`) × effort × output mode. */
+/** A target: model (canonical `base#effort`) × effort × output mode, and the agent that drives the model. */
 export interface TargetKey {
   modelId: string;
   effort: string | null;
   outputMode: Mode;
+  /** A third-party agent (claude-code, codex, ...) in agent mode; null or absent: GitBench's own loop. */
+  agent?: string | null;
+}
+
+/** Whether two targets are one: same model, output mode and agent (an absent agent is our own loop). */
+type TargetIdentity = { modelId: string; outputMode: string; agent?: string | null };
+
+export function sameTarget(a: TargetIdentity, b: TargetIdentity): boolean {
+  return a.modelId === b.modelId && a.outputMode === b.outputMode && (a.agent ?? null) === (b.agent ?? null);
 }
 
 /** A summed resource: `value` is null when nothing is known, so it renders "—", never 0. */
@@ -46,6 +55,7 @@ export interface PassAnySummary {
 export interface PassAnyCell {
   modelId: string;
   outputMode: string;
+  agent?: string | null;
   n: number;
   num: number;
   den: number;
@@ -155,11 +165,12 @@ function figuresOf(s: TargetSums, passAny: readonly PassAnyCell[]): TargetFigure
     modelId: s.modelId,
     effort: s.effort,
     outputMode: s.outputMode,
+    agent: s.agent ?? null,
     campaigns: s.campaigns,
     attempts: s.attempts,
     meanSuccess: rateOf(s.passes, s.valid),
     excluded: { infra: s.infraFailures, unscored: s.unscored, other: s.otherExcluded },
-    passAny: passAnyFromSums(passAny.filter((p) => p.modelId === s.modelId && p.outputMode === s.outputMode)),
+    passAny: passAnyFromSums(passAny.filter((p) => sameTarget(p, s))),
     classification: classificationOf(s, s.anyCurrent),
     perTrial: {
       costUsd: resource(round.costUsd, round.costKnown, round.attempts, s.completeTrials, round.costEstimated > 0),
@@ -201,7 +212,8 @@ export function targetFigures(sums: readonly TargetSums[], passAny: readonly Pas
       (b.meanSuccess.value ?? -1) - (a.meanSuccess.value ?? -1) ||
       b.meanSuccess.denominator - a.meanSuccess.denominator ||
       a.modelId.localeCompare(b.modelId) ||
-      a.outputMode.localeCompare(b.outputMode),
+      a.outputMode.localeCompare(b.outputMode) ||
+      (a.agent ?? '').localeCompare(b.agent ?? ''),
   );
   // A person's baseline is shown beside the models, never ranked among them: rank 0 means unranked.
   let rank = 0;

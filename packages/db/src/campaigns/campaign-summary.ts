@@ -20,6 +20,8 @@ export interface CampaignTargetRow {
   baseModel: string;
   effort: string | null;
   outputMode: Mode;
+  /** The third-party agent driving the model in agent mode; null: our own loop, or an answer mode. */
+  agent: string | null;
   profile: string;
 }
 
@@ -65,8 +67,8 @@ export async function summarizeCampaign(db: Db, campaignId: string, opts: { runn
   const [targets, [fixtures], rows, agentTargets, perTarget] = await Promise.all([
     sqlRows<Omit<CampaignTargetRow, 'effort'> & { reasoningEffort: string | null }>(
       db,
-      Prisma.sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "profile"
-                   FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC`,
+      Prisma.sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", "profile"
+                   FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC, "agent" ASC NULLS FIRST`,
     ),
     sqlRows<{ n: bigint }>(db, Prisma.sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`),
     loadAttemptRows(db, campaignId),
@@ -78,7 +80,7 @@ export async function summarizeCampaign(db: Db, campaignId: string, opts: { runn
   const plannedAttempts = targets.length * fixtureCount * campaign.trials;
   return {
     campaign,
-    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, profile: t.profile })),
+    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, agent: t.agent, profile: t.profile })),
     fixtures: fixtureCount,
     plannedAttempts,
     statusCounts,

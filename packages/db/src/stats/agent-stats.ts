@@ -15,6 +15,8 @@ export interface AgentTargetStats {
   campaignId: string | null;
   modelId: string;
   outputMode: string;
+  /** The third-party agent driving the model; null: GitBench's own loop. */
+  agent: string | null;
   attempts: number;
   stepsMean: number;
   stepsMax: number;
@@ -45,6 +47,7 @@ interface TargetRow {
   campaignId: string | null;
   modelId: string;
   outputMode: string;
+  agent: string | null;
   attempts: bigint;
   stepsMean: number;
   stepsMax: number;
@@ -58,6 +61,7 @@ interface ExitRow {
   campaignId: string | null;
   modelId: string;
   outputMode: string;
+  agent: string | null;
   end: string;
   n: bigint;
 }
@@ -87,27 +91,27 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
       db,
       Prisma.sql`
       WITH ${latest}
-      SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode",
+      SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode", g."agent",
              count(*) AS attempts, avg(l."steps")::float8 AS "stepsMean", max(l."steps") AS "stepsMax",
              count(DISTINCT (a."domain", a."fixtureId")) FILTER (WHERE a."status" = 'VALID_PASS') AS "solvedFixtures",
              count(DISTINCT (a."domain", a."fixtureId")) AS fixtures,
              sum(COALESCE(a."costUsd", l."costUsd"))::float8 AS "costUsd",
              bool_or(COALESCE(a."costUsd", l."costUsd") IS NULL) AS "costUnknown"
-        FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId"
-       GROUP BY 1, 2, 3
-       ORDER BY 1, 2, 3`,
+        FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId" JOIN "CampaignTarget" g ON g."id" = a."targetId"
+       GROUP BY 1, 2, 3, 4
+       ORDER BY 1, 2, 3, 4 NULLS FIRST`,
     ),
     sqlRows<ExitRow>(
       db,
       Prisma.sql`
       WITH ${latest}
-      SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode",
+      SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode", g."agent",
              COALESCE(l."exitStatus", CASE WHEN l.status = 'abandoned' THEN 'abandoned' ELSE 'running' END) AS "end", count(*) AS n
-        FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId"
-       GROUP BY 1, 2, 3, 4`,
+        FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId" JOIN "CampaignTarget" g ON g."id" = a."targetId"
+       GROUP BY 1, 2, 3, 4, 5`,
     ),
   ]);
-  const key = (r: { campaignId: string | null; modelId: string; outputMode: string }) => `${r.campaignId}\u0000${r.modelId}\u0000${r.outputMode}`;
+  const key = (r: { campaignId: string | null; modelId: string; outputMode: string; agent: string | null }) => `${r.campaignId}\u0000${r.modelId}\u0000${r.outputMode}\u0000${r.agent ?? ''}`;
   const exitsByKey = new Map<string, Record<AgentEnd, number>>();
   for (const e of exits) {
     const k = key(e);
@@ -124,6 +128,7 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
       campaignId: t.campaignId,
       modelId: t.modelId,
       outputMode: t.outputMode,
+      agent: t.agent,
       attempts: Number(t.attempts),
       stepsMean: t.stepsMean,
       stepsMax: t.stepsMax,

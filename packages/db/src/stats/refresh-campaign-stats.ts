@@ -18,6 +18,7 @@ interface SeriesRow {
   modelId: string;
   reasoningEffort: string | null;
   outputMode: OutputMode;
+  agent: string | null;
   domain: string;
   fixtureId: string;
   difficulty: string;
@@ -75,14 +76,14 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
       if (!campaign) throw new Error(`Campaign ${campaignId} does not exist.`);
 
       const series = await tx.$queryRaw<SeriesRow[]>`
-        SELECT a."targetId", t."modelId", t."reasoningEffort", t."outputMode",
+        SELECT a."targetId", t."modelId", t."reasoningEffort", t."outputMode", t."agent",
                a."domain", a."fixtureId", min(a."difficulty") AS "difficulty",
                array_agg(a."status"::text ORDER BY a."trial", a."id") AS "statuses",
                array_agg(a."trial" ORDER BY a."trial", a."id") AS "trials"
           FROM "Attempt" a
           JOIN "CampaignTarget" t ON t."id" = a."targetId"
          WHERE a."campaignId" = ${campaignId}
-         GROUP BY a."targetId", t."modelId", t."reasoningEffort", t."outputMode", a."fixtureSnapshotId", a."domain", a."fixtureId"`;
+         GROUP BY a."targetId", t."modelId", t."reasoningEffort", t."outputMode", t."agent", a."fixtureSnapshotId", a."domain", a."fixtureId"`;
 
       const rounds = await tx.$queryRaw<RoundRow[]>`
         SELECT a."targetId", a."domain", a."difficulty", a."trial",
@@ -150,6 +151,7 @@ function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number, trial
     modelId: s.modelId,
     reasoningEffort: s.reasoningEffort,
     outputMode: s.outputMode,
+    agent: s.agent,
     attempts: 0,
     valid: 0,
     passes: 0,
@@ -287,7 +289,7 @@ function addRound(g: Prisma.CampaignStatsCreateManyInput, r: RoundRow) {
 }
 
 /** Fields that identify a stats row rather than count something. */
-const KEY_FIELDS = new Set(['campaignId', 'targetId', 'domain', 'difficulty', 'modelId', 'reasoningEffort', 'outputMode', 'refreshedAt']);
+const KEY_FIELDS = new Set(['campaignId', 'targetId', 'domain', 'difficulty', 'modelId', 'reasoningEffort', 'outputMode', 'agent', 'refreshedAt']);
 
 /**
  * One row per target: every count, sum and per-trial or per-n array of its (domain, difficulty) rows

@@ -82,7 +82,7 @@ const ADDITIVE = ['attempts', 'valid', 'passes', 'infraFailures', 'unscored', 'o
 const CURRENT_ONLY = { fixtures: 'classified', stablePass: 'stablePass', stableFail: 'stableFail', flaky: 'flaky', unknown: 'unknown' } as const;
 const RESOURCES = ['costUsd', 'costKnown', 'costExpected', 'costEstimated', 'totalTokens', 'tokensKnown', 'tokensExpected', 'apiDurationMs', 'apiKnown', 'apiExpected'];
 
-type SumRow = Record<string, unknown> & { modelId: string; reasoningEffort: string | null; outputMode: Mode };
+type SumRow = Record<string, unknown> & { modelId: string; reasoningEffort: string | null; outputMode: Mode; agent: string | null };
 
 /**
  * Sums the maintained CampaignStats rows of the given campaigns per target, in one statement: the
@@ -114,21 +114,21 @@ export async function sumTargets(
     db,
     Prisma.sql`
     WITH per_campaign AS (
-      SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", c."legacy", c."trials"
+      SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", s."agent", c."legacy", c."trials"
              ${list(perCampaign)} ${list(passAnyInner)} ${trials.inner}
         FROM ${statsTable(slice)} s JOIN "Campaign" c ON c."id" = s."campaignId"
        WHERE s."campaignId" = ANY(${ids}::text[]) ${sliceWhere(slice)} ${extraWhere}
-       GROUP BY 1, 2, 3, 4, 5, 6),
+       GROUP BY 1, 2, 3, 4, 5, 6, 7),
     rounds AS (SELECT per_campaign.* ${trials.folded} FROM per_campaign)
-    SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", count(*) AS "campaigns",
+    SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", count(*) AS "campaigns",
            bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy", max("trials") AS "maxTrials"
            ${list(perTarget)} ${list(passAnyOuter)}
-      FROM rounds GROUP BY 1, 2, 3`,
+      FROM rounds GROUP BY 1, 2, 3, 4`,
   );
   const passAny: PassAnyCell[] = [];
   for (const r of rows) {
     if (r.anyCurrent !== true) continue;
-    for (const n of passAnyNs) passAny.push({ modelId: r.modelId, outputMode: r.outputMode, n, num: sqlNumber(r[`passAnyNum_${n}`]), den: sqlNumber(r[`passAnyDen_${n}`]) });
+    for (const n of passAnyNs) passAny.push({ modelId: r.modelId, outputMode: r.outputMode, agent: r.agent, n, num: sqlNumber(r[`passAnyNum_${n}`]), den: sqlNumber(r[`passAnyDen_${n}`]) });
   }
   return { sums: rows.map(sumsOf), passAny };
 }
@@ -139,6 +139,7 @@ function sumsOf(r: SumRow): TargetSums {
     modelId: r.modelId,
     effort: r.reasoningEffort,
     outputMode: r.outputMode,
+    agent: r.agent,
     campaigns: n('campaigns'),
     attempts: n('attempts'),
     valid: n('valid'),
