@@ -2,7 +2,9 @@
  * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as
  * legacy campaigns (when they are next to this repository) and launches the demo campaigns through the
  * HTTP API, exactly as the form does: single answers, agents working in their sandboxes (the agent
- * campaign), and the built-in agents over the hard tier (when fixtures/hard exists). Idempotent: a demo campaign with the same configuration hash that
+ * campaign), the built-in agents over the hard tier (when fixtures/hard exists), and third-party
+ * coding agents (Claude Code, Codex CLI) driven by the built-in models, whose images are built here
+ * first, while the dashboard is already up (minutes on first run). Idempotent: a demo campaign with the same configuration hash that
  * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
  *
  * With the upstream sample data present, the demo campaign runs upstream's fixtures and replays its
@@ -18,6 +20,7 @@ import path from 'node:path';
 import { createApiToken, revokeApiToken } from '@gitbench/auth';
 import { parseSuite, type Fixture } from '@gitbench/core';
 import { createDb } from '@gitbench/db';
+import { buildAgentImage, findAgent } from '@gitbench/agents';
 import { loadSuiteDir } from '@gitbench/engine';
 import { defaultLegacyResultsDir, importLegacyResults } from './lib/legacy-results';
 
@@ -204,6 +207,56 @@ async function hardConfig(): Promise<{ config: Record<string, unknown>; fixtures
   };
 }
 
+/**
+ * Agent × model targets: Claude Code and Codex CLI, each driven by the oracle (which plays the reference
+ * solution through the agent's own shell tool) and by nop (which ends at once), over one fixture of a
+ * few domains: a repository change, a conflict resolution, an answer. Four targets, two agents with one
+ * model and one agent with two models, so the leaderboard and the model pages show agent and model apart.
+ */
+const THIRD_PARTY_AGENTS = ['claude-code', 'codex'];
+const THIRD_PARTY_DOMAINS = ['git_clean', 'merge_conflicts', 'blame_forensics'];
+function thirdPartyConfig() {
+  const ids = pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), null).filter((id) => THIRD_PARTY_DOMAINS.includes(id.split('/')[0]!));
+  return {
+    name: 'Demo: third-party agents (claude-code, codex) × oracle, nop',
+    createdBy: 'npm run demo',
+    models: ['oracle', 'nop'],
+    outputModes: ['agent'],
+    agents: THIRD_PARTY_AGENTS,
+    agent: { toolSet: 'default', limits: { maxTurns: 20, commandTimeoutMs: 30_000 } },
+    fixtures: { suiteDir: SUITE_DIR, ids },
+    trials: 1,
+    seed: 7,
+  };
+}
+
+/**
+ * Each agent's image (npm install of the pinned version into an image on the sandbox image), built once
+ * per content and found by its tag afterwards, as a worker would on the first attempt; built here first
+ * so the attempts do not wait on it. A build that fails (no npm registry) leaves the campaign out.
+ */
+async function buildThirdPartyImages(): Promise<boolean> {
+  const sandboxImage = process.env.GITBENCH_SANDBOX_IMAGE;
+  if (!sandboxImage) {
+    say('no third-party agent campaign: GITBENCH_SANDBOX_IMAGE is not set');
+    return false;
+  }
+  const stagingRoot = path.join(process.env.GITBENCH_STATE_DIR ?? path.join(root, '.gitbench'), 'agent-staging');
+  for (const name of THIRD_PARTY_AGENTS) {
+    const adapter = findAgent(name);
+    const started = Date.now();
+    say(`the ${adapter.displayName} ${adapter.version} image: building on first run (npm install inside docker, a few minutes); the dashboard is up meanwhile`);
+    try {
+      const image = await buildAgentImage(adapter, { sandboxImage, stagingRoot });
+      say(`${image.tag} ${image.built ? `built in ${Math.round((Date.now() - started) / 1000)} s` : 'already built'}`);
+    } catch (err) {
+      say(`no third-party agent campaign: the ${name} image could not be built: ${(err as Error).message.slice(0, 500)}`);
+      return false;
+    }
+  }
+  return true;
+}
+
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const legacyDir = defaultLegacyResultsDir(root);
 const legacy = await importLegacyResults(databaseUrl, legacyDir);
@@ -226,6 +279,8 @@ try {
       await launchCampaign(`hard-tier campaign (${hard.fixtures} fixtures of ${HARD_SUITE_DIR})`, hard.config);
       say(`item analysis of the hard tier, the built-in agents counted: ${baseUrl}/suites/${HARD_SUITE_DIR}?controls=1`);
     }
+    say(`dashboard: ${baseUrl} (up; the campaigns above are running)`);
+    if (await buildThirdPartyImages()) await launchCampaign('third-party agent campaign', thirdPartyConfig());
   } finally {
     await revokeApiToken(db, made.id, manager);
   }
