@@ -58,4 +58,17 @@ test("a third-party agent's trajectory shows what each step did to the repositor
   expect(agentSteps.map((s) => s.extra?.gitbench?.results.map((r) => r.agent_reported))).toEqual([[true], [true], []]);
   expect(agentSteps.map((s) => s.extra?.gitbench?.repo?.head.slice(0, 7))).toEqual(['1111111', '2222222', '2222222']);
   expect(agentSteps[0]!.extra!.gitbench!.repo!.operations).toEqual(['merge']);
+
+  // The gateway's calls the trajectory was rebuilt from: all four, the side question included.
+  const calls = await page.request.get(`/api/attempts/${attemptId}/gateway-calls.json`);
+  expect(calls.ok()).toBe(true);
+  const body = (await calls.json()) as { calls: { seq: number; protocol: string; tools: string[]; toolResults: unknown[]; cutBytes: number }[] };
+  expect(body.calls.map((c) => [c.seq, c.protocol, c.tools.length > 0, c.toolResults.length, c.cutBytes])).toEqual([
+    [1, 'messages', false, 0, 0],
+    [2, 'messages', true, 0, 0],
+    [3, 'messages', true, 1, 0],
+    [4, 'messages', true, 1, 0],
+  ]);
+  // An attempt without a third-party agent has none.
+  expect((await page.request.get('/api/attempts/att_none/gateway-calls.json')).status()).toBe(404);
 });
