@@ -40,7 +40,8 @@ export function Heatmap({
               {targets.map((t) => {
                 const rate = cell(t.id, d);
                 const v = rate?.value ?? null;
-                const style = v === null ? {} : { backgroundColor: `hsl(${Math.round(v * 120)} 65% ${88 - v * 18}%)` };
+                // The pastel fill is the same in dark mode, so the text on it keeps one dark colour too.
+                const style = v === null ? {} : { backgroundColor: `hsl(${Math.round(v * 120)} 65% ${88 - v * 18}%)`, color: '#0f172a' };
                 return (
                   <td
                     key={t.id}
@@ -48,7 +49,7 @@ export function Heatmap({
                     style={style}
                     title={rate && rate.denominator > 0 ? `${d}: ${fraction(rate)} valid attempts passed` : `${d}: no valid attempts`}
                   >
-                    <span>{pct(v, 0)}</span> <span className="text-[10px] text-slate-600">{rate ? fraction(rate) : ''}</span>
+                    <span>{pct(v, 0)}</span> <span className="text-[10px] opacity-70">{rate ? fraction(rate) : ''}</span>
                   </td>
                 );
               })}

@@ -83,7 +83,7 @@ export function QuadrantChart({
           {(Object.keys(COLORS) as (keyof typeof COLORS)[]).map((q) => (
             <Scatter key={q} data={points.filter((p) => p.quadrant === q)} fill={COLORS[q]} isAnimationActive={false}>
               <ErrorBar dataKey="err" direction="y" width={4} stroke={COLORS[q]} />
-              <LabelList dataKey="mark" position="right" style={{ fontSize: 11, fontWeight: 600, fill: '#334155' }} />
+              <LabelList dataKey="mark" position="right" style={{ fontSize: 11, fontWeight: 600, fill: 'var(--color-slate-700)' }} />
             </Scatter>
           ))}
         </ScatterChart>
