@@ -3,12 +3,14 @@ import { randomTrajectory } from '@gitbench/test-support';
 import {
   alignByStep,
   byteSize,
+  callLabel,
   clipStep,
   countOf,
   clipText,
   fullPart,
   headOf,
   jumpTargets,
+  mainArgument,
   repoChanged,
   searchStep,
   stepFailed,
@@ -127,5 +129,18 @@ describe("the viewer's labels", () => {
     expect(repoChanged({ ...still, operations: [] }, still)).toBe(true);
     expect(repoChanged({ ...still, head: 'b'.repeat(40) }, still)).toBe(true);
     expect(repoChanged({ ...still, branch: null }, still)).toBe(true);
+  });
+});
+
+describe("a tool call's label", () => {
+  it("reads a GitGoodBench tool's arguments as name=value instead of raw JSON, and keeps a submitted answer's lines whole", () => {
+    const args = { relative_path_from_project_root: 'src/click/core.py', offset: 120, limit: 80 };
+    expect(callLabel({ name: 'view_file_at', arguments: args, rawArguments: JSON.stringify(args) })).toBe('relative_path_from_project_root=src/click/core.py offset=120 limit=80');
+    const answer = 'Resolved both conflicts.\n\n- kept the new name\n- dropped the old shim';
+    expect(mainArgument({ answer })).toBe(answer);
+    expect(callLabel({ name: 'submit', arguments: { answer }, rawArguments: JSON.stringify({ answer }) })).toBe('Resolved both conflicts. - kept the new name - dropped the old shim');
+    expect(mainArgument({ offset: 3 })).toBeNull();
+    expect(mainArgument(['git status'])).toBeNull();
+    expect(callLabel({ name: 'bash', arguments: null, rawArguments: '{"command": "git st' })).toBe('{"command": "git st');
   });
 });

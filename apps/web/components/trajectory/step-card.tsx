@@ -1,6 +1,6 @@
 'use client';
 
-import { callLabel, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { callLabel, mainArgument, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import { RepoChange } from './repo-change';
 import { ShowAll } from './show-all';
 
@@ -110,11 +110,14 @@ export function StepCard({
       {step.toolCalls.map((call) => {
         const result = step.results.find((r) => r.callId === call.id);
         const failed = failedCalls.has(call.id);
+        // A submitted answer or a script of several lines keeps its lines; one line stays beside the tool's name.
+        const main = mainArgument(call.arguments);
+        const multiline = main !== null && main.includes('\n');
         return (
           <div key={call.id} className="space-y-1" data-testid="tool-call" data-failed={failed ? 'true' : 'false'}>
             <div className="flex flex-wrap items-center gap-2 text-xs">
               <span className="rounded bg-slate-800 px-1.5 py-0.5 font-mono text-white">{call.name}</span>
-              <code className="break-all text-slate-800">{callLabel(call)}</code>
+              {multiline ? null : <code className="break-all text-slate-800">{callLabel(call)}</code>}
               {result ? (
                 <span className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`} data-testid="exit-code">
                   {result.timedOut ? 'timed out' : result.exitCode !== null ? `exit ${result.exitCode}` : result.isError ? 'error' : 'ok'} · {ms(result.durationMs)}
@@ -132,6 +135,11 @@ export function StepCard({
                 </span>
               ) : null}
             </div>
+            {multiline ? (
+              <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-800" data-testid="call-argument">
+                {main}
+              </pre>
+            ) : null}
             <details>
               <summary className="cursor-pointer text-xs text-slate-500">Arguments</summary>
               <ShowAll

@@ -13,7 +13,7 @@ import type { TrajectoryStep } from '@gitbench/core';
  */
 
 export type { StepCallHead, StepResultHead, StepHead } from '@gitbench/core/step-head';
-export { callLabel, stepHead as headOf } from '@gitbench/core/step-head';
+export { callLabel, mainArgument, stepHead as headOf } from '@gitbench/core/step-head';
 
 /** Bytes of a body left out of a ViewStep, keyed by what it belongs to; absent when nothing was cut. */
 export interface Clipped {

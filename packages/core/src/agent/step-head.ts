@@ -45,13 +45,27 @@ export interface StepHead {
 
 const LABEL_CHARS = 160;
 
+/** The one argument a call is about, whole (a command, a path, a submitted answer), when it has one. */
+export function mainArgument(args: unknown): string | null {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return null;
+  const a = args as Record<string, unknown>;
+  const main = a.command ?? a.path ?? a.answer ?? a.file;
+  return typeof main === 'string' ? main : null;
+}
+
+/**
+ * A call on one line: its main argument, else its arguments as name=value (GitGoodBench's tools take
+ * a path, a conflict, a range; they read as raw JSON before), else the text the model sent.
+ */
 export function callLabel(call: Pick<ToolCallRecord, 'name' | 'arguments' | 'rawArguments'>): string {
   const args = call.arguments;
   let label: string;
-  if (args && typeof args === 'object') {
-    const a = args as Record<string, unknown>;
-    const main = a.command ?? a.path ?? a.answer ?? a.file;
-    label = typeof main === 'string' ? main : JSON.stringify(args);
+  if (args && typeof args === 'object' && !Array.isArray(args)) {
+    label =
+      mainArgument(args) ??
+      Object.entries(args as Record<string, unknown>)
+        .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+        .join(' ');
   } else {
     label = call.rawArguments;
   }
