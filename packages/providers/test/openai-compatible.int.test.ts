@@ -126,9 +126,18 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
     });
     const budget = new RequestBudget();
     const provider = openAIProvider(`${s.url}/v1`, { budget });
+    // The second request must start inside the cooldown: wait for the 429 to reach the budget rather than
+    // for a fixed time, which a loaded machine can overrun (the 429 then arrives after the second is sent).
+    const cooling = new Promise<void>((resolve) => {
+      const report = budget.reportRateLimited.bind(budget);
+      budget.reportRateLimited = (group, retryAfterMs) => {
+        report(group, retryAfterMs);
+        resolve();
+      };
+    });
     const started = Date.now();
     const limited = provider.complete({ model: 'shared-model', prompt: 'first', outputMode: 'text' });
-    await new Promise((r) => setTimeout(r, 150));
+    await cooling;
     // Another request to the same group, sent during the cooldown: it must wait too.
     const other = await provider.complete({ model: 'shared-model', prompt: 'second', outputMode: 'text' });
     const result = await limited;
