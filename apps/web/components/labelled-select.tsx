@@ -13,12 +13,12 @@ export function LabelledSelect({
   inline?: boolean;
 }) {
   return (
-    <label className={inline ? 'flex items-center gap-2 text-sm' : 'flex flex-col gap-1 text-xs font-medium text-slate-600'}>
+    <label className={inline ? 'flex max-w-full items-center gap-2 text-sm' : 'flex flex-col gap-1 text-xs font-medium text-slate-600'}>
       {label}
       <select
         name={name}
         defaultValue={value}
-        className={`rounded border border-slate-300 bg-white text-sm text-slate-900 focus:outline-2 focus:outline-indigo-500 ${inline ? 'max-w-md px-2 py-1' : 'max-w-xs px-2 py-1.5'}`}
+        className={`rounded border border-slate-300 bg-white text-sm text-slate-900 focus:outline-2 focus:outline-indigo-500 ${inline ? 'min-w-0 max-w-md px-2 py-1' : 'max-w-xs px-2 py-1.5'}`}
       >
         {options.map((o) => (
           <option key={o.value} value={o.value}>

@@ -19,19 +19,22 @@ export function SubmitButton({ children }: { children: ReactNode }) {
 }
 
 export function PanelTable({ headers, testId, children }: { headers: string[]; testId: string; children: ReactNode }) {
+  // In its own scrolling box: on a phone a wide list scrolls inside it instead of widening the page.
   return (
-    <table className="w-full border-collapse rounded-lg border border-slate-200 bg-white text-sm" data-testid={testId}>
-      <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-        <tr>
-          {headers.map((h) => (
-            <th key={h} className="px-3 py-2 font-medium">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
+    <div className="overflow-x-auto rounded-lg border border-slate-200">
+      <table className="w-full border-collapse bg-white text-sm" data-testid={testId}>
+        <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
+          <tr>
+            {headers.map((h) => (
+              <th key={h} className="px-3 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

@@ -28,7 +28,7 @@ export default async function StatusPage() {
       </div>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
         {checks.map((c) => (
-          <li key={c.name} className="flex items-start gap-4 px-4 py-3" data-testid={`service-${c.name}`}>
+          <li key={c.name} className="flex flex-wrap items-start gap-x-4 gap-y-1 px-4 py-3 sm:flex-nowrap" data-testid={`service-${c.name}`}>
             <span
               className={`mt-1 inline-block h-2.5 w-2.5 rounded-full ${c.ok ? 'bg-emerald-500' : 'bg-rose-500'}`}
               aria-hidden
@@ -40,7 +40,7 @@ export default async function StatusPage() {
               </div>
               <div className="text-sm text-slate-600">{c.detail}</div>
             </div>
-            <div className="text-right text-xs tabular-nums text-slate-500" data-testid="checked-at">
+            <div className="ml-6 text-xs tabular-nums text-slate-500 sm:ml-0 sm:text-right" data-testid="checked-at">
               <div>
                 checked <LocalTime at={c.checkedAt} seconds />
               </div>
