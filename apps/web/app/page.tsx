@@ -60,7 +60,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         <div>
           <h1 className="text-2xl font-semibold">Leaderboard</h1>
           <p className="mt-1 max-w-3xl text-sm text-slate-600">
-            Targets (model × effort × output mode) within each suite version, with their mean one-attempt success: passing valid attempts ÷
+            Targets (model × effort × output mode, and in agent mode the agent that drives the model) within each suite version, with their mean one-attempt success: passing valid attempts ÷
             valid attempts, and its Wilson 95% interval. They are ranked by the interval&apos;s lower bound. Every figure shows its numerator and denominator; follow a model to its fixtures and attempts.{' '}
             <Link href="/methodology" className="text-indigo-700 underline">
               How the numbers are made

@@ -4,7 +4,7 @@ import { modelHref } from './format';
 import { HumanBadge, LegacyBadge, ReplayBadge, SimulatedBadge } from './status-badge';
 
 /**
- * A target (model × effort × output mode) as every table names it: the model linked to its page, the
+ * A target (agent × model × effort × output mode) as every table names it: the model linked to its page, the
  * output mode and effort underneath, and a badge wherever its results are simulated, replayed, a person's or legacy.
  */
 export function TargetName({
