@@ -52,3 +52,16 @@ test("an agent attempt's page shows its trajectory without the single-answer sec
   await expect(page.getByText('No transcript was recorded for this try.')).toHaveCount(0);
   await shot(page, 'agent-attempt-page');
 });
+
+test('the methodology says what an agent step is, how each exit status counts, and what a solved fixture costs', async ({ page }) => {
+  await page.goto('/methodology#agents');
+  await expect(page.getByRole('heading', { name: 'Agents: steps, exit statuses, solved fixtures' })).toBeVisible();
+  const statuses = page.getByTestId('methodology-exit-statuses');
+  const row = (status: string) => statuses.getByRole('row').filter({ has: page.getByRole('cell', { name: status, exact: true }) });
+  await expect(row('submitted')).toContainText(/the agent called submit\s*yes\s*yes/);
+  await expect(row('turn_limit')).toContainText('(a limit)');
+  await expect(row('tampering')).toContainText(/no\s*yes$/);
+  await expect(row('sandbox_error')).toContainText('no (excluded)');
+  await expect(page.getByText(/Cost per solved fixture/)).toBeVisible();
+  await shot(page, 'methodology-agents');
+});
