@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { COMMAND_TIME_LIMIT } from '../packages/core/src/fixtures/render-prompt';
 import { shellQuote } from '../packages/core/src/shell-quote';
 import { bundle, commitMeta, git, gitBuf, recreate, restrictedTree, scratchRepo, type CommitMeta } from './lib/history-mining';
 
@@ -224,8 +225,15 @@ function runLine(p: Project): string {
   return `${pp ? `PYTHONPATH=${pp} ` : ''}${p.command}`;
 }
 
+/**
+ * Every task of the miner is checked by running the project's tests, which on a busy machine can outlast one
+ * command: the ticket says the attempt's own limit (filled in when the prompt is rendered) before a run is cut short.
+ */
+const TIME_LIMIT_NOTE = `Each command you run is stopped after ${COMMAND_TIME_LIMIT}; if the whole test suite takes longer, run it in parts (a file or a -k selection at a time).`;
+
 /** The fields every task of the miner shares: a ticket for single answers and agents, the bundle, the pinned tests. */
-function taskHead(kind: string, p: Project, id: string, assets: string[], setup: string[], context: string[], ticket: string, answerIs: string) {
+function taskHead(kind: string, p: Project, id: string, assets: string[], setup: string[], context: string[], brief: string, answerIs: string) {
+  const ticket = `${brief}\n${TIME_LIMIT_NOTE}`;
   return {
     difficulty: 'hard',
     tags: ['hard', kind, 'python', p.repo.split('/')[1]!],

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { agentCheckStatement, agentScoredOn, agentTaskText, COMMAND_TIME_LIMIT, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
+import { agentCheckStatement, agentScoredOn, agentTaskText, COMMAND_TIME_LIMIT, contextPlan, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
 import { agentSystemPrompt, agentTaskPrompt, loadSuiteDir, type FixtureSnapshot } from '../../src';
 
@@ -52,16 +52,17 @@ describe('agent prompts', () => {
 describe('the command time limit in the hard tier’s prompts', async () => {
   const hard = (await loadSuiteDir(join(ROOT, 'fixtures/hard'))).fixtures;
   const naming = hard.filter((f) => (f.agent?.prompt ?? f.prompt).includes(COMMAND_TIME_LIMIT));
-  // The hard tier has no context commands: an empty snapshot context renders the prompt alone.
-  const snapshot = { context: [] } as unknown as FixtureSnapshot;
+  // The mined tasks have context commands (git status, git diff): each gets an empty result, which renders
+  // its heading alone and leaves the prompt's own text to check.
+  const snapshot = (f: Fixture) => ({ context: contextPlan(f).map((s) => ({ command: s.command, stdout: '', exitCode: 0 })) }) as unknown as FixtureSnapshot;
 
   it('is the attempt’s own limit, never a number a fixture wrote', () => {
-    expect(naming.length).toBeGreaterThanOrEqual(3);
+    expect(naming.length).toBeGreaterThanOrEqual(18);
     for (const f of naming) {
       const key = `${f.domain}/${f.id}`;
-      expect(agentTaskPrompt(f, snapshot, 'submit', 45_000), key).toMatch(/stopped after\s+45 seconds/);
-      expect(agentTaskPrompt(f, snapshot, 'submit', 45_000), key).not.toContain('{{');
-      expect(agentTaskPrompt(f, snapshot, 'final message', null), key).toMatch(/stopped after\s+the time limit of your own shell tool/);
+      expect(agentTaskPrompt(f, snapshot(f), 'submit', 45_000), key).toMatch(/stopped after\s+45 seconds/);
+      expect(agentTaskPrompt(f, snapshot(f), 'submit', 45_000), key).not.toContain('{{');
+      expect(agentTaskPrompt(f, snapshot(f), 'final message', null), key).toMatch(/stopped after\s+the time limit of your own shell tool/);
     }
     for (const f of hard) expect(`${f.prompt}\n${f.agent?.prompt ?? ''}`, `${f.domain}/${f.id}`).not.toMatch(/stopped after\s+\d/);
   });
