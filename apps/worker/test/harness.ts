@@ -80,7 +80,12 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   proc.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
   proc.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker not ready in 30 s:\n${output.join('')}`)), 30_000);
+    // Generous: the worker compiles its TypeScript at start through tsx, which took over 30 s at load 30.
+    // A worker that never got ready is killed, so that it cannot take jobs from a later test.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`worker not ready in 120 s:\n${output.join('')}`));
+    }, 120_000);
     const check = () => {
       if (output.join('').includes('ready')) {
         clearTimeout(timer);
