@@ -1,6 +1,9 @@
 'use client';
 
+import { useEffect, useState } from 'react';
 import { CartesianGrid, ErrorBar, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { overTimeLabels } from '@/lib/format/over-time-labels';
+import { timeInUtc, timeInZone } from '@/lib/format/time-in-zone';
 
 export interface OverTimePoint {
   campaign: string;
@@ -19,14 +22,21 @@ const COLORS: Record<string, string> = { text: '#4f46e5', json_schema: '#d97706'
 /**
  * Mean success per campaign in creation order, one line per output mode, each point with its Wilson
  * interval. The x axis is campaign order, not a time scale: campaigns days apart and minutes apart
- * read alike, and each tick names its date.
+ * read alike, and each tick names its date, with the time where campaigns share a date (the reader's
+ * zone once the browser is known; UTC as the server renders it).
  */
 export function OverTimeChart({ points }: { points: OverTimePoint[] }) {
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
   const modes = [...new Set(points.map((p) => p.outputMode))].sort();
   const campaigns = [...new Map(points.map((p) => [`${p.at}|${p.campaign}`, p])).values()].sort((a, b) => a.at.localeCompare(b.at));
   if (campaigns.length < 2) return null;
-  const data = campaigns.map((c) => {
-    const row: Record<string, unknown> = { label: c.at.slice(0, 10), campaign: c.campaign };
+  const labels = overTimeLabels(
+    campaigns.map((c) => c.at),
+    zone,
+  );
+  const data = campaigns.map((c, i) => {
+    const row: Record<string, unknown> = { label: labels[i], campaign: c.campaign, at: zone ? timeInZone(c.at, zone) : timeInUtc(c.at) };
     for (const m of modes) {
       const p = points.find((x) => x.at === c.at && x.campaign === c.campaign && x.outputMode === m);
       if (!p || p.value === null) continue;
@@ -50,6 +60,7 @@ export function OverTimeChart({ points }: { points: OverTimePoint[] }) {
               return (
                 <div className="rounded border border-slate-200 bg-white p-2 text-xs shadow">
                   <div className="font-medium">{String(row.campaign)}</div>
+                  <div className="text-slate-500">{String(row.at)}</div>
                   {modes.map((m) =>
                     row[m] === undefined ? null : (
                       <div key={m}>
