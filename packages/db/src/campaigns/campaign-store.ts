@@ -19,37 +19,58 @@ export interface NewCampaign {
   /** The GitBench that creates the campaign (for a legacy import: the upstream harness's commit). */
   product?: Pick<ProductVersion, 'version' | 'dirty'>;
   /** `agent`: the third-party agent driving the model in agent mode; null or absent is GitBench's own loop. */
-  targets: { modelId: string; baseModel: string; reasoningEffort: string | null; outputMode: OutputMode; agent?: string | null; profile: string }[];
-  fixtures: { domain: string; fixtureId: string; difficulty: string; tags: string[]; scoringType: string; definition: Prisma.InputJsonValue }[];
+  targets: {
+    modelId: string;
+    baseModel: string;
+    reasoningEffort: string | null;
+    outputMode: OutputMode;
+    agent?: string | null;
+    profile: string;
+  }[];
+  fixtures: {
+    domain: string;
+    fixtureId: string;
+    difficulty: string;
+    tags: string[];
+    scoringType: string;
+    definition: Prisma.InputJsonValue;
+  }[];
 }
 
 export async function insertCampaign(db: Db, input: NewCampaign): Promise<string> {
   const id = newId('campaign');
-  await db.$transaction(async (tx) => {
-    await tx.campaign.create({
-      data: {
-        id,
-        name: input.name,
-        createdBy: input.createdBy,
-        config: input.config,
-        configHash: input.configHash,
-        seed: input.seed,
-        suiteVersion: input.suiteVersion,
-        trials: input.trials,
-        legacy: input.legacy ?? false,
-        productVersion: input.product?.version ?? null,
-        productDirty: input.product?.dirty ?? null,
-        // A legacy import is finished by whoever calls this; anything else is planned by plan job 1.
-        status: 'PLANNING',
-        planDispatchCount: 1,
-        planDispatchedAt: new Date(),
-      },
-    });
-    await tx.campaignTarget.createMany({ data: input.targets.map((t) => ({ ...t, id: newId('target'), campaignId: id })) });
-    await tx.fixtureSnapshot.createMany({
-      data: input.fixtures.map((f) => ({ ...f, id: newId('fixtureSnapshot'), campaignId: id })),
-    });
-  });
+  await db.$transaction(
+    async (tx) => {
+      await tx.campaign.create({
+        data: {
+          id,
+          name: input.name,
+          createdBy: input.createdBy,
+          config: input.config,
+          configHash: input.configHash,
+          seed: input.seed,
+          suiteVersion: input.suiteVersion,
+          trials: input.trials,
+          legacy: input.legacy ?? false,
+          productVersion: input.product?.version ?? null,
+          productDirty: input.product?.dirty ?? null,
+          // A legacy import is finished by whoever calls this; anything else is planned by plan job 1.
+          status: 'PLANNING',
+          planDispatchCount: 1,
+          planDispatchedAt: new Date(),
+        },
+      });
+      await tx.campaignTarget.createMany({
+        data: input.targets.map((t) => ({ ...t, id: newId('target'), campaignId: id })),
+      });
+      await tx.fixtureSnapshot.createMany({
+        data: input.fixtures.map((f) => ({ ...f, id: newId('fixtureSnapshot'), campaignId: id })),
+      });
+      // Prisma's default of 5 s is too short for a suite whose definitions carry large assets (fixtures/hard's
+      // 26 took 5.6 s while the demo's other campaigns were building) and would fail the whole launch.
+    },
+    { timeout: 60_000, maxWait: 10_000 },
+  );
   return id;
 }
 
@@ -78,7 +99,13 @@ export interface PlanningShape {
 export async function planningShape(db: Db, campaignId: string): Promise<PlanningShape> {
   return db.campaign.findUniqueOrThrow({
     where: { id: campaignId },
-    select: { trials: true, targets: { orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }], select: { id: true, modelId: true, reasoningEffort: true, outputMode: true } } },
+    select: {
+      trials: true,
+      targets: {
+        orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }],
+        select: { id: true, modelId: true, reasoningEffort: true, outputMode: true },
+      },
+    },
   });
 }
 
@@ -103,17 +130,28 @@ export async function savePlannedFixtures(
 ): Promise<PlannedWrite | null> {
   if (built.length === 0) {
     // A new build is stored with the snapshots that reference it, never on its own.
-    if (opts.newBuilds?.length) throw new Error('savePlannedFixtures: new builds come with the fixtures built from them');
-    const live = await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
+    if (opts.newBuilds?.length)
+      throw new Error('savePlannedFixtures: new builds come with the fixtures built from them');
+    const live =
+      await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
     return live === 1 ? { jobs: [], written: [] } : null;
   }
   const { trials, targets } = opts.shape ?? (await planningShape(db, campaignId));
   const sql = new SqlParams();
   const id = sql.param(campaignId, 'text');
   const now = sql.now();
-  const rows: { id: string; snapshotId: string; trial: number; targetIndex: number; target: PlanningShape['targets'][number] }[] = [];
+  const rows: {
+    id: string;
+    snapshotId: string;
+    trial: number;
+    targetIndex: number;
+    target: PlanningShape['targets'][number];
+  }[] = [];
   for (let trial = 1; trial <= trials; trial++) {
-    for (const b of built) targets.forEach((target, targetIndex) => rows.push({ id: newId('attempt'), snapshotId: b.snapshotId, trial, targetIndex, target }));
+    for (const b of built)
+      targets.forEach((target, targetIndex) =>
+        rows.push({ id: newId('attempt'), snapshotId: b.snapshotId, trial, targetIndex, target }),
+      );
   }
   const values = built.map(
     (b) =>
@@ -194,7 +232,10 @@ export async function savePlannedFixtures(
   const keyOf = (r: (typeof rows)[number]) => moved.get(r.snapshotId)!;
   const jobs = rows
     .filter((r) => moved.has(r.snapshotId))
-    .sort((a, b) => a.trial - b.trial || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0) || a.targetIndex - b.targetIndex)
+    .sort(
+      (a, b) =>
+        a.trial - b.trial || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0) || a.targetIndex - b.targetIndex,
+    )
     .map((r) => ({ attemptId: r.id, dispatch: 1 }));
   return { jobs, written: [...moved.keys()] };
 }
@@ -246,7 +287,10 @@ export async function completeCampaignIfDone(db: Db, campaignId: string): Promis
 
 /** A planning try failed and will be tried again: said on the campaign page meanwhile. */
 export async function notePlanFailure(db: Db, campaignId: string, detail: string): Promise<void> {
-  await db.campaign.updateMany({ where: { id: campaignId, status: 'PLANNING' }, data: { statusDetail: detail.slice(0, 4000) } });
+  await db.campaign.updateMany({
+    where: { id: campaignId, status: 'PLANNING' },
+    data: { statusDetail: detail.slice(0, 4000) },
+  });
 }
 
 /**
@@ -254,7 +298,10 @@ export async function notePlanFailure(db: Db, campaignId: string, detail: string
  * One statement, whatever the campaign's size: no interactive transaction whose time limit a large
  * campaign could outrun.
  */
-export async function markCampaignCancelled(db: Db, campaignId: string): Promise<{ cancelled: boolean; stoppedQueued: number }> {
+export async function markCampaignCancelled(
+  db: Db,
+  campaignId: string,
+): Promise<{ cancelled: boolean; stoppedQueued: number }> {
   const sql = new SqlParams();
   const id = sql.param(campaignId, 'text');
   const now = sql.now();
