@@ -52,6 +52,14 @@ const JSON_FLAG = ['--json', 'print JSON instead of text'] as const;
 const WORKERS = ['--workers <n>', 'sandboxes run at once (default 2)'] as const;
 const SANDBOX = ['--sandbox <kind>', 'docker (default) or local (no isolation: runs commands on this host)'] as const;
 
+/** The campaign's fixture selection, shared by run and selfcheck. */
+const SELECTION = [
+  ['--domain <d>', 'only these domains (repeatable, or comma-separated)'],
+  ['--difficulty <d>', 'only these difficulties'],
+  ['--tag <t>', 'only fixtures with these tags'],
+  ['--id <domain/id>', 'only these fixtures (repeatable, or comma-separated)'],
+] as const;
+
 export const RUN_OPTIONS = [
   ['--model <id>', 'oracle, nop, mock, simulated[:seed], replay:<file or dir>, or a model a profile lists (effort: model#high)'],
   ['--provider <kind>', 'openai, openrouter, ollama, ...: reach a model no profile lists'],
@@ -63,10 +71,7 @@ export const RUN_OPTIONS = [
   ['--agent <name>', 'with --mode agent: a third-party agent (claude-code, codex, pi, opencode; gitbench agents) instead of our loop'],
   ...AGENT_FLAG_HELP,
   ['--trials <n>', 'runs of every fixture (default 1)'],
-  ['--domain <d>', 'only these domains (repeatable, or comma-separated)'],
-  ['--difficulty <d>', 'only these difficulties'],
-  ['--tag <t>', 'only fixtures with these tags'],
-  ['--id <domain/id>', 'only these fixtures (repeatable, or comma-separated)'],
+  ...SELECTION,
   ['--json-output <file>', "write upstream's result file (one per output mode and trial)"],
   WORKERS,
   SANDBOX,
@@ -113,8 +118,8 @@ export const COMMAND_SPECS: readonly Spec[] = [
   {
     path: 'selfcheck',
     args: '<dir>',
-    summary: "score every fixture's expected answer and negatives in sandboxes",
-    options: [['--runs <n>', 'builds of every fixture (their input hashes must agree)'], WORKERS, SANDBOX, JSON_FLAG],
+    summary: "score every fixture's expected answer and negatives in sandboxes (--id: only those fixtures)",
+    options: [['--runs <n>', 'builds of every fixture (their input hashes must agree)'], ...SELECTION, WORKERS, SANDBOX, JSON_FLAG],
   },
   { path: 'run', args: '<dir>', summary: 'run a model (or an agent) over a suite in local sandboxes, no services', options: RUN_OPTIONS },
   {

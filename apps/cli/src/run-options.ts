@@ -1,8 +1,9 @@
-import { agentConfigSchema, ANSWER_MODES, DIFFICULTIES, type Difficulty, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
+import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
 import { AGENT_ADAPTERS } from '@gitbench/agents';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
 import { AGENT_FLAGS, agentSectionFromFlags } from './agent-flags';
-import { choiceFlag, intFlag, listFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { choiceFlag, intFlag, stringFlag, UsageError, type ParsedArgs } from './args';
+import { selectionFromArgs, type SelectionFlags } from './fixture-selection';
 
 export interface RunOptions {
   dir: string;
@@ -15,8 +16,7 @@ export interface RunOptions {
   /** `--agent <name>` (with --mode agent): a third-party agent instead of our own loop. */
   thirdPartyAgent?: string;
   trials: number;
-  /** `--domain`, `--difficulty`, `--tag`, `--id`: the same selection a campaign takes (empty lists select all). */
-  selection: { domains: string[]; difficulties: Difficulty[]; tags: string[]; ids: string[] };
+  selection: SelectionFlags;
   workers: number;
   jsonOutput?: string;
   json: boolean;
@@ -37,13 +37,6 @@ function baseUrlOf(raw: string | undefined): string | undefined {
     // reported below
   }
   throw new UsageError(`--base-url must be an http(s) URL, got ${raw}`);
-}
-
-function difficultiesOf(args: ParsedArgs): Difficulty[] {
-  return listFlag(args, 'difficulty').map((d) => {
-    if (!(DIFFICULTIES as readonly string[]).includes(d)) throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}, got ${d}`);
-    return d as Difficulty;
-  });
 }
 
 /** `--mode agent` and its options, checked like the campaign configuration's agent section. */
@@ -103,7 +96,7 @@ export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string |
     ...(agent ? { agent } : {}),
     ...(thirdPartyAgent ? { thirdPartyAgent } : {}),
     trials: intFlag(args, 'trials', 1),
-    selection: { domains: listFlag(args, 'domain'), difficulties: difficultiesOf(args), tags: listFlag(args, 'tag'), ids: listFlag(args, 'id') },
+    selection: selectionFromArgs(args),
     workers: intFlag(args, 'workers', 2),
     ...(jsonOutput ? { jsonOutput } : {}),
     json: args.flags.has('json'),

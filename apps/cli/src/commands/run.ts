@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
-import { awaitsJudge, isInfrastructureOutcome, selectFixtures } from '@gitbench/core';
+import { awaitsJudge, isInfrastructureOutcome } from '@gitbench/core';
 import { detectProductVersion, openAgentTarget, replayAgreement, runSuite, toUpstreamEnvelope, type ThirdPartyAgentTarget } from '@gitbench/engine';
 import { formatFixtureError, loadSuite } from '../load-suite';
+import { selectOrRefuse } from '../fixture-selection';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
 import { agentFigures, attemptLine, attemptResult, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, InfrastructureError } from '../exit';
-import { UsageError } from '../args';
 import { cliSandboxLabels, sandboxDriver } from '../sandbox-driver';
 import type { ParsedArgs } from '../args';
 
@@ -20,10 +20,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const opts = parseRunArgs(args);
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
-  // The campaign's selection rules; an id that names no fixture is a typo to show, not an empty run.
-  const { fixtures, unknownIds } = selectFixtures(opts.selection, suite.fixtures);
-  if (unknownIds.length > 0) throw new UsageError(`--id: ${suite.dir} has no fixture ${unknownIds.join(', ')}`);
-  if (fixtures.length === 0 && suite.fixtures.length > 0) throw new UsageError(`the selection (--domain, --difficulty, --tag, --id) leaves none of ${suite.dir}'s ${suite.fixtures.length} fixtures`);
+  const fixtures = selectOrRefuse(opts.selection, suite);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.
   const registry = await loadRegistry();
   const target = await registry.resolve(opts.target);

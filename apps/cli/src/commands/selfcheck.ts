@@ -2,19 +2,28 @@ import { gistMetrics, repoTaskMetrics, type FamilyOutcome, type GistOutcome, typ
 import { selfcheckSuite, type FixtureSelfcheck } from '@gitbench/engine';
 import { intFlag, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
+import { selectionFromArgs, selectOrRefuse } from '../fixture-selection';
 import { createProgress } from '../progress';
 import { EXIT } from '../exit';
 import { driverFromArgs } from '../sandbox-driver';
 
 /**
- * `gitbench selfcheck <dir> [--runs N] [--json] [--workers N] [--sandbox docker|local]`: every fixture's
- * expected answer passes, every negative fails, and the input hash is the same in every run.
+ * `gitbench selfcheck <dir> [--runs N] [--id domain/id ...] [--json] [--workers N] [--sandbox docker|local]`:
+ * every fixture's expected answer passes, every negative fails, and the input hash is the same in every run.
+ * `--id`, `--domain`, `--difficulty` and `--tag` check only the fixtures they select, as in `gitbench run`;
+ * a file that does not load is reported only when nothing narrows the check.
  */
 export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
   const dir = args.positionals[0]!;
   const runs = intFlag(args, 'runs', 1);
   const workers = intFlag(args, 'workers', 2);
-  const { fixtures, errors } = await loadSuite(dir);
+  const selection = selectionFromArgs(args);
+  const suite = await loadSuite(dir);
+  const fixtures = selectOrRefuse(selection, suite);
+  // A file that does not load has no id to select it by: a narrowed check leaves it to the full one and to validate.
+  const narrowed = Object.values(selection).some((list) => list.length > 0);
+  const errors = narrowed ? [] : suite.errors;
+  if (narrowed && suite.errors.length > 0) process.stderr.write(`${new Set(suite.errors.map((e) => e.file)).size} file(s) of ${suite.dir} do not load (gitbench validate lists them)\n`);
   for (const e of errors) process.stderr.write(`invalid: ${formatFixtureError(e)}\n`);
   const driver = await driverFromArgs(args, workers);
   const progress = createProgress('selfcheck');
