@@ -97,7 +97,10 @@ interface McrScenario {
   wrongSide: 'ours' | 'theirs';
   messages: { ours: string; theirs: string; merge: string };
   dates: { ours: string; theirs: string };
+  /** The single-answer prompt: its markers name the incoming commit by id, as the miner's merge of it wrote them. */
   prompt: string;
+  /** The agent's prompt: its markers read `HEAD` and `incoming`, as in the sandbox and every ggb-mcr tool view. */
+  agentPrompt: string;
   /** The resolution through the ggb-mcr tools, when the merged files read as the conflicted ones with each block replaced. */
   referenceCalls?: ToolCall[] | null;
 }
@@ -175,9 +178,11 @@ function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>
       messages: { ours: metas.ours.message.trim(), theirs: metas.theirs.message.trim(), merge: metas.merge.message.trim() },
       dates: { ours: isoDate(metas.ours.committerDate), theirs: isoDate(metas.theirs.committerDate) },
       prompt: '',
+      agentPrompt: '',
     };
     const texts = conflictedTexts(scratch, o, t, info.files);
     scenario.prompt = mcrPrompt(scenario, conflictBlocks(texts));
+    scenario.agentPrompt = mcrPrompt(scenario, conflictBlocks(texts).map((b) => ({ ...b, text: b.text.replaceAll(`\n>>>>>>> ${t}`, '\n>>>>>>> incoming') })));
     scenario.referenceCalls = mcrReferenceCalls(texts, Object.fromEntries(info.files.map((f) => [f, git(scratch, ['cat-file', 'blob', `${m}:${f}`])])));
     byBand[band].push(scenario);
     process.stderr.write(`  mcr ${id}: ${band} ${info.conflicts} conflict(s) in ${info.files.length} file(s) (${merge.slice(0, 10)})\n`);
@@ -190,8 +195,10 @@ function isoDate(gitDate: string): string {
   return new Date(Number(secs) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** The conflict blocks as the agent will see them after `git merge incoming` in the sandbox. */
-/** The conflicted files as the agent will see them after `git merge incoming` in the sandbox. */
+/**
+ * The conflicted files after merging the incoming commit by its id: the sandbox merges the branch
+ * `incoming`, so only the `>>>>>>>` label differs from what the agent sees there.
+ */
 function conflictedTexts(scratch: string, ours: string, theirs: string, files: string[]): Record<string, string> {
   const wt = mkdtempSync(join(tmpdir(), 'ggb-wt-'));
   try {
@@ -479,7 +486,7 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
     setup: [...fetchStep(s.id), 'git merge --no-ff --no-edit incoming'],
     context: ['git status --short'],
     prompt: `${s.prompt}\n\nAnswer with a bash script, run from the repository root, that resolves the conflicts and commits the merge.`,
-    agent: { prompt: s.prompt, tool_set: 'ggb-mcr', scored_on: 'repository' },
+    agent: { prompt: s.agentPrompt, tool_set: 'ggb-mcr', scored_on: 'repository' },
     expected: reference,
     scoring: {
       type: 'ggb_mcr',

@@ -124,7 +124,8 @@ const PATH_TOOL = {
 
 export const viewDiffForTool = defineTool({
   name: 'view_diff_for',
-  description: 'Show the full diff of a file between the local side (HEAD) and the incoming side (MERGE_HEAD).',
+  // The two sides are named as the conflict markers name them (`<<<<<<< HEAD`, `>>>>>>> incoming`).
+  description: 'Show the full diff of a file from HEAD (the local side) to incoming (the branch being merged).',
   ...PATH_TOOL,
   truncationHint: VIEW_FILE_HINT,
   async run(args, ctx) {
