@@ -17,6 +17,10 @@
  *   pinned) fail before the port and pass after it (the port is a patch under scripts/hard-ports/<id>/).
  *
  * Deterministic: the same mirrors give byte-identical bundles, test archives and YAML.
+ *
+ * Needs Debian's python3 with pytest on this host (`apt-get install python3-pytest`; `bash scripts/setup.sh`
+ * installs it): a python3 from a version manager, or pip's pytest, would judge the tests differently from the
+ * sandbox. The mirrors come from the `fetch` tool or `git clone --mirror`; `mirror` in the sources names them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -618,7 +622,17 @@ function writeYaml(path: string, doc: Record<string, unknown>): void {
   writeFileSync(path, stringify(doc, { lineWidth: 0, blockQuote: 'literal' }));
 }
 
+/** The interpreter the miner judges tests with, before hours of mining find it missing. */
+function requireDebianPytest(): void {
+  const probe = spawnSync('/usr/bin/python3', ['-I', '-c', 'import pytest'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    process.stderr.write(`hard-mine: /usr/bin/python3 cannot import pytest (${(probe.stderr || String(probe.error ?? '')).trim().split('\n').at(-1)}); install Debian's python3-pytest (apt-get install python3-pytest, or bash scripts/setup.sh)\n`);
+    process.exit(2);
+  }
+}
+
 function main(): void {
+  requireDebianPytest();
   const args = process.argv.slice(2);
   const flag = (name: string, dflt: string) => {
     const i = args.indexOf(`--${name}`);

@@ -17,6 +17,8 @@ if [ "$(cat node_modules/.gitbench-lock 2>/dev/null)" != "$lock_hash" ]; then
 fi
 
 bash scripts/services.sh postgres redis docker
+# The hard tier's miner (scripts/hard-mine.ts) judges a project's tests with Debian's python3 and pytest, as the sandbox does.
+if ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then apt_install "the hard tier's miner (scripts/hard-mine.ts)" python3 python3-pytest; fi
 
 image="$(bash docker/build-sandbox-image.sh)"
 mkdir -p "$GITBENCH_STATE_DIR"
