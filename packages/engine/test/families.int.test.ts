@@ -87,6 +87,8 @@ describe('gists', () => {
     const result = await score(gist, snapshot, write('def test_pattern_flat():\n    pass\n'));
     expect(result.outcome).toBe('FAIL');
     expect(result.checks[0]?.detail).toMatch(/^test_pattern_flat \(call\): outcome differs: 'passed' on the original, 'failed' on the gist/);
+    // The failure is explained: the exception the restored test raised and the end of its traceback.
+    expect(result.checks[0]?.detail).toMatch(/\nOn the gist it raised NameError; the end of its traceback:\n[\s\S]*E +NameError: name '\w+' is not defined\n[\s\S]*gist\.py:\d+: NameError$/);
   });
 
   it('refuse a gist that reaches into the repository instead of inlining it', async () => {

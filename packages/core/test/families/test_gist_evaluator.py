@@ -83,6 +83,35 @@ def test_different_output_is_not_faithful(tmp_path):
     assert 'stdout differs' in evidence['fidelity']['detail']
 
 
+def test_a_failing_gist_is_explained_by_its_exception_and_the_end_of_its_traceback(tmp_path):
+    # The original test is put back, and it calls add, which the gist never defined.
+    evidence = evaluate(tmp_path, INLINED.replace('def add(a, b):\n    return a + b\n', 'def plus(a, b):\n    return a + b\n'))
+    detail = evidence['fidelity']['detail']
+    assert evidence['fidelity']['ok'] is False
+    assert detail.startswith("test_add (call): outcome differs: 'passed' on the original, 'failed' on the gist")
+    assert '\nOn the gist it raised NameError; the end of its traceback:\n' in detail
+    tail = detail.split('the end of its traceback:\n', 1)[1].split('\n')
+    assert 1 < len(tail) <= 12
+    assert "E       NameError: name 'add' is not defined" in tail
+    assert tail[-1].endswith(': NameError')
+    # The run directory's path is not in the evidence.
+    assert str(tmp_path) not in detail
+
+
+def test_a_failed_assertion_is_named_as_such(tmp_path):
+    evidence = evaluate(tmp_path, INLINED.replace('return a + b', 'return a - b'))
+    assert 'On the gist it raised AssertionError;' in evidence['fidelity']['detail']
+    assert 'assert -1 == 3' in evidence['fidelity']['detail']
+
+
+def test_a_gist_that_fails_to_import_is_explained_by_its_exception(tmp_path):
+    evidence = evaluate(tmp_path, INLINED + '\nsettings = load_settings()\n')
+    detail = evidence['fidelity']['detail']
+    assert detail.startswith('the gist could not be collected: importing it raised NameError; the end of its traceback:\n')
+    assert "name 'load_settings' is not defined" in detail
+    assert str(tmp_path) not in detail
+
+
 def test_the_original_tests_replace_the_gists_own(tmp_path):
     # The gist's test passes trivially; the original's version of it runs instead.
     evidence = evaluate(tmp_path, INLINED.replace('    assert add(1, 2) == 3\n', '    assert True\n'))

@@ -33,6 +33,7 @@ LIMIT_TEXT = 200000
 
 RECORDER = r'''
 import json, os, sys, threading
+import pytest
 
 _target = os.environ.get('GITBENCH_GIST_TRACE')
 _lines = set()
@@ -56,6 +57,17 @@ if _target:
 def _phase_text(report, stream):
     return ''.join(c for title, c in report.sections if title == 'Captured %s %s' % (stream, report.when))
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # The exception's type, which a failed assert's message does not name.
+    made = yield
+    if call.excinfo is not None:
+        made.get_result().gitbench_exception = call.excinfo.typename
+
+def _traceback_tail(report):
+    text = str(report.longrepr).rstrip('\n').split('\n')
+    return '\n'.join(text[-12:])[-2000:]
+
 def pytest_runtest_logreport(report):
     name = report.nodeid.split('::', 1)[1] if '::' in report.nodeid else report.nodeid
     entry = {'test': name, 'when': report.when, 'outcome': report.outcome,
@@ -68,6 +80,10 @@ def pytest_runtest_logreport(report):
             entry['error'] = str(report.longrepr[2])
         else:
             entry['error'] = str(report.longrepr).strip().splitlines()[-1:] and str(report.longrepr).strip().splitlines()[-1] or ''
+    if report.failed:
+        # Not compared (it holds line numbers and paths of each side); it explains a gist that failed.
+        entry['exception'] = getattr(report, 'gitbench_exception', None) or ''
+        entry['traceback'] = _traceback_tail(report)
     if hasattr(report, 'wasxfail'):
         entry['xfail'] = str(report.wasxfail)
     _reports.append(entry)
@@ -279,20 +295,45 @@ def run_pytest(cwd, target_nodes, pythonpath, trace_path):
 
 
 def normalise(record, root):
+    record['collectErrors'] = [c.replace(root, '{root}') for c in record.get('collectErrors', [])]
     for r in record.get('reports', []):
-        for k in ('stdout', 'stderr', 'error'):
+        for k in ('stdout', 'stderr', 'error', 'traceback'):
             if k in r:
                 r[k] = r[k].replace(root, '{root}')
     return record
 
 
+def last_lines(text, n=12):
+    return '\n'.join(text.rstrip('\n').split('\n')[-n:])[-2000:]
+
+
+def raised(text):
+    # The exception pytest reports last in a traceback (its `E   Name: message` line), or ''.
+    for line in reversed(text.split('\n')):
+        head = line[1:].strip() if line.startswith('E ') else ''
+        name = head.split(':', 1)[0]
+        if name and name.replace('.', '').replace('_', '').isalnum() and name[0].isupper():
+            return name
+    return ''
+
+
+def failure_note(report):
+    # What a failed test of the gist raised, and the end of its traceback, for the fidelity detail.
+    if report.get('outcome') != 'failed':
+        return ''
+    name = report.get('exception') or raised(report.get('traceback', '')) or 'an exception'
+    return '\nOn the gist it raised %s; the end of its traceback:\n%s' % (name, report.get('traceback') or report.get('error', ''))
+
+
 def compare(original, gist):
     if not gist.get('ran'):
-        return False, 'the gist did not run: ' + gist.get('why', '')
+        tail = gist.get('output', '')
+        return False, 'the gist did not run: ' + gist.get('why', '') + ('; the end of its output:\n' + last_lines(tail) if tail.strip() else '')
     if gist.get('borrowed'):
         return False, 'the gist imports the original code instead of inlining it: ' + ', '.join(gist['borrowed'][:5])
     if gist.get('collectErrors'):
-        return False, 'the gist could not be collected (import or syntax error)'
+        text = gist['collectErrors'][0]
+        return False, 'the gist could not be collected: importing it raised %s; the end of its traceback:\n%s' % (raised(text) or 'an exception', last_lines(text))
     if not gist.get('reports'):
         return False, 'no test ran against the gist'
     key = lambda r: (r['test'], r['when'])
@@ -303,9 +344,9 @@ def compare(original, gist):
     for x, y in zip(a, b):
         for field in ('outcome', 'error', 'stdout', 'stderr', 'xfail'):
             if x.get(field) != y.get(field):
-                return False, '%s (%s): %s differs: %r on the original, %r on the gist' % (x['test'], x['when'], field, str(x.get(field))[:200], str(y.get(field))[:200])
+                return False, '%s (%s): %s differs: %r on the original, %r on the gist%s' % (x['test'], x['when'], field, str(x.get(field))[:200], str(y.get(field))[:200], failure_note(y))
     if gist['exit'] != original['exit']:
-        return False, 'pytest exited %d on the gist, %d on the original' % (gist['exit'], original['exit'])
+        return False, 'pytest exited %d on the gist, %d on the original; the end of its output:\n%s' % (gist['exit'], original['exit'], last_lines(gist.get('output', '')))
     return True, 'same outcome and output as the original for %d test(s)' % len({r['test'] for r in a})
 
 

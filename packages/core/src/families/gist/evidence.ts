@@ -28,6 +28,9 @@ const reportSchema = z.object({
   stderr: z.string().optional(),
   error: z.string().optional(),
   xfail: z.string().optional(),
+  /** A failed phase's exception type and the end of its traceback: they explain a failure, never compared. */
+  exception: z.string().optional(),
+  traceback: z.string().optional(),
 });
 
 const runSchema = z.object({
