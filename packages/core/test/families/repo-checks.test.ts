@@ -165,6 +165,17 @@ describe('repo_checks verdicts', () => {
     expect(run(`tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`).ok).toBe(false);
   });
 
+  it('remote_branch refuses a remote whose storage is a link, and a ref listed twice or listed at another value', () => {
+    const f = task([{ type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [GOOD] }]);
+    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+    const read = (listed: string[]) => `ref=${GOOD}\n${listed.map((o) => `listed=${o}\n`).join('')}tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`;
+    expect(run(read([GOOD])).ok).toBe(true);
+    expect(run('linked=remote.git/refs\n').detail).toBe('remote.git is not a repository of its own: remote.git/refs is a link or names another git directory');
+    expect(run(read([BAD, GOOD])).detail).toBe('remote.git lists refs/heads/main 2 time(s): one value, as every client sees it, expected');
+    expect(run(read([])).ok).toBe(false);
+    expect(run(read([BAD])).detail).toContain(`at ${BAD.slice(0, 12)}, not ${GOOD.slice(0, 12)}`);
+  });
+
   it('remote_branch takes a full ref in a repository inside the sandbox, never a path out of it', () => {
     const problems = (check: unknown) => {
       const r = repoChecksConfig(task([check]));
@@ -185,5 +196,19 @@ describe('repo_checks verdicts', () => {
     expect(run(`${GOOD} ${BAD}\n`).detail).toBe(`stash@{0} has tree ${BAD.slice(0, 12)}, not ${GOOD.slice(0, 12)}`);
     expect(run('').ok).toBe(false);
     expect(score(task([{ type: 'stash_entries', trees: [] }]), { 'check.1': exec('x', '') }).checks[0]!.ok).toBe(true);
+  });
+
+  it('stash_entries wants refs/stash of its own, at the newest entry, and every entry a stash (two or three parents)', () => {
+    const f = task([{ type: 'stash_entries', trees: [GOOD] }]);
+    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+    const S = 'd'.repeat(40);
+    const P = 'e'.repeat(40);
+    expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD}\n`)).toMatchObject({ ok: true, detail: 'the stash holds the 1 entry expected' });
+    expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD} ${BAD}\n`).ok).toBe(true);
+    // An ordinary commit with the right tree is not a stash: git stash apply refuses it.
+    expect(run(`ref=${S}\n${S} ${GOOD} ${P}\n`).detail).toBe(`stash@{0} (${S.slice(0, 12)}) is not a stash: 1 parent(s), where git stash makes 2 or 3`);
+    expect(run(`ref=${P}\n${S} ${GOOD} ${P} ${BAD}\n`).detail).toBe(`refs/stash holds ${P.slice(0, 12)}, but the newest entry of its reflog is ${S.slice(0, 12)}`);
+    expect(run('linked=refs/stash\n').detail).toBe("refs/stash is not the repository's own (refs/stash is a link or a symbolic ref)");
+    expect(run('linked=symbolic\n').ok).toBe(false);
   });
 });

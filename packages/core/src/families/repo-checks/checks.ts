@@ -3,6 +3,7 @@ import { hashPattern } from '../../scoring/probes';
 import type { ExecRecord, Probe } from '../../scoring/types';
 import type { StagedFiles } from '../sandbox-staging';
 import type { CheckOf, RepoCheck } from './config';
+import { judgeRemoteBranch, judgeStash, lines, short, type Judged } from './judge-refs';
 import { TESTS_RUN_PY } from './tests-run-py.generated';
 
 /**
@@ -13,11 +14,7 @@ import { TESTS_RUN_PY } from './tests-run-py.generated';
  * checks run in a tree written out of the object database (tests-run.py).
  */
 
-export interface Judged {
-  ok: boolean;
-  detail: string;
-  actual?: string;
-}
+export type { Judged } from './judge-refs';
 
 /** What a check is judged on besides its own record. */
 export interface JudgeContext {
@@ -118,18 +115,41 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
         readOnly: true,
         // The remote's objects and configuration are checked and put back as built before any look-up
         // (lookup-config.py, for every git directory the build made), so its refs are read as they are.
+        // Its storage must be its own: a link in it (refs, objects, packed refs) or a commondir would
+        // have it read another repository's, the clone's, which holds what was never pushed. Its ref
+        // must be listed once, as every client of the server sees it: packed refs can list one name
+        // twice, and rev-parse then reads one of them.
         command: [
-          `d=${q(check.repository)}`,
+          `d=${q(check.repository.replace(/\/$/, ''))}`,
           `[ -d "$d" ] && [ ! -L "$d" ] && git --git-dir="$d" rev-parse -q --git-dir >/dev/null 2>&1 || { echo 'repository=missing'; exit 0; }`,
+          'case "$(cd "$d" && pwd -P)" in "$(pwd -P)/$d") ;; *) echo "linked=$d"; exit 0 ;; esac',
+          'l=$(find "$d" -type l -print -quit); [ -z "$l" ] || { echo "linked=$l"; exit 0; }',
+          '[ ! -e "$d/commondir" ] || { echo "linked=$d/commondir"; exit 0; }',
+          `r=$(git --git-dir="$d" rev-parse -q --verify --end-of-options ${q(check.ref)}) || { echo 'ref=missing'; exit 0; }`,
           `t=$(git --git-dir="$d" rev-parse -q --verify --end-of-options ${q(`${check.ref}^{commit}`)}) || { echo 'ref=missing'; exit 0; }`,
+          'echo "ref=$r"',
+          `git --git-dir="$d" for-each-ref --format='%(refname) %(objectname)' | awk -v r=${q(check.ref)} '$1 == r { print "listed=" $2 }'`,
           'echo "tip=$t"',
           'echo "tree=$(git --git-dir="$d" rev-parse -q --verify "$t^{tree}")"',
           `for c in ${check.contains.join(' ')}; do if git --git-dir="$d" merge-base --is-ancestor "$c" "$t" 2>/dev/null; then echo "has=$c"; else echo "lacks=$c"; fi; done`,
         ].join('\n'),
       };
     case 'stash_entries':
-      // Every entry of the stash's reflog (what `git stash list` shows), newest first: the commit and its tree.
-      return { id, readOnly: true, command: "if git rev-parse -q --verify refs/stash >/dev/null; then git reflog show --format='%H %T' refs/stash --; fi" };
+      // Every entry of the stash's reflog (what `git stash list` shows), newest first: the commit, its
+      // tree and its parents (a stash has two or three). refs/stash and its reflog must be the
+      // repository's own (no link, not a symbolic ref), and the newest entry what refs/stash holds.
+      return {
+        id,
+        readOnly: true,
+        command: [
+          'git rev-parse -q --verify refs/stash >/dev/null || exit 0',
+          'c=$(git rev-parse --git-common-dir) || exit 3',
+          'for p in refs refs/stash logs logs/refs logs/refs/stash; do [ ! -L "$c/$p" ] || { echo "linked=$p"; exit 0; }; done',
+          'if git symbolic-ref -q refs/stash >/dev/null; then echo linked=symbolic; exit 0; fi',
+          'echo "ref=$(git rev-parse -q --verify refs/stash)"',
+          "git reflog show --format='%H %T %P' refs/stash --",
+        ].join('\n'),
+      };
     case 'absent_everywhere':
       return {
         id,
@@ -198,7 +218,6 @@ function runsOf(stdout: string): { commits: { commit: string; subject: string }[
   return { commits, runs };
 }
 
-const short = (oid: string) => oid.slice(0, 12);
 
 function describeRun(run: CommitRun): string {
   if (run.error !== undefined) return `${short(run.commit)}: ${run.error}`;
@@ -238,9 +257,6 @@ function judgeTests(check: TestCheck, record: ExecRecord): Judged {
   return { ok: true, detail: `tests pass at ${describeRun(run)}` };
 }
 
-function lines(text: string): string[] {
-  return text.split('\n').filter((l) => l.trim() !== '');
-}
 
 /** Sections of a repository state (REPO_STATE_SCRIPT) that "as found" compares; reflogs may grow. */
 const FOUND_SECTIONS = ['HEAD', 'refs', 'index', 'unmerged', 'in-progress', 'stash', 'worktree'];
@@ -313,19 +329,6 @@ function judgeCommits(check: CheckOf<'commits_preserved'>, record: ExecRecord): 
     : { ok: false, detail: problems.join('; '), actual: commits.map((c) => `${short(c.oid)} ${c.subject}`).join('\n') };
 }
 
-function judgeRemoteBranch(check: CheckOf<'remote_branch'>, out: string): Judged {
-  const facts = lines(out);
-  if (facts.includes('repository=missing')) return { ok: false, detail: `${check.repository} is not a git repository` };
-  if (facts.includes('ref=missing')) return { ok: false, detail: `${check.ref} does not exist in ${check.repository}` };
-  const tip = facts.find((l) => l.startsWith('tip='))?.slice(4) ?? '';
-  const tree = facts.find((l) => l.startsWith('tree='))?.slice(5) ?? '';
-  const lacking = check.contains.filter((c) => !facts.includes(`has=${c}`));
-  const where = `${check.ref} in ${check.repository}`;
-  if (lacking.length > 0) return { ok: false, detail: `${where} (${short(tip)}) does not contain ${lacking.map(short).join(', ')}`, actual: out };
-  if (check.tree !== undefined && tree !== check.tree) return { ok: false, detail: `the tree of ${where} is ${short(tree)}, not ${short(check.tree)}`, actual: out };
-  return { ok: true, detail: `${where} contains the ${check.contains.length} commit(s)${check.tree !== undefined ? ' and has the expected tree' : ''}` };
-}
-
 /** Whether a check holds, from its record (null for the checks that run no look-up). */
 export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx: JudgeContext): Judged {
   if (check.type === 'answer_commit') return judgeAnswerCommit(check, ctx.answer);
@@ -383,18 +386,8 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
     }
     case 'remote_branch':
       return judgeRemoteBranch(check, out);
-    case 'stash_entries': {
-      if (record.exitCode !== 0) return { ok: false, detail: 'the stash could not be listed', actual: record.stderr };
-      const trees = lines(out).map((l) => l.split(' ')[1] ?? '');
-      const same = trees.length === check.trees.length && trees.every((t, i) => t === check.trees[i]);
-      if (same) return { ok: true, detail: `the stash holds the ${check.trees.length} expected entr${check.trees.length === 1 ? 'y' : 'ies'}` };
-      const wrong = trees.findIndex((t, i) => t !== check.trees[i]);
-      return {
-        ok: false,
-        detail: trees.length !== check.trees.length ? `the stash holds ${trees.length} entr${trees.length === 1 ? 'y' : 'ies'}, ${check.trees.length} expected` : `stash@{${wrong}} has tree ${short(trees[wrong] ?? '')}, not ${short(check.trees[wrong] ?? '')}`,
-        actual: out,
-      };
-    }
+    case 'stash_entries':
+      return judgeStash(check, record);
     case 'identities': {
       if (record.exitCode !== 0) return { ok: false, detail: 'the identities could not be listed', actual: record.stderr };
       const seen = [...new Set(lines(record.stdout))];
