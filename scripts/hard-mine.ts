@@ -48,7 +48,14 @@ interface Project {
 interface MergeSpec {
   id: string;
   project: string;
-  merge: string;
+  /** The real merge: its parents are the two sides, its tree the resolution. */
+  merge?: string;
+  /**
+   * Instead of `merge`, a merge the task makes of two real commits that upstream never merged as such. Its
+   * resolution is a real commit holding part of the work (`resolutionBase`, e.g. upstream's own merge of an
+   * earlier point of `theirs`) plus the rest resolved by hand: scripts/hard-ports/<id>/resolution.patch.
+   */
+  composed?: { ours: string; theirs: string; resolutionBase: string };
   /** The incoming branch's name in the task (the real branch the merge brought in). */
   theirsBranch: string;
   /** The branch checked out, the merge's first parent (main unless the real merge brought main into a feature branch). */
@@ -260,9 +267,17 @@ interface Row {
   commits: string;
 }
 
+/** The resolution of a composed merge: its resolution base (trimmed) with the hand-made patch applied, as a merge of the two sides. */
+function composedResolution(spec: MergeSpec, p: Project, scratch: string, parents: string[]): string {
+  const c = spec.composed!;
+  const meta = commitMeta(p.mirror, c.resolutionBase);
+  const resolved = applied(scratch, trimmed(scratch, p, c.resolutionBase, []), readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')), meta);
+  return recreate(scratch, { ...meta, message: `Merge branch '${spec.theirsBranch}'\n` }, git(scratch, ['rev-parse', `${resolved}^{tree}`]).trim(), parents);
+}
+
 function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
   const ob = spec.oursBranch ?? 'main';
-  const [ours, theirs, ...more] = commitMeta(p.mirror, spec.merge).parents;
+  const [ours, theirs, ...more] = spec.composed ? [spec.composed.ours, spec.composed.theirs] : commitMeta(p.mirror, spec.merge!).parents;
   if (!ours || !theirs || more.length) throw new Error(`${spec.id}: ${spec.merge} is not a two-parent merge`);
   const bases = git(p.mirror, ['merge-base', '--all', ours, theirs]).split('\n').filter(Boolean);
   if (bases.length !== 1) throw new Error(`${spec.id}: ${bases.length} merge bases`);
@@ -270,7 +285,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   const b = trimmed(scratch, p, base, []);
   const o = trimmed(scratch, p, ours, [b]);
   const t = trimmed(scratch, p, theirs, [b]);
-  const m = trimmed(scratch, p, spec.merge, [o, t]);
+  const m = spec.composed ? composedResolution(spec, p, scratch, [o, t]) : trimmed(scratch, p, spec.merge!, [o, t]);
   const files = conflictedFiles(scratch, o, t);
   const code = files.filter((f) => f.endsWith('.py') && !f.startsWith(`${p.tests}/`));
   if (code.length === 0) throw new Error(`${spec.id}: the compact history has no conflict in code (${files.join(', ') || 'no conflict'})`);
@@ -293,7 +308,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   }
   bundle(scratch, { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
-  const metas = { base: commitMeta(p.mirror, base), ours: commitMeta(p.mirror, ours), theirs: commitMeta(p.mirror, theirs), merge: commitMeta(p.mirror, spec.merge) };
+  const metas = { base: commitMeta(p.mirror, base), ours: commitMeta(p.mirror, ours), theirs: commitMeta(p.mirror, theirs), merge: commitMeta(p.mirror, spec.merge ?? spec.composed!.resolutionBase) };
   const sideLog = (from: string, to: string) =>
     git(p.mirror, ['log', '--no-merges', '--format=%s', `${from}..${to}`, '--', ...code]).split('\n').filter(Boolean).slice(0, 8);
   const oursLog = sideLog(base, ours);
@@ -345,8 +360,10 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
-        { base, ours, theirs, merge: spec.merge },
-        `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
+        spec.composed ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase } : { base, ours, theirs, merge: spec.merge! },
+        spec.composed
+          ? `Upstream never merged these two commits as such (it merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution (${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest of ${spec.theirsBranch} merged and resolved by hand: scripts/hard-ports/${spec.id}/resolution.patch.`
+          : `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
       ),
       measured: Object.fromEntries(Object.entries(verdicts).map(([k, v]) => [k, v.summary])),
     },
@@ -359,7 +376,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     ],
   };
   writeYaml(join(out, 'semantic-merge', `${spec.id}.yaml`), doc);
-  rows.push({ kind: 'semantic-merge', id: spec.id, project: p, commits: `merge ${spec.merge.slice(0, 12)}` });
+  rows.push({ kind: 'semantic-merge', id: spec.id, project: p, commits: spec.composed ? `${spec.composed.theirs.slice(0, 12)} into ${spec.composed.ours.slice(0, 12)}, resolved from ${spec.composed.resolutionBase.slice(0, 12)}` : `merge ${spec.merge!.slice(0, 12)}` });
   process.stderr.write(`  ${spec.id}: ${files.length} conflicted file(s); merge ${verdicts.merge.summary}; ours/theirs/union fail\n`);
 }
 
