@@ -15,7 +15,9 @@ import {
   viewFileAtTool,
   viewMergeBaseOfTool,
   viewMergeConflictAtTool,
+  viewOtherChangesTool,
   viewRebaseTodoTool,
+  viewRewrittenHistoryTool,
 } from '../../src';
 import { hostContext, tempRepo } from './ggb-host-context';
 
@@ -121,10 +123,39 @@ describe('IR tools on a paused rebase', () => {
       ctx,
     );
     expect(ok.isError).toBe(false);
+    // The echo is the list as the agent wrote it: reword and squash with their messages, no exec line or message file.
+    const echoed = ok.output.split('\n');
+    expect(echoed[0]).toBe('The todo list now reads:');
+    expect(echoed[1]).toBe('break    <- done: the rebase is paused here');
+    expect(echoed[2]).toMatch(/^pick [0-9a-f]{7} add one {4}<- COMMIT-0$/);
+    expect(echoed[3]).toMatch(/^squash [0-9a-f]{7} add two {4}<- COMMIT-1$/);
+    expect(echoed.slice(4, 8)).toEqual(['    combined message:', '    | Add lines one and two', '    | ', '    | It\'s "quoted", $HOME and `ticks` stay as written.']);
+    expect(echoed[8]).toMatch(/^reword [0-9a-f]{7} add three {4}<- COMMIT-2$/);
+    expect(echoed.slice(9)).toEqual(['    new message:', '    | Add line three']);
+    expect(ok.output).not.toMatch(/exec|--amend|message-of|msg-/);
+    expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).output).toBe(echoed.slice(1).join('\n'));
+    expect((await viewRewrittenHistoryTool.run({ reason: r }, ctx)).output).toBe("The rebase is still in progress; the commits written so far:\nNo commit yet: HEAD is the rebase's base.");
     const done = await executeRebaseTool.run({ reason: r }, ctx);
     expect(done.output).toContain('The rebase finished');
     expect(sh('git log --format=%B%x00 main~2..main').split('\0').map((m) => m.trim()).filter(Boolean)).toEqual(['Add line three', message]);
     expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).isError).toBe(true);
+    // The rewritten history before submit: every commit with its whole message and its changes, paged.
+    const history = await viewRewrittenHistoryTool.run({ reason: r }, ctx);
+    expect(history.isError).toBe(false);
+    expect(history.output).toMatch(/^commit [0-9a-f]{40}\nAuthor: [^\n]+\nDate: [^\n]+\n\n {4}Add lines one and two\n {4}\n {4}It's "quoted", \$HOME and `ticks` stay as written.\n\ndiff --git a\/f.py b\/f.py\n[\s\S]*\+line 0\n\+line 1\n\ncommit [0-9a-f]{40}\n[\s\S]*\n\n {4}Add line three\n\ndiff --git[\s\S]*\+line 2\n$/);
+    expect((await viewRewrittenHistoryTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^commit [0-9a-f]{40}\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+  });
+
+  it('has no rewritten history to show before a rebase ran', async () => {
+    const { dir, sh } = tempRepo();
+    sh('git commit -q --allow-empty -m base');
+    expect(await viewRewrittenHistoryTool.run({ reason: r }, hostContext(dir))).toMatchObject({ isError: true, output: 'No rebase has been run: there is no rewritten history yet.' });
+  });
+
+  it('explains every command it lists, fixup -c included, and says a commit cannot be split', () => {
+    const description = updateRebaseTodoListTool.description;
+    for (const command of ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword']) expect(description).toContain(`${command} (`);
+    expect(description).toContain('A commit cannot be split.');
   });
 
   it('fixup -C keeps the fixup commit message; fixup -c is the same; a first fixup is refused', () => {
@@ -151,6 +182,14 @@ describe('ICC tools on an unorganised change', () => {
     expect((await commitChangesInTool.run({ selected_hunks: [3], commit_message: 'x', reason: r }, ctx)).isError).toBe(true);
     await commitChangesInTool.run({ selected_hunks: [1, 2], commit_message: 'Change v1 and v28', reason: r }, ctx);
     expect(sh('git diff --name-only')).toBe('other.py\n');
+    // What the last commit will hold besides the target file: other.py's change and the untracked file, never t.py.
+    sh(`printf 'new\\n' > added.py && printf 'v0 = 100\\n' >> t.py`);
+    const others = await viewOtherChangesTool.run({ reason: r }, ctx);
+    expect(others.isError).toBe(false);
+    expect(others.output).toMatch(/^diff --git a\/other.py b\/other.py\n[\s\S]*-x\n\+y\ndiff --git a\/added.py b\/added.py\nnew file mode 100644\n[\s\S]*\+new\n$/);
+    expect(others.output).not.toContain('t.py');
+    expect((await viewOtherChangesTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^diff --git a\/other.py b\/other.py\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+    sh('rm added.py && git checkout -q -- t.py');
     expect((await commitRemainingChangesTool.run({ commit_message: 'Update other', reason: r }, ctx)).output).toContain('Committed');
     expect(sh('git log --format=%s')).toBe("Update other\nChange v1 and v28\nChange v15's value\nbase\n");
     expect(sh('git status --porcelain')).toBe('');

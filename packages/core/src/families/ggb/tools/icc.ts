@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { parseFileDiff, patchOf, renderHunks, type FileDiff } from '../hunks';
 import { REASON_PARAMETER, q, reason, result, run } from './common';
@@ -91,13 +92,45 @@ export const commitRemainingChangesTool = defineTool({
   },
 });
 
-export const GGB_ICC_TOOLS = [commitChangesInTool, commitRemainingChangesTool] as const;
+const OTHER_CHANGES_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
+
+export const viewOtherChangesTool = defineTool({
+  name: 'view_other_changes',
+  // Not in the paper's tools: without it the last commit's message was written without seeing what it holds.
+  description:
+    'Show the uncommitted changes to every file other than the target file: what commit_remaining_changes will commit besides the remaining hunks ' +
+    '(a diff of tracked files against HEAD, then each untracked file whole); with offset and limit only those lines of the answer. ' +
+    `${CAP_NOTE}: to see the rest, ${OTHER_CHANGES_HINT}.`,
+  parameters: { type: 'object', properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
+  args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
+  truncationHint: OTHER_CHANGES_HINT,
+  async run(args, ctx) {
+    const commands: ToolExecRecord[] = [];
+    const file = await targetFile(ctx, commands);
+    const others = file ? ` -- . ${q(`:(exclude,top)${file}`)}` : '';
+    const tracked = await run(ctx, commands, `git diff --no-color --no-ext-diff HEAD${others}`);
+    if (tracked.exitCode !== 0) return result(`git diff failed: ${tracked.stderr.trim()}`, true, commands);
+    const untracked = await run(ctx, commands, `git ls-files -z --others --exclude-standard${others}`);
+    const parts = [tracked.stdout];
+    for (const path of untracked.stdout.split('\0').filter(Boolean)) {
+      // --no-index exits 1 when the files differ, which a new file always does.
+      const rec = await run(ctx, commands, `git diff --no-color --no-ext-diff --no-index -- /dev/null ${q(path)}`);
+      parts.push(rec.exitCode <= 1 ? rec.stdout : `${path}: untracked, could not be shown: ${rec.stderr.trim()}\n`);
+    }
+    const text = parts.join('');
+    if (text === '') return result(`No file other than ${file ?? 'the target file'} has uncommitted changes.`, false, commands);
+    return result(lineRange(text, args), false, commands);
+  },
+});
+
+export const GGB_ICC_TOOLS = [commitChangesInTool, commitRemainingChangesTool, viewOtherChangesTool] as const;
 
 export const GGB_ICC_TOOL_SET: ToolSet = {
   name: 'ggb-icc',
-  description: "GitGoodBench's iterative committing tools: commit selected hunks of the target file, commit the rest; submit.",
+  description: "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the other files' changes, commit the rest; submit.",
   tools: [...GGB_ICC_TOOLS, submitTool],
   instructions:
     'Commit the changes to the target file as a sequence of small, cohesive commits by selecting hunks (numbered from 1, renumbered after each commit); ' +
-    'every tool needs a reason. Finish with commit_remaining_changes, then call submit.',
+    'view_other_changes shows the changes to the other files, which commit_remaining_changes commits with the hunks left. ' +
+    'Every tool needs a reason. Finish with commit_remaining_changes, then call submit.',
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { REASON_ONLY, REASON_PARAMETER, decode, q, reason, result, run } from './common';
 import type { ToolResult } from '../../../agent/tool-set';
@@ -47,23 +48,56 @@ function inRebase<A>(body: (args: A, state: RebaseState, ctx: ToolContext, comma
   };
 }
 
+/** A reword's or squash's message file: named by the commit's index, read by the `exec` line after it. */
+const MESSAGE_FILE_PREFIX = 'message-of-COMMIT-';
+const MESSAGE_EXEC = new RegExp(`^exec git commit --amend --quiet --allow-empty --file='?([^']*/${MESSAGE_FILE_PREFIX}\\d+)'?$`);
+
+const indexOf = (state: RebaseState, sha: string): number | undefined => {
+  const i = state.commits.findIndex((c) => c.sha.startsWith(sha) || sha.startsWith(c.sha));
+  return i < 0 ? undefined : i;
+};
+
+/**
+ * The todo list as the agent wrote it, not as it is carried out: a reword is shown as `reword`
+ * (carried out as a pick and an amend from a message file), a reword's or squash's message below its
+ * line, every commit with its COMMIT-i, and the lines already done (the `break` the rebase is paused at)
+ * above, marked so.
+ */
+export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<string> {
+  const read = async (name: string) => decode((await ctx.readFile(`${state.dir}/${name}`)) ?? new Uint8Array()).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const render = async (lines: string[], done: boolean): Promise<string[]> => {
+    const out: string[] = [];
+    for (const [k, line] of lines.entries()) {
+      if (MESSAGE_EXEC.test(line)) continue;
+      const mark = done ? `    <- done${line.trim() === 'break' && k === lines.length - 1 ? ': the rebase is paused here' : ''}` : '';
+      const m = /^(pick|drop|fixup -[cC]|fixup|squash|reword|edit|p|d|f|s|r|e) ([0-9a-f]{7,40})(?: (.*))?$/.exec(line);
+      const i = m ? indexOf(state, m[2]!) : undefined;
+      if (!m || i === undefined) {
+        out.push(`${line.trim()}${mark}`);
+        continue;
+      }
+      const messageFile = MESSAGE_EXEC.exec(lines[k + 1] ?? '')?.[1];
+      const command = messageFile && m[1] === 'pick' ? 'reword' : m[1]!;
+      out.push(`${command} ${m[2]!.slice(0, 7)} ${m[3] ?? ''}    <- COMMIT-${i}${mark ? `, ${mark.trim().slice(3)}` : ''}`);
+      if (messageFile) {
+        const message = decode((await ctx.readFile(messageFile)) ?? new Uint8Array()).trimEnd();
+        out.push(`    ${command === 'squash' ? 'combined message' : 'new message'}:`, ...message.split('\n').map((l) => `    | ${l}`));
+      }
+    }
+    return out;
+  };
+  const todo = await read('git-rebase-todo');
+  const out = [...(await render(await read('done'), true)), ...(await render(todo, false))];
+  if (todo.length === 0) out.push('(nothing left to do: execute_rebase finishes the rebase)');
+  return out.join('\n');
+}
+
 export const viewRebaseTodoTool = defineTool({
   name: 'view_rebase_todo',
-  description: 'Show the current rebase todo list, with the COMMIT-i index of every commit it names.',
+  description:
+    'Show the rebase todo list: the lines already done (the `break` the rebase is paused at), then what is left, each commit with its COMMIT-i index and a reword\'s or squash\'s new message.',
   ...REASON_ONLY,
-  run: inRebase(async (_args, state, ctx, commands) => {
-    const todo = await ctx.readFile(`${state.dir}/git-rebase-todo`);
-    const index = new Map(state.commits.map((c, i) => [c.sha.slice(0, 7), i]));
-    const lines = decode(todo ?? new Uint8Array())
-      .split('\n')
-      .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-      .map((l) => {
-        const sha = /^\S+(?: -[cC])? ([0-9a-f]{7,40})/.exec(l)?.[1];
-        const i = sha ? [...index.entries()].find(([k]) => sha.startsWith(k) || k.startsWith(sha))?.[1] : undefined;
-        return i === undefined ? l : `${l}    <- COMMIT-${i}`;
-      });
-    return result(lines.length > 0 ? lines.join('\n') : '(the todo list is empty)', false, commands);
-  }),
+  run: inRebase(async (_args, state, ctx, commands) => result(await renderTodo(state, ctx), false, commands)),
 });
 
 export const showChangesInTool = defineTool({
@@ -101,12 +135,12 @@ export function buildTodo(state: RebaseState, items: readonly TodoItem[], messag
   if (firstKept && /^(fixup|squash)/.test(firstKept.command)) return { error: `The first commit that is kept cannot be a ${firstKept.command}: there is no previous commit to meld it into.` };
   const lines: string[] = [];
   const messages: Record<string, string> = {};
-  items.forEach((item, k) => {
+  items.forEach((item) => {
     const c = state.commits[item.commit_index]!;
     const command = item.command === 'fixup -c' ? 'fixup -C' : item.command === 'reword' ? 'pick' : item.command;
     lines.push(`${command} ${c.sha} ${c.subject}`);
     if (item.commit_msg !== undefined) {
-      const file = `${messageDir}/msg-${k}`;
+      const file = `${messageDir}/${MESSAGE_FILE_PREFIX}${item.commit_index}`;
       messages[file] = item.commit_msg.endsWith('\n') ? item.commit_msg : `${item.commit_msg}\n`;
       lines.push(`exec git commit --amend --quiet --allow-empty --file=${q(file)}`);
     }
@@ -117,8 +151,9 @@ export function buildTodo(state: RebaseState, items: readonly TodoItem[], messag
 export const updateRebaseTodoListTool = defineTool({
   name: 'update_rebase_todo_list',
   description:
-    'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick, drop, fixup (meld into the previous commit, keep its message), ' +
-    'fixup -C (meld, keep this commit\'s message), squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message).',
+    'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick (keep the commit as it is), drop (leave it out), fixup (meld into the previous commit, keep its message), ' +
+    'fixup -C (meld, keep this commit\'s message), fixup -c (the same as fixup -C here: Git would open an editor on the message, and there is none), ' +
+    'squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message). A commit cannot be split.',
   parameters: {
     type: 'object',
     properties: {
@@ -146,7 +181,7 @@ export const updateRebaseTodoListTool = defineTool({
     if ('error' in built) return result(built.error, true, commands);
     for (const [file, message] of Object.entries(built.messages)) await ctx.writeFile(file, message);
     await ctx.writeFile(`${state.dir}/git-rebase-todo`, built.todo);
-    return result(`The todo list now reads:\n${built.todo.trimEnd()}`, false, commands);
+    return result(`The todo list now reads:\n${await renderTodo(state, ctx)}`, false, commands);
   }),
 });
 
@@ -155,6 +190,8 @@ export const executeRebaseTool = defineTool({
   description: 'Run the rebase with the current todo list (git rebase --continue) and show the resulting history.',
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => {
+    // Where the rewritten history starts, for view_rewritten_history once the rebase state is gone.
+    await ctx.writeFile(`${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`, `${state.onto}\n`);
     const rec = await run(ctx, commands, 'git rebase --continue');
     const after = await rebaseState(ctx, commands);
     const log = await run(ctx, commands, `git log --reverse --format='%h %s' ${q(`${state.onto}..HEAD`)}`);
@@ -165,13 +202,40 @@ export const executeRebaseTool = defineTool({
   }),
 });
 
-export const GGB_IR_TOOLS = [viewRebaseTodoTool, showChangesInTool, updateRebaseTodoListTool, executeRebaseTool] as const;
+/** Beside the repository's refs, never read by the scorer: the commit the rebase rewrote the history onto. */
+const ONTO_FILE = 'ggb-rebase-onto';
+const HISTORY_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
+
+export const viewRewrittenHistoryTool = defineTool({
+  name: 'view_rewritten_history',
+  // Not in the paper's tools: execute_rebase showed subjects only, so the history judged was never seen whole.
+  description:
+    'Show the history the rebase has written so far, oldest first: every commit from the rebase\'s base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). ' +
+    'Once the rebase has finished, this is the history that is judged. With offset and limit only those lines of the answer. ' +
+    `${CAP_NOTE}: to see the rest, ${HISTORY_HINT}.`,
+  parameters: { type: 'object', properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
+  args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
+  truncationHint: HISTORY_HINT,
+  async run(args, ctx) {
+    const commands: ToolExecRecord[] = [];
+    const state = await rebaseState(ctx, commands);
+    const saved = await ctx.readFile(`${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`);
+    const onto = state?.onto ?? (saved ? decode(saved).trim() : null);
+    if (!onto) return result('No rebase has been run: there is no rewritten history yet.', true, commands);
+    const log = await run(ctx, commands, `git log --reverse --no-color --no-ext-diff -p ${q(`${onto}..HEAD`)}`);
+    if (log.exitCode !== 0) return result(`git log failed: ${log.stderr.trim()}`, true, commands);
+    const head = state ? 'The rebase is still in progress; the commits written so far:\n' : '';
+    return result(log.stdout === '' ? `${head}No commit yet: HEAD is the rebase's base.` : lineRange(`${head}${log.stdout}`, args), false, commands);
+  },
+});
+
+export const GGB_IR_TOOLS = [viewRebaseTodoTool, showChangesInTool, updateRebaseTodoListTool, executeRebaseTool, viewRewrittenHistoryTool] as const;
 
 export const GGB_IR_TOOL_SET: ToolSet = {
   name: 'ggb-ir',
-  description: "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase; submit.",
+  description: "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, view the rewritten history; submit.",
   tools: [...GGB_IR_TOOLS, submitTool],
   instructions:
-    'The rebase is paused at its start. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
-    'then execute the rebase; every tool needs a reason. Call submit when the rebase has finished.',
+    'The rebase is paused at its start, at a `break`. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
+    'then execute the rebase; view_rewritten_history shows the commits it wrote, messages and changes. Every tool needs a reason. Call submit when the rebase has finished.',
 };
