@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { SignOutButton } from '@/components/credentials-form';
-import { currentActor } from '@/lib/auth/guard';
+import { currentActor, publicLeaderboard } from '@/lib/auth/guard';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -21,9 +21,15 @@ const NAV = [
   ['/methodology', 'Methodology'],
   ['/status', 'System status'],
 ] as const;
+/** What an anonymous visitor of the public leaderboard may open. */
+const PUBLIC_NAV = [
+  ['/', 'Leaderboard'],
+  ['/methodology', 'Methodology'],
+] as const;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const actor = await currentActor();
+  const nav = actor ? NAV : publicLeaderboard() ? PUBLIC_NAV : [];
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
@@ -35,9 +41,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <a href="/" className="text-lg font-semibold tracking-tight">
               GitBench
             </a>
-            {actor ? (
+            {nav.length > 0 ? (
               <nav aria-label="Main" className="-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0">
-                {NAV.map(([href, label]) => (
+                {nav.map(([href, label]) => (
                   <a key={href} href={href} className="hover:text-slate-900">
                     {label}
                   </a>
@@ -56,6 +62,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 ) : null}
                 <SignOutButton />
               </div>
+            ) : nav.length > 0 ? (
+              <a href="/sign-in" className="ml-auto text-sm text-slate-600 hover:text-slate-900">
+                Sign in
+              </a>
             ) : null}
           </div>
         </header>

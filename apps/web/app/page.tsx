@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { CampaignLinks } from '@/components/campaign-links';
 import { EmptyState, Section } from '@/components/empty-state';
 import { ExportLinks } from '@/components/export-links';
-import { FAMILY_TITLES } from '@gitbench/core';
+import { campaignReleased, FAMILY_TITLES } from '@gitbench/core';
 import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
 import { LeaderboardTable, RANKING_RULE } from '@/components/leaderboard-table';
@@ -12,7 +12,7 @@ import { filterOptions, listCampaigns } from '@/lib/queries/campaigns';
 import { ALL_SUITES, filtersQuery, parseFilters } from '@/lib/queries/filters';
 import { getFamilyBoards } from '@/lib/queries/families';
 import { getLeaderboard, getLeaderboardAgents, type Leaderboard } from '@/lib/queries/leaderboard';
-import { requirePage } from '@/lib/auth/guard';
+import { requirePublicPage } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -42,14 +42,17 @@ function InclusionNote({ board }: { board: Leaderboard }) {
 }
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePage('viewer');
+  // Null: an anonymous visitor of the public leaderboard, who sees published campaigns' aggregates only.
+  const actor = await requirePublicPage();
   const filters = parseFilters(await searchParams);
   const { db } = services();
-  const campaigns = await listCampaigns(db);
+  const everyCampaign = await listCampaigns(db);
+  const campaigns = actor ? everyCampaign : everyCampaign.filter(campaignReleased);
   const [board, options, families, agentTargets] = await Promise.all([
     getLeaderboard(db, filters, campaigns),
     filterOptions(db, campaigns),
-    getFamilyBoards(db, filters),
+    // The family tables link to pages only signed-in readers may open.
+    actor ? getFamilyBoards(db, filters, campaigns) : [],
     getLeaderboardAgents(db, filters, campaigns),
   ]);
   const familiesWithResults = families.filter((f) => f.rows.length > 0);
@@ -68,12 +71,20 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             .
           </p>
         </div>
-        <ExportLinks href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`} what="leaderboard" />
+        {actor ? (
+          <ExportLinks href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`} what="leaderboard" />
+        ) : (
+          <p className="text-sm text-slate-600" data-testid="public-note">
+            Published campaigns only. <Link className="text-indigo-700 underline" href="/sign-in">Sign in</Link> for models, fixtures and attempts.
+          </p>
+        )}
       </div>
       <FiltersBar action="/" filters={filters} options={options} rankSuitesApart />
       <InclusionNote board={board} />
       {board.rows.length === 0 ? (
-        campaigns.length === 0 ? (
+        campaigns.length === 0 && !actor ? (
+          <EmptyState title="No published campaigns yet">Campaigns appear here once their team publishes them.</EmptyState>
+        ) : campaigns.length === 0 ? (
           <EmptyState title="No campaigns yet">
             Launch one from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> (the oracle, mock and
             simulated models need no API key), or import upstream results with <code>npx gitbench import-legacy &lt;files…&gt;</code>. Check
@@ -104,7 +115,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             ) : null}
           </p>
           {board.pooled ? (
-            <LeaderboardTable rows={board.rows} filters={filters} />
+            <LeaderboardTable rows={board.rows} filters={filters} linkModels={actor !== null} />
           ) : (
             board.suites.map((suite) => (
               <section key={suite} aria-labelledby={`suite-${suite}`} className="space-y-2" data-testid="suite-ranking" data-suite={suite}>
@@ -113,7 +124,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
                     Suite version <code className="text-sm">{suite}</code>
                   </h2>
                 ) : null}
-                <LeaderboardTable rows={board.rows.filter((r) => r.suiteVersion === suite)} filters={filters} />
+                <LeaderboardTable rows={board.rows.filter((r) => r.suiteVersion === suite)} filters={filters} linkModels={actor !== null} />
               </section>
             ))
           )}
@@ -137,7 +148,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             time and every command recorded as a trajectory. Shown beside the models for scale, not ranked among them: a person works the few
             fixtures they chose, once.
           </p>
-          <LeaderboardTable rows={board.humans} showRank={false} filters={filters} testId="human-baselines-table" />
+          <LeaderboardTable rows={board.humans} showRank={false} filters={filters} testId="human-baselines-table" linkModels={actor !== null} />
         </section>
       ) : null}
       {familiesWithResults.length > 0 ? (
@@ -162,7 +173,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       ) : null}
       {agentTargets.length > 0 ? (
         <Section title="Agents" id="agents">
-          <AgentStatsTable rows={agentTargets} testId="leaderboard-agent-stats" />
+          <AgentStatsTable rows={agentTargets} testId="leaderboard-agent-stats" linkModels={actor !== null} />
         </Section>
       ) : null}
     </div>

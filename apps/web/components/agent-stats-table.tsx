@@ -49,7 +49,18 @@ function ExitDistribution({ exits, total }: { exits: Record<AgentEnd, number>; t
  * Agent targets: how many steps an attempt takes, how the loops ended, and what a solved fixture
  * costs (every attempt's cost, failures included, over the fixtures solved at least once).
  */
-export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }: { rows: AgentTargetStats[]; campaignNames?: Record<string, string>; testId?: string }) {
+export function AgentStatsTable({
+  rows,
+  campaignNames,
+  testId = 'agent-stats',
+  linkModels = true,
+}: {
+  rows: AgentTargetStats[];
+  campaignNames?: Record<string, string>;
+  testId?: string;
+  /** Link each model to its page (not for anonymous visitors of the public leaderboard). */
+  linkModels?: boolean;
+}) {
   return (
     <DataTable
       rows={rows}
@@ -73,9 +84,13 @@ export function AgentStatsTable({ rows, campaignNames, testId = 'agent-stats' }:
           header: 'Model',
           cell: (r) => (
             <>
-              <Link className="text-indigo-700 hover:underline" href={modelHref(r.modelId)}>
-                {r.modelId}
-              </Link>
+              {linkModels ? (
+                <Link className="text-indigo-700 hover:underline" href={modelHref(r.modelId)}>
+                  {r.modelId}
+                </Link>
+              ) : (
+                r.modelId
+              )}
               {isHumanModelId(r.modelId) ? (
                 <>
                   {' '}

@@ -42,7 +42,7 @@ function PerTrialWithTotal({ row, pick, format }: { row: LeaderboardRow; pick: '
 export const RANKING_RULE =
   'Ranked by the lower bound of the Wilson 95% interval of mean success, so a target with few attempts cannot outrank one with many on luck; ties by mean, then by more attempts.';
 
-function columnsFor(showRank: boolean, filters: Record<string, string | undefined>, countCampaigns: boolean): Column<LeaderboardRow>[] {
+function columnsFor(showRank: boolean, filters: Record<string, string | undefined>, countCampaigns: boolean, linkModels: boolean): Column<LeaderboardRow>[] {
   const columns: Column<LeaderboardRow>[] = [
     {
       header: 'Model · mode',
@@ -54,6 +54,7 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
           effort={r.effort}
           filters={filters}
           legacy={r.legacyOnly}
+          linked={linkModels}
           note={countCampaigns ? `${r.campaigns} campaign${r.campaigns === 1 ? '' : 's'}` : undefined}
         />
       ),
@@ -161,6 +162,7 @@ export function LeaderboardTable({
   testId = 'leaderboard',
   empty,
   countCampaigns = true,
+  linkModels = true,
 }: {
   rows: LeaderboardRow[];
   showRank?: boolean;
@@ -169,6 +171,8 @@ export function LeaderboardTable({
   empty?: ReactNode;
   /** Say over how many campaigns each row is summed (pointless inside one campaign). */
   countCampaigns?: boolean;
+  /** Link each model to its page (not for anonymous visitors of the public leaderboard, who may not open it). */
+  linkModels?: boolean;
 }) {
-  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}|${r.agent ?? ''}`} testId={testId} empty={empty} search searchLabel="targets" />;
+  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns, linkModels)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}|${r.agent ?? ''}`} testId={testId} empty={empty} search searchLabel="targets" />;
 }

@@ -36,7 +36,8 @@ function PaperVsOurs({ family, paper, ours }: { family: Family; paper: ReactNode
   );
 }
 
-export function MethodologyFamilies({ suites }: { suites: Map<Family, FamilySuite> }) {
+/** `linkFamilies` false for an anonymous visitor of the public leaderboard, who may not open the family pages. */
+export function MethodologyFamilies({ suites, linkFamilies = true }: { suites: Map<Family, FamilySuite>; linkFamilies?: boolean }) {
   const repo = suites.get('repo_task');
   const gist = suites.get('gist');
   const ggb = suites.get('ggb');
@@ -44,7 +45,15 @@ export function MethodologyFamilies({ suites }: { suites: Map<Family, FamilySuit
   return (
     <>
       <p>
-        Three research benchmarks run here as <Link className="text-indigo-700 underline" href="/families">task families</Link>, in the same
+        Three research benchmarks run here as{' '}
+        {linkFamilies ? (
+          <Link className="text-indigo-700 underline" href="/families">
+            task families
+          </Link>
+        ) : (
+          'task families'
+        )}
+        , in the same
         campaigns and on the same attempt pages as the Git fixtures, each scored with its paper&apos;s own metrics. Every metric is computed by
         core from the facts the attempt recorded in its sandbox (the grader&apos;s verdict, the gist evaluator&apos;s trace, the judge&apos;s
         verdicts), so a campaign can be re-scored without running an agent again. Unlike the papers, every rate here comes with its numerator,

@@ -13,7 +13,16 @@ const STATE_TEXT: Record<string, string> = {
 };
 
 /** The campaign's safety review and publication; members and admins decide and publish. */
-export function ReviewPanel(props: { campaignId: string; safetyReview: string; publishedAt: string | null; publishedBy: string | null; canAct: boolean; finished: boolean }) {
+export function ReviewPanel(props: {
+  campaignId: string;
+  safetyReview: string;
+  publishedAt: string | null;
+  publishedBy: string | null;
+  canAct: boolean;
+  finished: boolean;
+  /** GITBENCH_PUBLIC_LEADERBOARD is on: publishing also shows the campaign's aggregates to anyone. */
+  publicLeaderboard: boolean;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   async function post(path: string, body: unknown) {
@@ -28,10 +37,11 @@ export function ReviewPanel(props: { campaignId: string; safetyReview: string; p
       <p data-testid="publication">
         {props.publishedAt ? (
           <>
-            Published <LocalTime at={props.publishedAt} /> by {props.publishedBy ?? 'unknown'}: viewers see its raw outputs.
+            Published <LocalTime at={props.publishedAt} /> by {props.publishedBy ?? 'unknown'}: viewers see its raw outputs
+            {props.publicLeaderboard ? ', and anyone its aggregates on the public leaderboard (never its outputs)' : ''}.
           </>
         ) : (
-          'Not published: only members and admins see its raw outputs.'
+          `Not published: only members and admins see its raw outputs.${props.publicLeaderboard ? ' Publishing also puts its aggregates on the public leaderboard.' : ''}`
         )}
       </p>
       {props.canAct ? (

@@ -14,6 +14,7 @@ export function TargetName({
   filters,
   legacy = false,
   note,
+  linked = true,
 }: {
   modelId: string;
   outputMode?: string;
@@ -22,13 +23,19 @@ export function TargetName({
   filters?: Record<string, string | undefined>;
   legacy?: boolean;
   note?: string;
+  /** False where the reader may not open model pages (an anonymous visitor of the public leaderboard). */
+  linked?: boolean;
 }) {
   const details = [outputMode, effort ? `effort ${effort}` : null, note].filter(Boolean).join(' · ');
   return (
     <div>
-      <Link href={modelHref(modelId, filters)} className="font-medium text-indigo-700 hover:underline">
-        {modelId}
-      </Link>
+      {linked ? (
+        <Link href={modelHref(modelId, filters)} className="font-medium text-indigo-700 hover:underline">
+          {modelId}
+        </Link>
+      ) : (
+        <span className="font-medium">{modelId}</span>
+      )}
       {details || legacy || isSimulatedModelId(modelId) || isReplayModelId(modelId) || isHumanModelId(modelId) ? (
         <div className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-500">
           {details}

@@ -43,6 +43,11 @@ const webEnvSchema = z
   GITBENCH_OIDC_CLIENT_ID: z.string().min(1).optional(),
   GITBENCH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   GITBENCH_OIDC_NAME: z.string().min(1).default('single sign-on'),
+  /**
+   * `1`: anonymous visitors may read the leaderboard, the methodology and published campaigns' aggregates
+   * (never raw outputs, trajectories, attempts, settings or the API). Off unless set.
+   */
+  GITBENCH_PUBLIC_LEADERBOARD: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   /** Where compose publishes the app (docker-compose.yml passes it through); see exposureProblem. */
   GITBENCH_BIND: z.string().optional(),
 })

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { AGENT_EXIT_STATUSES, describeExitStatus, exitStatusIsCounted, exitStatusIsLimit, exitStatusIsScored } from '@gitbench/core';
 import { MethodologyFamilies } from '@/components/methodology-families';
-import { requirePage } from '@/lib/auth/guard';
+import { requirePublicPage } from '@/lib/auth/guard';
 import { familySuites } from '@/lib/families/suites';
 
 export const dynamic = 'force-dynamic';
@@ -17,7 +17,7 @@ function H({ id, children }: { id: string; children: React.ReactNode }) {
 }
 
 export default async function MethodologyPage() {
-  await requirePage('viewer');
+  const actor = await requirePublicPage();
   const suites = await familySuites();
   return (
     <article className="max-w-3xl space-y-3 text-sm leading-6 text-slate-800">
@@ -207,7 +207,7 @@ export default async function MethodologyPage() {
         what it expected and what it found. Similarity is an approximation: a correct answer phrased differently can score low.
       </p>
       <H id="families">Task families and their papers</H>
-      <MethodologyFamilies suites={suites} />
+      <MethodologyFamilies suites={suites} linkFamilies={actor !== null} />
       <p className="pt-4">
         <Link className="text-indigo-700 underline" href="/">
           Back to the leaderboard

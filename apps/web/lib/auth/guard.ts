@@ -45,16 +45,35 @@ export async function currentActor(): Promise<Actor | null> {
 /** Path and query of the page being rendered, set by proxy.ts; where sign-in sends the user back to. */
 export const REQUEST_PATH_HEADER = 'x-gitbench-path';
 
+/** Sends an anonymous caller to sign in, and back to this page afterwards. */
+export async function sendToSignIn(): Promise<never> {
+  const from = (await headers()).get(REQUEST_PATH_HEADER);
+  redirect(from && from !== '/' ? `/sign-in?next=${encodeURIComponent(from)}` : '/sign-in');
+}
+
 /**
  * The check every page makes first: anonymous callers are sent to sign in (and back here afterwards),
  * callers whose role is too low get 403.
  */
 export async function requirePage(role: Role): Promise<Actor> {
   const actor = await currentActor();
-  if (!actor) {
-    const from = (await headers()).get(REQUEST_PATH_HEADER);
-    redirect(from && from !== '/' ? `/sign-in?next=${encodeURIComponent(from)}` : '/sign-in');
-  }
+  if (!actor) return sendToSignIn();
   if (!roleAtLeast(actor.role, role)) forbidden();
   return actor;
+}
+
+/** Whether anonymous visitors may read the public pages (GITBENCH_PUBLIC_LEADERBOARD=1). */
+export const publicLeaderboard = (): boolean => webEnv().GITBENCH_PUBLIC_LEADERBOARD;
+
+/**
+ * The check of the pages a public leaderboard opens to anyone (the leaderboard, the methodology, a
+ * published campaign's aggregates): the signed-in caller, or null for an anonymous visitor while
+ * GITBENCH_PUBLIC_LEADERBOARD is on. Off, anonymous callers are sent to sign in as on every page. A
+ * page that gets null shows what anyone may see and nothing else.
+ */
+export async function requirePublicPage(): Promise<Actor | null> {
+  const actor = await currentActor();
+  if (actor) return actor;
+  if (publicLeaderboard()) return null;
+  return sendToSignIn();
 }

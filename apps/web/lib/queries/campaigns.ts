@@ -14,6 +14,8 @@ export interface CampaignListItem {
   startedAt: Date | null;
   finishedAt: Date | null;
   safetyReview: string;
+  /** Set by a member's Publish (audited); with the review, decides what viewers and the public see. */
+  publishedAt: Date | null;
   /** The methodology's completeness, computed in SQL from attempt statuses and the safety review. */
   complete: boolean;
   /** Attempts counted in the maintained stats (refreshed while the campaign runs and when it ends). */
@@ -29,7 +31,7 @@ export interface CampaignListItem {
 export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Promise<CampaignListItem[]> {
   const rows = await db.$queryRaw<(Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & { statsAttempts: unknown; plannedAttempts: unknown })[]>`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
-           c."startedAt", c."finishedAt", c."safetyReview",
+           c."startedAt", c."finishedAt", c."safetyReview", c."publishedAt",
            coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
            ((SELECT count(*) FROM "CampaignTarget" t WHERE t."campaignId" = c."id")
              * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials") AS "plannedAttempts",

@@ -33,8 +33,8 @@ async function familiesOf(db: Db, campaignIds: string[]): Promise<Map<Family, st
   return byFamily;
 }
 
-export async function getFamilyBoards(db: Db, f: DashboardFilters): Promise<FamilyBoard[]> {
-  const all = await listCampaigns(db);
+export async function getFamilyBoards(db: Db, f: DashboardFilters, campaigns?: CampaignListItem[]): Promise<FamilyBoard[]> {
+  const all = campaigns ?? (await listCampaigns(db));
   const byFamily = await familiesOf(db, all.map((c) => c.id));
   return Promise.all(FAMILIES.map((family) => getFamilyBoard(db, family, f, all, byFamily)));
 }

@@ -13,7 +13,15 @@ export interface CampaignPublication {
  * review can change after publication; reads check both). Members and admins, who review, always see them.
  */
 export function rawOutputsVisible(role: Role, campaign: CampaignPublication): boolean {
-  return roleAtLeast(role, 'member') || (campaign.publishedAt !== null && (ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(campaign.safetyReview));
+  return roleAtLeast(role, 'member') || campaignReleased(campaign);
+}
+
+/**
+ * Published, and its safety review still allows it: what viewers may open the raw outputs of, and, with
+ * the public leaderboard on, the only campaigns whose aggregates anonymous visitors see.
+ */
+export function campaignReleased(campaign: CampaignPublication): boolean {
+  return campaign.publishedAt !== null && (ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(campaign.safetyReview);
 }
 
 /** The same rule as a Prisma filter on Campaign, for lists that must offer viewers only what they may open. */

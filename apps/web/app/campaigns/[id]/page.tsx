@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { isSimulatedModelId, roleAtLeast } from '@gitbench/core';
+import { campaignReleased, isSimulatedModelId, roleAtLeast } from '@gitbench/core';
 import { agentTargetStats, refreshStaleCampaignStats } from '@gitbench/db';
 import { CampaignFixtureTable } from '@/components/campaign-fixture-table';
 import { CampaignLive } from '@/components/campaign-live';
@@ -18,7 +18,7 @@ import { SelectForm } from '@/components/select-form';
 import { LegacyBadge, SimulatedBadge, StatusBadge } from '@/components/status-badge';
 import { getCampaignFixtureTable, getCampaignOverview, type JudgeSpend } from '@/lib/queries/campaign';
 import { services } from '@/lib/services';
-import { requirePage } from '@/lib/auth/guard';
+import { publicLeaderboard, requirePublicPage, sendToSignIn } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -52,7 +52,9 @@ export default async function CampaignPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | undefined>>;
 }) {
-  const actor = await requirePage('viewer');
+  // Null: an anonymous visitor of the public leaderboard, who sees a published campaign's aggregates
+  // and nothing that leads to its attempts, exports or review.
+  const actor = await requirePublicPage();
   const { id } = await params;
   const sp = await searchParams;
   const page = Math.max(1, Number(sp.page) || 1);
@@ -66,6 +68,7 @@ export default async function CampaignPage({
     getCampaignFixtureTable(db, id, { page, domain }),
     agentTargetStats(db, { campaignId: id, includeLegacy: true }),
   ]);
+  if (!actor && (!o || !campaignReleased(o.campaign))) return sendToSignIn();
   if (!o || !table) notFound();
   const c = o.campaign;
   const total = Object.values(o.statusCounts).reduce((a, b) => a + (b ?? 0), 0);
@@ -75,8 +78,8 @@ export default async function CampaignPage({
     <div className="space-y-8">
       <div className="space-y-2">
         <p className="text-sm text-slate-500">
-          <Link href="/campaigns" className="hover:underline">
-            Campaigns
+          <Link href={actor ? '/campaigns' : '/'} className="hover:underline">
+            {actor ? 'Campaigns' : 'Leaderboard'}
           </Link>{' '}
           / {c.id} <CopyButton text={c.id} label="campaign id" />
         </p>
@@ -84,7 +87,7 @@ export default async function CampaignPage({
           {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null} {simulated ? <SimulatedBadge /> : null}
         </h1>
         <p className="text-sm text-slate-600">
-          By {c.createdBy} · created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
+          {actor ? `By ${c.createdBy} · ` : ''}created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
           {o.targets.length} target{o.targets.length === 1 ? '' : 's'} × {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
           {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
@@ -104,24 +107,28 @@ export default async function CampaignPage({
             look, and say nothing about any model.
           </p>
         ) : null}
-        <ExportLinks
-          href={(format) => `/api/export/campaigns/${id}?format=${format}`}
-          what="attempts of this campaign"
-          noun="attempts"
-          extra={[{ href: `/api/export/campaigns/${id}?format=aa`, label: 'Export artificialanalysis rows (CSV)' }]}
-        />
+        {actor ? (
+          <ExportLinks
+            href={(format) => `/api/export/campaigns/${id}?format=${format}`}
+            what="attempts of this campaign"
+            noun="attempts"
+            extra={[{ href: `/api/export/campaigns/${id}?format=aa`, label: 'Export artificialanalysis rows (CSV)' }]}
+          />
+        ) : null}
       </div>
 
-      <CampaignLive
-        campaignId={id}
-        legacy={c.legacy}
-        initial={{ status: c.status, total, done: o.done, byStatus: o.statusCounts as Record<string, number> }}
-        initialEtaSeconds={o.etaMs === null ? null : o.etaMs / 1000}
-      />
+      {actor ? (
+        <CampaignLive
+          campaignId={id}
+          legacy={c.legacy}
+          initial={{ status: c.status, total, done: o.done, byStatus: o.statusCounts as Record<string, number> }}
+          initialEtaSeconds={o.etaMs === null ? null : o.etaMs / 1000}
+        />
+      ) : null}
 
       <Section title="Completeness" id="completeness-title">
         <CompletenessPanel completeness={o.completeness} legacy={c.legacy} safetyReview={c.safetyReview} />
-        {c.legacy ? null : (
+        {c.legacy || !actor ? null : (
           <div className="mt-3">
             <ReviewPanel
               campaignId={id}
@@ -130,6 +137,7 @@ export default async function CampaignPage({
               publishedBy={c.publishedBy}
               canAct={roleAtLeast(actor.role, 'member')}
               finished={c.status !== 'PLANNING' && c.status !== 'RUNNING'}
+              publicLeaderboard={publicLeaderboard()}
             />
           </div>
         )}
@@ -140,7 +148,7 @@ export default async function CampaignPage({
           <EmptyState title="No attempts yet">{noAttemptsYet(c.status, c.statusDetail)}</EmptyState>
         ) : (
           <>
-            <LeaderboardTable rows={o.perModel} showRank={false} filters={{ campaign: id }} testId="per-model" countCampaigns={false} />
+            <LeaderboardTable rows={o.perModel} showRank={false} filters={{ campaign: id }} testId="per-model" countCampaigns={false} linkModels={actor !== null} />
             <p className="text-xs text-slate-500">
               Cost, tokens and API time: mean per complete trial round (every attempt of the round has a valid outcome), with the campaign total
               underneath. API time adds up time spent waiting on providers across parallel attempts; the wall clock above is the elapsed time.
@@ -152,7 +160,7 @@ export default async function CampaignPage({
 
       {agentTargets.length > 0 ? (
         <Section title="Agents" id="agents">
-          <AgentStatsTable rows={agentTargets} />
+          <AgentStatsTable rows={agentTargets} linkModels={actor !== null} />
         </Section>
       ) : null}
 
@@ -166,21 +174,31 @@ export default async function CampaignPage({
         </Section>
       ) : null}
 
-      <Section
-        title={`Fixtures (${table.total})`}
-        id="fixtures"
-        aside={
-          <SelectForm
-            formLabel="Filter fixtures by domain"
-            label="Domain"
-            name="domain"
-            value={domain ?? ''}
-            options={[{ value: '', label: 'All' }, ...o.domains.map((d) => ({ value: d, label: d }))]}
-          />
-        }
-      >
-        <CampaignFixtureTable campaignId={id} targets={o.targets} table={table} domain={domain} noAttempts={noAttemptsYet(c.status, c.statusDetail)} />
-      </Section>
+      {actor ? (
+        <Section
+          title={`Fixtures (${table.total})`}
+          id="fixtures"
+          aside={
+            <SelectForm
+              formLabel="Filter fixtures by domain"
+              label="Domain"
+              name="domain"
+              value={domain ?? ''}
+              options={[{ value: '', label: 'All' }, ...o.domains.map((d) => ({ value: d, label: d }))]}
+            />
+          }
+        >
+          <CampaignFixtureTable campaignId={id} targets={o.targets} table={table} domain={domain} noAttempts={noAttemptsYet(c.status, c.statusDetail)} />
+        </Section>
+      ) : (
+        <p className="text-sm text-slate-600" data-testid="public-note">
+          Aggregates of a published campaign.{' '}
+          <Link className="text-indigo-700 underline" href={`/sign-in?next=${encodeURIComponent(`/campaigns/${id}`)}`}>
+            Sign in
+          </Link>{' '}
+          for its fixtures and attempts.
+        </p>
+      )}
     </div>
   );
 }
