@@ -73,6 +73,12 @@ interface BackportSpec {
    * (a line without one gets the right port). The miner keeps one only if the tests fail on at least one line.
    */
   wrongPorts?: { name: string; why: string }[];
+  /**
+   * Where the project's tests need something the sandbox lacks (a test-only dependency), the adaptation of the
+   * test harness: scripts/hard-ports/<id>/harness/<branch or main>.patch, applied to every line's tip and to main
+   * (the fix and its parent) before anything else. The ticket says so, with these words.
+   */
+  harness?: string;
 }
 
 interface RebaseSpec {
@@ -187,7 +193,7 @@ function withFiles(scratch: string, base: string, files: Record<string, Buffer>)
   git(scratch, ['read-tree', base], { env });
   for (const [path, content] of Object.entries(files)) {
     const blob = git(scratch, ['hash-object', '-w', '--stdin'], { input: content }).trim();
-    git(scratch, ['update-index', '--cacheinfo', `100644,${blob},${path}`], { env });
+    git(scratch, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
   }
   return git(scratch, ['write-tree'], { env }).trim();
 }
@@ -383,16 +389,23 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
 // ---------------------------------------------------------------------------------------------------
 // Backports
 
+/** `commit` re-created with the test harness adapted (scripts/hard-ports/<id>/harness/<name>.patch), same message, identity and dates. */
+function withHarness(scratch: string, spec: BackportSpec, name: string, commit: string, meta: CommitMeta, parents: string[]): string {
+  if (!spec.harness) return commit;
+  const adapted = applied(scratch, commit, readFileSync(resolve('scripts/hard-ports', spec.id, 'harness', `${name}.patch`)), meta);
+  return recreate(scratch, meta, git(scratch, ['rev-parse', `${adapted}^{tree}`]).trim(), parents);
+}
+
 function backport(spec: BackportSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
   const fixMeta = commitMeta(p.mirror, spec.fix);
   const parent = fixMeta.parents[0]!;
-  const mainParent = trimmed(scratch, p, parent, []);
-  const main = trimmed(scratch, p, spec.fix, [mainParent]);
+  const mainParent = withHarness(scratch, spec, 'main', trimmed(scratch, p, parent, []), commitMeta(p.mirror, parent), []);
+  const main = withHarness(scratch, spec, 'main', trimmed(scratch, p, spec.fix, [mainParent]), fixMeta, [mainParent]);
   const refs: Record<string, string> = { 'refs/heads/main': main };
   const lines: { branch: string; tag: string; tip: string; tagCommit: string; ported: string; asset: string; patch: string; summaries: Record<string, string> }[] = [];
   for (const line of spec.lines) {
     const tagCommit = git(p.mirror, ['rev-parse', `${line.tag}^{commit}`]).trim();
-    const tip = trimmed(scratch, p, tagCommit, []);
+    const tip = withHarness(scratch, spec, line.branch, trimmed(scratch, p, tagCommit, []), commitMeta(p.mirror, tagCommit), []);
     refs[`refs/heads/${line.branch}`] = tip;
     // The port, made by hand against the line's tag, becomes a commit with the fix's message.
     const ported = applied(scratch, tip, readFileSync(resolve('scripts/hard-ports', spec.id, `${line.branch}.patch`)), fixMeta);
@@ -406,7 +419,8 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     lines.push({ ...line, tip, tagCommit, ported, asset, patch, summaries: { before: before.summary, after: after.summary } });
   }
   // Taking main's version of the fixed files wholesale: newer code on an older line.
-  const fixedFiles = git(scratch, ['diff', '--name-only', mainParent, main]).split('\n').filter(Boolean);
+  // Files the fix deletes are left out: `git checkout main -- <path>` cannot take a file main does not have.
+  const fixedFiles = git(scratch, ['diff', '--name-only', '--diff-filter=d', mainParent, main]).split('\n').filter(Boolean);
   const wholesale = lines
     .map((l) => `git checkout -q ${sh(l.branch)} && git checkout main -- ${fixedFiles.map(sh).join(' ')} && git commit -q -m ${sh(subjectOf(fixMeta))}`)
     .join(' && ');
@@ -444,6 +458,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       `- on \`${l.branch}\`, the line's own tests plus the fix's regression test, ported to that line, pass: \`${runLine(p)}\``,
       `  (the checker runs its own pinned copy of \`${p.tests}/\` for the line, so editing tests changes nothing);`,
     ]),
+    ...(spec.harness ? [spec.harness] : []),
     ...(p.deselected ? [p.deselected] : []),
     '- main is left as it is.',
   ].join('\n');
@@ -467,7 +482,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       source: sourceBlock(
         p,
         { fix: spec.fix, ...Object.fromEntries(lines.map((l) => [l.tag, l.tagCommit])) },
-        `main is the fix on its parent (${main}); each line is its release tag as one commit (${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut to ${p.keep.join(', ')}. The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) were adapted by hand: scripts/hard-ports/${spec.id}/.`,
+        `main is the fix on its parent (${main}); each line is its release tag as one commit (${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut to ${p.keep.join(', ')}.${spec.harness ? ` Test harness adapted on every line and on main (scripts/hard-ports/${spec.id}/harness/): ${spec.harness}` : ''} The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) were adapted by hand: scripts/hard-ports/${spec.id}/.`,
       ),
       measured: Object.fromEntries(
         lines.map((l, i) => [l.branch, { ...l.summaries, wholesale: wholesaleRuns[i]!.summary, ...Object.fromEntries(wrong.map((w) => [w.name, w.ports[i]!.summary])) }]),
