@@ -198,6 +198,29 @@ describe('repo_checks verdicts', () => {
     expect(score(task([{ type: 'stash_entries', trees: [] }]), { 'check.1': exec('x', '') }).checks[0]!.ok).toBe(true);
   });
 
+  it('tag_message wants an annotated tag with exactly that message; note wants exactly that note on the commit', () => {
+    const f = task([
+      { type: 'tag_message', tag: 'v1.0', message: 'Release 1.0\n\nCoverage uploaded with [REDACTED].' },
+      { type: 'note', rev: 'main~2', text: 'Released on 2026-02-01.' },
+    ]);
+    const run = (tag: string, note: string) => score(f, { 'check.1': exec('x', tag), 'check.2': exec('x', note) }).checks;
+    const tagObject = (message: string) => `type=tag\nobject ${GOOD}\ntype commit\ntag v1.0\ntagger T <t@t> 1 +0000\n\n${message}`;
+    const [tag, note] = run(tagObject('Release 1.0\n\nCoverage uploaded with [REDACTED].\n'), 'note=found\nReleased on 2026-02-01.\n');
+    expect([tag, note]).toMatchObject([{ ok: true }, { ok: true, detail: 'main~2 has the expected note' }]);
+    expect(run(tagObject('Release 1.0\n\nCoverage uploaded with 1234-5678.\n'), '')[0]!.detail).toBe('the message of v1.0 is not the expected one');
+    expect(run(`type=commit\n`, '')[0]!.detail).toBe('v1.0 is a lightweight tag, not an annotated tag');
+    expect(run('tag=missing\n', '')[0]!.detail).toBe('the tag v1.0 does not exist');
+    expect(run('', 'note=missing\n')[1]!.detail).toBe('main~2 has no note in refs/notes/commits');
+    expect(run('', 'note=found\nReleased on 2026-02-01. Token 1234.\n')[1]!.ok).toBe(false);
+    expect(run('', 'rev=missing\n')[1]!.detail).toBe('main~2 does not name a commit');
+    const problems = (check: unknown) => {
+      const r = repoChecksConfig(task([check]));
+      return r.ok ? [] : r.problems.map((p) => p.field);
+    };
+    expect(problems({ type: 'tag_message', tag: 'refs/tags/v1', message: 'x' })).toEqual(['checks.0.tag']);
+    expect(problems({ type: 'note', rev: 'main', ref: 'refs/heads/x', text: 'x' })).toEqual(['checks.0.ref']);
+  });
+
   it('stash_entries wants refs/stash of its own, at the newest entry, and every entry a stash (two or three parents)', () => {
     const f = task([{ type: 'stash_entries', trees: [GOOD] }]);
     const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;

@@ -3,7 +3,7 @@ import { hashPattern } from '../../scoring/probes';
 import type { ExecRecord, Probe } from '../../scoring/types';
 import type { StagedFiles } from '../sandbox-staging';
 import type { CheckOf, RepoCheck } from './config';
-import { judgeRemoteBranch, judgeStash, lines, short, type Judged } from './judge-refs';
+import { judgeNote, judgeRemoteBranch, judgeStash, judgeTagMessage, lines, short, type Judged } from './judge-refs';
 import { TESTS_RUN_PY } from './tests-run-py.generated';
 
 /**
@@ -160,6 +160,28 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
           `n=$(git rev-list --objects --all | cut -d' ' -f1 | git cat-file --batch | grep -c -F -e ${q(check.text)}); s=$?`,
           '[ $s -le 1 ] || exit 4',
           'echo "matches=$n"',
+        ].join('\n'),
+      };
+    case 'tag_message':
+      return {
+        id,
+        readOnly: true,
+        command: [
+          `o=$(git rev-parse -q --verify --end-of-options ${q(`refs/tags/${check.tag}`)}) || { echo 'tag=missing'; exit 0; }`,
+          'echo "type=$(git cat-file -t "$o")"',
+          'git cat-file tag "$o" 2>/dev/null',
+          'true',
+        ].join('\n'),
+      };
+    case 'note':
+      return {
+        id,
+        readOnly: true,
+        command: [
+          `c=$(${commitOf(check.rev)}) || { echo 'rev=missing'; exit 0; }`,
+          `n=$(git notes --ref=${q(check.ref)} list "$c" 2>/dev/null) && [ -n "$n" ] || { echo 'note=missing'; exit 0; }`,
+          'echo note=found',
+          'git cat-file blob "$n"',
         ].join('\n'),
       };
     case 'identities':
@@ -386,6 +408,10 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
     }
     case 'remote_branch':
       return judgeRemoteBranch(check, out);
+    case 'tag_message':
+      return judgeTagMessage(check, record);
+    case 'note':
+      return judgeNote(check, record);
     case 'stash_entries':
       return judgeStash(check, record);
     case 'identities': {
@@ -426,6 +452,10 @@ export function describeCheck(check: RepoCheck): string {
       return `remote_branch ${check.ref} in ${check.repository}`;
     case 'stash_entries':
       return `stash_entries (${check.trees.length})`;
+    case 'tag_message':
+      return `tag_message ${check.tag}`;
+    case 'note':
+      return `note on ${check.rev}${check.ref === 'refs/notes/commits' ? '' : ` (${check.ref})`}`;
     default:
       return check.type;
   }

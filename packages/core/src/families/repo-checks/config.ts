@@ -98,6 +98,26 @@ export const checkSchemas = {
       trees: z.array(oid),
     })
     .strict(),
+  tag_message: z
+    .object({
+      type: z.literal('tag_message'),
+      /** The tag's name, without refs/tags/. */
+      tag: revision.refine((t) => !t.startsWith('refs/'), 'is the tag name without refs/tags/'),
+      /** The annotated tag's whole message (trailing blank space aside). */
+      message: z.string().min(1),
+    })
+    .strict(),
+  note: z
+    .object({
+      type: z.literal('note'),
+      /** The commit the note is on (any revision: main~3, a tag). */
+      rev: revision,
+      /** The notes ref, full. */
+      ref: revision.refine((r) => r.startsWith('refs/notes/'), 'must be a full notes ref (refs/notes/...)').default('refs/notes/commits'),
+      /** The note's whole text (trailing blank space aside). */
+      text: z.string().min(1),
+    })
+    .strict(),
   identities: z
     .object({
       type: z.literal('identities'),

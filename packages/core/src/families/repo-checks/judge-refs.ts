@@ -3,7 +3,7 @@ import type { CheckOf } from './config';
 
 /**
  * The judgements of the checks that read refs outside the branches: a bare remote's branch
- * (remote_branch) and the stash (stash_entries). Their look-ups (checks.ts) report what git reads and
+ * (remote_branch), the stash (stash_entries), an annotated tag's message (tag_message) and a note. Their look-ups (checks.ts) report what git reads and
  * whether the storage behind it is the repository's own; these decide on what they report.
  */
 
@@ -72,4 +72,32 @@ export function judgeStash(check: CheckOf<'stash_entries'>, record: ExecRecord):
     if (odd >= 0) return { ok: false, detail: `stash@{${odd}} (${short(list[odd]!.commit)}) is not a stash: ${list[odd]!.parents.length} parent(s), where git stash makes 2 or 3`, actual: out };
   }
   return { ok: true, detail: `the stash holds the ${entries(check.trees.length)} expected` };
+}
+
+/** Text as written, but for blank space at its end (git adds a newline; an editor may add more). */
+const trimEnd = (t: string) => t.replace(/\s+$/, '');
+
+export function judgeTagMessage(check: CheckOf<'tag_message'>, record: ExecRecord): Judged {
+  const out = record.stdout;
+  if (out.startsWith('tag=missing')) return { ok: false, detail: `the tag ${check.tag} does not exist` };
+  const type = /^type=(\w+)\n/.exec(out)?.[1];
+  if (type !== 'tag') return { ok: false, detail: `${check.tag} is ${type === 'commit' ? 'a lightweight tag' : `a ${type ?? 'unreadable'} object`}, not an annotated tag` };
+  // The tag object: header lines, a blank line, the message (and a signature, which a message to compare has not).
+  const body = out.slice(out.indexOf('\n') + 1);
+  const blank = body.indexOf('\n\n');
+  const message = blank < 0 ? '' : body.slice(blank + 2).split('-----BEGIN PGP SIGNATURE-----')[0]!;
+  return trimEnd(message) === trimEnd(check.message)
+    ? { ok: true, detail: `${check.tag} is annotated, with the expected message` }
+    : { ok: false, detail: `the message of ${check.tag} is not the expected one`, actual: message.slice(0, 2000) };
+}
+
+export function judgeNote(check: CheckOf<'note'>, record: ExecRecord): Judged {
+  const out = record.stdout;
+  if (out.startsWith('rev=missing')) return { ok: false, detail: `${check.rev} does not name a commit` };
+  if (out.startsWith('note=missing')) return { ok: false, detail: `${check.rev} has no note in ${check.ref}` };
+  if (!out.startsWith('note=found\n')) return { ok: false, detail: `the note on ${check.rev} could not be read`, actual: record.stderr };
+  const text = out.slice('note=found\n'.length);
+  return trimEnd(text) === trimEnd(check.text)
+    ? { ok: true, detail: `${check.rev} has the expected note` }
+    : { ok: false, detail: `the note on ${check.rev} is not the expected one`, actual: text.slice(0, 2000) };
 }
