@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { ToolContext, ToolExecOptions, ToolExecRecord, ToolResult } from '../../../agent/tool-set';
+import { CAP_NOTE, type ToolContext, type ToolExecOptions, type ToolExecRecord, type ToolResult } from '../../../agent/tool-set';
 import { AGENT_GIT_ENV } from '../../../agent/tools/bash-tool';
+import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS } from '../../../agent/tools/editor-tools';
 import { shellQuote } from '../../../shell-quote';
 
 /** Every GitGoodBench tool takes a required `reason` (the paper's tools do): why the agent calls it. */
@@ -11,6 +12,18 @@ export const REASON_PARAMETER = { type: 'string', description: 'Why you call thi
 export const REASON_ONLY = {
   parameters: { type: 'object' as const, properties: { reason: REASON_PARAMETER }, required: ['reason'], additionalProperties: false },
   args: z.object({ reason }).strict(),
+};
+
+/** How to read past the output cap of a view that pages its answer. */
+export const PAGED_ANSWER_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
+/** The end of such a view's description: what is cut, and how to read the rest. */
+export const PAGED_CAP_NOTE = `${CAP_NOTE}: to see the rest, ${PAGED_ANSWER_HINT}.`;
+
+/** The arguments of a view that takes its reason and pages its answer by lines (not in the paper's tools, which could not page). */
+export const REASON_AND_LINE_RANGE = {
+  parameters: { type: 'object' as const, properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
+  args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
+  truncationHint: PAGED_ANSWER_HINT,
 };
 
 const decoder = new TextDecoder('utf-8');

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
-import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange } from '../../../agent/tools/editor-tools';
+import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { parseFileDiff, patchOf, renderHunks, type FileDiff } from '../hunks';
-import { REASON_PARAMETER, q, reason, result, run } from './common';
+import { PAGED_CAP_NOTE, REASON_AND_LINE_RANGE, REASON_PARAMETER, q, reason, result, run } from './common';
 
 /**
  * GitGoodBench's iterative committing tools: the agent commits hunks of the target file (numbered from
@@ -92,18 +92,14 @@ export const commitRemainingChangesTool = defineTool({
   },
 });
 
-const OTHER_CHANGES_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
-
 export const viewOtherChangesTool = defineTool({
   name: 'view_other_changes',
   // Not in the paper's tools: without it the last commit's message was written without seeing what it holds.
   description:
     'Show the uncommitted changes to every file other than the target file: what commit_remaining_changes will commit besides the remaining hunks ' +
     '(a diff of tracked files against HEAD, then each untracked file whole); with offset and limit only those lines of the answer. ' +
-    `${CAP_NOTE}: to see the rest, ${OTHER_CHANGES_HINT}.`,
-  parameters: { type: 'object', properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
-  args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
-  truncationHint: OTHER_CHANGES_HINT,
+    PAGED_CAP_NOTE,
+  ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const file = await targetFile(ctx, commands);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
-import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange } from '../../../agent/tools/editor-tools';
+import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
-import { REASON_ONLY, REASON_PARAMETER, decode, q, reason, result, run } from './common';
+import { PAGED_CAP_NOTE, REASON_AND_LINE_RANGE, REASON_ONLY, REASON_PARAMETER, decode, q, reason, result, run } from './common';
 import type { ToolResult } from '../../../agent/tool-set';
 
 /**
@@ -204,7 +204,6 @@ export const executeRebaseTool = defineTool({
 
 /** Beside the repository's refs, never read by the scorer: the commit the rebase rewrote the history onto. */
 const ONTO_FILE = 'ggb-rebase-onto';
-const HISTORY_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
 
 export const viewRewrittenHistoryTool = defineTool({
   name: 'view_rewritten_history',
@@ -212,10 +211,8 @@ export const viewRewrittenHistoryTool = defineTool({
   description:
     'Show the history the rebase has written so far, oldest first: every commit from the rebase\'s base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). ' +
     'Once the rebase has finished, this is the history that is judged. With offset and limit only those lines of the answer. ' +
-    `${CAP_NOTE}: to see the rest, ${HISTORY_HINT}.`,
-  parameters: { type: 'object', properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
-  args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
-  truncationHint: HISTORY_HINT,
+    PAGED_CAP_NOTE,
+  ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const state = await rebaseState(ctx, commands);
