@@ -16,11 +16,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { HISTORY_LOG_ARGS, parseHistory, type HistoryCommit } from '../packages/core/src/families/ggb/history';
-import { parseFileDiff, patchOf, renderHunks } from '../packages/core/src/families/ggb/hunks';
+import { parseFileDiff, renderHunks } from '../packages/core/src/families/ggb/hunks';
 import { lineEnding, splitLines, withEnding } from '../packages/core/src/families/ggb/tools/common';
 import { conflictsInText } from '../packages/core/src/families/ggb/tools/mcr';
 import { shellQuote } from '../packages/core/src/shell-quote';
 import { bundle, changedPaths, commitMeta, git, gitBuf, recreate, restrictedTree, scratchRepo, treeBytes } from './lib/history-mining';
+import { iccReferenceCalls, type ToolCall } from './lib/ggb-icc-reference';
 
 interface Source {
   /** owner/name on GitHub */
@@ -103,11 +104,6 @@ interface McrScenario {
   agentPrompt: string;
   /** The resolution through the ggb-mcr tools, when the merged files read as the conflicted ones with each block replaced. */
   referenceCalls?: ToolCall[] | null;
-}
-
-interface ToolCall {
-  name: string;
-  args: Record<string, unknown>;
 }
 
 function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>, outDir: string, start: number): McrScenario[] {
@@ -401,56 +397,6 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
     }
   }
   return Object.values(byBand).flat();
-}
-
-/** Every subset of 1..n, smallest first. */
-function* subsets(n: number): Generator<number[]> {
-  for (let size = 1; size <= n; size++) {
-    const pick = (start: number, left: number, acc: number[]): number[][] =>
-      left === 0 ? [acc] : Array.from({ length: n - start + 1 - left + 1 }, (_, k) => start + k).flatMap((i) => pick(i + 1, left - 1, [...acc, i]));
-    yield* pick(1, size, []);
-  }
-}
-
-/**
- * The original commits through the ggb-icc tools (for the oracle agent): for each commit, the hunks of
- * what is left whose staging gives exactly that commit's version of the file; null when no such
- * choice exists (a hunk mixes two commits' changes) or there are too many hunks to search.
- */
-function iccReferenceCalls(scratch: string, base: string, commits: string[], file: string, messages: string[]): ToolCall[] | null {
-  const wt = mkdtempSync(join(tmpdir(), 'ggb-icc-'));
-  const index = join(wt, '..', `${wt.split('/').pop()}.index`);
-  try {
-    git(scratch, ['worktree', 'add', '-q', '--detach', wt, commits.at(-1)!]);
-    const env = { GIT_INDEX_FILE: index };
-    git(wt, ['read-tree', base], { env });
-    const calls: ToolCall[] = [];
-    for (const [i, c] of commits.entries()) {
-      const diff = parseFileDiff(git(wt, ['diff', '--no-color', '--no-ext-diff', '--', file], { env }));
-      if (!diff || diff.hunks.length > 10) return null;
-      const want = git(scratch, ['rev-parse', `${c}:${file}`]).trim();
-      let found: number[] | null = null;
-      for (const choice of subsets(diff.hunks.length)) {
-        const trial = `${index}.trial`;
-        writeFileSync(trial, readFileSync(index));
-        const applied = git(wt, ['apply', '--cached', '-'], { env: { GIT_INDEX_FILE: trial }, input: patchOf(diff, choice), allowFail: true });
-        if (!applied.startsWith('\u0000EXIT') && git(wt, ['rev-parse', `:${file}`], { env: { GIT_INDEX_FILE: trial } }).trim() === want) {
-          found = choice;
-          break;
-        }
-      }
-      if (!found) return null;
-      git(wt, ['apply', '--cached', '-'], { env, input: patchOf(diff, found) });
-      calls.push({ name: 'commit_changes_in', args: { selected_hunks: found, commit_message: messages[i]!, reason: 'reproduce the original commit' } });
-    }
-    calls.push({ name: 'commit_remaining_changes', args: { commit_message: 'Remaining changes outside the target file', reason: 'commit what is left' } });
-    return calls;
-  } finally {
-    git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });
-    rmSync(wt, { recursive: true, force: true });
-    rmSync(index, { force: true });
-    rmSync(`${index}.trial`, { force: true });
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
