@@ -1,11 +1,16 @@
 'use client';
 
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { movedIndex } from '@/lib/keyboard/list-keys';
+import { KeysHint } from './keys-hint';
+import { LIST_KEYS_ATTRIBUTE, useListKeys } from './use-list-keys';
 
 /**
  * The client half of DataTable: the server renders every cell and hands over, per cell, the value a
  * column sorts by; this sorts and searches those rows in the browser, with no round trip. Sorting is
- * a button in each sortable header (Tab, then Enter or Space), announced through aria-sort.
+ * a button in each sortable header (Tab, then Enter or Space), announced through aria-sort. A long
+ * table (one with a search box) also takes j and k to select the next or previous row, and Enter to
+ * follow the selected row's first link.
  */
 export interface SortableHeader {
   header: ReactNode;
@@ -65,6 +70,24 @@ export function SortableTable({
     });
   }, [rows, sort, query]);
 
+  const [selected, setSelected] = useState<string | null>(null);
+  const rowOf = (root: HTMLElement | null, key: string) => root?.querySelector<HTMLTableRowElement>(`tr[data-row-key="${CSS.escape(key)}"]`) ?? null;
+  const keysRoot = useListKeys<HTMLDivElement>((key) => {
+    if (!shown.length) return false;
+    const current = selected === null ? -1 : shown.findIndex((r) => r.key === selected);
+    if (key === 'open') {
+      const link = current < 0 ? null : rowOf(keysRoot.current, selected!)?.querySelector<HTMLAnchorElement>('a[href]');
+      if (!link) return false;
+      link.click();
+      return true;
+    }
+    setSelected(shown[movedIndex(current, key, shown.length)]!.key);
+    return true;
+  }, search);
+  useEffect(() => {
+    if (selected !== null) rowOf(keysRoot.current, selected)?.scrollIntoView({ block: 'nearest' });
+  }, [selected, keysRoot]);
+
   const toggle = (column: number) =>
     setSort((s) => {
       if (s?.column === column) return { column, direction: s.direction === 'ascending' ? 'descending' : 'ascending' };
@@ -74,7 +97,7 @@ export function SortableTable({
     });
 
   return (
-    <div className="space-y-2">
+    <div className="space-y-2" ref={keysRoot} {...(search ? { [LIST_KEYS_ATTRIBUTE]: '' } : {})}>
       {search ? (
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <input
@@ -88,6 +111,7 @@ export function SortableTable({
           <span className="text-xs text-slate-500" aria-live="polite" data-testid={testId ? `${testId}-count` : undefined}>
             {query.trim() ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`}
           </span>
+          <KeysHint what="row" />
         </div>
       ) : null}
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -120,7 +144,12 @@ export function SortableTable({
           </thead>
           <tbody className="divide-y divide-slate-100">
             {shown.map((row) => (
-              <tr key={row.key} className={`align-top ${row.className ?? ''}`}>
+              <tr
+                key={row.key}
+                data-row-key={row.key}
+                data-selected={row.key === selected ? 'true' : undefined}
+                className={`align-top ${row.className ?? ''} ${row.key === selected ? 'bg-sky-50 outline outline-2 -outline-offset-2 outline-sky-400' : ''}`}
+              >
                 {row.cells.map((c, j) => (
                   <td key={j} className={`${pad} ${c.className ?? ''}`}>
                     {c.node}

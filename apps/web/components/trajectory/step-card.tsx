@@ -53,9 +53,10 @@ export function StepCard({
   return (
     <article
       id={`step-${step.index}`}
+      tabIndex={-1}
       data-testid="step"
       data-step={step.index}
-      className={`scroll-mt-20 space-y-2 rounded-lg border bg-white p-3 ${highlight ? 'border-sky-500 ring-2 ring-sky-200' : failedCalls.size ? 'border-rose-200' : 'border-slate-200'}`}
+      className={`scroll-mt-20 space-y-2 rounded-lg border focus:outline-none bg-white p-3 ${highlight ? 'border-sky-500 ring-2 ring-sky-200' : failedCalls.size ? 'border-rose-200' : 'border-slate-200'}`}
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
         <span className="text-sm font-semibold text-slate-900">Step {stepNumber(step.index)}</span>

@@ -8,6 +8,9 @@ import { repoGist } from './repo-change';
 import { fetchStepPart, getJson, searchUrl, stepsUrl } from './trajectory-api';
 import { StepCard } from './step-card';
 import { VirtualList, type VirtualListHandle } from './virtual-list';
+import { LIST_KEYS_ATTRIBUTE, useListKeys } from '../use-list-keys';
+import { KeysHint } from '../keys-hint';
+import { movedIndex } from '@/lib/keyboard/list-keys';
 
 /** How often a running trajectory asks for new steps. */
 const POLL_MS = 1_500;
@@ -110,6 +113,22 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
     return () => clearInterval(timer);
   }, [live, attemptId, tryNumber, lastIndex, follow, router]);
 
+  // j and k move through the steps (their pages follow), Enter opens the selected step: its collapsed
+  // reasoning and arguments unfold and it takes the focus, so Tab reaches its buttons next.
+  const keysRoot = useListKeys<HTMLDivElement>((key) => {
+    if (!heads.length) return false;
+    if (key === 'open') {
+      const card = target === null ? null : document.getElementById(`step-${target}`);
+      if (!card) return false;
+      for (const d of card.querySelectorAll('details')) d.open = true;
+      card.focus({ preventScroll: true });
+      return true;
+    }
+    const current = target === null ? -1 : heads.findIndex((h) => h.index === target);
+    jump(heads[movedIndex(current, key, heads.length)]!.index);
+    return true;
+  });
+
   const fetchPart = useCallback((index: number, part: StepPart) => fetchStepPart(attemptId, tryNumber, index, part), [attemptId, tryNumber]);
 
   async function runSearch(e: React.FormEvent) {
@@ -133,7 +152,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
   const hitIndex = search && target !== null ? search.hits.findIndex((h) => h.index === target) : -1;
 
   return (
-    <div className="space-y-3" data-testid="trajectory-viewer" data-ready={ready ? 'true' : 'false'}>
+    <div ref={keysRoot} {...{ [LIST_KEYS_ATTRIBUTE]: 'primary' }} className="space-y-3" data-testid="trajectory-viewer" data-ready={ready ? 'true' : 'false'}>
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Jump to">
         <button type="button" className={button} disabled={jumps.firstFailure === null} onClick={() => jumps.firstFailure !== null && jump(jumps.firstFailure)}>
           First failing command{jumps.firstFailure !== null ? ` (step ${stepNumber(jumps.firstFailure)})` : ': none'}
@@ -156,6 +175,7 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
         <button type="button" className={button} disabled={!heads.length} onClick={() => jump(heads.length - 1)}>
           Last step
         </button>
+        <KeysHint what="step" />
         {live ? (
           <label className="ml-auto flex items-center gap-1 text-xs text-sky-800" data-testid="live-indicator">
             <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> Live: {countOf(heads.length, 'step')} so far ·
