@@ -95,15 +95,16 @@ module.exports = {
     {
       name: 'app-adapters-through-use-cases',
       comment:
-        'Where a use case exists, its adapters (the worker job handlers; the web routes and CLI commands that cancel or retry a ' +
-        'campaign) call it instead of reaching db, queue or sandbox, so each is written once. ' +
-        "Creating a campaign is not covered yet: its use case is db's createCampaign, and the web route and the CLI " +
-        'command each send the plan job. Allowed: type-only imports (a Db handed ' +
+        'Where a use case exists, its adapters (the worker job handlers; the web routes and CLI commands that create, estimate, ' +
+        'cancel or retry a campaign) call it instead of reaching db, queue or sandbox, so each is written once. ' +
+        'Allowed: type-only imports (a Db handed ' +
         'through carries no behaviour), and the composition roots that create and wire the clients: worker.ts, main.ts, env.ts, the ' +
         'engine executor (wires the engine to the sandbox driver and trajectory storage) and the reaper (recovery, its own use case to come).',
       severity: 'error',
       from: {
-        path: '^apps/(worker/src/|web/app/api/campaigns/\\[id\\]/(cancel|retry)/route\\.ts$|cli/src/commands/campaign-(cancel|retry)\\.ts$)',
+        path:
+          '^apps/(worker/src/|web/app/api/campaigns/(route|estimate/route|\\[id\\]/(cancel|retry)/route)\\.ts$|' +
+          'cli/src/commands/campaign-(create|cancel|retry)\\.ts$)',
         pathNot: '^apps/worker/src/(main|worker|env|engine-executor|reaper)\\.ts$',
       },
       to: { path: '^packages/(db|queue|sandbox)/', dependencyTypesNot: ['type-only'] },

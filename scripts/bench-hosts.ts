@@ -16,9 +16,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { createCampaign, createDb, type Db } from '@gitbench/db';
+import { createDb, type Db } from '@gitbench/db';
 import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
 import { createQueueClient } from '@gitbench/queue';
+import { createCampaign } from '@gitbench/use-cases';
 import { recreateDatabase } from './lib/bench-database';
 import { loadSetUpEnv } from './lib/set-up-env';
 
@@ -113,16 +114,15 @@ async function stopWorkers() {
 
 async function runCampaign(seed: number, timeoutMs = 600_000) {
   const created = await createCampaign(
-    db,
-    { name: `hosts ${seed}`, createdBy: 'bench-hosts', models: ['mock', 'oracle'], outputModes: ['text', 'json_schema'], fixtures: { suiteDir }, trials: 1, seed },
     {
+      db,
+      queue,
       loadSuite: async () => ({ version: suite.version, fixtures: suite.fixtures, invalid: [] }),
       profileFor: () => ({ profile: 'builtin' }),
       productVersion: detectProductVersion(process.env, ROOT),
-      enqueuePlan: async (job) => {
-        await queue.enqueue('campaign.plan', job);
-      },
     },
+    { name: `hosts ${seed}`, createdBy: 'bench-hosts', models: ['mock', 'oracle'], outputModes: ['text', 'json_schema'], fixtures: { suiteDir }, trials: 1, seed },
+    { userId: null, email: 'bench-hosts@localhost', via: 'cli' },
   );
   if (!created.ok) throw new Error(`campaign rejected: ${JSON.stringify(created.errors)}`);
   const until = Date.now() + timeoutMs;

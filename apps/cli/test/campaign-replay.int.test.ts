@@ -15,9 +15,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignConfigErrors } from '@gitbench/core';
-import { createCampaign, type PlanJob } from '@gitbench/db';
+import type { PlanJob } from '@gitbench/db';
 import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { ProviderRegistry } from '@gitbench/providers';
+import type { JobName, JobPayload } from '@gitbench/queue';
+import { createCampaign, type CreateCampaignDeps } from '@gitbench/use-cases';
 import { campaignDeps } from '../src/campaign/campaign-deps';
 import { gitbench, UPSTREAM } from './cli-process';
 
@@ -44,9 +46,15 @@ const atif = {
 let t: TestDatabase;
 const queued: PlanJob[] = [];
 const registry = new ProviderRegistry({ replay: { dirs: [dir], maxBytes: 1024 * 1024 } });
-const deps = campaignDeps(registry, async (job) => {
-  queued.push(job);
-});
+// The plan jobs sent, kept here instead of in Redis: this file checks what is refused before anything is written.
+const queue = {
+  enqueue: async <N extends JobName>(_name: N, job: JobPayload<N>) => {
+    queued.push(job as PlanJob);
+    return 'queued';
+  },
+};
+const deps = (): CreateCampaignDeps => ({ ...campaignDeps(registry), db: t.db, queue });
+const actor = { userId: null, email: 'test@localhost', via: 'cli' } as const;
 
 beforeAll(async () => {
   mkdirSync(dir);
@@ -89,7 +97,7 @@ function hasReader(fifo: string): boolean {
 
 async function refused(source: string, outputModes?: string[]): Promise<string> {
   const before = await t.db.campaign.count();
-  const result = await createCampaign(t.db, config(`replay:${source}`, outputModes), deps);
+  const result = await createCampaign(deps(), config(`replay:${source}`, outputModes), actor);
   expect(result.ok).toBe(false);
   const errors = (result as { errors: CampaignConfigErrors }).errors;
   expect(errors.formErrors).toEqual([]);
@@ -167,7 +175,7 @@ describe('campaign creation opens every replay target', () => {
       ['replay:run.json', ['text']],
       [`replay:${path.join(dir, 'trajectory.atif.json')}`, ['agent']],
     ] as const) {
-      const result = await createCampaign(t.db, config(model, [...modes]), deps);
+      const result = await createCampaign(deps(), config(model, [...modes]), actor);
       expect(result).toMatchObject({ ok: true, queued: true, targets: 2 });
       const campaignId = (result as { campaignId: string }).campaignId;
       expect((await t.db.campaignTarget.findMany({ where: { campaignId } })).map((x) => x.modelId).sort()).toEqual(['mock', model].sort());

@@ -105,6 +105,9 @@ describe('gitbench campaign create', () => {
     const campaign = await t.db.campaign.findUniqueOrThrow({ where: { id } });
     expect(campaign).toMatchObject({ status: 'COMPLETED', createdBy: expect.any(String), trials: 2 });
     expect(await t.db.attempt.count({ where: { campaignId: id, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })).toBe(8);
+    // The creation is audited once, by the use case the API shares, naming the shell user.
+    const audits = await t.db.auditEvent.findMany({ where: { action: 'campaign.create', targetId: id } });
+    expect(audits.map((a) => [a.via, a.actorId, a.detail])).toEqual([['cli', null, { attempts: 8 }]]);
   });
 });
 

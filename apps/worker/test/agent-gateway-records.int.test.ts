@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createCampaign, readGatewayCalls, readTrajectory, readTrajectorySteps } from '@gitbench/db';
-import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, UPSTREAM_FIXTURES } from './harness';
+import { readGatewayCalls, readTrajectory, readTrajectorySteps } from '@gitbench/db';
+import { createCampaign } from '@gitbench/use-cases';
+import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, TEST_ACTOR, UPSTREAM_FIXTURES } from './harness';
 
 /**
  * A real third-party agent attempt through a worker (Claude Code driven by the oracle through the model
@@ -19,7 +20,7 @@ describe("a third-party agent's records", () => {
     const { queue, name } = bed.newQueue('agent-records');
     await bed.startWorkers(1, name);
     const config = { name: 'agent records', createdBy: 'test', models: ['oracle'], outputModes: ['agent'], agents: ['claude-code'], trials: 1, fixtures: { suiteDir: 'upstream', ids: [FIXTURE] } };
-    const created = await createCampaign(bed.t.db, config, { ...deps(fixtures, queue), agents: ['claude-code'] });
+    const created = await createCampaign({ ...deps(bed.t.db, fixtures, queue), agents: ['claude-code'] }, config, TEST_ACTOR);
     if (!created.ok) throw new Error(JSON.stringify(created.errors));
     const { campaignId } = created;
     await finished(bed.t.db, campaignId, bed.workers, 600_000);

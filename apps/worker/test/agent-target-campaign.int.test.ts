@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
-import { createCampaign, listTrajectories } from '@gitbench/db';
-import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, UPSTREAM_FIXTURES } from './harness';
+import { listTrajectories } from '@gitbench/db';
+import { createCampaign } from '@gitbench/use-cases';
+import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, TEST_ACTOR, UPSTREAM_FIXTURES } from './harness';
 
 /**
  * A campaign whose target is a third-party agent with a model, created through the campaign use case
@@ -24,9 +25,9 @@ describe('an agent × model target in a campaign', () => {
     const { queue, name } = bed.newQueue('agent-target');
     const config = { name: 'agent target', createdBy: 'test', models: ['oracle'], outputModes: ['agent'], agents: ['claude-code'], trials: 1, fixtures: { suiteDir: 'upstream', ids: [FIXTURE] } };
     // An agent the deployment does not run is refused by name before anything is written.
-    const refused = await createCampaign(bed.t.db, { ...config, agents: ['aider'] }, { ...deps(fixtures, queue), agents: ['claude-code', 'codex'] });
+    const refused = await createCampaign({ ...deps(bed.t.db, fixtures, queue), agents: ['claude-code', 'codex'] }, { ...config, agents: ['aider'] }, TEST_ACTOR);
     expect(!refused.ok && refused.errors.fieldErrors).toEqual({ 'agents.0': ["agents[0]: unknown agent 'aider'. Use one of gitbench, claude-code, codex."] });
-    const created = await createCampaign(bed.t.db, config, { ...deps(fixtures, queue), agents: ['claude-code', 'codex'] });
+    const created = await createCampaign({ ...deps(bed.t.db, fixtures, queue), agents: ['claude-code', 'codex'] }, config, TEST_ACTOR);
     if (!created.ok) throw new Error(JSON.stringify(created.errors));
     const targets = await bed.t.db.campaignTarget.findMany({ where: { campaignId: created.campaignId } });
     expect(targets.map((t) => [t.modelId, t.outputMode, t.agent])).toEqual([['oracle', 'agent', 'claude-code']]);

@@ -3,11 +3,12 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Fixture } from '@gitbench/core';
-import { createCampaign, type CampaignServiceDeps, type Db } from '@gitbench/db';
+import type { AuditActor, Db } from '@gitbench/db';
 import { createTestDatabase, type TestDatabase } from '@gitbench/test-support';
 import { loadSuiteDir } from '@gitbench/engine';
 import { createQueueClient, type QueueClient } from '@gitbench/queue';
 import { DockerSandboxDriver, WORKER_LABEL } from '@gitbench/sandbox';
+import { createCampaign, type CreateCampaignDeps } from '@gitbench/use-cases';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export { UPSTREAM_FIXTURES } from '../../../packages/core/test/fixtures/upstream-data';
@@ -121,20 +122,22 @@ export async function removeSandboxesOf(workers: WorkerProcess[]): Promise<void>
 /** The GitBench version campaigns created by these tests record. */
 export const CREATOR_VERSION = { version: 'creator-0123abc', dirty: false, source: 'GITBENCH_VERSION' } as const;
 
+/** Who the audit log names for the campaigns these tests create. */
+export const TEST_ACTOR: AuditActor = { userId: null, email: 'test@localhost', via: 'cli' };
+
 /** `profiles` names the profile serving a model id; any other model is built in. */
-export function deps(fixtures: Fixture[], queue: QueueClient, profiles: Record<string, string> = {}): CampaignServiceDeps {
+export function deps(db: Db, fixtures: Fixture[], queue: QueueClient, profiles: Record<string, string> = {}): CreateCampaignDeps {
   return {
+    db,
+    queue,
     loadSuite: async () => ({ version: 'test', fixtures, invalid: [] }),
     profileFor: (modelId) => ({ profile: profiles[modelId] ?? 'builtin' }),
     productVersion: CREATOR_VERSION,
-    enqueuePlan: async (job) => {
-      await queue.enqueue('campaign.plan', job);
-    },
   };
 }
 
 export async function launch(db: Db, queue: QueueClient, fixtures: Fixture[], config: Record<string, unknown>, profiles: Record<string, string> = {}): Promise<string> {
-  const created = await createCampaign(db, { name: 'test', createdBy: 'test', ...config }, deps(fixtures, queue, profiles));
+  const created = await createCampaign(deps(db, fixtures, queue, profiles), { name: 'test', createdBy: 'test', ...config }, TEST_ACTOR);
   if (!created.ok) throw new Error(`campaign rejected: ${JSON.stringify(created.errors)}`);
   return created.campaignId;
 }

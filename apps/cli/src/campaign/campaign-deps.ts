@@ -1,14 +1,14 @@
 import { describeAgents } from '@gitbench/agents';
 import { campaignLimitsFromEnv, safetyReviewerFromEnv } from '@gitbench/core';
-import type { CampaignServiceDeps, PlanJob } from '@gitbench/db';
 import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
+import type { CreateCampaignDeps } from '@gitbench/use-cases';
 
 /**
- * What campaign creation needs from this process. Unlike the web, which takes configurations from
+ * What campaign creation needs from this process, but its database and queue. Unlike the web, which takes configurations from
  * browsers and so only reads allow-listed suites, the CLI reads the directory its user names.
  */
-export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: PlanJob) => Promise<void>): CampaignServiceDeps {
+export function campaignDeps(registry: ProviderRegistry): Omit<CreateCampaignDeps, 'db' | 'queue'> {
   return {
     loadSuite: async (dir) => {
       const suite = await loadSuiteDir(dir);
@@ -20,7 +20,6 @@ export function campaignDeps(registry: ProviderRegistry, enqueuePlan: (job: Plan
     agents: describeAgents().map((a) => a.name),
     // The checkout this CLI is (or GITBENCH_VERSION when a build baked one in), not the user's directory.
     productVersion: detectProductVersion(process.env, import.meta.dirname),
-    enqueuePlan,
     limits: campaignLimitsFromEnv(process.env),
     safetyReviewConfigured: safetyReviewerFromEnv(process.env).kind !== 'off',
   };

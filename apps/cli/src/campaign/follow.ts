@@ -1,4 +1,4 @@
-import { campaignProgress, type Db } from '@gitbench/db';
+import { campaignProgress, summarizeCampaign, type Db } from '@gitbench/db';
 import type { CampaignApi } from './api-client';
 import { createProgress } from '../progress';
 
@@ -11,6 +11,12 @@ const FINISHED = new Set(['COMPLETED', 'CANCELLED', 'FAILED']);
  */
 export async function followCampaign(db: Db, campaignId: string, opts: FollowOptions = {}): Promise<string> {
   return follow(campaignId, () => campaignProgress(db, campaignId), opts);
+}
+
+/** Follows a campaign to its end, then reads its summary. */
+export async function followToSummary(db: Db, campaignId: string) {
+  const status = await followCampaign(db, campaignId);
+  return { status, summary: await summarizeCampaign(db, campaignId) };
 }
 
 /** The same, reading the progress from the web app's API. */

@@ -1,12 +1,13 @@
 import { userInfo } from 'node:os';
 import type { CampaignConfigErrors } from '@gitbench/core';
-import { createCampaign, prepareCampaign, recordAudit, summarizeCampaign, type CampaignSummary, type PlanJob } from '@gitbench/db';
+import type { CampaignSummary } from '@gitbench/db';
+import { createCampaign, prepareCampaign } from '@gitbench/use-cases';
 import { cliActor } from '../campaign/cli-actor';
 import type { ParsedArgs } from '../args';
 import { CampaignApi } from '../campaign/api-client';
 import { campaignDeps } from '../campaign/campaign-deps';
 import { configInput, type ConfigInput } from '../campaign/config-input';
-import { followCampaign, followCampaignViaApi } from '../campaign/follow';
+import { followCampaignViaApi, followToSummary } from '../campaign/follow';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
 import { loadRegistry } from '../registry';
@@ -28,7 +29,7 @@ function fieldErrors(errors: CampaignConfigErrors): number {
 }
 
 /**
- * `gitbench campaign create`: the API's POST /api/campaigns on the same service function. An invalid
+ * `gitbench campaign create`: the API's POST /api/campaigns on the same use case. An invalid
  * configuration prints the same field errors as the API's 400 and writes nothing.
  */
 export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
@@ -36,8 +37,7 @@ export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Prom
   const api = CampaignApi.fromEnv(env);
   if (api) return createViaApi(api, args, input);
   const registry = await loadRegistry(process.env);
-  let enqueue: ((job: PlanJob) => Promise<void>) | undefined;
-  const deps = campaignDeps(registry, (job) => enqueue!(job));
+  const deps = campaignDeps(registry);
 
   // Checked before any service is opened: a wrong field is reported even with the database down.
   if (!input.ok) return fieldErrors(input.errors);
@@ -59,12 +59,8 @@ export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Prom
   }
 
   return withServices(env, { queue: true }, async (services) => {
-    enqueue = async (job) => {
-      await services.queue!.enqueue('campaign.plan', job);
-    };
-    const result = await createCampaign(services.db, input.value, deps);
+    const result = await createCampaign({ ...deps, db: services.db, queue: services.queue! }, input.value, cliActor());
     if (!result.ok) return fieldErrors(result.errors);
-    await recordAudit(services.db, cliActor(), { action: 'campaign.create', target: { type: 'campaign', id: result.campaignId }, detail: { attempts: result.attempts } });
     const json = args.flags.has('json');
     if (!json) {
       process.stdout.write(`${result.campaignId}\n`);
@@ -75,8 +71,7 @@ export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Prom
       if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return EXIT.ok;
     }
-    const status = await followCampaign(services.db, result.campaignId);
-    const summary = await summarizeCampaign(services.db, result.campaignId);
+    const { status, summary } = await followToSummary(services.db, result.campaignId);
     if (json) process.stdout.write(`${JSON.stringify({ ...result, final: summary }, null, 2)}\n`);
     else if (summary) process.stdout.write(formatStatus(summary));
     // Waiting scripts learn from the exit code whether the campaign counts: finished and complete.

@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { evidenceOfRun, attemptRows, detectProductVersion, runSuite } from '@gitbench/engine';
 import { humanModelId, type Fixture } from '@gitbench/core';
-import { prepareCampaign, recordHumanAttempt, refreshCampaignStats, type Prisma } from '@gitbench/db';
+import { recordHumanAttempt, refreshCampaignStats, type Prisma } from '@gitbench/db';
+import { prepareCampaign } from '@gitbench/use-cases';
 import { agentSectionFromFlags } from '../agent-flags';
 import { stringFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliEnv } from '../env';
@@ -42,8 +43,6 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
     {
       loadSuite: () => Promise.resolve({ version: suite.version, fixtures: suite.fixtures, invalid: suite.errors }),
       profileFor: () => ({ profile: 'human' }),
-      enqueuePlan: () => Promise.reject(new Error('a human attempt is not planned by a worker')),
-      productVersion: product,
     },
   );
   if (!prepared.ok) throw new UsageError(Object.entries(prepared.errors.fieldErrors).map(([f, m]) => `${f}: ${(m ?? []).join('; ')}`).concat(prepared.errors.formErrors).join('\n'));

@@ -1,14 +1,14 @@
 import 'server-only';
-import type { CampaignServiceDeps } from '@gitbench/db';
+import type { CreateCampaignDeps } from '@gitbench/use-cases';
 import { describeAgents } from '@gitbench/engine';
-import { productVersion, providerRegistry, services } from '../services';
+import { productVersion, providerRegistry } from '../services';
 import { safetyReviewerFromEnv } from '@gitbench/core';
 import { loadSuite } from './suites';
 import { webEnv } from '../env';
 import type { Actor } from '../auth/guard';
 
-/** Campaign creation's dependencies: the allow-listed suites, the registry's answer on each model, the agents workers run, the queue. */
-export async function campaignDeps(): Promise<CampaignServiceDeps> {
+/** Campaign creation's dependencies but storage: the allow-listed suites, the registry's answer on each model, the agents workers run. */
+export async function campaignDeps(): Promise<Omit<CreateCampaignDeps, 'db' | 'queue'>> {
   const registry = await providerRegistry();
   const env = webEnv();
   return {
@@ -20,9 +20,6 @@ export async function campaignDeps(): Promise<CampaignServiceDeps> {
     judgeProfileError: (name) => registry.judgeProfileError(name),
     agents: describeAgents().map((a) => a.name),
     productVersion: productVersion(),
-    enqueuePlan: async (job) => {
-      await services().queue.enqueue('campaign.plan', job);
-    },
   };
 }
 

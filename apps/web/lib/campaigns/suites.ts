@@ -2,7 +2,7 @@ import 'server-only';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { summarizeSuite } from '@gitbench/core';
-import type { LoadedSuite } from '@gitbench/db';
+import type { LoadedSuite } from '@gitbench/use-cases';
 import { loadSuiteDir, type SuiteCache } from '@gitbench/engine';
 import { webEnv } from '../env';
 

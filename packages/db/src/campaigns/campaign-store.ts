@@ -18,6 +18,8 @@ export interface NewCampaign {
   legacy?: boolean;
   /** The GitBench that creates the campaign (for a legacy import: the upstream harness's commit). */
   product?: Pick<ProductVersion, 'version' | 'dirty'>;
+  /** A safety reviewer is configured: the campaign starts with its review pending (else not_configured). */
+  safetyReviewPending?: boolean;
   /** `agent`: the third-party agent driving the model in agent mode; null or absent is GitBench's own loop. */
   targets: {
     modelId: string;
@@ -54,6 +56,7 @@ export async function insertCampaign(db: Db, input: NewCampaign): Promise<string
           legacy: input.legacy ?? false,
           productVersion: input.product?.version ?? null,
           productDirty: input.product?.dirty ?? null,
+          ...(input.safetyReviewPending ? { safetyReview: 'pending' } : {}),
           // A legacy import is finished by whoever calls this; anything else is planned by plan job 1.
           status: 'PLANNING',
           planDispatchCount: 1,

@@ -1,19 +1,19 @@
 import { NextResponse } from 'next/server';
-import { createCampaign } from '@gitbench/db';
+import { createCampaign } from '@gitbench/use-cases';
 import { campaignDeps, withCreator } from '@/lib/campaigns/service';
 import { readJson } from '@/lib/campaigns/http';
 import { services } from '@/lib/services';
 import { apiRoute } from '@/lib/auth/api-route';
-import { audit } from '@/lib/auth/audit';
+import { auditActor } from '@/lib/auth/audit';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = apiRoute('member', async ({ request, actor }) => {
   const body = await readJson(request);
   if (!body.ok) return body.response;
-  const result = await createCampaign(services().db, withCreator(body.value, actor), await campaignDeps());
+  const deps = { ...services(), ...(await campaignDeps()) };
+  const result = await createCampaign(deps, withCreator(body.value, actor), auditActor(actor));
   if (!result.ok) return NextResponse.json(result.errors, { status: 400 });
-  await audit(actor, { action: 'campaign.create', target: { type: 'campaign', id: result.campaignId }, detail: { attempts: result.attempts } });
   return NextResponse.json(result, { status: 201, headers: { Location: `/api/campaigns/${result.campaignId}` } });
 });
 

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { estimateCampaignCost, type PlannedTarget, type TargetPricing } from '@gitbench/core';
-import { prepareCampaign } from '@gitbench/db';
+import { prepareCampaign } from '@gitbench/use-cases';
 import { PRICE_TABLE } from '@gitbench/providers';
 import { campaignDeps, withCreator } from '@/lib/campaigns/service';
 import { readJson } from '@/lib/campaigns/http';

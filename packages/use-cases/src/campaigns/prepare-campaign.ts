@@ -16,12 +16,7 @@ import {
   type CampaignConfigErrors,
   type Fixture,
   type Mode,
-  type ProductVersion,
 } from '@gitbench/core';
-import type { Db } from '../client';
-import type { Prisma } from '../generated/prisma/client';
-import { insertCampaign } from './campaign-store';
-import type { PlanJob } from './dispatch';
 
 export interface LoadedSuite {
   version: string;
@@ -30,7 +25,8 @@ export interface LoadedSuite {
   invalid: { file: string; line: number; field: string; message: string }[];
 }
 
-export interface CampaignServiceDeps {
+/** What checking a configuration needs from the process: its suites, its profiles and agents, its limits. */
+export interface PrepareCampaignDeps {
   loadSuite(dir: string): Promise<LoadedSuite>;
   /** The profile that serves a model id, or an error message naming why none does. */
   profileFor(modelId: string): { profile: string } | { error: string };
@@ -47,14 +43,8 @@ export interface CampaignServiceDeps {
   agents?: readonly string[];
   /** Why the judge profile cannot judge (unknown, no models), or null when it can. */
   judgeProfileError?(name: string): string | null;
-  /** Sends the campaign's first plan job (the campaign row records it as dispatch 1). */
-  enqueuePlan(job: PlanJob): Promise<void>;
-  /** This process's GitBench version, recorded with the campaign. */
-  productVersion: ProductVersion;
   /** How large a campaign may be (default DEFAULT_CAMPAIGN_LIMITS); checked before anything is planned. */
   limits?: CampaignLimits;
-  /** A safety reviewer is configured: the campaign starts with its review pending (else not_configured). */
-  safetyReviewConfigured?: boolean;
 }
 
 export type PreparedCampaign =
@@ -72,9 +62,9 @@ const fail = (field: string, message: string): PreparedCampaign => ({ ok: false,
 
 /**
  * Validates a configuration against the suite and the configured profiles and plans it, writing
- * nothing. Used by create (before writing) and by the form's estimate.
+ * nothing. Used by createCampaign (before writing), the form's estimate and the CLI's dry run.
  */
-export async function prepareCampaign(input: unknown, deps: CampaignServiceDeps): Promise<PreparedCampaign> {
+export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps): Promise<PreparedCampaign> {
   const parsed = parseCampaignConfig(input);
   if (!parsed.success) return { ok: false, errors: parsed.error };
   const limits = deps.limits ?? DEFAULT_CAMPAIGN_LIMITS;
@@ -132,53 +122,4 @@ export function agentErrors(config: CampaignConfig, known: readonly string[]): [
   return (config.agents ?? []).flatMap((name, i): [string, string][] =>
     name === OWN_AGENT || known.includes(name) ? [] : [[`agents.${i}`, `agents[${i}]: unknown agent '${name}'. Use one of ${choices}.`]],
   );
-}
-
-export type CreateCampaignResult =
-  | { ok: true; campaignId: string; attempts: number; fixtures: number; targets: number; queued: boolean; queueError?: string }
-  | { ok: false; errors: CampaignConfigErrors };
-
-/**
- * Creates a campaign: the row, its targets and its frozen fixture definitions in one transaction,
- * then hands planning to a worker. If the queue is unreachable the campaign stays PLANNING and every
- * worker's reaper sends the plan job again once it is; the caller is told.
- */
-export async function createCampaign(db: Db, input: unknown, deps: CampaignServiceDeps): Promise<CreateCampaignResult> {
-  const prepared = await prepareCampaign(input, deps);
-  if (!prepared.ok) return prepared;
-  const { config, plan, profiles } = prepared;
-  const campaignId = await insertCampaign(db, {
-    name: config.name,
-    createdBy: config.createdBy,
-    config: config as unknown as Prisma.InputJsonValue,
-    configHash: prepared.hash,
-    seed: config.seed,
-    suiteVersion: config.fixtures.suiteVersion ?? prepared.suite.version,
-    trials: config.trials,
-    product: deps.productVersion,
-    targets: plan.targets.map((t) => ({
-      modelId: t.modelId,
-      baseModel: t.baseModel,
-      reasoningEffort: t.reasoningEffort,
-      outputMode: t.outputMode,
-      agent: t.agent,
-      profile: profiles.get(t.modelId) ?? profiles.get(t.baseModel) ?? 'builtin',
-    })),
-    fixtures: plan.fixtures.map((f) => ({
-      domain: f.domain,
-      fixtureId: f.id,
-      difficulty: f.difficulty,
-      tags: f.tags,
-      scoringType: f.scoring.type,
-      definition: f as unknown as Prisma.InputJsonValue,
-    })),
-  });
-  if (deps.safetyReviewConfigured) await db.campaign.update({ where: { id: campaignId }, data: { safetyReview: 'pending' } });
-  const result = { ok: true as const, campaignId, attempts: plan.attempts.length, fixtures: plan.fixtures.length, targets: plan.targets.length };
-  try {
-    await deps.enqueuePlan({ campaignId, dispatch: 1 });
-    return { ...result, queued: true };
-  } catch (err) {
-    return { ...result, queued: false, queueError: (err as Error).message };
-  }
 }

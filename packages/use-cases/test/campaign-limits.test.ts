@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { campaignLimitsFromEnv, capJsonStrings, DEFAULT_CAMPAIGN_LIMITS, type Fixture } from '@gitbench/core';
-import { prepareCampaign, type CampaignServiceDeps } from '../src';
+import { prepareCampaign, type PrepareCampaignDeps } from '../src';
 
 // A suite of 204 fixtures (the size of the built-in one) made of plain text fixtures.
 const suite = Array.from({ length: 204 }, (_, i) => ({ domain: `d${i % 17}`, id: `f${i}`, difficulty: 'easy', tags: [], scoring: { type: 'exact_match' } })) as unknown as Fixture[];
-const deps = (limits?: CampaignServiceDeps['limits']): CampaignServiceDeps => ({
+const deps = (limits?: PrepareCampaignDeps['limits']): PrepareCampaignDeps => ({
   loadSuite: async () => ({ version: 'v', fixtures: suite, invalid: [] }),
   profileFor: () => ({ profile: 'builtin' }),
-  enqueuePlan: async () => undefined,
-  productVersion: { version: 'test', dirty: false, source: 'GITBENCH_VERSION' },
   ...(limits ? { limits } : {}),
 });
 
