@@ -4,6 +4,7 @@ import { rawQuery, type Db } from '../client';
 import type { AttemptStatus, Prisma } from '../generated/prisma/client';
 import { ACTIVE_CAMPAIGN_STATUSES } from './dispatch';
 import { gatewayCallsInsert } from '../trajectories/gateway-call-store';
+import { cancelTrajectoryUpdate } from '../trajectories/trajectory-store';
 import { SqlParams } from './sql-params';
 
 /**
@@ -149,8 +150,15 @@ const RECORD_COLUMNS: Record<Exclude<keyof AttemptWrite['record'], 'finishedAt' 
  * attempt never has an outcome without its evidence, nor evidence counted twice. One statement
  * instead of an interactive transaction: this runs once per attempt, and the round trips and
  * transaction bookkeeping were a good part of a worker's time on attempts scored on text.
+ * `trajectory: 'cancelled'` ends the try's agent trajectory as cancelled in the same statement.
  */
-export async function finishAttempt(db: Db, claim: Claim, workerId: string, outcome: AttemptWrite): Promise<boolean> {
+export async function finishAttempt(
+  db: Db,
+  claim: Claim,
+  workerId: string,
+  outcome: AttemptWrite,
+  opts: { trajectory?: 'cancelled' } = {},
+): Promise<boolean> {
   const sql = new SqlParams();
   const finishedAt = sql.now();
   const status = sql.param(outcome.status, '"AttemptStatus"');
@@ -170,11 +178,13 @@ export async function finishAttempt(db: Db, claim: Claim, workerId: string, outc
   }
   const insertTry = tryInsert(sql, claim, workerId, status, finishedAt, outcome.record);
   const insertCalls = gatewayCallsInsert(sql, 'tried', outcome.record.gatewayCalls);
+  const endTrajectory = opts.trajectory === 'cancelled' ? cancelTrajectoryUpdate(sql, claim.tryNumber) : null;
   const { rows } = await rawQuery<{ id: string }>(
     db,
     `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id"),
      tried AS (${insertTry} RETURNING "id", "attemptId", "tryNumber")
      ${insertCalls ? `, called AS (${insertCalls})` : ''}
+     ${endTrajectory ? `, ended AS (${endTrajectory})` : ''}
      SELECT "id" FROM tried`,
     sql.values,
   );

@@ -12,6 +12,7 @@ import {
 import type { Db } from '../client';
 import type { Prisma, TrajectoryStatus } from '../generated/prisma/client';
 import { jsonbSafe, jsonbText } from '../jsonb-text';
+import type { SqlParams } from '../campaigns/sql-params';
 
 /**
  * Trajectories in Postgres, apart from the attempt rows: one Trajectory per try, one TrajectoryStep
@@ -160,23 +161,24 @@ export async function finishTrajectory(db: Db, trajectoryId: string, summary: Tr
 }
 
 /**
- * The try's attempt was cancelled while its agent worked: its trajectory ends `cancelled`, never
- * `sandbox_error` (the cancel removes the campaign's sandboxes, often before the worker hears of it, so
- * the loop ended on a sandbox that was gone) nor running or abandoned. An ending the loop reached on
- * its own (a submit, a limit, tampering) is kept: the model's steps up to it are what they were.
+ * The UPDATE that ends a cancelled try's trajectory, for the statement that writes the attempt's end
+ * (finishAttempt), from the attempt row its `won` CTE returned: the attempt and its trajectory end
+ * together or not at all. The trajectory ends `cancelled`, never `sandbox_error` (the cancel removes
+ * the campaign's sandboxes, often before the worker hears of it, so the loop ended on a sandbox that
+ * was gone) nor running or abandoned. An ending the loop reached on its own (a submit, a limit,
+ * tampering) is kept: the model's steps up to it are what they were.
  */
-export async function markTrajectoryCancelled(db: Pick<Db, '$executeRaw'>, attemptId: string, tryNumber: number): Promise<number> {
-  const detail = 'the campaign was cancelled while the agent worked';
-  return db.$executeRaw`
-    UPDATE "Trajectory" SET
+export function cancelTrajectoryUpdate(sql: SqlParams, tryNumber: number): string {
+  const detail = sql.param('the campaign was cancelled while the agent worked', 'text');
+  return `UPDATE "Trajectory" AS t SET
       "exitStatus" = 'cancelled',
-      "status" = CASE WHEN "status" = 'running' THEN 'finished'::"TrajectoryStatus" ELSE "status" END,
-      "finishedAt" = COALESCE("finishedAt", now()),
-      "summary" = CASE WHEN "summary" IS NULL THEN NULL
-        ELSE jsonb_set(jsonb_set("summary"::jsonb, '{exitStatus}', '"cancelled"'), '{exitDetail}', to_jsonb(${detail}::text)) END,
+      "status" = CASE WHEN t."status" = 'running' THEN 'finished'::"TrajectoryStatus" ELSE t."status" END,
+      "finishedAt" = COALESCE(t."finishedAt", now()),
+      "summary" = CASE WHEN t."summary" IS NULL THEN NULL
+        ELSE jsonb_set(jsonb_set(t."summary"::jsonb, '{exitStatus}', '"cancelled"'), '{exitDetail}', to_jsonb(${detail})) END,
       "updatedAt" = now()
-    WHERE "attemptId" = ${attemptId} AND "tryNumber" = ${tryNumber}
-      AND ("exitStatus" IS NULL OR "exitStatus" IN ('sandbox_error', 'model_error'))`;
+    FROM won WHERE t."attemptId" = won."id" AND t."tryNumber" = ${sql.param(tryNumber, 'int')}
+      AND (t."exitStatus" IS NULL OR t."exitStatus" IN ('sandbox_error', 'model_error'))`;
 }
 
 /** The try was abandoned (its worker died): its trajectory stays, marked so, and is never finished. */

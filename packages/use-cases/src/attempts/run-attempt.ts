@@ -1,7 +1,6 @@
 import {
   claimAttempt,
   finishAttempt,
-  markTrajectoryCancelled,
   heartbeatAttempt,
   loadSnapshotArchive,
   redispatchAttempts,
@@ -182,9 +181,11 @@ async function settleAttempt(deps: RunAttemptDeps, claim: ClaimedAttempt, ending
       return { status: ending.outcome.status, written, ...(ending.timedOut ? { timedOut: true } : {}) };
     }
     case 'cancelled':
-      await finishAttempt(deps.db, claim, deps.workerId, ending.outcome);
-      // Its agent's loop ended on the removed sandbox (or was stopped): the trajectory says cancelled.
-      if (claim.outputMode === 'agent') await markTrajectoryCancelled(deps.db, claim.attemptId, claim.tryNumber);
+      // Its agent's loop ended on the removed sandbox (or was stopped): its trajectory says cancelled,
+      // written by the same statement as the attempt's end.
+      await finishAttempt(deps.db, claim, deps.workerId, ending.outcome, {
+        ...(claim.outputMode === 'agent' ? { trajectory: 'cancelled' as const } : {}),
+      });
       return { aborted: 'cancelled' };
     case 'lost':
       return { aborted: 'lost' };
