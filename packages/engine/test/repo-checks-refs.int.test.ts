@@ -69,13 +69,31 @@ const NOT_STASH = /^stash@\{0\} \([0-9a-f]{12}\) is not a stash: 1 parent\(s\), 
 const FORGED = /tampered with the scorer's view: objects whose content is not what their names say/;
 
 const REMOTE_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
-  "the remote's refs, objects and packed refs replaced by links to the clone's": ['for f in refs objects packed-refs; do rm -rf remote.git/$f; if [ -e .git/$f ]; then ln -s ../.git/$f remote.git/$f; fi; done', LINKED],
+  "the remote's refs, objects and packed refs replaced by links to the clone's": [
+    'for f in refs objects packed-refs; do rm -rf remote.git/$f; if [ -e .git/$f ]; then ln -s ../.git/$f remote.git/$f; fi; done',
+    LINKED,
+  ],
   "a commondir that makes the clone's git directory the remote's": ['echo ../.git > remote.git/commondir', LINKED],
-  "the remote's branches a link to the clone's, its objects pushed": [`${FIX_OBJECTS} && m=$(git rev-parse main) && echo "$m" > .git/refs/heads/main && rm -rf remote.git/refs/heads remote.git/packed-refs && ln -s ../../.git/refs/heads remote.git/refs/heads`, LINKED],
-  "alternates that borrow the clone's objects, and the ref written by hand": ['echo "$PWD/.git/objects" > remote.git/objects/info/alternates && git rev-parse main > remote.git/refs/heads/main', /does not exist in remote\.git/],
-  "a graft in the remote that gives a look-alike the fix as a parent": [`${FIX_OBJECTS} && copy=$(git commit-tree 'main^{tree}' -p main~1 -m 'Fix add') && git push -q origin "$copy:refs/heads/main" && echo "$copy $(git rev-parse main~1) $(git rev-parse main)" > remote.git/info/grafts`, LACKS],
-  "a replace ref in the remote, switched on by its configuration, that shows the fix in place of its main": [`${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && git --git-dir=remote.git config core.useReplaceRefs true`, LACKS],
-  'the same replace ref, switched on by a global configuration in HOME and the pinned global file': [`${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && printf '[core]\\n\\tuseReplaceRefs = true\\n' | tee ~/.gitconfig "\${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}" > /dev/null`, LACKS],
+  "the remote's branches a link to the clone's, its objects pushed": [
+    `${FIX_OBJECTS} && m=$(git rev-parse main) && echo "$m" > .git/refs/heads/main && rm -rf remote.git/refs/heads remote.git/packed-refs && ln -s ../../.git/refs/heads remote.git/refs/heads`,
+    LINKED,
+  ],
+  "alternates that borrow the clone's objects, and the ref written by hand": [
+    'echo "$PWD/.git/objects" > remote.git/objects/info/alternates && git rev-parse main > remote.git/refs/heads/main',
+    /does not exist in remote\.git/,
+  ],
+  'a graft in the remote that gives a look-alike the fix as a parent': [
+    `${FIX_OBJECTS} && copy=$(git commit-tree 'main^{tree}' -p main~1 -m 'Fix add') && git push -q origin "$copy:refs/heads/main" && echo "$copy $(git rev-parse main~1) $(git rev-parse main)" > remote.git/info/grafts`,
+    LACKS,
+  ],
+  'a replace ref in the remote, switched on by its configuration, that shows the fix in place of its main': [
+    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && git --git-dir=remote.git config core.useReplaceRefs true`,
+    LACKS,
+  ],
+  'the same replace ref, switched on by a global configuration in HOME and the pinned global file': [
+    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && printf '[core]\\n\\tuseReplaceRefs = true\\n' | tee ~/.gitconfig "\${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}" > /dev/null`,
+    LACKS,
+  ],
   "the remote's main rewritten in place as a commit with the fix's tree over the fix": [
     `${FIX_OBJECTS} && ${python(`import os, subprocess, zlib
 git = lambda *a: subprocess.run(['git', *a], capture_output=True).stdout.strip()
@@ -88,18 +106,36 @@ open(p, 'wb').write(zlib.compress(b'commit %d\\0' % len(body) + body.replace(git
 `)}`,
     FORGED,
   ],
-  "packed refs that list the remote's main twice, the fix last": [`${FIX_OBJECTS} && rm -f remote.git/refs/heads/main && printf '# pack-refs with: peeled fully-peeled sorted \\n%s refs/heads/main\\n%s refs/heads/main\\n' "$(git rev-parse main~1)" "$(git rev-parse main)" > remote.git/packed-refs`, /lists refs\/heads\/main 2 time\(s\)/],
-  "hooks, fsmonitor and a hooks path in the remote that would push during the look-ups": [`${CHEAT} && for h in reference-transaction post-index-change pre-receive post-update; do cp /tmp/cheat remote.git/hooks/$h; done && git --git-dir=remote.git config core.fsmonitor /tmp/cheat && git config core.fsmonitor /tmp/cheat && git --git-dir=remote.git config include.path /tmp/inc && printf '[core]\\n\\thooksPath = /tmp\\n' > /tmp/inc`, LACKS],
+  "packed refs that list the remote's main twice, the fix last": [
+    `${FIX_OBJECTS} && rm -f remote.git/refs/heads/main && printf '# pack-refs with: peeled fully-peeled sorted \\n%s refs/heads/main\\n%s refs/heads/main\\n' "$(git rev-parse main~1)" "$(git rev-parse main)" > remote.git/packed-refs`,
+    /lists refs\/heads\/main 2 time\(s\)/,
+  ],
+  'hooks, fsmonitor and a hooks path in the remote that would push during the look-ups': [
+    `${CHEAT} && for h in reference-transaction post-index-change pre-receive post-update; do cp /tmp/cheat remote.git/hooks/$h; done && git --git-dir=remote.git config core.fsmonitor /tmp/cheat && git config core.fsmonitor /tmp/cheat && git --git-dir=remote.git config include.path /tmp/inc && printf '[core]\\n\\thooksPath = /tmp\\n' > /tmp/inc`,
+    LACKS,
+  ],
 };
 
 /** A stash-like commit (HEAD and an index commit as parents) with the change, left in no ref: what git stash create makes. */
 const MADE_STASH = 's=$(git stash create) && git checkout -q -- calc.py';
 
 const STASH_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
-  "refs/stash an ordinary commit with the change (not a stash), with a reflog": ['git commit -qam wip && git update-ref --create-reflog refs/stash HEAD && git reset -q --hard HEAD~1', NOT_STASH],
-  "a stash reflog written by hand whose only entry is not what refs/stash holds": [`${MADE_STASH} && git update-ref --create-reflog refs/stash HEAD && printf '%s %s t <t@t> 1700000000 +0000\\tWIP on main\\n' "$(git rev-parse HEAD)" "$s" > .git/logs/refs/stash`, /but the newest entry of its reflog is/],
-  'an ordinary commit in refs/stash, made to look like a stash by a replace ref and configuration': [`git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && git replace "$c" "$(git commit-tree "$c^{tree}" -p HEAD -p HEAD -m wip)" && git config core.useReplaceRefs true && printf '[core]\\n\\tuseReplaceRefs = true\\n' > ~/.gitconfig`, NOT_STASH],
-  'an ordinary commit in refs/stash, given a second parent by a graft': ['git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && echo "$c $(git rev-parse HEAD) $(git rev-parse HEAD)" > .git/info/grafts', NOT_STASH],
+  'refs/stash an ordinary commit with the change (not a stash), with a reflog': [
+    'git commit -qam wip && git update-ref --create-reflog refs/stash HEAD && git reset -q --hard HEAD~1',
+    NOT_STASH,
+  ],
+  'a stash reflog written by hand whose only entry is not what refs/stash holds': [
+    `${MADE_STASH} && git update-ref --create-reflog refs/stash HEAD && printf '%s %s t <t@t> 1700000000 +0000\\tWIP on main\\n' "$(git rev-parse HEAD)" "$s" > .git/logs/refs/stash`,
+    /but the newest entry of its reflog is/,
+  ],
+  'an ordinary commit in refs/stash, made to look like a stash by a replace ref and configuration': [
+    `git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && git replace "$c" "$(git commit-tree "$c^{tree}" -p HEAD -p HEAD -m wip)" && git config core.useReplaceRefs true && printf '[core]\\n\\tuseReplaceRefs = true\\n' > ~/.gitconfig`,
+    NOT_STASH,
+  ],
+  'an ordinary commit in refs/stash, given a second parent by a graft': [
+    'git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && echo "$c $(git rev-parse HEAD) $(git rev-parse HEAD)" > .git/info/grafts',
+    NOT_STASH,
+  ],
   'an ordinary commit in refs/stash, rewritten in place with a second parent': [
     `git commit -qam wip && git update-ref --create-reflog refs/stash HEAD && ${python(`import os, subprocess, zlib
 git = lambda *a: subprocess.run(['git', *a], capture_output=True).stdout.strip()
@@ -111,7 +147,10 @@ open(path, 'wb').write(zlib.compress(b'commit %d\\0' % (len(body) + 48) + body.r
 `)} && git reset -q --hard HEAD~1`,
     FORGED,
   ],
-  "refs/stash and its reflog links to a branch's, the branch at a stash-like commit": [`${MADE_STASH} && git update-ref --create-reflog refs/heads/wip "$s" && ln -s heads/wip .git/refs/stash && mkdir -p .git/logs/refs && ln -s heads/wip .git/logs/refs/stash`, /refs\/stash is not the repository's own/],
+  "refs/stash and its reflog links to a branch's, the branch at a stash-like commit": [
+    `${MADE_STASH} && git update-ref --create-reflog refs/heads/wip "$s" && ln -s heads/wip .git/refs/stash && mkdir -p .git/logs/refs && ln -s heads/wip .git/logs/refs/stash`,
+    /refs\/stash is not the repository's own/,
+  ],
 };
 
 let driver: DockerSandboxDriver;
@@ -139,7 +178,10 @@ function load(text: string): Fixture {
 beforeAll(async () => {
   const fixTree = treeOf({ 'calc.py': FIXED, README: '# calc\n' });
   const stashFixture = load(stashTask(treeOf({ 'calc.py': FIXED })));
-  const [first, stashSnapshot] = await Promise.all([buildFixtureRepository(load(remoteTask(ZERO, fixTree)), driver), buildFixtureRepository(stashFixture, driver)]);
+  const [first, stashSnapshot] = await Promise.all([
+    buildFixtureRepository(load(remoteTask(ZERO, fixTree)), driver),
+    buildFixtureRepository(stashFixture, driver),
+  ]);
   // The fix's id is known once built (the harness's dates make it); built again with the check that names it.
   const fix = first.commits.find((c) => c.subject === 'Fix add')!.hash;
   const remoteFixture = load(remoteTask(fix, fixTree));
@@ -150,7 +192,14 @@ beforeAll(async () => {
 }, 300_000);
 
 const single = (answer: string, task: { fixture: Fixture; snapshot: BuiltSnapshot }): Promise<AttemptRun> =>
-  executeAttempt({ ...task, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'repo-checks-refs' } });
+  executeAttempt({
+    ...task,
+    driver,
+    model: answering(answer),
+    modelName: 'red-team',
+    mode: 'text',
+    labels: { 'org.gitbench.attempt': 'repo-checks-refs' },
+  });
 
 /** A counted failure (FAIL, or TAMPERING), never a pass or an exclusion, for the reason given. */
 function expectCountedFailure(run: AttemptRun, why?: RegExp): void {
@@ -158,13 +207,18 @@ function expectCountedFailure(run: AttemptRun, why?: RegExp): void {
   expect({ status: run.status, checks, error: run.errorMessage }).toMatchObject({ status: 'VALID_FAIL' });
   expect([null, 'tampering']).toContain(run.errorClass);
   expect(run.passed).toBe(false);
-  if (why) expect(why === FORGED ? `${run.errorClass}: ${run.errorMessage}` : (run.attempt?.checks[0]?.detail ?? '')).toMatch(why);
+  if (why)
+    expect(why === FORGED ? `${run.errorClass}: ${run.errorMessage}` : (run.attempt?.checks[0]?.detail ?? '')).toMatch(
+      why,
+    );
 }
 
 describe('remote_branch against a hostile single answer', { timeout: 240_000 }, () => {
   it('the honest push passes, and doing nothing fails', async () => {
     const run = await single(remote.fixture.expected, remote);
-    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({ status: 'VALID_PASS' });
+    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({
+      status: 'VALID_PASS',
+    });
     expectCountedFailure(await single('true', remote), LACKS);
   });
 
@@ -178,7 +232,9 @@ describe('remote_branch against a hostile single answer', { timeout: 240_000 }, 
 describe('stash_entries against a hostile single answer', { timeout: 240_000 }, () => {
   it('the honest stash passes, and doing nothing fails', async () => {
     const run = await single(stash.fixture.expected, stash);
-    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({ status: 'VALID_PASS' });
+    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({
+      status: 'VALID_PASS',
+    });
     expectCountedFailure(await single('true', stash), /^the stash holds 0 entries, 1 expected$/);
   });
 
