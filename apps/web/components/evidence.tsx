@@ -1,12 +1,41 @@
 import type { ReactNode } from 'react';
 import { CopyButton } from './copy-button';
+import { DASH } from './format';
 import { lineDiff } from './line-diff';
 
-export function Pre({ children, label }: { children: ReactNode; label?: string }) {
-  return (
-    <pre aria-label={label} className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs text-slate-800">
+/**
+ * A block of preformatted text. `copy` names what it holds for a Copy button in its corner, which copies
+ * the whole text (the block scrolls; the button stays put).
+ */
+export function Pre({ children, label, copy }: { children: ReactNode; label?: string; copy?: string }) {
+  const copies = Boolean(copy) && typeof children === 'string' && children !== '';
+  const pre = (
+    <pre
+      aria-label={label}
+      className={`max-h-96 overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs text-slate-800 ${copies ? 'pr-16' : ''}`}
+    >
       {children}
     </pre>
+  );
+  if (!copies) return pre;
+  return (
+    <div className="relative">
+      {pre}
+      <div className="absolute right-1.5 top-1.5">
+        <CopyButton text={children as string} label={copy!} />
+      </div>
+    </div>
+  );
+}
+
+/** A value (an id, a hash) with a button that copies it; an unknown value (—) has none. */
+export function Copyable({ text, label }: { text: string | null | undefined; label: string }) {
+  if (!text || text === DASH) return <>{DASH}</>;
+  return (
+    <span className="inline-flex max-w-full flex-wrap items-center gap-1.5">
+      <span className="break-all">{text}</span>
+      <CopyButton text={text} label={label} />
+    </span>
   );
 }
 
@@ -51,10 +80,15 @@ export function Facts({ items, testId }: { items: [string, ReactNode][]; testId?
   );
 }
 
-export function JsonBlock({ value, label }: { value: unknown; label?: string }) {
+/** `copy`: a Copy button for the JSON, named by `label`. */
+export function JsonBlock({ value, label, copy = false }: { value: unknown; label?: string; copy?: boolean }) {
   if (value === null || value === undefined) return <p className="text-sm text-slate-500">Not recorded.</p>;
   if (typeof value === 'object' && Object.keys(value as object).length === 0) return <p className="text-sm text-slate-500">Empty.</p>;
-  return <Pre label={label}>{JSON.stringify(value, null, 2)}</Pre>;
+  return (
+    <Pre label={label} copy={copy ? (label ?? 'JSON') : undefined}>
+      {JSON.stringify(value, null, 2)}
+    </Pre>
+  );
 }
 
 /** A block of text (a prompt, a command list, a scoring rule) with a button that copies it whole. */

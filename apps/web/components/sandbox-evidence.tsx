@@ -1,4 +1,5 @@
 import type { AttemptSandbox } from '@gitbench/core';
+import { CopyButton } from './copy-button';
 import { Pre } from './evidence';
 
 type AttemptSandboxEvidence = Extract<AttemptSandbox, { evidence: unknown }>['evidence'];
@@ -17,13 +18,22 @@ function ExecItem({ e, label }: { e: Exec; label: string }) {
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-slate-600">{label}</span>
         <code className="max-w-full whitespace-pre-wrap break-all rounded bg-slate-900 px-2 py-0.5 text-slate-50">$ {shownCommand(e.command)}</code>
+        <CopyButton text={e.command} label="command" />
         <span className={e.exitCode === 0 ? 'text-emerald-700' : 'text-rose-700'}>exit {e.exitCode ?? '?'}</span>
         {e.durationMs !== undefined ? <span className="text-slate-500">{e.durationMs} ms</span> : null}
         {e.timedOut ? <span className="text-rose-700">timed out</span> : null}
         {e.truncated ? <span className="text-amber-700">output truncated</span> : null}
       </div>
-      {e.stdout ? <Pre label="stdout">{e.stdout}</Pre> : null}
-      {e.stderr ? <Pre label="stderr">{e.stderr}</Pre> : null}
+      {e.stdout ? (
+        <Pre label="stdout" copy="stdout">
+          {e.stdout}
+        </Pre>
+      ) : null}
+      {e.stderr ? (
+        <Pre label="stderr" copy="stderr">
+          {e.stderr}
+        </Pre>
+      ) : null}
       {!e.stdout && !e.stderr ? <p className="text-xs text-slate-500">(no output)</p> : null}
     </li>
   );

@@ -29,7 +29,7 @@ export function Transcript({ transcript }: { transcript: unknown }) {
                 <pre className="mt-1 whitespace-pre-wrap font-mono text-amber-950">{reasoning}</pre>
               </details>
             ) : null}
-            <Pre>{text(m.content) || '(empty)'}</Pre>
+            <Pre copy={text(m.content) ? `${String(m.role ?? 'message')} message` : undefined}>{text(m.content) || '(empty)'}</Pre>
             {Object.keys(rest).length > 0 ? <Pre>{JSON.stringify(rest, null, 2)}</Pre> : null}
           </li>
         );

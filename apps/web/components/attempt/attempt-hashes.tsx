@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { AttemptEvidence } from '@gitbench/core';
 import { Section } from '@/components/empty-state';
-import { Facts, JsonBlock } from '@/components/evidence';
-import { date, DASH, productVersion } from '@/components/format';
+import { Copyable, Facts, JsonBlock } from '@/components/evidence';
+import { productVersion } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import type { AttemptRecord } from '@/lib/queries/attempt';
 
 /** The transcript, route, request and usage of every model call, however the try was recorded. */
@@ -37,18 +38,23 @@ export function callsOf(ev: AttemptEvidence | null) {
 function hashFacts(a: AttemptRecord, ev: AttemptEvidence | null): [string, ReactNode][] {
   const fx = a.fixtureSnapshot;
   return [
-    ['attempt', a.id],
-    ['fixture input hash', a.inputHash ?? fx.inputHash ?? DASH],
-    ['fixture definition hash', (ev?.origin === 'gitbench' ? ev.scoring?.hashes.definition : undefined) ?? DASH],
-    ['rendered prompt hash', a.promptHash ?? DASH],
-    ['expected output hash', a.expectedHash ?? DASH],
-    ['scorer config hash', a.scorerConfigHash ?? DASH],
-    ['request config hash', a.requestConfigHash ?? DASH],
-    ['model output hash', a.outputHash ?? DASH],
-    ['sandbox image', a.sandboxImage ?? 'none (scored on text)'],
+    ['attempt', <Copyable key="id" text={a.id} label="attempt id" />],
+    ['fixture input hash', <Copyable key="input" text={a.inputHash ?? fx.inputHash} label="fixture input hash" />],
+    ['fixture definition hash', <Copyable key="definition" text={ev?.origin === 'gitbench' ? ev.scoring?.hashes.definition : undefined} label="fixture definition hash" />],
+    ['rendered prompt hash', <Copyable key="prompt" text={a.promptHash} label="rendered prompt hash" />],
+    ['expected output hash', <Copyable key="expected" text={a.expectedHash} label="expected output hash" />],
+    ['scorer config hash', <Copyable key="scorer" text={a.scorerConfigHash} label="scorer config hash" />],
+    ['request config hash', <Copyable key="request" text={a.requestConfigHash} label="request config hash" />],
+    ['model output hash', <Copyable key="output" text={a.outputHash} label="model output hash" />],
+    ['sandbox image', a.sandboxImage ? <Copyable key="image" text={a.sandboxImage} label="sandbox image" /> : 'none (scored on text)'],
     ['GitBench (worker)', productVersion(a.productVersion, a.productDirty)],
     ['profile', a.target.profile],
-    ['queued / started / finished', `${date(a.queuedAt)} / ${date(a.startedAt)} / ${date(a.finishedAt)}`],
+    [
+      'queued / started / finished',
+      <span key="times" className="font-sans" data-testid="attempt-times">
+        <LocalTime at={a.queuedAt} seconds /> / <LocalTime at={a.startedAt} seconds /> / <LocalTime at={a.finishedAt} seconds />
+      </span>,
+    ],
   ];
 }
 
@@ -76,15 +82,15 @@ export function AttemptHashes({
         <div className="grid gap-3 lg:grid-cols-3">
           <div>
             <h3 className="text-sm font-medium">Provider route</h3>
-            <JsonBlock value={calls.route} label="provider route" />
+            <JsonBlock value={calls.route} label="provider route" copy />
           </div>
           <div>
             <h3 className="text-sm font-medium">Request configuration</h3>
-            <JsonBlock value={calls.requestConfig} label="request configuration" />
+            <JsonBlock value={calls.requestConfig} label="request configuration" copy />
           </div>
           <div>
             <h3 className="text-sm font-medium">Provider retries and usage</h3>
-            <JsonBlock value={calls.usage} label="retries and usage" />
+            <JsonBlock value={calls.usage} label="retries and usage" copy />
           </div>
         </div>
       ) : null}

@@ -20,17 +20,21 @@ export function RepositoryState({
         nothing, so there is no after).
       </p>
       {fx.repoState ? (
-        <Pre label="repository state before the answer">{fx.repoState}</Pre>
+        <Pre label="repository state before the answer" copy="repository state before">
+          {fx.repoState}
+        </Pre>
       ) : (
         <p className="text-sm text-slate-500">Not recorded (legacy imports have none).</p>
       )}
       {sandbox?.kind !== undefined && sandbox.kind !== 'none' && sandbox.evidence.repoStateAfter ? (
-        <Pre label="repository state after the answer and the scorer's look-ups">{sandbox.evidence.repoStateAfter}</Pre>
+        <Pre label="repository state after the answer and the scorer's look-ups" copy="repository state after">
+          {sandbox.evidence.repoStateAfter}
+        </Pre>
       ) : null}
       {fx.setupLog ? (
         <details>
           <summary className="cursor-pointer text-sm text-slate-600">Setup log</summary>
-          <Pre>{fx.setupLog}</Pre>
+          <Pre copy="setup log">{fx.setupLog}</Pre>
         </details>
       ) : null}
     </Section>

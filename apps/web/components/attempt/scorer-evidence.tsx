@@ -49,11 +49,11 @@ function CheckItem({ check: c, index }: { check: ScoreCheck; index: number }) {
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           <div>
             <div className="text-xs text-slate-500">expected</div>
-            <Pre>{c.expected ?? DASH}</Pre>
+            <Pre copy={c.expected ? 'expected value' : undefined}>{c.expected ?? DASH}</Pre>
           </div>
           <div>
             <div className="text-xs text-slate-500">actual</div>
-            <Pre>{c.actual ?? DASH}</Pre>
+            <Pre copy={c.actual ? 'actual value' : undefined}>{c.actual ?? DASH}</Pre>
           </div>
         </div>
       ) : null}

@@ -12,11 +12,15 @@ function OutputVsExpected({ ev, expected }: { ev: AttemptEvidence | null; expect
       <div className="grid gap-3 lg:grid-cols-2">
         <div>
           <div className="text-xs font-medium text-slate-500">Model output</div>
-          <Pre label="model output">{ev?.output ?? '(no output)'}</Pre>
+          <Pre label="model output" copy={ev?.output ? 'model output' : undefined}>
+            {ev?.output ?? '(no output)'}
+          </Pre>
         </div>
         <div>
           <div className="text-xs font-medium text-slate-500">Expected</div>
-          <Pre label="expected">{ev?.expected ?? String(expected ?? '(not recorded)')}</Pre>
+          <Pre label="expected" copy={ev?.expected ?? expected ? 'expected output' : undefined}>
+            {ev?.expected ?? String(expected ?? '(not recorded)')}
+          </Pre>
         </div>
       </div>
       <Diff expected={ev?.expected ?? String(expected ?? '')} actual={ev?.output ?? ''} />
@@ -69,7 +73,9 @@ export function TryEvidence({
   return (
     <>
       <Section title="Rendered prompt" id="prompt">
-        <Pre label="rendered prompt">{ev?.prompt ?? 'Not recorded.'}</Pre>
+        <Pre label="rendered prompt" copy={ev?.prompt ? 'rendered prompt' : undefined}>
+          {ev?.prompt ?? 'Not recorded.'}
+        </Pre>
       </Section>
       <OutputVsExpected ev={ev} expected={def.expected} />
       {ev?.origin === 'gitbench' && ev.scoring?.family ? (

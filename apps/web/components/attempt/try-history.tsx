@@ -1,6 +1,7 @@
 import { DataTable } from '@/components/data-table';
 import { Section } from '@/components/empty-state';
-import { date, DASH } from '@/components/format';
+import { DASH } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import { StatusBadge } from '@/components/status-badge';
 import type { AttemptRecord } from '@/lib/queries/attempt';
 
@@ -17,8 +18,8 @@ export function TryHistory({ tries }: { tries: AttemptRecord['tries'] }) {
           { header: 'Try', className: 'tabular-nums', cell: (t) => t.tryNumber },
           { header: 'Status', cell: (t) => <StatusBadge status={t.status} /> },
           { header: 'Worker', className: 'font-mono text-xs', cell: (t) => t.workerId },
-          { header: 'Started', className: 'text-xs', cell: (t) => date(t.startedAt) },
-          { header: 'Finished', className: 'text-xs', cell: (t) => date(t.finishedAt) },
+          { header: 'Started', className: 'text-xs', cell: (t) => <LocalTime at={t.startedAt} seconds /> },
+          { header: 'Finished', className: 'text-xs', cell: (t) => <LocalTime at={t.finishedAt} seconds /> },
           {
             header: 'Error',
             className: 'text-xs text-slate-700',

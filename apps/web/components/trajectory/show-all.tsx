@@ -16,14 +16,15 @@ export function ShowAll({
   initial: string;
   clippedBytes: number | undefined;
   fetchPart: () => Promise<string>;
-  render: (text: string) => ReactNode;
+  /** `complete`: the text is whole (never clipped, or loaded in full), so it may be copied. */
+  render: (text: string, complete: boolean) => ReactNode;
   what: string;
 }) {
   const [full, setFull] = useState<string | null>(null);
   const [state, setState] = useState<'idle' | 'loading' | 'error'>('idle');
   return (
     <div className="space-y-1">
-      {render(full ?? initial)}
+      {render(full ?? initial, full !== null || !clippedBytes)}
       {clippedBytes && full === null ? (
         <button
           type="button"

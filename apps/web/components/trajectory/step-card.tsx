@@ -3,16 +3,27 @@
 import { callLabel, mainArgument, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import { RepoChange } from './repo-change';
 import { ShowAll } from './show-all';
+import { CopyButton } from '../copy-button';
 
 const n = (v: number | null) => (v === null ? '—' : v.toLocaleString('en-US'));
 const ms = (v: number) => (v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`);
 const usd = (v: number | null) => (v === null ? '—' : v < 0.01 ? `$${v.toPrecision(2)}` : `$${v.toFixed(3)}`);
 
-function Output({ text }: { text: string }) {
-  return (
-    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-2 font-mono text-[11px] leading-4 text-slate-100" data-testid="tool-output">
+/** A tool's output; `complete` (not a clipped preview) gets a Copy button. */
+function Output({ text, complete }: { text: string; complete: boolean }) {
+  const pre = (
+    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-2 pr-16 font-mono text-[11px] leading-4 text-slate-100" data-testid="tool-output">
       {text || '(no output)'}
     </pre>
+  );
+  if (!complete || !text) return pre;
+  return (
+    <div className="relative">
+      {pre}
+      <div className="absolute right-1.5 top-1.5">
+        <CopyButton text={text} label="tool output" />
+      </div>
+    </div>
   );
 }
 
@@ -119,6 +130,7 @@ export function StepCard({
             <div className="flex flex-wrap items-center gap-2 text-xs">
               <span className="rounded bg-slate-800 px-1.5 py-0.5 font-mono text-white">{call.name}</span>
               {multiline ? null : <code className="break-all text-slate-800">{callLabel(call)}</code>}
+              {main !== null && !step.clipped.arguments[call.id] ? <CopyButton text={main} label="command" /> : null}
               {result ? (
                 <span className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`} data-testid="exit-code">
                   {result.timedOut ? 'timed out' : result.exitCode !== null ? `exit ${result.exitCode}` : result.isError ? 'error' : 'ok'} · {ms(result.durationMs)}
@@ -159,7 +171,7 @@ export function StepCard({
                   clippedBytes={step.clipped.output[call.id]}
                   fetchPart={() => fetchPart(step.index, { kind: 'output', callId: call.id })}
                   what="output"
-                  render={(t) => <Output text={t} />}
+                  render={(t, complete) => <Output text={t} complete={complete} />}
                 />
                 {result.truncatedBytes ? (
                   <p className="text-[11px] text-slate-500">
