@@ -79,6 +79,8 @@ interface BackportSpec {
    * (the fix and its parent) before anything else. The ticket says so, with these words.
    */
   harness?: string;
+  /** What else the ticket must say about this fix (a later correction upstream needed, checked by a named test). */
+  note?: string;
 }
 
 interface RebaseSpec {
@@ -459,6 +461,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       `  (the checker runs its own pinned copy of \`${p.tests}/\` for the line, so editing tests changes nothing);`,
     ]),
     ...(spec.harness ? [spec.harness] : []),
+    ...(spec.note ? [spec.note] : []),
     ...(p.deselected ? [p.deselected] : []),
     '- main is left as it is.',
   ].join('\n');
