@@ -206,17 +206,31 @@ function conflictedFiles(scratch: string, ours: string, theirs: string): string[
   return out.slice('\u0000EXIT1\u0000'.length).split('\n').slice(1).filter(Boolean);
 }
 
+/**
+ * The blobs of each conflicted path's stages (1 base, 2 ours, 3 theirs), as `git merge` leaves them in the index:
+ * from merge-tree's conflicted file info, so that a file one side renamed is read under the other side's name too.
+ */
+function conflictStages(mergeTreeOutput: string): Map<string, Record<string, string>> {
+  const stages = new Map<string, Record<string, string>>();
+  for (const line of mergeTreeOutput.split('\n').slice(1)) {
+    const m = /^[0-7]{6} ([0-9a-f]{40,64}) ([123])\t(.+)$/.exec(line);
+    if (!m) continue;
+    stages.set(m[3]!, { ...stages.get(m[3]!), [m[2]!]: m[1]! });
+  }
+  return stages;
+}
+
 /** git merge-file over the three stages of a path, resolving every conflict one way. */
-function mergeFile(scratch: string, how: 'ours' | 'theirs' | 'union', base: string, ours: string, theirs: string, path: string): Buffer {
+function mergeFile(scratch: string, how: 'ours' | 'theirs' | 'union', base: string, ours: string, theirs: string, path: string, stages?: Record<string, string>): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'hard-mf-'));
   try {
-    const read = (rev: string) => {
-      const r = spawnSync('git', ['cat-file', 'blob', `${rev}:${path}`], { cwd: scratch });
+    const read = (rev: string, stage: string) => {
+      const r = spawnSync('git', ['cat-file', 'blob', stages ? (stages[stage] ?? '0'.repeat(40)) : `${rev}:${path}`], { cwd: scratch });
       return r.status === 0 ? r.stdout : Buffer.alloc(0);
     };
-    writeFileSync(join(dir, 'o'), read(ours));
-    writeFileSync(join(dir, 'b'), read(base));
-    writeFileSync(join(dir, 't'), read(theirs));
+    writeFileSync(join(dir, 'o'), read(ours, '2'));
+    writeFileSync(join(dir, 'b'), read(base, '1'));
+    writeFileSync(join(dir, 't'), read(theirs, '3'));
     const r = spawnSync('git', ['merge-file', `--${how}`, '-p', join(dir, 'o'), join(dir, 'b'), join(dir, 't')], { cwd: scratch, maxBuffer: 64 * 1024 * 1024 });
     return r.stdout;
   } finally {
@@ -307,9 +321,11 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   if (!verdicts.merge.passed) throw new Error(`${spec.id}: the tests fail on the real merge: ${verdicts.merge.summary}`);
   const remerged = git(scratch, ['merge-tree', '--write-tree', '--no-messages', o, t], { allowFail: true });
   // allowFail marks a failed run as NUL EXIT<code> NUL before its output.
-  const autoMerged = (remerged.startsWith('\u0000') ? remerged.slice(remerged.indexOf('\u0000', 1) + 1) : remerged).split('\n')[0]!;
+  const mergeTreeOutput = remerged.startsWith('\u0000') ? remerged.slice(remerged.indexOf('\u0000', 1) + 1) : remerged;
+  const autoMerged = mergeTreeOutput.split('\n')[0]!;
+  const stages = conflictStages(mergeTreeOutput);
   for (const how of ['ours', 'theirs', 'union'] as const) {
-    const tree = withFiles(scratch, autoMerged, Object.fromEntries(files.map((f) => [f, mergeFile(scratch, how, b, o, t, f)])));
+    const tree = withFiles(scratch, autoMerged, Object.fromEntries(files.map((f) => [f, mergeFile(scratch, how, b, o, t, f, stages.get(f))])));
     const commit = git(scratch, ['commit-tree', tree, '-p', o, '-p', t], { input: `${how}\n` }).trim();
     verdicts[how] = runTests(scratch, commit, p, tarPath);
     if (verdicts[how].passed) throw new Error(`${spec.id}: the tests pass when every conflict keeps ${how}: not a semantic merge`);
