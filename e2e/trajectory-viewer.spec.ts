@@ -74,6 +74,23 @@ test('drill down from a campaign to an agent trajectory, search it, jump, and fo
   await expect(hit.getByTestId('tool-output').first()).toContainText("'chekout' is not a git command");
   await shot(page, 'trajectory-search');
 
+  // Matches are marked inside the outputs, case-insensitively, in the steps the search found and no others.
+  await page.getByLabel('Search the trajectory').fill('CHEKOUT');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByTestId('search-summary')).toContainText(/match \u201cCHEKOUT\u201d/);
+  const marked = hit.getByTestId('tool-output').first().getByTestId('search-match');
+  await expect(marked.first()).toHaveText('chekout');
+  await expect(marked.first()).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+  await hit.screenshot({ path: 'test-results/screens/trajectory-search-marked.png' });
+  const hitSteps = (await page.getByTestId('search-hits').getByRole('button').allInnerTexts()).map((t) => Number(/step (\d+)/.exec(t)![1]));
+  const markedSteps = await viewer.locator('[data-testid=step]:has([data-testid=search-match])').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-step')) + 1));
+  expect(markedSteps.length).toBeGreaterThan(0);
+  for (const n of markedSteps) expect(hitSteps).toContain(n);
+  // An empty search clears the marks.
+  await page.getByLabel('Search the trajectory').fill('');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(viewer.getByTestId('search-match')).toHaveCount(0);
+
   // A long output is collapsed to head and tail; "show all" loads that output only.
   await viewer.getByRole('button', { name: 'Last step' }).click();
   const showAllButton = viewer.getByRole('button', { name: /Show all of the output/ });

@@ -10,6 +10,7 @@ import {
   fullPart,
   headOf,
   jumpTargets,
+  matchParts,
   mainArgument,
   repoChanged,
   searchStep,
@@ -142,5 +143,27 @@ describe("a tool call's label", () => {
     expect(mainArgument({ offset: 3 })).toBeNull();
     expect(mainArgument(['git status'])).toBeNull();
     expect(callLabel({ name: 'bash', arguments: null, rawArguments: '{"command": "git st' })).toBe('{"command": "git st');
+  });
+});
+
+describe('the parts of a text a search matched', () => {
+  it('are every case-insensitive occurrence, the text kept whole and in order', () => {
+    const text = "git: 'Chekout' is not a git command; did you mean chekout? (CHEKOUT)";
+    const parts = matchParts(text, 'chekout');
+    expect(parts.filter((p) => p.match).map((p) => p.text)).toEqual(['Chekout', 'chekout', 'CHEKOUT']);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
+    expect(parts[0]).toEqual({ text: "git: '", match: false });
+  });
+
+  it('take the query literally, and leave a text without a match or a query as one part', () => {
+    expect(matchParts('a.b a+b (a)', 'a+b')).toEqual([
+      { text: 'a.b ', match: false },
+      { text: 'a+b', match: true },
+      { text: ' (a)', match: false },
+    ]);
+    expect(matchParts('[x] and [x]', '[x]').filter((p) => p.match)).toHaveLength(2);
+    expect(matchParts('nothing here', 'zzz')).toEqual([{ text: 'nothing here', match: false }]);
+    expect(matchParts('nothing here', null)).toEqual([{ text: 'nothing here', match: false }]);
+    expect(matchParts('match', 'match')).toEqual([{ text: 'match', match: true }]);
   });
 });

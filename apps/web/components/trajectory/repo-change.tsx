@@ -1,5 +1,6 @@
 import type { RepoStepState } from '@gitbench/core';
 import type { StepHead } from '@/lib/trajectory/view-model';
+import { Highlighted } from './highlighted';
 import { ShowAll } from './show-all';
 
 type HeadRepo = NonNullable<StepHead['repo']>;
@@ -46,7 +47,7 @@ export function DiffLines({ diff }: { diff: string }) {
                     : 'text-slate-700'
           }
         >
-          {line || ' '}
+          <Highlighted text={line || ' '} />
         </div>
       ))}
     </pre>

@@ -1,6 +1,7 @@
 'use client';
 
 import { callLabel, mainArgument, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { Highlighted } from './highlighted';
 import { RepoChange } from './repo-change';
 import { ShowAll } from './show-all';
 import { CopyButton } from '../copy-button';
@@ -13,7 +14,7 @@ const usd = (v: number | null) => (v === null ? '—' : v < 0.01 ? `$${v.toPreci
 function Output({ text, complete }: { text: string; complete: boolean }) {
   const pre = (
     <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-2 pr-16 font-mono text-[11px] leading-4 text-slate-100" data-testid="tool-output">
-      {text || '(no output)'}
+      {text ? <Highlighted text={text} /> : '(no output)'}
     </pre>
   );
   if (!complete || !text) return pre;
@@ -104,7 +105,11 @@ export function StepCard({
             clippedBytes={step.clipped.reasoning}
             fetchPart={() => fetchPart(step.index, { kind: 'reasoning' })}
             what="reasoning"
-            render={(t) => <p className="whitespace-pre-wrap text-xs italic text-slate-600">{t}</p>}
+            render={(t) => (
+              <p className="whitespace-pre-wrap text-xs italic text-slate-600">
+                <Highlighted text={t} />
+              </p>
+            )}
           />
         </details>
       ) : null}
@@ -114,7 +119,11 @@ export function StepCard({
           clippedBytes={step.clipped.content}
           fetchPart={() => fetchPart(step.index, { kind: 'content' })}
           what="message"
-          render={(t) => <p className="whitespace-pre-wrap text-sm text-slate-800">{t}</p>}
+          render={(t) => (
+            <p className="whitespace-pre-wrap text-sm text-slate-800">
+              <Highlighted text={t} />
+            </p>
+          )}
         />
       ) : null}
       {step.runtimeNote ? <p className="rounded bg-amber-50 p-2 text-xs text-amber-900">Runtime: {step.runtimeNote}</p> : null}
@@ -129,7 +138,11 @@ export function StepCard({
           <div key={call.id} className="space-y-1" data-testid="tool-call" data-failed={failed ? 'true' : 'false'}>
             <div className="flex flex-wrap items-center gap-2 text-xs">
               <span className="rounded bg-slate-800 px-1.5 py-0.5 font-mono text-white">{call.name}</span>
-              {multiline ? null : <code className="break-all text-slate-800">{callLabel(call)}</code>}
+              {multiline ? null : (
+                <code className="break-all text-slate-800">
+                  <Highlighted text={callLabel(call)} />
+                </code>
+              )}
               {main !== null && !step.clipped.arguments[call.id] ? <CopyButton text={main} label="command" /> : null}
               {result ? (
                 <span className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`} data-testid="exit-code">
@@ -150,7 +163,7 @@ export function StepCard({
             </div>
             {multiline ? (
               <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-800" data-testid="call-argument">
-                {main}
+                <Highlighted text={main} />
               </pre>
             ) : null}
             <details>
@@ -160,7 +173,11 @@ export function StepCard({
                 clippedBytes={step.clipped.arguments[call.id]}
                 fetchPart={() => fetchPart(step.index, { kind: 'arguments', callId: call.id })}
                 what="arguments"
-                render={(t) => <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px]">{t}</pre>}
+                render={(t) => (
+                  <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px]">
+                    <Highlighted text={t} />
+                  </pre>
+                )}
               />
             </details>
             {call.parseError ? <p className="rounded bg-rose-50 p-2 text-xs text-rose-900">Arguments refused: {call.parseError}</p> : null}

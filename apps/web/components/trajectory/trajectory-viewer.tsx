@@ -6,6 +6,7 @@ import { countOf, jumpTargets, repoChanged, STEP_PAGE, stepFailed, stepNumber, t
 import type { TrajectoryMeta } from '@/lib/queries/trajectory';
 import { repoGist } from './repo-change';
 import { fetchStepPart, getJson, searchUrl, stepsUrl } from './trajectory-api';
+import { SearchQuery } from './highlighted';
 import { StepCard } from './step-card';
 import { VirtualList, type VirtualListHandle } from './virtual-list';
 import { LIST_KEYS_ATTRIBUTE, useListKeys } from '../use-list-keys';
@@ -277,18 +278,21 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
           ) : !steps ? (
             <p className="text-sm text-slate-500">Loading steps…</p>
           ) : (
-            steps.map((s) => (
-              <StepCard
-                key={s.index}
-                step={s}
-                prev={heads[s.index - 1] ?? null}
-                startMs={startMs}
-                scaleMs={scaleMs}
-                highlight={s.index === target}
-                limitStep={limit && jumps.limit === s.index ? limit : null}
-                fetchPart={fetchPart}
-              />
-            ))
+            // Every text of a step marks where the search matched.
+            <SearchQuery.Provider value={search?.query ?? null}>
+              {steps.map((s) => (
+                <StepCard
+                  key={s.index}
+                  step={s}
+                  prev={heads[s.index - 1] ?? null}
+                  startMs={startMs}
+                  scaleMs={scaleMs}
+                  highlight={s.index === target}
+                  limitStep={limit && jumps.limit === s.index ? limit : null}
+                  fetchPart={fetchPart}
+                />
+              ))}
+            </SearchQuery.Provider>
           )}
         </div>
       </div>

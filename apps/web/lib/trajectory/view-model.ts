@@ -212,6 +212,17 @@ export function searchStep(step: TrajectoryStep, query: string): SearchHit | nul
   return fields.length ? { index: step.index, fields } : null;
 }
 
+/**
+ * A text cut at every case-insensitive occurrence of the query (the search's own rule), so the viewer
+ * can mark where a step matched; one unmatched part when there is no query or no match.
+ */
+export function matchParts(text: string, query: string | null): { text: string; match: boolean }[] {
+  if (!query) return [{ text, match: false }];
+  const pieces = text.split(new RegExp(`(${query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`, 'gi'));
+  // split with one capture group alternates: unmatched, match, unmatched, ...
+  return pieces.map((piece, i) => ({ text: piece, match: i % 2 === 1 })).filter((p) => p.text !== '');
+}
+
 /** Where two trajectories stand at the same step: the compare view marks where they part. */
 export interface AlignedRow {
   index: number;
