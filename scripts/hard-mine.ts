@@ -100,6 +100,21 @@ interface RebaseSpec {
    * Without it, the rebase made by hand is read from scripts/hard-ports/<id>/NN.patch.
    */
   fromMerge?: string;
+  /**
+   * The command `tests_pass_each` runs at every replayed commit (with main's tests pinned), when the project's whole
+   * command would make the oracle's run too long; `eachNote` is the ticket's sentence for it.
+   */
+  eachCommand?: string;
+  eachNote?: string;
+  /** Commits (1-based) whose originals already failed the tests (work in progress fixed later on the branch): left out of `tests_pass_each`, the ticket says why. */
+  eachExempt?: { commits: number[]; why: string };
+  /**
+   * Plausible wrong replays, each a negative: scripts/hard-ports/<id>/<name>/NN.patch for every commit, like the
+   * reference's. The miner keeps one only if main's tests fail at one of its commits or the tip's tests fail at its tip.
+   */
+  wrongReplays?: { name: string; why: string }[];
+  /** What the branch holds, for the ticket's first sentence (default: "<n> real fixes made on the maintenance line"). */
+  about?: string;
 }
 
 interface Sources {
@@ -587,19 +602,59 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     git(scratch, ['worktree', 'remove', '--force', probe], { allowFail: true });
     rmSync(probe, { recursive: true, force: true });
   }
-  if (conflicted.length < 2) throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
   const mainTests = `_assets/tests/${spec.id}-main.tar.gz`;
   const tipTests = `_assets/tests/${spec.id}-tip.tar.gz`;
   testsArchive(scratch, onto, p.tests, join(out, mainTests));
   testsArchive(scratch, tip, p.tests, join(out, tipTests));
+  const exempt = new Set((spec.eachExempt?.commits ?? []).map((n) => n - 1));
+  const eachProject: Project = spec.eachCommand ? { ...p, command: spec.eachCommand } : p;
+  // Commits git replays without a conflict whose result still fails main's tests (a semantic conflict git does not
+  // mark), found by replaying as a hurried rebase would: git's clean picks kept as they are, and only the commits
+  // that stop on a conflict resolved as the reference resolves them.
+  const brokenClean: string[] = [];
+  const patchesByIndex = rebased.map((r, i) => gitBuf(scratch, ['diff', '--binary', '--full-index', rebased[i - 1] ?? onto, r]));
+  const ident = { GIT_COMMITTER_NAME: 'gitbench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_COMMITTER_DATE: '946684800 +0000' };
+  const probe2 = mkdtempSync(join(tmpdir(), 'hard-replay-'));
+  try {
+    git(scratch, ['worktree', 'add', '-q', '--detach', probe2, onto]);
+    for (const [i, c] of feature.entries()) {
+      const picked = git(probe2, ['cherry-pick', '--no-commit', c], { allowFail: true });
+      const clean = !picked.startsWith('\u0000EXIT');
+      if (!clean) {
+        git(probe2, ['cherry-pick', '--abort'], { allowFail: true });
+        git(probe2, ['reset', '-q', '--hard'], { allowFail: true });
+        if (patchesByIndex[i]!.length > 0) git(probe2, ['apply', '--index', '-'], { input: patchesByIndex[i]!, allowFail: true });
+      }
+      git(probe2, ['commit', '-q', '--allow-empty', '--no-verify', '-C', c], { env: ident, allowFail: true });
+      git(probe2, ['cherry-pick', '--quit'], { allowFail: true });
+      if (process.env.HARD_MINE_DEBUG) process.stderr.write(`naive ${i + 1}: ${clean ? 'clean' : 'conflict'} ${picked.slice(0, 200)}\n`);
+      if (clean && !exempt.has(i) && !runTests(scratch, git(probe2, ['rev-parse', 'HEAD^{tree}']).trim(), eachProject, join(out, mainTests)).passed) brokenClean.push(subjectOf(metas[i]!));
+    }
+  } finally {
+    git(scratch, ['worktree', 'remove', '--force', probe2], { allowFail: true });
+    rmSync(probe2, { recursive: true, force: true });
+  }
+  if (conflicted.length < 2) throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
   const atTip = runTests(scratch, tip, p, join(out, tipTests));
   if (!atTip.passed) throw new Error(`${spec.id}: the tests fail at the rebased tip: ${atTip.summary}`);
-  const each = rebased.map((r) => runTests(scratch, r, p, join(out, mainTests)));
+  const each = rebased.map((r, i) => (exempt.has(i) ? { passed: true, exit: 0, summary: 'exempt' } : runTests(scratch, r, eachProject, join(out, mainTests))));
   const failing = each.map((r, i) => (r.passed ? null : `${subjectOf(metas[i]!)}: ${r.summary}`)).filter(Boolean);
   if (failing.length) throw new Error(`${spec.id}: main's tests fail at replayed commits: ${failing.join('; ')}`);
+  const wrongReplays = (spec.wrongReplays ?? []).map((w) => {
+    const commits: string[] = [];
+    for (const [i] of spec.commits.entries()) {
+      const patch = readFileSync(resolve('scripts/hard-ports', spec.id, w.name, `${String(i + 1).padStart(2, '0')}.patch`));
+      commits.push(applied(scratch, commits[i - 1] ?? onto, patch, metas[i]!));
+    }
+    const tipRun = runTests(scratch, commits.at(-1)!, p, join(out, tipTests));
+    const eachFailing = commits.map((c, i) => (exempt.has(i) ? null : runTests(scratch, c, eachProject, join(out, mainTests)).passed ? null : i + 1)).filter((n): n is number => n !== null);
+    if (tipRun.passed && eachFailing.length === 0) throw new Error(`${spec.id}: the wrong replay ${w.name} passes every test`);
+    const summary = [...(eachFailing.length ? [`main's tests fail at commit${eachFailing.length > 1 ? 's' : ''} ${eachFailing.join(', ')}`] : []), ...(tipRun.passed ? [] : [`at the tip: ${tipRun.summary}`])].join('; ');
+    return { ...w, patches: commits.map((c, i) => b64(gitBuf(scratch, ['diff', '--binary', '--full-index', commits[i - 1] ?? onto, c]))), summary };
+  });
   bundle(scratch, { 'refs/heads/main': onto, [`refs/heads/${spec.branch}`]: feature.at(-1)! }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
-  const patches = rebased.map((r, i) => b64(gitBuf(scratch, ['diff', '--binary', '--full-index', rebased[i - 1] ?? onto, r])));
+  const patches = patchesByIndex.map((d) => b64(d));
   const replay = (keep: (i: number) => boolean) =>
     [
       `git checkout -q -B ${sh(spec.branch)} main`,
@@ -611,7 +666,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   const emptyOnes = rebased.map((r, i) => (git(scratch, ['rev-parse', `${r}^{tree}`]).trim() === git(scratch, ['rev-parse', `${rebased[i - 1] ?? onto}^{tree}`]).trim() ? i : -1)).filter((i) => i >= 0);
   const subjects = metas.map(subjectOf);
   const ticket = [
-    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.commits.length} real fixes made on the maintenance line. Our policy is a linear history:`,
+    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. Our policy is a linear history:`,
     `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot since the branch started: ${spec.mainMoved}`,
     'Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main\'s current code.',
     '',
@@ -623,8 +678,9 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     `- each of the ${spec.commits.length} commits above appears exactly once on it, in this order, with its original message, and nothing else is added.`,
     '  Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);',
     `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
-    ...(p.deselected ? [`  ${p.deselected}`] : []),
-    `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
+    ...(p.deselected ? [`  ${p.deselected.replace('the merge does not touch', 'the rebase does not touch')}`] : []),
+    spec.eachNote ?? `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
+    ...(spec.eachExempt ? [`  ${spec.eachExempt.why}`] : []),
     `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
   ].join('\n');
   const doc = {
@@ -640,7 +696,14 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         { type: 'linear_onto', branch: spec.branch, onto: 'main' },
         { type: 'commits_preserved', range: `main..${spec.branch}`, messages: metas.map((m) => m.message.replace(/\s+$/, '')) },
         { type: 'tests_pass', rev: spec.branch, ...testRun(p, tipTests) },
-        { type: 'tests_pass_each', range: `main..${spec.branch}`, ...testRun(p, mainTests), min_commits: spec.commits.length, max_commits: spec.commits.length + 2 },
+        {
+          type: 'tests_pass_each',
+          range: `main..${spec.branch}`,
+          ...testRun(eachProject, mainTests),
+          ...(exempt.size ? { except_subjects: [...exempt].map((i) => subjectOf(metas[i]!)) } : {}),
+          min_commits: spec.commits.length,
+          max_commits: spec.commits.length + 2,
+        },
       ],
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
@@ -648,19 +711,45 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         { base: spec.base, onto: spec.onto, ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])) },
         `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}. ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
       ),
-      measured: { conflicted, tip: atTip.summary, each: each.map((r) => r.summary) },
+      measured: {
+        conflicted,
+        ...(brokenClean.length ? { brokenClean } : {}),
+        tip: atTip.summary,
+        each: each.map((r) => r.summary),
+        ...Object.fromEntries(wrongReplays.map((w) => [w.name, w.summary])),
+      },
     },
     negatives: [
       { answer: 'true', why: `nop: ${spec.branch} is not on main.` },
       {
         answer: `git checkout -q ${sh(spec.branch)} && git rebase -q -X theirs main`,
-        why: 'Letting the branch win every conflict (-X theirs) brings back code main renamed; and git drops the commits main already has.',
+        why: `Letting the branch win every conflict (-X theirs) brings back code main renamed${emptyOnes.length ? '; and git drops the commits main already has' : ''}.`,
       },
       { answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`, why: 'A merge instead of a rebase: not linear on main.' },
-      {
-        answer: replay((i) => !emptyOnes.includes(i)),
-        why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.`,
-      },
+      ...(emptyOnes.length
+        ? [{ answer: replay((i) => !emptyOnes.includes(i)), why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.` }]
+        : []),
+      ...wrongReplays.map((w) => ({
+        answer: [
+          `git checkout -q -B ${sh(spec.branch)} main`,
+          ...feature.map((f, i) => `${w.patches[i] ? `printf '%s' ${w.patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`),
+        ].join('\n'),
+        why: `${w.why} (${w.summary}).`,
+      })),
+      ...(brokenClean.length
+        ? [
+            {
+              // The textual conflicts resolved as the reference does, every other commit as git replays it.
+              answer: [
+                `git checkout -q -B ${sh(spec.branch)} main`,
+                ...feature.map((f, i) =>
+                  `git cherry-pick --allow-empty ${f} >/dev/null 2>&1 || { git cherry-pick --abort; ${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index; ` : ''}git commit -q --allow-empty -C ${f}; }`,
+                ),
+              ].join('\n'),
+              why: `Trusting git where it reports no conflict: ${brokenClean.join('; ')} replay cleanly but break main's tests (main removed or changed what they use).`,
+            },
+          ]
+        : []),
     ],
   };
   mkdirSync(join(out, 'long-rebase'), { recursive: true });
