@@ -36,6 +36,7 @@ export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentI
 export {
   agentResponse,
   agentTaskPrompt,
+  thirdPartyTaskPrompt,
   runAgentAttempt,
   type AgentAttemptInput,
   type AgentAttemptOptions,

@@ -1,4 +1,5 @@
 export * from './agent-config';
+export * from './agent-budget';
 export * from './exit-status';
 export * from './fixture-agent';
 export * from './scored-on';

@@ -1,4 +1,5 @@
 import {
+  agentBudgetSentence,
   agentCheckStatement,
   agentConfigSchema,
   agentScoredOn,
@@ -21,6 +22,7 @@ import {
   WORKSPACE_VARIABLE,
   type AgentConfig,
   type AgentConfigInput,
+  type AgentLimits,
   type ExecRecord,
   type Fixture,
   type GatewayCallRecord,
@@ -105,6 +107,14 @@ export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, ans
   return checked ? `${prompt}\n\n${checked}` : prompt;
 }
 
+/**
+ * The task as a third-party agent gets it: its own tools set the command limit, and its system prompt
+ * is its own, so the budget the gateway holds it to (model calls, wall-clock time) ends the task.
+ */
+export function thirdPartyTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs'>): string {
+  return `${agentTaskPrompt(fixture, snapshot, 'final message', null)}\n\n${agentBudgetSentence(limits, null)}`;
+}
+
 /** The model's agent side: a built-in agent, or the provider's tool-calling turns. */
 function agentModelFor(input: AgentAttemptInput, fixture: Fixture, reference: string, toolSet: ReturnType<typeof getToolSet>): AgentModel {
   const builtin = builtinAgent(input.modelName, { fixture, reference, toolSet, ...(input.trial !== undefined ? { trial: input.trial } : {}) });
@@ -155,8 +165,8 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
   const reference = referenceAnswer(fixture, snapshot);
   // A third-party agent brings its own loop; the gateway plays the built-in models through its tools.
   const model = thirdParty ? null : agentModelFor(input, fixture, reference, toolSet);
-  // Our loop stops each command at the configured limit; a third-party agent's own tools set theirs.
-  const prompt = thirdParty ? agentTaskPrompt(fixture, snapshot, 'final message', null) : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
+  // Our loop stops each command at the configured limit, and its system prompt states the budget.
+  const prompt = thirdParty ? thirdPartyTaskPrompt(fixture, snapshot, config.limits) : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
   const started = performance.now();

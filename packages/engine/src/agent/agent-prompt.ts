@@ -1,4 +1,4 @@
-import type { ToolSet } from '@gitbench/core';
+import { agentBudgetSentence, type AgentLimits, type ToolSet } from '@gitbench/core';
 import type { AgentWireProtocol } from '@gitbench/providers';
 
 /** The runtime's answer to a turn without a usable tool call (a format strike). */
@@ -12,10 +12,20 @@ export function continueMessage(protocol: AgentWireProtocol, why: string): strin
 /**
  * The system prompt: the sandbox, the tool set's own instructions (what it can do, and nothing it
  * cannot: ggb-mcr has no shell), and, in text mode, the protocol. What is checked is said once, in
- * the task (agentTaskPrompt), not here.
+ * the task (agentTaskPrompt), not here. The budget is the attempt's own limits, where the loop stops.
  */
-export function agentSystemPrompt(toolSet: ToolSet, protocol: AgentWireProtocol, repoDir: string): string {
-  const lines = [`You are working in a git repository at ${repoDir} inside a sandbox with no network access.`, 'Work step by step with your tools.'];
+export function agentSystemPrompt(
+  toolSet: ToolSet,
+  protocol: AgentWireProtocol,
+  repoDir: string,
+  limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs' | 'commandTimeoutMs'>,
+): string {
+  const lines = [
+    `You are working in a git repository at ${repoDir} inside a sandbox with no network access.`,
+    'Work step by step with your tools.',
+    // A tool set without a shell runs no command the model writes, so its budget names none.
+    agentBudgetSentence(limits, toolSet.tools.some((t) => t.name === 'bash') ? limits.commandTimeoutMs : null),
+  ];
   if (protocol === 'native') {
     if (toolSet.instructions) lines.push(toolSet.instructions);
     lines.push('Call one tool at a time.');

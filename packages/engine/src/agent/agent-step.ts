@@ -80,7 +80,7 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   if ('exit' in queried) return queried.exit;
   if ('switchToText' in queried) {
     loop.protocol = 'text';
-    loop.systemPrompt = agentSystemPrompt(input.toolSet, 'text', input.repoLabel ?? input.ctx.repoDir);
+    loop.systemPrompt = agentSystemPrompt(input.toolSet, 'text', input.repoLabel ?? input.ctx.repoDir, limits);
     loop.messages[0] = { role: 'system', content: loop.systemPrompt };
     return null;
   }

@@ -27,7 +27,12 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
   const now = input.now ?? Date.now;
   const started = now();
   const protocol: AgentWireProtocol = input.config.protocol === 'text' ? 'text' : 'native';
-  const systemPrompt = agentSystemPrompt(input.toolSet, protocol, input.repoLabel ?? input.ctx.repoDir);
+  const systemPrompt = agentSystemPrompt(
+    input.toolSet,
+    protocol,
+    input.repoLabel ?? input.ctx.repoDir,
+    input.config.limits,
+  );
   const messages: AgentMessage[] = [
     { role: 'system', content: systemPrompt },
     { role: 'user', content: input.taskPrompt },

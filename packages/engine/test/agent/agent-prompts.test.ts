@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { agentCheckStatement, agentScoredOn, agentTaskText, COMMAND_TIME_LIMIT, contextPlan, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
+import { agentBudgetSentence, agentCheckStatement, agentScoredOn, agentTaskText, COMMAND_TIME_LIMIT, contextPlan, DEFAULT_AGENT_CONFIG, getToolSet, toolSetNames, type Fixture } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
-import { agentSystemPrompt, agentTaskPrompt, loadSuiteDir, type FixtureSnapshot } from '../../src';
+import { agentSystemPrompt, agentTaskPrompt, loadSuiteDir, thirdPartyTaskPrompt, type FixtureSnapshot } from '../../src';
 
 /** What an agent is told, checked over every fixture of the four suites and every tool set. */
 const ROOT = join(import.meta.dirname, '../../../..');
@@ -39,13 +39,46 @@ describe('agent prompts', () => {
   it('claim nothing a tool set cannot do, and leave what is checked to the task', () => {
     for (const name of toolSetNames()) {
       const toolSet = getToolSet(name);
-      const system = agentSystemPrompt(toolSet, 'native', '/work/repo');
+      const system = agentSystemPrompt(toolSet, 'native', '/work/repo', DEFAULT_AGENT_CONFIG.limits);
       expect(system, name).toContain(toolSet.instructions!);
       expect(system, name).not.toMatch(/checked/);
       const hasShell = toolSet.tools.some((t) => t.name === 'bash');
       if (!hasShell) expect(system, name).not.toMatch(/\bcommands?\b|\bbash\b|\bshell\b|inspect the repository/i);
     }
     for (const f of fixtures.filter((x) => x.scoring.type === 'ggb_mcr')) expect(agentTaskText(f), f.id).not.toMatch(/run the git commands/);
+  });
+});
+
+describe('the budget in the system prompt', () => {
+  const toolSet = getToolSet(toolSetNames().find((n) => getToolSet(n).tools.some((t) => t.name === 'bash'))!);
+  const budget = 'You have at most 30 turns and 10 minutes in all (each reply is one turn, with its tool call); each command is stopped after 30 seconds.';
+
+  it('is the attempt’s own limits, in both protocols', () => {
+    for (const protocol of ['native', 'text'] as const) {
+      expect(agentSystemPrompt(toolSet, protocol, '/work/repo', DEFAULT_AGENT_CONFIG.limits).split('\n'), protocol).toContain(budget);
+      const hard = agentSystemPrompt(toolSet, protocol, '/work/repo', { maxTurns: 60, maxWallMs: 1_800_000, commandTimeoutMs: 45_000 });
+      expect(hard.split('\n'), protocol).toContain(
+        'You have at most 60 turns and 30 minutes in all (each reply is one turn, with its tool call); each command is stopped after 45 seconds.',
+      );
+      expect(hard, protocol).not.toMatch(/\b30 turns|10 minutes/);
+    }
+  });
+
+  it('leaves out the command limit where the agent’s own shell sets it, or where it has no shell', () => {
+    const noShell = toolSetNames().map(getToolSet).find((t) => !t.tools.some((x) => x.name === 'bash'))!;
+    expect(agentSystemPrompt(noShell, 'native', '/work/repo', DEFAULT_AGENT_CONFIG.limits)).toContain('You have at most 30 turns and 10 minutes in all (each reply is one turn, with its tool call).');
+    expect(agentBudgetSentence({ maxTurns: 1, maxWallMs: 90_000 }, null)).toBe('You have at most 1 turn and 90 seconds in all (each reply is one turn, with its tool call).');
+  });
+});
+
+describe('the budget at the end of a third-party agent’s task', () => {
+  it('is the gateway’s limits after the task, without a command limit its own tools set', () => {
+    const f = fixtures.find((x) => x.domain === 'cherry_pick' && x.id === 'f007')!;
+    const snapshot = { context: contextPlan(f).map((s) => ({ command: s.command, stdout: '', exitCode: 0 })) } as unknown as FixtureSnapshot;
+    const task = agentTaskPrompt(f, snapshot, 'final message', null);
+    expect(thirdPartyTaskPrompt(f, snapshot, { maxTurns: 60, maxWallMs: 1_800_000 })).toBe(
+      `${task}\n\nYou have at most 60 turns and 30 minutes in all (each reply is one turn, with its tool call).`,
+    );
   });
 });
 
@@ -61,7 +94,7 @@ describe('the command time limit in the hard tier’s prompts', async () => {
     for (const f of naming) {
       const key = `${f.domain}/${f.id}`;
       expect(agentTaskPrompt(f, snapshot(f), 'submit', 45_000), key).toMatch(/stopped after\s+45 seconds/);
-      expect(agentTaskPrompt(f, snapshot(f), 'submit', 45_000), key).not.toContain('{{');
+      expect(agentTaskPrompt(f, snapshot(f), 'submit', 45_000), key).not.toContain(COMMAND_TIME_LIMIT);
       expect(agentTaskPrompt(f, snapshot(f), 'final message', null), key).toMatch(/stopped after\s+the time limit of your own shell tool/);
     }
     for (const f of hard) expect(`${f.prompt}\n${f.agent?.prompt ?? ''}`, `${f.domain}/${f.id}`).not.toMatch(/stopped after\s+\d/);
