@@ -7,9 +7,9 @@ export const AGENT_FLAGS = ['tool-set', 'protocol', 'max-turns', 'max-wall-ms', 
 export const AGENT_FLAG_HELP = [
   ['--tool-set <name>', 'with --mode agent: bash, editor, bash+editor, ggb-mcr, ggb-ir, ggb-icc, or default (the fixture family\'s own)'],
   ['--protocol <protocol>', 'with --mode agent: auto (default), native tool calls or text (one fenced bash block per turn)'],
-  ['--max-turns <n>', "with --mode agent: model turns before the loop stops"],
-  ['--max-wall-ms <n>', 'with --mode agent: wall-clock limit of the whole loop (default 600000; a person at --model manual needs more)'],
-  ['--command-timeout-ms <n>', 'with --mode agent: limit of one command in the sandbox'],
+  ['--max-turns <n>', "with --mode agent: model turns before the loop stops (default: the suite.yaml's agent.max_turns, else 30)"],
+  ['--max-wall-ms <n>', "with --mode agent: wall-clock limit of the whole loop (default: the suite.yaml's agent.max_wall_ms, else 600000; a person at --model manual needs more)"],
+  ['--command-timeout-ms <n>', "with --mode agent: limit of one command in the sandbox (default: the suite.yaml's agent.command_timeout_ms, else 30000); a flag wins over suite.yaml"],
 ] as const;
 
 /**

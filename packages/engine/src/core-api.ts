@@ -33,6 +33,7 @@ export {
   answerIsRun,
   parseSuite,
   parseSuiteManifest,
+  suiteAgentLimits,
   summarizeSuite,
   bakedVersion,
   UNKNOWN_VERSION,
@@ -60,4 +61,4 @@ export {
   withHistoryJudgement,
 } from '@gitbench/core';
 export type { AskHistoryJudge, HistoryJudgeCache, HistoryJudgement } from '@gitbench/core';
-export type { BuiltGitFiles, ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';
+export type { BuiltGitFiles, ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, SuiteAgentLimits, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';

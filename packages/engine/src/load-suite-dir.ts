@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { parseSuite, parseSuiteManifest, type Fixture, type FixtureError, type SuiteManifest } from './core-api';
+import { parseSuite, parseSuiteManifest, suiteAgentLimits, type Fixture, type FixtureError, type SuiteAgentLimits, type SuiteManifest } from './core-api';
 
 const MANIFEST = 'suite.yaml';
 
@@ -17,6 +17,8 @@ export interface LoadedSuiteDir {
   files: number;
   /** suite.yaml's content when it is valid: the version and the rules every fixture was held to. */
   manifest: SuiteManifest | null;
+  /** suite.yaml's defaults for agent attempts (its `agent` section); a limit given explicitly wins. */
+  agentLimits: SuiteAgentLimits | undefined;
   /** suite.yaml's `version`, else a hash of every fixture file, so a result always names what it ran. */
   version: string;
   versionSource: 'suite.yaml' | 'content';
@@ -110,6 +112,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     warnings,
     files: files.length,
     manifest,
+    agentLimits: suiteAgentLimits(manifest),
     version: manifest?.version ?? contentVersion(files),
     versionSource: manifest ? 'suite.yaml' : 'content',
   };

@@ -12,7 +12,12 @@ export function campaignDeps(registry: ProviderRegistry): Omit<CreateCampaignDep
   return {
     loadSuite: async (dir) => {
       const suite = await loadSuiteDir(dir);
-      return { version: suite.version, fixtures: suite.fixtures, invalid: suite.errors };
+      return {
+        version: suite.version,
+        fixtures: suite.fixtures,
+        invalid: suite.errors,
+        ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}),
+      };
     },
     profileFor: (modelId) => registry.describeModel(modelId),
     modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),

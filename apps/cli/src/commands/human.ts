@@ -33,7 +33,7 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
     const broken = suite.errors.find((e) => e.file.includes(`${wanted}.`));
     throw new UsageError(broken ? `${wanted} is not a valid fixture: ${broken.file}:${broken.line}: ${broken.message}` : `${dir} has no fixture ${wanted}`);
   }
-  // The agent's own defaults (the fixture family's tool set, the default limits): the same conditions as a model.
+  // The agent's own defaults (the fixture family's tool set, the suite's limits, else the default ones): the same conditions as a model.
   const agent = agentSectionFromFlags(args) ?? {};
   const suiteDir = path.normalize(dir).replace(/\/+$/, '');
   const product = detectProductVersion(process.env, import.meta.dirname);
@@ -41,7 +41,7 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
   const prepared = await prepareCampaign(
     { name: `Human baseline: ${name} on ${wanted}`, createdBy: modelId, models: [modelId], outputModes: ['agent'], agent, trials: 1, fixtures: { suiteDir, ids: [wanted] } },
     {
-      loadSuite: () => Promise.resolve({ version: suite.version, fixtures: suite.fixtures, invalid: suite.errors }),
+      loadSuite: () => Promise.resolve({ version: suite.version, fixtures: suite.fixtures, invalid: suite.errors, ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}) }),
       profileFor: () => ({ profile: 'human' }),
     },
   );

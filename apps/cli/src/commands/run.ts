@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { awaitsJudge, isInfrastructureOutcome } from '@gitbench/core';
+import { awaitsJudge, isInfrastructureOutcome, withSuiteAgentLimits } from '@gitbench/core';
 import { detectProductVersion, openAgentTarget, replayAgreement, runSuite, toUpstreamEnvelope, type ThirdPartyAgentTarget } from '@gitbench/engine';
+import { agentSectionFromFlags } from '../agent-flags';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { selectOrRefuse } from '../fixture-selection';
 import { createProgress } from '../progress';
@@ -9,7 +10,7 @@ import { outputPath, parseRunArgs } from '../run-options';
 import { agentFigures, attemptLine, attemptResult, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
 import { EXIT, InfrastructureError } from '../exit';
 import { cliSandboxLabels, sandboxDriver } from '../sandbox-driver';
-import type { ParsedArgs } from '../args';
+import { UsageError, type ParsedArgs } from '../args';
 
 /**
  * `gitbench run <dir> --model <id> ...`: the embedded mode, no services. The model comes from the
@@ -21,6 +22,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
   const fixtures = selectOrRefuse(opts.selection, suite);
+  // The suite's agent limits (suite.yaml) where no flag sets one: the flags win. A suite.yaml that does not load cannot say them.
+  const manifestError = opts.agent ? suite.errors.find((e) => e.file === 'suite.yaml') : undefined;
+  if (manifestError) throw new UsageError(`--mode agent: ${suite.dir}/${formatFixtureError(manifestError)} (its agent limits cannot be read)`);
+  const agent = opts.agent && withSuiteAgentLimits(opts.agent, agentSectionFromFlags(args), suite.agentLimits);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.
   const registry = await loadRegistry();
   const target = await registry.resolve(opts.target);
@@ -50,7 +55,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       outputModes: opts.outputModes,
       trials: opts.trials,
       workers: opts.workers,
-      ...(opts.agent ? { agent: opts.agent } : {}),
+      ...(agent ? { agent } : {}),
       ...(thirdParty ? { thirdParty } : {}),
       ...(judge ? { judge } : {}),
       onProgress: (d, t, entry) => {

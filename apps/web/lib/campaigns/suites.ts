@@ -34,7 +34,7 @@ export async function loadSuite(dir: string): Promise<LoadedSuite> {
     throw new Error(`'${dir}' is not a configured suite (allowed: ${allowedSuites().map((s) => s.dir).join(', ') || 'none'}; set GITBENCH_SUITES)`);
   }
   const read = await loadSuiteDir(suite.absolute, cache);
-  return { version: read.version, fixtures: read.fixtures, invalid: read.errors };
+  return { version: read.version, fixtures: read.fixtures, invalid: read.errors, ...(read.agentLimits ? { agentLimits: read.agentLimits } : {}) };
 }
 
 /** Parses every configured suite once, when the server starts, so the first campaign form or creation does not. */

@@ -32,6 +32,21 @@ export const agentLimitsSchema = z
   .strict();
 export type AgentLimits = z.output<typeof agentLimitsSchema>;
 
+/** The limits a suite may set as the defaults of its agent attempts (suite.yaml's `agent` section). */
+export type SuiteAgentLimits = Partial<Pick<AgentLimits, 'maxTurns' | 'maxWallMs' | 'commandTimeoutMs'>>;
+
+/**
+ * The limits an attempt runs under: each one given explicitly (a flag, a campaign configuration's
+ * `agent.limits`) wins, then the suite's own default, then the built-in default. `given` is the agent
+ * section as the user spelled it, before the schema filled in defaults.
+ */
+export function withSuiteAgentLimits(config: AgentConfig, given: unknown, suite: SuiteAgentLimits | undefined): AgentConfig {
+  const limits = (given as { limits?: unknown } | null | undefined)?.limits;
+  const explicit = new Set(limits !== null && typeof limits === 'object' ? Object.keys(limits) : []);
+  const fromSuite = Object.entries(suite ?? {}).filter(([key, value]) => value !== undefined && !explicit.has(key));
+  return fromSuite.length === 0 ? config : { ...config, limits: { ...config.limits, ...Object.fromEntries(fromSuite) } };
+}
+
 export const agentConfigSchema = z
   .object({
     /** A registered tool set name, or `default` for the fixture's own. */

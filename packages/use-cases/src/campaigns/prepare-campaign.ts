@@ -1,6 +1,7 @@
 import {
   attemptLimitError,
   CampaignPlanError,
+  agentConfigSchema,
   DEFAULT_CAMPAIGN_LIMITS,
   modelLimitError,
   OWN_AGENT,
@@ -16,6 +17,8 @@ import {
   type CampaignConfigErrors,
   type Fixture,
   type Mode,
+  type SuiteAgentLimits,
+  withSuiteAgentLimits,
 } from '@gitbench/core';
 
 export interface LoadedSuite {
@@ -23,6 +26,8 @@ export interface LoadedSuite {
   fixtures: Fixture[];
   /** Files that failed validation: they are left out of every selection, and said so. */
   invalid: { file: string; line: number; field: string; message: string }[];
+  /** The suite's defaults for agent attempts (suite.yaml); a limit the configuration gives wins. */
+  agentLimits?: SuiteAgentLimits;
 }
 
 /** What checking a configuration needs from the process: its suites, its profiles and agents, its limits. */
@@ -58,6 +63,8 @@ export type PreparedCampaign =
     }
   | { ok: false; errors: CampaignConfigErrors };
 
+const SUITE_MANIFEST = 'suite.yaml';
+
 const fail = (field: string, message: string): PreparedCampaign => ({ ok: false, errors: { formErrors: [], fieldErrors: { [field]: [message] } } });
 
 /**
@@ -76,9 +83,12 @@ export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps)
   } catch (err) {
     return fail('fixtures.suiteDir', (err as Error).message);
   }
+  // An agent campaign runs under its suite's limits: a suite.yaml that does not load cannot say them.
+  const manifestError = parsed.data.outputModes.includes('agent') ? suite.invalid.find((e) => e.file === SUITE_MANIFEST) : undefined;
+  if (manifestError) return fail('fixtures.suiteDir', `${SUITE_MANIFEST}: ${manifestError.field || '(file)'}: ${manifestError.message}`);
   let config: CampaignConfig;
   try {
-    config = canonicalConfig(resolveSuiteVersion(parsed.data, suite.version));
+    config = canonicalConfig(withSuiteLimits(resolveSuiteVersion(parsed.data, suite.version), input, suite.agentLimits));
   } catch (err) {
     if (err instanceof SuiteVersionMismatchError) return fail('fixtures.suiteVersion', err.message);
     throw err;
@@ -110,6 +120,17 @@ export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps)
     if (err instanceof CampaignPlanError) return fail(err.field, err.message);
     throw err;
   }
+}
+
+/**
+ * The suite's agent limits written into the configuration where it gives none, so that the stored
+ * configuration (and its hash) says what its attempts run under. A configuration without the agent
+ * mode, or a suite without an `agent` section, is left as it was: existing campaigns keep their hash.
+ */
+function withSuiteLimits(config: CampaignConfig, input: unknown, limits: SuiteAgentLimits | undefined): CampaignConfig {
+  if (!limits || !config.outputModes.includes('agent')) return config;
+  const given = (input as { agent?: unknown } | null)?.agent;
+  return { ...config, agent: withSuiteAgentLimits(config.agent ?? agentConfigSchema.parse({}), given, limits) };
 }
 
 /**
