@@ -1,5 +1,7 @@
 export * from './attempt-store';
 export * from './campaign-store';
+export * from './planning-store';
+export * from './campaign-transitions';
 export * from './legacy-import';
 export * from './judge-cache';
 export * from './fixture-builds';
