@@ -1,21 +1,16 @@
-import { posix } from 'node:path';
 import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
-import { buildBatch, parseBatch, streamingReader, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
+import { containerSpec, DEFAULT_LIMITS, removeContainer, SANDBOX_LABEL, WORKDIR, type DockerLimits } from './docker-container';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
-import { execViaBatch } from './exec-via-batch';
+import { DockerSandbox, observeIn } from './docker-sandbox';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
 import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
 import type {
   BatchRequest,
-  BatchResult,
-  ExecOptions,
-  ExecResult,
-  ObserveOptions,
   OneShotResult,
   OpenSessionOptions,
   Sandbox,
@@ -24,15 +19,7 @@ import type {
   SandboxSession,
 } from './types';
 
-export interface DockerLimits {
-  memoryBytes: number;
-  nanoCpus: number;
-  pids: number;
-  /** Size of the writable repository directory (tmpfs): a disk flood ends here, not on the host. */
-  workdirBytes: number;
-  /** Size of the home directory (tmpfs): a third-party agent keeps its configuration, sessions and caches there. */
-  homeBytes: number;
-}
+export { OBSERVER_UID, SANDBOX_LABEL, type DockerLimits } from './docker-container';
 
 export interface DockerDriverConfig {
   image: string;
@@ -54,28 +41,6 @@ export interface DockerDriverConfig {
    */
   spareCpu?: () => boolean;
 }
-
-const DEFAULT_LIMITS: DockerLimits = {
-  memoryBytes: 512 * 1024 * 1024,
-  nanoCpus: 1_000_000_000,
-  pids: 256,
-  workdirBytes: 256 * 1024 * 1024,
-  homeBytes: 16 * 1024 * 1024,
-};
-export const SANDBOX_LABEL = 'org.gitbench.sandbox';
-const WORKDIR = '/work';
-const UID = SANDBOX_UID;
-/**
- * Who reads a session's repository beside its runner (SandboxSession.observe): a uid no process of the
- * sandbox has, so the sandbox's uid can neither signal it nor be swept with it, and it owns no file there.
- */
-export const OBSERVER_UID = SANDBOX_UID + 1;
-/**
- * The sandbox's processes start as root with only what the runner needs to run commands as UID and
- * to kill every process of it (see runner/common.py); root here has no other privilege: no file of
- * UID's is writable or readable to it beyond what the file's mode gives anyone.
- */
-const RUNNER_CAPS = ['SETUID', 'SETGID', 'KILL'];
 
 export class DockerSandboxDriver implements SandboxDriver {
   readonly docker: Docker;
@@ -313,41 +278,9 @@ export class DockerSandboxDriver implements SandboxDriver {
     extraLabels?: Record<string, string>,
     { init = true, binds = [] }: { init?: boolean; binds?: string[] } = {},
   ): Promise<Docker.Container> {
-    const tmpfs = (size: number, mode: string) => `rw,exec,nosuid,nodev,size=${size},uid=${UID},gid=${UID},mode=${mode}`;
-    const created = this.docker.createContainer({
-      ...spec,
-      Image: this.config.image,
-      User: '0:0',
-      WorkingDir: WORKDIR,
-      Env: ['HOME=/home/sandbox', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TZ=UTC', 'GIT_CONFIG_NOSYSTEM=1', 'PATH=/usr/local/bin:/usr/bin:/bin'],
-      Labels: { [SANDBOX_LABEL]: '1', ...this.config.labels, ...extraLabels },
-      NetworkDisabled: true,
-      HostConfig: {
-        NetworkMode: 'none',
-        ...(binds.length ? { Binds: binds } : {}),
-        CapDrop: ['ALL'],
-        CapAdd: RUNNER_CAPS,
-        SecurityOpt: ['no-new-privileges'],
-        PidsLimit: this.limits.pids,
-        Memory: this.limits.memoryBytes,
-        MemorySwap: this.limits.memoryBytes,
-        NanoCpus: this.limits.nanoCpus,
-        // Nothing outside the tmpfs mounts is writable, so a runaway writer fills its own memory
-        // budget and not the host's disk.
-        ReadonlyRootfs: true,
-        Tmpfs: {
-          [WORKDIR]: tmpfs(this.limits.workdirBytes, '0755'),
-          '/tmp': tmpfs(64 * 1024 * 1024, '1777'),
-          '/home/sandbox': tmpfs(this.limits.homeBytes, '0755'),
-        },
-        AutoRemove: false,
-        Init: init,
-        // Every byte a sandbox prints reaches the driver over its attach stream; a logging driver
-        // would have dockerd encode and write it all to a file on the host's disk once more, at the
-        // daemon's CPU cost, and with no size limit.
-        LogConfig: { Type: 'none', Config: {} },
-      },
-    });
+    const created = this.docker.createContainer(
+      containerSpec(this.config.image, this.limits, { ...spec, Labels: { ...this.config.labels, ...extraLabels } }, { init, binds }),
+    );
     // A container whose creation was answered after close() began would outlive the driver: the
     // signal handler of a stopped CLI run, or a worker's shutdown, had already listed what to remove.
     const checked = created.then(async (container) => {
@@ -359,160 +292,4 @@ export class DockerSandboxDriver implements SandboxDriver {
     void checked.catch(() => undefined).finally(() => this.creating.delete(checked));
     return checked;
   }
-}
-
-async function removeContainer(container: Docker.Container): Promise<void> {
-  await container.remove({ force: true, v: true }).catch((err: { statusCode?: number }) => {
-    // 404: already gone; 409: removal already in progress.
-    if (err.statusCode !== 404 && err.statusCode !== 409) throw err;
-  });
-}
-
-class DockerSandbox implements Sandbox {
-  readonly workdir = WORKDIR;
-  private destroying: Promise<void> | undefined;
-
-  constructor(
-    private readonly container: Docker.Container,
-    private readonly docker: Docker,
-    private readonly track: (p: Promise<void>) => void,
-  ) {}
-
-  get id() {
-    return this.container.id;
-  }
-
-  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return execViaBatch(this, command, options);
-  }
-
-  async runBatch(request: BatchRequest): Promise<BatchResult> {
-    const built = buildBatch(request, WORKDIR, { runner: IMAGE_RUNNER });
-    const streamed = streamingReader(request);
-    const raw = await this.run(built.argv, {
-      stdin: built.stdin,
-      env: request.env,
-      guardMs: built.guardMs,
-      maxBytes: built.maxBytes,
-      onStdout: streamed.onStdout,
-    });
-    return parseBatch(request, raw, streamed.reader);
-  }
-
-  async copyIn(tar: Buffer, dir: string = WORKDIR): Promise<void> {
-    // The archive API cannot write into tmpfs mounts, so unpack with tar inside the container.
-    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], { stdin: tar, guardMs: 60_000, maxBytes: 64 * 1024, asSandbox: true });
-    if (raw.exitCode !== 0) throw new Error(`copyIn to ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
-  }
-
-  async copyOut(dir: string = WORKDIR): Promise<Buffer> {
-    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], { guardMs: 60_000, maxBytes: 512 * 1024 * 1024, asSandbox: true });
-    if (raw.exitCode !== 0) throw new Error(`copyOut of ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
-    return raw.stdout;
-  }
-
-  /** Removal runs to completion even if the caller stops waiting; the driver's close() awaits it. */
-  destroy(): Promise<void> {
-    if (!this.destroying) {
-      this.destroying = removeContainer(this.container);
-      this.track(this.destroying.catch(() => undefined));
-    }
-    return this.destroying;
-  }
-
-  private run(argv: string[], opts: Omit<DockerRunOptions, 'user'> & { asSandbox?: boolean }): Promise<RawRun> {
-    // A batch starts as root (its runner runs commands as UID); copying files is UID's own work.
-    return dockerRun(this.container, argv, { ...opts, ...(opts.asSandbox ? { user: `${UID}:${UID}` } : {}) });
-  }
-
-}
-
-interface DockerRunOptions {
-  stdin?: Buffer;
-  env?: Record<string, string>;
-  guardMs: number;
-  maxBytes: number;
-  onStdout?: (chunk: Buffer) => void;
-  /** uid:gid; the image's user (root) when absent. */
-  user?: string;
-  cwd?: string;
-}
-
-/** One process started in the container by the engine (`docker exec`), its output capped, its time guarded. */
-async function dockerRun(container: Docker.Container, argv: string[], opts: DockerRunOptions): Promise<RawRun> {
-  const started = performance.now();
-  const exec = await container.exec({
-    Cmd: argv,
-    ...(opts.user ? { User: opts.user } : {}),
-    ...(opts.cwd ? { WorkingDir: opts.cwd } : {}),
-    AttachStdout: true,
-    AttachStderr: true,
-    AttachStdin: opts.stdin !== undefined,
-    Env: opts.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
-  });
-  const stream = await exec.start({ hijack: true, stdin: opts.stdin !== undefined });
-  const out = new CappedBuffer(opts.maxBytes);
-  const err = new CappedBuffer(64 * 1024);
-  const demux = new DockerDemuxer(
-    (c) => {
-      out.push(c);
-      opts.onStdout?.(c);
-    },
-    (c) => err.push(c),
-  );
-  stream.on('data', (c: Buffer) => demux.push(c));
-  if (opts.stdin !== undefined) stream.end(opts.stdin);
-  let hostTimedOut = false;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(guard);
-      resolve();
-    };
-    const guard = setTimeout(() => {
-      hostTimedOut = true;
-      stream.destroy();
-      resolve();
-    }, opts.guardMs);
-    stream.on('end', done);
-    stream.on('close', done);
-    stream.on('error', done);
-  });
-  let info = hostTimedOut ? undefined : await exec.inspect().catch(() => undefined);
-  // The connection can close a moment before the engine records the exit code.
-  for (let i = 0; i < 20 && info?.Running; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    info = await exec.inspect().catch(() => undefined);
-  }
-  return {
-    stdout: out.toBuffer(),
-    stderr: err.toBuffer(),
-    exitCode: info?.ExitCode ?? 137,
-    streamError: demux.leftover ? `the output stream was cut inside a frame (${demux.leftover} bytes left)` : undefined,
-    hostTimedOut,
-    durationMs: performance.now() - started,
-  };
-}
-
-/**
- * SandboxSession.observe: a `docker exec` as OBSERVER_UID beside the session's runner, whose own
- * requests are one at a time. `timeout` ends the command inside; the host's guard ends the wait.
- */
-async function observeIn(container: Docker.Container, command: string, options: ObserveOptions = {}): Promise<ExecResult> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
-  const raw = await dockerRun(container, ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command], {
-    user: `${OBSERVER_UID}:${OBSERVER_UID}`,
-    cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
-    env: { PATH: '/usr/bin:/bin', ...options.env },
-    guardMs: timeoutMs + 5_000,
-    maxBytes,
-  });
-  return {
-    exitCode: raw.exitCode,
-    stdout: raw.stdout.toString('utf8'),
-    stderr: raw.stderr.toString('utf8'),
-    timedOut: raw.hostTimedOut || raw.exitCode === 137,
-    truncated: raw.stdout.length >= maxBytes,
-    durationMs: raw.durationMs,
-  };
 }
