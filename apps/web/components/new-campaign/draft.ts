@@ -45,7 +45,10 @@ export interface CampaignDraft {
   /** Further model ids, space or comma separated. */
   extraModels: string;
   outputModes: string[];
-  /** Agent mode: the tool set (`default`: the fixture's own) and the turn limit; other limits keep their defaults. */
+  /**
+   * Agent mode: the tool set (`default`: the fixture's own) and the turn limit; empty leaves the turns, like
+   * the other limits, to the suite's suite.yaml, else the built-in default (a limit given here wins).
+   */
   toolSet: string;
   maxTurns: string;
   /** Agent mode: the agents that drive the models (our own loop and third-party agents by name). */
@@ -65,7 +68,7 @@ export const INITIAL_DRAFT: CampaignDraft = {
   extraModels: '',
   outputModes: ['text'],
   toolSet: 'default',
-  maxTurns: '30',
+  maxTurns: '',
   agents: [OWN_AGENT],
   suiteDir: '',
   domains: [],
@@ -90,8 +93,13 @@ export function draftBody(d: CampaignDraft) {
     trials: Number(d.trials),
     seed: Number(d.seed),
     ...(d.judgeProfile.trim() ? { judgeProfile: d.judgeProfile.trim() } : {}),
-    ...(d.outputModes.includes('agent') ? { agents: d.agents, agent: { toolSet: d.toolSet.trim() || 'default', limits: { maxTurns: Number(d.maxTurns) } } } : {}),
+    ...(d.outputModes.includes('agent') ? { agents: d.agents, agent: agentSection(d) } : {}),
   };
+}
+
+function agentSection(d: CampaignDraft) {
+  const toolSet = d.toolSet.trim() || 'default';
+  return d.maxTurns.trim() === '' ? { toolSet } : { toolSet, limits: { maxTurns: Number(d.maxTurns) } };
 }
 
 export type CampaignBody = ReturnType<typeof draftBody>;

@@ -42,7 +42,7 @@ export function OutputModesFieldset({
           </label>
           <label className="block" htmlFor={`${uid}-turns`}>
             Max turns
-            <input id={`${uid}-turns`} type="number" min={1} max={500} className={inputClass} value={draft.maxTurns} onChange={(e) => update({ maxTurns: e.target.value })} />
+            <input id={`${uid}-turns`} type="number" min={1} max={500} className={inputClass} value={draft.maxTurns} onChange={(e) => update({ maxTurns: e.target.value })} placeholder="the suite's (30)" />
           </label>
           <FieldError id={`${uid}-agent-err`} errors={agentErrors} />
         </div>
