@@ -149,5 +149,7 @@ describe('the oracle on every fixture of our suites', () => {
     expect(await oracleOnEvery('agent', unplayable, 'bash')).toEqual([]);
     passed.agent = true;
     record();
-  }, 900_000);
+    // 900 s was overrun at a load of 20-40 on 2 CPUs (323 attempts took 900.4 s), with the 22 ICC
+    // scenarios that are now played as agents too.
+  }, 1_800_000);
 });
