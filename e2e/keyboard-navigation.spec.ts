@@ -33,7 +33,7 @@ test("j and k walk a trajectory's steps across its pages, Enter opens the step, 
   // Past the page's last step: the next page comes, with the step on it.
   await page.keyboard.press('j');
   await expect(page).toHaveURL(/[?&]step=20\b/);
-  await expect(viewer.getByTestId('step-page')).toContainText('Steps 20–');
+  await expect(viewer.getByTestId('step-page')).toContainText('Steps 21–');
   await expect(step(20)).toHaveClass(/ring-2/);
   await page.keyboard.press('k');
   await expect(page).toHaveURL(/[?&]step=19\b/);

@@ -90,7 +90,7 @@ export function SignOutButton() {
   return (
     <button
       type="button"
-      className="text-sm text-slate-600 underline hover:text-slate-900"
+      className="whitespace-nowrap text-sm text-slate-600 underline hover:text-slate-900"
       onClick={async () => {
         await sendJson('/api/auth/sign-out', 'POST');
         window.location.assign('/sign-in');

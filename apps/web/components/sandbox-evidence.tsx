@@ -17,7 +17,7 @@ function ExecItem({ e, label }: { e: Exec; label: string }) {
     <li className="space-y-1">
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-slate-600">{label}</span>
-        <code className="max-w-full whitespace-pre-wrap break-all rounded bg-slate-900 px-2 py-0.5 text-slate-50">$ {shownCommand(e.command)}</code>
+        <code className="max-w-full whitespace-pre-wrap break-all terminal rounded px-2 py-0.5">$ {shownCommand(e.command)}</code>
         <CopyButton text={e.command} label="command" />
         <span className={e.exitCode === 0 ? 'text-emerald-700' : 'text-rose-700'}>exit {e.exitCode ?? '?'}</span>
         {e.durationMs !== undefined ? <span className="text-slate-500">{e.durationMs} ms</span> : null}

@@ -119,7 +119,7 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
           ref={list}
           count={rows.length}
           rowHeight={ROW}
-          height="45vh"
+          heightClass="h-[45vh]"
           label="Aligned steps"
           testId="aligned-steps"
           renderRow={(i) => {

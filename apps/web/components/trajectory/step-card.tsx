@@ -13,7 +13,7 @@ const usd = (v: number | null) => (v === null ? '—' : v < 0.01 ? `$${v.toPreci
 /** A tool's output; `complete` (not a clipped preview) gets a Copy button. */
 function Output({ text, complete }: { text: string; complete: boolean }) {
   const pre = (
-    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-900 p-2 pr-16 font-mono text-[11px] leading-4 text-slate-100" data-testid="tool-output">
+    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words terminal rounded p-2 pr-16 font-mono text-[11px] leading-4" data-testid="tool-output">
       {text ? <Highlighted text={text} /> : '(no output)'}
     </pre>
   );

@@ -32,7 +32,8 @@ export function StepPages({ heads, page, setPage, steps, target, limit, fetchPar
           ← earlier
         </button>
         <span data-testid="step-page">
-          Steps {heads.length ? page * STEP_PAGE : 0}–{Math.min(heads.length, (page + 1) * STEP_PAGE) - 1} of {heads.length}
+          {/* Numbered from 1, as the steps and the rail are. */}
+          Steps {heads.length ? page * STEP_PAGE + 1 : 0}–{Math.min(heads.length, (page + 1) * STEP_PAGE)} of {heads.length}
         </span>
         <button type="button" className={button} disabled={page >= pageCount - 1} onClick={() => setPage(page + 1)}>
           later →

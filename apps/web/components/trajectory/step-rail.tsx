@@ -26,7 +26,7 @@ export function StepRail({ heads, target, hits, jump, rail }: StepRailProps) {
         ref={rail}
         count={heads.length}
         rowHeight={RAIL_ROW}
-        height="70vh"
+        heightClass="h-56 lg:h-[70vh]"
         label="Steps"
         testId="step-rail"
         renderRow={(i) => {

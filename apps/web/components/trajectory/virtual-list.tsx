@@ -14,7 +14,7 @@ export interface VirtualListHandle {
 export function VirtualList({
   count,
   rowHeight,
-  height,
+  heightClass,
   overscan = 8,
   renderRow,
   label,
@@ -23,8 +23,8 @@ export function VirtualList({
 }: {
   count: number;
   rowHeight: number;
-  /** CSS height of the scrolling box. */
-  height: string;
+  /** Height of the scrolling box, as utility classes (it may differ by screen width). */
+  heightClass: string;
   overscan?: number;
   renderRow: (index: number) => ReactNode;
   label: string;
@@ -64,7 +64,7 @@ export function VirtualList({
     );
   }
   return (
-    <div ref={box} className="overflow-y-auto" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid={testId}>
+    <div ref={box} className={`overflow-y-auto ${heightClass}`} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid={testId}>
       <div role="list" aria-label={label} style={{ position: 'relative', height: count * rowHeight }}>
         {rows}
       </div>
