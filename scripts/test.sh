@@ -28,6 +28,9 @@ rm -rf "$results"; mkdir -p "$results"
 
 step typecheck npx turbo run typecheck --output-logs=errors-only
 step lint npx eslint --max-warnings 0 .
+# The TypeScript and JavaScript code only (package.json names the folders; .prettierignore leaves out the
+# generated modules and the fixtures), at 120 columns: layout is Prettier's, not a reviewer's.
+step format npm run --silent format:check
 step import-directions npx depcruise apps packages --config .dependency-cruiser.cjs --output-type err
 step unit vitest_reports unit --project unit
 step python bash scripts/python-check.sh "$results/python.xml"
