@@ -16,14 +16,23 @@ module.exports = {
       comment: 'packages/core is the pure domain: no framework, driver or adapter imports.',
       severity: 'error',
       from: { path: '^packages/core/' },
-      to: { path: [`node_modules/${FRAMEWORKS.slice(1)}`, '^packages/(auth|db|queue|sandbox|providers|agents|gateway|engine)/', '^apps/'] },
+      to: {
+        path: [
+          `node_modules/${FRAMEWORKS.slice(1)}`,
+          '^packages/(auth|db|queue|sandbox|providers|agents|gateway|engine)/',
+          '^apps/',
+        ],
+      },
     },
     {
       name: 'core-no-framework-modules',
       comment: 'packages/core must not import framework packages (matched by module name).',
       severity: 'error',
       from: { path: '^packages/core/src/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: '^node_modules/(yaml|zod)/' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        pathNot: '^node_modules/(yaml|zod)/',
+      },
     },
     {
       name: 'packages-never-import-apps',
@@ -41,7 +50,8 @@ module.exports = {
     })),
     {
       name: 'gateway-builds-on-core-and-providers',
-      comment: 'The model gateway answers through the providers package; it never runs attempts, stores or queues anything.',
+      comment:
+        'The model gateway answers through the providers package; it never runs attempts, stores or queues anything.',
       severity: 'error',
       from: { path: '^packages/gateway/' },
       to: { path: '^packages/(auth|db|queue|sandbox|agents|engine|use-cases)/' },
@@ -81,7 +91,8 @@ module.exports = {
     },
     {
       name: 'use-cases-compose-adapters',
-      comment: 'A use case composes the domain with storage, the queue and sandbox labels; it runs attempts through an executor it is handed.',
+      comment:
+        'A use case composes the domain with storage, the queue and sandbox labels; it runs attempts through an executor it is handed.',
       severity: 'error',
       from: { path: '^packages/use-cases/' },
       to: { path: ['^packages/(engine|providers|gateway|auth)/', '^apps/'] },

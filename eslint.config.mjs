@@ -25,7 +25,10 @@ export default tseslint.config(
       'no-console': 'off',
       // A committed .only (it.only, describe.only, test.describe.only) runs that test alone and drops the others
       // silently; vitest's allowOnly and Playwright's forbidOnly refuse it at run time, this before a commit.
-      'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='only']", message: 'a committed .only drops every other test' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='only']", message: 'a committed .only drops every other test' },
+      ],
     },
   },
 );

@@ -47,7 +47,11 @@ const guardedPages = pages.filter((p) => !(p in PUBLIC_PAGES));
 
 async function as(role: 'viewer' | 'member' | null, baseURL: string): Promise<APIRequestContext> {
   // Explicitly empty for anonymous: a context made inside a test otherwise takes the config's default (a member).
-  return request.newContext({ baseURL, storageState: role ? authStatePath(role) : { cookies: [], origins: [] }, maxRedirects: 0 });
+  return request.newContext({
+    baseURL,
+    storageState: role ? authStatePath(role) : { cookies: [], origins: [] },
+    maxRedirects: 0,
+  });
 }
 
 const json = { 'content-type': 'application/json' };
@@ -63,7 +67,11 @@ test('anonymous callers get 401 from every API route that is not public', async 
   const api = await as(null, baseURL!);
   for (const r of guardedRoutes) {
     for (const method of r.methods) {
-      const res = await api.fetch(urlOf(r.pattern), { method, headers: { ...json, origin: baseURL! }, data: method === 'GET' ? undefined : '{}' });
+      const res = await api.fetch(urlOf(r.pattern), {
+        method,
+        headers: { ...json, origin: baseURL! },
+        data: method === 'GET' ? undefined : '{}',
+      });
       expect(res.status(), `${method} ${r.pattern}`).toBe(401);
       expect(await res.text(), `${method} ${r.pattern}`).toContain('Sign in first');
     }
@@ -79,14 +87,20 @@ test('anonymous visitors of every page are sent to sign in', async ({ baseURL })
   }
 });
 
-test('viewers get 403 from every state-changing route, and members from what only admins may do', async ({ baseURL }) => {
+test('viewers get 403 from every state-changing route, and members from what only admins may do', async ({
+  baseURL,
+}) => {
   for (const who of ['viewer', 'member'] as const) {
     const api = await as(who, baseURL!);
     for (const r of guardedRoutes) {
       for (const method of r.methods) {
         const needs = REQUIRES[`${method} ${r.pattern}`] ?? (method === 'GET' ? 'viewer' : 'member');
         if (needs === 'viewer' || !BELOW[needs].includes(who)) continue;
-        const res = await api.fetch(urlOf(r.pattern), { method, headers: { ...json, origin: baseURL! }, data: method === 'GET' ? undefined : '{}' });
+        const res = await api.fetch(urlOf(r.pattern), {
+          method,
+          headers: { ...json, origin: baseURL! },
+          data: method === 'GET' ? undefined : '{}',
+        });
         expect(res.status(), `${who}: ${method} ${r.pattern}`).toBe(403);
       }
     }

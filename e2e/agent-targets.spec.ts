@@ -9,12 +9,18 @@ import { shot } from './support';
 const root = path.resolve(import.meta.dirname, '..');
 
 function seedTargets(): { campaignId: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'targets'], { cwd: root, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'targets'], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seed-agent targets failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { campaignId: string };
 }
 
-test('the form offers the agents in agent mode, our own loop chosen, and counts a target per agent and model', async ({ page }) => {
+test('the form offers the agents in agent mode, our own loop chosen, and counts a target per agent and model', async ({
+  page,
+}) => {
   await page.goto('/campaigns/new');
   await page.getByLabel('Name', { exact: true }).fill(`e2e agents ${Date.now()}`);
   await page.getByLabel('oracle', { exact: true }).check();
@@ -50,7 +56,10 @@ test('the campaign and model pages show agent and model apart', async ({ page })
   const pairs = await rows.evaluateAll((trs) =>
     trs.map((tr) => {
       const cells = [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim());
-      return [tr.querySelector('a[href*="/models"]')?.textContent?.trim(), cells.find((t) => /^(claude-code|codex|gitbench)$/.test(t))];
+      return [
+        tr.querySelector('a[href*="/models"]')?.textContent?.trim(),
+        cells.find((t) => /^(claude-code|codex|gitbench)$/.test(t)),
+      ];
     }),
   );
   expect(pairs.sort()).toEqual([
@@ -62,7 +71,9 @@ test('the campaign and model pages show agent and model apart', async ({ page })
   await shot(page, 'agent-targets-campaign');
 
   await page.goto(`/models?id=oracle&campaign=${campaignId}`);
-  await expect(page.getByTestId('model-by-domain').getByRole('columnheader', { name: /agent · claude-code/ })).toBeVisible();
+  await expect(
+    page.getByTestId('model-by-domain').getByRole('columnheader', { name: /agent · claude-code/ }),
+  ).toBeVisible();
   await expect(page.getByTestId('model-by-domain').getByRole('columnheader', { name: /agent · codex/ })).toBeVisible();
   await shot(page, 'agent-targets-model');
 });

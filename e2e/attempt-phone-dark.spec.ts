@@ -13,16 +13,24 @@ test.use(signedInAs('viewer'));
 const root = path.resolve(import.meta.dirname, '..');
 let attemptId: string;
 test.beforeAll(() => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'campaign'], { cwd: root, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'campaign'], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seed-agent campaign failed: ${run.stderr}`);
-  const { attempts } = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { attempts: { id: string; steps: number }[] };
+  const { attempts } = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+    attempts: { id: string; steps: number }[];
+  };
   attemptId = attempts.find((a) => a.steps > 20)!.id;
 });
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('the step rail leaves room for the steps, the pager counts from 1, and Sign out stays on one line', async ({ page }) => {
+  test('the step rail leaves room for the steps, the pager counts from 1, and Sign out stays on one line', async ({
+    page,
+  }) => {
     await page.goto(`/attempts/${attemptId}`);
     const viewer = page.getByTestId('trajectory-viewer');
     await expect(viewer).toHaveAttribute('data-ready', 'true');
@@ -48,6 +56,7 @@ for (const scheme of ['dark', 'light'] as const) {
     expect(bg).toBeLessThan(0.03);
     expect(contrast(text, bg)).toBeGreaterThan(12);
     // In the dark, the block is no brighter than the page around it.
-    if (scheme === 'dark') expect(bg).toBeLessThanOrEqual(await luminance(page.locator('body'), 'backgroundColor') + 0.01);
+    if (scheme === 'dark')
+      expect(bg).toBeLessThanOrEqual((await luminance(page.locator('body'), 'backgroundColor')) + 0.01);
   });
 }

@@ -21,7 +21,13 @@ test.beforeAll(async () => {
       await client.query(
         `INSERT INTO "AuditEvent" (id, at, "actorId", "actorEmail", via, action, "targetType", "targetId", detail)
          VALUES ($1, $2, NULL, $3, 'cli', 'settings.update', 'setting', $4, $5)`,
-        [`aud_probe${String(i).padStart(4, '0')}`, new Date(start + i * 1000), PROBE, `probe-${i}`, JSON.stringify({ step: i, limits: { maxModels: 8 } })],
+        [
+          `aud_probe${String(i).padStart(4, '0')}`,
+          new Date(start + i * 1000),
+          PROBE,
+          `probe-${i}`,
+          JSON.stringify({ step: i, limits: { maxModels: 8 } }),
+        ],
       );
     }
   } finally {
@@ -33,7 +39,10 @@ test('filters, pages, names instead of ids and readable details', async ({ page 
   // A named token and two exports: entries of the kinds a team makes every day.
   // Posted from a page of the app, with its origin, as the tokens form posts.
   await page.goto('/settings/tokens');
-  const token = await page.request.post('/api/tokens', { headers: { origin: new URL(page.url()).origin }, data: { name: 'audit spec token', role: 'viewer' } });
+  const token = await page.request.post('/api/tokens', {
+    headers: { origin: new URL(page.url()).origin },
+    data: { name: 'audit spec token', role: 'viewer' },
+  });
   expect(token.status(), await token.text()).toBe(201);
   const tokenId = ((await token.json()) as { id: string }).id;
   expect((await page.request.get('/api/export/leaderboard?format=csv')).ok()).toBe(true);
@@ -46,7 +55,11 @@ test('filters, pages, names instead of ids and readable details', async ({ page 
   await page.goto('/settings/audit');
   const log = page.getByTestId('audit-log');
   // The token by its name, its id only on hover; the campaign by its name, linked.
-  const tokenRow = log.getByRole('row').filter({ hasText: 'token.create' }).filter({ hasText: 'audit spec token' }).first();
+  const tokenRow = log
+    .getByRole('row')
+    .filter({ hasText: 'token.create' })
+    .filter({ hasText: 'audit spec token' })
+    .first();
   await expect(tokenRow).toBeVisible();
   await expect(tokenRow.getByTitle(tokenId)).toHaveText('audit spec token');
   const exportRow = log.getByRole('row').filter({ hasText: 'campaign.export' }).first();
@@ -63,14 +76,20 @@ test('filters, pages, names instead of ids and readable details', async ({ page 
   const actions = await log.locator('tbody tr td:nth-child(4)').allTextContents();
   expect(actions.length).toBeGreaterThan(0);
   expect(new Set(actions)).toEqual(new Set(['token.create']));
-  await expect(page.getByTestId('audit-position')).toHaveText(new RegExp(`^${actions.length} of ${actions.length} matching entr`));
+  await expect(page.getByTestId('audit-position')).toHaveText(
+    new RegExp(`^${actions.length} of ${actions.length} matching entr`),
+  );
 
   // One actor with more entries than a page: 100, then the 5 older ones, then back to the newest.
   await page.goto(`/settings/audit?actorEmail=${encodeURIComponent(PROBE)}`);
   await expect(page.getByLabel('Who')).toHaveValue(PROBE);
-  await expect(page.getByTestId('audit-position')).toHaveText(`100 of ${PROBE_ENTRIES} matching entries shown, newest first.`);
+  await expect(page.getByTestId('audit-position')).toHaveText(
+    `100 of ${PROBE_ENTRIES} matching entries shown, newest first.`,
+  );
   await expect(log.locator('tbody tr')).toHaveCount(100);
-  await expect(log.getByRole('row').filter({ hasText: PROBE }).first().getByTestId('audit-detail')).toContainText('limits.maxModels8');
+  await expect(log.getByRole('row').filter({ hasText: PROBE }).first().getByTestId('audit-detail')).toContainText(
+    'limits.maxModels8',
+  );
   await page.getByRole('link', { name: 'Older entries' }).click();
   await expect(page).toHaveURL(/actorEmail=.*before=aud_/);
   await expect(log.locator('tbody tr')).toHaveCount(PROBE_ENTRIES - 100);

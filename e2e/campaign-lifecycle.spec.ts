@@ -15,7 +15,9 @@ test('the form shows inline errors and does not launch an invalid campaign', asy
   await shot(page, 'campaign-new-errors');
 });
 
-test('launch from the form with the oracle and mock models, watch it finish, see it on the leaderboard, drill to evidence', async ({ page }) => {
+test('launch from the form with the oracle and mock models, watch it finish, see it on the leaderboard, drill to evidence', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const name = `e2e oracle vs mock ${Date.now()}`;
   // git_clean's fixtures are scored by assertions on the repository, so the evidence includes the
@@ -51,7 +53,11 @@ test('launch from the form with the oracle and mock models, watch it finish, see
   await expect(page.getByRole('heading', { level: 1, name: /^git_clean\// })).toBeVisible();
   await expect(page.getByTestId('fixture-attempts')).toContainText(/stable pass|stable fail|flaky/);
   await shot(page, 'fixture-git-clean');
-  await page.getByTestId('fixture-attempts').getByRole('link', { name: /^Trial 1 of oracle/ }).first().click();
+  await page
+    .getByTestId('fixture-attempts')
+    .getByRole('link', { name: /^Trial 1 of oracle/ })
+    .first()
+    .click();
 
   await expect(page.getByRole('heading', { name: /Attempt: trial 1 of 2/ })).toBeVisible();
   await expect(page.getByTestId('output-diff')).toBeVisible();
@@ -62,7 +68,9 @@ test('launch from the form with the oracle and mock models, watch it finish, see
   await expect(page.getByTestId('sandbox-evidence')).toContainText(/exit \d+/);
   // The repository before the answer, and as the answer left it (git clean removed the untracked files).
   await expect(page.getByLabel('repository state before the answer')).toContainText('== worktree');
-  await expect(page.getByLabel("repository state after the answer and the scorer's look-ups")).toContainText('== worktree');
+  await expect(page.getByLabel("repository state after the answer and the scorer's look-ups")).toContainText(
+    '== worktree',
+  );
   // Every hash of the attempt is recorded, and the sandbox image it ran in.
   await expect(page.getByTestId('hashes')).toContainText(/fixture input hash\s*[0-9a-f]{16,}/);
   await expect(page.getByTestId('hashes')).toContainText(/sandbox image\s*gitbench-sandbox:/);
@@ -85,14 +93,19 @@ test('cancel a running campaign', async ({ page }) => {
   // Cancelling asks first, with the numbers; backing out leaves it running.
   await page.getByRole('button', { name: 'Cancel campaign' }).click();
   const confirm = page.getByTestId('cancel-confirmation');
-  await expect(confirm).toContainText(/\d+ queued attempt\(s\) will not start and \d+ running will stop at their next heartbeat/);
+  await expect(confirm).toContainText(
+    /\d+ queued attempt\(s\) will not start and \d+ running will stop at their next heartbeat/,
+  );
   await expect(confirm.getByRole('button', { name: /^Cancel \d+ attempts?$/ })).toBeFocused();
   await shot(page, 'campaign-cancel-confirmation');
   await confirm.getByRole('button', { name: 'Keep running' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(page.getByTestId('campaign-status')).toHaveText('running');
   await page.getByRole('button', { name: 'Cancel campaign' }).click();
-  await page.getByTestId('cancel-confirmation').getByRole('button', { name: /^Cancel \d+ attempts?$/ }).click();
+  await page
+    .getByTestId('cancel-confirmation')
+    .getByRole('button', { name: /^Cancel \d+ attempts?$/ })
+    .click();
   await expect(page.getByTestId('campaign-status')).toHaveText('cancelled', { timeout: 30_000 });
   // Without a reload, the counts follow the running attempts until they have stopped: none is left shown running.
   await expect(page.getByTestId('attempts-by-status')).not.toContainText(/running|stopping/, { timeout: 30_000 });

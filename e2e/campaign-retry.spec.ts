@@ -6,14 +6,18 @@ import { fillCampaignForm, launch, shot } from './support';
 import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstream-data';
 
 // The web app offers the same directory (GITBENCH_UPSTREAM_DIR, else ../shared beside the checkout).
-const UPSTREAM_SUITE = process.env['GITBENCH_UPSTREAM_DIR'] ? `${process.env['GITBENCH_UPSTREAM_DIR']}/fixtures` : '../shared/gitbench-upstream/fixtures';
+const UPSTREAM_SUITE = process.env['GITBENCH_UPSTREAM_DIR']
+  ? `${process.env['GITBENCH_UPSTREAM_DIR']}/fixtures`
+  : '../shared/gitbench-upstream/fixtures';
 
 // A transient failure, for real: the replay model reads its recorded answers from a file that is there
 // when the campaign is created (creation opens every replay source and refuses a missing one) and gone
 // by the time the worker runs it, so every attempt ends as an infrastructure failure (excluded,
 // campaign incomplete). Once the file is back, "Retry transient failures" re-queues exactly those
 // attempts as new tries and the same worker finishes them.
-test('retry transient failures: infrastructure failures are re-run as new tries and the campaign becomes complete', async ({ page }) => {
+test('retry transient failures: infrastructure failures are re-run as new tries and the campaign becomes complete', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   // Inside a configured replay directory (GITBENCH_REPLAY_DIRS, see playwright.config.ts).
   const replayDir = path.resolve(import.meta.dirname, '../test-results/e2e-replay');
@@ -25,7 +29,8 @@ test('retry transient failures: infrastructure failures are re-run as new tries 
   copyFileSync(path.join(UPSTREAM, 'results', textResults!), recording);
   // Removed as soon as the server has answered the launch: the worker has still to build the fixtures.
   page.on('response', (response) => {
-    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/campaigns') rmSync(recording, { force: true });
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/campaigns')
+      rmSync(recording, { force: true });
   });
   try {
     const name = `e2e retry ${Date.now()}`;
@@ -57,7 +62,11 @@ test('retry transient failures: infrastructure failures are re-run as new tries 
     await shot(page, 'campaign-after-retry');
 
     // The failed try stays in the attempt's history under the successful one.
-    await page.getByTestId('fixture-table').getByRole('link', { name: /^Trial 1/ }).first().click();
+    await page
+      .getByTestId('fixture-table')
+      .getByRole('link', { name: /^Trial 1/ })
+      .first()
+      .click();
     const history = page.getByTestId('try-history');
     await expect(history.getByRole('row')).toHaveCount(3);
     await expect(history).toContainText('infra failure');

@@ -4,7 +4,7 @@ import { shot } from './support';
 // Chromium lets a page read the clipboard once granted, so the test reads back what a button copied.
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-test('a fixture\'s scoring reads as YAML and its blocks copy whole', async ({ page }) => {
+test("a fixture's scoring reads as YAML and its blocks copy whole", async ({ page }) => {
   // The index folds its domains away; the first fixture's own page.
   await page.goto('/fixtures');
   await page.goto((await page.locator('main a[href^="/fixtures/"]').first().getAttribute('href'))!);
@@ -23,7 +23,7 @@ test('a fixture\'s scoring reads as YAML and its blocks copy whole', async ({ pa
   await shot(page, 'fixture-copy');
 });
 
-test('a campaign\'s id and config hash copy with one click', async ({ page }) => {
+test("a campaign's id and config hash copy with one click", async ({ page }) => {
   await page.goto('/campaigns');
   await page.getByTestId('campaign-list').locator('tbody a').first().click();
   await expect(page).toHaveURL(/\/campaigns\/cmp_/);

@@ -12,7 +12,9 @@ import { DASHBOARD_SEED_FILE, shot } from './support';
 // Read in the worker: the runner lists the tests before global-setup has written the file.
 let seed: DashboardSeed;
 test.beforeAll(() => {
-  seed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8')) as DashboardSeed;
+  seed = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8'),
+  ) as DashboardSeed;
 });
 
 const ALPHA = 'figures/alpha';
@@ -27,7 +29,8 @@ const dollars = (v: number) => (v < 0.01 ? `$${v.toPrecision(2)}` : `$${v.toFixe
 
 const rowWith = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
 /** The line under a target's name: output mode, and effort when it has one. */
-const details = (modelId: string, outputMode: string) => [outputMode, modelId.includes('#') ? `effort ${modelId.split('#')[1]}` : null].filter(Boolean).join(' · ');
+const details = (modelId: string, outputMode: string) =>
+  [outputMode, modelId.includes('#') ? `effort ${modelId.split('#')[1]}` : null].filter(Boolean).join(' · ');
 const cells = (row: Locator) => row.getByRole('cell');
 
 async function openCompare(page: Page, a: string, b: string, query = '') {
@@ -35,16 +38,27 @@ async function openCompare(page: Page, a: string, b: string, query = '') {
   await expect(page.getByTestId('mcnemar')).toBeVisible();
 }
 
-test('compare: the McNemar p value, the pair counts, each domain’s rates and each fixture’s tallies', async ({ page }) => {
+test('compare: the McNemar p value, the pair counts, each domain’s rates and each fixture’s tallies', async ({
+  page,
+}) => {
   for (const [query, f] of [
     ['', {}],
     ['&legacy=1&incomplete=1', { legacy: '1', incomplete: '1' }],
   ] as const) {
-    const e = ref.compareReference(seed, f, { modelId: ALPHA, outputMode: 'text' }, { modelId: BETA, outputMode: 'text' });
+    const e = ref.compareReference(
+      seed,
+      f,
+      { modelId: ALPHA, outputMode: 'text' },
+      { modelId: BETA, outputMode: 'text' },
+    );
     await openCompare(page, `${ALPHA}|text`, `${BETA}|text`, query);
     const box = page.getByTestId('mcnemar');
-    const ran = ref.includedCampaigns(seed, f).filter((c) => c.targets.some((t) => t.outputMode === 'text' && (t.modelId === ALPHA || t.modelId === BETA)));
-    await expect(box).toContainText(`A = ${ALPHA} · text, B = ${BETA} · text, over ${ran.length} included campaign(s).`);
+    const ran = ref
+      .includedCampaigns(seed, f)
+      .filter((c) => c.targets.some((t) => t.outputMode === 'text' && (t.modelId === ALPHA || t.modelId === BETA)));
+    await expect(box).toContainText(
+      `A = ${ALPHA} · text, B = ${BETA} · text, over ${ran.length} included campaign(s).`,
+    );
     await expect(box).toContainText(`Exact McNemar test: p = ${pValue(e.pValue)} (`);
     await expect(box).toContainText(
       `Of ${e.pairs.length} fixtures both ran: A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; ` +
@@ -81,15 +95,24 @@ test('cost vs quality: each target’s cost per complete trial, its rounds and i
     await page.goto(`/quadrant?suite=${SUITE}&incomplete=1&x=${metric}`);
     const list = page.getByTestId('quadrant-list');
     const rows = ref.targetRows(seed, { suite: SUITE, incomplete: '1' });
-    const placed = rows.filter((r) => r.valid > 0 && (metric === 'cost' ? r.perTrial.costUsd : r.perTrial.apiDurationMs).value !== null);
+    const placed = rows.filter(
+      (r) => r.valid > 0 && (metric === 'cost' ? r.perTrial.costUsd : r.perTrial.apiDurationMs).value !== null,
+    );
     expect(placed.length, label).toBeGreaterThan(1);
     await expect(list.getByRole('row')).toHaveCount(placed.length + 1);
     for (const r of placed) {
       const m = metric === 'cost' ? r.perTrial.costUsd : r.perTrial.apiDurationMs;
       // The chart's list names the target by model id (effort included) and output mode.
-      const row = cells(list.getByRole('row').filter({ hasText: r.modelId }).filter({ has: page.getByText(r.outputMode, { exact: true }) }));
+      const row = cells(
+        list
+          .getByRole('row')
+          .filter({ hasText: r.modelId })
+          .filter({ has: page.getByText(r.outputMode, { exact: true }) }),
+      );
       const x = metric === 'cost' ? `$${m.value!.toPrecision(3)}` : `${(m.value! / 1000).toFixed(1)} s`;
-      await expect(row.nth(3)).toHaveText(`${x}${m.partial ? ' partial' : ''}over ${r.completeTrials} complete trial round(s)`);
+      await expect(row.nth(3)).toHaveText(
+        `${x}${m.partial ? ' partial' : ''}over ${r.completeTrials} complete trial round(s)`,
+      );
       await expect(row.nth(4)).toHaveText(`${pct(r.passes, r.valid)} (${r.passes}/${r.valid})`);
     }
   }
@@ -114,7 +137,9 @@ test('a model: rates and flaky counts by domain and difficulty, and every campai
       const row = cells(table.getByRole('row').filter({ has: page.getByRole('cell', { name: key, exact: true }) }));
       for (const [i, mode] of modes.entries()) {
         const c = expected.find((x) => x.key === key && x.outputMode === mode);
-        await expect(row.nth(i + 1), `${key} ${mode}`).toHaveText(c ? `${rate(c)}${c.classified > 0 ? `${c.flaky}/${c.classified} flaky` : ''}` : '—');
+        await expect(row.nth(i + 1), `${key} ${mode}`).toHaveText(
+          c ? `${rate(c)}${c.classified > 0 ? `${c.flaky}/${c.classified} flaky` : ''}` : '—',
+        );
       }
     }
   }
@@ -151,9 +176,16 @@ test('a fixture: each series’ classification, valid passes, mean success and p
         .filter({ has: page.getByText(details(s.modelId, s.outputMode), { exact: true }) }),
     );
     if (s.class === null) await expect(row.nth(2)).toHaveText('n/a (legacy, one trial)');
-    else await expect(row.nth(2)).toHaveText(new RegExp(`(^|\\D)${s.passes}/${s.valid} valid passed${s.partial ? ` \\(of ${c.trials} planned\\)` : ''}$`));
+    else
+      await expect(row.nth(2)).toHaveText(
+        new RegExp(`(^|\\D)${s.passes}/${s.valid} valid passed${s.partial ? ` \\(of ${c.trials} planned\\)` : ''}$`),
+      );
     await expect(row.nth(3)).toHaveText(`${pct(s.passes, s.valid)} ${s.passes}/${s.valid}`);
-    await expect(row.nth(4)).toHaveText(s.passAny === null ? 'n/a (legacy)' : s.passAny.map((v, i) => `@${i + 1} ${v === null ? '—' : v ? 'yes' : 'no'}`).join(' · '));
+    await expect(row.nth(4)).toHaveText(
+      s.passAny === null
+        ? 'n/a (legacy)'
+        : s.passAny.map((v, i) => `@${i + 1} ${v === null ? '—' : v ? 'yes' : 'no'}`).join(' · '),
+    );
     await expect(row.nth(5).getByRole('link')).toHaveCount(s.trials.length);
   }
   await shot(page, 'fixture-figures');
@@ -185,7 +217,9 @@ test('an attempt’s cost as recorded: dollars when known, a dash when not', asy
   }
 });
 
-test('the leaderboard export: per complete trial and total cost, rounds and rates of each target', async ({ request }) => {
+test('the leaderboard export: per complete trial and total cost, rounds and rates of each target', async ({
+  request,
+}) => {
   const res = await request.get(`/api/export/leaderboard?suite=${SUITE}&incomplete=1&format=csv`);
   expect(res.ok()).toBe(true);
   const [header, ...lines] = (await res.text()).trimEnd().split('\n');
@@ -193,10 +227,20 @@ test('the leaderboard export: per complete trial and total cost, rounds and rate
   const expected = ref.targetRows(seed, { suite: SUITE, incomplete: '1' });
   expect(lines).toHaveLength(expected.length);
   for (const e of expected) {
-    const line = lines.find((l) => l.split(',')[columns.indexOf('model')] === e.modelId && l.split(',')[columns.indexOf('output_mode')] === e.outputMode)!;
+    const line = lines.find(
+      (l) =>
+        l.split(',')[columns.indexOf('model')] === e.modelId &&
+        l.split(',')[columns.indexOf('output_mode')] === e.outputMode,
+    )!;
     expect(line, e.modelId).toBeDefined();
     const cell = (name: string) => line.split(',')[columns.indexOf(name)]!;
-    expect([cell('passes'), cell('valid'), cell('complete_trials'), cell('cost_per_complete_trial_partial'), cell('total_cost_partial')]).toEqual([
+    expect([
+      cell('passes'),
+      cell('valid'),
+      cell('complete_trials'),
+      cell('cost_per_complete_trial_partial'),
+      cell('total_cost_partial'),
+    ]).toEqual([
       String(e.passes),
       String(e.valid),
       String(e.completeTrials),

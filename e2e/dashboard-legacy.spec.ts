@@ -7,7 +7,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 // The upstream result files are imported as legacy campaigns by global-setup.
 
-test('legacy campaigns appear on the leaderboard only with the legacy toggle, without stability claims', async ({ page }) => {
+test('legacy campaigns appear on the leaderboard only with the legacy toggle, without stability claims', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Leaderboard' })).toBeVisible();
   await expect(page.getByTestId('inclusion-note')).toContainText('legacy campaign(s) left out');
@@ -25,7 +27,9 @@ test('legacy campaigns appear on the leaderboard only with the legacy toggle, wi
   const figures = await figuresOf([LEGACY_MODEL]);
   const rows = page.getByTestId('leaderboard').getByRole('row').filter({ hasText: LEGACY_MODEL });
   for (const mode of ['text', 'json_schema']) {
-    const { passes, valid } = ref.count(figures.attempts.filter((a) => a.modelId === LEGACY_MODEL && a.outputMode === mode));
+    const { passes, valid } = ref.count(
+      figures.attempts.filter((a) => a.modelId === LEGACY_MODEL && a.outputMode === mode),
+    );
     expect(valid, mode).toBeGreaterThan(0);
     const shown = new RegExp(`${escape(((passes / valid) * 100).toFixed(1))}%\\s*${passes}/${valid}(?!\\d)`);
     await expect(rows.filter({ hasText: shown }), `${mode}: ${passes}/${valid}`).toHaveCount(1);
@@ -56,9 +60,20 @@ test('drill down leaderboard → model → fixture → attempt and find the evid
   await expect(page.getByRole('heading', { name: 'Expected' })).toBeVisible();
   await shot(page, 'fixture');
 
-  await page.getByTestId('fixture-attempts').getByRole('link', { name: /Trial 1/ }).first().click();
+  await page
+    .getByTestId('fixture-attempts')
+    .getByRole('link', { name: /Trial 1/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: /Attempt: trial 1 of 1/ })).toBeVisible();
-  for (const section of ['Rendered prompt', 'Model output vs expected', 'Score and scorer evidence', 'Sandbox commands and output', 'Transcript', 'Hashes, route and sandbox']) {
+  for (const section of [
+    'Rendered prompt',
+    'Model output vs expected',
+    'Score and scorer evidence',
+    'Sandbox commands and output',
+    'Transcript',
+    'Hashes, route and sandbox',
+  ]) {
     await expect(page.getByRole('heading', { name: section })).toBeVisible();
   }
   await expect(page.getByTestId('output-diff')).toBeVisible();
@@ -70,11 +85,16 @@ test('drill down leaderboard → model → fixture → attempt and find the evid
   const attempt = (await figuresOf([LEGACY_MODEL])).attempts.find((a) => a.id === attemptId)!;
   const cost = attempt.costUsd;
   await expect(page.getByTestId('metric-cost')).toHaveText(
-    cost === null ? '— unknown' : `${cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(3)}`}${attempt.costEstimated ? ' (estimated)' : ''}`,
+    cost === null
+      ? '— unknown'
+      : `${cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(3)}`}${attempt.costEstimated ? ' (estimated)' : ''}`,
   );
   await shot(page, 'attempt');
 
-  await page.getByRole('link', { name: /Legacy import/ }).first().click();
+  await page
+    .getByRole('link', { name: /Legacy import/ })
+    .first()
+    .click();
   await expect(page.getByTestId('completeness')).toBeVisible();
   await expect(page.getByText('A legacy campaign imported from an upstream result file')).toBeVisible();
   await expect(page.getByTestId('heatmap')).toBeVisible();
@@ -128,10 +148,19 @@ test('compare two legacy targets: per-domain differences and an exact McNemar te
   await page.getByLabel('Include legacy').check();
   await page.getByRole('button', { name: 'Compare' }).click();
   // The p value and the pair counts, from the attempts in the database: one pair per fixture, each side's majority.
-  const e = ref.compareReference(await figuresOf([LEGACY_MODEL]), { legacy: '1' }, { modelId: LEGACY_MODEL, outputMode: 'text' }, { modelId: LEGACY_MODEL, outputMode: 'json_schema' });
+  const e = ref.compareReference(
+    await figuresOf([LEGACY_MODEL]),
+    { legacy: '1' },
+    { modelId: LEGACY_MODEL, outputMode: 'text' },
+    { modelId: LEGACY_MODEL, outputMode: 'json_schema' },
+  );
   expect(e.pairs.length).toBeGreaterThan(0);
-  await expect(page.getByTestId('mcnemar')).toContainText(`Exact McNemar test: p = ${e.pValue < 0.0001 ? e.pValue.toExponential(2) : e.pValue.toFixed(4)} (`);
-  await expect(page.getByTestId('mcnemar')).toContainText(`A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; both failed ${e.bothFailed}`);
+  await expect(page.getByTestId('mcnemar')).toContainText(
+    `Exact McNemar test: p = ${e.pValue < 0.0001 ? e.pValue.toExponential(2) : e.pValue.toFixed(4)} (`,
+  );
+  await expect(page.getByTestId('mcnemar')).toContainText(
+    `A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; both failed ${e.bothFailed}`,
+  );
   await expect(page.getByTestId('compare-domains')).toBeVisible();
   await shot(page, 'compare');
 });
@@ -143,7 +172,10 @@ test('exports: leaderboard CSV and JSON, campaign attempts', async ({ request })
   expect(text.split('\n')[0]).toContain('mean_success');
   expect(text).toContain(LEGACY_MODEL);
   const json = await request.get('/api/export/leaderboard?legacy=1&format=json');
-  const body = (await json.json()) as { rows: { modelId: string; meanSuccess: { numerator: number; denominator: number } }[]; campaigns: { id: string }[] };
+  const body = (await json.json()) as {
+    rows: { modelId: string; meanSuccess: { numerator: number; denominator: number } }[];
+    campaigns: { id: string }[];
+  };
   expect(body.rows.some((r) => r.modelId === LEGACY_MODEL)).toBe(true);
   const attempts = await request.get(`/api/export/campaigns/${body.campaigns[0]!.id}?format=csv`);
   expect(attempts.ok()).toBe(true);

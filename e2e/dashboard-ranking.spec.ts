@@ -10,7 +10,9 @@ import { DASHBOARD_SEED_FILE, LEGACY_MODEL, shot } from './support';
 
 let seed: DashboardSeed;
 test.beforeAll(() => {
-  seed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8')) as DashboardSeed;
+  seed = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8'),
+  ) as DashboardSeed;
 });
 
 const percent = (s: string | null) => (s === null || s.trim() === '—' ? -1 : Number(s.replace('%', '')));
@@ -22,7 +24,12 @@ async function rankings(page: Page) {
     const rows = section.getByTestId('leaderboard').locator('tbody tr');
     const ranks = (await rows.locator('td:nth-child(1)').allTextContents()).map(Number);
     const bounds = (await rows.locator('td:nth-child(2)').allTextContents()).map(percent);
-    out.push({ suite: await section.getAttribute('data-suite'), ranks, bounds, text: (await section.textContent()) ?? '' });
+    out.push({
+      suite: await section.getAttribute('data-suite'),
+      ranks,
+      bounds,
+      text: (await section.textContent()) ?? '',
+    });
   }
   return out;
 }
@@ -53,7 +60,9 @@ test('the leaderboard says it ranks by the Wilson lower bound, each suite apart 
 
   await page.getByRole('link', { name: 'Pool every suite instead' }).click();
   await expect(page).toHaveURL(/suite=all/);
-  await expect(page.getByTestId('ranking-rule')).toContainText('Every suite version is pooled into one row per target, as asked');
+  await expect(page.getByTestId('ranking-rule')).toContainText(
+    'Every suite version is pooled into one row per target, as asked',
+  );
   await expect(page.getByTestId('suite-ranking')).toHaveCount(0);
   await expect(page.getByTestId('leaderboard')).toHaveCount(1);
   await expect(page.getByLabel('Suite version')).toHaveValue('all');

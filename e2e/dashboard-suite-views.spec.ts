@@ -10,7 +10,9 @@ import { DASHBOARD_SEED_FILE, shot } from './support';
 
 let seed: DashboardSeed;
 test.beforeAll(() => {
-  seed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8')) as DashboardSeed;
+  seed = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8'),
+  ) as DashboardSeed;
 });
 
 const ALPHA = 'figures/alpha';
@@ -18,7 +20,9 @@ const SUITE = 'figures-suite';
 
 test('a model’s by-domain and by-difficulty tables keep to the chosen domain and difficulty', async ({ page }) => {
   const f = { legacy: '1', incomplete: '1', suite: SUITE, domain: 'figures-merge', difficulty: 'medium' } as const;
-  await page.goto(`/models?id=${encodeURIComponent(ALPHA)}&legacy=1&incomplete=1&domain=${f.domain}&difficulty=${f.difficulty}`);
+  await page.goto(
+    `/models?id=${encodeURIComponent(ALPHA)}&legacy=1&incomplete=1&domain=${f.domain}&difficulty=${f.difficulty}`,
+  );
   const domains = page.getByTestId('model-by-domain');
   await expect(domains.getByRole('row')).toHaveCount(2);
   await expect(domains.getByRole('row').nth(1)).toContainText(f.domain);
@@ -42,7 +46,9 @@ test('the quadrant says which suite its points are over, and pools only when ask
   await expect(page.getByLabel('Suite version')).toHaveValue('');
 });
 
-test('the quadrant’s axes say what they measure and in which unit; cost can be drawn on a log scale', async ({ page }) => {
+test('the quadrant’s axes say what they measure and in which unit; cost can be drawn on a log scale', async ({
+  page,
+}) => {
   await page.goto(`/quadrant?suite=${SUITE}&incomplete=1&scale=linear`);
   const chart = page.getByTestId('quadrant-chart');
   await expect(chart).toHaveAttribute('data-x-scale', 'linear');

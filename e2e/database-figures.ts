@@ -10,7 +10,15 @@ export async function figuresOf(modelIds: readonly string[]): Promise<DashboardS
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    const campaigns = await client.query<{ id: string; name: string; legacy: boolean; trials: number; suiteVersion: string; safetyReview: string; createdAt: Date }>(
+    const campaigns = await client.query<{
+      id: string;
+      name: string;
+      legacy: boolean;
+      trials: number;
+      suiteVersion: string;
+      safetyReview: string;
+      createdAt: Date;
+    }>(
       `SELECT id, name, legacy, trials, "suiteVersion", "safetyReview", "createdAt" FROM "Campaign"
         WHERE id IN (SELECT "campaignId" FROM "CampaignTarget" WHERE "modelId" = ANY($1))`,
       [modelIds],
@@ -36,10 +44,17 @@ export async function figuresOf(modelIds: readonly string[]): Promise<DashboardS
       campaigns: campaigns.rows.map((c) => ({
         ...c,
         createdAt: c.createdAt.toISOString(),
-        targets: targets.rows.filter((t) => t.campaignId === c.id).map((t) => ({ modelId: t.modelId, effort: t.reasoningEffort, outputMode: t.outputMode as 'text' })),
-        fixtures: fixtures.rows.filter((f) => f.campaignId === c.id).map(({ domain, fixtureId, difficulty }) => ({ domain, fixtureId, difficulty })),
+        targets: targets.rows
+          .filter((t) => t.campaignId === c.id)
+          .map((t) => ({ modelId: t.modelId, effort: t.reasoningEffort, outputMode: t.outputMode as 'text' })),
+        fixtures: fixtures.rows
+          .filter((f) => f.campaignId === c.id)
+          .map(({ domain, fixtureId, difficulty }) => ({ domain, fixtureId, difficulty })),
       })),
-      attempts: attempts.rows.map((a: Record<string, unknown>) => ({ ...a, tries: Array(a.tryCount as number).fill(a.status) })) as DashboardSeed['attempts'],
+      attempts: attempts.rows.map((a: Record<string, unknown>) => ({
+        ...a,
+        tries: Array(a.tryCount as number).fill(a.status),
+      })) as DashboardSeed['attempts'],
     };
   } finally {
     await client.end();

@@ -10,7 +10,15 @@ async function agentCampaign(page: Page, suiteDir: string, domain: string, toolS
   const name = `e2e agents ${domain} ${Date.now()}`;
   const res = await page.request.post('/api/campaigns', {
     headers: { origin: new URL(page.url()).origin },
-    data: { name, models: ['oracle', 'nop'], outputModes: ['agent'], agent: { toolSet }, fixtures: { suiteDir, domains: [domain], difficulties: [], tags: [], ids: [] }, trials: 1, seed: 1 },
+    data: {
+      name,
+      models: ['oracle', 'nop'],
+      outputModes: ['agent'],
+      agent: { toolSet },
+      fixtures: { suiteDir, domains: [domain], difficulties: [], tags: [], ids: [] },
+      trials: 1,
+      seed: 1,
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   const { campaignId } = (await res.json()) as { campaignId: string };
@@ -19,7 +27,9 @@ async function agentCampaign(page: Page, suiteDir: string, domain: string, toolS
   return campaignId;
 }
 
-test('agent campaigns over repository tasks, gists and GitGoodBench MCR: the oracle agent solves, nop does not, and the evidence shows', async ({ page }) => {
+test('agent campaigns over repository tasks, gists and GitGoodBench MCR: the oracle agent solves, nop does not, and the evidence shows', async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   await page.goto('/families');
   const repo = await agentCampaign(page, 'fixtures/repo-tasks', 'text');
@@ -40,7 +50,12 @@ test('agent campaigns over repository tasks, gists and GitGoodBench MCR: the ora
   await shot(page, 'families-agent-gist-page');
 
   await page.goto(`/families/ggb?campaign=${mcr}`);
-  const mcrRow = (m: string) => page.getByTestId('family-ggb-scenario').getByRole('row').filter({ hasText: m }).filter({ hasText: 'Merge conflict resolution' });
+  const mcrRow = (m: string) =>
+    page
+      .getByTestId('family-ggb-scenario')
+      .getByRole('row')
+      .filter({ hasText: m })
+      .filter({ hasText: 'Merge conflict resolution' });
   await expect(mcrRow('oracle').getByTestId('ggb-solve')).toContainText(/^100\.0%\s*(\d+)\/\1$/);
   await expect(mcrRow('nop').getByTestId('ggb-solve')).toContainText(/^0\.0%\s*0\/\d+$/);
   await shot(page, 'families-agent-ggb-page');
@@ -51,7 +66,11 @@ test('agent campaigns over repository tasks, gists and GitGoodBench MCR: the ora
     [mcr, 'mcr-diff', 'mcr'],
   ] as const) {
     await page.goto(`/campaigns/${id}`);
-    await page.getByTestId('fixture-table').getByRole('link', { name: /^Trial 1.*: fail/ }).first().click();
+    await page
+      .getByTestId('fixture-table')
+      .getByRole('link', { name: /^Trial 1.*: fail/ })
+      .first()
+      .click();
     await expect(page.getByTestId(testId)).toBeVisible();
     await page.getByTestId(testId).screenshot({ path: `test-results/screens/families-agent-${file}-nop.png` });
   }

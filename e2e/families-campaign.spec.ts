@@ -13,7 +13,9 @@ async function runCampaign(page: Page, suite: string, domain: string, name: stri
   return campaignId;
 }
 
-test('a campaign over repository tasks from the form: ECR and TPR per target, the grader evidence on the attempt page', async ({ page }) => {
+test('a campaign over repository tasks from the form: ECR and TPR per target, the grader evidence on the attempt page', async ({
+  page,
+}) => {
   test.setTimeout(540_000);
   const id = await runCampaign(page, 'fixtures/repo-tasks', 'image', `e2e repo tasks ${Date.now()}`);
   await page.goto(`/families/repo_task?campaign=${id}`);
@@ -23,14 +25,22 @@ test('a campaign over repository tasks from the form: ECR and TPR per target, th
   await shot(page, 'families-run-repo-task-page');
 
   await page.goto(`/campaigns/${id}`);
-  await page.getByTestId('fixture-table').getByRole('link', { name: /^Trial 1.*: pass/ }).first().click();
+  await page
+    .getByTestId('fixture-table')
+    .getByRole('link', { name: /^Trial 1.*: pass/ })
+    .first()
+    .click();
   await expect(page.getByTestId('grader-verdict')).toContainText('Result true');
   await expect(page.getByTestId('agent-outputs').getByRole('img')).toBeVisible();
   await shot(page, 'families-run-repo-task-attempt');
-  await page.getByTestId('repo-task-evidence').screenshot({ path: 'test-results/screens/families-run-repo-task-evidence.png' });
+  await page
+    .getByTestId('repo-task-evidence')
+    .screenshot({ path: 'test-results/screens/families-run-repo-task-evidence.png' });
 });
 
-test('a campaign over gists from the form: fidelity and line rates, the gist line view on the attempt page', async ({ page }) => {
+test('a campaign over gists from the form: fidelity and line rates, the gist line view on the attempt page', async ({
+  page,
+}) => {
   test.setTimeout(540_000);
   const id = await runCampaign(page, 'fixtures/gists', 'docopt', `e2e gists ${Date.now()}`);
   await page.goto(`/families/gist?campaign=${id}`);
@@ -40,7 +50,11 @@ test('a campaign over gists from the form: fidelity and line rates, the gist lin
   await shot(page, 'families-run-gist-page');
 
   await page.goto(`/campaigns/${id}`);
-  await page.getByTestId('fixture-table').getByRole('link', { name: /^Trial 1.*: pass/ }).first().click();
+  await page
+    .getByTestId('fixture-table')
+    .getByRole('link', { name: /^Trial 1.*: pass/ })
+    .first()
+    .click();
   await expect(page.getByTestId('gist-evidence')).toContainText('Execution fidelity true');
   await expect(page.getByTestId('gist-lines').locator('tr[data-execution="executed"]').first()).toBeVisible();
   await shot(page, 'families-run-gist-attempt');

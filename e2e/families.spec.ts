@@ -9,12 +9,18 @@ test.use(signedInAs('viewer'));
 
 let seeded: { campaignId: string; attempts: Record<string, string> };
 test.beforeAll(() => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-families.ts'], { cwd: path.resolve(import.meta.dirname, '..'), env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-families.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seeding the families failed: ${run.stderr}`);
   seeded = JSON.parse(run.stdout.trim().split('\n').pop()!);
 });
 
-test("a repository task's attempt shows the agent's output files and the grader's verdict with its comments", async ({ page }) => {
+test("a repository task's attempt shows the agent's output files and the grader's verdict with its comments", async ({
+  page,
+}) => {
   await page.goto(`/attempts/${seeded.attempts['repo-pass']}`);
   const verdict = page.getByTestId('grader-verdict');
   await expect(verdict).toContainText('Process true');
@@ -55,7 +61,9 @@ test('a merge conflict attempt shows the diff between the agent’s tree and the
   await shot(page, 'families-ggb-mcr');
 });
 
-test('an interactive rebase attempt shows both histories side by side and both judge verdicts with reasons', async ({ page }) => {
+test('an interactive rebase attempt shows both histories side by side and both judge verdicts with reasons', async ({
+  page,
+}) => {
   await page.goto(`/attempts/${seeded.attempts.ir}`);
   await expect(page.getByTestId('history-original').getByRole('listitem')).toHaveCount(3);
   await expect(page.getByTestId('history-agent')).toContainText('Add a range parser that splits on the first dash');

@@ -5,7 +5,11 @@ import { ROLES } from '../packages/core/src/access/roles';
 import { authStatePath, E2E_USERS } from './users';
 
 function runScript(root: string, script: string, what: string) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: root, env: process.env, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: process.env,
+    stdio: 'inherit',
+  });
   if (run.status !== 0) throw new Error(`${what} failed (exit ${run.status})`);
 }
 

@@ -29,14 +29,22 @@ test.describe('as a viewer', () => {
 });
 
 test('/fixtures lists every suite version, its domains and fixtures, each linking to its page', async ({ page }) => {
-  const seed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8')) as DashboardSeed;
+  const seed = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8'),
+  ) as DashboardSeed;
   const res = await page.goto('/fixtures');
   expect(res!.status()).toBe(200);
   for (const suite of new Set(seed.campaigns.map((c) => c.suiteVersion))) {
     const section = page.locator(`[data-testid=fixture-index-suite][data-suite="${suite}"]`);
-    const fixtures = new Set(seed.campaigns.filter((c) => c.suiteVersion === suite).flatMap((c) => c.fixtures.map((f) => `${f.domain}/${f.fixtureId}`)));
+    const fixtures = new Set(
+      seed.campaigns
+        .filter((c) => c.suiteVersion === suite)
+        .flatMap((c) => c.fixtures.map((f) => `${f.domain}/${f.fixtureId}`)),
+    );
     const domains = new Set([...fixtures].map((f) => f.split('/')[0]!));
-    await expect(section.getByRole('heading')).toContainText(`${domains.size} domain${domains.size === 1 ? '' : 's'}, ${fixtures.size} fixtures`);
+    await expect(section.getByRole('heading')).toContainText(
+      `${domains.size} domain${domains.size === 1 ? '' : 's'}, ${fixtures.size} fixtures`,
+    );
     await expect(section.getByTestId('fixture-index-domain')).toHaveCount(domains.size);
   }
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -11,14 +11,20 @@ test.use(signedInAs('viewer'));
 const root = path.resolve(import.meta.dirname, '..');
 let attempt: { id: string; steps: number };
 test.beforeAll(() => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'campaign'], { cwd: root, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', 'campaign'], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seed-agent campaign failed: ${run.stderr}`);
   const seeded = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { attempts: { id: string; steps: number }[] };
   // Longer than one page of steps (20), so that j carries the viewer onto the next page.
   attempt = seeded.attempts.find((a) => a.steps > 22)!;
 });
 
-test("j and k walk a trajectory's steps across its pages, Enter opens the step, and typing in its search moves nothing", async ({ page }) => {
+test("j and k walk a trajectory's steps across its pages, Enter opens the step, and typing in its search moves nothing", async ({
+  page,
+}) => {
   await page.goto(`/attempts/${attempt.id}?step=18`);
   const viewer = page.getByTestId('trajectory-viewer');
   await expect(viewer).toHaveAttribute('data-ready', 'true');
@@ -51,10 +57,16 @@ test("j and k walk a trajectory's steps across its pages, Enter opens the step, 
   await expect(page).toHaveURL(/[?&]step=19\b/);
 });
 
-test("j and k select a long table's rows, Enter follows the selected row's link, and the table's search box keeps its keys", async ({ page, baseURL }) => {
+test("j and k select a long table's rows, Enter follows the selected row's link, and the table's search box keeps its keys", async ({
+  page,
+  baseURL,
+}) => {
   const api = await request.newContext({ baseURL, storageState: authStatePath('viewer') });
-  const { campaigns } = (await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: { id: string; name: string; legacy: boolean }[] };
-  const legacy = campaigns.find((c) => c.legacy && c.name.includes(LEGACY_MODEL.split('/')[1]!)) ?? campaigns.find((c) => c.legacy)!;
+  const { campaigns } = (await (await api.get('/api/campaigns?limit=200')).json()) as {
+    campaigns: { id: string; name: string; legacy: boolean }[];
+  };
+  const legacy =
+    campaigns.find((c) => c.legacy && c.name.includes(LEGACY_MODEL.split('/')[1]!)) ?? campaigns.find((c) => c.legacy)!;
   await page.goto(`/campaigns/${legacy.id}`);
   const table = page.getByTestId('fixture-table');
   const rows = table.locator('tbody tr');

@@ -6,7 +6,7 @@ import { shot } from './support';
 test.describe('in Asia/Kolkata', () => {
   test.use({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
 
-  test('the campaign list shows times in the browser\'s zone, with UTC on hover', async ({ page }) => {
+  test("the campaign list shows times in the browser's zone, with UTC on hover", async ({ page }) => {
     await page.goto('/campaigns');
     const times = page.getByTestId('campaign-list').locator('time');
     await expect(times.first()).toContainText('GMT+5:30');
@@ -17,7 +17,10 @@ test.describe('in Asia/Kolkata', () => {
       const shifted = new Date(new Date(iso).getTime() + 330 * 60_000).toISOString();
       await expect(times.nth(i)).toHaveText(`${shifted.slice(0, 10)} ${shifted.slice(11, 16)} GMT+5:30`);
       // ICU may still call the zone by its older name.
-      await expect(times.nth(i)).toHaveAttribute('title', new RegExp(`^${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC \\(shown in Asia/(Kolkata|Calcutta)\\)$`));
+      await expect(times.nth(i)).toHaveAttribute(
+        'title',
+        new RegExp(`^${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC \\(shown in Asia/(Kolkata|Calcutta)\\)$`),
+      );
     }
     await shot(page, 'campaigns-kolkata');
   });

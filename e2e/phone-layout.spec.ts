@@ -9,7 +9,9 @@ import { DASHBOARD_SEED_FILE, shot } from './support';
 
 let seed: DashboardSeed;
 test.beforeAll(() => {
-  seed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8')) as DashboardSeed;
+  seed = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '..', DASHBOARD_SEED_FILE), 'utf8'),
+  ) as DashboardSeed;
 });
 
 async function pageWidth(page: Page): Promise<number> {
@@ -35,7 +37,10 @@ for (const [width, height] of [
     await page.setViewportSize({ width, height });
     // An imported campaign carries a full 64-character config hash, the line that widened the page.
     await page.goto('/campaigns');
-    const imported = (await page.getByRole('link', { name: /^Legacy import: .*\(text/ }).first().getAttribute('href'))!;
+    const imported = (await page
+      .getByRole('link', { name: /^Legacy import: .*\(text/ })
+      .first()
+      .getAttribute('href'))!;
     for (const [name, url] of [...pages(seed), ['imported-campaign', imported] as const]) {
       await page.goto(url);
       await expect(page.locator('main h1').first()).toBeVisible();

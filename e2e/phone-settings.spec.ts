@@ -8,7 +8,14 @@ test.use({ ...signedInAs('admin'), viewport: { width: 390, height: 844 } });
 test('settings, status and a fixture page fit 390 px', async ({ page }) => {
   await page.goto('/fixtures');
   const fixture = (await page.locator('main a[href^="/fixtures/"]').first().getAttribute('href'))!;
-  for (const path of ['/settings/tokens', '/settings/users', '/settings/provider-keys', '/settings/audit', '/status', fixture]) {
+  for (const path of [
+    '/settings/tokens',
+    '/settings/users',
+    '/settings/provider-keys',
+    '/settings/audit',
+    '/status',
+    fixture,
+  ]) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -7,5 +7,10 @@ import { resetDatabase } from './environment';
 // migrated at the start of every run.
 const databaseUrl = process.env.DATABASE_URL!;
 await resetDatabase(databaseUrl);
-const report = await applyMigrations({ databaseUrl, migrationsDir: path.resolve(import.meta.dirname, '../prisma/migrations') });
-console.log(`e2e database ready: ${report.applied.length} migrations applied, ${report.alreadyApplied.length} already applied`);
+const report = await applyMigrations({
+  databaseUrl,
+  migrationsDir: path.resolve(import.meta.dirname, '../prisma/migrations'),
+});
+console.log(
+  `e2e database ready: ${report.applied.length} migrations applied, ${report.alreadyApplied.length} already applied`,
+);

@@ -23,14 +23,19 @@ const ALWAYS_PUBLIC_ROUTES = ['/api/auth/[...all]', '/api/health', '/api/setup']
 /** What the public leaderboard opens to anonymous visitors; `/campaigns/[id]` only for a published campaign. */
 const PUBLIC_PAGES = ['/', '/methodology', '/campaigns/[id]'];
 /** Links an anonymous visitor must never be offered: each leads to raw outputs, settings or the API. */
-const PRIVATE_HREF = /href="\/(attempts|api|models|fixtures|settings|campaigns\/new|compare|quadrant|families|suites|status)\b/;
+const PRIVATE_HREF =
+  /href="\/(attempts|api|models|fixtures|settings|campaigns\/new|compare|quadrant|families|suites|status)\b/;
 
 let seeded: { published: { id: string; attempt: string }; unpublished: { id: string; attempt: string } };
 let server: ChildProcess | undefined;
 let serverOutput = '';
 
 async function as(role: 'viewer' | null, baseURL: string): Promise<APIRequestContext> {
-  return request.newContext({ baseURL, storageState: role ? authStatePath(role) : { cookies: [], origins: [] }, maxRedirects: 0 });
+  return request.newContext({
+    baseURL,
+    storageState: role ? authStatePath(role) : { cookies: [], origins: [] },
+    maxRedirects: 0,
+  });
 }
 
 /** A concrete URL for a page or route, with the published campaign's id, or its attempt's under /attempts. */
@@ -40,12 +45,19 @@ function urlWith(pattern: string, ids: { id: string; attempt: string }): string 
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(240_000);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-public.ts'], { cwd: ROOT, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-public.ts'], {
+    cwd: ROOT,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seeding the public campaigns failed: ${run.stderr}`);
   seeded = JSON.parse(run.stdout.trim().split('\n').pop()!);
   // Published the way a member does it, through the audited route.
   const member = await request.newContext({ baseURL, storageState: authStatePath('member') });
-  const published = await member.post(`/api/campaigns/${seeded.published.id}/publish`, { headers: { 'content-type': 'application/json', origin: baseURL! }, data: { publish: true } });
+  const published = await member.post(`/api/campaigns/${seeded.published.id}/publish`, {
+    headers: { 'content-type': 'application/json', origin: baseURL! },
+    data: { publish: true },
+  });
   expect(published.status(), await published.text()).toBe(200);
   await member.dispose();
 
@@ -91,13 +103,19 @@ test('the spec finds the pages and routes it guards', () => {
 });
 
 for (const setting of ['off', 'on'] as const) {
-  test(`public leaderboard ${setting}: anonymous callers get 401 from every API route, published campaign or not`, async ({ baseURL }) => {
+  test(`public leaderboard ${setting}: anonymous callers get 401 from every API route, published campaign or not`, async ({
+    baseURL,
+  }) => {
     const api = await as(null, setting === 'on' ? PUBLIC_URL : baseURL!);
     for (const ids of [seeded.published, seeded.unpublished]) {
       for (const r of routes.filter((x) => !ALWAYS_PUBLIC_ROUTES.includes(x.pattern))) {
         for (const method of r.methods) {
           const url = urlWith(r.pattern, ids);
-          const res = await api.fetch(url, { method, headers: { 'content-type': 'application/json', origin: baseURL! }, data: method === 'GET' ? undefined : '{}' });
+          const res = await api.fetch(url, {
+            method,
+            headers: { 'content-type': 'application/json', origin: baseURL! },
+            data: method === 'GET' ? undefined : '{}',
+          });
           expect(res.status(), `${method} ${url}`).toBe(401);
         }
       }
@@ -121,7 +139,9 @@ for (const setting of ['off', 'on'] as const) {
         }
       }
     }
-    expect(readable.sort()).toEqual(setting === 'on' ? ['/', '/', '/methodology', '/methodology', `/campaigns/${seeded.published.id}`].sort() : []);
+    expect(readable.sort()).toEqual(
+      setting === 'on' ? ['/', '/', '/methodology', '/methodology', `/campaigns/${seeded.published.id}`].sort() : [],
+    );
     // A campaign id that does not exist reads as one not published: its existence is not told either.
     expect((await web.get('/campaigns/cmp_doesnotexist')).status()).toBe(307);
     await web.dispose();
@@ -131,7 +151,9 @@ for (const setting of ['off', 'on'] as const) {
 test.describe('an anonymous visitor of the public leaderboard', () => {
   test.use(anonymous);
 
-  test('reads the published campaign on the leaderboard and its aggregates, never the unpublished one, and is offered sign-in for the rest', async ({ page }) => {
+  test('reads the published campaign on the leaderboard and its aggregates, never the unpublished one, and is offered sign-in for the rest', async ({
+    page,
+  }) => {
     await page.goto(`${PUBLIC_URL}/?suite=public-suite`);
     const board = page.getByTestId('leaderboard');
     await expect(board.getByRole('row').filter({ hasText: 'public/open' })).toHaveCount(1);
@@ -166,7 +188,9 @@ test.describe('an anonymous visitor of the public leaderboard', () => {
 test.describe('a signed-in viewer of the public leaderboard', () => {
   test.use(signedInAs('viewer'));
 
-  test('sees what viewers always see: every campaign, the whole menu, the fixtures and the review', async ({ page }) => {
+  test('sees what viewers always see: every campaign, the whole menu, the fixtures and the review', async ({
+    page,
+  }) => {
     await page.goto(`${PUBLIC_URL}/?suite=public-suite`);
     await expect(page.getByTestId('leaderboard').getByRole('row').filter({ hasText: 'public/hidden' })).toHaveCount(1);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Campaigns' })).toBeVisible();

@@ -13,7 +13,11 @@ function walk(dir: string, file: string): string[] {
 
 /** The URL pattern of a file under app/: route groups dropped. */
 export const patternOf = (file: string) =>
-  `/${path.relative(APP, path.dirname(file)).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s)).join('/')}`;
+  `/${path
+    .relative(APP, path.dirname(file))
+    .split(path.sep)
+    .filter((s) => s && !/^\(.*\)$/.test(s))
+    .join('/')}`;
 
 /** A concrete URL for a pattern: ids that look right but do not exist. */
 export const urlOf = (pattern: string, id = 'cmp_doesnotexist') =>

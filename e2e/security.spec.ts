@@ -17,16 +17,31 @@ import { UPSTREAM_ROOT as UPSTREAM } from '../packages/core/test/fixtures/upstre
 const json = { 'content-type': 'application/json' };
 
 async function as(role: 'viewer' | 'member' | 'admin' | null, baseURL: string): Promise<APIRequestContext> {
-  return request.newContext({ baseURL, storageState: role ? authStatePath(role) : { cookies: [], origins: [] }, maxRedirects: 0 });
+  return request.newContext({
+    baseURL,
+    storageState: role ? authStatePath(role) : { cookies: [], origins: [] },
+    maxRedirects: 0,
+  });
 }
 
-test('a cross-site write is refused: another origin gets 403, a form body 415, and nothing is cancelled', async ({ baseURL }) => {
+test('a cross-site write is refused: another origin gets 403, a form body 415, and nothing is cancelled', async ({
+  baseURL,
+}) => {
   const api = await as('member', baseURL!);
-  const crossOrigin = await api.post('/api/campaigns/cmp_doesnotexist/cancel', { headers: { ...json, origin: 'https://evil.example' }, data: '{}' });
+  const crossOrigin = await api.post('/api/campaigns/cmp_doesnotexist/cancel', {
+    headers: { ...json, origin: 'https://evil.example' },
+    data: '{}',
+  });
   expect(crossOrigin.status()).toBe(403);
-  const form = await api.post('/api/campaigns/cmp_doesnotexist/cancel', { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseURL! }, data: 'a=1' });
+  const form = await api.post('/api/campaigns/cmp_doesnotexist/cancel', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseURL! },
+    data: 'a=1',
+  });
   expect(form.status()).toBe(415);
-  const plain = await api.post('/api/campaigns', { headers: { 'content-type': 'text/plain', origin: baseURL! }, data: '{}' });
+  const plain = await api.post('/api/campaigns', {
+    headers: { 'content-type': 'text/plain', origin: baseURL! },
+    data: '{}',
+  });
   expect(plain.status()).toBe(415);
 });
 
@@ -47,17 +62,26 @@ test('an oversized body gets 413 and an oversized campaign a 400 that names the 
   expect(JSON.stringify(await many.json())).toContain('GITBENCH_MAX_MODELS_PER_CAMPAIGN');
   expect(Date.now() - started).toBeLessThan(10_000);
   // Within the models limit, past the attempts limit: refused by arithmetic, before any planning.
-  const big = { name: 'big', models: Array.from({ length: 50 }, (_, i) => `simulated:${i}`), outputModes: ['text', 'json_schema'], trials: 20 };
+  const big = {
+    name: 'big',
+    models: Array.from({ length: 50 }, (_, i) => `simulated:${i}`),
+    outputModes: ['text', 'json_schema'],
+    trials: 20,
+  };
   for (const url of ['/api/campaigns/estimate', '/api/campaigns']) {
     const res = await api.post(url, { headers, data: big });
     expect(res.status(), url).toBe(400);
-    expect(JSON.stringify(await res.json()), url).toMatch(/the limit is 100,000 attempts per campaign \(GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN\)/);
+    expect(JSON.stringify(await res.json()), url).toMatch(
+      /the limit is 100,000 attempts per campaign \(GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN\)/,
+    );
   }
   // The server is still there.
   expect((await api.get('/api/health')).status()).toBe(200);
 });
 
-test('a campaign naming a replay source that cannot be replayed gets a 400 naming the model field, the source and why, and nothing is created', async ({ baseURL }) => {
+test('a campaign naming a replay source that cannot be replayed gets a 400 naming the model field, the source and why, and nothing is created', async ({
+  baseURL,
+}) => {
   const api = await as('member', baseURL!);
   const headers = { ...json, origin: baseURL! };
   // An upstream text-mode result file: GITBENCH_REPLAY_DIRS holds the upstream results (playwright.config.ts).
@@ -69,13 +93,30 @@ test('a campaign naming a replay source that cannot be replayed gets a 400 namin
     trials: 1,
     fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
   });
-  const count = async () => ((await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: unknown[] }).campaigns.length;
+  const count = async () =>
+    ((await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: unknown[] }).campaigns.length;
   const before = await count();
   const refusals: [string, string[], string][] = [
-    ['replay:gitbench-e2e-absent.json', ['text'], "models[1]: Replay source 'gitbench-e2e-absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS)."],
-    ['replay:/etc/passwd', ['text'], "models[1]: Replay source '/etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS)."],
-    ['replay:../../../etc/passwd', ['text'], "models[1]: Replay source '../../../etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS)."],
-    [`replay:${recorded}`, ['agent'], `models[1]: 'replay:${recorded}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`],
+    [
+      'replay:gitbench-e2e-absent.json',
+      ['text'],
+      "models[1]: Replay source 'gitbench-e2e-absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
+    ],
+    [
+      'replay:/etc/passwd',
+      ['text'],
+      "models[1]: Replay source '/etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).",
+    ],
+    [
+      'replay:../../../etc/passwd',
+      ['text'],
+      "models[1]: Replay source '../../../etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).",
+    ],
+    [
+      `replay:${recorded}`,
+      ['agent'],
+      `models[1]: 'replay:${recorded}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`,
+    ],
   ];
   for (const [model, outputModes, message] of refusals) {
     for (const url of ['/api/campaigns/estimate', '/api/campaigns']) {
@@ -94,30 +135,61 @@ test('a campaign naming a replay source that cannot be replayed gets a 400 namin
 const bodies = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
-  fc.constantFrom('{', '[', '{"models":', '{"name":1e999}', 'null', '"\\ud800"', '{"__proto__":{"x":1}}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'),
-  fc.record({ name: fc.string(), models: fc.array(fc.string(), { maxLength: 5 }), trials: fc.oneof(fc.integer(), fc.double(), fc.string()), fixtures: fc.anything() }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc.constantFrom(
+    '{',
+    '[',
+    '{"models":',
+    '{"name":1e999}',
+    'null',
+    '"\\ud800"',
+    '{"__proto__":{"x":1}}',
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+  ),
+  fc
+    .record(
+      {
+        name: fc.string(),
+        models: fc.array(fc.string(), { maxLength: 5 }),
+        trials: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        fixtures: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
 );
 const ids = fc.oneof(fc.constant('cmp_doesnotexist'), fc.stringMatching(/^[A-Za-z0-9_%.-]{1,40}$/));
 
-test('fuzz: random and malformed bodies to every route, as every role, never get a 5xx or hang', async ({ baseURL }) => {
+test('fuzz: random and malformed bodies to every route, as every role, never get a 5xx or hang', async ({
+  baseURL,
+}) => {
   test.setTimeout(240_000);
-  const callers = { anonymous: await as(null, baseURL!), viewer: await as('viewer', baseURL!), member: await as('member', baseURL!), admin: await as('admin', baseURL!) };
+  const callers = {
+    anonymous: await as(null, baseURL!),
+    viewer: await as('viewer', baseURL!),
+    member: await as('member', baseURL!),
+    admin: await as('admin', baseURL!),
+  };
   let sent = 0;
   for (const r of routes) {
     for (const method of r.methods) {
       await fc.assert(
-        fc.asyncProperty(bodies, ids, fc.constantFrom(...(Object.keys(callers) as (keyof typeof callers)[])), async (body, id, who) => {
-          const started = Date.now();
-          const res = await callers[who].fetch(urlOf(r.pattern, encodeURIComponent(id)), {
-            method,
-            headers: { ...json, origin: baseURL! },
-            ...(method === 'GET' ? {} : { data: body }),
-            timeout: 15_000,
-          });
-          sent++;
-          expect(res.status(), `${who} ${method} ${r.pattern} ${body.slice(0, 80)}`).toBeLessThan(500);
-          expect(Date.now() - started, `${method} ${r.pattern}`).toBeLessThan(15_000);
-        }),
+        fc.asyncProperty(
+          bodies,
+          ids,
+          fc.constantFrom(...(Object.keys(callers) as (keyof typeof callers)[])),
+          async (body, id, who) => {
+            const started = Date.now();
+            const res = await callers[who].fetch(urlOf(r.pattern, encodeURIComponent(id)), {
+              method,
+              headers: { ...json, origin: baseURL! },
+              ...(method === 'GET' ? {} : { data: body }),
+              timeout: 15_000,
+            });
+            sent++;
+            expect(res.status(), `${who} ${method} ${r.pattern} ${body.slice(0, 80)}`).toBeLessThan(500);
+            expect(Date.now() - started, `${method} ${r.pattern}`).toBeLessThan(15_000);
+          },
+        ),
         { numRuns: 12, seed: 20261124 },
       );
     }
@@ -126,7 +198,10 @@ test('fuzz: random and malformed bodies to every route, as every role, never get
 });
 
 test.describe('review, then publish', () => {
-  test('a viewer is refused the launch form, a member launches, reviews and publishes, and only then does the viewer see raw outputs', async ({ browser, baseURL }) => {
+  test('a viewer is refused the launch form, a member launches, reviews and publishes, and only then does the viewer see raw outputs', async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     const viewer = await browser.newContext(signedInAs('viewer'));
     const vpage = await viewer.newPage();
@@ -138,7 +213,12 @@ test.describe('review, then publish', () => {
     const api = await as('member', baseURL!);
     const created = await api.post('/api/campaigns', {
       headers: { ...json, origin: baseURL! },
-      data: { name: `e2e review ${Date.now()}`, models: ['oracle'], trials: 1, fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] } },
+      data: {
+        name: `e2e review ${Date.now()}`,
+        models: ['oracle'],
+        trials: 1,
+        fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
+      },
     });
     expect(created.status()).toBe(201);
     const { campaignId } = (await created.json()) as { campaignId: string };
@@ -149,7 +229,9 @@ test.describe('review, then publish', () => {
     await expect(page.getByTestId('completeness')).toContainText('Safety review: not configured');
     await expect(page.getByTestId('publication')).toContainText('Not published');
 
-    const attempts = (await (await api.get(`/api/campaigns/${campaignId}/attempts`)).json()) as { attempts: { id: string }[] };
+    const attempts = (await (await api.get(`/api/campaigns/${campaignId}/attempts`)).json()) as {
+      attempts: { id: string }[];
+    };
     const attemptId = attempts.attempts[0]!.id;
     await vpage.goto(`/attempts/${attemptId}`);
     await expect(vpage.getByTestId('raw-hidden')).toBeVisible();
@@ -166,10 +248,21 @@ test.describe('review, then publish', () => {
     await expect(vpage.locator('pre[aria-label="model output"]')).toBeVisible();
     // A viewer cannot publish or decide the review.
     const vapi = await as('viewer', baseURL!);
-    expect((await vapi.post(`/api/campaigns/${campaignId}/publish`, { headers: { ...json, origin: baseURL! }, data: { publish: false } })).status()).toBe(403);
+    expect(
+      (
+        await vapi.post(`/api/campaigns/${campaignId}/publish`, {
+          headers: { ...json, origin: baseURL! },
+          data: { publish: false },
+        })
+      ).status(),
+    ).toBe(403);
 
-    const audit = (await (await (await as('admin', baseURL!)).get('/api/audit')).json()) as { events: { action: string; targetId: string | null }[] };
-    expect(audit.events.filter((e) => e.targetId === campaignId).map((e) => e.action)).toEqual(expect.arrayContaining(['campaign.create', 'campaign.review', 'campaign.publish']));
+    const audit = (await (await (await as('admin', baseURL!)).get('/api/audit')).json()) as {
+      events: { action: string; targetId: string | null }[];
+    };
+    expect(audit.events.filter((e) => e.targetId === campaignId).map((e) => e.action)).toEqual(
+      expect.arrayContaining(['campaign.create', 'campaign.review', 'campaign.publish']),
+    );
     await viewer.close();
     await member.close();
   });
@@ -187,7 +280,15 @@ test('every answer carries the security headers', async ({ baseURL }) => {
 });
 
 /** next values that took Chromium off-site or gave a 500. */
-const HOSTILE_NEXT = ['/%09/evil.example', '/%0a/evil.example', '/%0d/evil.example', '//evil.example', '/%5cevil.example', '/%E2%80%A8/evil.example', '/caf%C3%A9'];
+const HOSTILE_NEXT = [
+  '/%09/evil.example',
+  '/%0a/evil.example',
+  '/%0d/evil.example',
+  '//evil.example',
+  '/%5cevil.example',
+  '/%E2%80%A8/evil.example',
+  '/caf%C3%A9',
+];
 
 test('sign-in never sends a signed-in user off-site, and an odd next gives no 500', async ({ page, baseURL }) => {
   for (const next of HOSTILE_NEXT) {
@@ -242,9 +343,16 @@ async function freePort(): Promise<number> {
 
 test('the built app refuses to start when published beyond loopback without its public URL, or with a default database password', async () => {
   const cases: [Record<string, string>, RegExp][] = [
-    [{ GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: '' }, /refusing to start: .*GITBENCH_BIND=0\.0\.0\.0 .*set GITBENCH_PUBLIC_URL/],
     [
-      { GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: 'https://gitbench.example.com', DATABASE_URL: 'postgresql://gitbench:gitbench@127.0.0.1:5432/gitbench' },
+      { GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: '' },
+      /refusing to start: .*GITBENCH_BIND=0\.0\.0\.0 .*set GITBENCH_PUBLIC_URL/,
+    ],
+    [
+      {
+        GITBENCH_BIND: '0.0.0.0',
+        GITBENCH_PUBLIC_URL: 'https://gitbench.example.com',
+        DATABASE_URL: 'postgresql://gitbench:gitbench@127.0.0.1:5432/gitbench',
+      },
       /refusing to start: .*DATABASE_URL has a default password/,
     ],
   ];

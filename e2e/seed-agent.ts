@@ -1,5 +1,21 @@
-import { ATTEMPT_EVIDENCE_VERSION, exitStatusIsCounted, exitStatusIsScored, newId, type AgentExitStatus, type GitbenchEvidence } from '../packages/core/src';
-import { appendTrajectoryStep, createDb, finishTrajectory, insertCampaign, refreshCampaignStats, startTrajectory, storeTrajectory, type Db } from '../packages/db/src';
+import {
+  ATTEMPT_EVIDENCE_VERSION,
+  exitStatusIsCounted,
+  exitStatusIsScored,
+  newId,
+  type AgentExitStatus,
+  type GitbenchEvidence,
+} from '../packages/core/src';
+import {
+  appendTrajectoryStep,
+  createDb,
+  finishTrajectory,
+  insertCampaign,
+  refreshCampaignStats,
+  startTrajectory,
+  storeTrajectory,
+  type Db,
+} from '../packages/db/src';
 import { prng, randomTrajectory } from '../packages/test-support/src';
 
 /**
@@ -15,7 +31,14 @@ import { prng, randomTrajectory } from '../packages/test-support/src';
 const LIVE_STEPS = 40;
 const LIVE_SEED = 77;
 
-async function newCampaign(db: Db, name: string, models: string[], fixtures: string[], trials: number, outputMode: 'text' | 'agent' = 'text') {
+async function newCampaign(
+  db: Db,
+  name: string,
+  models: string[],
+  fixtures: string[],
+  trials: number,
+  outputMode: 'text' | 'agent' = 'text',
+) {
   const campaignId = await insertCampaign(db, {
     name,
     createdBy: 'e2e',
@@ -25,7 +48,14 @@ async function newCampaign(db: Db, name: string, models: string[], fixtures: str
     suiteVersion: 'e2e',
     trials,
     targets: models.map((m) => ({ modelId: m, baseModel: m, reasoningEffort: null, outputMode, profile: 'simulated' })),
-    fixtures: fixtures.map((f) => ({ domain: 'merge', fixtureId: f, difficulty: 'medium', tags: ['agent'], scoringType: 'state_assertions', definition: { prompt: `Resolve ${f}` } })),
+    fixtures: fixtures.map((f) => ({
+      domain: 'merge',
+      fixtureId: f,
+      difficulty: 'medium',
+      tags: ['agent'],
+      scoringType: 'state_assertions',
+      definition: { prompt: `Resolve ${f}` },
+    })),
   });
   return db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
 }
@@ -44,26 +74,62 @@ function agentTryEvidence(exitStatus: AgentExitStatus, steps: number): GitbenchE
     sandbox: { kind: 'none', reason: 'sandbox: none (scored on text)' },
     calls: [],
     judge: null,
-    agent: { exitStatus, exitDetail: null, protocol: 'native', toolSet: 'bash', steps, toolCalls: steps, scoredOn: 'repository', submission: 'Merged both sides.\nKept the new name.' },
+    agent: {
+      exitStatus,
+      exitDetail: null,
+      protocol: 'native',
+      toolSet: 'bash',
+      steps,
+      toolCalls: steps,
+      scoredOn: 'repository',
+      submission: 'Merged both sides.\nKept the new name.',
+    },
   };
 }
 
 async function seedCampaign(db: Db, mode: 'text' | 'agent') {
   const name = `Seeded ${mode === 'agent' ? 'agent-mode ' : ''}agent campaign ${new Date().toISOString().slice(11, 19)}`;
-  const c = await newCampaign(db, name, ['simulated-agent/strong', 'simulated-agent/weak'], ['f001', 'f002', 'f003'], 2, mode);
+  const c = await newCampaign(
+    db,
+    name,
+    ['simulated-agent/strong', 'simulated-agent/weak'],
+    ['f001', 'f002', 'f003'],
+    2,
+    mode,
+  );
   const rand = prng(5);
-  const attempts: { id: string; modelId: string; fixtureId: string; trial: number; passed: boolean; exitStatus: AgentExitStatus; steps: number }[] = [];
+  const attempts: {
+    id: string;
+    modelId: string;
+    fixtureId: string;
+    trial: number;
+    passed: boolean;
+    exitStatus: AgentExitStatus;
+    steps: number;
+  }[] = [];
   let seed = 100;
   for (const [ti, target] of c.targets.entries()) {
     for (const f of c.fixtures) {
       for (let trial = 1; trial <= c.trials; trial++) {
         seed++;
         const strong = ti === 0;
-        const exitStatus: AgentExitStatus = strong ? (rand() < 0.85 ? 'submitted' : 'turn_limit') : (['submitted', 'turn_limit', 'cost_limit', 'format_errors', 'submitted'] as const)[seed % 5]!;
-        const steps = exitStatus === 'turn_limit' ? 60 : strong ? 12 + Math.floor(rand() * 20) : 20 + Math.floor(rand() * 40);
+        const exitStatus: AgentExitStatus = strong
+          ? rand() < 0.85
+            ? 'submitted'
+            : 'turn_limit'
+          : (['submitted', 'turn_limit', 'cost_limit', 'format_errors', 'submitted'] as const)[seed % 5]!;
+        const steps =
+          exitStatus === 'turn_limit' ? 60 : strong ? 12 + Math.floor(rand() * 20) : 20 + Math.floor(rand() * 40);
         const passed = exitStatus === 'submitted' && (strong || rand() < 0.4);
         const id = `att_e2eagent_${c.id.slice(4)}_${attempts.length}`;
-        const { summary, steps: records } = randomTrajectory({ seed, steps, exitStatus, agent: target.modelId, model: target.modelId, bigOutputBytes: 200_000 });
+        const { summary, steps: records } = randomTrajectory({
+          seed,
+          steps,
+          exitStatus,
+          agent: target.modelId,
+          model: target.modelId,
+          bigOutputBytes: 200_000,
+        });
         const cost = records.reduce((t, s) => t + (s.usage.costUsd ?? 0), 0);
         await db.attempt.create({
           data: {
@@ -77,7 +143,11 @@ async function seedCampaign(db: Db, mode: 'text' | 'agent') {
             domain: f.domain,
             fixtureId: f.fixtureId,
             difficulty: f.difficulty,
-            status: exitStatusIsCounted(exitStatus) ? (passed && exitStatusIsScored(exitStatus) ? 'VALID_PASS' : 'VALID_FAIL') : 'INFRA_FAILURE',
+            status: exitStatusIsCounted(exitStatus)
+              ? passed && exitStatusIsScored(exitStatus)
+                ? 'VALID_PASS'
+                : 'VALID_FAIL'
+              : 'INFRA_FAILURE',
             passed,
             score: passed ? 1 : 0,
             tryCount: 1,
@@ -93,7 +163,12 @@ async function seedCampaign(db: Db, mode: 'text' | 'agent') {
               ? {
                   tries: {
                     create: {
-                      id: newId('attemptTry'), tryNumber: 1, workerId: 'e2e', status: passed ? 'VALID_PASS' : 'VALID_FAIL', startedAt: new Date(), finishedAt: new Date(),
+                      id: newId('attemptTry'),
+                      tryNumber: 1,
+                      workerId: 'e2e',
+                      status: passed ? 'VALID_PASS' : 'VALID_FAIL',
+                      startedAt: new Date(),
+                      finishedAt: new Date(),
                       evidence: agentTryEvidence(exitStatus, steps),
                     },
                   },
@@ -107,33 +182,77 @@ async function seedCampaign(db: Db, mode: 'text' | 'agent') {
     }
   }
   // Published, as after its safety review, so viewers see its trajectories.
-  await db.campaign.update({ where: { id: c.id }, data: { status: 'COMPLETED', startedAt: new Date(), finishedAt: new Date(), publishedAt: new Date(), publishedBy: 'e2e' } });
+  await db.campaign.update({
+    where: { id: c.id },
+    data: {
+      status: 'COMPLETED',
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      publishedAt: new Date(),
+      publishedBy: 'e2e',
+    },
+  });
   return { campaignId: c.id, attempts };
 }
 
 async function seedLive(db: Db) {
-  const c = await newCampaign(db, `Live agent campaign ${new Date().toISOString().slice(11, 19)}`, ['simulated-agent/live'], ['f001'], 1, 'agent');
+  const c = await newCampaign(
+    db,
+    `Live agent campaign ${new Date().toISOString().slice(11, 19)}`,
+    ['simulated-agent/live'],
+    ['f001'],
+    1,
+    'agent',
+  );
   const target = c.targets[0]!;
   const f = c.fixtures[0]!;
   const attemptId = `att_e2elive_${c.id.slice(4)}`;
   // Running, as a worker leaves an agent attempt before its first step: no trajectory yet.
   await db.attempt.create({
-    data: { id: attemptId, campaignId: c.id, targetId: target.id, fixtureSnapshotId: f.id, trial: 1, modelId: target.modelId, outputMode: 'agent', domain: f.domain, fixtureId: f.fixtureId, difficulty: f.difficulty, status: 'RUNNING', queuedAt: new Date(), startedAt: new Date() },
+    data: {
+      id: attemptId,
+      campaignId: c.id,
+      targetId: target.id,
+      fixtureSnapshotId: f.id,
+      trial: 1,
+      modelId: target.modelId,
+      outputMode: 'agent',
+      domain: f.domain,
+      fixtureId: f.fixtureId,
+      difficulty: f.difficulty,
+      status: 'RUNNING',
+      queuedAt: new Date(),
+      startedAt: new Date(),
+    },
   });
   await db.campaign.update({ where: { id: c.id }, data: { status: 'RUNNING', startedAt: new Date() } });
   return { campaignId: c.id, attemptId };
 }
 
 async function append(db: Db, attemptId: string, count: number, finish: boolean) {
-  const { summary, steps } = randomTrajectory({ seed: LIVE_SEED, steps: LIVE_STEPS, agent: 'simulated-agent/live', model: 'simulated-agent/live' });
-  await startTrajectory(db, { attemptId, tryNumber: 1, agent: summary.agent, model: summary.model, toolSet: summary.toolSet });
+  const { summary, steps } = randomTrajectory({
+    seed: LIVE_SEED,
+    steps: LIVE_STEPS,
+    agent: 'simulated-agent/live',
+    model: 'simulated-agent/live',
+  });
+  await startTrajectory(db, {
+    attemptId,
+    tryNumber: 1,
+    agent: summary.agent,
+    model: summary.model,
+    toolSet: summary.toolSet,
+  });
   const t = await db.trajectory.findFirstOrThrow({ where: { attemptId }, orderBy: { tryNumber: 'desc' } });
   const next = steps.slice(t.steps, t.steps + count);
   for (const s of next) await appendTrajectoryStep(db, t.id, s, 'native');
   if (finish) {
     const done = t.steps + next.length;
     await finishTrajectory(db, t.id, { ...summary, exitStatus: 'submitted', exitStep: done - 1, steps: done });
-    await db.attempt.update({ where: { id: attemptId }, data: { status: 'VALID_PASS', passed: true, score: 1, finishedAt: new Date() } });
+    await db.attempt.update({
+      where: { id: attemptId },
+      data: { status: 'VALID_PASS', passed: true, score: 1, finishedAt: new Date() },
+    });
   }
   return { attemptId, steps: t.steps + next.length };
 }
@@ -157,10 +276,27 @@ async function seedTargets(db: Db) {
     seed: 1,
     suiteVersion: 'e2e-agents',
     trials: 1,
-    targets: pairs.map(([m, agent]) => ({ modelId: m, baseModel: m, reasoningEffort: null, outputMode: 'agent' as const, agent, profile: 'builtin' })),
-    fixtures: ['f001', 'f002'].map((f) => ({ domain: 'git_clean', fixtureId: f, difficulty: 'easy', tags: [], scoringType: 'state_assertions', definition: { prompt: `Clean ${f}` } })),
+    targets: pairs.map(([m, agent]) => ({
+      modelId: m,
+      baseModel: m,
+      reasoningEffort: null,
+      outputMode: 'agent' as const,
+      agent,
+      profile: 'builtin',
+    })),
+    fixtures: ['f001', 'f002'].map((f) => ({
+      domain: 'git_clean',
+      fixtureId: f,
+      difficulty: 'easy',
+      tags: [],
+      scoringType: 'state_assertions',
+      definition: { prompt: `Clean ${f}` },
+    })),
   });
-  const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+  const c = await db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    include: { targets: true, fixtures: true },
+  });
   for (const target of c.targets) {
     for (const f of c.fixtures) {
       const passed = target.modelId === 'oracle';
@@ -187,7 +323,16 @@ async function seedTargets(db: Db) {
       });
     }
   }
-  await db.campaign.update({ where: { id: c.id }, data: { status: 'COMPLETED', startedAt: new Date(), finishedAt: new Date(), publishedAt: new Date(), publishedBy: 'e2e' } });
+  await db.campaign.update({
+    where: { id: c.id },
+    data: {
+      status: 'COMPLETED',
+      startedAt: new Date(),
+      finishedAt: new Date(),
+      publishedAt: new Date(),
+      publishedBy: 'e2e',
+    },
+  });
   await refreshCampaignStats(db, c.id);
   return { campaignId: c.id };
 }

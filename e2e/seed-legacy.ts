@@ -5,5 +5,6 @@ import { defaultLegacyResultsDir, importLegacyResults } from '../scripts/lib/leg
 const root = path.resolve(import.meta.dirname, '..');
 const dir = defaultLegacyResultsDir(root);
 const ids = await importLegacyResults(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench', dir);
-if (ids === null) throw new Error(`the browser tests browse the upstream results as legacy campaigns, but ${dir} does not exist`);
+if (ids === null)
+  throw new Error(`the browser tests browse the upstream results as legacy campaigns, but ${dir} does not exist`);
 console.log(`legacy campaigns ready: ${ids.join(', ')}`);

@@ -20,12 +20,26 @@ const TASK = 'Merge the feature branch into main and resolve the conflict in a.t
 const t0 = Date.parse('2026-11-27T12:00:00.000Z');
 
 function state(head: string, over: Partial<RepoStepState> = {}): RepoStepState {
-  return { head, branch: 'main', staged: 0, unstaged: 0, untracked: 0, conflicted: 0, operations: [], refsChanged: [], diff: '', diffBytes: 0, diffTruncatedBytes: 0, ...over };
+  return {
+    head,
+    branch: 'main',
+    staged: 0,
+    unstaged: 0,
+    untracked: 0,
+    conflicted: 0,
+    operations: [],
+    refsChanged: [],
+    diff: '',
+    diffBytes: 0,
+    diffTruncatedBytes: 0,
+    ...over,
+  };
 }
 
 const BEFORE = '1111111111111111111111111111111111111111';
 const AFTER = '2222222222222222222222222222222222222222';
-const CONFLICT_DIFF = 'diff --cc a.txt\n--- a/a.txt\n+++ b/a.txt\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +main\n++=======\n+ feature\n++>>>>>>> feature\n';
+const CONFLICT_DIFF =
+  'diff --cc a.txt\n--- a/a.txt\n+++ b/a.txt\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +main\n++=======\n+ feature\n++>>>>>>> feature\n';
 const RESOLVED_DIFF = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n main\n+feature\n';
 
 /** Bash tool_use blocks, as the oracle answers Claude Code through its own shell tool. */
@@ -65,13 +79,37 @@ const bash = (id: string, command: string) => ({ id, name: 'Bash', arguments: JS
 const CALLS: GatewayCallRecord[] = [
   // Claude Code's side question (a title for the session): no tools offered, not a step.
   call(1, { tools: [], answer: { content: 'Done.', reasoning: null, toolCalls: [], finishReason: 'stop' } }),
-  call(2, { answer: { content: null, reasoning: null, toolCalls: [bash('call_gboracle_1_a', 'git merge feature')], finishReason: 'tool_calls' } }),
+  call(2, {
+    answer: {
+      content: null,
+      reasoning: null,
+      toolCalls: [bash('call_gboracle_1_a', 'git merge feature')],
+      finishReason: 'tool_calls',
+    },
+  }),
   call(3, {
-    toolResults: [{ callId: 'call_gboracle_1_a', name: 'Bash', content: 'Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\nAutomatic merge failed; fix conflicts and then commit the result.\nExit code 1', isError: true }],
-    answer: { content: null, reasoning: null, toolCalls: [bash('call_gboracle_2_b', "printf 'main\\nfeature\\n' > a.txt && git add a.txt && git commit --no-edit")], finishReason: 'tool_calls' },
+    toolResults: [
+      {
+        callId: 'call_gboracle_1_a',
+        name: 'Bash',
+        content:
+          'Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\nAutomatic merge failed; fix conflicts and then commit the result.\nExit code 1',
+        isError: true,
+      },
+    ],
+    answer: {
+      content: null,
+      reasoning: null,
+      toolCalls: [
+        bash('call_gboracle_2_b', "printf 'main\\nfeature\\n' > a.txt && git add a.txt && git commit --no-edit"),
+      ],
+      finishReason: 'tool_calls',
+    },
   }),
   call(4, {
-    toolResults: [{ callId: 'call_gboracle_2_b', name: 'Bash', content: "[main 2222222] Merge branch 'feature'", isError: false }],
+    toolResults: [
+      { callId: 'call_gboracle_2_b', name: 'Bash', content: "[main 2222222] Merge branch 'feature'", isError: false },
+    ],
     answer: { content: 'Done.', reasoning: null, toolCalls: [], finishReason: 'stop' },
   }),
 ];
@@ -81,7 +119,14 @@ const REPO_BEFORE = new Map<number, RepoStepState>([
   [1, state(BEFORE)],
   [2, state(BEFORE)],
   [3, state(BEFORE, { conflicted: 1, operations: ['merge'], diff: CONFLICT_DIFF, diffBytes: CONFLICT_DIFF.length })],
-  [4, state(AFTER, { refsChanged: [{ ref: 'refs/heads/main', before: BEFORE, after: AFTER }], diff: RESOLVED_DIFF, diffBytes: RESOLVED_DIFF.length })],
+  [
+    4,
+    state(AFTER, {
+      refsChanged: [{ ref: 'refs/heads/main', before: BEFORE, after: AFTER }],
+      diff: RESOLVED_DIFF,
+      diffBytes: RESOLVED_DIFF.length,
+    }),
+  ],
 ]);
 
 async function seed(db: Db) {
@@ -93,14 +138,41 @@ async function seed(db: Db) {
     seed: 1,
     suiteVersion: 'e2e',
     trials: 1,
-    targets: [{ modelId: 'oracle', baseModel: 'oracle', reasoningEffort: null, outputMode: 'agent', profile: 'builtin' }],
-    fixtures: [{ domain: 'merge_conflicts', fixtureId: 'f002', difficulty: 'easy', tags: ['agent'], scoringType: 'state_assertions', definition: { prompt: TASK } }],
+    targets: [
+      { modelId: 'oracle', baseModel: 'oracle', reasoningEffort: null, outputMode: 'agent', profile: 'builtin' },
+    ],
+    fixtures: [
+      {
+        domain: 'merge_conflicts',
+        fixtureId: 'f002',
+        difficulty: 'easy',
+        tags: ['agent'],
+        scoringType: 'state_assertions',
+        definition: { prompt: TASK },
+      },
+    ],
   });
-  const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+  const c = await db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    include: { targets: true, fixtures: true },
+  });
   const attemptId = `att_e2etp_${campaignId.slice(4)}`;
   const f = c.fixtures[0]!;
   await db.attempt.create({
-    data: { id: attemptId, campaignId, targetId: c.targets[0]!.id, fixtureSnapshotId: f.id, trial: 1, modelId: 'oracle', outputMode: 'agent', domain: f.domain, fixtureId: f.fixtureId, difficulty: f.difficulty, status: 'QUEUED', queuedAt: new Date() },
+    data: {
+      id: attemptId,
+      campaignId,
+      targetId: c.targets[0]!.id,
+      fixtureSnapshotId: f.id,
+      trial: 1,
+      modelId: 'oracle',
+      outputMode: 'agent',
+      domain: f.domain,
+      fixtureId: f.fixtureId,
+      difficulty: f.difficulty,
+      status: 'QUEUED',
+      queuedAt: new Date(),
+    },
   });
   await db.campaign.update({ where: { id: campaignId }, data: { status: 'RUNNING', startedAt: new Date() } });
   const claim = (await claimAttempt(db, attemptId, 'e2e-worker'))!;
@@ -116,13 +188,28 @@ async function seed(db: Db) {
     exitStep: steps.length - 1,
     submission: 'Done.',
     steps: steps.length,
-    totals: { ...sumStepUsage(steps), modelMs: 5, toolMs: steps.reduce((t, s) => t + s.toolMs, 0), wallMs: 16_000, toolCalls: 2 },
+    totals: {
+      ...sumStepUsage(steps),
+      modelMs: 5,
+      toolMs: steps.reduce((t, s) => t + s.toolMs, 0),
+      wallMs: 16_000,
+      toolCalls: 2,
+    },
     systemPrompt: "(Claude Code 2.1.332's own system prompt: see the first call's request)",
     taskPrompt: TASK,
   };
   await storeTrajectory(db, attemptId, claim.tryNumber, summary, steps);
-  await finishAttempt(db, claim, 'e2e-worker', { status: 'VALID_PASS', passed: true, score: 1, summary: { wallDurationMs: 16_000 }, record: { gatewayCalls: CALLS } });
-  await db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', finishedAt: new Date(), publishedAt: new Date(), publishedBy: 'e2e' } });
+  await finishAttempt(db, claim, 'e2e-worker', {
+    status: 'VALID_PASS',
+    passed: true,
+    score: 1,
+    summary: { wallDurationMs: 16_000 },
+    record: { gatewayCalls: CALLS },
+  });
+  await db.campaign.update({
+    where: { id: campaignId },
+    data: { status: 'COMPLETED', finishedAt: new Date(), publishedAt: new Date(), publishedBy: 'e2e' },
+  });
   return { campaignId, attemptId };
 }
 

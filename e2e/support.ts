@@ -54,7 +54,10 @@ export async function fillCampaignForm(page: Page, form: CampaignForm) {
 /** Launches the filled form: the button, then the confirmation that gives the number of attempts. */
 export async function launch(page: Page, name: string) {
   await page.getByRole('button', { name: 'Launch campaign' }).click();
-  await page.getByTestId('launch-confirmation').getByRole('button', { name: /^Launch \d+ attempts?$/ }).click();
+  await page
+    .getByTestId('launch-confirmation')
+    .getByRole('button', { name: /^Launch \d+ attempts?$/ })
+    .click();
   await expect(page).toHaveURL(/\/campaigns\/cmp_/);
   await expect(page.getByRole('heading', { name })).toBeVisible();
 }

@@ -7,7 +7,10 @@ const percent = (s: string) => (s.trim().startsWith('—') ? null : Number(s.tri
 
 /** The texts of one column of a table, in the order shown. */
 async function column(table: Locator, index: number) {
-  return table.locator('tbody tr').locator(`td:nth-child(${index + 1})`).allTextContents();
+  return table
+    .locator('tbody tr')
+    .locator(`td:nth-child(${index + 1})`)
+    .allTextContents();
 }
 
 async function headerIndex(table: Locator, name: string) {
@@ -40,7 +43,9 @@ test('the leaderboard sorts by a column, from the mouse and from the keyboard', 
   await expect(table.locator('thead th').nth(name)).toHaveAttribute('aria-sort', 'ascending');
   await expect(header).toHaveAttribute('aria-sort', 'none');
   const names = await column(table, name);
-  expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })));
+  expect(names).toEqual(
+    [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })),
+  );
   await shot(page, 'leaderboard-sorted');
 });
 
@@ -82,8 +87,14 @@ test.describe('as an admin', () => {
   test('the audit log sorts by action', async ({ page }) => {
     // Audited actions of three kinds, so that the order means something.
     await page.goto('/campaigns');
-    const campaign = (await page.getByTestId('campaign-list').locator('tbody a').first().getAttribute('href'))!.split('/').pop()!;
-    for (const url of ['/api/export/leaderboard?format=csv', `/api/export/campaigns/${campaign}?format=csv`, '/api/export/leaderboard?format=json']) {
+    const campaign = (await page.getByTestId('campaign-list').locator('tbody a').first().getAttribute('href'))!
+      .split('/')
+      .pop()!;
+    for (const url of [
+      '/api/export/leaderboard?format=csv',
+      `/api/export/campaigns/${campaign}?format=csv`,
+      '/api/export/leaderboard?format=json',
+    ]) {
       expect((await page.request.get(url)).ok(), url).toBe(true);
     }
     await page.goto('/settings/audit');
@@ -92,7 +103,9 @@ test.describe('as an admin', () => {
     await log.getByRole('button', { name: 'Action' }).click();
     const actions = await column(log, action);
     expect(new Set(actions).size).toBeGreaterThan(1);
-    expect(actions).toEqual([...actions].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })));
+    expect(actions).toEqual(
+      [...actions].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })),
+    );
     await shot(page, 'audit-sorted');
   });
 });

@@ -16,7 +16,10 @@ function gitbench(args: string[], env: Record<string, string>) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-test('a member makes an API token in the UI, the CLI runs a campaign with it over HTTP, and once revoked it gets 401', async ({ page, baseURL }) => {
+test('a member makes an API token in the UI, the CLI runs a campaign with it over HTTP, and once revoked it gets 401', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   await page.goto('/settings/tokens');
   await page.getByLabel('Name').fill(`e2e cli ${Date.now()}`);
@@ -31,7 +34,24 @@ test('a member makes an API token in the UI, the CLI runs a campaign with it ove
 
   const env = { GITBENCH_URL: baseURL!, GITBENCH_TOKEN: token, DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/unused' };
   const name = `e2e via token ${Date.now()}`;
-  const created = gitbench(['campaign', 'create', '--name', name, '--model', 'oracle', '--fixtures', 'fixtures', '--domain', 'git_clean', '--trials', '1', '--wait'], env);
+  const created = gitbench(
+    [
+      'campaign',
+      'create',
+      '--name',
+      name,
+      '--model',
+      'oracle',
+      '--fixtures',
+      'fixtures',
+      '--domain',
+      'git_clean',
+      '--trials',
+      '1',
+      '--wait',
+    ],
+    env,
+  );
   expect(created.code, created.stderr).toBe(0);
   const id = created.stdout.split('\n')[0]!.trim();
   expect(id).toMatch(/^cmp_/);
@@ -43,7 +63,10 @@ test('a member makes an API token in the UI, the CLI runs a campaign with it ove
   expect(exported.code, exported.stderr).toBe(0);
   expect(exported.stdout.trim().split('\n').length).toBeGreaterThan(1);
 
-  await page.getByRole('button', { name: /^Revoke e2e cli/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Revoke e2e cli/ })
+    .first()
+    .click();
   await expect(page.getByTestId('tokens')).toContainText('revoked');
   const refused = gitbench(['campaign', 'status', id], env);
   expect(refused.code).toBe(2);
@@ -55,7 +78,9 @@ test('a member makes an API token in the UI, the CLI runs a campaign with it ove
 
   // The admin reads who did it, and how.
   const admin = await request.newContext({ baseURL, ...signedInAs('admin') });
-  const audit = (await (await admin.get('/api/audit?limit=50')).json()) as { events: { action: string; actorEmail: string; via: string; targetId: string | null }[] };
+  const audit = (await (await admin.get('/api/audit?limit=50')).json()) as {
+    events: { action: string; actorEmail: string; via: string; targetId: string | null }[];
+  };
   const mine = audit.events.filter((e) => e.actorEmail === 'e2e-member@gitbench.test');
   expect(mine).toContainEqual(expect.objectContaining({ action: 'campaign.create', via: 'token', targetId: id }));
   expect(mine).toContainEqual(expect.objectContaining({ action: 'campaign.export', via: 'token', targetId: id }));
@@ -65,7 +90,11 @@ test('a member makes an API token in the UI, the CLI runs a campaign with it ove
 test.describe('as an admin', () => {
   test.use(signedInAs('admin'));
 
-  test('adds a user who signs in with the password shown once, changes their role, deactivates them, and reads it in the audit log', async ({ page, browser, baseURL }) => {
+  test('adds a user who signs in with the password shown once, changes their role, deactivates them, and reads it in the audit log', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const email = `e2e-temp-${Date.now()}@gitbench.test`;
     await page.goto('/settings/users');
     const add = page.getByRole('form', { name: 'Add a user' });
@@ -92,7 +121,12 @@ test.describe('as an admin', () => {
     await them.reload();
     await expect(them.getByRole('heading', { name: 'New campaign' })).toBeVisible();
 
-    await page.getByTestId('users').getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Deactivate' }).click();
+    await page
+      .getByTestId('users')
+      .getByRole('row')
+      .filter({ hasText: email })
+      .getByRole('button', { name: 'Deactivate' })
+      .click();
     await expect(page.getByTestId('users').getByRole('row').filter({ hasText: email })).toContainText('deactivated');
     await them.reload();
     await expect(them).toHaveURL(/\/sign-in/);

@@ -8,14 +8,20 @@ import { shot, signedInAs } from './support';
 // repository read by GitBench before each call.
 const root = path.resolve(import.meta.dirname, '..');
 function seed(): { campaignId: string; attemptId: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-third-party.ts'], { cwd: root, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-third-party.ts'], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seed-third-party failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { campaignId: string; attemptId: string };
 }
 
 test.use(signedInAs('viewer'));
 
-test("a third-party agent's trajectory shows what each step did to the repository, its results as the agent's report, and exports as ATIF", async ({ page }) => {
+test("a third-party agent's trajectory shows what each step did to the repository, its results as the agent's report, and exports as ATIF", async ({
+  page,
+}) => {
   const { attemptId } = seed();
   await page.goto(`/attempts/${attemptId}`);
   await expect(page.getByRole('heading', { name: 'Agent trajectory' })).toBeVisible();
@@ -50,7 +56,11 @@ test("a third-party agent's trajectory shows what each step did to the repositor
   // ATIF: the same steps, each result marked as the agent's report, the repository GitBench read in extra.
   const res = await page.request.get(`/api/attempts/${attemptId}/trajectory.atif.json`);
   expect(res.ok()).toBe(true);
-  type Step = { source: string; tool_calls?: unknown[]; extra?: { gitbench?: { results: { agent_reported?: boolean }[]; repo?: { head: string; operations: string[] } } } };
+  type Step = {
+    source: string;
+    tool_calls?: unknown[];
+    extra?: { gitbench?: { results: { agent_reported?: boolean }[]; repo?: { head: string; operations: string[] } } };
+  };
   const atif = (await res.json()) as { schema_version: string; agent: { name: string }; steps: Step[] };
   expect(atif.schema_version).toBe('ATIF-v1.4');
   const agentSteps = atif.steps.filter((s) => s.source === 'agent');
@@ -62,7 +72,9 @@ test("a third-party agent's trajectory shows what each step did to the repositor
   // The gateway's calls the trajectory was rebuilt from: all four, the side question included.
   const calls = await page.request.get(`/api/attempts/${attemptId}/gateway-calls.json`);
   expect(calls.ok()).toBe(true);
-  const body = (await calls.json()) as { calls: { seq: number; protocol: string; tools: string[]; toolResults: unknown[]; cutBytes: number }[] };
+  const body = (await calls.json()) as {
+    calls: { seq: number; protocol: string; tools: string[]; toolResults: unknown[]; cutBytes: number }[];
+  };
   expect(body.calls.map((c) => [c.seq, c.protocol, c.tools.length > 0, c.toolResults.length, c.cutBytes])).toEqual([
     [1, 'messages', false, 0, 0],
     [2, 'messages', true, 0, 0],

@@ -8,14 +8,26 @@ import { authStatePath } from './users';
 // seeded factory, with merges, rebases, conflicts, failing commands, big outputs and limits.
 const root = path.resolve(import.meta.dirname, '..');
 function seed<T>(...args: string[]): T {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', ...args], { cwd: root, env: process.env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/seed-agent.ts', ...args], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`seed-agent ${args.join(' ')} failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T;
 }
 
 interface Seeded {
   campaignId: string;
-  attempts: { id: string; modelId: string; fixtureId: string; trial: number; passed: boolean; exitStatus: string; steps: number }[];
+  attempts: {
+    id: string;
+    modelId: string;
+    fixtureId: string;
+    trial: number;
+    passed: boolean;
+    exitStatus: string;
+    steps: number;
+  }[];
 }
 
 test.use(signedInAs('viewer'));
@@ -30,13 +42,18 @@ async function openFirstAttempt(page: Page) {
   await expect(page.getByRole('heading', { name: /Seeded agent campaign/ })).toBeVisible();
   await shot(page, 'agent-campaign');
   // Drill down: the strong agent's first trial of f001, from the campaign's fixture table.
-  await page.getByRole('link', { name: /Trial 1.*pass/ }).first().click();
+  await page
+    .getByRole('link', { name: /Trial 1.*pass/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/attempts\/att_e2eagent_/);
   await expect(page.getByRole('heading', { name: 'Agent trajectory' })).toBeVisible();
   await expect(page.getByTestId('trajectory-viewer')).toHaveAttribute('data-ready', 'true');
 }
 
-test('drill down from a campaign to an agent trajectory, search it, jump, and follow the repository', async ({ page }) => {
+test('drill down from a campaign to an agent trajectory, search it, jump, and follow the repository', async ({
+  page,
+}) => {
   await openFirstAttempt(page);
   const viewer = page.getByTestId('trajectory-viewer');
   await expect(page.getByTestId('trajectory-summary')).toContainText('submitted');
@@ -82,8 +99,12 @@ test('drill down from a campaign to an agent trajectory, search it, jump, and fo
   await expect(marked.first()).toHaveText('chekout');
   await expect(marked.first()).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   await hit.screenshot({ path: 'test-results/screens/trajectory-search-marked.png' });
-  const hitSteps = (await page.getByTestId('search-hits').getByRole('button').allInnerTexts()).map((t) => Number(/step (\d+)/.exec(t)![1]));
-  const markedSteps = await viewer.locator('[data-testid=step]:has([data-testid=search-match])').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-step')) + 1));
+  const hitSteps = (await page.getByTestId('search-hits').getByRole('button').allInnerTexts()).map((t) =>
+    Number(/step (\d+)/.exec(t)![1]),
+  );
+  const markedSteps = await viewer
+    .locator('[data-testid=step]:has([data-testid=search-match])')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-step')) + 1));
   expect(markedSteps.length).toBeGreaterThan(0);
   for (const n of markedSteps) expect(hitSteps).toContain(n);
   // An empty search clears the marks.
@@ -99,19 +120,31 @@ test('drill down from a campaign to an agent trajectory, search it, jump, and fo
     await viewer.getByRole('button', { name: '← earlier' }).click();
     await expect(viewer.getByTestId('step').first()).toBeVisible();
   }
-  const bigStep = viewer.getByTestId('step').filter({ has: page.getByRole('button', { name: /Show all of the output/ }) }).first();
+  const bigStep = viewer
+    .getByTestId('step')
+    .filter({ has: page.getByRole('button', { name: /Show all of the output/ }) })
+    .first();
   const bigIndex = await bigStep.getAttribute('data-step');
   const big = viewer.locator(`[data-step="${bigIndex}"]`);
   await expect(big.getByTestId('tool-output').first()).toContainText('bytes not loaded');
   await big.screenshot({ path: 'test-results/screens/trajectory-step-big-output.png' });
-  await big.getByRole('button', { name: /Show all of the output/ }).first().click();
+  await big
+    .getByRole('button', { name: /Show all of the output/ })
+    .first()
+    .click();
   await expect(big.getByRole('button', { name: /Show all of the output/ })).toHaveCount(0);
   await expect(big.getByTestId('tool-output').first()).not.toContainText('bytes not loaded');
 
   // The ATIF export is a download of the same trajectory.
-  const res = await page.request.get(`/api/attempts/${page.url().match(/attempts\/([^/?#]+)/)![1]}/trajectory.atif.json`);
+  const res = await page.request.get(
+    `/api/attempts/${page.url().match(/attempts\/([^/?#]+)/)![1]}/trajectory.atif.json`,
+  );
   expect(res.ok()).toBe(true);
-  const atif = (await res.json()) as { schema_version: string; steps: unknown[]; final_metrics: { total_steps: number } };
+  const atif = (await res.json()) as {
+    schema_version: string;
+    steps: unknown[];
+    final_metrics: { total_steps: number };
+  };
   expect(atif.schema_version).toBe('ATIF-v1.4');
   expect(atif.final_metrics.total_steps).toBe(atif.steps.length);
 });
@@ -128,7 +161,8 @@ test('a limit that stopped the agent is one click away', async ({ page }) => {
 
 test('compare two trajectories of the same fixture side by side', async ({ page }) => {
   const pass = seeded.attempts.find((a) => a.passed)!;
-  const fail = seeded.attempts.find((a) => !a.passed && a.fixtureId === pass.fixtureId) ?? seeded.attempts.find((a) => !a.passed)!;
+  const fail =
+    seeded.attempts.find((a) => !a.passed && a.fixtureId === pass.fixtureId) ?? seeded.attempts.find((a) => !a.passed)!;
   await page.goto(`/attempts/${pass.id}`);
   await expect(page.getByTestId('trajectory-viewer')).toHaveAttribute('data-ready', 'true');
   await page.getByRole('link', { name: 'Compare with another attempt' }).click();
@@ -147,14 +181,17 @@ test('compare two trajectories of the same fixture side by side', async ({ page 
   await page.getByTestId('compare-steps').screenshot({ path: 'test-results/screens/trajectory-compare-steps.png' });
 });
 
-test('a viewer compares with a published attempt even when an unpublished one would come first', async ({ baseURL }) => {
+test('a viewer compares with a published attempt even when an unpublished one would come first', async ({
+  baseURL,
+}) => {
   // A live campaign is unpublished; its running attempt of the fixture, not finished yet, sorts
   // first and has the other verdict: the default a member gets. A viewer may not open it, so the
   // picker neither offers nor chooses it, and only naming it explicitly is refused. No browser needed.
   const pass = seeded.attempts.find((a) => a.passed && a.fixtureId === 'f001')!;
   const live = seed<{ campaignId: string; attemptId: string }>('live');
   seed('append', live.attemptId, '2');
-  const as = (role: 'viewer' | 'member') => request.newContext({ baseURL, storageState: authStatePath(role), maxRedirects: 0 });
+  const as = (role: 'viewer' | 'member') =>
+    request.newContext({ baseURL, storageState: authStatePath(role), maxRedirects: 0 });
   const viewer = await as('viewer');
   const res = await viewer.get(`/attempts/${pass.id}/compare`);
   expect(res.status()).toBe(200);

@@ -56,7 +56,10 @@ const SKIP = new Set(flag('skip', '').split(',').filter(Boolean));
 const COMMANDS = ['true', 'git status --short'];
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
+if (!image)
+  throw new Error(
+    'GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)',
+  );
 const labels = { 'org.gitbench.bench': `agent-${process.pid}` };
 
 function percentile(values: number[], p: number): number {
@@ -80,16 +83,26 @@ function dockerCli(containerId: string, command: string): Promise<number> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     // As the sandbox's uid, as the session runs its commands (the container itself starts as root).
-    const p = spawn('docker', ['exec', '-u', '10001:10001', '-w', '/work/repo', containerId, 'bash', '-c', command], { stdio: 'ignore' });
+    const p = spawn('docker', ['exec', '-u', '10001:10001', '-w', '/work/repo', containerId, 'bash', '-c', command], {
+      stdio: 'ignore',
+    });
     p.once('error', reject);
-    p.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`docker exec exited ${code}`))));
+    p.once('exit', (code) =>
+      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`docker exec exited ${code}`)),
+    );
   });
 }
 
 /** One exec through the Engine API (create, start with a hijacked stream, inspect): the one-shot path's call. */
 async function dockerApi(docker: Docker, containerId: string, command: string): Promise<number> {
   const t0 = performance.now();
-  const exec = await docker.getContainer(containerId).exec({ Cmd: ['bash', '-c', command], User: '10001:10001', WorkingDir: '/work/repo', AttachStdout: true, AttachStderr: true });
+  const exec = await docker.getContainer(containerId).exec({
+    Cmd: ['bash', '-c', command],
+    User: '10001:10001',
+    WorkingDir: '/work/repo',
+    AttachStdout: true,
+    AttachStderr: true,
+  });
   const stream = await exec.start({ hijack: true, stdin: false });
   stream.resume();
   await new Promise<void>((resolve) => {
@@ -126,10 +139,18 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
       for (let i = 0; i < 3; i++) await dockerApi(driver.docker, session.id, command);
       for (let i = 0; i < cliRuns; i++) api.push(await dockerApi(driver.docker, session.id, command));
       console.log(`\`${command}\``);
-      console.log(`  session call, wall                 p50 ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`);
-      console.log(`  session call, overhead             p50 ${ms(percentile(overhead, 50))}   p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`);
-      console.log(`  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`);
-      console.log(`  docker exec (Engine API), wall     p50 ${ms(percentile(api, 50))}   p95 ${ms(percentile(api, 95))}   (${cliRuns} runs)`);
+      console.log(
+        `  session call, wall                 p50 ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`,
+      );
+      console.log(
+        `  session call, overhead             p50 ${ms(percentile(overhead, 50))}   p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`,
+      );
+      console.log(
+        `  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`,
+      );
+      console.log(
+        `  docker exec (Engine API), wall     p50 ${ms(percentile(api, 50))}   p95 ${ms(percentile(api, 95))}   (${cliRuns} runs)`,
+      );
       console.log(
         `  ratio docker exec / session call   CLI p50 ${(percentile(cli, 50) / percentile(wall, 50)).toFixed(1)}x   Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
       );
@@ -166,12 +187,19 @@ async function agentStep(session: SandboxSession): Promise<void> {
   let previous: RepoSnapshot | null = null;
   const step = await timed(async () => {
     await bashTool.run({ command: 'git status --short' }, ctx);
-    const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 });
+    const r = await ctx.exec(repoStateScript(previous?.tree ?? null), {
+      timeoutMs: 30_000,
+      maxOutputBytes: 4 * 1024 * 1024,
+    });
     previous = parseRepoState(r.stdout, previous) ?? previous;
   });
   console.log('through the agent runtime (no model)');
-  console.log(`  bash tool \`true\`, wall            p50 ${ms(percentile(tool, 50))}   p95 ${ms(percentile(tool, 95))}`);
-  console.log(`  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   (bash \`git status --short\` + the repository state read after it)`);
+  console.log(
+    `  bash tool \`true\`, wall            p50 ${ms(percentile(tool, 50))}   p95 ${ms(percentile(tool, 95))}`,
+  );
+  console.log(
+    `  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   (bash \`git status --short\` + the repository state read after it)`,
+  );
 }
 
 /**
@@ -182,16 +210,31 @@ async function agentStep(session: SandboxSession): Promise<void> {
 async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
   const suite = await loadSuiteDir(SUITE_DIR);
   const fixtures = suite.fixtures.filter((f) => f.scoring.type !== 'llm_judge');
-  console.log(`\n## 2. The oracle agent over ${path.relative(ROOT, SUITE_DIR) || '.'} (${fixtures.length} non-judge fixtures, ${WORKERS} at once)\n`);
+  console.log(
+    `\n## 2. The oracle agent over ${path.relative(ROOT, SUITE_DIR) || '.'} (${fixtures.length} non-judge fixtures, ${WORKERS} at once)\n`,
+  );
   const b0 = performance.now();
   const builds = await buildFixtureRepositories(fixtures, driver, { sandboxes: WORKERS, labels });
   const built = builds.filter((b) => b.snapshot);
-  console.log(`repositories built in ${((performance.now() - b0) / 1000).toFixed(1)} s (not timed below); ${builds.length - built.length} failed to build`);
-  const oracle = { name: 'oracle', complete: () => Promise.reject(new Error('the oracle agent answers through its tools')) };
+  console.log(
+    `repositories built in ${((performance.now() - b0) / 1000).toFixed(1)} s (not timed below); ${builds.length - built.length} failed to build`,
+  );
+  const oracle = {
+    name: 'oracle',
+    complete: () => Promise.reject(new Error('the oracle agent answers through its tools')),
+  };
   const t0 = performance.now();
   const runs = await mapPool(built, WORKERS, async ({ fixture, snapshot }) => {
     const a0 = performance.now();
-    const run = await executeAttempt({ fixture, snapshot: snapshot!, driver, model: oracle, modelName: 'oracle', mode: 'agent', labels });
+    const run = await executeAttempt({
+      fixture,
+      snapshot: snapshot!,
+      driver,
+      model: oracle,
+      modelName: 'oracle',
+      mode: 'agent',
+      labels,
+    });
     return { fixture, run, ms: performance.now() - a0 };
   });
   const seconds = (performance.now() - t0) / 1000;
@@ -199,16 +242,22 @@ async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
   const steps = runs.map((r) => r.run.agent?.steps.length ?? 0);
   const attemptMs = runs.map((r) => r.ms);
   console.log(`${runs.length} attempts in ${seconds.toFixed(1)} s: ${(runs.length / seconds).toFixed(2)} attempts/s`);
-  console.log(`one attempt p50 ${ms(percentile(attemptMs, 50))}   p95 ${ms(percentile(attemptMs, 95))}; steps per attempt p50 ${percentile(steps, 50)}, max ${Math.max(...steps)}`);
+  console.log(
+    `one attempt p50 ${ms(percentile(attemptMs, 50))}   p95 ${ms(percentile(attemptMs, 95))}; steps per attempt p50 ${percentile(steps, 50)}, max ${Math.max(...steps)}`,
+  );
   console.log(`passed ${passed.length} of ${runs.length}`);
   for (const r of runs.filter((x) => x.run.passed !== true).slice(0, 10)) {
-    console.log(`  not passed: ${r.fixture.domain}/${r.fixture.id} (${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`);
+    console.log(
+      `  not passed: ${r.fixture.domain}/${r.fixture.id} (${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`,
+    );
   }
 }
 
 /** The container's memory as `docker stats` shows it: usage without inactive file pages (cgroup v1 and v2). */
 async function containerMemory(docker: Docker, id: string): Promise<{ usage: number; withCache: number }> {
-  const s = (await docker.getContainer(id).stats({ stream: false })) as unknown as { memory_stats: { usage?: number; stats?: Record<string, number> } };
+  const s = (await docker.getContainer(id).stats({ stream: false })) as unknown as {
+    memory_stats: { usage?: number; stats?: Record<string, number> };
+  };
   const usage = s.memory_stats.usage ?? 0;
   const st = s.memory_stats.stats ?? {};
   const inactive = st.total_inactive_file ?? st.inactive_file ?? 0;
@@ -239,11 +288,22 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   const fixture = suite.fixtures.find((f) => f.scoring.type === 'state_assertions') ?? suite.fixtures[0];
   if (!fixture) throw new Error(`no fixture in ${SUITE_DIR}`);
   const snapshot = await buildFixtureRepository(fixture, driver);
-  console.log(`each session: the repository of ${fixture.domain}/${fixture.id} restored (${mb(snapshot.tar.length)} archive), then git status and git log run in it`);
+  console.log(
+    `each session: the repository of ${fixture.domain}/${fixture.id} restored (${mb(snapshot.tar.length)} archive), then git status and git log run in it`,
+  );
   const hostBefore = hostProcessMemory();
   const rssBefore = process.memoryUsage().rss;
   const sessions: SandboxSession[] = [];
-  const rows: { n: number; openMs: number; callP50: number; perSession: number; perSessionCache: number; shim: number; daemons: number; worker: number }[] = [];
+  const rows: {
+    n: number;
+    openMs: number;
+    callP50: number;
+    perSession: number;
+    perSessionCache: number;
+    shim: number;
+    daemons: number;
+    worker: number;
+  }[] = [];
   let stopped = '';
   try {
     while (sessions.length < MAX_SESSIONS) {
@@ -303,7 +363,14 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   if (!last) return;
   const available = os.totalmem();
   const each = last.perSession + last.shim + Math.max(0, last.daemons) + Math.max(0, last.worker);
-  const limit = Number(/memoryBytes: (\d+) \* 1024 \* 1024/.exec(readFileSync(path.join(ROOT, 'packages/sandbox/src/docker-driver.ts'), 'utf8'))?.[1] ?? 512) * 1024 * 1024;
+  const limit =
+    Number(
+      /memoryBytes: (\d+) \* 1024 \* 1024/.exec(
+        readFileSync(path.join(ROOT, 'packages/sandbox/src/docker-driver.ts'), 'utf8'),
+      )?.[1] ?? 512,
+    ) *
+    1024 *
+    1024;
   console.log(
     `\n${last.n} sessions held at once, every one answering (${os.cpus().length} cores, ${mb(available)} memory).` +
       `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim, daemons' and this process's share): memory alone would allow about ${Math.floor(available / each)}.` +

@@ -55,7 +55,8 @@ const flag = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const suiteDir = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? path.join(UPSTREAM_DIR, 'fixtures');
+const suiteDir =
+  argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? path.join(UPSTREAM_DIR, 'fixtures');
 const upstreamWorkers = Number(flag('upstream-workers', '4'));
 const workers = Number(flag('workers', '1'));
 const concurrency = Number(flag('concurrency', '12'));
@@ -64,7 +65,10 @@ const runs = Number(flag('runs', '2'));
 /** Cold runs in a row, each after the stored builds (and the campaigns that used them) are deleted. */
 const coldRuns = Math.max(1, Number(flag('cold-runs', '1')));
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
+if (!image)
+  throw new Error(
+    'GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)',
+  );
 if (!existsSync(path.resolve(ROOT, suiteDir))) throw new Error(`${suiteDir} is not a directory`);
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
@@ -75,7 +79,12 @@ const queue = `bench-${process.pid}`;
 const children: ChildProcess[] = [];
 function start(label: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   // A process group of its own: `npm run start` starts next-server as a grandchild, and stopping must reach it.
-  const child = spawn(args[0]!, args.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(args[0]!, args.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.push(child);
   let log = '';
   return new Promise((resolve, reject) => {
@@ -130,7 +139,9 @@ async function benchToken(): Promise<string> {
       role: 'member',
     });
     // In-process, as the person the bench signs in as: only a session may mint a token.
-    return (await createApiToken(db, { id: user.id, role: user.role, via: 'session' }, { name: 'bench', role: 'member' })).token;
+    return (
+      await createApiToken(db, { id: user.id, role: user.role, via: 'session' }, { name: 'bench', role: 'member' })
+    ).token;
   } finally {
     await db.$disconnect();
   }
@@ -152,9 +163,14 @@ async function runOnce(web: string, n: number) {
   const cpuBefore = cpuSnapshot();
   const ticker = cpuTicker();
   const t0 = Date.now();
-  const created = await fetch(`${web}/api/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+  const created = await fetch(`${web}/api/campaigns`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JSON.stringify(body),
+  });
   const createdBody = (await created.json()) as { campaignId?: string; attempts?: number };
-  if (created.status !== 201 || !createdBody.campaignId) throw new Error(`POST /api/campaigns: ${created.status} ${JSON.stringify(createdBody)}`);
+  if (created.status !== 201 || !createdBody.campaignId)
+    throw new Error(`POST /api/campaigns: ${created.status} ${JSON.stringify(createdBody)}`);
   const id = createdBody.campaignId;
   let view: CampaignView;
   // Watched the way the dashboard does, at its rate (campaign-live.tsx polls every 2 s): polling
@@ -174,13 +190,24 @@ async function runOnce(web: string, n: number) {
   if (view.campaign.status !== 'COMPLETED') throw new Error(`campaign ${id} ended ${view.campaign.status}`);
   const startedAt = Date.parse(view.campaign.startedAt ?? '');
   const finishedAt = Date.parse(view.campaign.finishedAt ?? '');
-  if (!Number.isFinite(startedAt) || !Number.isFinite(finishedAt)) throw new Error(`campaign ${id} has no start or finish time`);
+  if (!Number.isFinite(startedAt) || !Number.isFinite(finishedAt))
+    throw new Error(`campaign ${id} has no start or finish time`);
   const seconds = (finishedAt - t0) / 1000;
   const toFinish = ticker.until(finishedAt);
   // The campaign starts when planning writes its first fixture's attempts.
   const firstSeconds = (startedAt - t0) / 1000;
-  const cpuToFinish = toFinish ? `${toFinish.total.toFixed(1)} CPU-s up to the campaign's finish (sandboxes ${toFinish.sandboxes.toFixed(2)})` : 'CPU up to the finish unavailable';
-  return { id, seconds, firstSeconds, attempts: createdBody.attempts ?? view.progress.total, progress: view.progress, cpu, cpuToFinish };
+  const cpuToFinish = toFinish
+    ? `${toFinish.total.toFixed(1)} CPU-s up to the campaign's finish (sandboxes ${toFinish.sandboxes.toFixed(2)})`
+    : 'CPU up to the finish unavailable';
+  return {
+    id,
+    seconds,
+    firstSeconds,
+    attempts: createdBody.attempts ?? view.progress.total,
+    progress: view.progress,
+    cpu,
+    cpuToFinish,
+  };
 }
 
 /**
@@ -203,8 +230,13 @@ async function forgetBuilds() {
 }
 
 async function warmUp(web: string) {
-  const refused = await fetch(`${web}/api/campaigns`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: '{}' });
-  if (refused.status !== 400) throw new Error(`warm-up POST /api/campaigns with an empty body answered ${refused.status}, not 400`);
+  const refused = await fetch(`${web}/api/campaigns`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: '{}',
+  });
+  if (refused.status !== 400)
+    throw new Error(`warm-up POST /api/campaigns with an empty body answered ${refused.status}, not 400`);
   const missing = await fetch(`${web}/api/campaigns/warm-up`, { headers: { authorization } });
   if (missing.status !== 404) throw new Error(`warm-up GET of an unknown campaign answered ${missing.status}, not 404`);
   console.log('web app warmed up: one refused POST and one unknown campaign (not timed)');
@@ -225,19 +257,29 @@ async function countTries(campaignId: string) {
   return rows[0]!;
 }
 
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 /**
  * Where upstream's harness builds its repositories: the machine's temporary directory as it is (upstream
  * as it runs here, the comparison the targets were set with), and, when that is a disk and /dev/shm is
  * memory, in memory too, as our sandboxes build (tmpfs). On a disk every git write of upstream's
  * builds costs it time that the design of ours avoids; each comparison gets its own verdict.
  */
-const upstreamPlaces: { where: string; tmpdir?: string }[] = [{ where: `${os.tmpdir()} (${filesystemOf(os.tmpdir()) ?? 'filesystem unknown'}, the machine's TMPDIR)` }];
-if (filesystemOf(os.tmpdir()) !== 'tmpfs' && filesystemOf('/dev/shm') === 'tmpfs') upstreamPlaces.push({ where: '/dev/shm (tmpfs, TMPDIR=/dev/shm)', tmpdir: '/dev/shm' });
-const withUpstream = existsSync(path.join(UPSTREAM_DIR, 'harness', 'gitbench')) && isUpstreamLayout(path.resolve(ROOT, suiteDir));
+const upstreamPlaces: { where: string; tmpdir?: string }[] = [
+  { where: `${os.tmpdir()} (${filesystemOf(os.tmpdir()) ?? 'filesystem unknown'}, the machine's TMPDIR)` },
+];
+if (filesystemOf(os.tmpdir()) !== 'tmpfs' && filesystemOf('/dev/shm') === 'tmpfs')
+  upstreamPlaces.push({ where: '/dev/shm (tmpfs, TMPDIR=/dev/shm)', tmpdir: '/dev/shm' });
+const withUpstream =
+  existsSync(path.join(UPSTREAM_DIR, 'harness', 'gitbench')) && isUpstreamLayout(path.resolve(ROOT, suiteDir));
 
 try {
-  console.log(`suite ${suiteDir}, mock model, text + json_schema, ${workers} worker process(es) x concurrency ${concurrency}, image ${image}`);
+  console.log(
+    `suite ${suiteDir}, mock model, text + json_schema, ${workers} worker process(es) x concurrency ${concurrency}, image ${image}`,
+  );
   console.log(`machine: ${os.cpus().length} cores, load average ${loadavg()}`);
   console.log(
     withUpstream
@@ -249,7 +291,10 @@ try {
   // Always rebuilt: a stale build would load the suite with an older fixture schema. Not timed.
   if (!argv.includes('--no-build')) {
     console.log('building the web app (not timed)');
-    const built = spawnSync('npm', ['run', 'build', '-w', '@gitbench/web', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const built = spawnSync('npm', ['run', 'build', '-w', '@gitbench/web', '--silent'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (built.status !== 0) throw new Error('web build failed');
   }
   const port = process.env.PORT ? Number(process.env.PORT) : 3400 + (process.pid % 500);
@@ -266,16 +311,35 @@ try {
   };
   const web = `http://127.0.0.1:${port}`;
   await Promise.all([
-    start('web', ['npm', 'run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'], env, /Ready in/),
+    start(
+      'web',
+      ['npm', 'run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'],
+      env,
+      /Ready in/,
+    ),
     ...Array.from({ length: workers }, (_, i) =>
-      start(`worker ${i + 1}`, [process.execPath, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', 'apps/worker/src/main.ts'], env, /ready:/),
+      start(
+        `worker ${i + 1}`,
+        [
+          process.execPath,
+          ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+          '--import',
+          'tsx',
+          'apps/worker/src/main.ts',
+        ],
+        env,
+        /ready:/,
+      ),
     ),
   ]);
   await warmUp(web);
   const summary: string[] = [];
   // Per kind of run and place upstream built in: every ratio, for the medians printed last.
   const ratiosOf = new Map<string, number[]>();
-  const schedule = [...Array.from({ length: coldRuns }, () => 'cold' as const), ...Array.from({ length: Math.max(0, runs - 1) }, () => 'warm' as const)];
+  const schedule = [
+    ...Array.from({ length: coldRuns }, () => 'cold' as const),
+    ...Array.from({ length: Math.max(0, runs - 1) }, () => 'warm' as const),
+  ];
   for (let n = 1; n <= schedule.length; n++) {
     const kind = schedule[n - 1]!;
     // A cold run again: nothing stored may be reused, so the earlier campaigns and their builds go.
@@ -289,11 +353,18 @@ try {
       .filter(([, v]) => v > 0)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-    console.log(`run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); machine ${quiet}, load average ${loadBefore}`);
+    console.log(
+      `run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); machine ${quiet}, load average ${loadBefore}`,
+    );
     console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s; ${r.cpuToFinish}`);
-    console.log(`  by process, until the completion was seen (up to 2 s later, idle work such as refilling the sandbox pool included): ${r.cpu}`);
-    console.log(`  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`);
-    if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts) throw new Error('an attempt is missing or was counted twice');
+    console.log(
+      `  by process, until the completion was seen (up to 2 s later, idle work such as refilling the sandbox pool included): ${r.cpu}`,
+    );
+    console.log(
+      `  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`,
+    );
+    if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts)
+      throw new Error('an attempt is missing or was counted twice');
     if (!withUpstream) continue;
     const times: { where: string; seconds: number }[] = [];
     for (const place of upstreamPlaces) {
@@ -301,11 +372,19 @@ try {
       const upQuiet = await waitForQuiet();
       const upLoad = loadavg();
       const upCpu = cpuSnapshot();
-      const up: UpstreamRun = await runUpstreamHarness(path.join(UPSTREAM_DIR, 'harness'), path.resolve(ROOT, suiteDir), upstreamWorkers, place.tmpdir ? { tmpdir: place.tmpdir } : {});
+      const up: UpstreamRun = await runUpstreamHarness(
+        path.join(UPSTREAM_DIR, 'harness'),
+        path.resolve(ROOT, suiteDir),
+        upstreamWorkers,
+        place.tmpdir ? { tmpdir: place.tmpdir } : {},
+      );
       const upAccount = cpuAccount(upCpu, cpuSnapshot());
-      console.log(`  upstream's harness, same fixtures, repositories in ${place.where}: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); machine ${upQuiet}, load average ${upLoad}`);
+      console.log(
+        `  upstream's harness, same fixtures, repositories in ${place.where}: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); machine ${upQuiet}, load average ${upLoad}`,
+      );
       console.log(`    ${upAccount}`);
-      if (up.attempts !== r.attempts) console.log(`    note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
+      if (up.attempts !== r.attempts)
+        console.log(`    note: upstream ran ${up.attempts} attempts, we ran ${r.attempts}`);
       times.push({ where: place.where, seconds: up.seconds });
     }
     // A verdict against each of upstream's runs: as the machine runs it (the comparison the target was
@@ -327,9 +406,14 @@ try {
   for (const [what, list] of ratiosOf) {
     if (list.length < 2) continue;
     const sorted = [...list].sort((a, b) => a - b);
-    const mid = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    const mid =
+      sorted.length % 2
+        ? sorted[(sorted.length - 1) / 2]!
+        : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
     const target = TARGETS[what.startsWith('cold') ? 'cold' : 'warm'];
-    console.log(`median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} runs (${list.map((x) => x.toFixed(2)).join(', ')}); target <= ${target.toFixed(1)}x: ${mid <= target ? 'met' : 'NOT met'}`);
+    console.log(
+      `median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} runs (${list.map((x) => x.toFixed(2)).join(', ')}); target <= ${target.toFixed(1)}x: ${mid <= target ? 'met' : 'NOT met'}`,
+    );
   }
   console.log(`load average after: ${loadavg()}`);
 } finally {
@@ -358,8 +442,13 @@ async function referenceBuilds() {
       .sort((a, b) => b[1].ms - a[1].ms)
       .map(([id, t]) => `${id} ${(t.ms / 1000).toFixed(2)} s`)
       .join(', ');
-    console.log(`\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`);
-    const starts = p.containerMs.length > 0 ? `sandbox starts ${p.containerMs.map((m) => `${m.toFixed(0)} ms`).join(', ')}` : 'one-shot sandboxes, each started with its batch';
+    console.log(
+      `\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`,
+    );
+    const starts =
+      p.containerMs.length > 0
+        ? `sandbox starts ${p.containerMs.map((m) => `${m.toFixed(0)} ms`).join(', ')}`
+        : 'one-shot sandboxes, each started with its batch';
     console.log(`  step time summed over both sandboxes: ${steps}; ${starts}`);
   }
 }

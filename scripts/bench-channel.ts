@@ -20,14 +20,27 @@ function measure(label: string, push: (c: Buffer) => void, verdict: () => string
   for (let i = 0; i < chunks; i++) push(chunk);
   const cpu = process.cpuUsage(cpu0);
   const rss = process.memoryUsage().rss - rss0;
-  console.log(`${label.padEnd(28)} ${mb} MB: ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms CPU, RSS ${(rss / 1024 / 1024).toFixed(1)} MB more; ${verdict()}`);
+  console.log(
+    `${label.padEnd(28)} ${mb} MB: ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms CPU, RSS ${(rss / 1024 / 1024).toFixed(1)} MB more; ${verdict()}`,
+  );
 }
 
 const batch = new BatchOutputReader({ groups: [{ stopOnFailure: false, steps: [{ id: 'a', command: 'true' }] }] });
-measure('batch reader', (c) => batch.push(c), () => `refused: ${batch.broken?.reason ?? 'no'}`);
+measure(
+  'batch reader',
+  (c) => batch.push(c),
+  () => `refused: ${batch.broken?.reason ?? 'no'}`,
+);
 let lost = '';
-const session = new RunnerConnection(() => undefined, (reason) => (lost = reason));
+const session = new RunnerConnection(
+  () => undefined,
+  (reason) => (lost = reason),
+);
 void session.exec('true', { cwd: '/work' }).catch(() => undefined);
 // The request is sent on the next tick; the flood then arrives as its reply.
 await new Promise((resolve) => setTimeout(resolve, 0));
-measure('session connection', (c) => session.push(c), () => `ended: ${lost ? lost.slice(0, 60) : 'no'}`);
+measure(
+  'session connection',
+  (c) => session.push(c),
+  () => `ended: ${lost ? lost.slice(0, 60) : 'no'}`,
+);

@@ -59,22 +59,37 @@ function measure(label: string, runs: number, args: string[], env: NodeJS.Proces
     cpu.push(r.cpuMs);
   }
   const f = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
-  console.log(`${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   CPU p50 ${f(percentile(cpu, 50))}  (${runs} runs)`);
+  console.log(
+    `${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   CPU p50 ${f(percentile(cpu, 50))}  (${runs} runs)`,
+  );
 }
 
 const t = await createTestDatabase(DATABASE_URL, 'bench_cli');
 try {
   const env = { ...process.env, DATABASE_URL, GITBENCH_DATABASE_SCHEMA: t.schema };
   const results = path.join(UPSTREAM, 'results');
-  const file = path.join(results, readdirSync(results).find((f) => f.endsWith('.json'))!);
+  const file = path.join(
+    results,
+    readdirSync(results).find((f) => f.endsWith('.json'))!,
+  );
   // The first run compiles the CLI when its sources changed since the last build (not timed).
   const [imported] = JSON.parse(node([BIN, 'import-legacy', file, '--json'], env).stdout) as { campaignId: string }[];
   const status = [BIN, 'campaign', 'status', imported!.campaignId];
-  console.log(`gitbench campaign status (a finished campaign of 68 attempts); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} CPU(s)`);
+  console.log(
+    `gitbench campaign status (a finished campaign of 68 attempts); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} CPU(s)`,
+  );
   measure('compiled (apps/cli/dist)', RUNS, status, env);
   measure('from source (tsx)', SOURCE_RUNS, status, { ...env, GITBENCH_CLI_FROM_SOURCE: '1' });
   measure('node -e 0 (the floor: Node alone)', RUNS, ['-e', '0'], env);
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await t.drop();
 }

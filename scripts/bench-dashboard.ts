@@ -90,7 +90,9 @@ async function time(label: string, fn: () => Promise<unknown>) {
   const p50 = percentile(samples, 50);
   const p95 = percentile(samples, 95);
   const verdict = p95 < TARGET_MS ? 'ok' : `OVER the ${TARGET_MS} ms target`;
-  console.log(`${label.padEnd(34)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${ITERATIONS} runs) ${verdict}`);
+  console.log(
+    `${label.padEnd(34)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${ITERATIONS} runs) ${verdict}`,
+  );
   return { p50, p95 };
 }
 
@@ -117,27 +119,37 @@ async function main() {
     }
     return;
   }
-  console.log(`schema ${t.schema}: seeding ${CAMPAIGNS} campaigns × ${MODELS * 2} targets × ${DOMAINS * FIXTURES_PER_DOMAIN} fixtures × ${TRIALS} trials`);
+  console.log(
+    `schema ${t.schema}: seeding ${CAMPAIGNS} campaigns × ${MODELS * 2} targets × ${DOMAINS * FIXTURES_PER_DOMAIN} fixtures × ${TRIALS} trials`,
+  );
   try {
     await runSql(DATABASE_URL, t.schema, seedSql);
     const [{ n }] = await t.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Attempt"`;
-    console.log(`seeded ${Number(n).toLocaleString('en-US')} attempts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${Number(n).toLocaleString('en-US')} attempts in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const r0 = performance.now();
     const campaigns = await t.db.campaign.findMany({ select: { id: true }, orderBy: { createdAt: 'asc' } });
     for (const c of campaigns) await refreshCampaignStats(t.db, c.id);
     const refreshMs = performance.now() - r0;
-    console.log(`refreshCampaignStats: ${campaigns.length} campaigns in ${(refreshMs / 1000).toFixed(1)} s (${(refreshMs / campaigns.length).toFixed(0)} ms each)`);
+    console.log(
+      `refreshCampaignStats: ${campaigns.length} campaigns in ${(refreshMs / 1000).toFixed(1)} s (${(refreshMs / campaigns.length).toFixed(0)} ms each)`,
+    );
     await runSql(DATABASE_URL, t.schema, 'VACUUM ANALYZE');
 
     // A fresh client, sized like the web app's.
     const db = createDb({ databaseUrl: DATABASE_URL, schema: t.schema, maxConnections: 5 });
     const campaignId = campaigns[Math.floor(campaigns.length / 2)]!.id;
     const board = await getLeaderboard(db, {});
-    console.log(`leaderboard: ${board.rows.length} targets over ${board.included.length} complete campaigns (${board.leftOut.incomplete} incomplete left out)`);
+    console.log(
+      `leaderboard: ${board.rows.length} targets over ${board.included.length} complete campaigns (${board.leftOut.incomplete} incomplete left out)`,
+    );
     console.log('');
     await time('leaderboard (default filters)', () => leaderboardPage(db, {}));
-    await time('leaderboard (domain + incomplete)', () => leaderboardPage(db, { domain: 'domain_05', incomplete: '1' }));
+    await time('leaderboard (domain + incomplete)', () =>
+      leaderboardPage(db, { domain: 'domain_05', incomplete: '1' }),
+    );
     await time('campaign page (overview + fixtures)', () => campaignPage(db, campaignId, 2));
     await time('fixture page (10 newest campaigns)', () => getFixtureReport(db, 'domain_07', 'f004'));
     console.log('');
@@ -158,4 +170,3 @@ main().catch(async (e) => {
   console.error(e);
   process.exitCode = 1;
 });
-

@@ -31,15 +31,27 @@ const flag = (name: string, fallback: string) => {
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
 const upstream = process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(ROOT, '../shared/gitbench-upstream');
-const suiteDir = path.resolve(ROOT, argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? path.join(upstream, 'fixtures'));
+const suiteDir = path.resolve(
+  ROOT,
+  argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--')) ?? path.join(upstream, 'fixtures'),
+);
 const concurrency = flag('concurrency', '8');
 const baseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const queueName = `hosts-${process.pid}`;
 const HOSTS = [
-  { name: 'host 1', netns: 'gbhost1', services: '10.231.1.1', dockerHost: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock' },
+  {
+    name: 'host 1',
+    netns: 'gbhost1',
+    services: '10.231.1.1',
+    dockerHost: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+  },
   { name: 'host 2', netns: 'gbhost2', services: '10.231.2.1', dockerHost: 'unix:///run/gitbench-host2/docker.sock' },
 ];
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const up = spawnSync('bash', ['scripts/hosts.sh', 'up'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
 if (up.status !== 0) throw new Error('setting up the two hosts failed (scripts/hosts.sh up)');
@@ -71,10 +83,17 @@ async function startWorker(host: (typeof HOSTS)[number]): Promise<Worker> {
     GITBENCH_QUEUE: queueName,
     GITBENCH_WORKER_CONCURRENCY: concurrency,
   };
-  const proc = spawn('ip', ['netns', 'exec', host.netns, process.execPath, '--import', 'tsx', 'apps/worker/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(
+    'ip',
+    ['netns', 'exec', host.netns, process.execPath, '--import', 'tsx', 'apps/worker/src/main.ts'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
   let log = '';
   const id = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker on ${host.name} not ready in 60 s:\n${log.slice(-2000)}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`worker on ${host.name} not ready in 60 s:\n${log.slice(-2000)}`)),
+      60_000,
+    );
     const onData = (c: Buffer) => {
       log += c.toString();
       const m = /\[worker ([^\]]+)\] ready/.exec(log);
@@ -121,15 +140,29 @@ async function runCampaign(seed: number, timeoutMs = 600_000) {
       profileFor: () => ({ profile: 'builtin' }),
       productVersion: detectProductVersion(process.env, ROOT),
     },
-    { name: `hosts ${seed}`, createdBy: 'bench-hosts', models: ['mock', 'oracle'], outputModes: ['text', 'json_schema'], fixtures: { suiteDir }, trials: 1, seed },
+    {
+      name: `hosts ${seed}`,
+      createdBy: 'bench-hosts',
+      models: ['mock', 'oracle'],
+      outputModes: ['text', 'json_schema'],
+      fixtures: { suiteDir },
+      trials: 1,
+      seed,
+    },
     { userId: null, email: 'bench-hosts@localhost', via: 'cli' },
   );
   if (!created.ok) throw new Error(`campaign rejected: ${JSON.stringify(created.errors)}`);
   const until = Date.now() + timeoutMs;
   for (;;) {
     const c = await db.campaign.findUniqueOrThrow({ where: { id: created.campaignId } });
-    if (c.status === 'COMPLETED') return { id: c.id, attempts: created.attempts, seconds: (c.finishedAt!.getTime() - c.startedAt!.getTime()) / 1000 };
-    if (['FAILED', 'CANCELLED'].includes(c.status)) throw new Error(`campaign ${c.id} ended ${c.status}: ${c.statusDetail}`);
+    if (c.status === 'COMPLETED')
+      return {
+        id: c.id,
+        attempts: created.attempts,
+        seconds: (c.finishedAt!.getTime() - c.startedAt!.getTime()) / 1000,
+      };
+    if (['FAILED', 'CANCELLED'].includes(c.status))
+      throw new Error(`campaign ${c.id} ended ${c.status}: ${c.statusDetail}`);
     if (Date.now() > until) throw new Error(`campaign ${c.id} did not complete in ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -150,11 +183,15 @@ async function outcomes(database: Db, campaignId: string) {
 }
 
 try {
-  console.log(`suite ${suiteDir}: ${suite.fixtures.length} fixtures; mock + oracle x text + json_schema; worker concurrency ${concurrency}`);
+  console.log(
+    `suite ${suiteDir}: ${suite.fixtures.length} fixtures; mock + oracle x text + json_schema; worker concurrency ${concurrency}`,
+  );
   console.log(`machine: ${os.cpus().length} cores, load average ${loadavg()}\n`);
   await startWorker(HOSTS[0]!);
   const warm = await runCampaign(1);
-  console.log(`warm-up (fixture repositories built on host 1): ${warm.attempts} attempts in ${warm.seconds.toFixed(1)} s`);
+  console.log(
+    `warm-up (fixture repositories built on host 1): ${warm.attempts} attempts in ${warm.seconds.toFixed(1)} s`,
+  );
   const results: { label: string; rate: number }[] = [];
   for (const [label, hosts] of [
     ['one worker (host 1)', [HOSTS[0]!]],
@@ -166,12 +203,21 @@ try {
     const o = await outcomes(db, r.id);
     const rate = r.attempts / r.seconds;
     results.push({ label, rate });
-    const who = o.perWorker.map((p) => `${workers.find((w) => w.id === p.workerId)?.host.name ?? p.workerId}: ${p.tries}`).join(', ');
-    console.log(`${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s = ${rate.toFixed(1)} attempts/s; load average before ${load}`);
-    console.log(`  tries per host: ${who}; ${o.terminal}/${o.attempts} attempts ended, ${o.scored_once} with exactly one try of their outcome, ${o.tries} tries in all`);
-    if (Number(o.terminal) !== r.attempts || Number(o.scored_once) !== r.attempts) throw new Error('an attempt has no outcome or more than one');
+    const who = o.perWorker
+      .map((p) => `${workers.find((w) => w.id === p.workerId)?.host.name ?? p.workerId}: ${p.tries}`)
+      .join(', ');
+    console.log(
+      `${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s = ${rate.toFixed(1)} attempts/s; load average before ${load}`,
+    );
+    console.log(
+      `  tries per host: ${who}; ${o.terminal}/${o.attempts} attempts ended, ${o.scored_once} with exactly one try of their outcome, ${o.tries} tries in all`,
+    );
+    if (Number(o.terminal) !== r.attempts || Number(o.scored_once) !== r.attempts)
+      throw new Error('an attempt has no outcome or more than one');
   }
-  console.log(`\nthroughput, two hosts against one worker: ${(results[1]!.rate / results[0]!.rate).toFixed(2)}x (${results[1]!.rate.toFixed(1)} vs ${results[0]!.rate.toFixed(1)} attempts/s)`);
+  console.log(
+    `\nthroughput, two hosts against one worker: ${(results[1]!.rate / results[0]!.rate).toFixed(2)}x (${results[1]!.rate.toFixed(1)} vs ${results[0]!.rate.toFixed(1)} attempts/s)`,
+  );
   console.log(`load average after: ${loadavg()}`);
 } finally {
   await stopWorkers();

@@ -14,7 +14,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getScorer, parseSuite, type Fixture } from '@gitbench/core';
-import { buildFixtureRepositories, buildFixtureRepository, executePlan, loadSuiteDir, type FixtureSnapshot } from '@gitbench/engine';
+import {
+  buildFixtureRepositories,
+  buildFixtureRepository,
+  executePlan,
+  loadSuiteDir,
+  type FixtureSnapshot,
+} from '@gitbench/engine';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver } from '@gitbench/sandbox';
 import { loadSetUpEnv } from './lib/set-up-env';
 import { countingDocker, cpuCounters, cpuSince, perAttempt } from './lib/attempt-cpu';
@@ -28,7 +34,10 @@ const opt = (name: string, fallback: string) => {
 };
 const iterations = Number(opt('iterations', '40'));
 const fixtureKey = opt('fixture', 'git_clean/f001');
-const suiteDir = opt('fixtures', join(process.env.GITBENCH_UPSTREAM_DIR ?? join(import.meta.dirname, '../../shared/gitbench-upstream'), 'fixtures'));
+const suiteDir = opt(
+  'fixtures',
+  join(process.env.GITBENCH_UPSTREAM_DIR ?? join(import.meta.dirname, '../../shared/gitbench-upstream'), 'fixtures'),
+);
 
 async function loadFixture(): Promise<Fixture> {
   const path = `${fixtureKey}.yaml`;
@@ -64,12 +73,17 @@ async function measure(label: string, driver: SandboxDriver, fixture: Fixture, s
   }
   times.sort((a, b) => a - b);
   const row = { label, p50: percentile(times, 50), p95: percentile(times, 95) };
-  console.log(`${label.padEnd(44)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms`);
+  console.log(
+    `${label.padEnd(44)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms`,
+  );
   return row;
 }
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)');
+if (!image)
+  throw new Error(
+    'GITBENCH_SANDBOX_IMAGE is not set in the environment or .gitbench/env (npm run sandbox:image prints it)',
+  );
 
 /** Every sandboxed fixture's expected answer, `rounds` times per driver kind, counted in CPU time. */
 async function suiteCpu(dockerImage: string): Promise<void> {
@@ -83,32 +97,53 @@ async function suiteCpu(dockerImage: string): Promise<void> {
   const { docker, requests } = countingDocker(cgroupParent);
   const counters = () => cpuCounters(cgroupParent, requests);
   const labels = { 'org.gitbench.bench': String(process.pid) };
-  console.log(`${tasks.length} sandboxed fixtures of ${suiteDir}, ${rounds} round(s), image ${dockerImage}, cgroup ${cgroupParent}\n`);
+  console.log(
+    `${tasks.length} sandboxed fixtures of ${suiteDir}, ${rounds} round(s), image ${dockerImage}, cgroup ${cgroupParent}\n`,
+  );
   const cold = await new DockerSandboxDriver({ image: dockerImage, docker, labels }).init();
-  const warm = await new DockerSandboxDriver({ image: dockerImage, docker, labels, prestart: 2, spareCpu: () => true }).init();
+  const warm = await new DockerSandboxDriver({
+    image: dockerImage,
+    docker,
+    labels,
+    prestart: 2,
+    spareCpu: () => true,
+  }).init();
   try {
     let before = counters();
     const built = await buildFixtureRepositories(
       tasks.map((t) => t.fixture),
       cold,
     );
-    console.log(`builds: ${perAttempt(cpuSince(before, counters()), tasks.length).replace(/per attempt/, 'per fixture')}`);
-    const failed = built.flatMap((b, i) => (b.error ? [`${tasks[i]!.fixture.domain}/${tasks[i]!.fixture.id}: ${b.error.message}`] : []));
+    console.log(
+      `builds: ${perAttempt(cpuSince(before, counters()), tasks.length).replace(/per attempt/, 'per fixture')}`,
+    );
+    const failed = built.flatMap((b, i) =>
+      b.error ? [`${tasks[i]!.fixture.domain}/${tasks[i]!.fixture.id}: ${b.error.message}`] : [],
+    );
     if (failed.length > 0) throw new Error(`builds failed: ${failed.join('; ')}`);
-    for (const [label, driver] of [['container created per attempt', cold], ['pre-started container per attempt', warm]] as const) {
+    for (const [label, driver] of [
+      ['container created per attempt', cold],
+      ['pre-started container per attempt', warm],
+    ] as const) {
       before = counters();
       const started = performance.now();
       let passed = 0;
       for (let r = 0; r < rounds; r++) {
         for (const [i, { fixture, plan }] of tasks.entries()) {
           const run = await executePlan(plan, driver, built[i]!.snapshot);
-          const verdict = getScorer(fixture.scoring.type).score({ fixture, output: fixture.expected, evidence: run.evidence });
+          const verdict = getScorer(fixture.scoring.type).score({
+            fixture,
+            output: fixture.expected,
+            evidence: run.evidence,
+          });
           // Some expected answers are not literal (a reflog selector described in words): counted, not required.
           if (verdict.passed) passed++;
         }
       }
       const attempts = rounds * tasks.length;
-      console.log(`${label}: ${perAttempt(cpuSince(before, counters()), attempts)}; wall ${((performance.now() - started) / attempts).toFixed(0)} ms per attempt; ${passed}/${attempts} passed`);
+      console.log(
+        `${label}: ${perAttempt(cpuSince(before, counters()), attempts)}; wall ${((performance.now() - started) / attempts).toFixed(0)} ms per attempt; ${passed}/${attempts} passed`,
+      );
     }
   } finally {
     await Promise.all([cold.close(), warm.close()]);
@@ -125,7 +160,11 @@ console.log(`fixture ${fixtureKey} (${fixture.scoring.type}), ${iterations} atte
 
 const local = new LocalSandboxDriver({ warn: () => undefined });
 const cold = await new DockerSandboxDriver({ image, labels: { 'org.gitbench.bench': String(process.pid) } }).init();
-const warm = await new DockerSandboxDriver({ image, labels: { 'org.gitbench.bench': String(process.pid) }, prestart: 2 }).init();
+const warm = await new DockerSandboxDriver({
+  image,
+  labels: { 'org.gitbench.bench': String(process.pid) },
+  prestart: 2,
+}).init();
 try {
   const localSnapshot = await buildFixtureRepository(fixture, local);
   const dockerSnapshot = await buildFixtureRepository(fixture, cold);
@@ -134,7 +173,9 @@ try {
   const w = await measure('docker, pre-started container per attempt', warm, fixture, dockerSnapshot, 400);
   console.log('');
   for (const row of [c, w]) {
-    console.log(`ratio ${row.label.padEnd(40)} p50 ${(row.p50 / host.p50).toFixed(2)}x   p95 ${(row.p95 / host.p95).toFixed(2)}x   (target ≤ 1.5)`);
+    console.log(
+      `ratio ${row.label.padEnd(40)} p50 ${(row.p50 / host.p50).toFixed(2)}x   p95 ${(row.p95 / host.p95).toFixed(2)}x   (target ≤ 1.5)`,
+    );
   }
   console.log('\nPre-started containers are single-use: each is created fresh, used by one attempt and removed.');
 } finally {

@@ -59,8 +59,12 @@ function suiteFixtures(dir: string): Fixture[] {
 function pickFixtureIds(fixtures: Fixture[], difficulties: string[] | null, perDomain = 1): string[] {
   const ids: string[] = [];
   for (const domain of [...new Set(fixtures.map((f) => f.domain))].sort()) {
-    const usable = fixtures.filter((f) => f.domain === domain && NO_KEY_SCORERS(f)).sort((a, b) => a.id.localeCompare(b.id));
-    const picked = difficulties ? difficulties.flatMap((d) => usable.filter((f) => f.difficulty === d).slice(0, 1)) : usable.slice(0, perDomain);
+    const usable = fixtures
+      .filter((f) => f.domain === domain && NO_KEY_SCORERS(f))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    const picked = difficulties
+      ? difficulties.flatMap((d) => usable.filter((f) => f.difficulty === d).slice(0, 1))
+      : usable.slice(0, perDomain);
     ids.push(...picked.map((f) => `${domain}/${f.id}`));
   }
   return ids;
@@ -98,7 +102,9 @@ function prepareReplays(resultsDir: string): string[] {
   const replayDir = process.env.GITBENCH_REPLAY_DIRS?.split(path.delimiter)[0];
   if (!replayDir || !existsSync(resultsDir)) return [];
   const models = new Set<string>();
-  for (const file of readdirSync(resultsDir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(resultsDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const source = path.join(resultsDir, file);
     const { model } = JSON.parse(readFileSync(source, 'utf8')) as { model?: unknown };
     if (typeof model !== 'string' || !model) continue;
@@ -123,32 +129,59 @@ function demoConfig() {
   const replays = upstream ? prepareReplays(path.join(upstream, 'results')) : [];
   if (upstream && replays.length > 0) {
     const suiteDir = path.join(upstream, 'fixtures');
-    return { ...base, name: 'Demo: replayed real model, oracle, mock and simulated', models: [...replays, 'oracle', 'mock', SIMULATED], fixtures: { suiteDir, ids: pickFixtureIds(suiteFixtures(suiteDir), null, 2) } };
+    return {
+      ...base,
+      name: 'Demo: replayed real model, oracle, mock and simulated',
+      models: [...replays, 'oracle', 'mock', SIMULATED],
+      fixtures: { suiteDir, ids: pickFixtureIds(suiteFixtures(suiteDir), null, 2) },
+    };
   }
-  return { ...base, name: 'Demo: oracle, mock and simulated', models: ['oracle', 'mock', SIMULATED], fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), DIFFICULTIES) } };
+  return {
+    ...base,
+    name: 'Demo: oracle, mock and simulated',
+    models: ['oracle', 'mock', SIMULATED],
+    fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), DIFFICULTIES) },
+  };
 }
 
 /** Launches a campaign through the HTTP API as the form does, or names the one already launched with the same configuration. */
 async function launchCampaign(what: string, config: Record<string, unknown>): Promise<void> {
-  const estimate = await api<{ configHash?: string; attempts?: number; costEstimateUsd?: number | null; costNote?: string; formErrors?: string[]; fieldErrors?: Record<string, string[]> }>(
-    '/api/campaigns/estimate',
-    { method: 'POST', body: JSON.stringify(config) },
-  );
+  const estimate = await api<{
+    configHash?: string;
+    attempts?: number;
+    costEstimateUsd?: number | null;
+    costNote?: string;
+    formErrors?: string[];
+    fieldErrors?: Record<string, string[]>;
+  }>('/api/campaigns/estimate', { method: 'POST', body: JSON.stringify(config) });
   if (estimate.status !== 200 || !estimate.body.configHash) {
     throw new Error(`the ${what} configuration was refused: ${JSON.stringify(estimate.body)}`);
   }
-  const { body } = await api<{ campaigns: { id: string; status: string; configHash: string }[] }>('/api/campaigns?limit=200');
-  const reusable = body.campaigns.find((c) => c.configHash === estimate.body.configHash && !['CANCELLED', 'FAILED'].includes(c.status));
+  const { body } = await api<{ campaigns: { id: string; status: string; configHash: string }[] }>(
+    '/api/campaigns?limit=200',
+  );
+  const reusable = body.campaigns.find(
+    (c) => c.configHash === estimate.body.configHash && !['CANCELLED', 'FAILED'].includes(c.status),
+  );
   if (reusable) {
     say(`${what} already ${reusable.status.toLowerCase()}: ${baseUrl}/campaigns/${reusable.id}`);
     return;
   }
-  const created = await api<{ campaignId?: string; queued?: boolean; queueError?: string }>('/api/campaigns', { method: 'POST', body: JSON.stringify(config) });
-  if (created.status !== 201 || !created.body.campaignId) throw new Error(`launching the ${what} failed: ${JSON.stringify(created.body)}`);
-  say(`${what} launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`);
+  const created = await api<{ campaignId?: string; queued?: boolean; queueError?: string }>('/api/campaigns', {
+    method: 'POST',
+    body: JSON.stringify(config),
+  });
+  if (created.status !== 201 || !created.body.campaignId)
+    throw new Error(`launching the ${what} failed: ${JSON.stringify(created.body)}`);
+  say(
+    `${what} launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`,
+  );
   const usd = estimate.body.costEstimateUsd;
-  say(`its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} (${estimate.body.costNote ?? ''})`);
-  if (!created.body.queued) say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
+  say(
+    `its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} (${estimate.body.costNote ?? ''})`,
+  );
+  if (!created.body.queued)
+    say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
 }
 
 /**
@@ -165,7 +198,10 @@ function agentConfig() {
     models: ['oracle', 'nop', ...SIMULATED_AGENTS],
     outputModes: ['agent'],
     agent: { toolSet: 'default', limits: { maxTurns: 20, commandTimeoutMs: 20_000 } },
-    fixtures: { suiteDir: SUITE_DIR, ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), AGENT_DIFFICULTIES) },
+    fixtures: {
+      suiteDir: SUITE_DIR,
+      ids: pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), AGENT_DIFFICULTIES),
+    },
     trials: 2,
     seed: 7,
   };
@@ -182,10 +218,12 @@ function agentConfig() {
 const HARD_SUITE_DIR = 'fixtures/hard';
 async function hardConfig(): Promise<{ config: Record<string, unknown>; fixtures: number } | { skipped: string }> {
   const dir = path.join(root, HARD_SUITE_DIR);
-  if (!existsSync(path.join(dir, 'suite.yaml'))) return { skipped: `${HARD_SUITE_DIR} does not exist in this checkout` };
+  if (!existsSync(path.join(dir, 'suite.yaml')))
+    return { skipped: `${HARD_SUITE_DIR} does not exist in this checkout` };
   // The engine's loader: the tier's fixtures carry assets (bundles of real history, pinned tests).
   const suite = await loadSuiteDir(dir);
-  for (const e of suite.errors) say(`${HARD_SUITE_DIR}: left out, invalid: ${e.file}:${e.line}: ${e.field}: ${e.message}`);
+  for (const e of suite.errors)
+    say(`${HARD_SUITE_DIR}: left out, invalid: ${e.file}:${e.line}: ${e.field}: ${e.message}`);
   const ids = suite.fixtures
     .filter(NO_KEY_SCORERS)
     .map((f) => `${f.domain}/${f.id}`)
@@ -216,7 +254,9 @@ async function hardConfig(): Promise<{ config: Record<string, unknown>; fixtures
 const THIRD_PARTY_AGENTS = ['claude-code', 'codex'];
 const THIRD_PARTY_DOMAINS = ['git_clean', 'merge_conflicts', 'blame_forensics'];
 function thirdPartyConfig() {
-  const ids = pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), null).filter((id) => THIRD_PARTY_DOMAINS.includes(id.split('/')[0]!));
+  const ids = pickFixtureIds(suiteFixtures(path.join(root, SUITE_DIR)), null).filter((id) =>
+    THIRD_PARTY_DOMAINS.includes(id.split('/')[0]!),
+  );
   return {
     name: 'Demo: third-party agents (claude-code, codex) × oracle, nop',
     createdBy: 'npm run demo',
@@ -245,12 +285,16 @@ async function buildThirdPartyImages(): Promise<boolean> {
   for (const name of THIRD_PARTY_AGENTS) {
     const adapter = findAgent(name);
     const started = Date.now();
-    say(`the ${adapter.displayName} ${adapter.version} image: building on first run (npm install inside docker, a few minutes); the dashboard is up meanwhile`);
+    say(
+      `the ${adapter.displayName} ${adapter.version} image: building on first run (npm install inside docker, a few minutes); the dashboard is up meanwhile`,
+    );
     try {
       const image = await buildAgentImage(adapter, { sandboxImage, stagingRoot });
       say(`${image.tag} ${image.built ? `built in ${Math.round((Date.now() - started) / 1000)} s` : 'already built'}`);
     } catch (err) {
-      say(`no third-party agent campaign: the ${name} image could not be built: ${(err as Error).message.slice(0, 500)}`);
+      say(
+        `no third-party agent campaign: the ${name} image could not be built: ${(err as Error).message.slice(0, 500)}`,
+      );
       return false;
     }
   }
@@ -260,11 +304,19 @@ async function buildThirdPartyImages(): Promise<boolean> {
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const legacyDir = defaultLegacyResultsDir(root);
 const legacy = await importLegacyResults(databaseUrl, legacyDir);
-say(legacy === null ? `no upstream results at ${legacyDir}: no legacy campaigns imported` : `legacy campaigns ready: ${legacy.length} upstream result file(s)`);
+say(
+  legacy === null
+    ? `no upstream results at ${legacyDir}: no legacy campaigns imported`
+    : `legacy campaigns ready: ${legacy.length} upstream result file(s)`,
+);
 await waitForWebApp();
 const db = createDb({ databaseUrl, maxConnections: 2 });
 try {
-  const admin = await db.user.findFirst({ where: { role: 'admin' }, orderBy: { createdAt: 'asc' }, select: { id: true, role: true } });
+  const admin = await db.user.findFirst({
+    where: { role: 'admin' },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, role: true },
+  });
   if (!admin) throw new Error('no admin exists to launch the demo campaign as');
   // In-process, from the server's own shell, as the admin signed in: only a session may mint a token.
   const manager = { ...admin, via: 'session' as const };
@@ -277,7 +329,9 @@ try {
     if ('skipped' in hard) say(`no hard-tier campaign: ${hard.skipped}`);
     else {
       await launchCampaign(`hard-tier campaign (${hard.fixtures} fixtures of ${HARD_SUITE_DIR})`, hard.config);
-      say(`item analysis of the hard tier, the built-in agents counted: ${baseUrl}/suites/${HARD_SUITE_DIR}?controls=1`);
+      say(
+        `item analysis of the hard tier, the built-in agents counted: ${baseUrl}/suites/${HARD_SUITE_DIR}?controls=1`,
+      );
     }
     say(`dashboard: ${baseUrl} (up; the campaigns above are running)`);
     if (await buildThirdPartyImages()) await launchCampaign('third-party agent campaign', thirdPartyConfig());

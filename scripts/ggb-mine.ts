@@ -20,7 +20,17 @@ import { parseFileDiff, renderHunks } from '../packages/core/src/families/ggb/hu
 import { lineEnding, splitLines, withEnding } from '../packages/core/src/families/ggb/tools/common';
 import { conflictsInText } from '../packages/core/src/families/ggb/tools/mcr';
 import { shellQuote } from '../packages/core/src/shell-quote';
-import { bundle, changedPaths, commitMeta, git, gitBuf, recreate, restrictedTree, scratchRepo, treeBytes } from './lib/history-mining';
+import {
+  bundle,
+  changedPaths,
+  commitMeta,
+  git,
+  gitBuf,
+  recreate,
+  restrictedTree,
+  scratchRepo,
+  treeBytes,
+} from './lib/history-mining';
 import { iccReferenceCalls, type ToolCall } from './lib/ggb-icc-reference';
 
 interface Source {
@@ -83,7 +93,8 @@ function remerge(repo: string, ours: string, theirs: string, exts: string[]): Me
 }
 
 export type McrBand = 'easy' | 'medium' | 'hard';
-const mcrBand = (conflicts: number, files: number): McrBand => (conflicts === 1 ? 'easy' : files === 1 ? 'medium' : 'hard');
+const mcrBand = (conflicts: number, files: number): McrBand =>
+  conflicts === 1 ? 'easy' : files === 1 ? 'medium' : 'hard';
 
 interface McrScenario {
   id: string;
@@ -106,7 +117,13 @@ interface McrScenario {
   referenceCalls?: ToolCall[] | null;
 }
 
-function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>, outDir: string, start: number): McrScenario[] {
+function mineMerges(
+  src: Source,
+  scratch: string,
+  quota: Record<McrBand, number>,
+  outDir: string,
+  start: number,
+): McrScenario[] {
   const want = Object.values(quota).reduce((a, b) => a + b, 0);
   const repo = src.mirror;
   const exts = LANG_EXT[src.language]!;
@@ -130,15 +147,32 @@ function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>
     // No change outside the conflicted files: the resolution is exactly what the conflicts ask for.
     const extra = changedPaths(repo, info.tree, merge).filter((p) => !info.files.includes(p));
     if (extra.length > 0) continue;
-    const paths = [...new Set([...changedPaths(repo, base, ours), ...changedPaths(repo, base, theirs), ...changedPaths(repo, base, merge)])].sort();
+    const paths = [
+      ...new Set([
+        ...changedPaths(repo, base, ours),
+        ...changedPaths(repo, base, theirs),
+        ...changedPaths(repo, base, merge),
+      ]),
+    ].sort();
     if (paths.length > MAX_PATHS) continue;
-    const bytes = Math.max(treeBytes(repo, base, paths), treeBytes(repo, ours, paths), treeBytes(repo, theirs, paths), treeBytes(repo, merge, paths));
+    const bytes = Math.max(
+      treeBytes(repo, base, paths),
+      treeBytes(repo, ours, paths),
+      treeBytes(repo, theirs, paths),
+      treeBytes(repo, merge, paths),
+    );
     if (bytes > MAX_SCENARIO_BYTES) continue;
     let resolvedHasMarkers = false;
-    for (const f of info.files) if (/^<<<<<<< /m.test(git(repo, ['cat-file', 'blob', `${merge}:${f}`]))) resolvedHasMarkers = true;
+    for (const f of info.files)
+      if (/^<<<<<<< /m.test(git(repo, ['cat-file', 'blob', `${merge}:${f}`]))) resolvedHasMarkers = true;
     if (resolvedHasMarkers) continue;
 
-    const metas = { base: commitMeta(repo, base), ours: commitMeta(repo, ours), theirs: commitMeta(repo, theirs), merge: commitMeta(repo, merge) };
+    const metas = {
+      base: commitMeta(repo, base),
+      ours: commitMeta(repo, ours),
+      theirs: commitMeta(repo, theirs),
+      merge: commitMeta(repo, merge),
+    };
     const b = recreate(scratch, metas.base, restrictedTree(scratch, base, paths), []);
     const o = recreate(scratch, metas.ours, restrictedTree(scratch, ours, paths), [b]);
     const t = recreate(scratch, metas.theirs, restrictedTree(scratch, theirs, paths), [b]);
@@ -149,18 +183,35 @@ function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>
     if (!again || again.conflicts !== info.conflicts || again.files.join('\n') !== info.files.join('\n')) continue;
     if (changedPaths(scratch, again.tree, m).some((p) => !info.files.includes(p))) continue;
     // A wrong answer: the side whose version is not the real resolution for at least one file.
-    const differs = (rev: string) => info.files.some((f) => git(scratch, ['rev-parse', `${rev}:${f}`]).trim() !== git(scratch, ['rev-parse', `${m}:${f}`]).trim());
+    const differs = (rev: string) =>
+      info.files.some(
+        (f) => git(scratch, ['rev-parse', `${rev}:${f}`]).trim() !== git(scratch, ['rev-parse', `${m}:${f}`]).trim(),
+      );
     const wrongSide: 'ours' | 'theirs' = differs(o) ? 'ours' : 'theirs';
     if (!differs(wrongSide === 'ours' ? o : t)) continue;
 
     const index = start + Object.values(byBand).flat().length;
     const id = `${src.short}-m${String(index).padStart(2, '0')}`;
-    bundle(scratch, { 'refs/heads/main': o, 'refs/heads/incoming': t }, join(outDir, '_assets', 'bundles', `${id}.bundle`));
+    bundle(
+      scratch,
+      { 'refs/heads/main': o, 'refs/heads/incoming': t },
+      join(outDir, '_assets', 'bundles', `${id}.bundle`),
+    );
     // The merge commit alone (its parents are prerequisites), for the scorer only.
     git(scratch, ['update-ref', 'refs/ggb/merge', m]);
-    git(scratch, ['bundle', 'create', '-q', join(outDir, '_assets', 'merges', `${id}.bundle`), 'refs/ggb/merge', `^${o}`, `^${t}`]);
+    git(scratch, [
+      'bundle',
+      'create',
+      '-q',
+      join(outDir, '_assets', 'merges', `${id}.bundle`),
+      'refs/ggb/merge',
+      `^${o}`,
+      `^${t}`,
+    ]);
     git(scratch, ['update-ref', '-d', 'refs/ggb/merge']);
-    const resolution = gitBuf(scratch, ['diff', '--binary', '--full-index', o, m, '--', ...info.files]).toString('base64');
+    const resolution = gitBuf(scratch, ['diff', '--binary', '--full-index', o, m, '--', ...info.files]).toString(
+      'base64',
+    );
     const scenario: McrScenario = {
       id,
       band,
@@ -171,17 +222,29 @@ function mineMerges(src: Source, scratch: string, quota: Record<McrBand, number>
       files: info.files,
       resolution,
       wrongSide,
-      messages: { ours: metas.ours.message.trim(), theirs: metas.theirs.message.trim(), merge: metas.merge.message.trim() },
+      messages: {
+        ours: metas.ours.message.trim(),
+        theirs: metas.theirs.message.trim(),
+        merge: metas.merge.message.trim(),
+      },
       dates: { ours: isoDate(metas.ours.committerDate), theirs: isoDate(metas.theirs.committerDate) },
       prompt: '',
       agentPrompt: '',
     };
     const texts = conflictedTexts(scratch, o, t, info.files);
     scenario.prompt = mcrPrompt(scenario, conflictBlocks(texts));
-    scenario.agentPrompt = mcrPrompt(scenario, conflictBlocks(texts).map((b) => ({ ...b, text: b.text.replaceAll(`\n>>>>>>> ${t}`, '\n>>>>>>> incoming') })));
-    scenario.referenceCalls = mcrReferenceCalls(texts, Object.fromEntries(info.files.map((f) => [f, git(scratch, ['cat-file', 'blob', `${m}:${f}`])])));
+    scenario.agentPrompt = mcrPrompt(
+      scenario,
+      conflictBlocks(texts).map((b) => ({ ...b, text: b.text.replaceAll(`\n>>>>>>> ${t}`, '\n>>>>>>> incoming') })),
+    );
+    scenario.referenceCalls = mcrReferenceCalls(
+      texts,
+      Object.fromEntries(info.files.map((f) => [f, git(scratch, ['cat-file', 'blob', `${m}:${f}`])])),
+    );
     byBand[band].push(scenario);
-    process.stderr.write(`  mcr ${id}: ${band} ${info.conflicts} conflict(s) in ${info.files.length} file(s) (${merge.slice(0, 10)})\n`);
+    process.stderr.write(
+      `  mcr ${id}: ${band} ${info.conflicts} conflict(s) in ${info.files.length} file(s) (${merge.slice(0, 10)})\n`,
+    );
   }
   return Object.values(byBand).flat();
 }
@@ -208,7 +271,9 @@ function conflictedTexts(scratch: string, ours: string, theirs: string, files: s
 }
 
 function conflictBlocks(texts: Record<string, string>): { file: string; text: string }[] {
-  return Object.entries(texts).flatMap(([file, text]) => conflictsInText(file, text).map((c) => ({ file, text: c.lines.join('').replace(/\r?\n$/, '') })));
+  return Object.entries(texts).flatMap(([file, text]) =>
+    conflictsInText(file, text).map((c) => ({ file, text: c.lines.join('').replace(/\r?\n$/, '') })),
+  );
 }
 
 /**
@@ -241,7 +306,11 @@ function mcrReferenceCalls(texts: Record<string, string>, merged: Record<string,
     if (pos !== target.length || between.map((b, i) => b + (resolutions[i] ?? '')).join('') !== target) return null;
     // The tool writes content with the file's line ending: a resolution in another ending would change.
     if (resolutions.some((r) => r !== withEnding(r, lineEnding(text)))) return null;
-    for (const content of resolutions) calls.push({ name: 'resolve_current_merge_conflict_with', args: { content, reason: 'reproduce the real merge commit' } });
+    for (const content of resolutions)
+      calls.push({
+        name: 'resolve_current_merge_conflict_with',
+        args: { content, reason: 'reproduce the real merge commit' },
+      });
   }
   return calls;
 }
@@ -303,8 +372,13 @@ interface Chain {
   iccCalls: ToolCall[] | null;
 }
 
-
-function mineChains(src: Source, scratch: string, quota: Record<ChainBand, number>, outDir: string, start: number): Chain[] {
+function mineChains(
+  src: Source,
+  scratch: string,
+  quota: Record<ChainBand, number>,
+  outDir: string,
+  start: number,
+): Chain[] {
   const want = Object.values(quota).reduce((a, b) => a + b, 0);
   const repo = src.mirror;
   const exts = LANG_EXT[src.language]!;
@@ -331,7 +405,13 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
     for (const [file, status] of last.files) {
       if (status !== 'M' || !isCode(file, exts)) continue;
       let begin = end;
-      while (begin - 1 >= 0 && !commits[begin - 1]!.merge && commits[begin - 1]!.files.get(file) === 'M' && end - begin + 1 < 6) begin--;
+      while (
+        begin - 1 >= 0 &&
+        !commits[begin - 1]!.merge &&
+        commits[begin - 1]!.files.get(file) === 'M' &&
+        end - begin + 1 < 6
+      )
+        begin--;
       const length = end - begin + 1;
       if (length < 3) continue;
       // A maximal run only: the commit before it must not touch the file too.
@@ -363,7 +443,9 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
         rewritten.push(b);
       }
       const tip = rewritten.at(-1)!;
-      const hunks = git(scratch, ['diff', '-U3', rewrittenBase, tip, '--', file]).split('\n').filter((l) => l.startsWith('@@')).length;
+      const hunks = git(scratch, ['diff', '-U3', rewrittenBase, tip, '--', file])
+        .split('\n')
+        .filter((l) => l.startsWith('@@')).length;
       if (hunks < 2) continue;
       const index = start + Object.values(byBand).flat().length;
       const id = `${src.short}-c${String(index).padStart(2, '0')}`;
@@ -371,7 +453,15 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
       const messages = chain.map((c) => commitMeta(repo, c.id).message);
       const iccPatches = rewritten.map((r, i) => ({
         message: messages[i]!,
-        patch: gitBuf(scratch, ['diff', '--binary', '--full-index', i === 0 ? rewrittenBase : rewritten[i - 1]!, r, '--', file]).toString('base64'),
+        patch: gitBuf(scratch, [
+          'diff',
+          '--binary',
+          '--full-index',
+          i === 0 ? rewrittenBase : rewritten[i - 1]!,
+          r,
+          '--',
+          file,
+        ]).toString('base64'),
       }));
       const scenario: Chain = {
         id,
@@ -386,8 +476,12 @@ function mineChains(src: Source, scratch: string, quota: Record<ChainBand, numbe
         iccPatches,
         finalBlob: git(scratch, ['rev-parse', `${tip}:${file}`]).trim(),
         messages,
-        irShows: rewritten.map((r) => git(scratch, ['show', '--no-color', '--format=commit %h%nAuthor: %an%nDate:   %ad%n%n%B', r])),
-        iccHunks: renderHunks(parseFileDiff(git(scratch, ['diff', '--no-color', rewrittenBase, tip, '--', file]))?.hunks ?? []),
+        irShows: rewritten.map((r) =>
+          git(scratch, ['show', '--no-color', '--format=commit %h%nAuthor: %an%nDate:   %ad%n%n%B', r]),
+        ),
+        iccHunks: renderHunks(
+          parseFileDiff(git(scratch, ['diff', '--no-color', rewrittenBase, tip, '--', file]))?.hunks ?? [],
+        ),
         iccCalls: iccReferenceCalls(scratch, rewrittenBase, rewritten, file, messages),
       };
       for (const c of chain) used.add(c.id);
@@ -412,7 +506,11 @@ function fetchStep(id: string): string[] {
   ].map((s) => s.replace('__ID__', id));
 }
 
-function sourceBlock(s: Source, commits: Record<string, string | string[]>, rewritten: Record<string, string | string[]>) {
+function sourceBlock(
+  s: Source,
+  commits: Record<string, string | string[]>,
+  rewritten: Record<string, string | string[]>,
+) {
   return { repository: `https://github.com/${s.repo}`, licence: s.licence, language: s.language, commits, rewritten };
 }
 
@@ -420,7 +518,12 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
   // The real resolution as a patch from the local side (small, unlike the whole files).
   const files = s.files.map(sh).join(' ');
   const apply = s.resolution === '' ? [] : [`printf '%s' ${s.resolution} | base64 -d | git apply`];
-  const reference = [`git checkout --ours -- ${files}`, ...apply, `git add -- ${files}`, 'git commit -q --no-edit'].join(' && ');
+  const reference = [
+    `git checkout --ours -- ${files}`,
+    ...apply,
+    `git add -- ${files}`,
+    'git commit -q --no-edit',
+  ].join(' && ');
   return {
     id: s.id,
     description: `Merge conflict resolution: ${s.conflicts} conflict(s) in ${s.files.length} file(s) of ${s.source.repo} (${s.band})`,
@@ -442,7 +545,12 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
       conflicts: s.conflicts,
       files: s.files,
       band: s.band,
-      source: sourceBlock(s.source, s.original, { base: s.rewritten.base, ours: s.rewritten.ours, theirs: s.rewritten.theirs, merge: s.rewritten.merge }),
+      source: sourceBlock(s.source, s.original, {
+        base: s.rewritten.base,
+        ours: s.rewritten.ours,
+        theirs: s.rewritten.theirs,
+        merge: s.rewritten.merge,
+      }),
       ...(s.referenceCalls ? { reference_tool_calls: s.referenceCalls } : {}),
     },
     negatives: [
@@ -486,7 +594,11 @@ function irFixture(c: Chain): Record<string, unknown> {
     difficulty: c.band === 'short' ? 'easy' : c.band === 'medium' ? 'medium' : 'hard',
     tags: ['ggb', 'ggb-ir', `band-${c.band}`, c.source.language],
     files: [{ asset: `_assets/bundles/${c.id}.bundle`, to: '.ggb.bundle' }],
-    setup: [...fetchStep(c.id), 'git config core.editor true', `GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i main~${n}`],
+    setup: [
+      ...fetchStep(c.id),
+      'git config core.editor true',
+      `GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i main~${n}`,
+    ],
     context: ['cat .git/rebase-merge/git-rebase-todo'],
     prompt: `${irPrompt(c)}\n\nAnswer with a bash script, run from the repository root, that finishes the rebase (GIT_SEQUENCE_EDITOR and GIT_EDITOR are \`true\`; edit .git/rebase-merge/git-rebase-todo directly).`,
     agent: { prompt: irPrompt(c), tool_set: 'ggb-ir', scored_on: 'repository' },
@@ -530,7 +642,10 @@ function iccFixture(c: Chain): Record<string, unknown> {
   const id = c.id.replace('-c', '-icc');
   const n = c.rewritten.commits.length;
   const reference = [
-    ...c.iccPatches.map((p) => `printf '%s' ${p.patch} | base64 -d | git apply --cached && printf '%s' ${b64(p.message)} | base64 -d | git commit -q -F -`),
+    ...c.iccPatches.map(
+      (p) =>
+        `printf '%s' ${p.patch} | base64 -d | git apply --cached && printf '%s' ${b64(p.message)} | base64 -d | git commit -q -F -`,
+    ),
     'git add -A && { git diff --cached --quiet || git commit -q -m "Remaining changes outside the target file"; }',
   ].join('\n');
   return {
@@ -564,7 +679,10 @@ function iccFixture(c: Chain): Record<string, unknown> {
     },
     negatives: [
       { answer: 'true', why: 'nop: nothing is committed.' },
-      { answer: 'git add -A && git commit -q -m wip', why: 'One commit named "wip" for every change loses to the original history.' },
+      {
+        answer: 'git add -A && git commit -q -m wip',
+        why: 'One commit named "wip" for every change loses to the original history.',
+      },
     ],
   };
 }
@@ -602,7 +720,9 @@ function main(): void {
         writeYaml(join(out, 'icc', `${c.id.replace('-c', '-icc')}.yaml`), iccFixture(c));
       }
       const head = git(src.mirror, ['rev-parse', src.ref]).trim();
-      rows.push(`| ${src.repo} | ${src.licence} | ${src.language} | ${src.ref} at ${head} | ${merges.length} | ${chains.length} |`);
+      rows.push(
+        `| ${src.repo} | ${src.licence} | ${src.language} | ${src.ref} at ${head} | ${merges.length} | ${chains.length} |`,
+      );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -612,7 +732,7 @@ function main(): void {
     [
       '# Sources of the GitGoodBench scenarios',
       '',
-      'Mined by `scripts/ggb-mine.ts` from these repositories (licence read from the snapshot\'s own licence file).',
+      "Mined by `scripts/ggb-mine.ts` from these repositories (licence read from the snapshot's own licence file).",
       'Every fixture records the original commit ids (`source.commits`) and the re-created ones (`source.rewritten`).',
       '',
       '| repository | licence | language | mined history | MCR | chains (IR + ICC each) |',

@@ -29,7 +29,16 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { COMMAND_TIME_LIMIT } from '../packages/core/src/fixtures/render-prompt';
 import { shellQuote } from '../packages/core/src/shell-quote';
-import { bundle, commitMeta, git, gitBuf, recreate, restrictedTree, scratchRepo, type CommitMeta } from './lib/history-mining';
+import {
+  bundle,
+  commitMeta,
+  git,
+  gitBuf,
+  recreate,
+  restrictedTree,
+  scratchRepo,
+  type CommitMeta,
+} from './lib/history-mining';
 
 interface Project {
   repo: string;
@@ -129,7 +138,17 @@ const b64 = (b: Buffer | string) => (typeof b === 'string' ? Buffer.from(b, 'utf
 const subjectOf = (m: CommitMeta) => m.message.split('\n')[0]!.trim();
 const BUNDLE = '.hard.bundle';
 /** Files the scorer's test run removes from a tree before laying the pinned ones over it (tests-run.py). */
-const HARNESS_FILES = new Set(['conftest.py', 'sitecustomize.py', 'usercustomize.py', 'pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml', 'pytest.py', 'py.py']);
+const HARNESS_FILES = new Set([
+  'conftest.py',
+  'sitecustomize.py',
+  'usercustomize.py',
+  'pytest.ini',
+  'tox.ini',
+  'setup.cfg',
+  'pyproject.toml',
+  'pytest.py',
+  'py.py',
+]);
 
 function keptPaths(repo: string, commit: string, keep: string[]): string[] {
   const top = new Set(git(repo, ['ls-tree', '--name-only', commit]).split('\n').filter(Boolean));
@@ -138,7 +157,12 @@ function keptPaths(repo: string, commit: string, keep: string[]): string[] {
 
 /** A commit re-created over the kept paths of `original`'s tree (or of `treeFrom`). */
 function trimmed(scratch: string, p: Project, original: string, parents: string[], treeFrom = original): string {
-  return recreate(scratch, commitMeta(p.mirror, original), restrictedTree(scratch, treeFrom, keptPaths(p.mirror, treeFrom, p.keep)), parents);
+  return recreate(
+    scratch,
+    commitMeta(p.mirror, original),
+    restrictedTree(scratch, treeFrom, keptPaths(p.mirror, treeFrom, p.keep)),
+    parents,
+  );
 }
 
 /**
@@ -149,7 +173,14 @@ function testsArchive(scratch: string, commit: string, dir: string, out: string)
   const tree = git(scratch, ['rev-parse', `${commit}:${dir}`]).trim();
   const holder = git(scratch, ['commit-tree', tree], {
     input: 'pinned tests\n',
-    env: { GIT_AUTHOR_NAME: 'gitbench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_AUTHOR_DATE: '946684800 +0000', GIT_COMMITTER_NAME: 'gitbench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_COMMITTER_DATE: '946684800 +0000' },
+    env: {
+      GIT_AUTHOR_NAME: 'gitbench',
+      GIT_AUTHOR_EMAIL: 'bench@example.com',
+      GIT_AUTHOR_DATE: '946684800 +0000',
+      GIT_COMMITTER_NAME: 'gitbench',
+      GIT_COMMITTER_EMAIL: 'bench@example.com',
+      GIT_COMMITTER_DATE: '946684800 +0000',
+    },
   }).trim();
   writeFileSync(out, gitBuf(scratch, ['archive', '--format=tar.gz', holder]));
 }
@@ -159,7 +190,12 @@ function testsArchive(scratch: string, commit: string, dir: string, out: string)
  * the object database, harness files removed, the pinned tests laid over it, a clean environment and
  * an empty pytest.ini above the tree (so the project's own pytest configuration is not read).
  */
-function runTests(scratch: string, tree: string, p: Project, testsTarGz: string): { passed: boolean; exit: number; summary: string } {
+function runTests(
+  scratch: string,
+  tree: string,
+  p: Project,
+  testsTarGz: string,
+): { passed: boolean; exit: number; summary: string } {
   const work = mkdtempSync(join(tmpdir(), 'hard-tests-'));
   try {
     const root = join(work, 'tree');
@@ -190,13 +226,33 @@ function runTests(scratch: string, tree: string, p: Project, testsTarGz: string)
     // Debian's interpreter (with python3-pytest), as in the sandbox, whatever python3 is first on PATH here.
     mkdirSync(join(work, 'bin'));
     execFileSync('ln', ['-s', '/usr/bin/python3', join(work, 'bin', 'python3')]);
-    const run = spawnSync('/bin/bash', ['-c', p.command], { cwd: root, env, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync('/bin/bash', ['-c', p.command], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 300_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const out = `${run.stdout ?? ''}${run.stderr ?? ''}`;
-    const summary = out.trim().split('\n').reverse().find((l) => /\bin [0-9.]+s\b/.test(l)) ?? out.trim().split('\n').at(-1) ?? '';
-    const failed = out.split('\n').filter((l) => /^(FAILED|ERROR) /.test(l)).slice(0, 3);
+    const summary =
+      out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => /\bin [0-9.]+s\b/.test(l)) ??
+      out.trim().split('\n').at(-1) ??
+      '';
+    const failed = out
+      .split('\n')
+      .filter((l) => /^(FAILED|ERROR) /.test(l))
+      .slice(0, 3);
     if (process.env.HARD_MINE_DEBUG && run.status !== 0) process.stderr.write(`${out.slice(-3000)}\n`);
     // Without the run's duration, so the YAML that quotes it is the same on every run.
-    return { passed: run.status === 0, exit: run.status ?? -1, summary: [summary.trim().replace(/ in [0-9.]+s\b/, ''), ...failed].join('; ').split(`${root}/`).join('') };
+    return {
+      passed: run.status === 0,
+      exit: run.status ?? -1,
+      summary: [summary.trim().replace(/ in [0-9.]+s\b/, ''), ...failed].join('; ').split(`${root}/`).join(''),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -216,7 +272,9 @@ function withFiles(scratch: string, base: string, files: Record<string, Buffer>)
 }
 
 function conflictedFiles(scratch: string, ours: string, theirs: string): string[] {
-  const out = git(scratch, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { allowFail: true });
+  const out = git(scratch, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], {
+    allowFail: true,
+  });
   if (!out.startsWith('\u0000EXIT1\u0000')) return [];
   return out.slice('\u0000EXIT1\u0000'.length).split('\n').slice(1).filter(Boolean);
 }
@@ -236,17 +294,30 @@ function conflictStages(mergeTreeOutput: string): Map<string, Record<string, str
 }
 
 /** git merge-file over the three stages of a path, resolving every conflict one way. */
-function mergeFile(scratch: string, how: 'ours' | 'theirs' | 'union', base: string, ours: string, theirs: string, path: string, stages?: Record<string, string>): Buffer {
+function mergeFile(
+  scratch: string,
+  how: 'ours' | 'theirs' | 'union',
+  base: string,
+  ours: string,
+  theirs: string,
+  path: string,
+  stages?: Record<string, string>,
+): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'hard-mf-'));
   try {
     const read = (rev: string, stage: string) => {
-      const r = spawnSync('git', ['cat-file', 'blob', stages ? (stages[stage] ?? '0'.repeat(40)) : `${rev}:${path}`], { cwd: scratch });
+      const r = spawnSync('git', ['cat-file', 'blob', stages ? (stages[stage] ?? '0'.repeat(40)) : `${rev}:${path}`], {
+        cwd: scratch,
+      });
       return r.status === 0 ? r.stdout : Buffer.alloc(0);
     };
     writeFileSync(join(dir, 'o'), read(ours, '2'));
     writeFileSync(join(dir, 'b'), read(base, '1'));
     writeFileSync(join(dir, 't'), read(theirs, '3'));
-    const r = spawnSync('git', ['merge-file', `--${how}`, '-p', join(dir, 'o'), join(dir, 'b'), join(dir, 't')], { cwd: scratch, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync('git', ['merge-file', `--${how}`, '-p', join(dir, 'o'), join(dir, 'b'), join(dir, 't')], {
+      cwd: scratch,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return r.stdout;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -280,7 +351,16 @@ function runLine(p: Project): string {
 const TIME_LIMIT_NOTE = `Each command you run is stopped after ${COMMAND_TIME_LIMIT}; if the whole test suite takes longer, run it in parts (a file or a -k selection at a time).`;
 
 /** The fields every task of the miner shares: a ticket for single answers and agents, the bundle, the pinned tests. */
-function taskHead(kind: string, p: Project, id: string, assets: string[], setup: string[], context: string[], brief: string, answerIs: string) {
+function taskHead(
+  kind: string,
+  p: Project,
+  id: string,
+  assets: string[],
+  setup: string[],
+  context: string[],
+  brief: string,
+  answerIs: string,
+) {
   const ticket = `${brief}\n${TIME_LIMIT_NOTE}`;
   return {
     difficulty: 'hard',
@@ -308,13 +388,25 @@ interface Row {
 function composedResolution(spec: MergeSpec, p: Project, scratch: string, parents: string[]): string {
   const c = spec.composed!;
   const meta = commitMeta(p.mirror, c.resolutionBase);
-  const resolved = applied(scratch, trimmed(scratch, p, c.resolutionBase, []), readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')), meta);
-  return recreate(scratch, { ...meta, message: `Merge branch '${spec.theirsBranch}'\n` }, git(scratch, ['rev-parse', `${resolved}^{tree}`]).trim(), parents);
+  const resolved = applied(
+    scratch,
+    trimmed(scratch, p, c.resolutionBase, []),
+    readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')),
+    meta,
+  );
+  return recreate(
+    scratch,
+    { ...meta, message: `Merge branch '${spec.theirsBranch}'\n` },
+    git(scratch, ['rev-parse', `${resolved}^{tree}`]).trim(),
+    parents,
+  );
 }
 
 function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
   const ob = spec.oursBranch ?? 'main';
-  const [ours, theirs, ...more] = spec.composed ? [spec.composed.ours, spec.composed.theirs] : commitMeta(p.mirror, spec.merge!).parents;
+  const [ours, theirs, ...more] = spec.composed
+    ? [spec.composed.ours, spec.composed.theirs]
+    : commitMeta(p.mirror, spec.merge!).parents;
   if (!ours || !theirs || more.length) throw new Error(`${spec.id}: ${spec.merge} is not a two-parent merge`);
   const bases = git(p.mirror, ['merge-base', '--all', ours, theirs]).split('\n').filter(Boolean);
   if (bases.length !== 1) throw new Error(`${spec.id}: ${bases.length} merge bases`);
@@ -325,36 +417,61 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   const m = spec.composed ? composedResolution(spec, p, scratch, [o, t]) : trimmed(scratch, p, spec.merge!, [o, t]);
   const files = conflictedFiles(scratch, o, t);
   const code = files.filter((f) => f.endsWith('.py') && !f.startsWith(`${p.tests}/`));
-  if (code.length === 0) throw new Error(`${spec.id}: the compact history has no conflict in code (${files.join(', ') || 'no conflict'})`);
-  for (const f of files) if (/^<<<<<<< /m.test(git(scratch, ['cat-file', 'blob', `${m}:${f}`], { allowFail: true }))) throw new Error(`${spec.id}: the real merge keeps conflict markers in ${f}`);
+  if (code.length === 0)
+    throw new Error(`${spec.id}: the compact history has no conflict in code (${files.join(', ') || 'no conflict'})`);
+  for (const f of files)
+    if (/^<<<<<<< /m.test(git(scratch, ['cat-file', 'blob', `${m}:${f}`], { allowFail: true })))
+      throw new Error(`${spec.id}: the real merge keeps conflict markers in ${f}`);
 
   const testsAsset = `_assets/tests/${spec.id}.tar.gz`;
   testsArchive(scratch, m, p.tests, join(out, testsAsset));
   const tarPath = join(out, testsAsset);
   const verdicts: Record<string, { passed: boolean; summary: string }> = {};
   verdicts.merge = runTests(scratch, m, p, tarPath);
-  if (!verdicts.merge.passed) throw new Error(`${spec.id}: the tests fail on the real merge: ${verdicts.merge.summary}`);
+  if (!verdicts.merge.passed)
+    throw new Error(`${spec.id}: the tests fail on the real merge: ${verdicts.merge.summary}`);
   const remerged = git(scratch, ['merge-tree', '--write-tree', '--no-messages', o, t], { allowFail: true });
   // allowFail marks a failed run as NUL EXIT<code> NUL before its output.
   const mergeTreeOutput = remerged.startsWith('\u0000') ? remerged.slice(remerged.indexOf('\u0000', 1) + 1) : remerged;
   const autoMerged = mergeTreeOutput.split('\n')[0]!;
   const stages = conflictStages(mergeTreeOutput);
   for (const how of ['ours', 'theirs', 'union'] as const) {
-    const tree = withFiles(scratch, autoMerged, Object.fromEntries(files.map((f) => [f, mergeFile(scratch, how, b, o, t, f, stages.get(f))])));
+    const tree = withFiles(
+      scratch,
+      autoMerged,
+      Object.fromEntries(files.map((f) => [f, mergeFile(scratch, how, b, o, t, f, stages.get(f))])),
+    );
     const commit = git(scratch, ['commit-tree', tree, '-p', o, '-p', t], { input: `${how}\n` }).trim();
     verdicts[how] = runTests(scratch, commit, p, tarPath);
-    if (verdicts[how].passed) throw new Error(`${spec.id}: the tests pass when every conflict keeps ${how}: not a semantic merge`);
+    if (verdicts[how].passed)
+      throw new Error(`${spec.id}: the tests pass when every conflict keeps ${how}: not a semantic merge`);
   }
-  bundle(scratch, { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
+  bundle(
+    scratch,
+    { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t },
+    join(out, '_assets', 'bundles', `${spec.id}.bundle`),
+  );
 
-  const metas = { base: commitMeta(p.mirror, base), ours: commitMeta(p.mirror, ours), theirs: commitMeta(p.mirror, theirs), merge: commitMeta(p.mirror, spec.merge ?? spec.composed!.resolutionBase) };
+  const metas = {
+    base: commitMeta(p.mirror, base),
+    ours: commitMeta(p.mirror, ours),
+    theirs: commitMeta(p.mirror, theirs),
+    merge: commitMeta(p.mirror, spec.merge ?? spec.composed!.resolutionBase),
+  };
   const sideLog = (from: string, to: string) =>
-    git(p.mirror, ['log', '--no-merges', '--format=%s', `${from}..${to}`, '--', ...code]).split('\n').filter(Boolean).slice(0, 8);
+    git(p.mirror, ['log', '--no-merges', '--format=%s', `${from}..${to}`, '--', ...code])
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, 8);
   const oursLog = sideLog(base, ours);
   const theirsLog = sideLog(base, theirs);
   // The reference: the real merge's tree, reached from the conflicted state without leaving the merge.
   const patch = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', o, m]));
-  const reference = [`git read-tree --reset -u HEAD`, `printf '%s' ${patch} | base64 -d | git apply --index`, 'git commit -q --no-edit'].join(' && ');
+  const reference = [
+    `git read-tree --reset -u HEAD`,
+    `printf '%s' ${patch} | base64 -d | git apply --index`,
+    'git commit -q --no-edit',
+  ].join(' && ');
   const quoted = files.map(sh).join(' ');
   const resolveWith = (how: string) =>
     `for f in ${quoted}; do git show :2:"$f" > /tmp/o 2>/dev/null || : > /tmp/o; git show :1:"$f" > /tmp/b 2>/dev/null || : > /tmp/b; git show :3:"$f" > /tmp/t 2>/dev/null || : > /tmp/t; git merge-file --${how} /tmp/o /tmp/b /tmp/t; cp /tmp/o "$f"; done; git add -A && git commit -q --no-edit`;
@@ -384,9 +501,19 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   const doc = {
     id: spec.id,
     description: `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ${files.length} conflicted file(s), logic changed on both sides`,
-    purpose: 'Resolve a real merge whose both sides changed code logic in the conflicted regions, judged by the project\'s tests, which fail on either side alone and on a naive union.',
+    purpose:
+      "Resolve a real merge whose both sides changed code logic in the conflicted regions, judged by the project's tests, which fail on either side alone and on a naive union.",
     // A single answer sees the conflicts (the combined diff) and what each side brought.
-    ...taskHead('semantic-merge', p, spec.id, [testsAsset], [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`], ['git status --short', 'git diff'], ticket, 'finishes the merge'),
+    ...taskHead(
+      'semantic-merge',
+      p,
+      spec.id,
+      [testsAsset],
+      [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
+      ['git status --short', 'git diff'],
+      ticket,
+      'finishes the merge',
+    ),
     expected: reference,
     scoring: {
       type: 'repo_checks',
@@ -399,7 +526,9 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
-        spec.composed ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase } : { base, ours, theirs, merge: spec.merge! },
+        spec.composed
+          ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase }
+          : { base, ours, theirs, merge: spec.merge! },
         spec.composed
           ? `Upstream never merged these two commits as such (it merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution (${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest of ${spec.theirsBranch} merged and resolved by hand: scripts/hard-ports/${spec.id}/resolution.patch.`
           : `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
@@ -408,67 +537,158 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     },
     negatives: [
       { answer: 'true', why: 'nop: the merge is left unfinished, with conflict markers.' },
-      { answer: resolveWith('ours'), why: `Every conflict resolved to ${ob}'s side: the tests fail (${verdicts.ours!.summary}).` },
-      { answer: resolveWith('theirs'), why: `Every conflict resolved to ${spec.theirsBranch}'s side: the tests fail (${verdicts.theirs!.summary}).` },
-      { answer: resolveWith('union'), why: `Both sides kept in every conflict (a naive union): the tests fail (${verdicts.union!.summary}).` },
-      { answer: 'git add -A && git commit -q --no-edit', why: 'Committing the conflicted files as they are leaves conflict markers.' },
+      {
+        answer: resolveWith('ours'),
+        why: `Every conflict resolved to ${ob}'s side: the tests fail (${verdicts.ours!.summary}).`,
+      },
+      {
+        answer: resolveWith('theirs'),
+        why: `Every conflict resolved to ${spec.theirsBranch}'s side: the tests fail (${verdicts.theirs!.summary}).`,
+      },
+      {
+        answer: resolveWith('union'),
+        why: `Both sides kept in every conflict (a naive union): the tests fail (${verdicts.union!.summary}).`,
+      },
+      {
+        answer: 'git add -A && git commit -q --no-edit',
+        why: 'Committing the conflicted files as they are leaves conflict markers.',
+      },
     ],
   };
   writeYaml(join(out, 'semantic-merge', `${spec.id}.yaml`), doc);
-  rows.push({ kind: 'semantic-merge', id: spec.id, project: p, commits: spec.composed ? `${spec.composed.theirs.slice(0, 12)} into ${spec.composed.ours.slice(0, 12)}, resolved from ${spec.composed.resolutionBase.slice(0, 12)}` : `merge ${spec.merge!.slice(0, 12)}` });
-  process.stderr.write(`  ${spec.id}: ${files.length} conflicted file(s); merge ${verdicts.merge.summary}; ours/theirs/union fail\n`);
+  rows.push({
+    kind: 'semantic-merge',
+    id: spec.id,
+    project: p,
+    commits: spec.composed
+      ? `${spec.composed.theirs.slice(0, 12)} into ${spec.composed.ours.slice(0, 12)}, resolved from ${spec.composed.resolutionBase.slice(0, 12)}`
+      : `merge ${spec.merge!.slice(0, 12)}`,
+  });
+  process.stderr.write(
+    `  ${spec.id}: ${files.length} conflicted file(s); merge ${verdicts.merge.summary}; ours/theirs/union fail\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Backports
 
 /** `commit` re-created with the test harness adapted (scripts/hard-ports/<id>/harness/<name>.patch), same message, identity and dates. */
-function withHarness(scratch: string, spec: BackportSpec, name: string, commit: string, meta: CommitMeta, parents: string[]): string {
+function withHarness(
+  scratch: string,
+  spec: BackportSpec,
+  name: string,
+  commit: string,
+  meta: CommitMeta,
+  parents: string[],
+): string {
   if (!spec.harness) return commit;
-  const adapted = applied(scratch, commit, readFileSync(resolve('scripts/hard-ports', spec.id, 'harness', `${name}.patch`)), meta);
+  const adapted = applied(
+    scratch,
+    commit,
+    readFileSync(resolve('scripts/hard-ports', spec.id, 'harness', `${name}.patch`)),
+    meta,
+  );
   return recreate(scratch, meta, git(scratch, ['rev-parse', `${adapted}^{tree}`]).trim(), parents);
 }
 
 function backport(spec: BackportSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
   const fixMeta = commitMeta(p.mirror, spec.fix);
   const parent = fixMeta.parents[0]!;
-  const mainParent = withHarness(scratch, spec, 'main', trimmed(scratch, p, parent, []), commitMeta(p.mirror, parent), []);
+  const mainParent = withHarness(
+    scratch,
+    spec,
+    'main',
+    trimmed(scratch, p, parent, []),
+    commitMeta(p.mirror, parent),
+    [],
+  );
   const main = withHarness(scratch, spec, 'main', trimmed(scratch, p, spec.fix, [mainParent]), fixMeta, [mainParent]);
   const refs: Record<string, string> = { 'refs/heads/main': main };
-  const lines: { branch: string; tag: string; tip: string; tagCommit: string; ported: string; asset: string; patch: string; summaries: Record<string, string> }[] = [];
+  const lines: {
+    branch: string;
+    tag: string;
+    tip: string;
+    tagCommit: string;
+    ported: string;
+    asset: string;
+    patch: string;
+    summaries: Record<string, string>;
+  }[] = [];
   for (const line of spec.lines) {
     const tagCommit = git(p.mirror, ['rev-parse', `${line.tag}^{commit}`]).trim();
-    const tip = withHarness(scratch, spec, line.branch, trimmed(scratch, p, tagCommit, []), commitMeta(p.mirror, tagCommit), []);
+    const tip = withHarness(
+      scratch,
+      spec,
+      line.branch,
+      trimmed(scratch, p, tagCommit, []),
+      commitMeta(p.mirror, tagCommit),
+      [],
+    );
     refs[`refs/heads/${line.branch}`] = tip;
     // The port, made by hand against the line's tag, becomes a commit with the fix's message.
-    const ported = applied(scratch, tip, readFileSync(resolve('scripts/hard-ports', spec.id, `${line.branch}.patch`)), fixMeta);
+    const ported = applied(
+      scratch,
+      tip,
+      readFileSync(resolve('scripts/hard-ports', spec.id, `${line.branch}.patch`)),
+      fixMeta,
+    );
     const asset = `_assets/tests/${spec.id}-${line.branch}.tar.gz`;
     testsArchive(scratch, ported, p.tests, join(out, asset));
     const before = runTests(scratch, tip, p, join(out, asset));
     const after = runTests(scratch, ported, p, join(out, asset));
-    if (before.passed) throw new Error(`${spec.id}: on ${line.branch} the tests already pass before the port (${before.summary})`);
-    if (!after.passed) throw new Error(`${spec.id}: on ${line.branch} the tests fail after the port (${after.summary})`);
+    if (before.passed)
+      throw new Error(`${spec.id}: on ${line.branch} the tests already pass before the port (${before.summary})`);
+    if (!after.passed)
+      throw new Error(`${spec.id}: on ${line.branch} the tests fail after the port (${after.summary})`);
     const patch = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', tip, ported]));
-    lines.push({ ...line, tip, tagCommit, ported, asset, patch, summaries: { before: before.summary, after: after.summary } });
+    lines.push({
+      ...line,
+      tip,
+      tagCommit,
+      ported,
+      asset,
+      patch,
+      summaries: { before: before.summary, after: after.summary },
+    });
   }
   // Taking main's version of the fixed files wholesale: newer code on an older line.
   // Files the fix deletes are left out: `git checkout main -- <path>` cannot take a file main does not have.
-  const fixedFiles = git(scratch, ['diff', '--name-only', '--diff-filter=d', mainParent, main]).split('\n').filter(Boolean);
+  const fixedFiles = git(scratch, ['diff', '--name-only', '--diff-filter=d', mainParent, main])
+    .split('\n')
+    .filter(Boolean);
   const wholesale = lines
-    .map((l) => `git checkout -q ${sh(l.branch)} && git checkout main -- ${fixedFiles.map(sh).join(' ')} && git commit -q -m ${sh(subjectOf(fixMeta))}`)
+    .map(
+      (l) =>
+        `git checkout -q ${sh(l.branch)} && git checkout main -- ${fixedFiles.map(sh).join(' ')} && git commit -q -m ${sh(subjectOf(fixMeta))}`,
+    )
     .join(' && ');
   const wholesaleRuns = lines.map((l) => {
-    const tree = withFiles(scratch, l.tip, Object.fromEntries(fixedFiles.map((f) => [f, gitBuf(scratch, ['cat-file', 'blob', `${main}:${f}`])])));
-    return runTests(scratch, git(scratch, ['commit-tree', tree, '-p', l.tip], { input: 'wholesale\n' }).trim(), p, join(out, l.asset));
+    const tree = withFiles(
+      scratch,
+      l.tip,
+      Object.fromEntries(fixedFiles.map((f) => [f, gitBuf(scratch, ['cat-file', 'blob', `${main}:${f}`])])),
+    );
+    return runTests(
+      scratch,
+      git(scratch, ['commit-tree', tree, '-p', l.tip], { input: 'wholesale\n' }).trim(),
+      p,
+      join(out, l.asset),
+    );
   });
-  if (wholesaleRuns.every((r) => r.passed)) throw new Error(`${spec.id}: taking main's files wholesale passes every line`);
+  if (wholesaleRuns.every((r) => r.passed))
+    throw new Error(`${spec.id}: taking main's files wholesale passes every line`);
   const wrong = (spec.wrongPorts ?? []).map((w) => {
     const ports = lines.map((l) => {
       const file = resolve('scripts/hard-ports', spec.id, w.name, `${l.branch}.patch`);
       if (!existsSync(file)) return { line: l, patch: l.patch, summary: l.summaries.after, passed: true };
       const commit = applied(scratch, l.tip, readFileSync(file), fixMeta);
       const run = runTests(scratch, commit, p, join(out, l.asset));
-      return { line: l, patch: b64(gitBuf(scratch, ['diff', '--binary', '--full-index', l.tip, commit])), summary: run.summary, passed: run.passed };
+      return {
+        line: l,
+        patch: b64(gitBuf(scratch, ['diff', '--binary', '--full-index', l.tip, commit])),
+        summary: run.summary,
+        passed: run.passed,
+      };
     });
     const failing = ports.filter((x) => !x.passed);
     if (failing.length === 0) throw new Error(`${spec.id}: the wrong port ${w.name} passes every line`);
@@ -476,7 +696,8 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   });
   bundle(scratch, refs, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
-  const portTo = (l: (typeof lines)[number], patch = l.patch) => `git checkout -q ${sh(l.branch)} && printf '%s' ${patch} | base64 -d | git apply --index && git commit -q -F - <<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
+  const portTo = (l: (typeof lines)[number], patch = l.patch) =>
+    `git checkout -q ${sh(l.branch)} && printf '%s' ${patch} | base64 -d | git apply --index && git commit -q -F - <<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
   const reference = [...lines.map((l) => portTo(l)), 'git checkout -q main'].join('\n');
   const subject = subjectOf(fixMeta);
   const ticket = [
@@ -499,8 +720,18 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   const doc = {
     id: spec.id,
     description: `Backport of "${subject}" from ${p.repo} main to ${lines.map((l) => l.branch).join(' and ')}`,
-    purpose: 'Port a real fix to older release lines whose code diverged, judged on each line by the fix\'s regression test and the line\'s own tests.',
-    ...taskHead('backport', p, spec.id, lines.map((l) => l.asset), setupSteps(), ['git branch -v', 'git show main'], ticket, 'makes the backports'),
+    purpose:
+      "Port a real fix to older release lines whose code diverged, judged on each line by the fix's regression test and the line's own tests.",
+    ...taskHead(
+      'backport',
+      p,
+      spec.id,
+      lines.map((l) => l.asset),
+      setupSteps(),
+      ['git branch -v', 'git show main'],
+      ticket,
+      'makes the backports',
+    ),
     expected: reference,
     scoring: {
       type: 'repo_checks',
@@ -519,15 +750,33 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
         `main is the fix on its parent (${main}); each line is its release tag as one commit (${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut to ${p.keep.join(', ')}.${spec.harness ? ` Test harness adapted on every line and on main (scripts/hard-ports/${spec.id}/harness/): ${spec.harness}` : ''} The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) were adapted by hand: scripts/hard-ports/${spec.id}/.`,
       ),
       measured: Object.fromEntries(
-        lines.map((l, i) => [l.branch, { ...l.summaries, wholesale: wholesaleRuns[i]!.summary, ...Object.fromEntries(wrong.map((w) => [w.name, w.ports[i]!.summary])) }]),
+        lines.map((l, i) => [
+          l.branch,
+          {
+            ...l.summaries,
+            wholesale: wholesaleRuns[i]!.summary,
+            ...Object.fromEntries(wrong.map((w) => [w.name, w.ports[i]!.summary])),
+          },
+        ]),
       ),
     },
     negatives: [
       { answer: 'true', why: 'nop: no line gets the fix; its regression test fails on each.' },
-      { answer: [portTo(lines[0]!), 'git checkout -q main'].join('\n'), why: `Only ${lines[0]!.branch} is ported; ${lines.slice(1).map((l) => l.branch).join(', ')} still fails the regression test.` },
-      { answer: wholesale, why: `Copying main's version of the fixed files onto the lines brings newer code that the older lines cannot run (${lines.map((l, i) => `${l.branch}: ${wholesaleRuns[i]!.summary}`).join('; ')}).` },
       {
-        answer: lines.map((l) => `git checkout -q ${sh(l.branch)} && git commit -q --allow-empty -m ${sh(subject)}`).join(' && '),
+        answer: [portTo(lines[0]!), 'git checkout -q main'].join('\n'),
+        why: `Only ${lines[0]!.branch} is ported; ${lines
+          .slice(1)
+          .map((l) => l.branch)
+          .join(', ')} still fails the regression test.`,
+      },
+      {
+        answer: wholesale,
+        why: `Copying main's version of the fixed files onto the lines brings newer code that the older lines cannot run (${lines.map((l, i) => `${l.branch}: ${wholesaleRuns[i]!.summary}`).join('; ')}).`,
+      },
+      {
+        answer: lines
+          .map((l) => `git checkout -q ${sh(l.branch)} && git commit -q --allow-empty -m ${sh(subject)}`)
+          .join(' && '),
         why: 'A commit with the right subject but no change: the regression tests fail.',
       },
       ...wrong.map((w) => ({
@@ -537,8 +786,15 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     ],
   };
   writeYaml(join(out, 'backport', `${spec.id}.yaml`), doc);
-  rows.push({ kind: 'backport', id: spec.id, project: p, commits: `fix ${spec.fix.slice(0, 12)} onto ${spec.lines.map((l) => l.tag).join(', ')}` });
-  process.stderr.write(`  ${spec.id}: ${lines.map((l) => `${l.branch} ${l.summaries.before} -> ${l.summaries.after}`).join('; ')}\n`);
+  rows.push({
+    kind: 'backport',
+    id: spec.id,
+    project: p,
+    commits: `fix ${spec.fix.slice(0, 12)} onto ${spec.lines.map((l) => l.tag).join(', ')}`,
+  });
+  process.stderr.write(
+    `  ${spec.id}: ${lines.map((l) => `${l.branch} ${l.summaries.before} -> ${l.summaries.after}`).join('; ')}\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -570,12 +826,23 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   const rebased: string[] = [];
   if (spec.fromMerge) {
     const merge = trimmed(scratch, p, spec.fromMerge, []);
-    const touched = feature.map((f, i) => git(scratch, ['diff', '--name-only', i === 0 ? b : feature[i - 1]!, f]).split('\n').filter(Boolean));
+    const touched = feature.map((f, i) =>
+      git(scratch, ['diff', '--name-only', i === 0 ? b : feature[i - 1]!, f])
+        .split('\n')
+        .filter(Boolean),
+    );
     const twice = touched.flat().filter((f, i, all) => all.indexOf(f) !== i);
-    if (twice.length) throw new Error(`${spec.id}: ${[...new Set(twice)].join(', ')} changed by more than one commit: the merge cannot say how each replays`);
+    if (twice.length)
+      throw new Error(
+        `${spec.id}: ${[...new Set(twice)].join(', ')} changed by more than one commit: the merge cannot say how each replays`,
+      );
     for (const [i, files] of touched.entries()) {
       const parent = rebased[i - 1] ?? onto;
-      const tree = withFiles(scratch, parent, Object.fromEntries(files.map((f) => [f, gitBuf(scratch, ['cat-file', 'blob', `${merge}:${f}`])])));
+      const tree = withFiles(
+        scratch,
+        parent,
+        Object.fromEntries(files.map((f) => [f, gitBuf(scratch, ['cat-file', 'blob', `${merge}:${f}`])])),
+      );
       rebased.push(recreate(scratch, metas[i]!, tree, [parent]));
     }
   } else {
@@ -594,7 +861,8 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     for (const [i, c] of feature.entries()) {
       git(probe, ['reset', '-q', '--hard', i === 0 ? onto : rebased[i - 1]!]);
       const picked = git(probe, ['cherry-pick', '--no-commit', c], { allowFail: true });
-      if (picked.startsWith('\u0000EXIT') && git(probe, ['diff', '--name-only', '--diff-filter=U']).trim() !== '') conflicted.push(subjectOf(metas[i]!));
+      if (picked.startsWith('\u0000EXIT') && git(probe, ['diff', '--name-only', '--diff-filter=U']).trim() !== '')
+        conflicted.push(subjectOf(metas[i]!));
       git(probe, ['cherry-pick', '--abort'], { allowFail: true });
       git(probe, ['reset', '-q', '--hard'], { allowFail: true });
     }
@@ -612,8 +880,14 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   // mark), found by replaying as a hurried rebase would: git's clean picks kept as they are, and only the commits
   // that stop on a conflict resolved as the reference resolves them.
   const brokenClean: string[] = [];
-  const patchesByIndex = rebased.map((r, i) => gitBuf(scratch, ['diff', '--binary', '--full-index', rebased[i - 1] ?? onto, r]));
-  const ident = { GIT_COMMITTER_NAME: 'gitbench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_COMMITTER_DATE: '946684800 +0000' };
+  const patchesByIndex = rebased.map((r, i) =>
+    gitBuf(scratch, ['diff', '--binary', '--full-index', rebased[i - 1] ?? onto, r]),
+  );
+  const ident = {
+    GIT_COMMITTER_NAME: 'gitbench',
+    GIT_COMMITTER_EMAIL: 'bench@example.com',
+    GIT_COMMITTER_DATE: '946684800 +0000',
+  };
   const probe2 = mkdtempSync(join(tmpdir(), 'hard-replay-'));
   try {
     git(scratch, ['worktree', 'add', '-q', '--detach', probe2, onto]);
@@ -623,52 +897,97 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       if (!clean) {
         git(probe2, ['cherry-pick', '--abort'], { allowFail: true });
         git(probe2, ['reset', '-q', '--hard'], { allowFail: true });
-        if (patchesByIndex[i]!.length > 0) git(probe2, ['apply', '--index', '-'], { input: patchesByIndex[i]!, allowFail: true });
+        if (patchesByIndex[i]!.length > 0)
+          git(probe2, ['apply', '--index', '-'], { input: patchesByIndex[i]!, allowFail: true });
       }
       git(probe2, ['commit', '-q', '--allow-empty', '--no-verify', '-C', c], { env: ident, allowFail: true });
       git(probe2, ['cherry-pick', '--quit'], { allowFail: true });
-      if (process.env.HARD_MINE_DEBUG) process.stderr.write(`naive ${i + 1}: ${clean ? 'clean' : 'conflict'} ${picked.slice(0, 200)}\n`);
-      if (clean && !exempt.has(i) && !runTests(scratch, git(probe2, ['rev-parse', 'HEAD^{tree}']).trim(), eachProject, join(out, mainTests)).passed) brokenClean.push(subjectOf(metas[i]!));
+      if (process.env.HARD_MINE_DEBUG)
+        process.stderr.write(`naive ${i + 1}: ${clean ? 'clean' : 'conflict'} ${picked.slice(0, 200)}\n`);
+      if (
+        clean &&
+        !exempt.has(i) &&
+        !runTests(scratch, git(probe2, ['rev-parse', 'HEAD^{tree}']).trim(), eachProject, join(out, mainTests)).passed
+      )
+        brokenClean.push(subjectOf(metas[i]!));
     }
   } finally {
     git(scratch, ['worktree', 'remove', '--force', probe2], { allowFail: true });
     rmSync(probe2, { recursive: true, force: true });
   }
-  if (conflicted.length < 2) throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
+  if (conflicted.length < 2)
+    throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
   const atTip = runTests(scratch, tip, p, join(out, tipTests));
   if (!atTip.passed) throw new Error(`${spec.id}: the tests fail at the rebased tip: ${atTip.summary}`);
-  const each = rebased.map((r, i) => (exempt.has(i) ? { passed: true, exit: 0, summary: 'exempt' } : runTests(scratch, r, eachProject, join(out, mainTests))));
+  const each = rebased.map((r, i) =>
+    exempt.has(i)
+      ? { passed: true, exit: 0, summary: 'exempt' }
+      : runTests(scratch, r, eachProject, join(out, mainTests)),
+  );
   const failing = each.map((r, i) => (r.passed ? null : `${subjectOf(metas[i]!)}: ${r.summary}`)).filter(Boolean);
   if (failing.length) throw new Error(`${spec.id}: main's tests fail at replayed commits: ${failing.join('; ')}`);
   const wrongReplays = (spec.wrongReplays ?? []).map((w) => {
     const commits: string[] = [];
     for (const [i] of spec.commits.entries()) {
-      const patch = readFileSync(resolve('scripts/hard-ports', spec.id, w.name, `${String(i + 1).padStart(2, '0')}.patch`));
+      const patch = readFileSync(
+        resolve('scripts/hard-ports', spec.id, w.name, `${String(i + 1).padStart(2, '0')}.patch`),
+      );
       commits.push(applied(scratch, commits[i - 1] ?? onto, patch, metas[i]!));
     }
     const tipRun = runTests(scratch, commits.at(-1)!, p, join(out, tipTests));
-    const eachFailing = commits.map((c, i) => (exempt.has(i) ? null : runTests(scratch, c, eachProject, join(out, mainTests)).passed ? null : i + 1)).filter((n): n is number => n !== null);
-    if (tipRun.passed && eachFailing.length === 0) throw new Error(`${spec.id}: the wrong replay ${w.name} passes every test`);
-    const summary = [...(eachFailing.length ? [`main's tests fail at commit${eachFailing.length > 1 ? 's' : ''} ${eachFailing.join(', ')}`] : []), ...(tipRun.passed ? [] : [`at the tip: ${tipRun.summary}`])].join('; ');
-    return { ...w, patches: commits.map((c, i) => b64(gitBuf(scratch, ['diff', '--binary', '--full-index', commits[i - 1] ?? onto, c]))), summary };
+    const eachFailing = commits
+      .map((c, i) =>
+        exempt.has(i) ? null : runTests(scratch, c, eachProject, join(out, mainTests)).passed ? null : i + 1,
+      )
+      .filter((n): n is number => n !== null);
+    if (tipRun.passed && eachFailing.length === 0)
+      throw new Error(`${spec.id}: the wrong replay ${w.name} passes every test`);
+    const summary = [
+      ...(eachFailing.length
+        ? [`main's tests fail at commit${eachFailing.length > 1 ? 's' : ''} ${eachFailing.join(', ')}`]
+        : []),
+      ...(tipRun.passed ? [] : [`at the tip: ${tipRun.summary}`]),
+    ].join('; ');
+    return {
+      ...w,
+      patches: commits.map((c, i) =>
+        b64(gitBuf(scratch, ['diff', '--binary', '--full-index', commits[i - 1] ?? onto, c])),
+      ),
+      summary,
+    };
   });
-  bundle(scratch, { 'refs/heads/main': onto, [`refs/heads/${spec.branch}`]: feature.at(-1)! }, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
+  bundle(
+    scratch,
+    { 'refs/heads/main': onto, [`refs/heads/${spec.branch}`]: feature.at(-1)! },
+    join(out, '_assets', 'bundles', `${spec.id}.bundle`),
+  );
 
   const patches = patchesByIndex.map((d) => b64(d));
   const replay = (keep: (i: number) => boolean) =>
     [
       `git checkout -q -B ${sh(spec.branch)} main`,
-      ...feature.map((f, i) =>
-        !keep(i) ? null : `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
-      ).filter((l): l is string => l !== null),
+      ...feature
+        .map((f, i) =>
+          !keep(i)
+            ? null
+            : `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
+        )
+        .filter((l): l is string => l !== null),
     ].join('\n');
   const reference = replay(() => true);
-  const emptyOnes = rebased.map((r, i) => (git(scratch, ['rev-parse', `${r}^{tree}`]).trim() === git(scratch, ['rev-parse', `${rebased[i - 1] ?? onto}^{tree}`]).trim() ? i : -1)).filter((i) => i >= 0);
+  const emptyOnes = rebased
+    .map((r, i) =>
+      git(scratch, ['rev-parse', `${r}^{tree}`]).trim() ===
+      git(scratch, ['rev-parse', `${rebased[i - 1] ?? onto}^{tree}`]).trim()
+        ? i
+        : -1,
+    )
+    .filter((i) => i >= 0);
   const subjects = metas.map(subjectOf);
   const ticket = [
     `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. Our policy is a linear history:`,
     `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot since the branch started: ${spec.mainMoved}`,
-    'Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main\'s current code.',
+    "Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main's current code.",
     '',
     'The branch, oldest first:',
     ...subjects.map((s2, i) => `${i + 1}. ${s2}`),
@@ -679,22 +998,37 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     '  Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);',
     `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
     ...(p.deselected ? [`  ${p.deselected.replace('the merge does not touch', 'the rebase does not touch')}`] : []),
-    spec.eachNote ?? `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
+    spec.eachNote ??
+      `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
     ...(spec.eachExempt ? [`  ${spec.eachExempt.why}`] : []),
     `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
   ].join('\n');
   const doc = {
     id: spec.id,
     description: `Long rebase of ${spec.commits.length} real ${p.repo} commits onto a main that moved (${conflicted.length} of them conflict)`,
-    purpose: 'Replay a real branch of several commits onto a main with renamed APIs and modernised code, resolving conflicts in several commits so that every commit still works.',
-    ...taskHead('long-rebase', p, spec.id, [mainTests, tipTests], setupSteps(), ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`], ticket, 'does the rebase'),
+    purpose:
+      'Replay a real branch of several commits onto a main with renamed APIs and modernised code, resolving conflicts in several commits so that every commit still works.',
+    ...taskHead(
+      'long-rebase',
+      p,
+      spec.id,
+      [mainTests, tipTests],
+      setupSteps(),
+      ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`],
+      ticket,
+      'does the rebase',
+    ),
     expected: reference,
     scoring: {
       type: 'repo_checks',
       checks: [
         { type: 'ref_equals', ref: 'main', commit: onto },
         { type: 'linear_onto', branch: spec.branch, onto: 'main' },
-        { type: 'commits_preserved', range: `main..${spec.branch}`, messages: metas.map((m) => m.message.replace(/\s+$/, '')) },
+        {
+          type: 'commits_preserved',
+          range: `main..${spec.branch}`,
+          messages: metas.map((m) => m.message.replace(/\s+$/, '')),
+        },
         { type: 'tests_pass', rev: spec.branch, ...testRun(p, tipTests) },
         {
           type: 'tests_pass_each',
@@ -708,7 +1042,11 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
-        { base: spec.base, onto: spec.onto, ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])) },
+        {
+          base: spec.base,
+          onto: spec.onto,
+          ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])),
+        },
         `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}. ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
       ),
       measured: {
@@ -725,14 +1063,25 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         answer: `git checkout -q ${sh(spec.branch)} && git rebase -q -X theirs main`,
         why: `Letting the branch win every conflict (-X theirs) brings back code main renamed${emptyOnes.length ? '; and git drops the commits main already has' : ''}.`,
       },
-      { answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`, why: 'A merge instead of a rebase: not linear on main.' },
+      {
+        answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`,
+        why: 'A merge instead of a rebase: not linear on main.',
+      },
       ...(emptyOnes.length
-        ? [{ answer: replay((i) => !emptyOnes.includes(i)), why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.` }]
+        ? [
+            {
+              answer: replay((i) => !emptyOnes.includes(i)),
+              why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.`,
+            },
+          ]
         : []),
       ...wrongReplays.map((w) => ({
         answer: [
           `git checkout -q -B ${sh(spec.branch)} main`,
-          ...feature.map((f, i) => `${w.patches[i] ? `printf '%s' ${w.patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`),
+          ...feature.map(
+            (f, i) =>
+              `${w.patches[i] ? `printf '%s' ${w.patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
+          ),
         ].join('\n'),
         why: `${w.why} (${w.summary}).`,
       })),
@@ -742,8 +1091,9 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
               // The textual conflicts resolved as the reference does, every other commit as git replays it.
               answer: [
                 `git checkout -q -B ${sh(spec.branch)} main`,
-                ...feature.map((f, i) =>
-                  `git cherry-pick --allow-empty ${f} >/dev/null 2>&1 || { git cherry-pick --abort; ${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index; ` : ''}git commit -q --allow-empty -C ${f}; }`,
+                ...feature.map(
+                  (f, i) =>
+                    `git cherry-pick --allow-empty ${f} >/dev/null 2>&1 || { git cherry-pick --abort; ${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index; ` : ''}git commit -q --allow-empty -C ${f}; }`,
                 ),
               ].join('\n'),
               why: `Trusting git where it reports no conflict: ${brokenClean.join('; ')} replay cleanly but break main's tests (main removed or changed what they use).`,
@@ -754,8 +1104,15 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   };
   mkdirSync(join(out, 'long-rebase'), { recursive: true });
   writeYaml(join(out, 'long-rebase', `${spec.id}.yaml`), doc);
-  rows.push({ kind: 'long-rebase', id: spec.id, project: p, commits: `${spec.commits.length} commits from ${spec.base.slice(0, 12)} onto ${spec.onto.slice(0, 12)}` });
-  process.stderr.write(`  ${spec.id}: conflicts in ${conflicted.join(' | ')}; tip ${atTip.summary}; main's tests pass at all ${each.length}\n`);
+  rows.push({
+    kind: 'long-rebase',
+    id: spec.id,
+    project: p,
+    commits: `${spec.commits.length} commits from ${spec.base.slice(0, 12)} onto ${spec.onto.slice(0, 12)}`,
+  });
+  process.stderr.write(
+    `  ${spec.id}: conflicts in ${conflicted.join(' | ')}; tip ${atTip.summary}; main's tests pass at all ${each.length}\n`,
+  );
 }
 
 function writeYaml(path: string, doc: Record<string, unknown>): void {
@@ -766,7 +1123,9 @@ function writeYaml(path: string, doc: Record<string, unknown>): void {
 function requireDebianPytest(): void {
   const probe = spawnSync('/usr/bin/python3', ['-I', '-c', 'import pytest'], { encoding: 'utf8' });
   if (probe.status !== 0) {
-    process.stderr.write(`hard-mine: /usr/bin/python3 cannot import pytest (${(probe.stderr || String(probe.error ?? '')).trim().split('\n').at(-1)}); install Debian's python3-pytest (apt-get install python3-pytest, or bash scripts/setup.sh)\n`);
+    process.stderr.write(
+      `hard-mine: /usr/bin/python3 cannot import pytest (${(probe.stderr || String(probe.error ?? '')).trim().split('\n').at(-1)}); install Debian's python3-pytest (apt-get install python3-pytest, or bash scripts/setup.sh)\n`,
+    );
     process.exit(2);
   }
 }
@@ -781,7 +1140,8 @@ function main(): void {
   const only = flag('only', '');
   const out = resolve(flag('out', 'fixtures/hard'));
   const sources = JSON.parse(readFileSync(flag('sources', 'scripts/hard-sources.json'), 'utf8')) as Sources;
-  for (const d of ['semantic-merge', 'backport', '_assets/bundles', '_assets/tests']) mkdirSync(join(out, d), { recursive: true });
+  for (const d of ['semantic-merge', 'backport', '_assets/bundles', '_assets/tests'])
+    mkdirSync(join(out, d), { recursive: true });
   const rows: Row[] = [];
   const scratches = new Map<string, string>();
   const scratchFor = (p: Project) => {
@@ -795,13 +1155,20 @@ function main(): void {
     return p;
   };
   try {
-    for (const spec of sources.semanticMerges) if (!only || only.split(',').includes(spec.id)) semanticMerge(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
-    for (const spec of sources.rebases ?? []) if (!only || only.split(',').includes(spec.id)) longRebase(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
-    for (const spec of sources.backports) if (!only || only.split(',').includes(spec.id)) backport(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
+    for (const spec of sources.semanticMerges)
+      if (!only || only.split(',').includes(spec.id))
+        semanticMerge(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
+    for (const spec of sources.rebases ?? [])
+      if (!only || only.split(',').includes(spec.id))
+        longRebase(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
+    for (const spec of sources.backports)
+      if (!only || only.split(',').includes(spec.id))
+        backport(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
   } finally {
     for (const dir of scratches.values()) rmSync(dir, { recursive: true, force: true });
   }
-  for (const r of rows) process.stdout.write(`| ${r.kind} | ${r.id} | ${r.project.repo} | ${r.project.licence} | ${r.commits} |\n`);
+  for (const r of rows)
+    process.stdout.write(`| ${r.kind} | ${r.id} | ${r.project.repo} | ${r.project.licence} | ${r.commits} |\n`);
 }
 
 main();

@@ -12,7 +12,17 @@
  * imported. A mutation whose line is not in REV's file prints "n/a".
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MUTATIONS, type Mutation } from './lib/mutations';
@@ -36,12 +46,16 @@ function scratchCopy(): string {
   }
   mkdirSync(path.join(dir, 'node_modules/@gitbench'));
   for (const pkg of readdirSync(path.join(ROOT, 'node_modules/@gitbench'))) {
-    symlinkSync(readlinkSync(path.join(ROOT, 'node_modules/@gitbench', pkg)), path.join(dir, 'node_modules/@gitbench', pkg));
+    symlinkSync(
+      readlinkSync(path.join(ROOT, 'node_modules/@gitbench', pkg)),
+      path.join(dir, 'node_modules/@gitbench', pkg),
+    );
   }
   for (const group of ['packages', 'apps']) {
     for (const pkg of readdirSync(path.join(ROOT, group))) {
       const own = path.join(ROOT, group, pkg, 'node_modules');
-      if (existsSync(own) && existsSync(path.join(dir, group, pkg))) symlinkSync(own, path.join(dir, group, pkg, 'node_modules'));
+      if (existsSync(own) && existsSync(path.join(dir, group, pkg)))
+        symlinkSync(own, path.join(dir, group, pkg, 'node_modules'));
     }
   }
   // The generated Prisma client is not committed.
@@ -62,7 +76,11 @@ delete ENV['CI'];
 
 /** The tests, run; the first failing file and test, or null when they pass. */
 function runTests(dir: string, project: string, tests: string[]): string | null {
-  const run = spawnSync('npx', ['vitest', 'run', '--project', project, '--bail', '1', '--testTimeout', '120000', ...tests], { cwd: dir, env: ENV, encoding: 'utf8', timeout: 600_000 });
+  const run = spawnSync(
+    'npx',
+    ['vitest', 'run', '--project', project, '--bail', '1', '--testTimeout', '120000', ...tests],
+    { cwd: dir, env: ENV, encoding: 'utf8', timeout: 600_000 },
+  );
   if (run.status === 0) return null;
   // Without colours, so the failing file can be read off vitest's FAIL line.
   const text = `${run.stdout}\n${run.stderr}`.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
@@ -101,7 +119,9 @@ try {
     const t0 = Date.now();
     const { verdict, by } = runOne(dir, m);
     tally[verdict]++;
-    console.log(`${verdict.padEnd(8)} ${m.id.padEnd(34)} ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s  ${by}`);
+    console.log(
+      `${verdict.padEnd(8)} ${m.id.padEnd(34)} ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s  ${by}`,
+    );
   }
   console.log(`${tally.killed} killed, ${tally.survived} survived, ${tally['n/a']} not applicable`);
 } finally {

@@ -48,7 +48,9 @@ const outside = (label: string): OutsideErrors | undefined => {
 const pythonXml = readText('python.xml');
 const runners: Record<string, Counts> = {
   unit: read<VitestReport>('unit', 'unit.json', (label, report) => countVitest(label, report, outside(label))),
-  integration: read<VitestReport>('integration', 'integration.json', (label, report) => countVitest(label, report, outside(label))),
+  integration: read<VitestReport>('integration', 'integration.json', (label, report) =>
+    countVitest(label, report, outside(label)),
+  ),
   e2e: read<PlaywrightReport>('e2e', 'e2e-report.json', countPlaywright),
   python: pythonXml === undefined ? missingReport('python', 'python.xml is missing') : countJunit('python', pythonXml),
 };

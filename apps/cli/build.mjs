@@ -23,15 +23,32 @@ export const MANIFEST = 'build-inputs.json';
 function ownLocation(file, source) {
   const relative = path.relative(DIST, file).split(path.sep).join('/');
   const url = `new URL(${JSON.stringify(relative)}, import.meta.url).href`;
-  const prelude = "import { fileURLToPath as __gitbenchPath } from 'node:url';\nimport { dirname as __gitbenchDirname } from 'node:path';\n";
-  return prelude + source.replaceAll('import.meta.url', url).replaceAll('import.meta.dirname', `__gitbenchDirname(__gitbenchPath(${url}))`);
+  const prelude =
+    "import { fileURLToPath as __gitbenchPath } from 'node:url';\nimport { dirname as __gitbenchDirname } from 'node:path';\n";
+  return (
+    prelude +
+    source
+      .replaceAll('import.meta.url', url)
+      .replaceAll('import.meta.dirname', `__gitbenchDirname(__gitbenchPath(${url}))`)
+  );
 }
 
 /**
  * Left to Node: BullMQ reads its Lua scripts from its own directory (ioredis its version), dockerode's ssh2 and pg-native
  * load native code, Better Auth (only `user`) is large and loaded once, tsx and esbuild are tools.
  */
-const KEEP_EXTERNAL = ['bullmq', 'ioredis', 'dockerode', 'ssh2', 'cpu-features', 'pg-native', 'better-auth', '@better-auth', 'tsx', 'esbuild'];
+const KEEP_EXTERNAL = [
+  'bullmq',
+  'ioredis',
+  'dockerode',
+  'ssh2',
+  'cpu-features',
+  'pg-native',
+  'better-auth',
+  '@better-auth',
+  'tsx',
+  'esbuild',
+];
 /** Every bundled npm file changes only with an install, which rewrites npm's own record of the tree. */
 const INSTALL_RECORD = 'node_modules/.package-lock.json';
 
@@ -53,7 +70,9 @@ const workspace = {
       return { path: pathToFileURL(file).href, external: true };
     });
     const external = (name) => KEEP_EXTERNAL.some((p) => name === p || name.startsWith(`${p}/`));
-    build.onResolve({ filter: /^[^./]/ }, (args) => (external(args.path) ? { path: args.path, external: true } : undefined));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      external(args.path) ? { path: args.path, external: true } : undefined,
+    );
     build.onLoad({ filter: /\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const located = source.includes('import.meta.url') || source.includes('import.meta.dirname');
@@ -79,10 +98,14 @@ export async function buildCli() {
     metafile: true,
     logLevel: 'warning',
     // Bundled CommonJS dependencies of ours (none today) would need require.
-    banner: { js: "import { createRequire as __gitbenchRequire } from 'node:module'; const require = __gitbenchRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __gitbenchRequire } from 'node:module'; const require = __gitbenchRequire(import.meta.url);",
+    },
     plugins: [workspace],
   });
-  const files = Object.keys(result.metafile.inputs).map((f) => path.relative(ROOT, path.resolve(f)).split(path.sep).join('/'));
+  const files = Object.keys(result.metafile.inputs).map((f) =>
+    path.relative(ROOT, path.resolve(f)).split(path.sep).join('/'),
+  );
   const inputs = [...files.filter((f) => !f.includes('node_modules/')), INSTALL_RECORD];
   writeFileSync(path.join(out, MANIFEST), JSON.stringify({ builtAt: startedAt, inputs, absent: [...absent] }));
   writeFileSync(path.join(out, 'package.json'), '{"type":"module"}\n');
@@ -116,5 +139,7 @@ export function isFresh() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   mkdirSync(path.dirname(DIST), { recursive: true });
   const { ms, inputs } = await buildCli();
-  process.stderr.write(`gitbench: compiled the CLI (${inputs} source files) into ${path.relative(process.cwd(), DIST) || DIST} in ${ms} ms\n`);
+  process.stderr.write(
+    `gitbench: compiled the CLI (${inputs} source files) into ${path.relative(process.cwd(), DIST) || DIST} in ${ms} ms\n`,
+  );
 }

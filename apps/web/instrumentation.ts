@@ -5,5 +5,7 @@ export async function register(): Promise<void> {
   (await import('./lib/refuse-invalid-env')).refuseInvalidEnv();
   const { preloadSuites } = await import('./lib/campaigns/suites');
   // Not awaited: the server serves at once, and a request that comes first loads what it needs itself.
-  void preloadSuites().catch((err: Error) => console.error(`[web] reading the configured suites failed: ${err.message}`));
+  void preloadSuites().catch((err: Error) =>
+    console.error(`[web] reading the configured suites failed: ${err.message}`),
+  );
 }

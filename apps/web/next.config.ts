@@ -2,7 +2,16 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source; Next compiles them with the app.
-  transpilePackages: ['@gitbench/core', '@gitbench/auth', '@gitbench/db', '@gitbench/queue', '@gitbench/sandbox', '@gitbench/providers', '@gitbench/engine', '@gitbench/use-cases'],
+  transpilePackages: [
+    '@gitbench/core',
+    '@gitbench/auth',
+    '@gitbench/db',
+    '@gitbench/queue',
+    '@gitbench/sandbox',
+    '@gitbench/providers',
+    '@gitbench/engine',
+    '@gitbench/use-cases',
+  ],
   // Native and driver packages stay as runtime requires instead of being bundled.
   serverExternalPackages: ['dockerode', 'ssh2', 'cpu-features', 'pg', 'bullmq', 'ioredis', '@prisma/adapter-pg'],
   typedRoutes: false,

@@ -6,7 +6,10 @@ const PATH_HEADER = 'x-gitbench-path';
 /** A NUL or an escape that is not UTF-8 anywhere in the URL: refused before any page or route sees it. */
 function badUrl(request: NextRequest): string | null {
   const { pathname, search } = request.nextUrl;
-  for (const [label, raw] of [['path', pathname], ['query', search]] as const) {
+  for (const [label, raw] of [
+    ['path', pathname],
+    ['query', search],
+  ] as const) {
     let decoded: string;
     try {
       decoded = decodeURIComponent(raw.replace(/\+/g, ' '));

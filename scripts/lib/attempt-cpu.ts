@@ -26,8 +26,11 @@ const HZ = 100;
 export function countingDocker(cgroupParent: string): { docker: Docker; requests: () => number } {
   const docker = new Docker();
   let requests = 0;
-  const create = docker.createContainer.bind(docker) as (opts: Docker.ContainerCreateOptions) => Promise<Docker.Container>;
-  (docker as unknown as { createContainer: typeof create }).createContainer = (opts) => create({ ...opts, HostConfig: { ...opts.HostConfig, CgroupParent: cgroupParent } });
+  const create = docker.createContainer.bind(docker) as (
+    opts: Docker.ContainerCreateOptions,
+  ) => Promise<Docker.Container>;
+  (docker as unknown as { createContainer: typeof create }).createContainer = (opts) =>
+    create({ ...opts, HostConfig: { ...opts.HostConfig, CgroupParent: cgroupParent } });
   const modem = docker.modem as unknown as { dial: (...args: unknown[]) => unknown };
   const dial = modem.dial.bind(modem);
   modem.dial = (...args: unknown[]) => {
@@ -62,7 +65,12 @@ function daemonsUs(): number {
 
 export function cpuCounters(cgroupParent: string, requests: () => number): CpuCounters {
   const own = process.cpuUsage();
-  return { sandboxUs: cgroupUsageUs(cgroupParent), benchUs: own.user + own.system, dockerRequests: requests(), daemonsUs: daemonsUs() };
+  return {
+    sandboxUs: cgroupUsageUs(cgroupParent),
+    benchUs: own.user + own.system,
+    dockerRequests: requests(),
+    daemonsUs: daemonsUs(),
+  };
 }
 
 export function cpuSince(before: CpuCounters, after: CpuCounters): CpuCounters {

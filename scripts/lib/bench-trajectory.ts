@@ -22,7 +22,9 @@ async function sample(label: string, runs: number, fn: () => Promise<unknown>, t
   const p50 = xs[Math.floor(xs.length / 2)]!;
   const p95 = xs[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
   const verdict = target === undefined ? '' : p95 < target ? ' ok' : ` OVER the ${target} ms target`;
-  console.log(`${label.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${runs} runs)${verdict}`);
+  console.log(
+    `${label.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${runs} runs)${verdict}`,
+  );
 }
 
 /**
@@ -36,14 +38,64 @@ export async function benchTrajectoryPage(db: Db) {
   const targetId = newId('target');
   const snapshotId = newId('fixtureSnapshot');
   const attemptId = newId('attempt');
-  await db.campaign.create({ data: { id: campaignId, name: 'Bench agent', createdBy: 'bench', status: 'COMPLETED', config: {}, configHash: 'bench-agent', seed: 0, suiteVersion: 'bench', trials: 1 } });
-  await db.campaignTarget.create({ data: { id: targetId, campaignId, modelId: 'bench/agent', baseModel: 'bench/agent', outputMode: 'text', profile: 'bench' } });
-  await db.fixtureSnapshot.create({ data: { id: snapshotId, campaignId, domain: 'merge', fixtureId: 'f001', difficulty: 'hard', tags: [], definition: {}, scoringType: 'state_assertions' } });
+  await db.campaign.create({
+    data: {
+      id: campaignId,
+      name: 'Bench agent',
+      createdBy: 'bench',
+      status: 'COMPLETED',
+      config: {},
+      configHash: 'bench-agent',
+      seed: 0,
+      suiteVersion: 'bench',
+      trials: 1,
+    },
+  });
+  await db.campaignTarget.create({
+    data: {
+      id: targetId,
+      campaignId,
+      modelId: 'bench/agent',
+      baseModel: 'bench/agent',
+      outputMode: 'text',
+      profile: 'bench',
+    },
+  });
+  await db.fixtureSnapshot.create({
+    data: {
+      id: snapshotId,
+      campaignId,
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'hard',
+      tags: [],
+      definition: {},
+      scoringType: 'state_assertions',
+    },
+  });
   await db.attempt.create({
-    data: { id: attemptId, campaignId, targetId, fixtureSnapshotId: snapshotId, trial: 1, modelId: 'bench/agent', outputMode: 'text', domain: 'merge', fixtureId: 'f001', difficulty: 'hard', status: 'VALID_FAIL', passed: false },
+    data: {
+      id: attemptId,
+      campaignId,
+      targetId,
+      fixtureSnapshotId: snapshotId,
+      trial: 1,
+      modelId: 'bench/agent',
+      outputMode: 'text',
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'hard',
+      status: 'VALID_FAIL',
+      passed: false,
+    },
   });
   const t0 = performance.now();
-  const { trajectoryId, steps } = await seedTrajectory(db, { attemptId, steps: STEPS, outputBytesPerStep: Math.round(OUTPUT_BYTES / STEPS), seed: 9 });
+  const { trajectoryId, steps } = await seedTrajectory(db, {
+    attemptId,
+    steps: STEPS,
+    outputBytesPerStep: Math.round(OUTPUT_BYTES / STEPS),
+    seed: 9,
+  });
   const [size] = await db.$queryRaw<{ output: bigint; stored: bigint; raw: bigint }[]>`
     SELECT sum("outputBytes") AS output, sum(length("body")) AS stored, sum("bodyBytes") AS raw FROM "TrajectoryStep" WHERE "trajectoryId" = ${trajectoryId}`;
   console.log(
@@ -59,12 +111,20 @@ export async function benchTrajectoryPage(db: Db) {
   const opened = await openPage();
   const headsBytes = Buffer.byteLength(JSON.stringify(opened.view!.heads));
   const pageBytes = Buffer.byteLength(JSON.stringify(opened.first));
-  console.log(`page payload: heads of ${opened.view!.heads.length} steps ${(headsBytes / 1024).toFixed(0)} KB, first ${STEP_PAGE} steps (previews) ${(pageBytes / 1024).toFixed(0)} KB`);
+  console.log(
+    `page payload: heads of ${opened.view!.heads.length} steps ${(headsBytes / 1024).toFixed(0)} KB, first ${STEP_PAGE} steps (previews) ${(pageBytes / 1024).toFixed(0)} KB`,
+  );
   await sample('attempt page (attempt, heads, first page)', 20, openPage, PAGE_TARGET_MS);
   const mid = Math.floor(STEPS / 2 / STEP_PAGE) * STEP_PAGE;
-  await sample(`step range ${mid}..${mid + STEP_PAGE} (previews)`, 20, () => getStepRange(db, attemptId, { from: mid, to: mid + STEP_PAGE }));
+  await sample(`step range ${mid}..${mid + STEP_PAGE} (previews)`, 20, () =>
+    getStepRange(db, attemptId, { from: mid, to: mid + STEP_PAGE }),
+  );
   const big = steps[mid]!.results[0]!;
-  await sample(`one output whole (${(big.output.length / 1e3).toFixed(0)} KB)`, 20, () => getStepPart(db, attemptId, mid, { kind: 'output', callId: big.callId }));
+  await sample(`one output whole (${(big.output.length / 1e3).toFixed(0)} KB)`, 20, () =>
+    getStepPart(db, attemptId, mid, { kind: 'output', callId: big.callId }),
+  );
   // A text no step holds: the search reads and scans every body (the worst case; a common word stops at SEARCH_LIMIT hits).
-  await sample(`search over all ${STEPS} steps (no hit: full scan)`, 5, () => searchTrajectory(db, attemptId, 'zz-no-such-text'));
+  await sample(`search over all ${STEPS} steps (no hit: full scan)`, 5, () =>
+    searchTrajectory(db, attemptId, 'zz-no-such-text'),
+  );
 }

@@ -89,7 +89,10 @@ export function cpuTick(): CpuTick {
 }
 
 /** Ticks every `everyMs` until stopped; `until(at)` is the CPU spent from the start to the first tick at or after `at`. */
-export function cpuTicker(everyMs = 100): { stop(): void; until(at: number): { total: number; sandboxes: number } | null } {
+export function cpuTicker(everyMs = 100): {
+  stop(): void;
+  until(at: number): { total: number; sandboxes: number } | null;
+} {
   const ticks = [cpuTick()];
   const timer = setInterval(() => ticks.push(cpuTick()), everyMs);
   return {
@@ -117,7 +120,11 @@ export function cpuAccount(before: CpuSnapshot, after: CpuSnapshot): string {
   const total = after.total - before.total;
   const parts = [...kinds].filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]);
   const exited = Math.max(0, total - live - sandboxes);
-  const line = [...parts.map(([k, s]) => `${k} ${s.toFixed(2)}`), `sandboxes ${sandboxes.toFixed(2)}`, `exited outside sandboxes ${exited.toFixed(2)}`];
+  const line = [
+    ...parts.map(([k, s]) => `${k} ${s.toFixed(2)}`),
+    `sandboxes ${sandboxes.toFixed(2)}`,
+    `exited outside sandboxes ${exited.toFixed(2)}`,
+  ];
   return `${total.toFixed(1)} CPU-s: ${line.join(', ')}`;
 }
 
@@ -128,7 +135,9 @@ export function cpuAccount(before: CpuSnapshot, after: CpuSnapshot): string {
  * for its disk writeback. Gives up after `timeoutMs` and says so: the figures that follow are then
  * taken on a machine that was not quiet.
  */
-export async function waitForQuiet(opts: { windowMs?: number; maxBusy?: number; timeoutMs?: number } = {}): Promise<string> {
+export async function waitForQuiet(
+  opts: { windowMs?: number; maxBusy?: number; timeoutMs?: number } = {},
+): Promise<string> {
   const { windowMs = 1000, maxBusy = 0.1, timeoutMs = 30_000 } = opts;
   const cores = Math.max(1, os.cpus().length);
   const t0 = Date.now();
@@ -144,5 +153,7 @@ export async function waitForQuiet(opts: { windowMs?: number; maxBusy?: number; 
   spawnSync('sync');
   const waited = ((Date.now() - t0) / 1000).toFixed(1);
   const share = `${Math.round(busy * 100)}% busy`;
-  return busy <= maxBusy ? `quiet after ${waited} s (${share})` : `NOT quiet after ${waited} s (${share}): the next figures share the machine`;
+  return busy <= maxBusy
+    ? `quiet after ${waited} s (${share})`
+    : `NOT quiet after ${waited} s (${share}): the next figures share the machine`;
 }

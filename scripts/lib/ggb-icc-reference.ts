@@ -14,7 +14,11 @@ export interface ToolCall {
 function* subsets(n: number): Generator<number[]> {
   for (let size = 1; size <= n; size++) {
     const pick = (start: number, left: number, acc: number[]): number[][] =>
-      left === 0 ? [acc] : Array.from({ length: n - start + 1 - left + 1 }, (_, k) => start + k).flatMap((i) => pick(i + 1, left - 1, [...acc, i]));
+      left === 0
+        ? [acc]
+        : Array.from({ length: n - start + 1 - left + 1 }, (_, k) => start + k).flatMap((i) =>
+            pick(i + 1, left - 1, [...acc, i]),
+          );
     yield* pick(1, size, []);
   }
 }
@@ -53,7 +57,13 @@ function hunksTouched(wt: string, env: Record<string, string>, diff: FileDiff, s
  * folded into a later one. Every change is committed either way, which is all the checks before the
  * judge ask; the history is the original one as far as the tools can express it.
  */
-export function iccReferenceCalls(scratch: string, base: string, commits: string[], file: string, messages: string[]): ToolCall[] {
+export function iccReferenceCalls(
+  scratch: string,
+  base: string,
+  commits: string[],
+  file: string,
+  messages: string[],
+): ToolCall[] {
   const wt = mkdtempSync(join(tmpdir(), 'ggb-icc-'));
   const index = join(wt, '..', `${wt.split('/').pop()}.index`);
   try {
@@ -70,8 +80,15 @@ export function iccReferenceCalls(scratch: string, base: string, commits: string
         for (const choice of subsets(diff.hunks.length)) {
           const trial = `${index}.trial`;
           writeFileSync(trial, readFileSync(index));
-          const applied = git(wt, ['apply', '--cached', '-'], { env: { GIT_INDEX_FILE: trial }, input: patchOf(diff, choice), allowFail: true });
-          if (!applied.startsWith('\u0000EXIT') && git(wt, ['rev-parse', `:${file}`], { env: { GIT_INDEX_FILE: trial } }).trim() === want) {
+          const applied = git(wt, ['apply', '--cached', '-'], {
+            env: { GIT_INDEX_FILE: trial },
+            input: patchOf(diff, choice),
+            allowFail: true,
+          });
+          if (
+            !applied.startsWith('\u0000EXIT') &&
+            git(wt, ['rev-parse', `:${file}`], { env: { GIT_INDEX_FILE: trial } }).trim() === want
+          ) {
             found = choice;
             break;
           }
@@ -81,10 +98,15 @@ export function iccReferenceCalls(scratch: string, base: string, commits: string
       found ??= hunksTouched(wt, env, diff, git(wt, ['rev-parse', `:${file}`], { env }).trim(), want);
       if (found.length === 0) continue;
       git(wt, ['apply', '--cached', '-'], { env, input: patchOf(diff, found) });
-      const reason = exact ? 'reproduce the original commit' : 'the original commit, with the hunks that hold its changes (a hunk may hold a later commit’s too)';
+      const reason = exact
+        ? 'reproduce the original commit'
+        : 'the original commit, with the hunks that hold its changes (a hunk may hold a later commit’s too)';
       calls.push({ name: 'commit_changes_in', args: { selected_hunks: found, commit_message: messages[i]!, reason } });
     }
-    calls.push({ name: 'commit_remaining_changes', args: { commit_message: 'Remaining changes outside the target file', reason: 'commit what is left' } });
+    calls.push({
+      name: 'commit_remaining_changes',
+      args: { commit_message: 'Remaining changes outside the target file', reason: 'commit what is left' },
+    });
     return calls;
   } finally {
     git(scratch, ['worktree', 'remove', '--force', wt], { allowFail: true });

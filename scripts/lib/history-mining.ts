@@ -9,7 +9,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export function git(cwd: string, args: string[], opts: { input?: string | Buffer; env?: Record<string, string>; allowFail?: boolean } = {}): string {
+export function git(
+  cwd: string,
+  args: string[],
+  opts: { input?: string | Buffer; env?: Record<string, string>; allowFail?: boolean } = {},
+): string {
   try {
     return execFileSync('git', args, {
       cwd,
@@ -27,7 +31,11 @@ export function git(cwd: string, args: string[], opts: { input?: string | Buffer
   }
 }
 export const gitBuf = (cwd: string, args: string[]): Buffer =>
-  execFileSync('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, LC_ALL: 'C', HOME: '/nonexistent' } });
+  execFileSync('git', args, {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, LC_ALL: 'C', HOME: '/nonexistent' },
+  });
 
 /** Commit metadata needed to re-create a commit exactly (identity, dates, message). */
 export interface CommitMeta {

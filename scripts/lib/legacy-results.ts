@@ -5,7 +5,10 @@ import { createDb, importLegacyCampaign, refreshCampaignStats } from '@gitbench/
 
 /** Where the upstream GitBench result files live next to this repository, unless told otherwise. */
 export function defaultLegacyResultsDir(root: string): string {
-  return process.env.GITBENCH_LEGACY_RESULTS ?? path.resolve(process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(root, '../shared/gitbench-upstream'), 'results');
+  return (
+    process.env.GITBENCH_LEGACY_RESULTS ??
+    path.resolve(process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(root, '../shared/gitbench-upstream'), 'results')
+  );
 }
 
 /**
@@ -18,8 +21,14 @@ export async function importLegacyResults(databaseUrl: string, dir: string): Pro
   const db = createDb({ databaseUrl, maxConnections: 2 });
   try {
     const ids: string[] = [];
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-      const { campaignId } = await importLegacyCampaign(db, file, planLegacyImport(file, readFileSync(path.join(dir, file), 'utf8')));
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
+      const { campaignId } = await importLegacyCampaign(
+        db,
+        file,
+        planLegacyImport(file, readFileSync(path.join(dir, file), 'utf8')),
+      );
       await refreshCampaignStats(db, campaignId);
       ids.push(campaignId);
     }

@@ -12,7 +12,8 @@ interface Failure {
   message?: string;
 }
 
-const firstLine = (e: Failure) => (e.message ?? '').trim().split('\n')[0]!.slice(0, 200) || 'an error without a message';
+const firstLine = (e: Failure) =>
+  (e.message ?? '').trim().split('\n')[0]!.slice(0, 200) || 'an error without a message';
 
 export default class OutsideErrorsReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<Failure>, reason: string): void {
@@ -22,7 +23,8 @@ export default class OutsideErrorsReporter implements Reporter {
     for (const m of modules) {
       for (const e of m.errors()) errors.push({ where: m.moduleId, kind: 'file', message: firstLine(e) });
       for (const s of m.children.allSuites()) {
-        for (const e of s.errors()) errors.push({ where: `${m.moduleId} > ${s.fullName}`, kind: 'suite', message: firstLine(e) });
+        for (const e of s.errors())
+          errors.push({ where: `${m.moduleId} > ${s.fullName}`, kind: 'suite', message: firstLine(e) });
       }
     }
     for (const e of unhandled) errors.push({ where: 'the run', kind: 'unhandled', message: firstLine(e) });

@@ -4,7 +4,11 @@ import type { BatchResult, SandboxDriver } from '@gitbench/sandbox';
  * A driver whose sandboxes report, per step id, how long the steps of their batches took: where a
  * repository build's time goes (set-up, archive, state read, context, reset between fixtures).
  */
-export function profilingDriver(driver: SandboxDriver): { driver: SandboxDriver; totals: Map<string, { n: number; ms: number }>; containerMs: number[] } {
+export function profilingDriver(driver: SandboxDriver): {
+  driver: SandboxDriver;
+  totals: Map<string, { n: number; ms: number }>;
+  containerMs: number[];
+} {
   const totals = new Map<string, { n: number; ms: number }>();
   const containerMs: number[] = [];
   const tally = <R extends BatchResult>(result: R): R => {

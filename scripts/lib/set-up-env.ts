@@ -10,7 +10,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export function loadSetUpEnv(): void {
   const file = path.join(process.env.GITBENCH_STATE_DIR ?? path.join(ROOT, '.gitbench'), 'env');
-  if (!existsSync(file)) throw new Error(`${file} does not exist: run bash scripts/setup.sh (the npm run bench:* scripts do)`);
+  if (!existsSync(file))
+    throw new Error(`${file} does not exist: run bash scripts/setup.sh (the npm run bench:* scripts do)`);
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const m = /^export ([A-Za-z_][A-Za-z0-9_]*)='(.*)'$/.exec(line.trim());
     if (m && process.env[m[1]!] === undefined) process.env[m[1]!] = m[2]!;

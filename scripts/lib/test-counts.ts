@@ -69,9 +69,12 @@ export function countPlaywright(label: string, report: PlaywrightReport): Counts
  */
 export function countJunit(label: string, xml: string): Counts {
   const suites = [...xml.matchAll(/<testsuite\b([^>]*)>/g)].map((m) => m[1]!);
-  if (suites.length === 0) return { ...NO_COUNTS, failed: 1, problems: [`${label}: no <testsuite> in the report: counted as one failure`] };
+  if (suites.length === 0)
+    return { ...NO_COUNTS, failed: 1, problems: [`${label}: no <testsuite> in the report: counted as one failure`] };
   const attr = (attrs: string, name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(attrs)?.[1] ?? 0);
-  let passed = 0, failed = 0, skipped = 0;
+  let passed = 0,
+    failed = 0,
+    skipped = 0;
   for (const s of suites) {
     const bad = attr(s, 'failures') + attr(s, 'errors');
     failed += bad;
@@ -87,7 +90,8 @@ export function countJunit(label: string, xml: string): Counts {
  * is one failure more. A missing record is one failure: test.sh always writes it.
  */
 export function countSteps(steps: string | undefined, runners: Record<string, Counts>): Counts {
-  if (steps === undefined) return { ...NO_COUNTS, failed: 1, problems: ['no record of the steps run (steps): counted as one failure'] };
+  if (steps === undefined)
+    return { ...NO_COUNTS, failed: 1, problems: ['no record of the steps run (steps): counted as one failure'] };
   const problems: string[] = [];
   for (const line of steps.split('\n').filter((l) => l.trim() !== '')) {
     const [name = '', status = ''] = line.trim().split(/\s+/);
@@ -104,7 +108,12 @@ export function missingReport(label: string, why: string): Counts {
 }
 
 export function addCounts(a: Counts, b: Counts): Counts {
-  return { passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped, problems: [...a.problems, ...b.problems] };
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+    problems: [...a.problems, ...b.problems],
+  };
 }
 
 export function formatCounts(c: Counts): string {

@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -23,17 +32,44 @@ export interface UpstreamRun {
  * `tmpdir` is where its repositories go (Python's tempfile reads TMPDIR): where that is a disk, every
  * git write of every build goes to it, while our sandboxes build in memory (tmpfs).
  */
-export async function runUpstreamHarness(harnessDir: string, fixturesDir: string, fixtureWorkers: number, opts: { tmpdir?: string } = {}): Promise<UpstreamRun> {
+export async function runUpstreamHarness(
+  harnessDir: string,
+  fixturesDir: string,
+  fixtureWorkers: number,
+  opts: { tmpdir?: string } = {},
+): Promise<UpstreamRun> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'gitbench-upstream-'));
   try {
     cpSync(path.join(harnessDir, 'gitbench'), path.join(scratch, 'gitbench'), { recursive: true });
     symlinkSync(path.resolve(fixturesDir), path.join(scratch, 'fixtures'));
     writeFileSync(path.join(scratch, '.gitbench.json'), '{"models":{}}\n');
     const out = path.join(scratch, 'out');
-    const args = ['-c', 'from gitbench.cli import cli; cli()', 'run', '--all', '--model', 'mock', '--output-mode', 'both', '--fixture-workers', String(fixtureWorkers), '--output-dir', out];
+    const args = [
+      '-c',
+      'from gitbench.cli import cli; cli()',
+      'run',
+      '--all',
+      '--model',
+      'mock',
+      '--output-mode',
+      'both',
+      '--fixture-workers',
+      String(fixtureWorkers),
+      '--output-dir',
+      out,
+    ];
     const t0 = performance.now();
     const { code, log } = await new Promise<{ code: number | null; log: string }>((resolve) => {
-      const child = spawn(PYTHON, args, { cwd: scratch, env: { ...process.env, PYTHONPATH: scratch, PYTHONDONTWRITEBYTECODE: '1', ...(opts.tmpdir ? { TMPDIR: opts.tmpdir } : {}) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(PYTHON, args, {
+        cwd: scratch,
+        env: {
+          ...process.env,
+          PYTHONPATH: scratch,
+          PYTHONDONTWRITEBYTECODE: '1',
+          ...(opts.tmpdir ? { TMPDIR: opts.tmpdir } : {}),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let text = '';
       child.stdout.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-4000)));
       child.stderr.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-4000)));
@@ -44,7 +80,9 @@ export async function runUpstreamHarness(harnessDir: string, fixturesDir: string
     let attempts = 0;
     let passed = 0;
     for (const file of existsSync(out) ? readdirSync(out).filter((f) => f.endsWith('.json')) : []) {
-      const envelope = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as { results?: { scores?: { passed?: boolean }[] }[] };
+      const envelope = JSON.parse(readFileSync(path.join(out, file), 'utf8')) as {
+        results?: { scores?: { passed?: boolean }[] }[];
+      };
       for (const r of envelope.results ?? []) {
         attempts += r.scores?.length ?? 0;
         passed += r.scores?.filter((s) => s.passed).length ?? 0;
@@ -61,7 +99,12 @@ export async function runUpstreamHarness(harnessDir: string, fixturesDir: string
 
 /** Whether a suite directory is in upstream's layout (benchmark folders of YAML fixtures, no suite.yaml). */
 export function isUpstreamLayout(dir: string): boolean {
-  return !existsSync(path.join(dir, 'suite.yaml')) && readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && readdirSync(path.join(dir, d.name)).some((f) => /\.ya?ml$/.test(f)));
+  return (
+    !existsSync(path.join(dir, 'suite.yaml')) &&
+    readdirSync(dir, { withFileTypes: true }).some(
+      (d) => d.isDirectory() && readdirSync(path.join(dir, d.name)).some((f) => /\.ya?ml$/.test(f)),
+    )
+  );
 }
 
 /** The filesystem type a directory is on, from /proc/mounts (the longest mount point above it); null off Linux. */

@@ -33,8 +33,11 @@ describe('the compose deployment', () => {
   it('gives Redis a required password and no protected-mode opt-out, and the app connects with it', () => {
     expect(service('redis')).not.toContain('protected-mode');
     expect(services.redis!.command).toContain('--requirepass');
-    expect(services.redis!.command![services.redis!.command!.indexOf('--requirepass') + 1]).toMatch(/^\$\{REDIS_PASSWORD:\?/);
-    for (const name of APP) expect(services[name]!.environment!.REDIS_URL, name).toBe('redis://:${REDIS_PASSWORD}@redis:6379');
+    expect(services.redis!.command![services.redis!.command!.indexOf('--requirepass') + 1]).toMatch(
+      /^\$\{REDIS_PASSWORD:\?/,
+    );
+    for (const name of APP)
+      expect(services[name]!.environment!.REDIS_URL, name).toBe('redis://:${REDIS_PASSWORD}@redis:6379');
   });
 
   it('has no default for any password', () => {
@@ -43,7 +46,7 @@ describe('the compose deployment', () => {
     expect(services.web!.environment!.DATABASE_URL).toMatch(/\$\{GITBENCH_APP_DB_PASSWORD:\?/);
   });
 
-  it('migrates as the database owner and runs the app as a role of its own that never sees the owner\'s password', () => {
+  it("migrates as the database owner and runs the app as a role of its own that never sees the owner's password", () => {
     expect(services.migrate!.environment).toMatchObject({
       DATABASE_URL: 'postgresql://gitbench:${POSTGRES_PASSWORD}@postgres:5432/gitbench',
       GITBENCH_APP_DB_USER: 'gitbench_app',
@@ -52,7 +55,9 @@ describe('the compose deployment', () => {
     expect(services.postgres!.environment!.POSTGRES_USER).toBe('gitbench');
     for (const name of ['web', 'worker']) {
       const env = services[name]!.environment!;
-      expect(env.DATABASE_URL, name).toMatch(/^postgresql:\/\/gitbench_app:\$\{GITBENCH_APP_DB_PASSWORD:\?[^}]*\}@postgres:5432\/gitbench$/);
+      expect(env.DATABASE_URL, name).toMatch(
+        /^postgresql:\/\/gitbench_app:\$\{GITBENCH_APP_DB_PASSWORD:\?[^}]*\}@postgres:5432\/gitbench$/,
+      );
       expect(JSON.stringify(env), name).not.toContain('POSTGRES_PASSWORD');
       expect(env.GITBENCH_APP_DB_USER, name).toBeUndefined();
     }
@@ -60,13 +65,21 @@ describe('the compose deployment', () => {
 
   it('hardens every app container: no capabilities, no new privileges, read-only, a memory limit', () => {
     for (const name of APP) {
-      expect(services[name], name).toMatchObject({ cap_drop: ['ALL'], security_opt: ['no-new-privileges:true'], read_only: true });
+      expect(services[name], name).toMatchObject({
+        cap_drop: ['ALL'],
+        security_opt: ['no-new-privileges:true'],
+        read_only: true,
+      });
       expect(services[name]!.mem_limit, name).toMatch(/^\$\{GITBENCH_APP_MEMORY:-\d+g\}$/);
     }
   });
 
   it('publishes only the web app, on loopback unless told otherwise, and tells the app where it is bound', () => {
-    expect(Object.entries(services).filter(([, s]) => s.ports).map(([n]) => n)).toEqual(['web']);
+    expect(
+      Object.entries(services)
+        .filter(([, s]) => s.ports)
+        .map(([n]) => n),
+    ).toEqual(['web']);
     expect(services.web!.ports).toEqual(['${GITBENCH_BIND:-127.0.0.1}:${GITBENCH_PORT:-3000}:3000']);
     expect(services.web!.environment!.GITBENCH_BIND).toBe('${GITBENCH_BIND:-127.0.0.1}');
   });

@@ -16,7 +16,9 @@ describe('Python sent into sandboxes', () => {
   }
 
   it('sends what follows the marker line only', () => {
-    expect(pythonText(`# what it does\nout = None\n${SENT_FROM}\n\nimport os\n# kept\nx = 1\n`)).toBe('\nimport os\n# kept\nx = 1\n');
+    expect(pythonText(`# what it does\nout = None\n${SENT_FROM}\n\nimport os\n# kept\nx = 1\n`)).toBe(
+      '\nimport os\n# kept\nx = 1\n',
+    );
     expect(() => pythonText('import os\n')).toThrow(/marks where the text sent starts/);
   });
 });

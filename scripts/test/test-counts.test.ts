@@ -3,7 +3,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addCounts, countJunit, countPlaywright, countSteps, countVitest, formatCounts, missingReport, NO_COUNTS } from '../lib/test-counts';
+import {
+  addCounts,
+  countJunit,
+  countPlaywright,
+  countSteps,
+  countVitest,
+  formatCounts,
+  missingReport,
+  NO_COUNTS,
+} from '../lib/test-counts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,19 +29,27 @@ describe("npm test's last line, counted", () => {
       ],
     });
     expect(c).toMatchObject({ passed: 1, failed: 4, skipped: 4 });
-    expect(c.problems).toEqual(['unit: /r/a.test.ts > d: hook broke', 'unit: /r/b.test.ts: cannot load', 'unit: unhandled error: late']);
+    expect(c.problems).toEqual([
+      'unit: /r/a.test.ts > d: hook broke',
+      'unit: /r/b.test.ts: cannot load',
+      'unit: unhandled error: late',
+    ]);
     // Without the record of errors outside tests, nothing says there were none.
     expect(countVitest('unit', report, undefined)).toMatchObject({ failed: 2 });
   });
 
   it('counts Playwright errors outside any test, flaky tests and skips', () => {
-    const c = countPlaywright('e2e', { stats: { expected: 9, unexpected: 1, flaky: 1, skipped: 2 }, errors: [{ message: 'Error: global setup failed\nstack' }, {}] });
+    const c = countPlaywright('e2e', {
+      stats: { expected: 9, unexpected: 1, flaky: 1, skipped: 2 },
+      errors: [{ message: 'Error: global setup failed\nstack' }, {}],
+    });
     expect(c).toMatchObject({ passed: 9, failed: 4, skipped: 2 });
     expect(c.problems).toEqual(['e2e: Error: global setup failed', 'e2e: an error outside any test']);
   });
 
   it("counts pytest's JUnit report, errors as failures; a report without a suite is one failure", () => {
-    const xml = '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" failures="2" skipped="1" tests="9" time="1"><testcase/></testsuite></testsuites>';
+    const xml =
+      '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" failures="2" skipped="1" tests="9" time="1"><testcase/></testsuite></testsuites>';
     expect(countJunit('python', xml)).toMatchObject({ passed: 5, failed: 3, skipped: 1 });
     expect(countJunit('python', '<testsuites></testsuites>')).toMatchObject({ passed: 0, failed: 1 });
   });
@@ -40,13 +57,21 @@ describe("npm test's last line, counted", () => {
   it('counts a failed step once, unless its runner already counted a failure', () => {
     const runners = { unit: { ...NO_COUNTS, failed: 2 }, integration: NO_COUNTS };
     const c = countSteps('typecheck 2\nlint 0\nunit 1\nintegration 1\nweb-build 1\n', runners);
-    expect(c.problems).toEqual(['step typecheck failed (exit 2)', 'step integration failed (exit 1) with no failed test counted', 'step web-build failed (exit 1)']);
+    expect(c.problems).toEqual([
+      'step typecheck failed (exit 2)',
+      'step integration failed (exit 1) with no failed test counted',
+      'step web-build failed (exit 1)',
+    ]);
     expect(c.failed).toBe(3);
     expect(countSteps(undefined, runners).failed).toBe(1);
   });
 
   it('sums the runners; a missing report is one failure, never a silent zero', () => {
-    const total = [countVitest('unit', report, { reason: 'failed', errors: [] }), missingReport('integration', 'ENOENT'), countPlaywright('e2e', { stats: { expected: 2, unexpected: 0, flaky: 0, skipped: 0 } })].reduce(addCounts, NO_COUNTS);
+    const total = [
+      countVitest('unit', report, { reason: 'failed', errors: [] }),
+      missingReport('integration', 'ENOENT'),
+      countPlaywright('e2e', { stats: { expected: 2, unexpected: 0, flaky: 0, skipped: 0 } }),
+    ].reduce(addCounts, NO_COUNTS);
     expect(formatCounts(total)).toBe('3 passed, 2 failed, 4 skipped');
     expect(total.problems.at(-1)).toBe('integration: no report (ENOENT): counted as one failure');
   });
@@ -89,7 +114,8 @@ const PASSING_REPORTS: Record<string, unknown> = {
   'integration.json': { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [] },
   'integration-outside.json': { reason: 'passed', errors: [] },
   'e2e-report.json': { stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 } },
-  'python.xml': '<testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="0"></testsuite></testsuites>',
+  'python.xml':
+    '<testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="0"></testsuite></testsuites>',
 };
 
 /**
@@ -121,9 +147,15 @@ function runAndCount(name: string, files: Record<string, string>, steps: string[
   const { CI: _ci, ...env } = process.env;
   spawnSync('bash', ['-c', script], { env, encoding: 'utf8', timeout: 120_000 });
   for (const [file, report] of Object.entries(PASSING_REPORTS)) {
-    if (existsSync(path.join(results, `missing-${file}`))) writeFileSync(path.join(results, file), typeof report === 'string' ? report : JSON.stringify(report));
+    if (existsSync(path.join(results, `missing-${file}`)))
+      writeFileSync(path.join(results, file), typeof report === 'string' ? report : JSON.stringify(report));
   }
-  const run = spawnSync('node', ['--import', 'tsx', 'scripts/test-counts.ts', results], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('node', ['--import', 'tsx', 'scripts/test-counts.ts', results], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { lastLine: run.stdout.trim().split('\n').at(-1), status: run.status, stderr: run.stderr, results };
 }
 
@@ -137,7 +169,12 @@ describe('npm test run on tiny suites', () => {
   }, 120_000);
 
   it('counts every failure: hooks that threw, an unhandled rejection, a file that did not load, a committed .only, a missing golden file and failed steps', () => {
-    const r = runAndCount('failing', TINY, [UNIT, 'step typecheck false', 'step lint true', 'step web-build bash -c "exit 3"']);
+    const r = runAndCount('failing', TINY, [
+      UNIT,
+      'step typecheck false',
+      'step lint true',
+      'step web-build bash -c "exit 3"',
+    ]);
     // Failed: the .only test and the one without its golden file; five errors outside tests (two
     // describe hooks, a file hook, a file that did not load, the late rejection); two steps.
     expect(r.lastLine).toMatch(/^\d+ passed, 9 failed, \d+ skipped$/);
@@ -154,7 +191,9 @@ describe('npm test run on tiny suites', () => {
       expect(r.stderr).toMatch(expected);
     }
     // The two failed tests, as vitest reported them.
-    const unit = JSON.parse(readFileSync(path.join(r.results, 'unit.json'), 'utf8')) as { testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[] };
+    const unit = JSON.parse(readFileSync(path.join(r.results, 'unit.json'), 'utf8')) as {
+      testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+    };
     const failedTests = unit.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status === 'failed');
     expect(failedTests.map((a) => [a.title, a.failureMessages.join('').split('\n')[0]])).toEqual([
       ['alone', expect.stringMatching(/Unexpected \.only modifier/)],
@@ -166,7 +205,9 @@ describe('npm test run on tiny suites', () => {
 describe('a committed test.only in a browser spec', () => {
   it("fails Playwright's run under the repository's configuration and counts", () => {
     const spec = `import { expect, test } from '@playwright/test';\ntest.only('alone', () => expect(1).toBe(1));\ntest('dropped', () => expect(1).toBe(1));\n`;
-    const r = runAndCount('browser-only', { 'focused.spec.ts': spec }, ['step e2e npx playwright test --config playwright.config.ts']);
+    const r = runAndCount('browser-only', { 'focused.spec.ts': spec }, [
+      'step e2e npx playwright test --config playwright.config.ts',
+    ]);
     expect(r.lastLine).toBe('0 passed, 1 failed, 0 skipped');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/e2e: Error: item focused with '\.only' is not allowed due to the 'forbidOnly' option/);
@@ -181,7 +222,10 @@ describe('the lint rules', () => {
       ['e2e/x.spec.ts', "import { test } from '@playwright/test';\ntest.describe.only('a', () => {});\n"],
     ] as const) {
       const [result] = await eslint.lintText(text, { filePath: path.join(ROOT, file) });
-      expect(result!.messages.map((m) => m.message), file).toContain('a committed .only drops every other test');
+      expect(
+        result!.messages.map((m) => m.message),
+        file,
+      ).toContain('a committed .only drops every other test');
     }
   }, 60_000);
 });

@@ -31,7 +31,8 @@ async function compileOnce() {
       return;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 60_000)
+        rmSync(lock, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 100));
       if (isFresh()) return;
     }

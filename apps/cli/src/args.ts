@@ -13,7 +13,8 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number, min = 
   const raw = args.flags.get(name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${String(raw)}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${String(raw)}`);
   return n;
 }
 
@@ -27,7 +28,8 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
 export function choiceFlag<T extends string>(args: ParsedArgs, name: string, choices: readonly T[]): T | undefined {
   const raw = stringFlag(args, name);
   if (raw === undefined) return undefined;
-  if (!(choices as readonly string[]).includes(raw)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${raw}`);
+  if (!(choices as readonly string[]).includes(raw))
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${raw}`);
   return raw as T;
 }
 

@@ -7,24 +7,33 @@ import { UsageError } from './args';
  */
 const cliEnvSchema = z
   .object({
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).default('postgresql://postgres@127.0.0.1:5432/gitbench'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
-  GITBENCH_QUEUE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or - (BullMQ reserves ":")')
-    .default('gitbench'),
-  /** Postgres schema, as the worker's: tests run each CLI in a schema of their own. */
-  GITBENCH_DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain SQL identifier')
-    .optional(),
-  /** Set where sandboxes run: cancel then removes a campaign's running sandboxes at once. */
-  GITBENCH_SANDBOX_IMAGE: z.string().min(1).optional(),
-  GITBENCH_PROFILES: z.string().min(1).optional(),
-  /** A GitBench web app: campaign commands then go through its HTTP API, as the token's user. */
-  GITBENCH_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
-  GITBENCH_TOKEN: z.string().regex(/^gbt_[A-Za-z0-9_-]+$/, 'must be an API token (gbt_…, made on Settings → API tokens)').optional(),
-}).refine((e) => !e.GITBENCH_URL || e.GITBENCH_TOKEN, { path: ['GITBENCH_TOKEN'], message: 'is required with GITBENCH_URL (make one on Settings → API tokens)' });
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' })
+      .default('postgresql://postgres@127.0.0.1:5432/gitbench'),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+    GITBENCH_QUEUE: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, _ or - (BullMQ reserves ":")')
+      .default('gitbench'),
+    /** Postgres schema, as the worker's: tests run each CLI in a schema of their own. */
+    GITBENCH_DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain SQL identifier')
+      .optional(),
+    /** Set where sandboxes run: cancel then removes a campaign's running sandboxes at once. */
+    GITBENCH_SANDBOX_IMAGE: z.string().min(1).optional(),
+    GITBENCH_PROFILES: z.string().min(1).optional(),
+    /** A GitBench web app: campaign commands then go through its HTTP API, as the token's user. */
+    GITBENCH_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+    GITBENCH_TOKEN: z
+      .string()
+      .regex(/^gbt_[A-Za-z0-9_-]+$/, 'must be an API token (gbt_…, made on Settings → API tokens)')
+      .optional(),
+  })
+  .refine((e) => !e.GITBENCH_URL || e.GITBENCH_TOKEN, {
+    path: ['GITBENCH_TOKEN'],
+    message: 'is required with GITBENCH_URL (make one on Settings → API tokens)',
+  });
 export type CliEnv = z.infer<typeof cliEnvSchema>;
 
 export class EnvironmentError extends UsageError {}

@@ -61,14 +61,20 @@ const SELECTION = [
 ] as const;
 
 export const RUN_OPTIONS = [
-  ['--model <id>', 'oracle, nop, mock, simulated[:seed], replay:<file or dir>, or a model a profile lists (effort: model#high)'],
+  [
+    '--model <id>',
+    'oracle, nop, mock, simulated[:seed], replay:<file or dir>, or a model a profile lists (effort: model#high)',
+  ],
   ['--provider <kind>', 'openai, openrouter, ollama, ...: reach a model no profile lists'],
   ['--base-url <url>', "the provider's endpoint"],
   ['--profile <name>', 'the profile to take the model from'],
   ['--judge-profile <name>', 'judge llm_judge fixtures with this profile (otherwise they stay unscored)'],
   ['--output-mode <mode>', 'text, json_schema or both (single answers)'],
   ['--mode <mode>', 'agent: the model works in the sandbox through tools (or text, json_schema, both)'],
-  ['--agent <name>', 'with --mode agent: a third-party agent (claude-code, codex, pi, opencode; gitbench agents) instead of our loop'],
+  [
+    '--agent <name>',
+    'with --mode agent: a third-party agent (claude-code, codex, pi, opencode; gitbench agents) instead of our loop',
+  ],
   ...AGENT_FLAG_HELP,
   ['--trials <n>', 'runs of every fixture (default 1)'],
   ...SELECTION,
@@ -84,7 +90,10 @@ export const CAMPAIGN_CREATE_OPTIONS = [
   ['--model <id>', 'a model (repeat for more)'],
   ['--output-mode <mode>', 'text, json_schema, agent or both (repeatable)'],
   ['--mode <mode>', 'agent: run the campaign as agents (or an output mode)'],
-  ['--agent <name>', "with --mode agent: an agent that drives every model (repeat for more): gitbench (our own loop, the default) or a third-party agent (gitbench agents)"],
+  [
+    '--agent <name>',
+    'with --mode agent: an agent that drives every model (repeat for more): gitbench (our own loop, the default) or a third-party agent (gitbench agents)',
+  ],
   ...AGENT_FLAG_HELP,
   ['--trials <n>', 'runs of every fixture'],
   ['--fixtures <dir>', 'suite directory'],
@@ -113,24 +122,41 @@ const CAMPAIGN_ID = '<campaign-id>';
 
 /** Every command the CLI has, as `gitbench --help` lists them (main.ts maps each path to its module). */
 export const COMMAND_SPECS: readonly Spec[] = [
-  { path: 'validate', args: '<dir>', summary: 'check every fixture file of a suite', options: [['--strict', 'also report forms that let wrong answers pass'], JSON_FLAG] },
+  {
+    path: 'validate',
+    args: '<dir>',
+    summary: 'check every fixture file of a suite',
+    options: [['--strict', 'also report forms that let wrong answers pass'], JSON_FLAG],
+  },
   { path: 'list', args: '<dir>', summary: 'count fixtures per domain and difficulty', options: [JSON_FLAG] },
   {
     path: 'selfcheck',
     args: '<dir>',
     summary: "score every fixture's expected answer and negatives in sandboxes (--id: only those fixtures)",
-    options: [['--runs <n>', 'builds of every fixture (their input hashes must agree)'], ...SELECTION, WORKERS, SANDBOX, JSON_FLAG],
+    options: [
+      ['--runs <n>', 'builds of every fixture (their input hashes must agree)'],
+      ...SELECTION,
+      WORKERS,
+      SANDBOX,
+      JSON_FLAG,
+    ],
   },
-  { path: 'run', args: '<dir>', summary: 'run a model (or an agent) over a suite in local sandboxes, no services', options: RUN_OPTIONS },
+  {
+    path: 'run',
+    args: '<dir>',
+    summary: 'run a model (or an agent) over a suite in local sandboxes, no services',
+    options: RUN_OPTIONS,
+  },
   {
     path: 'rescore',
     args: '<results...>',
-    summary: "re-score upstream result files with our scorers and report agreement",
+    summary: 're-score upstream result files with our scorers and report agreement',
     options: [['--fixtures <dir>', 'the suite the results were made on'], WORKERS, SANDBOX, JSON_FLAG],
   },
   {
     path: 'manual',
-    summary: 'serve the manual model: a person answers every Chat Completions request, here or through its side channel',
+    summary:
+      'serve the manual model: a person answers every Chat Completions request, here or through its side channel',
     options: [
       ['--port <n>', 'port to serve on (default 4717; 0 picks a free one)'],
       ['--host <address>', 'address to serve on (default 127.0.0.1)'],
@@ -151,24 +177,46 @@ export const COMMAND_SPECS: readonly Spec[] = [
   },
   { path: 'profiles', summary: 'the built-in models and the configured profiles (never a key)', options: [JSON_FLAG] },
   { path: 'agents', summary: 'the third-party coding agents: name, pinned version, protocol', options: [JSON_FLAG] },
-  { path: 'campaign', summary: 'campaigns in PostgreSQL and the workers\' queue (or the web API)', options: [] },
+  { path: 'campaign', summary: "campaigns in PostgreSQL and the workers' queue (or the web API)", options: [] },
   { path: 'campaign create', summary: 'create (and optionally follow) a campaign', options: CAMPAIGN_CREATE_OPTIONS },
-  { path: 'campaign status', args: CAMPAIGN_ID, summary: "a campaign's counts, completeness and per-target figures", options: [JSON_FLAG] },
+  {
+    path: 'campaign status',
+    args: CAMPAIGN_ID,
+    summary: "a campaign's counts, completeness and per-target figures",
+    options: [JSON_FLAG],
+  },
   { path: 'campaign cancel', args: CAMPAIGN_ID, summary: 'cancel a campaign', options: [JSON_FLAG] },
-  { path: 'campaign retry', args: CAMPAIGN_ID, summary: "queue a campaign's infrastructure failures again", options: [JSON_FLAG] },
+  {
+    path: 'campaign retry',
+    args: CAMPAIGN_ID,
+    summary: "queue a campaign's infrastructure failures again",
+    options: [JSON_FLAG],
+  },
   {
     path: 'campaign export',
     args: CAMPAIGN_ID,
     summary: "every attempt of a campaign (csv, json) or upstream's artificialanalysis rows (aa)",
-    options: [['--format <format>', 'csv (default), json or aa'], ['--output <file>', 'write here instead of stdout']],
+    options: [
+      ['--format <format>', 'csv (default), json or aa'],
+      ['--output <file>', 'write here instead of stdout'],
+    ],
   },
-  { path: 'import-legacy', args: '<paths...>', summary: 'import upstream result files as legacy campaigns', options: [JSON_FLAG] },
+  {
+    path: 'import-legacy',
+    args: '<paths...>',
+    summary: 'import upstream result files as legacy campaigns',
+    options: [JSON_FLAG],
+  },
   { path: 'trajectory', summary: "agent attempts' trajectories", options: [] },
   {
     path: 'trajectory export',
     args: '<attempt-id>',
     summary: "an agent attempt's trajectory as ATIF v1.4 JSON",
-    options: [['--format <format>', 'atif (the only one)'], ['--try <n>', 'that try instead of the latest'], ['--output <file>', 'write here instead of stdout']],
+    options: [
+      ['--format <format>', 'atif (the only one)'],
+      ['--try <n>', 'that try instead of the latest'],
+      ['--output <file>', 'write here instead of stdout'],
+    ],
   },
   { path: 'user', summary: 'accounts, from a shell on the server', options: [] },
   {
@@ -186,7 +234,11 @@ export const COMMAND_SPECS: readonly Spec[] = [
   },
   { path: 'user list', summary: 'every user', options: [JSON_FLAG] },
   { path: 'keys', summary: 'stored provider keys', options: [] },
-  { path: 'keys rotate', summary: 're-encrypt stored keys after GITBENCH_SECRET_KEY changed (GITBENCH_OLD_SECRET_KEY: the previous one)', options: [JSON_FLAG] },
+  {
+    path: 'keys rotate',
+    summary: 're-encrypt stored keys after GITBENCH_SECRET_KEY changed (GITBENCH_OLD_SECRET_KEY: the previous one)',
+    options: [JSON_FLAG],
+  },
 ];
 
 /**
@@ -209,7 +261,9 @@ export function buildProgram(rootHelp: string, onAction: (invocation: Invocation
     options(cmd, spec.options);
     // Commands with subcommands only dispatch; the others hand their arguments over.
     if (!COMMAND_SPECS.some((s) => s.path.startsWith(`${spec.path} `))) {
-      cmd.action(async (...received: unknown[]) => onAction({ path: spec.path, args: parsedArgsOf(received.at(-1) as Command) }));
+      cmd.action(async (...received: unknown[]) =>
+        onAction({ path: spec.path, args: parsedArgsOf(received.at(-1) as Command) }),
+      );
     }
     byPath.set(spec.path, cmd);
   }

@@ -11,7 +11,8 @@ export interface Progress {
 }
 
 export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!stream.isTTY) return { update: () => undefined, log: (line) => void stream.write(`${line}\n`), done: () => undefined };
+  if (!stream.isTTY)
+    return { update: () => undefined, log: (line) => void stream.write(`${line}\n`), done: () => undefined };
   const started = Date.now();
   let last = 0;
   return {

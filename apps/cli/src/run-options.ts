@@ -1,4 +1,13 @@
-import { agentConfigSchema, ANSWER_MODES, DEFAULT_TOOL_SET, findToolSet, parseModelId, toolSetNames, type AgentConfig, type AnswerMode } from '@gitbench/core';
+import {
+  agentConfigSchema,
+  ANSWER_MODES,
+  DEFAULT_TOOL_SET,
+  findToolSet,
+  parseModelId,
+  toolSetNames,
+  type AgentConfig,
+  type AnswerMode,
+} from '@gitbench/core';
 import { AGENT_ADAPTERS } from '@gitbench/agents';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
 import { AGENT_FLAGS, agentSectionFromFlags } from './agent-flags';
@@ -45,13 +54,18 @@ function agentOptions(args: ParsedArgs): AgentConfig | undefined {
   const agentFlags = AGENT_FLAGS.filter((f) => stringFlag(args, f) !== undefined);
   if (mode !== 'agent') {
     if (agentFlags.length > 0) throw new UsageError(`--${agentFlags[0]} goes with --mode agent`);
-    if (mode !== undefined && !['text', 'json_schema', 'both'].includes(mode)) throw new UsageError(`--mode must be text, json_schema, both or agent, got ${mode}`);
+    if (mode !== undefined && !['text', 'json_schema', 'both'].includes(mode))
+      throw new UsageError(`--mode must be text, json_schema, both or agent, got ${mode}`);
     return undefined;
   }
   const parsed = agentConfigSchema.safeParse(agentSectionFromFlags(args) ?? {});
-  if (!parsed.success) throw new UsageError(`--mode agent: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `--mode agent: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const toolSet = parsed.data.toolSet;
-  if (toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) throw new UsageError(`--tool-set: unknown tool set '${toolSet}' (${toolSetNames().join(', ')}, or default)`);
+  if (toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet))
+    throw new UsageError(`--tool-set: unknown tool set '${toolSet}' (${toolSetNames().join(', ')}, or default)`);
   return parsed.data;
 }
 
@@ -60,9 +74,13 @@ function thirdPartyAgentOf(args: ParsedArgs, agent: AgentConfig | undefined): st
   const name = stringFlag(args, 'agent');
   if (name === undefined) return undefined;
   if (!agent) throw new UsageError('--agent goes with --mode agent');
-  if (!AGENT_ADAPTERS.some((a) => a.name === name)) throw new UsageError(`--agent: unknown agent '${name}' (${AGENT_ADAPTERS.map((a) => a.name).join(', ')}; gitbench agents lists them)`);
+  if (!AGENT_ADAPTERS.some((a) => a.name === name))
+    throw new UsageError(
+      `--agent: unknown agent '${name}' (${AGENT_ADAPTERS.map((a) => a.name).join(', ')}; gitbench agents lists them)`,
+    );
   for (const flag of ['tool-set', 'protocol']) {
-    if (stringFlag(args, flag) !== undefined) throw new UsageError(`--${flag} does not apply to --agent ${name}: the agent brings its own tools and protocol`);
+    if (stringFlag(args, flag) !== undefined)
+      throw new UsageError(`--${flag} does not apply to --agent ${name}: the agent brings its own tools and protocol`);
   }
   return name;
 }
@@ -87,7 +105,12 @@ export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string |
   const jsonOutput = stringFlag(args, 'json-output');
   const agent = agentOptions(args);
   const thirdPartyAgent = thirdPartyAgentOf(args, agent);
-  const target: TargetSpec = { model, ...(provider ? { provider } : {}), ...(baseUrl ? { baseUrl } : {}), ...(profile ? { profile } : {}) };
+  const target: TargetSpec = {
+    model,
+    ...(provider ? { provider } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(profile ? { profile } : {}),
+  };
   return {
     dir,
     target,

@@ -81,7 +81,10 @@ export function agentFigures(entries: readonly SuiteRunEntry[]): AgentFigures {
 }
 
 function agentLine(a: AgentFigures, attempts: number): string {
-  const list = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const list = (r: Record<string, number>) =>
+    Object.entries(r)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
   const loops = attempts - a.noTrajectory;
   return `  agent: exit ${list(a.exitStatuses)}; ${a.steps} step(s), ${a.toolCalls} tool call(s)${loops ? ` (${(a.steps / loops).toFixed(1)} steps per attempt)` : ''}; protocol ${list(a.protocols)}${a.noTrajectory ? `; ${a.noTrajectory} without a trajectory` : ''}`;
 }
@@ -113,8 +116,14 @@ export function outcomeCounts(entries: readonly SuiteRunEntry[]): Record<string,
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : '-');
 
 function usageLine(u: Usage): string {
-  const cost = u.cost_usd === null ? 'cost unknown' : `cost $${u.cost_usd.toFixed(6)} (${u.calls_with_cost} of ${u.calls} calls priced)`;
-  const tokens = u.calls_with_tokens === 0 ? 'tokens unknown' : `${u.input_tokens} input / ${u.output_tokens} output tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
+  const cost =
+    u.cost_usd === null
+      ? 'cost unknown'
+      : `cost $${u.cost_usd.toFixed(6)} (${u.calls_with_cost} of ${u.calls} calls priced)`;
+  const tokens =
+    u.calls_with_tokens === 0
+      ? 'tokens unknown'
+      : `${u.input_tokens} input / ${u.output_tokens} output tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
   return `${u.calls} call(s): ${tokens}, ${cost}, API time ${(u.api_duration_ms / 1000).toFixed(1)} s`;
 }
 
@@ -124,7 +133,9 @@ function agreementLines(a: ReplayAgreement): string[] {
     `agreement with the recorded verdicts: compared ${a.compared}, agreed ${a.agreed} (${pct(a.agreed, a.compared)}), disagreed ${a.disagreed}, skipped ${a.skipped}`,
   ];
   for (const [type, t] of Object.entries(a.byType).sort(([x], [y]) => (x < y ? -1 : 1))) {
-    lines.push(`  ${type.padEnd(22)} compared ${t.compared}, agreed ${t.agreed}, disagreed ${t.disagreed}, skipped ${t.skipped}`);
+    lines.push(
+      `  ${type.padEnd(22)} compared ${t.compared}, agreed ${t.agreed}, disagreed ${t.disagreed}, skipped ${t.skipped}`,
+    );
   }
   for (const d of a.disagreements) {
     lines.push(
@@ -161,10 +172,16 @@ export function formatRunReport(r: RunReport): string {
   const lines = [
     header(r),
     `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.selected < r.suite.fixtures ? `${r.suite.selected} of ` : ''}${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
-    ...(r.thirdPartyAgent ? [`agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} (${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`] : []),
+    ...(r.thirdPartyAgent
+      ? [
+          `agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} (${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`,
+        ]
+      : []),
   ];
   for (const s of r.runs) {
-    const counts = Object.entries(s.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
+    const counts = Object.entries(s.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     lines.push(
       '',
       `${s.agent ? 'agent' : s.outputMode} trial ${s.trial}: ${s.attempts} attempt(s): ${counts}`,

@@ -19,7 +19,10 @@ function sandboxImage(): string {
   if (fromEnv) return fromEnv;
   const build = spawnSync('bash', [BUILD_IMAGE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const tag = build.stdout?.trim().split('\n').pop();
-  if (build.status !== 0 || !tag) throw new InfrastructureError(`GITBENCH_SANDBOX_IMAGE is not set and ${BUILD_IMAGE} could not build the sandbox image (exit ${build.status})`);
+  if (build.status !== 0 || !tag)
+    throw new InfrastructureError(
+      `GITBENCH_SANDBOX_IMAGE is not set and ${BUILD_IMAGE} could not build the sandbox image (exit ${build.status})`,
+    );
   process.stderr.write(`gitbench: GITBENCH_SANDBOX_IMAGE is not set; using ${tag}\n`);
   return tag;
 }
@@ -27,12 +30,18 @@ function sandboxImage(): string {
 /** Docker unless `local` is asked for explicitly; never a silent fall-back to the host. */
 export async function sandboxDriver(kind: string | undefined, workers: number): Promise<SandboxDriver> {
   const chosen = kind ?? 'docker';
-  if (chosen !== 'docker' && chosen !== 'local') throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
+  if (chosen !== 'docker' && chosen !== 'local')
+    throw new UsageError(`--sandbox must be docker or local, got ${chosen}`);
   const host = hostIdentity();
   const labels = cliSandboxLabels();
   // The handlers come first: the driver pre-starts sandboxes while it is made, and a signal in that
   // window would otherwise end the run with its default action and leave them behind.
-  const making = createSandboxDriver({ kind: chosen, image: chosen === 'docker' ? sandboxImage() : undefined, labels, prestart: workers });
+  const making = createSandboxDriver({
+    kind: chosen,
+    image: chosen === 'docker' ? sandboxImage() : undefined,
+    labels,
+    prestart: workers,
+  });
   removeOnSignal(making, labels);
   let driver: SandboxDriver;
   try {
@@ -42,7 +51,10 @@ export async function sandboxDriver(kind: string | undefined, workers: number): 
   }
   if (driver instanceof DockerSandboxDriver) {
     const removed = await removeKilledRunsSandboxes(driver, host).catch(() => 0);
-    if (removed > 0) process.stderr.write(`gitbench: removed ${removed} sandbox(es) left by earlier runs on this machine that were killed\n`);
+    if (removed > 0)
+      process.stderr.write(
+        `gitbench: removed ${removed} sandbox(es) left by earlier runs on this machine that were killed\n`,
+      );
   }
   return driver;
 }
@@ -90,8 +102,13 @@ function alive(pid: number): boolean {
  * gone. A reused process id keeps its old sandboxes until that process ends too, never the reverse.
  */
 async function removeKilledRunsSandboxes(driver: DockerSandboxDriver, host: string): Promise<number> {
-  const containers = await driver.docker.listContainers({ all: true, filters: { label: [CLI_LABEL, `${CLI_HOST_LABEL}=${host}`] } });
-  const dead = [...new Set(containers.map((c) => c.Labels[CLI_LABEL] ?? ''))].filter((pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid && !alive(Number(pid)));
+  const containers = await driver.docker.listContainers({
+    all: true,
+    filters: { label: [CLI_LABEL, `${CLI_HOST_LABEL}=${host}`] },
+  });
+  const dead = [...new Set(containers.map((c) => c.Labels[CLI_LABEL] ?? ''))].filter(
+    (pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid && !alive(Number(pid)),
+  );
   let removed = 0;
   for (const pid of dead) removed += await driver.removeByLabels({ [CLI_LABEL]: pid, [CLI_HOST_LABEL]: host });
   return removed;

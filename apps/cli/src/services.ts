@@ -16,7 +16,12 @@ export interface Services {
  */
 async function pingRedis(url: string): Promise<void> {
   const { createRedis } = await import('@gitbench/queue');
-  const redis = createRedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  const redis = createRedis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 5_000,
+  });
   // The socket's error (ECONNREFUSED, ...) says more than the rejected connect ("Connection is closed").
   let cause: Error | undefined;
   redis.on('error', (err: Error) => (cause ??= err));
@@ -24,7 +29,9 @@ async function pingRedis(url: string): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (err) {
-    throw new InfrastructureError(`cannot reach Redis at ${redacted(url)} (REDIS_URL): ${(cause ?? (err as Error)).message}`);
+    throw new InfrastructureError(
+      `cannot reach Redis at ${redacted(url)} (REDIS_URL): ${(cause ?? (err as Error)).message}`,
+    );
   } finally {
     redis.disconnect();
   }
@@ -35,7 +42,11 @@ async function pingRedis(url: string): Promise<void> {
  * so an unreachable service or an unmigrated database is one clear message, not a stack trace halfway.
  */
 export async function openServices(env: CliEnv, opts: { queue: boolean }): Promise<Services> {
-  const db = createDb({ databaseUrl: env.DATABASE_URL, ...(env.GITBENCH_DATABASE_SCHEMA ? { schema: env.GITBENCH_DATABASE_SCHEMA } : {}), maxConnections: 4 });
+  const db = createDb({
+    databaseUrl: env.DATABASE_URL,
+    ...(env.GITBENCH_DATABASE_SCHEMA ? { schema: env.GITBENCH_DATABASE_SCHEMA } : {}),
+    maxConnections: 4,
+  });
   let queue: QueueClient | undefined;
   const close = async () => {
     await queue?.close().catch(() => undefined);
@@ -44,13 +55,20 @@ export async function openServices(env: CliEnv, opts: { queue: boolean }): Promi
   try {
     // Straight on the pool: through Prisma, this first statement would start its query compiler, which a
     // command that reads only through sqlRows (campaign status) never needs.
-    const [row] = await sqlRows<{ table: string | null }>(db, Prisma.sql`SELECT to_regclass('"Campaign"')::text AS "table"`).catch((err: Error) => {
+    const [row] = await sqlRows<{ table: string | null }>(
+      db,
+      Prisma.sql`SELECT to_regclass('"Campaign"')::text AS "table"`,
+    ).catch((err: Error) => {
       // The driver's reason (ECONNREFUSED ..., password authentication failed ...) is its message's last line.
       const reason = err.message.trim().split('\n').filter(Boolean).pop();
-      throw new InfrastructureError(`cannot reach PostgreSQL at ${redacted(env.DATABASE_URL)} (DATABASE_URL): ${reason}`);
+      throw new InfrastructureError(
+        `cannot reach PostgreSQL at ${redacted(env.DATABASE_URL)} (DATABASE_URL): ${reason}`,
+      );
     });
     if (!row?.table) {
-      throw new InfrastructureError(`the database at ${redacted(env.DATABASE_URL)} has no GitBench tables: run npm run db:migrate (or npm run setup)`);
+      throw new InfrastructureError(
+        `the database at ${redacted(env.DATABASE_URL)} has no GitBench tables: run npm run db:migrate (or npm run setup)`,
+      );
     }
     if (opts.queue) {
       await pingRedis(env.REDIS_URL);
@@ -66,7 +84,11 @@ export async function openServices(env: CliEnv, opts: { queue: boolean }): Promi
 }
 
 /** Opens the services for one command and closes them whatever happens. */
-export async function withServices<T>(env: CliEnv, opts: { queue: boolean }, fn: (services: Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(
+  env: CliEnv,
+  opts: { queue: boolean },
+  fn: (services: Services) => Promise<T>,
+): Promise<T> {
   const services = await openServices(env, opts);
   try {
     return await fn(services);

@@ -34,7 +34,9 @@ describe('the command line (commander)', () => {
     const typo = refused(['run', 'fixtures', '--model', 'oracle', '--jsn']);
     expect(typo.code).toBe('commander.unknownOption');
     expect(typo.said).toMatch(/unknown option '--jsn'[\s\S]*Did you mean --json\?/);
-    expect(refused(['run', 'fixtures', '--model', 'oracle', '--max-turn', '3']).said).toMatch(/Did you mean --max-turns\?/);
+    expect(refused(['run', 'fixtures', '--model', 'oracle', '--max-turn', '3']).said).toMatch(
+      /Did you mean --max-turns\?/,
+    );
     expect(refused(['campaign', 'create', '--tool-sets', 'bash']).said).toMatch(/Did you mean --tool-set\?/);
     expect(refused(['campagin', 'status']).said).toMatch(/unknown command 'campagin'[\s\S]*Did you mean campaign\?/);
     expect(refused(['selfcheck', 'dir', '--runs']).said).toMatch(/option '--runs <n>' argument missing/);
@@ -51,9 +53,17 @@ describe('the command line (commander)', () => {
       for (const [flags] of spec.options) expect(help.said, spec.path).toContain(flags);
     }
     const run = refused(['run', '--help']).said;
-    for (const flag of ['--mode <mode>', '--tool-set <name>', '--protocol <protocol>', '--max-turns <n>', '--command-timeout-ms <n>']) expect(run).toContain(flag);
+    for (const flag of [
+      '--mode <mode>',
+      '--tool-set <name>',
+      '--protocol <protocol>',
+      '--max-turns <n>',
+      '--command-timeout-ms <n>',
+    ])
+      expect(run).toContain(flag);
     const create = refused(['campaign', 'create', '--help']).said;
-    for (const flag of ['--mode <mode>', '--agent <name>', '--tool-set <name>', '--max-turns <n>']) expect(create).toContain(flag);
+    for (const flag of ['--mode <mode>', '--agent <name>', '--tool-set <name>', '--max-turns <n>'])
+      expect(create).toContain(flag);
     // `gitbench help run` says the same as `gitbench run --help`.
     expect(refused(['help', 'run']).said).toBe(run);
   });

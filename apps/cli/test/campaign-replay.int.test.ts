@@ -39,7 +39,12 @@ const atif = {
   agent: { name: 'gitbench', model_name: 'acme/agent' },
   steps: [
     { step_id: 1, source: 'user', message: 'task' },
-    { step_id: 2, source: 'agent', message: '', tool_calls: [{ tool_call_id: 'c1', function_name: 'submit', arguments: { answer: 'x' } }] },
+    {
+      step_id: 2,
+      source: 'agent',
+      message: '',
+      tool_calls: [{ tool_call_id: 'c1', function_name: 'submit', arguments: { answer: 'x' } }],
+    },
   ],
 };
 
@@ -62,7 +67,10 @@ beforeAll(async () => {
   copyFileSync(path.join(RESULTS, text), path.join(dir, 'run.json'));
   copyFileSync(path.join(RESULTS, text), path.join(root, 'outside.json'));
   writeFileSync(path.join(dir, 'trajectory.atif.json'), JSON.stringify(atif));
-  writeFileSync(path.join(dir, 'broken.atif.json'), JSON.stringify({ schema_version: 'ATIF-v1.4', steps: 'SECRET-CONTENT' }));
+  writeFileSync(
+    path.join(dir, 'broken.atif.json'),
+    JSON.stringify({ schema_version: 'ATIF-v1.4', steps: 'SECRET-CONTENT' }),
+  );
   writeFileSync(path.join(dir, 'notes.json'), JSON.stringify({ hello: 'SECRET-CONTENT' }));
   writeFileSync(path.join(dir, 'text.json'), 'SECRET-CONTENT, not JSON');
   symlinkSync(path.join(root, 'outside.json'), path.join(dir, 'escape.json'));
@@ -112,11 +120,13 @@ async function refused(source: string, outputModes?: string[]): Promise<string> 
 
 describe('campaign creation opens every replay target', () => {
   it('refuses a source that does not exist', async () => {
-    expect(await refused('absent.json')).toBe("models[1]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).");
+    expect(await refused('absent.json')).toBe(
+      "models[1]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
+    );
   });
 
   it('refuses a source outside the replay directories, by the path as written or through a symbolic link', async () => {
-    const outside = "lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).";
+    const outside = 'lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).';
     expect(await refused('/etc/passwd')).toBe(`models[1]: Replay source '/etc/passwd' ${outside}`);
     expect(await refused('../outside.json')).toBe(`models[1]: Replay source '../outside.json' ${outside}`);
     expect(await refused('escape.json')).toBe(`models[1]: Replay source 'escape.json' ${outside}`);
@@ -136,36 +146,62 @@ describe('campaign creation opens every replay target', () => {
     })();
     const message = await Promise.race([refused('fifo.json'), watch.then(() => '')]).finally(() => (refusing = false));
     await watch;
-    expect(message).toBe("models[1]: Replay source 'fifo.json' is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).");
+    expect(message).toBe(
+      "models[1]: Replay source 'fifo.json' is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).",
+    );
     expect(hasReader(fifo)).toBe(false);
   });
 
   it('refuses a source that is neither a result file nor an ATIF trajectory', async () => {
     expect(await refused('text.json')).toBe("models[1]: Replay source 'text.json' is not valid JSON.");
-    expect(await refused('notes.json')).toBe("models[1]: Replay source 'notes.json' cannot be replayed: Replay file notes.json is not a GitBench result file.");
-    expect(await refused('broken.atif.json', ['agent'])).toMatch(/^models\[1\]: Replay source 'broken\.atif\.json' cannot be replayed: Replay file broken\.atif\.json is not an ATIF v1 trajectory \(steps: /);
+    expect(await refused('notes.json')).toBe(
+      "models[1]: Replay source 'notes.json' cannot be replayed: Replay file notes.json is not a GitBench result file.",
+    );
+    expect(await refused('broken.atif.json', ['agent'])).toMatch(
+      /^models\[1\]: Replay source 'broken\.atif\.json' cannot be replayed: Replay file broken\.atif\.json is not an ATIF v1 trajectory \(steps: /,
+    );
   });
 
   it('refuses a source of the wrong kind for the output modes', async () => {
     expect(await refused('trajectory.atif.json', ['text'])).toBe(
       "models[1]: 'replay:trajectory.atif.json' holds only an ATIF trajectory, which replays in the agent output mode alone; this campaign also runs text.",
     );
-    expect(await refused('trajectory.atif.json', ['agent', 'json_schema'])).toMatch(/this campaign also runs json_schema\.$/);
+    expect(await refused('trajectory.atif.json', ['agent', 'json_schema'])).toMatch(
+      /this campaign also runs json_schema\.$/,
+    );
     expect(await refused('run.json', ['agent'])).toBe(
       "models[1]: 'replay:run.json' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).",
     );
   });
 
   it('gives `gitbench campaign create` the same text, before any service is opened', async () => {
-    const r = await gitbench(['campaign', 'create', '--name', 'cli replay', '--model', 'replay:absent.json', '--fixtures', FIXTURES, '--domain', 'blame_forensics'], {
-      GITBENCH_REPLAY_DIRS: dir,
-      GITBENCH_URL: undefined,
-      DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/unreachable',
-    });
+    const r = await gitbench(
+      [
+        'campaign',
+        'create',
+        '--name',
+        'cli replay',
+        '--model',
+        'replay:absent.json',
+        '--fixtures',
+        FIXTURES,
+        '--domain',
+        'blame_forensics',
+      ],
+      {
+        GITBENCH_REPLAY_DIRS: dir,
+        GITBENCH_URL: undefined,
+        DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/unreachable',
+      },
+    );
     expect(r.code).not.toBe(0);
     expect(JSON.parse(r.stderr)).toEqual({
       formErrors: [],
-      fieldErrors: { 'models.0': ["models[0]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS)."] },
+      fieldErrors: {
+        'models.0': [
+          "models[0]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
+        ],
+      },
     });
   });
 
@@ -178,7 +214,9 @@ describe('campaign creation opens every replay target', () => {
       const result = await createCampaign(deps(), config(model, [...modes]), actor);
       expect(result).toMatchObject({ ok: true, queued: true, targets: 2 });
       const campaignId = (result as { campaignId: string }).campaignId;
-      expect((await t.db.campaignTarget.findMany({ where: { campaignId } })).map((x) => x.modelId).sort()).toEqual(['mock', model].sort());
+      expect((await t.db.campaignTarget.findMany({ where: { campaignId } })).map((x) => x.modelId).sort()).toEqual(
+        ['mock', model].sort(),
+      );
     }
     expect(queued.length - before).toBe(2);
   });

@@ -42,9 +42,21 @@ beforeAll(async () => {
   t = await createTestDatabase(DATABASE_URL, 'cli');
   redis = new TestRedis(await freePort());
   await redis.start();
-  model = await startFakeModelServer(() => (modelDown ? openAIError(503, 'overloaded') : { json: chatCompletion({ content: 'Simplify query for performance', usage: { prompt: 50, completion: 5, cost: 0.0001 } }) }));
+  model = await startFakeModelServer(() =>
+    modelDown
+      ? openAIError(503, 'overloaded')
+      : {
+          json: chatCompletion({
+            content: 'Simplify query for performance',
+            usage: { prompt: 50, completion: 5, cost: 0.0001 },
+          }),
+        },
+  );
   const profiles = path.join(tmp, 'gitbench.json');
-  writeFileSync(profiles, JSON.stringify({ models: { hosted: { models: ['acme/coder'], base_url: `${model.url}/v1`, retry_count: 1 } } }));
+  writeFileSync(
+    profiles,
+    JSON.stringify({ models: { hosted: { models: ['acme/coder'], base_url: `${model.url}/v1`, retry_count: 1 } } }),
+  );
   env = {
     DATABASE_URL,
     GITBENCH_DATABASE_SCHEMA: t.schema,
@@ -74,29 +86,78 @@ const campaigns = () => t.db.campaign.count();
 
 describe('gitbench campaign create', () => {
   it("prints the API's field errors for an invalid configuration and writes nothing", async () => {
-    const bad = await cli(['campaign', 'create', '--name', '', '--model', 'oracle', '--trials', '0', '--fixtures', FIXTURES]);
+    const bad = await cli([
+      'campaign',
+      'create',
+      '--name',
+      '',
+      '--model',
+      'oracle',
+      '--trials',
+      '0',
+      '--fixtures',
+      FIXTURES,
+    ]);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr.slice(bad.stderr.indexOf('{')))).toEqual({ formErrors: [], fieldErrors: { name: ['Enter a name.'], trials: ['Run at least 1 trial.'] } });
+    expect(JSON.parse(bad.stderr.slice(bad.stderr.indexOf('{')))).toEqual({
+      formErrors: [],
+      fieldErrors: { name: ['Enter a name.'], trials: ['Run at least 1 trial.'] },
+    });
 
     const unknownModel = await cli(['campaign', 'create', '--name', 'x', '--model', 'sim', '--fixtures', FIXTURES]);
     expect(unknownModel.code).toBe(2);
     const errors = JSON.parse(unknownModel.stderr) as { fieldErrors: Record<string, string[]> };
-    expect(errors.fieldErrors['models.0']?.[0]).toMatch(/^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, or use a built-in model: oracle, nop, mock, simulated\[:seed\]/);
+    expect(errors.fieldErrors['models.0']?.[0]).toMatch(
+      /^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, or use a built-in model: oracle, nop, mock, simulated\[:seed\]/,
+    );
 
-    const noJudge = await cli(['campaign', 'create', '--name', 'x', '--model', 'oracle', '--fixtures', FIXTURES, '--judge-profile', 'judges']);
+    const noJudge = await cli([
+      'campaign',
+      'create',
+      '--name',
+      'x',
+      '--model',
+      'oracle',
+      '--fixtures',
+      FIXTURES,
+      '--judge-profile',
+      'judges',
+    ]);
     expect(noJudge.code).toBe(2);
-    expect(JSON.parse(noJudge.stderr)).toEqual({ formErrors: [], fieldErrors: { judgeProfile: ["Judge profile 'judges' is not configured (configured: hosted)."] } });
+    expect(JSON.parse(noJudge.stderr)).toEqual({
+      formErrors: [],
+      fieldErrors: { judgeProfile: ["Judge profile 'judges' is not configured (configured: hosted)."] },
+    });
 
     const file = path.join(tmp, 'broken.json');
     writeFileSync(file, '{"name": ');
     const notJson = await cli(['campaign', 'create', '--config', file]);
     expect(notJson.code).toBe(2);
-    expect(JSON.parse(notJson.stderr)).toMatchObject({ formErrors: [expect.stringMatching(/broken\.json is not valid JSON/)], fieldErrors: {} });
+    expect(JSON.parse(notJson.stderr)).toMatchObject({
+      formErrors: [expect.stringMatching(/broken\.json is not valid JSON/)],
+      fieldErrors: {},
+    });
     expect(await campaigns()).toBe(0);
   });
 
   it('creates a campaign, prints its id, and --wait follows it to the end', { timeout: 300_000 }, async () => {
-    const r = await cli(['campaign', 'create', '--name', 'cli oracle vs simulated', '--model', 'oracle', '--model', 'simulated:5', '--trials', '2', '--fixtures', FIXTURES, '--id', 'blame_forensics/f001,git_clean/f002', '--wait']);
+    const r = await cli([
+      'campaign',
+      'create',
+      '--name',
+      'cli oracle vs simulated',
+      '--model',
+      'oracle',
+      '--model',
+      'simulated:5',
+      '--trials',
+      '2',
+      '--fixtures',
+      FIXTURES,
+      '--id',
+      'blame_forensics/f001,git_clean/f002',
+      '--wait',
+    ]);
     expect(r.code, `${r.stdout}\n${r.stderr}\n${worker.output.join('').slice(-2000)}`).toBe(0);
     const id = r.stdout.split('\n')[0]!;
     expect(id).toMatch(/^cmp_[A-Za-z0-9]+$/);
@@ -104,7 +165,9 @@ describe('gitbench campaign create', () => {
     expect(r.stdout).toContain('completeness: complete');
     const campaign = await t.db.campaign.findUniqueOrThrow({ where: { id } });
     expect(campaign).toMatchObject({ status: 'COMPLETED', createdBy: expect.any(String), trials: 2 });
-    expect(await t.db.attempt.count({ where: { campaignId: id, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })).toBe(8);
+    expect(await t.db.attempt.count({ where: { campaignId: id, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })).toBe(
+      8,
+    );
     // The creation is audited once, by the use case the API shares, naming the shell user.
     const audits = await t.db.auditEvent.findMany({ where: { action: 'campaign.create', targetId: id } });
     expect(audits.map((a) => [a.via, a.actorId, a.detail])).toEqual([['cli', null, { attempts: 8 }]]);
@@ -115,7 +178,16 @@ describe('status, export, retry and cancel on a campaign', () => {
   let id: string;
   beforeAll(async () => {
     const file = path.join(tmp, 'config.json');
-    writeFileSync(file, JSON.stringify({ name: 'from a file', createdBy: 'test', models: ['oracle', 'mock'], trials: 2, fixtures: { suiteDir: FIXTURES, ids: ['blame_forensics/f001', 'worktree_usage/f004'] } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'from a file',
+        createdBy: 'test',
+        models: ['oracle', 'mock'],
+        trials: 2,
+        fixtures: { suiteDir: FIXTURES, ids: ['blame_forensics/f001', 'worktree_usage/f004'] },
+      }),
+    );
     const r = await cli(['campaign', 'create', '--config', file, '--wait', '--json']);
     expect(r.code, r.stderr).toBe(0);
     id = jsonOf<{ campaignId: string }>(r).campaignId;
@@ -129,7 +201,13 @@ describe('status, export, retry and cancel on a campaign', () => {
     const oracle = summary.perTarget.find((g) => g.modelId === 'oracle')!;
     expect(oracle.meanSuccess).toMatchObject({ numerator: 4, denominator: 4, value: 1, interval: { high: 1 } });
     expect(oracle.meanSuccess.interval!.low).toBeCloseTo(0.51, 2);
-    expect(oracle.passAny).toMatchObject({ applicable: true, points: [{ n: 1, numerator: 2, denominator: 2 }, { n: 2, numerator: 2, denominator: 2 }] });
+    expect(oracle.passAny).toMatchObject({
+      applicable: true,
+      points: [
+        { n: 1, numerator: 2, denominator: 2 },
+        { n: 2, numerator: 2, denominator: 2 },
+      ],
+    });
     expect(oracle.classification).toMatchObject({ stablePass: 2, flaky: 0, stableFail: 0 });
     const mock = summary.perTarget.find((g) => g.modelId === 'mock')!;
     expect(mock.classification).toMatchObject({ stablePass: 0, stableFail: 2 });
@@ -154,7 +232,19 @@ describe('status, export, retry and cancel on a campaign', () => {
     const aa = (await cli(['campaign', 'export', id, '--format', 'aa'])).stdout.trim().split('\n');
     expect(aa[0]).toBe(AA_COLUMNS.join(','));
     const rows = aa.slice(1).map((line) => Object.fromEntries(line.split(',').map((v, i) => [AA_COLUMNS[i], v])));
-    expect(rows.map((r) => [r.model, r.benchmark, r.score, r.total, r.passed, r.output_mode, r.trials, r.excluded, r.profile])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.model,
+        r.benchmark,
+        r.score,
+        r.total,
+        r.passed,
+        r.output_mode,
+        r.trials,
+        r.excluded,
+        r.profile,
+      ]),
+    ).toEqual([
       ['mock', 'blame_forensics', '0', '2', '0', 'text', '2', '0', 'builtin'],
       ['mock', 'worktree_usage', '0', '2', '0', 'text', '2', '0', 'builtin'],
       ['oracle', 'blame_forensics', '1', '2', '2', 'text', '2', '0', 'builtin'],
@@ -170,7 +260,21 @@ describe('status, export, retry and cancel on a campaign', () => {
 
   it('retry queues only infrastructure failures again, and they finish', { timeout: 300_000 }, async () => {
     modelDown = true;
-    const r = await cli(['campaign', 'create', '--name', 'hosted', '--model', 'acme/coder', '--trials', '1', '--fixtures', FIXTURES, '--id', 'blame_forensics/f001', '--wait']);
+    const r = await cli([
+      'campaign',
+      'create',
+      '--name',
+      'hosted',
+      '--model',
+      'acme/coder',
+      '--trials',
+      '1',
+      '--fixtures',
+      FIXTURES,
+      '--id',
+      'blame_forensics/f001',
+      '--wait',
+    ]);
     expect(r.code).toBe(1);
     const campaignId = r.stdout.split('\n')[0]!;
     expect(r.stdout).toMatch(/INFRA_FAILURE 1/);
@@ -178,25 +282,54 @@ describe('status, export, retry and cancel on a campaign', () => {
     modelDown = false;
     const retried = await cli(['campaign', 'retry', campaignId, '--json']);
     expect(jsonOf(retried)).toEqual({ requeued: 1, dispatched: 1, replanned: false });
-    await waitFor('the retried attempt to pass', async () => (await t.db.attempt.findFirst({ where: { campaignId, status: 'VALID_PASS' } })) ?? undefined, 120_000);
-    const attempt = await t.db.attempt.findFirstOrThrow({ where: { campaignId }, include: { tries: { orderBy: { tryNumber: 'asc' } } } });
+    await waitFor(
+      'the retried attempt to pass',
+      async () => (await t.db.attempt.findFirst({ where: { campaignId, status: 'VALID_PASS' } })) ?? undefined,
+      120_000,
+    );
+    const attempt = await t.db.attempt.findFirstOrThrow({
+      where: { campaignId },
+      include: { tries: { orderBy: { tryNumber: 'asc' } } },
+    });
     expect(attempt.tries.map((x) => x.status)).toEqual(['INFRA_FAILURE', 'VALID_PASS']);
     expect(attempt).toMatchObject({ costUsd: 0.0001, inputTokens: 50 });
     const again = await cli(['campaign', 'retry', id, '--json']);
     expect(jsonOf(again)).toEqual({ requeued: 0, dispatched: 0, replanned: false });
   });
 
-  it('cancel stops a running campaign once, and says so when there is nothing to cancel', { timeout: 120_000 }, async () => {
-    const r = await cli(['campaign', 'create', '--name', 'to cancel', '--model', 'simulated:1', '--trials', '20', '--fixtures', FIXTURES, '--domain', 'git_clean', '--json']);
-    const campaignId = jsonOf<{ campaignId: string }>(r).campaignId;
-    const cancelled = await cli(['campaign', 'cancel', campaignId, '--json']);
-    expect(cancelled.code).toBe(0);
-    expect(jsonOf(cancelled)).toMatchObject({ cancelled: true });
-    expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('CANCELLED');
-    const twice = await cli(['campaign', 'cancel', campaignId]);
-    expect([twice.code, twice.stderr.trim()]).toEqual([1, `${campaignId} is cancelled: there is nothing to cancel`]);
-    await waitFor('no attempt left running', async () => (await t.db.attempt.count({ where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } } })) === 0, 60_000);
-  });
+  it(
+    'cancel stops a running campaign once, and says so when there is nothing to cancel',
+    { timeout: 120_000 },
+    async () => {
+      const r = await cli([
+        'campaign',
+        'create',
+        '--name',
+        'to cancel',
+        '--model',
+        'simulated:1',
+        '--trials',
+        '20',
+        '--fixtures',
+        FIXTURES,
+        '--domain',
+        'git_clean',
+        '--json',
+      ]);
+      const campaignId = jsonOf<{ campaignId: string }>(r).campaignId;
+      const cancelled = await cli(['campaign', 'cancel', campaignId, '--json']);
+      expect(cancelled.code).toBe(0);
+      expect(jsonOf(cancelled)).toMatchObject({ cancelled: true });
+      expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('CANCELLED');
+      const twice = await cli(['campaign', 'cancel', campaignId]);
+      expect([twice.code, twice.stderr.trim()]).toEqual([1, `${campaignId} is cancelled: there is nothing to cancel`]);
+      await waitFor(
+        'no attempt left running',
+        async () => (await t.db.attempt.count({ where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } } })) === 0,
+        60_000,
+      );
+    },
+  );
 });
 
 describe('gitbench import-legacy', () => {
@@ -208,7 +341,9 @@ describe('gitbench import-legacy', () => {
       [true, 68],
       [true, 68],
     ]);
-    expect(await t.db.campaignStats.count({ where: { campaignId: { in: imported.map((i) => i.campaignId) } } })).toBeGreaterThan(0);
+    expect(
+      await t.db.campaignStats.count({ where: { campaignId: { in: imported.map((i) => i.campaignId) } } }),
+    ).toBeGreaterThan(0);
     const again = jsonOf<{ campaignId: string; created: boolean }[]>(await cli(['import-legacy', RESULTS, '--json']));
     expect(again).toEqual(imported.map((i) => expect.objectContaining({ campaignId: i.campaignId, created: false })));
 

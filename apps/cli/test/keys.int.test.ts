@@ -19,7 +19,12 @@ afterAll(async () => {
 describe('gitbench keys rotate', () => {
   it('re-encrypts every stored key under the new secret, says how many, never prints a key, and audits it', async () => {
     await putProviderKey(t.db, OLD, { name: 'openrouter', value: KEY, by: 'admin@x' });
-    const env = { DATABASE_URL, GITBENCH_DATABASE_SCHEMA: t.schema, GITBENCH_OLD_SECRET_KEY: OLD, GITBENCH_SECRET_KEY: NEW };
+    const env = {
+      DATABASE_URL,
+      GITBENCH_DATABASE_SCHEMA: t.schema,
+      GITBENCH_OLD_SECRET_KEY: OLD,
+      GITBENCH_SECRET_KEY: NEW,
+    };
     const r = await gitbench(['keys', 'rotate'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('re-encrypted 1 stored key(s) under the new secret (0 already were)\n');

@@ -7,7 +7,8 @@ import { ROOT, UPSTREAM, type CliResult } from './cli-process';
  * Right after `npm ci` there is no generated Prisma client. The commands that need only Docker (or
  * nothing) must work then: each runs here in a process that refuses to load the database client.
  */
-if (!process.env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
+if (!process.env.GITBENCH_SANDBOX_IMAGE)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
 const HOOK = path.join(import.meta.dirname, 'support/without-prisma-client.mjs');
 const SUITE = path.join(UPSTREAM, 'fixtures');
 
@@ -45,7 +46,15 @@ describe('gitbench without a generated database client', () => {
       [['selfcheck', one], /4 passed, 0 failed/],
       [['run', one, '--model', 'oracle', '--output-mode', 'text'], /passed 4\/4 scored/],
       [['profiles'], /oracle/],
-      [['rescore', path.join(UPSTREAM, 'results', '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json'), '--fixtures', one], /compared 4, agree 4/],
+      [
+        [
+          'rescore',
+          path.join(UPSTREAM, 'results', '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json'),
+          '--fixtures',
+          one,
+        ],
+        /compared 4, agree 4/,
+      ],
     ];
     for (const [args, want] of runs) {
       const r = await gitbenchWithoutClient(args);
@@ -55,12 +64,16 @@ describe('gitbench without a generated database client', () => {
     }
   });
 
-  it('finds (or builds) the sandbox image itself when GITBENCH_SANDBOX_IMAGE is not set', { timeout: 600_000 }, async () => {
-    const env = { ...process.env };
-    delete env.GITBENCH_SANDBOX_IMAGE;
-    const r = await gitbenchWithoutClient(['selfcheck', path.join(SUITE, 'git_grep')], env);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`using ${process.env.GITBENCH_SANDBOX_IMAGE}`);
-    expect(r.stdout).toMatch(/4 passed, 0 failed/);
-  });
+  it(
+    'finds (or builds) the sandbox image itself when GITBENCH_SANDBOX_IMAGE is not set',
+    { timeout: 600_000 },
+    async () => {
+      const env = { ...process.env };
+      delete env.GITBENCH_SANDBOX_IMAGE;
+      const r = await gitbenchWithoutClient(['selfcheck', path.join(SUITE, 'git_grep')], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`using ${process.env.GITBENCH_SANDBOX_IMAGE}`);
+      expect(r.stdout).toMatch(/4 passed, 0 failed/);
+    },
+  );
 });

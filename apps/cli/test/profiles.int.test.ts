@@ -11,7 +11,11 @@ writeFileSync(
   file,
   JSON.stringify({
     models: {
-      openrouter: { models: ['openai/gpt-5.1#high', 'mistralai/devstral-2512'], base_url: 'https://openrouter.ai/api/v1', api_key_env: 'GITBENCH_TEST_OR_KEY' },
+      openrouter: {
+        models: ['openai/gpt-5.1#high', 'mistralai/devstral-2512'],
+        base_url: 'https://openrouter.ai/api/v1',
+        api_key_env: 'GITBENCH_TEST_OR_KEY',
+      },
       local: { model: 'llama3.1:8b', base_url: 'http://localhost:11434' },
       judges: { models: ['judge-a'], base_url: 'http://127.0.0.1:9/v1', api_key_env: 'GITBENCH_TEST_MISSING_KEY' },
     },
@@ -25,7 +29,14 @@ interface Listing {
   profilesFile: string | null;
   judgeProfile: string | null;
   builtin: { kind: string; usage: string; simulated: boolean }[];
-  profiles: { name: string; provider: string; models: string[]; apiKeyEnv: string | null; apiKey: string; isJudge: boolean }[];
+  profiles: {
+    name: string;
+    provider: string;
+    models: string[];
+    apiKeyEnv: string | null;
+    apiKey: string;
+    isJudge: boolean;
+  }[];
 }
 
 describe('gitbench profiles', () => {
@@ -35,7 +46,13 @@ describe('gitbench profiles', () => {
     const listing = jsonOf<Listing>(r);
     expect(listing.profilesFile).toBe(file);
     expect(listing.judgeProfile).toBe('judges');
-    expect(listing.builtin.map((m) => m.usage)).toEqual(['oracle', 'nop', 'mock', 'simulated[:seed]', 'replay:<result file or dir>']);
+    expect(listing.builtin.map((m) => m.usage)).toEqual([
+      'oracle',
+      'nop',
+      'mock',
+      'simulated[:seed]',
+      'replay:<result file or dir>',
+    ]);
     expect(listing.profiles.map((p) => [p.name, p.provider, p.apiKeyEnv, p.apiKey, p.isJudge])).toEqual([
       ['openrouter', 'openrouter', 'GITBENCH_TEST_OR_KEY', 'set', false],
       ['local', 'ollama', null, 'not needed', false],
@@ -45,14 +62,18 @@ describe('gitbench profiles', () => {
 
     const text = await gitbench(['profiles'], { ...env, GITBENCH_PROFILES: file });
     expect(text.stdout).toContain(`profiles from ${file}:`);
-    expect(text.stdout).toMatch(/openrouter: openrouter https:\/\/openrouter\.ai\/api\/v1, key GITBENCH_TEST_OR_KEY \(set\)/);
+    expect(text.stdout).toMatch(
+      /openrouter: openrouter https:\/\/openrouter\.ai\/api\/v1, key GITBENCH_TEST_OR_KEY \(set\)/,
+    );
     expect(text.stdout).toMatch(/judges \[judge\]: .* key GITBENCH_TEST_MISSING_KEY \(missing\)/);
     expect(text.stdout).toMatch(/simulated\[:seed\] +seeded stand-in/);
     expect(text.stdout).not.toContain(SECRET);
   });
 
   it('finds gitbench.json in the working directory, and says when there is none', async () => {
-    const found = jsonOf<Listing>(await gitbench(['profiles', '--json'], { GITBENCH_PROFILES: undefined, HOME: dir }, dir));
+    const found = jsonOf<Listing>(
+      await gitbench(['profiles', '--json'], { GITBENCH_PROFILES: undefined, HOME: dir }, dir),
+    );
     expect(found.profilesFile).toBe(file);
     const empty = mkdtempSync(path.join(tmpdir(), 'gitbench-cli-noprofiles-'));
     const none = await gitbench(['profiles'], { GITBENCH_PROFILES: undefined, HOME: empty }, empty);

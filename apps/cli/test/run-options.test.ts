@@ -10,10 +10,27 @@ const exportArgs = (argv: string[]) => parseCommandLine(['campaign', 'export', '
 
 describe('gitbench run arguments', () => {
   it('takes any model id with its effort and passes the overrides to the registry', () => {
-    const opts = parseRunArgs(['suite', '--model', 'openai/o3-mini#high', '--provider', 'openrouter', '--base-url', 'https://openrouter.ai/api/v1', '--profile', 'or', '--judge-profile', 'judges']);
+    const opts = parseRunArgs([
+      'suite',
+      '--model',
+      'openai/o3-mini#high',
+      '--provider',
+      'openrouter',
+      '--base-url',
+      'https://openrouter.ai/api/v1',
+      '--profile',
+      'or',
+      '--judge-profile',
+      'judges',
+    ]);
     expect(opts).toMatchObject({
       dir: 'suite',
-      target: { model: 'openai/o3-mini#high', provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', profile: 'or' },
+      target: {
+        model: 'openai/o3-mini#high',
+        provider: 'openrouter',
+        baseUrl: 'https://openrouter.ai/api/v1',
+        profile: 'or',
+      },
       judgeProfile: 'judges',
       outputModes: ['text'],
       trials: 1,
@@ -21,8 +38,13 @@ describe('gitbench run arguments', () => {
       json: false,
     });
     expect(parseRunArgs(['s', '--model=qwen3:high']).target).toEqual({ model: 'qwen3:high' });
-    expect(parseRunArgs(['s', '--model', 'replay:/r/a.json,/r/b.json', '--output-mode', 'both']).outputModes).toEqual(['text', 'json_schema']);
-    expect(parseRunArgs(['s', '--model', 'simulated:7', '--trials', '3', '--json', '--json-output', 'out.json'])).toMatchObject({ trials: 3, json: true, jsonOutput: 'out.json' });
+    expect(parseRunArgs(['s', '--model', 'replay:/r/a.json,/r/b.json', '--output-mode', 'both']).outputModes).toEqual([
+      'text',
+      'json_schema',
+    ]);
+    expect(
+      parseRunArgs(['s', '--model', 'simulated:7', '--trials', '3', '--json', '--json-output', 'out.json']),
+    ).toMatchObject({ trials: 3, json: true, jsonOutput: 'out.json' });
   });
 
   it('rejects, naming the flag, what no registry lookup could fix', () => {
@@ -49,26 +71,67 @@ describe('gitbench run arguments', () => {
 
 describe('repeatable and restricted flags', () => {
   it('collects repeated and comma-separated values, keeping commas where asked', () => {
-    const args = parseCommandLine(['campaign', 'create', '--tag', 'a,b', '--tag=c', '--model', 'replay:x.json,y.json', '--model', 'mock']).args;
+    const args = parseCommandLine([
+      'campaign',
+      'create',
+      '--tag',
+      'a,b',
+      '--tag=c',
+      '--model',
+      'replay:x.json,y.json',
+      '--model',
+      'mock',
+    ]).args;
     expect(listFlag(args, 'tag')).toEqual(['a', 'b', 'c']);
     expect(listFlag(args, 'model', { commas: false })).toEqual(['replay:x.json,y.json', 'mock']);
     expect(listFlag(args, 'domain')).toEqual([]);
     expect(choiceFlag(exportArgs(['--format', 'csv']), 'format', ['csv', 'json'])).toBe('csv');
-    expect(() => choiceFlag(exportArgs(['--format', 'xml']), 'format', ['csv', 'json'])).toThrow(/--format must be one of csv, json, got xml/);
+    expect(() => choiceFlag(exportArgs(['--format', 'xml']), 'format', ['csv', 'json'])).toThrow(
+      /--format must be one of csv, json, got xml/,
+    );
   });
 });
 
 describe('gitbench run --mode agent', () => {
   it('takes the agent configuration from its flags, checked like a campaign configuration', () => {
-    const opts = parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'oracle', '--tool-set', 'bash', '--max-turns', '8', '--protocol', 'text']);
-    expect(opts.agent).toMatchObject({ toolSet: 'bash', protocol: 'text', limits: { maxTurns: 8, commandTimeoutMs: 30_000 } });
-    expect(parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop']).agent).toMatchObject({ toolSet: 'default', protocol: 'auto' });
+    const opts = parseRunArgs([
+      'fixtures',
+      '--mode',
+      'agent',
+      '--model',
+      'oracle',
+      '--tool-set',
+      'bash',
+      '--max-turns',
+      '8',
+      '--protocol',
+      'text',
+    ]);
+    expect(opts.agent).toMatchObject({
+      toolSet: 'bash',
+      protocol: 'text',
+      limits: { maxTurns: 8, commandTimeoutMs: 30_000 },
+    });
+    expect(parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop']).agent).toMatchObject({
+      toolSet: 'default',
+      protocol: 'auto',
+    });
     expect(parseRunArgs(['fixtures', '--model', 'nop']).agent).toBeUndefined();
-    expect(() => parseRunArgs(['fixtures', '--model', 'nop', '--tool-set', 'bash'])).toThrow(/--tool-set goes with --mode agent/);
-    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--tool-set', 'nope'])).toThrow(/unknown tool set 'nope'/);
-    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--protocol', 'smoke'])).toThrow(/--mode agent: protocol/);
+    expect(() => parseRunArgs(['fixtures', '--model', 'nop', '--tool-set', 'bash'])).toThrow(
+      /--tool-set goes with --mode agent/,
+    );
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--tool-set', 'nope'])).toThrow(
+      /unknown tool set 'nope'/,
+    );
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--protocol', 'smoke'])).toThrow(
+      /--mode agent: protocol/,
+    );
     // The same section and messages as `gitbench campaign create` (agent-flags.ts): the field is named.
-    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--max-turns', 'x'])).toThrow(/--mode agent: limits\.maxTurns/);
-    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--command-timeout-ms', '5'])).toThrow(/limits\.commandTimeoutMs/);
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--max-turns', 'x'])).toThrow(
+      /--mode agent: limits\.maxTurns/,
+    );
+    expect(() => parseRunArgs(['fixtures', '--mode', 'agent', '--model', 'nop', '--command-timeout-ms', '5'])).toThrow(
+      /limits\.commandTimeoutMs/,
+    );
   });
 });

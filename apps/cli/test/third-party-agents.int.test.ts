@@ -17,7 +17,8 @@ import { gitbench, jsonOf, ROOT } from './cli-process';
  * run hostile commands. The images are built on first use (npm install on the host, then docker
  * build) and reused by every later run.
  */
-if (!process.env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
+if (!process.env.GITBENCH_SANDBOX_IMAGE)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
 const tmp = mkdtempSync(path.join(tmpdir(), 'gitbench-agents-'));
 const SAMPLE = path.join(tmp, 'sample');
 /** Scored on the repository the agent leaves: nop, which changes nothing, must fail each. */
@@ -32,7 +33,9 @@ function buildSample(): void {
   for (const domain of readdirSync(path.join(ROOT, 'fixtures'), { withFileTypes: true })) {
     if (!domain.isDirectory()) continue;
     const dir = path.join(ROOT, 'fixtures', domain.name);
-    const files = readdirSync(dir).filter((f) => /^f\d+\.yaml$/.test(f)).sort();
+    const files = readdirSync(dir)
+      .filter((f) => /^f\d+\.yaml$/.test(f))
+      .sort();
     const pick = files.find((f) => !/^\s+type: llm_judge$/m.test(readFileSync(path.join(dir, f), 'utf8')));
     if (!pick) continue;
     mkdirSync(path.join(SAMPLE, domain.name), { recursive: true });
@@ -83,8 +86,12 @@ describe('gitbench agents', () => {
     expect(text.code, text.stderr).toBe(0);
     for (const a of AGENT_ADAPTERS) expect(text.stdout).toContain(`${a.name}`);
     expect(text.stdout).toContain('@anthropic-ai/claude-code@2.1.332  anthropic-messages, streamed');
-    const json = jsonOf<{ agents: { name: string; version: string; protocol: string }[] }>(await gitbench(['agents', '--json']));
-    expect(json.agents.map((a) => [a.name, a.version, a.protocol])).toEqual(AGENT_ADAPTERS.map((a) => [a.name, a.version, a.protocol]));
+    const json = jsonOf<{ agents: { name: string; version: string; protocol: string }[] }>(
+      await gitbench(['agents', '--json']),
+    );
+    expect(json.agents.map((a) => [a.name, a.version, a.protocol])).toEqual(
+      AGENT_ADAPTERS.map((a) => [a.name, a.version, a.protocol]),
+    );
   });
 
   it('refuses an unknown agent and --agent without --mode agent, naming the known ones', async () => {
@@ -99,23 +106,32 @@ describe('gitbench agents', () => {
 for (const adapter of AGENT_ADAPTERS) {
   describe(`${adapter.name} ${adapter.version}`, () => {
     const sample = sampleFor(adapter.name);
-    it('passes every fixture of the sample with the oracle, through its own shell tool', { timeout: 1_200_000 }, async () => {
-      const r = await run([sample.dir, '--mode', 'agent', '--agent', adapter.name, '--model', 'oracle']);
-      expect(r.code, r.stderr.slice(-3000)).toBe(0);
-      const report = jsonOf<RunReport>(r);
-      expect(report.thirdPartyAgent).toMatchObject({ name: adapter.name, version: adapter.version, protocol: adapter.protocol });
-      expect(report.thirdPartyAgent!.image).toMatch(new RegExp(`^gitbench-agent-${adapter.name}:[0-9a-f]{12}$`));
-      expect(report.runs[0]!.outcomes, r.stderr.slice(-3000)).toEqual({ PASS: sample.size });
-      // The repository-changing fixtures were solved by tool calls the agent made, not by an answer.
-      expect(report.runs[0]!.agent!.toolCalls).toBeGreaterThanOrEqual(sample.changing);
-    });
+    it(
+      'passes every fixture of the sample with the oracle, through its own shell tool',
+      { timeout: 1_200_000 },
+      async () => {
+        const r = await run([sample.dir, '--mode', 'agent', '--agent', adapter.name, '--model', 'oracle']);
+        expect(r.code, r.stderr.slice(-3000)).toBe(0);
+        const report = jsonOf<RunReport>(r);
+        expect(report.thirdPartyAgent).toMatchObject({
+          name: adapter.name,
+          version: adapter.version,
+          protocol: adapter.protocol,
+        });
+        expect(report.thirdPartyAgent!.image).toMatch(new RegExp(`^gitbench-agent-${adapter.name}:[0-9a-f]{12}$`));
+        expect(report.runs[0]!.outcomes, r.stderr.slice(-3000)).toEqual({ PASS: sample.size });
+        // The repository-changing fixtures were solved by tool calls the agent made, not by an answer.
+        expect(report.runs[0]!.agent!.toolCalls).toBeGreaterThanOrEqual(sample.changing);
+      },
+    );
 
     it('fails every fixture that needs a change with nop', { timeout: 600_000 }, async () => {
       const keep = SMALL_SAMPLE[adapter.name];
       const dir = keep ? path.join(tmp, `changing-${adapter.name}`) : path.join(tmp, 'changing');
       if (keep) {
         cpSync(path.join(SAMPLE, 'suite.yaml'), path.join(dir, 'suite.yaml'));
-        for (const c of changing.filter((f) => keep.includes(f.split('/')[0]!))) cpSync(path.join(tmp, 'changing', c.split('/')[0]!), path.join(dir, c.split('/')[0]!), { recursive: true });
+        for (const c of changing.filter((f) => keep.includes(f.split('/')[0]!)))
+          cpSync(path.join(tmp, 'changing', c.split('/')[0]!), path.join(dir, c.split('/')[0]!), { recursive: true });
       }
       const r = await run([dir, '--mode', 'agent', '--agent', adapter.name, '--model', 'nop']);
       expect(r.code, r.stderr.slice(-3000)).toBe(0);
@@ -140,39 +156,68 @@ describe('a hosted model behind the gateway', () => {
   /** The scripted model: the tool call first, then a closing answer once the call's result has come back. */
   async function withScript(call: ReturnType<typeof toolReply>, resultSeen: (body: string) => boolean) {
     await server?.close();
-    server = await startFakeModelServer((req) => (resultSeen(JSON.stringify(req.body)) ? toolReply({ content: 'Done.' }) : call));
+    server = await startFakeModelServer((req) =>
+      resultSeen(JSON.stringify(req.body)) ? toolReply({ content: 'Done.' }) : call,
+    );
     profiles = path.join(tmp, 'gitbench.json');
-    writeFileSync(profiles, JSON.stringify({ models: { relay: { models: ['acme/coder'], base_url: `${server.url}/v1`, api_key_env: 'RELAY_KEY' } } }));
+    writeFileSync(
+      profiles,
+      JSON.stringify({
+        models: { relay: { models: ['acme/coder'], base_url: `${server.url}/v1`, api_key_env: 'RELAY_KEY' } },
+      }),
+    );
   }
 
-  it('never lets the key into the container: not in its environment, files or processes, nor in what the agent sends', { timeout: 300_000 }, async () => {
-    const claude = findAgent('claude-code');
-    // The pattern is written in two quoted halves: the command itself, which goes back to the model with
-    // every later request, must not hold the secret for the search to be meaningful.
-    const look = 'env; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; grep -rIl "4d1c0ffee5""ecret" /home /tmp /work /etc /opt /run /root 2>/dev/null; echo looked';
-    await withScript(toolReply({ calls: [{ name: claude.shellTool.name, args: claude.shellTool.toArguments(look) }] }), (body) => body.includes('looked'));
-    const r = await run([one, '--mode', 'agent', '--agent', 'claude-code', '--model', 'acme/coder', '--max-turns', '4'], { GITBENCH_PROFILES: profiles, RELAY_KEY: SECRET });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    // The gateway called the provider with the key, on the host.
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
-    const sent = server.requests.map((q) => JSON.stringify(q.body)).join('\n');
-    // What the container showed came back as the tool's result: its environment, and no key anywhere.
-    expect(sent).toContain('ANTHROPIC_API_KEY=gitbench-gateway-holds-the-key');
-    expect(sent).toContain('looked');
-    expect(sent).not.toContain('4d1c0ffee5ecret');
-    expect(jsonOf<RunReport>(r).runs[0]!.agent!.exitStatuses, r.stderr.slice(-2000)).toEqual({ model_stopped: 1 });
-  });
+  it(
+    'never lets the key into the container: not in its environment, files or processes, nor in what the agent sends',
+    { timeout: 300_000 },
+    async () => {
+      const claude = findAgent('claude-code');
+      // The pattern is written in two quoted halves: the command itself, which goes back to the model with
+      // every later request, must not hold the secret for the search to be meaningful.
+      const look =
+        'env; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; grep -rIl "4d1c0ffee5""ecret" /home /tmp /work /etc /opt /run /root 2>/dev/null; echo looked';
+      await withScript(
+        toolReply({ calls: [{ name: claude.shellTool.name, args: claude.shellTool.toArguments(look) }] }),
+        (body) => body.includes('looked'),
+      );
+      const r = await run(
+        [one, '--mode', 'agent', '--agent', 'claude-code', '--model', 'acme/coder', '--max-turns', '4'],
+        { GITBENCH_PROFILES: profiles, RELAY_KEY: SECRET },
+      );
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      // The gateway called the provider with the key, on the host.
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+      const sent = server.requests.map((q) => JSON.stringify(q.body)).join('\n');
+      // What the container showed came back as the tool's result: its environment, and no key anywhere.
+      expect(sent).toContain('ANTHROPIC_API_KEY=gitbench-gateway-holds-the-key');
+      expect(sent).toContain('looked');
+      expect(sent).not.toContain('4d1c0ffee5ecret');
+      expect(jsonOf<RunReport>(r).runs[0]!.agent!.exitStatuses, r.stderr.slice(-2000)).toEqual({ model_stopped: 1 });
+    },
+  );
 
-  it('contains a hostile agent process: a flood and a fork bomb left running end at the wall-clock limit, the attempt counted', { timeout: 300_000 }, async () => {
-    const pi = findAgent('pi');
-    const hostile = 'yes gitbench-flood | head -c 100000000 | tail -c 100; (:(){ :|:& };:) 2>/dev/null; sleep infinity';
-    await withScript(toolReply({ calls: [{ name: pi.shellTool.name, args: pi.shellTool.toArguments(hostile) }] }), (body) => body.includes('"role":"tool"'));
-    const r = await run([one, '--mode', 'agent', '--agent', 'pi', '--model', 'acme/coder', '--max-wall-ms', '20000'], { GITBENCH_PROFILES: profiles, RELAY_KEY: SECRET });
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const report = jsonOf<RunReport>(r);
-    expect(report.runs[0]!.agent!.exitStatuses).toEqual({ time_limit: 1 });
-    // Scored on what it left (nothing), a counted failure, not an infrastructure error.
-    expect(report.runs[0]!.outcomes).toEqual({ FAIL: 1 });
-    expect(server.requests).toHaveLength(1);
-  });
+  it(
+    'contains a hostile agent process: a flood and a fork bomb left running end at the wall-clock limit, the attempt counted',
+    { timeout: 300_000 },
+    async () => {
+      const pi = findAgent('pi');
+      const hostile =
+        'yes gitbench-flood | head -c 100000000 | tail -c 100; (:(){ :|:& };:) 2>/dev/null; sleep infinity';
+      await withScript(
+        toolReply({ calls: [{ name: pi.shellTool.name, args: pi.shellTool.toArguments(hostile) }] }),
+        (body) => body.includes('"role":"tool"'),
+      );
+      const r = await run(
+        [one, '--mode', 'agent', '--agent', 'pi', '--model', 'acme/coder', '--max-wall-ms', '20000'],
+        { GITBENCH_PROFILES: profiles, RELAY_KEY: SECRET },
+      );
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      const report = jsonOf<RunReport>(r);
+      expect(report.runs[0]!.agent!.exitStatuses).toEqual({ time_limit: 1 });
+      // Scored on what it left (nothing), a counted failure, not an infrastructure error.
+      expect(report.runs[0]!.outcomes).toEqual({ FAIL: 1 });
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 });

@@ -33,7 +33,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         <header className="border-b border-slate-200 bg-white">
@@ -42,7 +45,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               GitBench
             </a>
             {nav.length > 0 ? (
-              <nav aria-label="Main" className="-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0">
+              <nav
+                aria-label="Main"
+                className="-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0"
+              >
                 {nav.map(([href, label]) => (
                   <a key={href} href={href} className="hover:text-slate-900">
                     {label}
@@ -56,7 +62,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   {actor.email} · {actor.role}
                 </span>
                 {actor.role !== 'viewer' ? (
-                  <a href={actor.role === 'admin' ? '/settings/users' : '/settings/tokens'} className="hover:text-slate-900">
+                  <a
+                    href={actor.role === 'admin' ? '/settings/users' : '/settings/tokens'}
+                    className="hover:text-slate-900"
+                  >
                     Settings
                   </a>
                 ) : null}

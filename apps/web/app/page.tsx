@@ -32,16 +32,18 @@ function InclusionNote({ board }: { board: Leaderboard }) {
       </p>
       {running.length > 0 ? (
         <p className="text-sky-800" data-testid="running-note">
-          Still running, joins the ranking when complete:{' '}
-          <CampaignLinks campaigns={running} />
-          .
+          Still running, joins the ranking when complete: <CampaignLinks campaigns={running} />.
         </p>
       ) : null}
     </div>
   );
 }
 
-export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LeaderboardPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   // Null: an anonymous visitor of the public leaderboard, who sees published campaigns' aggregates only.
   const actor = await requirePublicPage();
   const filters = parseFilters(await searchParams);
@@ -63,8 +65,10 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         <div>
           <h1 className="text-2xl font-semibold">Leaderboard</h1>
           <p className="mt-1 max-w-3xl text-sm text-slate-600">
-            Targets (model × effort × output mode, and in agent mode the agent that drives the model) within each suite version, with their mean one-attempt success: passing valid attempts ÷
-            valid attempts, and its Wilson 95% interval. They are ranked by the interval&apos;s lower bound. Every figure shows its numerator and denominator; follow a model to its fixtures and attempts.{' '}
+            Targets (model × effort × output mode, and in agent mode the agent that drives the model) within each suite
+            version, with their mean one-attempt success: passing valid attempts ÷ valid attempts, and its Wilson 95%
+            interval. They are ranked by the interval&apos;s lower bound. Every figure shows its numerator and
+            denominator; follow a model to its fixtures and attempts.{' '}
             <Link href="/methodology" className="text-indigo-700 underline">
               How the numbers are made
             </Link>
@@ -72,10 +76,17 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </div>
         {actor ? (
-          <ExportLinks href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`} what="leaderboard" />
+          <ExportLinks
+            href={(format) => `/api/export/leaderboard${filtersQuery(filters, { format })}`}
+            what="leaderboard"
+          />
         ) : (
           <p className="text-sm text-slate-600" data-testid="public-note">
-            Published campaigns only. <Link className="text-indigo-700 underline" href="/sign-in">Sign in</Link> for models, fixtures and attempts.
+            Published campaigns only.{' '}
+            <Link className="text-indigo-700 underline" href="/sign-in">
+              Sign in
+            </Link>{' '}
+            for models, fixtures and attempts.
           </p>
         )}
       </div>
@@ -83,12 +94,17 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       <InclusionNote board={board} />
       {board.rows.length === 0 ? (
         campaigns.length === 0 && !actor ? (
-          <EmptyState title="No published campaigns yet">Campaigns appear here once their team publishes them.</EmptyState>
+          <EmptyState title="No published campaigns yet">
+            Campaigns appear here once their team publishes them.
+          </EmptyState>
         ) : campaigns.length === 0 ? (
           <EmptyState title="No campaigns yet">
-            Launch one from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> (the oracle, mock and
-            simulated models need no API key), or import upstream results with <code>npx gitbench import-legacy &lt;files…&gt;</code>. Check
-            services on the{' '}
+            Launch one from the{' '}
+            <Link className="text-indigo-700 underline" href="/campaigns/new">
+              new campaign form
+            </Link>{' '}
+            (the oracle, mock and simulated models need no API key), or import upstream results with{' '}
+            <code>npx gitbench import-legacy &lt;files…&gt;</code>. Check services on the{' '}
             <Link className="text-indigo-700 underline" href="/status">
               system status
             </Link>{' '}
@@ -109,7 +125,10 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               ? 'Every suite version is pooled into one row per target, as asked: rows may sum different fixture sets.'
               : 'Each suite version is ranked on its own: a row never sums campaigns of different suites.'}{' '}
             {board.pooled || board.suites.length > 1 ? (
-              <Link className="text-indigo-700 underline" href={filtersQuery({ ...filters, suite: board.pooled ? undefined : ALL_SUITES })}>
+              <Link
+                className="text-indigo-700 underline"
+                href={filtersQuery({ ...filters, suite: board.pooled ? undefined : ALL_SUITES })}
+              >
                 {board.pooled ? 'Rank each suite apart' : 'Pool every suite instead'}
               </Link>
             ) : null}
@@ -118,20 +137,30 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             <LeaderboardTable rows={board.rows} filters={filters} linkModels={actor !== null} />
           ) : (
             board.suites.map((suite) => (
-              <section key={suite} aria-labelledby={`suite-${suite}`} className="space-y-2" data-testid="suite-ranking" data-suite={suite}>
+              <section
+                key={suite}
+                aria-labelledby={`suite-${suite}`}
+                className="space-y-2"
+                data-testid="suite-ranking"
+                data-suite={suite}
+              >
                 {board.suites.length > 1 || !filters.suite ? (
                   <h2 id={`suite-${suite}`} className="text-base font-semibold">
                     Suite version <code className="text-sm">{suite}</code>
                   </h2>
                 ) : null}
-                <LeaderboardTable rows={board.rows.filter((r) => r.suiteVersion === suite)} filters={filters} linkModels={actor !== null} />
+                <LeaderboardTable
+                  rows={board.rows.filter((r) => r.suiteVersion === suite)}
+                  filters={filters}
+                  linkModels={actor !== null}
+                />
               </section>
             ))
           )}
           <p className="text-xs text-slate-500">
-            Cost, tokens and API time are means per complete trial round (a round counts when every one of its attempts has a valid outcome), so
-            campaigns with different trial counts compare fairly; the campaign totals are shown underneath. &ldquo;—&rdquo; means unknown, never
-            zero.
+            Cost, tokens and API time are means per complete trial round (a round counts when every one of its attempts
+            has a valid outcome), so campaigns with different trial counts compare fairly; the campaign totals are shown
+            underneath. &ldquo;—&rdquo; means unknown, never zero.
             {board.rows.some((r) => r.simulated)
               ? ' Rows marked simulated come from the seeded simulated model: a coin, not a model, useful to see flaky fixtures and pass_any_at_n.'
               : ''}
@@ -144,11 +173,17 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             Human baselines
           </h2>
           <p className="max-w-3xl text-sm text-slate-600">
-            People who worked fixtures themselves with <code>gitbench human</code>: the same sandbox, tools, limits and scoring as an agent, their
-            time and every command recorded as a trajectory. Shown beside the models for scale, not ranked among them: a person works the few
-            fixtures they chose, once.
+            People who worked fixtures themselves with <code>gitbench human</code>: the same sandbox, tools, limits and
+            scoring as an agent, their time and every command recorded as a trajectory. Shown beside the models for
+            scale, not ranked among them: a person works the few fixtures they chose, once.
           </p>
-          <LeaderboardTable rows={board.humans} showRank={false} filters={filters} testId="human-baselines-table" linkModels={actor !== null} />
+          <LeaderboardTable
+            rows={board.humans}
+            showRank={false}
+            filters={filters}
+            testId="human-baselines-table"
+            linkModels={actor !== null}
+          />
         </section>
       ) : null}
       {familiesWithResults.length > 0 ? (

@@ -30,7 +30,12 @@ function ExitDistribution({ exits, total }: { exits: Record<AgentEnd, number>; t
     <div className="min-w-48 space-y-1">
       <div className="flex h-2.5 w-full overflow-hidden rounded bg-slate-100" aria-hidden>
         {present.map((e) => (
-          <span key={e} className={END_STYLE[e].colour} style={{ width: `${(exits[e] / Math.max(1, total)) * 100}%` }} title={`${END_STYLE[e].label}: ${exits[e]}`} />
+          <span
+            key={e}
+            className={END_STYLE[e].colour}
+            style={{ width: `${(exits[e] / Math.max(1, total)) * 100}%` }}
+            title={`${END_STYLE[e].label}: ${exits[e]}`}
+          />
         ))}
       </div>
       <div className="flex flex-wrap gap-x-2 text-[11px] text-slate-600">
@@ -100,13 +105,41 @@ export function AgentStatsTable({
             </>
           ),
         },
-        { header: 'Agent', title: 'What drives the model: gitbench (our own loop) or a third-party coding agent', cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} /> },
+        {
+          header: 'Agent',
+          title: 'What drives the model: gitbench (our own loop) or a third-party coding agent',
+          cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} />,
+        },
         { header: 'Attempts', className: 'tabular-nums', cell: (r) => r.attempts },
-        { header: 'Steps per attempt', title: 'Mean steps of the latest try of each attempt, and the most any took', className: 'tabular-nums', cell: (r) => `${r.stepsMean.toFixed(1)} (max ${r.stepsMax})` },
-        { header: 'How the loops ended', title: 'Exit status of each attempt’s latest try', cell: (r) => <ExitDistribution exits={r.exits} total={r.attempts} /> },
-        { header: 'Solved fixtures', title: 'Fixtures with at least one passing attempt / fixtures tried', className: 'tabular-nums', cell: (r) => `${r.solvedFixtures}/${r.fixtures}` },
-        { header: 'Cost', title: 'Every attempt’s cost; — when any is unknown', className: 'tabular-nums', cell: (r) => usd(r.costUsd) },
-        { header: 'Cost per solved fixture', title: 'Cost of every attempt ÷ fixtures solved at least once', className: 'tabular-nums', cell: (r) => usd(r.costPerSolvedFixture) },
+        {
+          header: 'Steps per attempt',
+          title: 'Mean steps of the latest try of each attempt, and the most any took',
+          className: 'tabular-nums',
+          cell: (r) => `${r.stepsMean.toFixed(1)} (max ${r.stepsMax})`,
+        },
+        {
+          header: 'How the loops ended',
+          title: 'Exit status of each attempt’s latest try',
+          cell: (r) => <ExitDistribution exits={r.exits} total={r.attempts} />,
+        },
+        {
+          header: 'Solved fixtures',
+          title: 'Fixtures with at least one passing attempt / fixtures tried',
+          className: 'tabular-nums',
+          cell: (r) => `${r.solvedFixtures}/${r.fixtures}`,
+        },
+        {
+          header: 'Cost',
+          title: 'Every attempt’s cost; — when any is unknown',
+          className: 'tabular-nums',
+          cell: (r) => usd(r.costUsd),
+        },
+        {
+          header: 'Cost per solved fixture',
+          title: 'Cost of every attempt ÷ fixtures solved at least once',
+          className: 'tabular-nums',
+          cell: (r) => usd(r.costPerSolvedFixture),
+        },
       ]}
     />
   );

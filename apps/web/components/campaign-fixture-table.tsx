@@ -18,7 +18,11 @@ function SeriesCell({ cell }: { cell: FixtureTableRow['cells'][string] | undefin
     <>
       <div className="flex flex-wrap items-center gap-1">
         {cls.applicable ? (
-          <SeriesClassBadge cls={cls.class} plannedTrials={cell.summary.series.plannedTrials} title={`${cls.passes}/${cls.valid} valid attempts passed${partial ? '; fewer valid attempts than trials' : ''}`} />
+          <SeriesClassBadge
+            cls={cls.class}
+            plannedTrials={cell.summary.series.plannedTrials}
+            title={`${cls.passes}/${cls.valid} valid attempts passed${partial ? '; fewer valid attempts than trials' : ''}`}
+          />
         ) : null}
         <span className="text-xs tabular-nums text-slate-600" title="Valid attempts that passed / valid attempts">
           {cell.summary.meanSuccess.numerator}/{cell.summary.meanSuccess.denominator}
@@ -58,16 +62,15 @@ export function CampaignFixtureTable({
         </>
       ),
     },
-    ...targets.map(
-      (t): Column<FixtureTableRow> => ({
-        header: <ModelLabel modelId={t.modelId} outputMode={t.outputMode} agent={t.agent} />,
-        sort: (r) => r.cells[t.id]?.summary.meanSuccess.value ?? null,
-        cell: (r) => <SeriesCell cell={r.cells[t.id]} />,
-      }),
-    ),
+    ...targets.map((t): Column<FixtureTableRow> => ({
+      header: <ModelLabel modelId={t.modelId} outputMode={t.outputMode} agent={t.agent} />,
+      sort: (r) => r.cells[t.id]?.summary.meanSuccess.value ?? null,
+      cell: (r) => <SeriesCell cell={r.cells[t.id]} />,
+    })),
   ];
   const pages = Math.max(1, Math.ceil(table.total / table.pageSize));
-  const pageHref = (p: number) => `/campaigns/${campaignId}?page=${p}${domain ? `&domain=${encodeURIComponent(domain)}` : ''}#fixtures`;
+  const pageHref = (p: number) =>
+    `/campaigns/${campaignId}?page=${p}${domain ? `&domain=${encodeURIComponent(domain)}` : ''}#fixtures`;
   return (
     <>
       <DataTable
@@ -78,7 +81,9 @@ export function CampaignFixtureTable({
         searchLabel="fixtures on this page"
         search={(r) => r.difficulty}
         empty={
-          <EmptyState title={domain ? `No attempts in domain ${domain}` : 'No attempts yet'}>{domain ? 'Choose another domain, or All.' : noAttempts}</EmptyState>
+          <EmptyState title={domain ? `No attempts in domain ${domain}` : 'No attempts yet'}>
+            {domain ? 'Choose another domain, or All.' : noAttempts}
+          </EmptyState>
         }
       />
       {pages > 1 ? (

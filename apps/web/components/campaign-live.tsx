@@ -13,7 +13,18 @@ interface Progress {
 }
 
 const ACTIVE = ['PLANNING', 'QUEUED', 'RUNNING'];
-const ORDER = ['QUEUED', 'RUNNING', 'VALID_PASS', 'VALID_FAIL', 'INFRA_FAILURE', 'UNSCORED', 'HASH_MISMATCH', 'INVALID_INPUT', 'SAFETY_BLOCKED', 'CANCELLED'];
+const ORDER = [
+  'QUEUED',
+  'RUNNING',
+  'VALID_PASS',
+  'VALID_FAIL',
+  'INFRA_FAILURE',
+  'UNSCORED',
+  'HASH_MISMATCH',
+  'INVALID_INPUT',
+  'SAFETY_BLOCKED',
+  'CANCELLED',
+];
 const LABEL: Record<string, string> = {
   QUEUED: 'queued',
   RUNNING: 'running',
@@ -90,7 +101,11 @@ export function CampaignLive({
     setConfirmingCancel(false);
     setMessage(null);
     try {
-      const res = await fetch(`/api/campaigns/${encodeURIComponent(campaignId)}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`/api/campaigns/${encodeURIComponent(campaignId)}/${kind}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) throw new Error(typeof body.error === 'string' ? body.error : `the server answered ${res.status}`);
       setMessage(
@@ -123,7 +138,11 @@ export function CampaignLive({
           <span className="font-medium" data-testid="campaign-status">
             {progress.status.toLowerCase()}
           </span>{' '}
-          · <span className="tabular-nums" data-testid="campaign-done">{progress.done}/{progress.total}</span> attempts finished
+          ·{' '}
+          <span className="tabular-nums" data-testid="campaign-done">
+            {progress.done}/{progress.total}
+          </span>{' '}
+          attempts finished
           {cancelled > 0 ? <>, {cancelled} of them cancelled</> : null}
           {active ? <> · ETA {aboutDuration(etaSeconds)}</> : null}
         </div>
@@ -175,13 +194,17 @@ export function CampaignLive({
           testId="cancel-confirmation"
         >
           <p>
-            {progress.byStatus.QUEUED ?? 0} queued attempt(s) will not start and {progress.byStatus.RUNNING ?? 0} running will stop at their next
-            heartbeat; the {progress.done} of {progress.total} finished keep their results. A cancelled campaign stays incomplete: it is left
-            out of default rankings.
+            {progress.byStatus.QUEUED ?? 0} queued attempt(s) will not start and {progress.byStatus.RUNNING ?? 0}{' '}
+            running will stop at their next heartbeat; the {progress.done} of {progress.total} finished keep their
+            results. A cancelled campaign stays incomplete: it is left out of default rankings.
           </p>
         </ConfirmPanel>
       ) : null}
-      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Attempts by status" data-testid="attempts-by-status">
+      <ul
+        className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600"
+        aria-label="Attempts by status"
+        data-testid="attempts-by-status"
+      >
         {ORDER.filter((s) => (progress.byStatus[s] ?? 0) > 0).map((s) => (
           <li key={s}>
             <span className="tabular-nums font-medium text-slate-800">{progress.byStatus[s]}</span>{' '}
@@ -191,9 +214,9 @@ export function CampaignLive({
       </ul>
       {!active && !legacy && infra > 0 && progress.status !== 'CANCELLED' ? (
         <p className="text-sm text-amber-800" data-testid="retry-hint">
-          Every attempt has run, but {infra} ended in an infrastructure failure (transport, provider retries exhausted, sandbox). They are
-          excluded from the figures and keep the campaign incomplete; once the cause is fixed, retry them: each runs again as a new try and its
-          failed try stays in its history.
+          Every attempt has run, but {infra} ended in an infrastructure failure (transport, provider retries exhausted,
+          sandbox). They are excluded from the figures and keep the campaign incomplete; once the cause is fixed, retry
+          them: each runs again as a new try and its failed try stays in its history.
         </p>
       ) : null}
       {message ? (

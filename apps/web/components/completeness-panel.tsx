@@ -1,12 +1,24 @@
 import type { Completeness } from '@gitbench/core';
 
 const PARTS: { key: keyof Completeness['parts']; title: string; ok: string }[] = [
-  { key: 'targetAttempts', title: 'Target attempts', ok: 'Every planned attempt finished with a valid quality outcome.' },
+  {
+    key: 'targetAttempts',
+    title: 'Target attempts',
+    ok: 'Every planned attempt finished with a valid quality outcome.',
+  },
   { key: 'judgeScoring', title: 'Judge scoring', ok: 'No attempt is left unscored by an exhausted judge.' },
   { key: 'safetyReview', title: 'Safety review', ok: 'The safety review is in an allowed state.' },
 ];
 
-export function CompletenessPanel({ completeness, legacy, safetyReview }: { completeness: Completeness; legacy: boolean; safetyReview?: string }) {
+export function CompletenessPanel({
+  completeness,
+  legacy,
+  safetyReview,
+}: {
+  completeness: Completeness;
+  legacy: boolean;
+  safetyReview?: string;
+}) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="completeness">
       <p className={`text-sm font-medium ${completeness.complete ? 'text-emerald-700' : 'text-amber-700'}`}>
@@ -24,7 +36,10 @@ export function CompletenessPanel({ completeness, legacy, safetyReview }: { comp
           return (
             <li key={p.key} className="rounded border border-slate-100 p-3">
               <div className="flex items-center gap-2 text-sm font-medium">
-                <span aria-hidden className={`h-2.5 w-2.5 rounded-full ${notConfigured ? 'bg-slate-400' : part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`} />
+                <span
+                  aria-hidden
+                  className={`h-2.5 w-2.5 rounded-full ${notConfigured ? 'bg-slate-400' : part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`}
+                />
                 {p.title}: {notConfigured ? 'not configured' : part.ok ? 'ok' : 'not yet'}
               </div>
               <ul className="mt-1 space-y-0.5 text-xs text-slate-600">

@@ -3,10 +3,19 @@
 import { useState, type FormEvent } from 'react';
 import { errorText, sendJson } from './send-json';
 
-const input = 'mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-indigo-500';
+const input =
+  'mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-indigo-500';
 
 /** Email and password, and with `firstAdmin` a name: the sign-in form and the first-run form. */
-export function CredentialsForm({ next, firstAdmin = false, oidcName }: { next: string; firstAdmin?: boolean; oidcName?: string }) {
+export function CredentialsForm({
+  next,
+  firstAdmin = false,
+  oidcName,
+}: {
+  next: string;
+  firstAdmin?: boolean;
+  oidcName?: string;
+}) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -55,12 +64,25 @@ export function CredentialsForm({ next, firstAdmin = false, oidcName }: { next: 
         {firstAdmin ? (
           <label className="block text-sm font-medium">
             Name
-            <input className={input} value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" required />
+            <input
+              className={input}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              autoComplete="name"
+              required
+            />
           </label>
         ) : null}
         <label className="block text-sm font-medium">
           Email
-          <input className={input} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" required />
+          <input
+            className={input}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            autoComplete="username"
+            required
+          />
         </label>
         <label className="block text-sm font-medium">
           Password
@@ -73,12 +95,20 @@ export function CredentialsForm({ next, firstAdmin = false, oidcName }: { next: 
             required
           />
         </label>
-        <button type="submit" disabled={busy} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
           {firstAdmin ? 'Create admin and sign in' : 'Sign in'}
         </button>
       </form>
       {oidcName ? (
-        <button type="button" onClick={oidc} className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50">
+        <button
+          type="button"
+          onClick={oidc}
+          className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+        >
           Sign in with {oidcName}
         </button>
       ) : null}

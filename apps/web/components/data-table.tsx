@@ -64,7 +64,9 @@ export function DataTable<T>({
             className: rowClassName?.(row),
             cells: columns.map((c) => ({ node: c.cell(row, i), className: c.className })),
             values,
-            text: [...values.filter((v) => typeof v === 'string'), typeof search === 'function' ? search(row) : ''].join(' ').toLowerCase(),
+            text: [...values.filter((v) => typeof v === 'string'), typeof search === 'function' ? search(row) : '']
+              .join(' ')
+              .toLowerCase(),
           };
         })}
         search={Boolean(search) && rows.length >= SEARCH_FROM}

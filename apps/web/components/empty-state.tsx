@@ -9,7 +9,17 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function Section({ title, id, children, aside }: { title: string; id?: string; children: ReactNode; aside?: ReactNode }) {
+export function Section({
+  title,
+  id,
+  children,
+  aside,
+}: {
+  title: string;
+  id?: string;
+  children: ReactNode;
+  aside?: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="space-y-3">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">

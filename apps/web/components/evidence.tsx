@@ -83,7 +83,8 @@ export function Facts({ items, testId }: { items: [string, ReactNode][]; testId?
 /** `copy`: a Copy button for the JSON, named by `label`. */
 export function JsonBlock({ value, label, copy = false }: { value: unknown; label?: string; copy?: boolean }) {
   if (value === null || value === undefined) return <p className="text-sm text-slate-500">Not recorded.</p>;
-  if (typeof value === 'object' && Object.keys(value as object).length === 0) return <p className="text-sm text-slate-500">Empty.</p>;
+  if (typeof value === 'object' && Object.keys(value as object).length === 0)
+    return <p className="text-sm text-slate-500">Empty.</p>;
   return (
     <Pre label={label} copy={copy ? (label ?? 'JSON') : undefined}>
       {JSON.stringify(value, null, 2)}

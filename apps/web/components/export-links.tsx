@@ -11,7 +11,8 @@ export function ExportLinks({
   /** Further exports beside the two plain ones, e.g. the artificialanalysis rows of a campaign. */
   extra?: { href: string; label: string }[];
 }) {
-  const link = 'rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500';
+  const link =
+    'rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500';
   return (
     <div className="flex gap-2 text-sm" role="group" aria-label={`Export the ${what}`}>
       <a className={link} href={href('csv')} download>

@@ -9,29 +9,39 @@ import { GgbTable, GistTable, RepoTaskTable } from './family-tables';
 export const FAMILY_ABOUT: Record<Family, ReactNode> = {
   repo_task: (
     <>
-      GitTaskBench&apos;s method: the agent uses a real repository to turn input files into output files, and a grader from the task&apos;s
-      definition judges them afterwards with <code>{'{Process, Result, comments}'}</code>. Execution completion and task pass rates are over
-      every task of the suite (a task that crashed or timed out counts, as failed); alpha is the mean over tasks of T × market value × quality −
-      the run&apos;s cost.
+      GitTaskBench&apos;s method: the agent uses a real repository to turn input files into output files, and a grader
+      from the task&apos;s definition judges them afterwards with <code>{'{Process, Result, comments}'}</code>.
+      Execution completion and task pass rates are over every task of the suite (a task that crashed or timed out
+      counts, as failed); alpha is the mean over tasks of T × market value × quality − the run&apos;s cost.
     </>
   ),
   gist: (
     <>
-      Gistify&apos;s method: the agent writes one self-contained file that reproduces what a test command does in the repository. Execution
-      fidelity is over every task; the line execution rate (lines the tracer saw run) is a mean over the gists that ran, and the line existence
-      rate (lines found in the original, matched by block) a mean over the gists that parse.
+      Gistify&apos;s method: the agent writes one self-contained file that reproduces what a test command does in the
+      repository. Execution fidelity is over every task; the line execution rate (lines the tracer saw run) is a mean
+      over the gists that ran, and the line existence rate (lines found in the original, matched by block) a mean over
+      the gists that parse.
     </>
   ),
   ggb: (
     <>
-      GitGoodBench&apos;s scenarios: merge conflict resolution (solved iff the tree equals the real merge commit&apos;s), interactive rebase and
-      iterative committing (solved iff a pairwise judge prefers the agent&apos;s history in both orders). Success: the run ended without a
-      system error, over every attempt; solve: solved, over every attempt the judge could decide.
+      GitGoodBench&apos;s scenarios: merge conflict resolution (solved iff the tree equals the real merge
+      commit&apos;s), interactive rebase and iterative committing (solved iff a pairwise judge prefers the agent&apos;s
+      history in both orders). Success: the run ended without a system error, over every attempt; solve: solved, over
+      every attempt the judge could decide.
     </>
   ),
 };
 
-export function FamilyBoardView({ board, filters, detailed }: { board: FamilyBoard; filters: Record<string, string | undefined>; detailed: boolean }) {
+export function FamilyBoardView({
+  board,
+  filters,
+  detailed,
+}: {
+  board: FamilyBoard;
+  filters: Record<string, string | undefined>;
+  detailed: boolean;
+}) {
   if (board.rows.length === 0) {
     return (
       <EmptyState title={`No ${FAMILY_TITLES[board.family].toLowerCase()} results yet`}>

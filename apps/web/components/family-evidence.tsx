@@ -36,7 +36,9 @@ export function FamilyEvidence({ evidence }: { evidence: GitbenchEvidence }) {
 
 function Flag({ ok, label }: { ok: boolean; label: string }) {
   return (
-    <span className={`inline-flex items-center gap-1 rounded px-2 py-0.5 text-sm font-medium ${ok ? 'bg-emerald-100 text-emerald-900' : 'bg-rose-100 text-rose-900'}`}>
+    <span
+      className={`inline-flex items-center gap-1 rounded px-2 py-0.5 text-sm font-medium ${ok ? 'bg-emerald-100 text-emerald-900' : 'bg-rose-100 text-rose-900'}`}
+    >
       <span aria-hidden>{ok ? '✓' : '✗'}</span>
       {label} {ok ? 'true' : 'false'}
     </span>
@@ -52,7 +54,13 @@ const KIND_TEXT: Record<RepoTaskOutcome['kind'], string> = {
   not_run: 'the grader did not run',
 };
 
-function RepoTaskEvidence({ outcome, outputs }: { outcome: RepoTaskOutcome; outputs: ReturnType<typeof readRepoTaskOutputs> }) {
+function RepoTaskEvidence({
+  outcome,
+  outputs,
+}: {
+  outcome: RepoTaskOutcome;
+  outputs: ReturnType<typeof readRepoTaskOutputs>;
+}) {
   return (
     <div className="space-y-4" data-testid="repo-task-evidence">
       <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3" data-testid="grader-verdict">
@@ -92,13 +100,22 @@ function OutputFile({ file }: { file: RepoTaskOutputFile }) {
     <li className="space-y-1 rounded border border-slate-200 bg-white p-2">
       <div className="flex flex-wrap items-baseline gap-3 text-sm">
         <code className="font-medium">{file.path}</code>
-        <span className="tabular-nums text-slate-600">{file.bytes === undefined ? DASH : `${int(file.bytes)} bytes`}</span>
-        {file.sha256 ? <span className="font-mono text-xs text-slate-500">sha256 {file.sha256.slice(0, 16)}…</span> : null}
+        <span className="tabular-nums text-slate-600">
+          {file.bytes === undefined ? DASH : `${int(file.bytes)} bytes`}
+        </span>
+        {file.sha256 ? (
+          <span className="font-mono text-xs text-slate-500">sha256 {file.sha256.slice(0, 16)}…</span>
+        ) : null}
         {file.error ? <span className="text-rose-700">{file.error}</span> : null}
       </div>
       {file.base64 && file.mime ? (
         // A data URL in an <img> draws the picture and runs nothing, SVG included.
-        <img src={`data:${file.mime};base64,${file.base64}`} alt={`Output ${file.path}`} className="max-h-64 rounded border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,white_0_50%)] bg-[length:16px_16px]" style={{ imageRendering: 'pixelated', minWidth: 64 }} />
+        <img
+          src={`data:${file.mime};base64,${file.base64}`}
+          alt={`Output ${file.path}`}
+          className="max-h-64 rounded border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,white_0_50%)] bg-[length:16px_16px]"
+          style={{ imageRendering: 'pixelated', minWidth: 64 }}
+        />
       ) : file.text !== undefined ? (
         <Pre label={`content of ${file.path}`}>{file.text}</Pre>
       ) : file.error ? null : (
@@ -109,22 +126,43 @@ function OutputFile({ file }: { file: RepoTaskOutputFile }) {
 }
 
 /** How each mark looks and reads; the text marker carries the meaning for anyone who cannot tell the colours apart. */
-const EXECUTION_MARKS: Record<NonNullable<GistLine['execution']>, { marker: string; label: string; row: string; chip: string }> = {
+const EXECUTION_MARKS: Record<
+  NonNullable<GistLine['execution']>,
+  { marker: string; label: string; row: string; chip: string }
+> = {
   executed: { marker: 'RUN', label: 'executed', row: 'bg-emerald-50', chip: 'bg-emerald-200 text-emerald-950' },
   not_executed: { marker: 'NOT RUN', label: 'not executed', row: 'bg-amber-50', chip: 'bg-amber-200 text-amber-950' },
-  not_counted: { marker: 'n/c', label: 'not counted (docstring, placeholder, except block)', row: '', chip: 'bg-slate-200 text-slate-800' },
-  replaced: { marker: 'REPL', label: "inside a test replaced by the original's", row: 'bg-sky-50', chip: 'bg-sky-200 text-sky-950' },
+  not_counted: {
+    marker: 'n/c',
+    label: 'not counted (docstring, placeholder, except block)',
+    row: '',
+    chip: 'bg-slate-200 text-slate-800',
+  },
+  replaced: {
+    marker: 'REPL',
+    label: "inside a test replaced by the original's",
+    row: 'bg-sky-50',
+    chip: 'bg-sky-200 text-sky-950',
+  },
   not_run: { marker: 'NO RUN', label: 'the gist never ran', row: '', chip: 'bg-slate-200 text-slate-800' },
 };
 const EXISTENCE_MARKS: Record<NonNullable<GistLine['existence']>, { marker: string; label: string; chip: string }> = {
   found: { marker: '✓ orig', label: 'found in the original', chip: 'text-emerald-800' },
   partial: { marker: '½ orig', label: 'partly found in the original', chip: 'text-amber-800' },
-  missing: { marker: '✗ not found', label: 'not found in the original', chip: 'bg-rose-100 text-rose-900 font-semibold' },
+  missing: {
+    marker: '✗ not found',
+    label: 'not found in the original',
+    chip: 'bg-rose-100 text-rose-900 font-semibold',
+  },
 };
 
 function GistLegend() {
   return (
-    <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700" data-testid="gist-legend" aria-label="Legend">
+    <div
+      className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700"
+      data-testid="gist-legend"
+      aria-label="Legend"
+    >
       {Object.values(EXECUTION_MARKS).map((m) => (
         <span key={m.marker} className="flex items-center gap-1">
           <span className={`rounded px-1 font-mono ${m.chip}`}>{m.marker}</span> {m.label}
@@ -148,9 +186,13 @@ function GistEvidenceView({ outcome, stdout }: { outcome: GistOutcome; stdout: s
         <Flag ok={outcome.fidelity} label="Execution fidelity" />
         <span className="text-slate-700">
           line execution {pct(outcome.lineExecutionRate)}
-          {outcome.executableLines !== null ? ` (${outcome.executedLines}/${outcome.executableLines} executable lines ran)` : ' (the gist did not run)'} · line
-          existence {pct(outcome.lineExistenceRate)}
-          {outcome.countedLines !== null ? ` (${outcome.foundLines}/${outcome.countedLines} lines found in the original)` : ''}
+          {outcome.executableLines !== null
+            ? ` (${outcome.executedLines}/${outcome.executableLines} executable lines ran)`
+            : ' (the gist did not run)'}{' '}
+          · line existence {pct(outcome.lineExistenceRate)}
+          {outcome.countedLines !== null
+            ? ` (${outcome.foundLines}/${outcome.countedLines} lines found in the original)`
+            : ''}
         </span>
       </div>
       <p className="text-sm text-slate-700">
@@ -162,12 +204,18 @@ function GistEvidenceView({ outcome, stdout }: { outcome: GistOutcome; stdout: s
       ) : !read.ok ? (
         <p className="text-sm text-rose-800">{read.problem}</p>
       ) : lines.length === 0 ? (
-        <p className="text-sm text-slate-600">There is no gist file to show{read.evidence.gist?.path ? ` (${read.evidence.gist.path})` : ''}.</p>
+        <p className="text-sm text-slate-600">
+          There is no gist file to show{read.evidence.gist?.path ? ` (${read.evidence.gist.path})` : ''}.
+        </p>
       ) : (
         <>
           <GistLegend />
           <div className="overflow-auto rounded border border-slate-200 bg-white">
-            <table className="w-full border-collapse font-mono text-xs" data-testid="gist-lines" aria-label={`The gist ${read.evidence.gist?.path ?? ''}, line by line`}>
+            <table
+              className="w-full border-collapse font-mono text-xs"
+              data-testid="gist-lines"
+              aria-label={`The gist ${read.evidence.gist?.path ?? ''}, line by line`}
+            >
               <thead className="bg-slate-50 text-left text-[11px] text-slate-500">
                 <tr>
                   <th className="w-px px-2 py-1 text-right font-normal">line</th>
@@ -181,10 +229,20 @@ function GistEvidenceView({ outcome, stdout }: { outcome: GistOutcome; stdout: s
                   const exec = l.execution ? EXECUTION_MARKS[l.execution] : null;
                   const exist = l.existence ? EXISTENCE_MARKS[l.existence] : null;
                   return (
-                    <tr key={l.number} className={exec?.row ?? ''} data-execution={l.execution ?? 'none'} data-existence={l.existence ?? 'none'} title={l.block ? `block ${l.block}` : undefined}>
+                    <tr
+                      key={l.number}
+                      className={exec?.row ?? ''}
+                      data-execution={l.execution ?? 'none'}
+                      data-existence={l.existence ?? 'none'}
+                      title={l.block ? `block ${l.block}` : undefined}
+                    >
                       <td className="select-none px-2 text-right text-slate-400">{l.number}</td>
-                      <td className="whitespace-nowrap px-2">{exec ? <span className={`rounded px-1 ${exec.chip}`}>{exec.marker}</span> : null}</td>
-                      <td className="whitespace-nowrap px-2">{exist ? <span className={`rounded px-1 ${exist.chip}`}>{exist.marker}</span> : null}</td>
+                      <td className="whitespace-nowrap px-2">
+                        {exec ? <span className={`rounded px-1 ${exec.chip}`}>{exec.marker}</span> : null}
+                      </td>
+                      <td className="whitespace-nowrap px-2">
+                        {exist ? <span className={`rounded px-1 ${exist.chip}`}>{exist.marker}</span> : null}
+                      </td>
                       <td className="whitespace-pre px-2 text-slate-900">{l.text || ' '}</td>
                     </tr>
                   );

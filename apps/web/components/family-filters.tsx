@@ -3,9 +3,22 @@ import type { DashboardFilters } from '@/lib/queries/filters';
 import { LabelledSelect } from './labelled-select';
 
 /** The family pages' selection: one campaign, or every included one; incomplete campaigns on request. Plain GET. */
-export function FamilyFilters({ action, filters, campaigns }: { action: string; filters: DashboardFilters; campaigns: CampaignListItem[] }) {
+export function FamilyFilters({
+  action,
+  filters,
+  campaigns,
+}: {
+  action: string;
+  filters: DashboardFilters;
+  campaigns: CampaignListItem[];
+}) {
   return (
-    <form method="get" action={action} className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Filters">
+    <form
+      method="get"
+      action={action}
+      className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3"
+      aria-label="Filters"
+    >
       <LabelledSelect
         name="campaign"
         label="Campaign"

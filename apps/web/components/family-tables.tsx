@@ -31,7 +31,8 @@ function targetColumn(filters?: Record<string, string | undefined>): Column<Row>
 function MeanRateCell({ rate, of }: { rate: MeanRate; of: string }) {
   return (
     <div title={`mean over ${rate.n} ${of}`}>
-      <span className="font-medium tabular-nums">{pct(rate.value)}</span> <span className="text-xs text-slate-500">mean of {rate.n}</span>
+      <span className="font-medium tabular-nums">{pct(rate.value)}</span>{' '}
+      <span className="text-xs text-slate-500">mean of {rate.n}</span>
     </div>
   );
 }
@@ -41,16 +42,27 @@ const num = (v: number | null, digits = 2) => (v === null ? DASH : v.toFixed(dig
 export function RepoTaskTable({ rows, filters }: { rows: Row[]; filters?: Record<string, string | undefined> }) {
   const columns: Column<Row>[] = [
     targetColumn(filters),
-    { header: 'Tasks', className: 'tabular-nums', title: 'Every planned attempt: the denominator of both rates', cell: (r) => r.metrics.attempts },
+    {
+      header: 'Tasks',
+      className: 'tabular-nums',
+      title: 'Every planned attempt: the denominator of both rates',
+      cell: (r) => r.metrics.attempts,
+    },
     {
       header: 'Execution completion (ECR)',
       title: 'Tasks whose grader said Process true ÷ every task (crashed and timed-out tasks count)',
-      cell: (r) => (r.metrics.family === 'repo_task' ? <RateCell rate={r.metrics.metrics.ecr} what="executed (Process true)" testId="ecr" /> : null),
+      cell: (r) =>
+        r.metrics.family === 'repo_task' ? (
+          <RateCell rate={r.metrics.metrics.ecr} what="executed (Process true)" testId="ecr" />
+        ) : null,
     },
     {
       header: 'Task pass (TPR)',
       title: 'Tasks whose grader said Result true ÷ every task',
-      cell: (r) => (r.metrics.family === 'repo_task' ? <RateCell rate={r.metrics.metrics.tpr} what="passed (Result true)" testId="tpr" /> : null),
+      cell: (r) =>
+        r.metrics.family === 'repo_task' ? (
+          <RateCell rate={r.metrics.metrics.tpr} what="passed (Result true)" testId="tpr" />
+        ) : null,
     },
     {
       header: 'Alpha value',
@@ -102,27 +114,50 @@ export function RepoTaskTable({ rows, filters }: { rows: Row[]; filters?: Record
       },
     },
   ];
-  return <DataTable rows={rows} columns={columns} rowKey={rowKey} testId="family-repo_task" caption="Repository tasks (GitTaskBench's metrics) per target" />;
+  return (
+    <DataTable
+      rows={rows}
+      columns={columns}
+      rowKey={rowKey}
+      testId="family-repo_task"
+      caption="Repository tasks (GitTaskBench's metrics) per target"
+    />
+  );
 }
 
 export function GistTable({ rows, filters }: { rows: Row[]; filters?: Record<string, string | undefined> }) {
   const columns: Column<Row>[] = [
     targetColumn(filters),
-    { header: 'Tasks', className: 'tabular-nums', title: 'Every planned attempt: the denominator of execution fidelity', cell: (r) => r.metrics.attempts },
+    {
+      header: 'Tasks',
+      className: 'tabular-nums',
+      title: 'Every planned attempt: the denominator of execution fidelity',
+      cell: (r) => r.metrics.attempts,
+    },
     {
       header: 'Execution fidelity',
       title: "Gists whose command gives the original's outcome and output ÷ every task",
-      cell: (r) => (r.metrics.family === 'gist' ? <RateCell rate={r.metrics.metrics.fidelity} what="with the original's outcome and output" testId="fidelity" /> : null),
+      cell: (r) =>
+        r.metrics.family === 'gist' ? (
+          <RateCell rate={r.metrics.metrics.fidelity} what="with the original's outcome and output" testId="fidelity" />
+        ) : null,
     },
     {
       header: 'Line execution rate',
-      title: "Mean over the gists that ran of the share of their executable lines the tracer saw run",
-      cell: (r) => (r.metrics.family === 'gist' ? <MeanRateCell rate={r.metrics.metrics.lineExecution} of="gists that ran" /> : null),
+      title: 'Mean over the gists that ran of the share of their executable lines the tracer saw run',
+      cell: (r) =>
+        r.metrics.family === 'gist' ? (
+          <MeanRateCell rate={r.metrics.metrics.lineExecution} of="gists that ran" />
+        ) : null,
     },
     {
       header: 'Line existence rate',
-      title: "Mean over the gists that exist and parse of the share of their lines found in the original (matched by block)",
-      cell: (r) => (r.metrics.family === 'gist' ? <MeanRateCell rate={r.metrics.metrics.lineExistence} of="gists that parse" /> : null),
+      title:
+        'Mean over the gists that exist and parse of the share of their lines found in the original (matched by block)',
+      cell: (r) =>
+        r.metrics.family === 'gist' ? (
+          <MeanRateCell rate={r.metrics.metrics.lineExistence} of="gists that parse" />
+        ) : null,
     },
     {
       header: 'Without fidelity, why',
@@ -135,10 +170,22 @@ export function GistTable({ rows, filters }: { rows: Row[]; filters?: Record<str
           : null,
     },
   ];
-  return <DataTable rows={rows} columns={columns} rowKey={rowKey} testId="family-gist" caption="Gists (Gistify's metrics) per target" />;
+  return (
+    <DataTable
+      rows={rows}
+      columns={columns}
+      rowKey={rowKey}
+      testId="family-gist"
+      caption="Gists (Gistify's metrics) per target"
+    />
+  );
 }
 
-const SCENARIO_NAMES = { mcr: 'Merge conflict resolution (MCR)', ir: 'Interactive rebase (IR)', icc: 'Iterative committing (ICC)' } as const;
+const SCENARIO_NAMES = {
+  mcr: 'Merge conflict resolution (MCR)',
+  ir: 'Interactive rebase (IR)',
+  icc: 'Iterative committing (ICC)',
+} as const;
 
 interface GgbLine {
   key: string;
@@ -152,28 +199,63 @@ function ggbLines(rows: Row[], breakdown: 'scenario' | 'band'): GgbLine[] {
   return rows.flatMap((row) => {
     if (row.metrics.family !== 'ggb') return [];
     const m = row.metrics.metrics;
-    const overall: GgbLine = { key: `${rowKey(row)}|all`, row, scenario: 'All scenarios', difficulty: 'all', rates: m.overall };
+    const overall: GgbLine = {
+      key: `${rowKey(row)}|all`,
+      row,
+      scenario: 'All scenarios',
+      difficulty: 'all',
+      rates: m.overall,
+    };
     const parts =
       breakdown === 'scenario'
-        ? m.byScenario.map((s) => ({ key: `${rowKey(row)}|${s.scenario}`, row, scenario: SCENARIO_NAMES[s.scenario], difficulty: 'all', rates: s.rates }))
-        : m.byBand.map((b) => ({ key: `${rowKey(row)}|${b.scenario}|${b.difficulty}`, row, scenario: SCENARIO_NAMES[b.scenario], difficulty: b.difficulty, rates: b.rates }));
+        ? m.byScenario.map((s) => ({
+            key: `${rowKey(row)}|${s.scenario}`,
+            row,
+            scenario: SCENARIO_NAMES[s.scenario],
+            difficulty: 'all',
+            rates: s.rates,
+          }))
+        : m.byBand.map((b) => ({
+            key: `${rowKey(row)}|${b.scenario}|${b.difficulty}`,
+            row,
+            scenario: SCENARIO_NAMES[b.scenario],
+            difficulty: b.difficulty,
+            rates: b.rates,
+          }));
     return breakdown === 'scenario' ? [overall, ...parts] : parts;
   });
 }
 
-export function GgbTable({ rows, filters, breakdown }: { rows: Row[]; filters?: Record<string, string | undefined>; breakdown: 'scenario' | 'band' }) {
+export function GgbTable({
+  rows,
+  filters,
+  breakdown,
+}: {
+  rows: Row[];
+  filters?: Record<string, string | undefined>;
+  breakdown: 'scenario' | 'band';
+}) {
   const columns: Column<GgbLine>[] = [
     { header: 'Target', cell: (l) => targetColumn(filters).cell(l.row, 0) },
     { header: 'Scenario type', cell: (l) => l.scenario },
     { header: 'Difficulty', cell: (l) => l.difficulty },
     { header: 'Attempts', className: 'tabular-nums', cell: (l) => l.rates.attempts },
-    { header: 'Success rate', title: 'Runs that ended without a system error ÷ every attempt', cell: (l) => <RateCell rate={l.rates.success} what="ended without a system error" testId="ggb-success" /> },
+    {
+      header: 'Success rate',
+      title: 'Runs that ended without a system error ÷ every attempt',
+      cell: (l) => <RateCell rate={l.rates.success} what="ended without a system error" testId="ggb-success" />,
+    },
     {
       header: 'Solve rate',
-      title: "Solved ÷ every attempt except those the judge left unscored",
+      title: 'Solved ÷ every attempt except those the judge left unscored',
       cell: (l) => <RateCell rate={l.rates.solve} what="solved" testId="ggb-solve" />,
     },
-    { header: 'Unscored', className: 'tabular-nums', title: 'The judge could not decide: left out of the solve rate, never scored another way', cell: (l) => l.rates.unscored },
+    {
+      header: 'Unscored',
+      className: 'tabular-nums',
+      title: 'The judge could not decide: left out of the solve rate, never scored another way',
+      cell: (l) => l.rates.unscored,
+    },
   ];
   return (
     <DataTable
@@ -181,7 +263,11 @@ export function GgbTable({ rows, filters, breakdown }: { rows: Row[]; filters?: 
       columns={columns}
       rowKey={(l) => l.key}
       testId={`family-ggb-${breakdown}`}
-      caption={breakdown === 'scenario' ? 'GitGoodBench per target and scenario type' : 'GitGoodBench per scenario type and difficulty band'}
+      caption={
+        breakdown === 'scenario'
+          ? 'GitGoodBench per target and scenario type'
+          : 'GitGoodBench per scenario type and difficulty band'
+      }
     />
   );
 }

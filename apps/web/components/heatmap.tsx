@@ -17,7 +17,9 @@ export function Heatmap({
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <p className="px-3 pt-2 text-xs text-slate-500">Passing valid attempts ÷ valid attempts per domain. Blank cells have no valid attempt.</p>
+      <p className="px-3 pt-2 text-xs text-slate-500">
+        Passing valid attempts ÷ valid attempts per domain. Blank cells have no valid attempt.
+      </p>
       <table className="text-xs" data-testid="heatmap">
         <thead>
           <tr>
@@ -25,7 +27,11 @@ export function Heatmap({
               Domain
             </th>
             {targets.map((t) => (
-              <th key={t.id} scope="col" className="max-w-40 px-2 py-2 text-left align-bottom font-medium text-slate-700">
+              <th
+                key={t.id}
+                scope="col"
+                className="max-w-40 px-2 py-2 text-left align-bottom font-medium text-slate-700"
+              >
                 <ModelLabel modelId={t.modelId} outputMode={t.outputMode} agent={t.agent} />
               </th>
             ))}
@@ -41,15 +47,23 @@ export function Heatmap({
                 const rate = cell(t.id, d);
                 const v = rate?.value ?? null;
                 // The pastel fill is the same in dark mode, so the text on it keeps one dark colour too.
-                const style = v === null ? {} : { backgroundColor: `hsl(${Math.round(v * 120)} 65% ${88 - v * 18}%)`, color: '#0f172a' };
+                const style =
+                  v === null
+                    ? {}
+                    : { backgroundColor: `hsl(${Math.round(v * 120)} 65% ${88 - v * 18}%)`, color: '#0f172a' };
                 return (
                   <td
                     key={t.id}
                     className="min-w-20 border border-white px-2 py-1 text-center tabular-nums"
                     style={style}
-                    title={rate && rate.denominator > 0 ? `${d}: ${fraction(rate)} valid attempts passed` : `${d}: no valid attempts`}
+                    title={
+                      rate && rate.denominator > 0
+                        ? `${d}: ${fraction(rate)} valid attempts passed`
+                        : `${d}: no valid attempts`
+                    }
                   >
-                    <span>{pct(v, 0)}</span> <span className="text-[10px] opacity-70">{rate ? fraction(rate) : ''}</span>
+                    <span>{pct(v, 0)}</span>{' '}
+                    <span className="text-[10px] opacity-70">{rate ? fraction(rate) : ''}</span>
                   </td>
                 );
               })}

@@ -13,7 +13,11 @@ export function LabelledSelect({
   inline?: boolean;
 }) {
   return (
-    <label className={inline ? 'flex max-w-full items-center gap-2 text-sm' : 'flex flex-col gap-1 text-xs font-medium text-slate-600'}>
+    <label
+      className={
+        inline ? 'flex max-w-full items-center gap-2 text-sm' : 'flex flex-col gap-1 text-xs font-medium text-slate-600'
+      }
+    >
       {label}
       <select
         name={name}

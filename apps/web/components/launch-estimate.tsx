@@ -15,7 +15,11 @@ export interface Estimate {
 }
 
 export function costText(e: Estimate): string {
-  return e.costEstimateUsd === null ? '— (unknown)' : e.costEstimateUsd === 0 ? 'none (no paid calls)' : `$${e.costEstimateUsd.toFixed(4)}`;
+  return e.costEstimateUsd === null
+    ? '— (unknown)'
+    : e.costEstimateUsd === 0
+      ? 'none (no paid calls)'
+      : `$${e.costEstimateUsd.toFixed(4)}`;
 }
 
 export function timeText(e: Estimate): string {
@@ -54,8 +58,8 @@ export function LaunchConfirmation({
       testId="launch-confirmation"
     >
       <p>
-        <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) × {estimate.fixtures} fixture(s) × {trials}{' '}
-        trial(s).
+        <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) ×{' '}
+        {estimate.fixtures} fixture(s) × {trials} trial(s).
       </p>
       <p>
         Estimated cost: <span data-testid="confirm-cost">{costText(estimate)}</span>. Estimated time:{' '}

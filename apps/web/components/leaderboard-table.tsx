@@ -7,7 +7,15 @@ import { RateCell } from './rate-cell';
 import { NotApplicableNote } from './empty-state';
 import { AgentName, TargetName } from './target-name';
 
-export function ResourceValue({ r, format, unknown = 'Unknown: no attempt reported it' }: { r: Resource; format: (v: number) => string; unknown?: string }) {
+export function ResourceValue({
+  r,
+  format,
+  unknown = 'Unknown: no attempt reported it',
+}: {
+  r: Resource;
+  format: (v: number) => string;
+  unknown?: string;
+}) {
   if (r.value === null) return <span title={unknown}>{DASH}</span>;
   const notes = [
     r.partial ? `partial: known for ${r.known} of ${r.expected} attempts, so this is a lower bound` : null,
@@ -23,7 +31,15 @@ export function ResourceValue({ r, format, unknown = 'Unknown: no attempt report
 }
 
 /** Mean per complete trial, with the campaign total underneath as context. */
-function PerTrialWithTotal({ row, pick, format }: { row: LeaderboardRow; pick: 'costUsd' | 'tokens' | 'apiDurationMs'; format: (v: number) => string }) {
+function PerTrialWithTotal({
+  row,
+  pick,
+  format,
+}: {
+  row: LeaderboardRow;
+  pick: 'costUsd' | 'tokens' | 'apiDurationMs';
+  format: (v: number) => string;
+}) {
   const unknown =
     row.completeTrials === 0
       ? 'No complete trial round yet (a round counts when every attempt in it has a valid outcome)'
@@ -42,7 +58,12 @@ function PerTrialWithTotal({ row, pick, format }: { row: LeaderboardRow; pick: '
 export const RANKING_RULE =
   'Ranked by the lower bound of the Wilson 95% interval of mean success, so a target with few attempts cannot outrank one with many on luck; ties by mean, then by more attempts.';
 
-function columnsFor(showRank: boolean, filters: Record<string, string | undefined>, countCampaigns: boolean, linkModels: boolean): Column<LeaderboardRow>[] {
+function columnsFor(
+  showRank: boolean,
+  filters: Record<string, string | undefined>,
+  countCampaigns: boolean,
+  linkModels: boolean,
+): Column<LeaderboardRow>[] {
   const columns: Column<LeaderboardRow>[] = [
     {
       header: 'Model · mode',
@@ -60,11 +81,22 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
       ),
     },
     // Apart from the model, so one agent with two models and two agents with one model both read as such.
-    { header: 'Agent', sort: (r) => (r.outputMode === 'agent' ? (r.agent ?? '') : null), title: 'What drives the model in agent mode: gitbench (our own loop) or a third-party coding agent', cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} /> },
-    { header: 'Mean success', sort: (r) => r.meanSuccess.value, title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval', cell: (r) => <RateCell rate={r.meanSuccess} /> },
+    {
+      header: 'Agent',
+      sort: (r) => (r.outputMode === 'agent' ? (r.agent ?? '') : null),
+      title: 'What drives the model in agent mode: gitbench (our own loop) or a third-party coding agent',
+      cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} />,
+    },
+    {
+      header: 'Mean success',
+      sort: (r) => r.meanSuccess.value,
+      title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval',
+      cell: (r) => <RateCell rate={r.meanSuccess} />,
+    },
     {
       header: 'pass_any@n',
-      sort: (r) => (r.passAny.applicable ? ([...r.passAny.points].reverse().find((p) => p.denominator > 0)?.value ?? null) : null),
+      sort: (r) =>
+        r.passAny.applicable ? ([...r.passAny.points].reverse().find((p) => p.denominator > 0)?.value ?? null) : null,
       title: 'Share of fixture series that passed at least once in their first n valid attempts',
       cell: (r) => {
         if (!r.passAny.applicable) return <NotApplicableNote />;
@@ -90,14 +122,20 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
       cell: (r) =>
         r.classification.applicable && r.singleTrial ? (
           // One attempt per series says nothing about stability: the counts are passes and failures.
-          <span title={`Every campaign summed here ran one trial: no series can be stable or flaky. ${r.classification.unknown} unknown (no valid attempt)`}>
+          <span
+            title={`Every campaign summed here ran one trial: no series can be stable or flaky. ${r.classification.unknown} unknown (no valid attempt)`}
+          >
             <span className="text-xs font-medium text-slate-600">single trial</span>{' '}
-            <span className="text-emerald-700">{r.classification.stablePass}</span> pass · <span className="text-rose-700">{r.classification.stableFail}</span> fail
+            <span className="text-emerald-700">{r.classification.stablePass}</span> pass ·{' '}
+            <span className="text-rose-700">{r.classification.stableFail}</span> fail
             <span className="text-xs text-slate-500"> of {r.classification.fixtures}</span>
           </span>
         ) : r.classification.applicable ? (
-          <span title={`of ${r.classification.fixtures} fixture series; ${r.classification.unknown} unknown (no valid attempt)`}>
-            <span className="text-emerald-700">{r.classification.stablePass}</span> · <span className="text-amber-700">{r.classification.flaky}</span> ·{' '}
+          <span
+            title={`of ${r.classification.fixtures} fixture series; ${r.classification.unknown} unknown (no valid attempt)`}
+          >
+            <span className="text-emerald-700">{r.classification.stablePass}</span> ·{' '}
+            <span className="text-amber-700">{r.classification.flaky}</span> ·{' '}
             <span className="text-rose-700">{r.classification.stableFail}</span>
             <span className="text-xs text-slate-500"> of {r.classification.fixtures}</span>
           </span>
@@ -111,7 +149,12 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
       title: 'Mean cost of one complete trial round (every attempt valid); the campaign total underneath',
       cell: (r) => <PerTrialWithTotal row={r} pick="costUsd" format={usd} />,
     },
-    { header: 'Tokens / complete trial', sort: (r) => r.perTrial.tokens.value, title: 'Mean tokens of one complete trial round; the total underneath', cell: (r) => <PerTrialWithTotal row={r} pick="tokens" format={int} /> },
+    {
+      header: 'Tokens / complete trial',
+      sort: (r) => r.perTrial.tokens.value,
+      title: 'Mean tokens of one complete trial round; the total underneath',
+      cell: (r) => <PerTrialWithTotal row={r} pick="tokens" format={int} />,
+    },
     {
       header: 'API time / complete trial',
       sort: (r) => r.perTrial.apiDurationMs.value,
@@ -129,11 +172,17 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
           <>
             {int(r.attempts)}
             {excluded > 0 ? (
-              <div className="text-xs text-amber-700" title={`${r.excluded.infra} infrastructure, ${r.excluded.unscored} unscored, ${r.excluded.other} other`}>
+              <div
+                className="text-xs text-amber-700"
+                title={`${r.excluded.infra} infrastructure, ${r.excluded.unscored} unscored, ${r.excluded.other} other`}
+              >
                 {int(excluded)} excluded
               </div>
             ) : null}
-            <div className="text-xs text-slate-500" title="Trial rounds in which every attempt has a valid outcome, of all rounds">
+            <div
+              className="text-xs text-slate-500"
+              title="Trial rounds in which every attempt has a valid outcome, of all rounds"
+            >
               {r.completeTrials}/{r.trialRounds} rounds complete
             </div>
           </>
@@ -143,13 +192,21 @@ function columnsFor(showRank: boolean, filters: Record<string, string | undefine
   ];
   if (!showRank) return columns;
   const rank: Column<LeaderboardRow>[] = [
-    { header: '#', title: RANKING_RULE, sort: (r) => -r.rank, className: 'tabular-nums text-slate-500', cell: (r) => r.rank },
+    {
+      header: '#',
+      title: RANKING_RULE,
+      sort: (r) => -r.rank,
+      className: 'tabular-nums text-slate-500',
+      cell: (r) => r.rank,
+    },
     {
       header: 'Rank by',
       title: RANKING_RULE,
       sort: (r) => r.meanSuccess.interval?.low ?? null,
       className: 'tabular-nums',
-      cell: (r) => <span title="Lower bound of the Wilson 95% interval of mean success">{pct(r.meanSuccess.interval?.low)}</span>,
+      cell: (r) => (
+        <span title="Lower bound of the Wilson 95% interval of mean success">{pct(r.meanSuccess.interval?.low)}</span>
+      ),
     },
   ];
   return [...rank, ...columns];
@@ -174,5 +231,15 @@ export function LeaderboardTable({
   /** Link each model to its page (not for anonymous visitors of the public leaderboard, who may not open it). */
   linkModels?: boolean;
 }) {
-  return <DataTable rows={rows} columns={columnsFor(showRank, filters, countCampaigns, linkModels)} rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}|${r.agent ?? ''}`} testId={testId} empty={empty} search searchLabel="targets" />;
+  return (
+    <DataTable
+      rows={rows}
+      columns={columnsFor(showRank, filters, countCampaigns, linkModels)}
+      rowKey={(r) => `${r.suiteVersion ?? ''}|${r.modelId}|${r.outputMode}|${r.agent ?? ''}`}
+      testId={testId}
+      empty={empty}
+      search
+      searchLabel="targets"
+    />
+  );
 }

@@ -29,14 +29,20 @@ export function OverTimeChart({ points }: { points: OverTimePoint[] }) {
   useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
   const colors = useChartColors();
   const modes = [...new Set(points.map((p) => p.outputMode))].sort();
-  const campaigns = [...new Map(points.map((p) => [`${p.at}|${p.campaign}`, p])).values()].sort((a, b) => a.at.localeCompare(b.at));
+  const campaigns = [...new Map(points.map((p) => [`${p.at}|${p.campaign}`, p])).values()].sort((a, b) =>
+    a.at.localeCompare(b.at),
+  );
   if (campaigns.length < 2) return null;
   const labels = overTimeLabels(
     campaigns.map((c) => c.at),
     zone,
   );
   const data = campaigns.map((c, i) => {
-    const row: Record<string, unknown> = { label: labels[i], campaign: c.campaign, at: zone ? timeInZone(c.at, zone) : timeInUtc(c.at) };
+    const row: Record<string, unknown> = {
+      label: labels[i],
+      campaign: c.campaign,
+      at: zone ? timeInZone(c.at, zone) : timeInUtc(c.at),
+    };
     for (const m of modes) {
       const p = points.find((x) => x.at === c.at && x.campaign === c.campaign && x.outputMode === m);
       if (!p || p.value === null) continue;
@@ -47,13 +53,28 @@ export function OverTimeChart({ points }: { points: OverTimePoint[] }) {
     return row;
   });
   return (
-    <div className="h-72 w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="over-time-chart" role="img" aria-label="Mean success per campaign over time, by output mode">
+    <div
+      className="h-72 w-full rounded-lg border border-slate-200 bg-white p-2"
+      data-testid="over-time-chart"
+      role="img"
+      aria-label="Mean success per campaign over time, by output mode"
+    >
       {colors ? (
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ top: 10, right: 30, bottom: 10, left: 10 }}>
             <CartesianGrid strokeDasharray="3 3" stroke={colors.grid} />
-            <XAxis dataKey="label" tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} padding={{ left: 30, right: 30 }} />
-            <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} tick={{ fontSize: 11, fill: colors.text }} stroke={colors.axis} />
+            <XAxis
+              dataKey="label"
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+              padding={{ left: 30, right: 30 }}
+            />
+            <YAxis
+              domain={[0, 1]}
+              tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+              tick={{ fontSize: 11, fill: colors.text }}
+              stroke={colors.axis}
+            />
             <Tooltip
               cursor={{ stroke: colors.axis }}
               content={({ payload }) => {

@@ -12,7 +12,10 @@ export function ErrorNote({ error }: { error: string | null }) {
 
 export function SubmitButton({ children }: { children: ReactNode }) {
   return (
-    <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+    <button
+      type="submit"
+      className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+    >
       {children}
     </button>
   );

@@ -22,7 +22,10 @@ export function ProviderKeysPanel({ initial }: { initial: ProviderKeyRow[] }) {
 
   async function reload() {
     const res = await fetch('/api/provider-keys', { cache: 'no-store' });
-    if (res.ok) setKeys(((await res.json()) as { keys: ProviderKeyRow[] }).keys.map((k) => ({ ...k, updatedAt: String(k.updatedAt) })));
+    if (res.ok)
+      setKeys(
+        ((await res.json()) as { keys: ProviderKeyRow[] }).keys.map((k) => ({ ...k, updatedAt: String(k.updatedAt) })),
+      );
   }
 
   async function save(e: FormEvent) {
@@ -48,11 +51,24 @@ export function ProviderKeysPanel({ initial }: { initial: ProviderKeyRow[] }) {
       <form onSubmit={save} className="flex flex-wrap items-end gap-3" aria-label="New provider key">
         <label className="text-sm font-medium">
           Name
-          <input className={`${input} block w-56`} value={name} onChange={(e) => setName(e.target.value)} placeholder="openrouter" required />
+          <input
+            className={`${input} block w-56`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="openrouter"
+            required
+          />
         </label>
         <label className="text-sm font-medium">
           Key
-          <input className={`${input} block w-80`} type="password" autoComplete="off" value={value} onChange={(e) => setValue(e.target.value)} required />
+          <input
+            className={`${input} block w-80`}
+            type="password"
+            autoComplete="off"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            required
+          />
         </label>
         <SubmitButton>Save key</SubmitButton>
       </form>
@@ -74,10 +90,19 @@ export function ProviderKeysPanel({ initial }: { initial: ProviderKeyRow[] }) {
             <tr key={k.name} className="border-t border-slate-100">
               <td className="px-3 py-2 font-mono text-xs">{k.name}</td>
               <td className="px-3 py-2">{k.createdBy}</td>
-              <td className="px-3 py-2"><LocalTime at={k.updatedAt} /></td>
-              <td className="px-3 py-2">{k.readable ? 'stored' : 'sealed under another secret: run gitbench keys rotate'}</td>
+              <td className="px-3 py-2">
+                <LocalTime at={k.updatedAt} />
+              </td>
+              <td className="px-3 py-2">
+                {k.readable ? 'stored' : 'sealed under another secret: run gitbench keys rotate'}
+              </td>
               <td className="px-3 py-2 text-right">
-                <button type="button" className="text-rose-700 underline" onClick={() => remove(k.name)} aria-label={`Delete ${k.name}`}>
+                <button
+                  type="button"
+                  className="text-rose-700 underline"
+                  onClick={() => remove(k.name)}
+                  aria-label={`Delete ${k.name}`}
+                >
                   Delete
                 </button>
               </td>

@@ -1,6 +1,17 @@
 'use client';
 
-import { CartesianGrid, ErrorBar, LabelList, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  ErrorBar,
+  LabelList,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { QUADRANTS } from '@gitbench/core';
 import { useChartColors } from './chart-colors';
 
@@ -16,7 +27,6 @@ export interface ChartPoint {
   /** Distance from y to the interval's ends, as recharts' ErrorBar wants it. */
   err: [number, number];
 }
-
 
 export function QuadrantChart({
   points,
@@ -39,7 +49,13 @@ export function QuadrantChart({
   const colors = useChartColors();
   const tick = colors ? { fontSize: 12, fill: colors.text } : { fontSize: 12 };
   return (
-    <div className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2" data-testid="quadrant-chart" data-x-scale={xScale} role="img" aria-label={`Scatter of mean one-attempt success (%) against ${xAxisLabel}; the table below lists every point`}>
+    <div
+      className="h-[480px] w-full rounded-lg border border-slate-200 bg-white p-2"
+      data-testid="quadrant-chart"
+      data-x-scale={xScale}
+      role="img"
+      aria-label={`Scatter of mean one-attempt success (%) against ${xAxisLabel}; the table below lists every point`}
+    >
       {colors ? (
         <ResponsiveContainer width="100%" height="100%">
           <ScatterChart margin={{ top: 24, right: 40, bottom: 40, left: 20 }}>
@@ -62,12 +78,28 @@ export function QuadrantChart({
               dataKey="y"
               domain={[0, 1]}
               tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
-              label={{ value: 'Mean one-attempt success (%)', angle: -90, position: 'insideLeft', style: { textAnchor: 'middle' }, fill: colors.text }}
+              label={{
+                value: 'Mean one-attempt success (%)',
+                angle: -90,
+                position: 'insideLeft',
+                style: { textAnchor: 'middle' },
+                fill: colors.text,
+              }}
               stroke={colors.axis}
               tick={tick}
             />
-            <ReferenceLine x={medianX} stroke={colors.reference} strokeDasharray="4 4" label={{ value: 'median', position: 'insideTopRight', fill: colors.text, fontSize: 11 }} />
-            <ReferenceLine y={medianY} stroke={colors.reference} strokeDasharray="4 4" label={{ value: 'median', position: 'insideBottomLeft', fill: colors.text, fontSize: 11 }} />
+            <ReferenceLine
+              x={medianX}
+              stroke={colors.reference}
+              strokeDasharray="4 4"
+              label={{ value: 'median', position: 'insideTopRight', fill: colors.text, fontSize: 11 }}
+            />
+            <ReferenceLine
+              y={medianY}
+              stroke={colors.reference}
+              strokeDasharray="4 4"
+              label={{ value: 'median', position: 'insideBottomLeft', fill: colors.text, fontSize: 11 }}
+            />
             <Tooltip
               cursor={{ strokeDasharray: '3 3', stroke: colors.axis }}
               content={({ payload }) => {
@@ -89,9 +121,18 @@ export function QuadrantChart({
               }}
             />
             {QUADRANTS.map((q) => (
-              <Scatter key={q} data={points.filter((p) => p.quadrant === q)} fill={colors.quadrant[q]} isAnimationActive={false}>
+              <Scatter
+                key={q}
+                data={points.filter((p) => p.quadrant === q)}
+                fill={colors.quadrant[q]}
+                isAnimationActive={false}
+              >
                 <ErrorBar dataKey="err" direction="y" width={4} stroke={colors.quadrant[q]} />
-                <LabelList dataKey="mark" position="right" style={{ fontSize: 11, fontWeight: 600, fill: colors.text }} />
+                <LabelList
+                  dataKey="mark"
+                  position="right"
+                  style={{ fontSize: 11, fontWeight: 600, fill: colors.text }}
+                />
               </Scatter>
             ))}
           </ScatterChart>

@@ -2,7 +2,17 @@ import type { Rate } from '@gitbench/core';
 import { fraction, pct } from './format';
 
 /** A rate with its numerator/denominator and Wilson 95% interval drawn as a bar. */
-export function RateCell({ rate, bar = true, what = 'passed', testId }: { rate: Rate; bar?: boolean; what?: string; testId?: string }) {
+export function RateCell({
+  rate,
+  bar = true,
+  what = 'passed',
+  testId,
+}: {
+  rate: Rate;
+  bar?: boolean;
+  what?: string;
+  testId?: string;
+}) {
   const title =
     rate.value === null
       ? 'No valid attempts: no evidence, so no rate.'
@@ -17,9 +27,15 @@ export function RateCell({ rate, bar = true, what = 'passed', testId }: { rate: 
         <div className="relative mt-1 h-1.5 w-28 rounded bg-slate-200" aria-hidden>
           <div
             className="absolute top-0 h-1.5 rounded bg-indigo-300"
-            style={{ left: `${rate.interval.low * 100}%`, width: `${Math.max(1, (rate.interval.high - rate.interval.low) * 100)}%` }}
+            style={{
+              left: `${rate.interval.low * 100}%`,
+              width: `${Math.max(1, (rate.interval.high - rate.interval.low) * 100)}%`,
+            }}
           />
-          <div className="absolute -top-0.5 h-2.5 w-0.5 bg-indigo-700" style={{ left: `calc(${rate.value * 100}% - 1px)` }} />
+          <div
+            className="absolute -top-0.5 h-2.5 w-0.5 bg-indigo-700"
+            style={{ left: `calc(${rate.value * 100}% - 1px)` }}
+          />
         </div>
       ) : null}
     </div>

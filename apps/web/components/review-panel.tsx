@@ -6,8 +6,8 @@ import { LocalTime } from './local-time';
 import { errorText, sendJson } from './send-json';
 
 const STATE_TEXT: Record<string, string> = {
-  not_configured: 'not configured: no reviewer reads this deployment\'s outputs (GITBENCH_SAFETY_REVIEW)',
-  pending: 'pending: waiting for the reviewer or for a member\'s decision',
+  not_configured: "not configured: no reviewer reads this deployment's outputs (GITBENCH_SAFETY_REVIEW)",
+  pending: "pending: waiting for the reviewer or for a member's decision",
   approved: 'approved',
   blocked: 'blocked: some outputs must not be shown',
 };
@@ -37,8 +37,10 @@ export function ReviewPanel(props: {
       <p data-testid="publication">
         {props.publishedAt ? (
           <>
-            Published <LocalTime at={props.publishedAt} /> by {props.publishedBy ?? 'unknown'}: viewers see its raw outputs
-            {props.publicLeaderboard ? ', and anyone its aggregates on the public leaderboard (never its outputs)' : ''}.
+            Published <LocalTime at={props.publishedAt} /> by {props.publishedBy ?? 'unknown'}: viewers see its raw
+            outputs
+            {props.publicLeaderboard ? ', and anyone its aggregates on the public leaderboard (never its outputs)' : ''}
+            .
           </>
         ) : (
           `Not published: only members and admins see its raw outputs.${props.publicLeaderboard ? ' Publishing also puts its aggregates on the public leaderboard.' : ''}`
@@ -46,18 +48,35 @@ export function ReviewPanel(props: {
       </p>
       {props.canAct ? (
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="rounded border border-emerald-300 px-3 py-1" onClick={() => post('review', { decision: 'approved' })}>
+          <button
+            type="button"
+            className="rounded border border-emerald-300 px-3 py-1"
+            onClick={() => post('review', { decision: 'approved' })}
+          >
             Approve outputs
           </button>
-          <button type="button" className="rounded border border-rose-300 px-3 py-1" onClick={() => post('review', { decision: 'blocked' })}>
+          <button
+            type="button"
+            className="rounded border border-rose-300 px-3 py-1"
+            onClick={() => post('review', { decision: 'blocked' })}
+          >
             Block outputs
           </button>
           {props.publishedAt ? (
-            <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={() => post('publish', { publish: false })}>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-3 py-1"
+              onClick={() => post('publish', { publish: false })}
+            >
               Unpublish
             </button>
           ) : (
-            <button type="button" disabled={!props.finished} className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" onClick={() => post('publish', { publish: true })}>
+            <button
+              type="button"
+              disabled={!props.finished}
+              className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50"
+              onClick={() => post('publish', { publish: true })}
+            >
               Publish
             </button>
           )}

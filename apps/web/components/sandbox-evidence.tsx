@@ -9,7 +9,9 @@ type Exec = AttemptSandboxEvidence['answer'][number];
 /** Commands that carry a payload (a staged file as base64, say) run to tens of kilobytes: the head says what it is. */
 const COMMAND_SHOWN = 400;
 function shownCommand(command: string): string {
-  return command.length <= COMMAND_SHOWN ? command : `${command.slice(0, COMMAND_SHOWN)}… (${command.length - COMMAND_SHOWN} more characters)`;
+  return command.length <= COMMAND_SHOWN
+    ? command
+    : `${command.slice(0, COMMAND_SHOWN)}… (${command.length - COMMAND_SHOWN} more characters)`;
 }
 
 function ExecItem({ e, label }: { e: Exec; label: string }) {
@@ -17,7 +19,9 @@ function ExecItem({ e, label }: { e: Exec; label: string }) {
     <li className="space-y-1">
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-medium text-slate-600">{label}</span>
-        <code className="max-w-full whitespace-pre-wrap break-all terminal rounded px-2 py-0.5">$ {shownCommand(e.command)}</code>
+        <code className="max-w-full whitespace-pre-wrap break-all terminal rounded px-2 py-0.5">
+          $ {shownCommand(e.command)}
+        </code>
         <CopyButton text={e.command} label="command" />
         <span className={e.exitCode === 0 ? 'text-emerald-700' : 'text-rose-700'}>exit {e.exitCode ?? '?'}</span>
         {e.durationMs !== undefined ? <span className="text-slate-500">{e.durationMs} ms</span> : null}
@@ -42,7 +46,11 @@ function ExecItem({ e, label }: { e: Exec; label: string }) {
 /** Commands the sandbox ran for this try: the answer's commands, then the scorer's look-ups. */
 export function SandboxEvidenceView({ sandbox }: { sandbox: AttemptSandbox | null }) {
   if (!sandbox) {
-    return <p className="text-sm text-slate-600">No sandbox ran for this try: it was scored on the text of the answer alone.</p>;
+    return (
+      <p className="text-sm text-slate-600">
+        No sandbox ran for this try: it was scored on the text of the answer alone.
+      </p>
+    );
   }
   if (sandbox.kind === 'none') {
     // The engine's reason reads "sandbox: none (scored on text)" or "(evidence read from the recorded prompt)".
@@ -58,8 +66,9 @@ export function SandboxEvidenceView({ sandbox }: { sandbox: AttemptSandbox | nul
     <div className="space-y-3" data-testid="sandbox-evidence">
       {sandbox.atBuild ? (
         <p className="text-xs text-slate-600" data-testid="sandbox-at-build">
-          The answer runs no command, so this try needed no sandbox of its own: the scorer&apos;s look-ups below were read once on the fixture&apos;s
-          repository as built, in its build&apos;s {String(sandbox.kind)} sandbox from image <code>{String(sandbox.image)}</code>
+          The answer runs no command, so this try needed no sandbox of its own: the scorer&apos;s look-ups below were
+          read once on the fixture&apos;s repository as built, in its build&apos;s {String(sandbox.kind)} sandbox from
+          image <code>{String(sandbox.image)}</code>
           {sandbox.imageId ? <span className="font-mono"> ({sandbox.imageId.slice(0, 19)})</span> : null}.
         </p>
       ) : sandbox.image ? (
@@ -73,7 +82,9 @@ export function SandboxEvidenceView({ sandbox }: { sandbox: AttemptSandbox | nul
       {answer.length > 0 ? (
         <div>
           <h3 className="text-sm font-medium">Answer commands</h3>
-          {ev.stoppedAt !== undefined ? <p className="text-xs text-rose-700">Stopped at command {ev.stoppedAt + 1}: it failed.</p> : null}
+          {ev.stoppedAt !== undefined ? (
+            <p className="text-xs text-rose-700">Stopped at command {ev.stoppedAt + 1}: it failed.</p>
+          ) : null}
           <ol className="mt-2 space-y-3">
             {answer.map((e, i) => (
               <ExecItem key={i} e={e} label={`#${i + 1}`} />

@@ -28,7 +28,10 @@ export function SelectForm({
     <form method="get" action={action} className="flex flex-wrap items-center gap-2 text-sm" aria-label={formLabel}>
       {Object.entries(hidden).map(([k, v]) => (v ? <input key={k} type="hidden" name={k} value={v} /> : null))}
       <LabelledSelect name={name} label={label} value={value} options={options} inline />
-      <button type="submit" className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500">
+      <button
+        type="submit"
+        className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500"
+      >
         {button}
       </button>
     </form>

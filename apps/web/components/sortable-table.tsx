@@ -71,7 +71,8 @@ export function SortableTable({
   }, [rows, sort, query]);
 
   const [selected, setSelected] = useState<string | null>(null);
-  const rowOf = (root: HTMLElement | null, key: string) => root?.querySelector<HTMLTableRowElement>(`tr[data-row-key="${CSS.escape(key)}"]`) ?? null;
+  const rowOf = (root: HTMLElement | null, key: string) =>
+    root?.querySelector<HTMLTableRowElement>(`tr[data-row-key="${CSS.escape(key)}"]`) ?? null;
   const keysRoot = useListKeys<HTMLDivElement>((key) => {
     if (!shown.length) return false;
     const current = selected === null ? -1 : shown.findIndex((r) => r.key === selected);
@@ -108,7 +109,11 @@ export function SortableTable({
             aria-label={`Search ${searchLabel}`}
             className="w-64 max-w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm focus:outline-2 focus:outline-indigo-500"
           />
-          <span className="text-xs text-slate-500" aria-live="polite" data-testid={testId ? `${testId}-count` : undefined}>
+          <span
+            className="text-xs text-slate-500"
+            aria-live="polite"
+            data-testid={testId ? `${testId}-count` : undefined}
+          >
             {query.trim() ? `${shown.length} of ${rows.length} rows` : `${rows.length} rows`}
           </span>
           <KeysHint what="row" />
@@ -122,7 +127,13 @@ export function SortableTable({
               {headers.map((h, i) => {
                 const active = sort?.column === i ? sort.direction : undefined;
                 return (
-                  <th key={i} scope="col" className={`${pad} align-bottom font-semibold`} title={h.title} aria-sort={h.sortable ? (active ?? 'none') : undefined}>
+                  <th
+                    key={i}
+                    scope="col"
+                    className={`${pad} align-bottom font-semibold`}
+                    title={h.title}
+                    aria-sort={h.sortable ? (active ?? 'none') : undefined}
+                  >
                     {h.sortable ? (
                       <button
                         type="button"

@@ -37,7 +37,10 @@ export function statusLabel(status: string): string {
 
 export function StatusBadge({ status, title }: { status: string; title?: string }) {
   return (
-    <span title={title} className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STYLES[status] ?? 'bg-slate-100 text-slate-700'}`}>
+    <span
+      title={title}
+      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STYLES[status] ?? 'bg-slate-100 text-slate-700'}`}
+    >
       {statusLabel(status)}
     </span>
   );
@@ -94,7 +97,15 @@ export function ReplayBadge() {
  * A fixture series' class. A series of one planned trial has one attempt, which shows no stability:
  * it reads "single trial: pass" (or fail), never "stable pass".
  */
-export function SeriesClassBadge({ cls, plannedTrials, title }: { cls: string; plannedTrials: number; title?: string }) {
+export function SeriesClassBadge({
+  cls,
+  plannedTrials,
+  title,
+}: {
+  cls: string;
+  plannedTrials: number;
+  title?: string;
+}) {
   if (plannedTrials <= 1 && (cls === 'stable_pass' || cls === 'stable_fail')) {
     const pass = cls === 'stable_pass';
     return (

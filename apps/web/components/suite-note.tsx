@@ -4,7 +4,8 @@ export function SuiteNote({ suite, what = 'Every figure here is' }: { suite: str
     <p className="mt-1 text-sm text-slate-700" data-testid="suite-note">
       {suite === null ? (
         <>
-          {what} pooled over <strong>every suite version</strong>, as asked: success rates over different fixture sets averaged together.
+          {what} pooled over <strong>every suite version</strong>, as asked: success rates over different fixture sets
+          averaged together.
         </>
       ) : (
         <>

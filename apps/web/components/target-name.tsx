@@ -50,7 +50,15 @@ export function TargetName({
 }
 
 /** The model id as plain text with its simulated or replay badge, for headings and chart lists. */
-export function ModelLabel({ modelId, outputMode, agent }: { modelId: string; outputMode?: string; agent?: string | null }) {
+export function ModelLabel({
+  modelId,
+  outputMode,
+  agent,
+}: {
+  modelId: string;
+  outputMode?: string;
+  agent?: string | null;
+}) {
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <span>
@@ -68,9 +76,27 @@ export function ModelLabel({ modelId, outputMode, agent }: { modelId: string; ou
  * The agent that drives a target's model, shown apart from the model: a third-party agent by name, our
  * own loop as `gitbench` in agent mode, and nothing for the answer modes (the model answers alone).
  */
-export function AgentName({ agent, outputMode, modelId }: { agent?: string | null; outputMode: string; modelId?: string }) {
-  if (modelId && isHumanModelId(modelId)) return <span className="text-slate-400" title="A person worked the fixture, with no agent">{'\u2014'}</span>;
-  if (outputMode !== 'agent') return <span className="text-slate-400" title="The model answers once, with no agent">{'\u2014'}</span>;
+export function AgentName({
+  agent,
+  outputMode,
+  modelId,
+}: {
+  agent?: string | null;
+  outputMode: string;
+  modelId?: string;
+}) {
+  if (modelId && isHumanModelId(modelId))
+    return (
+      <span className="text-slate-400" title="A person worked the fixture, with no agent">
+        {'\u2014'}
+      </span>
+    );
+  if (outputMode !== 'agent')
+    return (
+      <span className="text-slate-400" title="The model answers once, with no agent">
+        {'\u2014'}
+      </span>
+    );
   if (!agent) return <span title="GitBench's own agent loop">{OWN_AGENT}</span>;
   return (
     <span className="font-medium" title="A third-party coding agent, driving the model through the model gateway">

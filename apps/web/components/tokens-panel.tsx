@@ -16,7 +16,6 @@ export interface TokenRow {
   revokedAt: string | null;
 }
 
-
 /** Create a token (shown once), list them, revoke one. */
 export function TokensPanel({ initial, roles }: { initial: TokenRow[]; roles: string[] }) {
   const [tokens, setTokens] = useState(initial);
@@ -51,7 +50,13 @@ export function TokensPanel({ initial, roles }: { initial: TokenRow[]; roles: st
       <form onSubmit={create} className="flex flex-wrap items-end gap-3" aria-label="New API token">
         <label className="text-sm font-medium">
           Name
-          <input className={`${input} block w-64`} value={name} onChange={(e) => setName(e.target.value)} placeholder="CI nightly" required />
+          <input
+            className={`${input} block w-64`}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="CI nightly"
+            required
+          />
         </label>
         <label className="text-sm font-medium">
           Role
@@ -71,36 +76,56 @@ export function TokensPanel({ initial, roles }: { initial: TokenRow[]; roles: st
             {fresh}
           </code>
           <p className="mt-1 text-xs text-slate-700">
-            Use it as <code>Authorization: Bearer …</code>, or for the CLI: <code>GITBENCH_URL=… GITBENCH_TOKEN=… npx gitbench campaign status …</code>
+            Use it as <code>Authorization: Bearer …</code>, or for the CLI:{' '}
+            <code>GITBENCH_URL=… GITBENCH_TOKEN=… npx gitbench campaign status …</code>
           </p>
         </div>
       ) : null}
       <PanelTable headers={['Name', 'Role', 'Starts with', 'Created', 'Last used', 'State', '']} testId="tokens">
-          {tokens.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="px-3 py-4 text-center text-slate-600">
-                No tokens yet.
+        {tokens.length === 0 ? (
+          <tr>
+            <td colSpan={7} className="px-3 py-4 text-center text-slate-600">
+              No tokens yet.
+            </td>
+          </tr>
+        ) : (
+          tokens.map((t) => (
+            <tr key={t.id} className="border-t border-slate-100">
+              <td className="px-3 py-2">{t.name}</td>
+              <td className="px-3 py-2">{t.role}</td>
+              <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
+              <td className="px-3 py-2">
+                <LocalTime at={t.createdAt} />
+              </td>
+              <td className="px-3 py-2">
+                <LocalTime at={t.lastUsedAt} />
+              </td>
+              <td className="px-3 py-2">
+                {t.revokedAt ? (
+                  <>
+                    revoked <LocalTime at={t.revokedAt} />
+                  </>
+                ) : t.expiresAt && t.expiresAt < new Date().toISOString() ? (
+                  'expired'
+                ) : (
+                  'active'
+                )}
+              </td>
+              <td className="px-3 py-2 text-right">
+                {t.revokedAt ? null : (
+                  <button
+                    type="button"
+                    className="text-rose-700 underline"
+                    onClick={() => revoke(t.id)}
+                    aria-label={`Revoke ${t.name}`}
+                  >
+                    Revoke
+                  </button>
+                )}
               </td>
             </tr>
-          ) : (
-            tokens.map((t) => (
-              <tr key={t.id} className="border-t border-slate-100">
-                <td className="px-3 py-2">{t.name}</td>
-                <td className="px-3 py-2">{t.role}</td>
-                <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
-                <td className="px-3 py-2"><LocalTime at={t.createdAt} /></td>
-                <td className="px-3 py-2"><LocalTime at={t.lastUsedAt} /></td>
-                <td className="px-3 py-2">{t.revokedAt ? <>revoked <LocalTime at={t.revokedAt} /></> : t.expiresAt && t.expiresAt < new Date().toISOString() ? 'expired' : 'active'}</td>
-                <td className="px-3 py-2 text-right">
-                  {t.revokedAt ? null : (
-                    <button type="button" className="text-rose-700 underline" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))
-          )}
+          ))
+        )}
       </PanelTable>
     </div>
   );

@@ -14,7 +14,8 @@ function drives(root: HTMLElement): boolean {
   const focused = document.activeElement;
   const focusedList = focused && focused !== document.body ? focused.closest(`[${LIST_KEYS_ATTRIBUTE}]`) : null;
   if (focusedList) return focusedList === root;
-  const lead = document.querySelector(`[${LIST_KEYS_ATTRIBUTE}="primary"]`) ?? document.querySelector(`[${LIST_KEYS_ATTRIBUTE}]`);
+  const lead =
+    document.querySelector(`[${LIST_KEYS_ATTRIBUTE}="primary"]`) ?? document.querySelector(`[${LIST_KEYS_ATTRIBUTE}]`);
   return lead === root;
 }
 
@@ -22,7 +23,10 @@ function drives(root: HTMLElement): boolean {
  * Calls `onKey` for j, k and Enter (see listKeyOf) while the list under the returned ref is the one the
  * keys drive; a key it handles (returns true) does nothing else.
  */
-export function useListKeys<T extends HTMLElement>(onKey: (key: ListKey) => boolean, enabled = true): RefObject<T | null> {
+export function useListKeys<T extends HTMLElement>(
+  onKey: (key: ListKey) => boolean,
+  enabled = true,
+): RefObject<T | null> {
   const root = useRef<T>(null);
   const handler = useRef(onKey);
   useEffect(() => {

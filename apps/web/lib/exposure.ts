@@ -5,7 +5,22 @@ const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
  * Passwords that come with images, tutorials and earlier versions of our own compose file: whoever
  * reaches the database or Redis tries these first.
  */
-const DEFAULT_PASSWORDS = new Set(['gitbench', 'postgres', 'redis', 'password', 'passw0rd', 'changeme', 'change-me', 'secret', 'admin', 'root', 'example', 'test', '123456', '12345678']);
+const DEFAULT_PASSWORDS = new Set([
+  'gitbench',
+  'postgres',
+  'redis',
+  'password',
+  'passw0rd',
+  'changeme',
+  'change-me',
+  'secret',
+  'admin',
+  'root',
+  'example',
+  'test',
+  '123456',
+  '12345678',
+]);
 
 /** The password a connection URL carries, when it is one of the well-known defaults or its own user name. */
 function defaultPassword(url: string | undefined): string | null {
@@ -41,7 +56,8 @@ export function exposureProblem(env: ExposureEnv): string | null {
   const beyond = `GITBENCH_BIND=${bind} publishes the app beyond this machine`;
   if (!env.GITBENCH_PUBLIC_URL) return `${beyond}: set GITBENCH_PUBLIC_URL to the address users reach it by`;
   for (const name of ['DATABASE_URL', 'REDIS_URL'] as const) {
-    if (defaultPassword(env[name])) return `${beyond}, and ${name} has a default password: set a generated one (openssl rand -hex 24)`;
+    if (defaultPassword(env[name]))
+      return `${beyond}, and ${name} has a default password: set a generated one (openssl rand -hex 24)`;
   }
   return null;
 }

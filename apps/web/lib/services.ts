@@ -84,7 +84,8 @@ export async function checkServices(): Promise<ServiceCheck[]> {
   // One ping answers for the worker and for Docker: the web app holds no Docker socket (compose), so a
   // live worker reports on the engine it runs sandboxes with.
   let ping: Promise<WorkerPing> | null = null;
-  const pingWorker = () => (ping ??= queue.enqueueAndWait('system.ping', { pingId: newId('ping') }, 5_000) as Promise<WorkerPing>);
+  const pingWorker = () =>
+    (ping ??= queue.enqueueAndWait('system.ping', { pingId: newId('ping') }, 5_000) as Promise<WorkerPing>);
   return Promise.all([
     timed('PostgreSQL', async () => {
       const rows = await db.$queryRaw<{ version: string; migrations: bigint }[]>`
@@ -101,7 +102,8 @@ export async function checkServices(): Promise<ServiceCheck[]> {
         where: { lastSeenAt: { gt: new Date(Date.now() - WORKER_FRESH_MS) } },
         orderBy: { lastSeenAt: 'desc' },
       });
-      if (alive.length === 0) throw new Error('no worker has sent a heartbeat in the last 20 s (start one: npm run demo)');
+      if (alive.length === 0)
+        throw new Error('no worker has sent a heartbeat in the last 20 s (start one: npm run demo)');
       const reply = await pingWorker();
       return `${alive.length} alive; ping answered by ${reply.workerId}`;
     }),
@@ -110,7 +112,8 @@ export async function checkServices(): Promise<ServiceCheck[]> {
         throw new Error(`no worker answered to report on its Docker engine (${err.message})`);
       });
       if (!reply.engine) throw new Error(`worker ${reply.workerId} did not report on its sandbox engine`);
-      if (!reply.engine.ok) throw new Error(`worker ${reply.workerId} cannot reach its Docker engine: ${reply.engine.detail}`);
+      if (!reply.engine.ok)
+        throw new Error(`worker ${reply.workerId} cannot reach its Docker engine: ${reply.engine.detail}`);
       return `${reply.engine.detail}; sandbox ${reply.sandbox ?? 'unknown'} (reported by worker ${reply.workerId})`;
     }),
   ]);

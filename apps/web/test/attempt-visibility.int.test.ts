@@ -19,14 +19,65 @@ beforeAll(async () => {
   const snapshotId = newId('fixtureSnapshot');
   attemptId = newId('attempt');
   const db = t.db;
-  await db.campaign.create({ data: { id: campaignId, name: 'c', createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 1 } });
-  await db.campaignTarget.create({ data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
-  await db.fixtureSnapshot.create({ data: { id: snapshotId, campaignId, domain: 'merge', fixtureId: 'f001', difficulty: 'easy', tags: [], definition: {}, scoringType: 'exact' } });
+  await db.campaign.create({
+    data: {
+      id: campaignId,
+      name: 'c',
+      createdBy: 'u',
+      status: 'COMPLETED',
+      config: {},
+      configHash: 'h',
+      seed: 0,
+      suiteVersion: 'v',
+      trials: 1,
+    },
+  });
+  await db.campaignTarget.create({
+    data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' },
+  });
+  await db.fixtureSnapshot.create({
+    data: {
+      id: snapshotId,
+      campaignId,
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'easy',
+      tags: [],
+      definition: {},
+      scoringType: 'exact',
+    },
+  });
   const message = `Expected 'git merge main', got '${ANSWER}'`;
   await db.attempt.create({
-    data: { id: attemptId, campaignId, targetId, fixtureSnapshotId: snapshotId, trial: 1, modelId: 'm', outputMode: 'text', domain: 'merge', fixtureId: 'f001', difficulty: 'easy', status: 'VALID_FAIL', errorClass: 'wrong_answer', errorMessage: message },
+    data: {
+      id: attemptId,
+      campaignId,
+      targetId,
+      fixtureSnapshotId: snapshotId,
+      trial: 1,
+      modelId: 'm',
+      outputMode: 'text',
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'easy',
+      status: 'VALID_FAIL',
+      errorClass: 'wrong_answer',
+      errorMessage: message,
+    },
   });
-  await db.attemptTry.create({ data: { id: newId('attemptTry'), attemptId, tryNumber: 1, workerId: 'w', status: 'VALID_FAIL', startedAt: new Date(), errorClass: 'wrong_answer', errorMessage: message, evidence: { output: ANSWER } } });
+  await db.attemptTry.create({
+    data: {
+      id: newId('attemptTry'),
+      attemptId,
+      tryNumber: 1,
+      workerId: 'w',
+      status: 'VALID_FAIL',
+      startedAt: new Date(),
+      errorClass: 'wrong_answer',
+      errorMessage: message,
+      evidence: { output: ANSWER },
+    },
+  });
 });
 afterAll(async () => {
   await t?.drop();
@@ -50,7 +101,10 @@ describe('attempt evidence by role', () => {
   });
 
   it('hides them again from viewers when the review of a published campaign is not approved', async () => {
-    await t.db.campaign.update({ where: { id: campaignId }, data: { publishedAt: new Date(), publishedBy: 'u', safetyReview: 'pending' } });
+    await t.db.campaign.update({
+      where: { id: campaignId },
+      data: { publishedAt: new Date(), publishedBy: 'u', safetyReview: 'pending' },
+    });
     const found = (await getAttemptEvidence(t.db, attemptId, 'viewer'))!;
     expect(found.rawHidden).toBe(true);
     expect(JSON.stringify(found)).not.toContain('secret answer');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditDetailLines } from '../lib/format/audit-detail';
 
 describe('auditDetailLines', () => {
-  it('reads an export\'s detail as key and value, an empty filter as none', () => {
+  it("reads an export's detail as key and value, an empty filter as none", () => {
     expect(auditDetailLines({ format: 'csv', filters: {} })).toEqual([
       { key: 'format', value: 'csv' },
       { key: 'filters', value: 'none' },
@@ -10,7 +10,9 @@ describe('auditDetailLines', () => {
   });
 
   it('flattens nested objects into dotted keys and lists arrays', () => {
-    expect(auditDetailLines({ filters: { suite: 'fixtures', domains: ['rebase', 'merge'] }, rotated: true, attempts: 12 })).toEqual([
+    expect(
+      auditDetailLines({ filters: { suite: 'fixtures', domains: ['rebase', 'merge'] }, rotated: true, attempts: 12 }),
+    ).toEqual([
       { key: 'filters.suite', value: 'fixtures' },
       { key: 'filters.domains', value: 'rebase, merge' },
       { key: 'rotated', value: 'true' },
@@ -22,7 +24,7 @@ describe('auditDetailLines', () => {
     expect(auditDetailLines(null)).toEqual([]);
     expect(auditDetailLines(undefined)).toEqual([]);
     expect(auditDetailLines('csv')).toEqual([{ key: 'detail', value: 'csv' }]);
-    expect(auditDetailLines({ roles: [] , by: null })).toEqual([
+    expect(auditDetailLines({ roles: [], by: null })).toEqual([
       { key: 'roles', value: 'none' },
       { key: 'by', value: '—' },
     ]);

@@ -22,7 +22,14 @@ describe('the campaign overview', () => {
     const before = await getCampaignOverview(t.db, c.campaignId);
     expect(before!.judging).toBeNull();
 
-    const ids = (await t.db.attempt.findMany({ where: { campaignId: c.campaignId }, select: { id: true }, orderBy: { id: 'asc' }, take: 4 })).map((a) => a.id);
+    const ids = (
+      await t.db.attempt.findMany({
+        where: { campaignId: c.campaignId },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: 4,
+      })
+    ).map((a) => a.id);
     const judged = [
       { judgeCalls: 2, judgeTotalTokens: 1840, judgeCostUsd: 0.0008 },
       { judgeCalls: 3, judgeTotalTokens: 900, judgeCostUsd: 0.003 },
@@ -36,12 +43,14 @@ describe('the campaign overview', () => {
     expect(after!.judging).toMatchObject({ attempts: 4, calls: 6, totalTokens: 2840, unknownCost: 1 });
     expect(after!.judging!.costUsd).toBeCloseTo(0.0038, 10);
     // The targets' figures are the same as before: judging is not in them.
-    expect(after!.perModel.map((r) => [r.totals, r.perTrial])).toEqual(before!.perModel.map((r) => [r.totals, r.perTrial]));
+    expect(after!.perModel.map((r) => [r.totals, r.perTrial])).toEqual(
+      before!.perModel.map((r) => [r.totals, r.perTrial]),
+    );
     expect(before!.perModel.some((r) => r.totals.costUsd.value !== null)).toBe(true);
   });
 });
 
-describe('the campaign\'s fixture table', () => {
+describe("the campaign's fixture table", () => {
   it('clamps a page from the URL to the pages there are, instead of failing on it', async () => {
     const c = await seedRandomCampaign(t.db, 22, { validShare: 1 });
     const first = (await getCampaignFixtureTable(t.db, c.campaignId, { page: 1, pageSize: 1 }))!;
@@ -52,6 +61,7 @@ describe('the campaign\'s fixture table', () => {
       expect(table.page).toBe(last);
       expect(table.rows.length).toBeGreaterThan(0);
     }
-    for (const page of [NaN, -3, 0, 1.5]) expect((await getCampaignFixtureTable(t.db, c.campaignId, { page, pageSize: 1 }))!.page).toBe(1);
+    for (const page of [NaN, -3, 0, 1.5])
+      expect((await getCampaignFixtureTable(t.db, c.campaignId, { page, pageSize: 1 }))!.page).toBe(1);
   });
 });

@@ -54,11 +54,14 @@ const closeOrNull = (actual: number | null, expected: number | null, what: strin
 describe('the seed reaches the edges it is meant to', () => {
   it('has retried, excluded, unpriced, flaky and legacy attempts', () => {
     const statuses = new Set(seed.attempts.map((a) => a.status));
-    for (const s of ['VALID_PASS', 'VALID_FAIL', 'INFRA_FAILURE', 'UNSCORED', 'CANCELLED', 'SAFETY_BLOCKED', 'QUEUED']) expect(statuses, s).toContain(s);
+    for (const s of ['VALID_PASS', 'VALID_FAIL', 'INFRA_FAILURE', 'UNSCORED', 'CANCELLED', 'SAFETY_BLOCKED', 'QUEUED'])
+      expect(statuses, s).toContain(s);
     expect(seed.attempts.filter((a) => a.tries.length > 1 && ref.count([a]).valid === 1).length).toBeGreaterThan(10);
     expect(seed.attempts.filter((a) => a.costUsd === null && a.status === 'VALID_PASS').length).toBeGreaterThan(5);
     const incomplete = seed.campaigns.find((c) => c.name === 'fig incomplete')!;
-    expect(seed.attempts.filter((a) => a.campaignId === incomplete.id).length).toBeLessThan(ref.plannedAttempts(incomplete));
+    expect(seed.attempts.filter((a) => a.campaignId === incomplete.id).length).toBeLessThan(
+      ref.plannedAttempts(incomplete),
+    );
     const flaky = ref.targetRows(seed, {}).reduce((n, r) => n + r.classes.flaky, 0);
     expect(flaky).toBeGreaterThan(5);
   });
@@ -83,7 +86,12 @@ describe('the campaign list', () => {
 
   it.each(FILTERS)('%s: includes the same campaigns', async (_, f) => {
     const included = includedCampaigns(await listCampaigns(t.db), f);
-    expect(included.map((c) => c.id).sort()).toEqual(ref.includedCampaigns(seed, f).map((c) => c.id).sort());
+    expect(included.map((c) => c.id).sort()).toEqual(
+      ref
+        .includedCampaigns(seed, f)
+        .map((c) => c.id)
+        .sort(),
+    );
   });
 });
 
@@ -103,21 +111,43 @@ describe('the leaderboard export (CSV)', () => {
       const what = `${e.modelId} ${e.outputMode}`;
       const line = lines.find((l) => {
         const x = l.split(',');
-        return x[columns.indexOf('model')] === e.modelId && x[columns.indexOf('output_mode')] === e.outputMode && x[columns.indexOf('suite_version')] === (e.suiteVersion ?? '');
+        return (
+          x[columns.indexOf('model')] === e.modelId &&
+          x[columns.indexOf('output_mode')] === e.outputMode &&
+          x[columns.indexOf('suite_version')] === (e.suiteVersion ?? '')
+        );
       });
       expect(line, what).toBeDefined();
       const cells = line!.split(',');
       const cell = (name: string) => cells[columns.indexOf(name)]!;
       const number = (name: string) => (cell(name) === '' ? null : Number(cell(name)));
       expect(
-        ['passes', 'valid', 'attempts', 'excluded_infra', 'excluded_unscored', 'excluded_other', 'trial_rounds', 'complete_trials'].map(number),
+        [
+          'passes',
+          'valid',
+          'attempts',
+          'excluded_infra',
+          'excluded_unscored',
+          'excluded_other',
+          'trial_rounds',
+          'complete_trials',
+        ].map(number),
         what,
       ).toEqual([e.passes, e.valid, e.attempts, e.infra, e.unscored, e.otherExcluded, e.trialRounds, e.completeTrials]);
       closeOrNull(number('mean_success'), e.valid === 0 ? null : e.passes / e.valid, `${what} mean_success`);
       const current = e.classes.stable_pass + e.classes.stable_fail + e.classes.flaky + e.classes.unknown;
       if (current > 0) {
-        expect(['stable_pass', 'flaky', 'stable_fail', 'unknown'].map(number), what).toEqual([e.classes.stable_pass, e.classes.flaky, e.classes.stable_fail, e.classes.unknown]);
-        expect(['pass_any_n', 'pass_any_num', 'pass_any_den'].map(number), what).toEqual([e.passAnyLast!.n, e.passAnyLast!.passes, e.passAnyLast!.of]);
+        expect(['stable_pass', 'flaky', 'stable_fail', 'unknown'].map(number), what).toEqual([
+          e.classes.stable_pass,
+          e.classes.flaky,
+          e.classes.stable_fail,
+          e.classes.unknown,
+        ]);
+        expect(['pass_any_n', 'pass_any_num', 'pass_any_den'].map(number), what).toEqual([
+          e.passAnyLast!.n,
+          e.passAnyLast!.passes,
+          e.passAnyLast!.of,
+        ]);
       } else {
         // Only legacy series: no stability, no pass_any.
         expect(['stable_pass', 'flaky', 'pass_any_n'].map(cell), what).toEqual(['', '', '']);
@@ -125,7 +155,11 @@ describe('the leaderboard export (CSV)', () => {
       closeOrNull(number('cost_per_complete_trial_usd'), e.perTrial.costUsd.value, `${what} cost per complete trial`);
       expect(cell('cost_per_complete_trial_partial'), what).toBe(String(e.perTrial.costUsd.partial));
       closeOrNull(number('tokens_per_complete_trial'), e.perTrial.tokens.value, `${what} tokens per complete trial`);
-      closeOrNull(number('api_ms_per_complete_trial'), e.perTrial.apiDurationMs.value, `${what} API time per complete trial`);
+      closeOrNull(
+        number('api_ms_per_complete_trial'),
+        e.perTrial.apiDurationMs.value,
+        `${what} API time per complete trial`,
+      );
       closeOrNull(number('total_cost_usd'), e.totals.costUsd.value, `${what} total cost`);
       expect(cell('total_cost_partial'), what).toBe(String(e.totals.costUsd.partial));
       closeOrNull(number('total_tokens'), e.totals.tokens.value, `${what} total tokens`);
@@ -147,10 +181,16 @@ describe('cost vs quality', () => {
     const suite = ref.suiteOfView(seed, f);
     expect(q.suite).toBe(suite === 'all' ? null : suite);
     const rows = ref.targetRows(seed, { ...f, suite });
-    const pick = (r: ref.TargetReference) => (metric === 'cost' ? r.perTrial.costUsd : metric === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs);
+    const pick = (r: ref.TargetReference) =>
+      metric === 'cost' ? r.perTrial.costUsd : metric === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs;
     const points = rows.map((r) => {
       const m = pick(r);
-      return { r, x: m.value === null ? null : metric === 'api' ? m.value / 1000 : m.value, y: r.valid === 0 ? null : r.passes / r.valid, partial: m.partial };
+      return {
+        r,
+        x: m.value === null ? null : metric === 'api' ? m.value / 1000 : m.value,
+        y: r.valid === 0 ? null : r.passes / r.valid,
+        partial: m.partial,
+      };
     });
     const placed = points.filter((p) => p.x !== null && p.y !== null);
     expect(q.placed).toHaveLength(placed.length);
@@ -165,12 +205,22 @@ describe('cost vs quality', () => {
       const got = q.placed.find((x) => x.modelId === p.r.modelId && x.outputMode === p.r.outputMode)!;
       expect(got, what).toBeDefined();
       closeOrNull(got.x, p.x, `${what} x`);
-      expect([got.passes, got.valid, got.partial, got.completeTrials], what).toEqual([p.r.passes, p.r.valid, p.partial, p.r.completeTrials]);
+      expect([got.passes, got.valid, got.partial, got.completeTrials], what).toEqual([
+        p.r.passes,
+        p.r.valid,
+        p.partial,
+        p.r.completeTrials,
+      ]);
       const quadrant = p.y! >= my ? (p.x! <= mx ? 'best_value' : 'premium') : p.x! <= mx ? 'economy' : 'poor_value';
       expect(got.quadrant, what).toBe(quadrant);
     }
     for (const m of ['cost', 'tokens', 'api'] as const) {
-      const n = rows.filter((r) => r.valid > 0 && (m === 'cost' ? r.perTrial.costUsd : m === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs).value !== null).length;
+      const n = rows.filter(
+        (r) =>
+          r.valid > 0 &&
+          (m === 'cost' ? r.perTrial.costUsd : m === 'tokens' ? r.perTrial.tokens : r.perTrial.apiDurationMs).value !==
+            null,
+      ).length;
       expect(q.placeable[m], `placeable by ${m}`).toBe(n);
     }
   });
@@ -183,18 +233,40 @@ describe('compare two targets', () => {
     ['beta text vs alpha json_schema, incomplete', { incomplete: '1' }, BETA, 'text', ALPHA, 'json_schema'],
     ['one model, text vs json_schema', {}, ALPHA, 'text', ALPHA, 'json_schema'],
     ['alpha text vs gamma, one domain', { legacy: '1', domain: 'fig-rebase' }, ALPHA, 'text', GAMMA, 'text'],
-    ['alpha text vs beta text, one difficulty', { incomplete: '1', legacy: '1', difficulty: 'hard' }, ALPHA, 'text', BETA, 'text'],
+    [
+      'alpha text vs beta text, one difficulty',
+      { incomplete: '1', legacy: '1', difficulty: 'hard' },
+      ALPHA,
+      'text',
+      BETA,
+      'text',
+    ],
   ])('%s: tallies, pairs, McNemar and per-domain rates', async (_, f, am, ao, bm, bo) => {
     const a = { modelId: am, outputMode: ao as 'text' };
     const b = { modelId: bm, outputMode: bo as 'text' };
     const report = await compareModels(t.db, a, b, f);
     const e = ref.compareReference(seed, f, a, b);
     // "over N included campaign(s)": the included ones that ran either side.
-    const ran = (c: (typeof seed.campaigns)[number]) => c.targets.some((x) => [a, b].some((s) => x.modelId === s.modelId && x.outputMode === s.outputMode));
-    expect(report.included.map((c) => c.id).sort()).toEqual(ref.includedCampaigns(seed, f).filter(ran).map((c) => c.id).sort());
+    const ran = (c: (typeof seed.campaigns)[number]) =>
+      c.targets.some((x) => [a, b].some((s) => x.modelId === s.modelId && x.outputMode === s.outputMode));
+    expect(report.included.map((c) => c.id).sort()).toEqual(
+      ref
+        .includedCampaigns(seed, f)
+        .filter(ran)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(report.tallies).toEqual(e.tallies);
     const c = report.comparison;
-    expect({ b: c.b, c: c.c, bothPassed: c.bothPassed, bothFailed: c.bothFailed, ties: c.tiesLeftOut, onlyA: c.onlyFirst, onlyB: c.onlySecond }).toEqual({
+    expect({
+      b: c.b,
+      c: c.c,
+      bothPassed: c.bothPassed,
+      bothFailed: c.bothFailed,
+      ties: c.tiesLeftOut,
+      onlyA: c.onlyFirst,
+      onlyB: c.onlySecond,
+    }).toEqual({
       b: e.b,
       c: e.c,
       bothPassed: e.bothPassed,
@@ -203,21 +275,36 @@ describe('compare two targets', () => {
       onlyA: e.onlyA,
       onlyB: e.onlyB,
     });
-    expect(c.pairs.map((p) => ({ fixture: `${p.domain}/${p.fixtureId}`, a: p.first, b: p.second })).sort((x, y) => x.fixture.localeCompare(y.fixture))).toEqual(
-      [...e.pairs].sort((x, y) => x.fixture.localeCompare(y.fixture)),
-    );
+    expect(
+      c.pairs
+        .map((p) => ({ fixture: `${p.domain}/${p.fixtureId}`, a: p.first, b: p.second }))
+        .sort((x, y) => x.fixture.localeCompare(y.fixture)),
+    ).toEqual([...e.pairs].sort((x, y) => x.fixture.localeCompare(y.fixture)));
     expect(c.pValue).toBeCloseTo(e.pValue, 12);
-    expect(report.byDomain.map((d) => ({ domain: d.domain, a: [d.a.numerator, d.a.denominator], b: [d.b.numerator, d.b.denominator] }))).toEqual(
-      e.byDomain.map((d) => ({ domain: d.domain, a: [d.a.passes, d.a.valid], b: [d.b.passes, d.b.valid] })),
-    );
+    expect(
+      report.byDomain.map((d) => ({
+        domain: d.domain,
+        a: [d.a.numerator, d.a.denominator],
+        b: [d.b.numerator, d.b.denominator],
+      })),
+    ).toEqual(e.byDomain.map((d) => ({ domain: d.domain, a: [d.a.passes, d.a.valid], b: [d.b.passes, d.b.valid] })));
     for (const d of report.byDomain) {
       const x = e.byDomain.find((y) => y.domain === d.domain)!;
-      closeOrNull(d.diff, x.a.valid && x.b.valid ? x.a.passes / x.a.valid - x.b.passes / x.b.valid : null, `${d.domain} A − B`);
+      closeOrNull(
+        d.diff,
+        x.a.valid && x.b.valid ? x.a.passes / x.a.valid - x.b.passes / x.b.valid : null,
+        `${d.domain} A − B`,
+      );
     }
   });
 
   it('has discordant pairs both ways and a tie in the seed, so the test above means something', () => {
-    const e = ref.compareReference(seed, { legacy: '1', incomplete: '1' }, { modelId: ALPHA, outputMode: 'text' }, { modelId: BETA, outputMode: 'text' });
+    const e = ref.compareReference(
+      seed,
+      { legacy: '1', incomplete: '1' },
+      { modelId: ALPHA, outputMode: 'text' },
+      { modelId: BETA, outputMode: 'text' },
+    );
     expect(e.b).toBeGreaterThan(0);
     expect(e.c).toBeGreaterThan(0);
     expect(e.ties).toBeGreaterThan(0);
@@ -256,24 +343,34 @@ describe('a model', () => {
         flaky: c.flaky,
         classified: c.classified,
       }));
-      const byKey = (x: { outputMode: string; key: string }, y: { outputMode: string; key: string }) => `${x.key}|${x.outputMode}`.localeCompare(`${y.key}|${y.outputMode}`);
+      const byKey = (x: { outputMode: string; key: string }, y: { outputMode: string; key: string }) =>
+        `${x.key}|${x.outputMode}`.localeCompare(`${y.key}|${y.outputMode}`);
       expect(got.sort(byKey), dim).toEqual(ref.modelSlices(seed, modelId, inSuite, dim).sort(byKey));
     }
 
     const overTime = ref.modelOverTime(seed, modelId);
-    expect(report.overTime.map((r) => ({ campaignId: r.campaignId, outputMode: r.outputMode, passes: r.rate.numerator, valid: r.rate.denominator }))).toEqual(overTime);
+    expect(
+      report.overTime.map((r) => ({
+        campaignId: r.campaignId,
+        outputMode: r.outputMode,
+        passes: r.rate.numerator,
+        valid: r.rate.denominator,
+      })),
+    ).toEqual(overTime);
 
     const targets = ref.targetRows(seed, inSuite).filter((r) => r.modelId === modelId);
-    expect(report.targets.map((r) => [r.outputMode, r.meanSuccess.numerator, r.meanSuccess.denominator, r.completeTrials]).sort()).toEqual(
-      targets.map((r) => [r.outputMode, r.passes, r.valid, r.completeTrials]).sort(),
-    );
+    expect(
+      report.targets
+        .map((r) => [r.outputMode, r.meanSuccess.numerator, r.meanSuccess.denominator, r.completeTrials])
+        .sort(),
+    ).toEqual(targets.map((r) => [r.outputMode, r.passes, r.valid, r.completeTrials]).sort());
     for (const r of report.targets) {
       const e = targets.find((x) => x.outputMode === r.outputMode)!;
       expectMeasure(r.perTrial.costUsd, e.perTrial.costUsd, `${modelId} ${r.outputMode} cost per complete trial`);
     }
   });
 
-  it("lists every fixture of a chosen campaign with its classification and valid passes", async () => {
+  it('lists every fixture of a chosen campaign with its classification and valid passes', async () => {
     for (const c of seed.campaigns.filter((x) => x.targets.some((y) => y.modelId === ALPHA))) {
       const report = (await getModelReport(t.db, ALPHA, {}, c.id))!;
       expect(report.fixtures.campaign!.id).toBe(c.id);
@@ -286,7 +383,8 @@ describe('a model', () => {
         class: r.summary.classification.applicable ? r.summary.classification.class : null,
         trials: r.attempts.map((a) => ({ trial: a.trial, status: a.status })),
       }));
-      const order = (x: { fixture: string; outputMode: string }, y: { fixture: string; outputMode: string }) => `${x.fixture}|${x.outputMode}`.localeCompare(`${y.fixture}|${y.outputMode}`);
+      const order = (x: { fixture: string; outputMode: string }, y: { fixture: string; outputMode: string }) =>
+        `${x.fixture}|${x.outputMode}`.localeCompare(`${y.fixture}|${y.outputMode}`);
       expect(got.sort(order), c.name).toEqual(expected.sort(order));
     }
   });
@@ -303,7 +401,10 @@ describe('a fixture', () => {
     for (const opts of [{}, { campaignLimit: 1 }, { campaignId: campaigns.at(-1)!.id }]) {
       const report = (await getFixtureReport(t.db, domain, fixtureId, opts))!;
       expect(report.campaigns.map((c) => c.id)).toEqual(campaigns.map((c) => c.id));
-      const shown = 'campaignId' in opts ? campaigns.filter((c) => c.id === opts.campaignId) : campaigns.slice(0, opts.campaignLimit ?? 10);
+      const shown =
+        'campaignId' in opts
+          ? campaigns.filter((c) => c.id === opts.campaignId)
+          : campaigns.slice(0, opts.campaignLimit ?? 10);
       expect(report.shownCampaigns).toBe(shown.length);
       expect(report.snapshot.campaignId).toBe(shown[0]!.id);
       const got = report.series.map((s) => ({
@@ -313,14 +414,21 @@ describe('a fixture', () => {
         passes: s.summary.meanSuccess.numerator,
         valid: s.summary.meanSuccess.denominator,
         class: s.summary.classification.applicable ? s.summary.classification.class : null,
-        partial: s.summary.classification.applicable ? s.summary.classification.evidence === 'partial' : s.summary.meanSuccess.denominator < 1,
+        partial: s.summary.classification.applicable
+          ? s.summary.classification.evidence === 'partial'
+          : s.summary.meanSuccess.denominator < 1,
         passAny: Array.isArray(s.summary.passAnyAtN) ? s.summary.passAnyAtN : null,
         trials: s.attempts.map((a) => ({ trial: a.trial, status: a.status })),
       }));
-      const key = (x: { campaignId: string; modelId: string; outputMode: string }) => `${x.campaignId}|${x.modelId}|${x.outputMode}`;
-      expect(got.sort((x, y) => key(x).localeCompare(key(y)))).toEqual(ref.fixtureSeries(seed, domain, fixtureId, shown).sort((x, y) => key(x).localeCompare(key(y))));
+      const key = (x: { campaignId: string; modelId: string; outputMode: string }) =>
+        `${x.campaignId}|${x.modelId}|${x.outputMode}`;
+      expect(got.sort((x, y) => key(x).localeCompare(key(y)))).toEqual(
+        ref.fixtureSeries(seed, domain, fixtureId, shown).sort((x, y) => key(x).localeCompare(key(y))),
+      );
       // Newest campaign first.
-      expect([...new Set(report.series.map((s) => s.campaignId))]).toEqual(shown.map((c) => c.id).filter((id) => got.some((g) => g.campaignId === id)));
+      expect([...new Set(report.series.map((s) => s.campaignId))]).toEqual(
+        shown.map((c) => c.id).filter((id) => got.some((g) => g.campaignId === id)),
+      );
     }
   });
 });
@@ -344,30 +452,43 @@ describe('campaign exports', () => {
           String(a.trial),
         ]);
       }
-      const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, c.id, 'json'))!)) as { attempts: { id: string; costUsd: number | null }[] };
+      const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, c.id, 'json'))!)) as {
+        attempts: { id: string; costUsd: number | null }[];
+      };
       expect(json.attempts.map((a) => [a.id, a.costUsd]).sort()).toEqual(mine.map((a) => [a.id, a.costUsd]).sort());
     }
   });
 
-  it("artificialanalysis: per target and domain, passes of valid attempts, and the excluded counted apart", async () => {
+  it('artificialanalysis: per target and domain, passes of valid attempts, and the excluded counted apart', async () => {
     for (const c of seed.campaigns) {
       const csv = (await campaignAaExport(t.db, c.id))!;
       const [header, ...lines] = csv.trimEnd().split('\n');
       const columns = header!.split(',');
       const mine = seed.attempts.filter((a) => a.campaignId === c.id);
       const groups = new Map<string, typeof mine>();
-      for (const a of mine) groups.set(`${a.modelId}|${a.outputMode}|${a.domain}`, [...(groups.get(`${a.modelId}|${a.outputMode}|${a.domain}`) ?? []), a]);
+      for (const a of mine)
+        groups.set(`${a.modelId}|${a.outputMode}|${a.domain}`, [
+          ...(groups.get(`${a.modelId}|${a.outputMode}|${a.domain}`) ?? []),
+          a,
+        ]);
       expect(lines).toHaveLength(groups.size);
       for (const [key, list] of groups) {
         const [modelId, outputMode, domain] = key.split('|');
         const line = lines.find((l) => {
           const x = l.split(',');
-          return x[columns.indexOf('model')] === modelId!.split('#')[0] && x[columns.indexOf('output_mode')] === outputMode && x[columns.indexOf('benchmark')] === domain;
+          return (
+            x[columns.indexOf('model')] === modelId!.split('#')[0] &&
+            x[columns.indexOf('output_mode')] === outputMode &&
+            x[columns.indexOf('benchmark')] === domain
+          );
         });
         expect(line, key).toBeDefined();
         const cells = line!.split(',');
         const { passes, valid } = ref.count(list);
-        expect(['passed', 'total', 'excluded', 'score'].map((n) => cells[columns.indexOf(n)]), key).toEqual([
+        expect(
+          ['passed', 'total', 'excluded', 'score'].map((n) => cells[columns.indexOf(n)]),
+          key,
+        ).toEqual([
           String(passes),
           String(valid),
           String(list.length - valid),

@@ -8,11 +8,29 @@ import { getLeaderboard } from '../lib/queries/leaderboard';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const SUITE = 'hb-1';
-const fixtures = Array.from({ length: 12 }, (_, i) => ({ domain: 'hb-merge', fixtureId: `f${String(i + 1).padStart(3, '0')}`, difficulty: 'hard' }));
+const fixtures = Array.from({ length: 12 }, (_, i) => ({
+  domain: 'hb-merge',
+  fixtureId: `f${String(i + 1).padStart(3, '0')}`,
+  difficulty: 'hard',
+}));
 const agent = (modelId: string) => ({ modelId, effort: null, outputMode: 'agent' as const });
 const PLANS: CampaignPlan[] = [
-  { name: 'hb models', trials: 2, suiteVersion: SUITE, targets: [agent('hb/strong'), agent('hb/weak')], fixtures, skill: { 'hb/strong': { merge: 0.6 }, 'hb/weak': { merge: 0.2 } } },
-  { name: 'hb person', trials: 1, suiteVersion: SUITE, targets: [agent('human:ana')], fixtures, skill: { 'human:ana': { merge: 1 } } },
+  {
+    name: 'hb models',
+    trials: 2,
+    suiteVersion: SUITE,
+    targets: [agent('hb/strong'), agent('hb/weak')],
+    fixtures,
+    skill: { 'hb/strong': { merge: 0.6 }, 'hb/weak': { merge: 0.2 } },
+  },
+  {
+    name: 'hb person',
+    trials: 1,
+    suiteVersion: SUITE,
+    targets: [agent('human:ana')],
+    fixtures,
+    skill: { 'human:ana': { merge: 1 } },
+  },
 ];
 
 let t: TestDatabase;
@@ -29,7 +47,9 @@ describe('human baselines', () => {
       [1, 'hb/strong'],
       [2, 'hb/weak'],
     ]);
-    expect(board.humans.map((r) => [r.rank, r.modelId, r.meanSuccess.numerator, r.meanSuccess.denominator, r.suiteVersion])).toEqual([[0, 'human:ana', 12, 12, SUITE]]);
+    expect(
+      board.humans.map((r) => [r.rank, r.modelId, r.meanSuccess.numerator, r.meanSuccess.denominator, r.suiteVersion]),
+    ).toEqual([[0, 'human:ana', 12, 12, SUITE]]);
   });
 
   it('are listed on the fixture page with their outcome, whichever campaigns hold them', async () => {

@@ -118,11 +118,22 @@ describe('item analysis', () => {
     for (const i of a.items) {
       const mine = theirs.filter((x) => key(x) === key(i));
       const passes = mine.filter((x) => x.status === 'VALID_PASS').length;
-      expect(i.people, key(i)).toEqual({ people: mine.length > 0 ? 1 : 0, passing: passes > 0 ? 1 : 0, passes, scored: mine.length });
+      expect(i.people, key(i)).toEqual({
+        people: mine.length > 0 ? 1 : 0,
+        passing: passes > 0 ? 1 : 0,
+        passes,
+        scored: mine.length,
+      });
     }
     expect(a.items.some((i) => i.people.people === 1)).toBe(true);
     // The targets counted are the models, without the person.
-    expect(a.targets).toBe(new Set(seed.attempts.filter((x) => main.includes(x.campaignId) && !isHuman(x)).map((x) => `${x.modelId}|${x.effort}|${x.outputMode}`)).size);
+    expect(a.targets).toBe(
+      new Set(
+        seed.attempts
+          .filter((x) => main.includes(x.campaignId) && !isHuman(x))
+          .map((x) => `${x.modelId}|${x.effort}|${x.outputMode}`),
+      ).size,
+    );
   });
 
   it('sorts by signal: defined discrimination first, highest first', async () => {

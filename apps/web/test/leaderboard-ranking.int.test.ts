@@ -23,16 +23,35 @@ const SUITE_B = 'rk-b';
 let t: TestDatabase;
 let seed: DashboardSeed;
 
-const fixtures = (domain: string, n: number) => Array.from({ length: n }, (_, i) => ({ domain: `rk-${domain}`, fixtureId: `f${String(i + 1).padStart(3, '0')}`, difficulty: 'easy' }));
+const fixtures = (domain: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    domain: `rk-${domain}`,
+    fixtureId: `f${String(i + 1).padStart(3, '0')}`,
+    difficulty: 'easy',
+  }));
 const text = (modelId: string) => ({ modelId, effort: null, outputMode: 'text' as const });
 const skill = { [THICK]: { merge: 0.9, log: 0.25 }, [THIN]: { merge: 1, log: 0.75 } };
 const PLANS: CampaignPlan[] = [
   // 32 fixtures × 3 trials: 96 attempts, most of them passing.
-  { name: 'rk thick', trials: 3, suiteVersion: SUITE_A, targets: [text(THICK)], fixtures: fixtures('merge', 32), skill },
+  {
+    name: 'rk thick',
+    trials: 3,
+    suiteVersion: SUITE_A,
+    targets: [text(THICK)],
+    fixtures: fixtures('merge', 32),
+    skill,
+  },
   // One fixture × 3 trials, every one passing: the higher mean on three attempts.
   { name: 'rk thin', trials: 3, suiteVersion: SUITE_A, targets: [text(THIN)], fixtures: fixtures('merge', 1), skill },
   // The same models on another suite version, one trial each.
-  { name: 'rk other suite', trials: 1, suiteVersion: SUITE_B, targets: [text(THICK), text(THIN)], fixtures: fixtures('log', 8), skill },
+  {
+    name: 'rk other suite',
+    trials: 1,
+    suiteVersion: SUITE_B,
+    targets: [text(THICK), text(THIN)],
+    fixtures: fixtures('log', 8),
+    skill,
+  },
 ];
 
 beforeAll(async () => {
@@ -72,9 +91,10 @@ describe('the leaderboard ranking', () => {
     for (const suite of [SUITE_A, SUITE_B]) {
       const got = board.rows.filter((r) => r.suiteVersion === suite);
       const want = ref.rankOrder(expected.filter((r) => r.suiteVersion === suite));
-      expect(got.map((r) => [r.rank, r.modelId, r.attempts, r.meanSuccess.numerator, r.meanSuccess.denominator]), suite).toEqual(
-        want.map((r, i) => [i + 1, r.modelId, r.attempts, r.passes, r.valid]),
-      );
+      expect(
+        got.map((r) => [r.rank, r.modelId, r.attempts, r.meanSuccess.numerator, r.meanSuccess.denominator]),
+        suite,
+      ).toEqual(want.map((r, i) => [i + 1, r.modelId, r.attempts, r.passes, r.valid]));
     }
     // A suite of one-trial campaigns says so; the three-trial suite does not.
     expect(board.rows.map((r) => [r.suiteVersion, r.singleTrial]).sort()).toEqual([
@@ -86,7 +106,9 @@ describe('the leaderboard ranking', () => {
     // The export carries each row's suite.
     const [header, ...lines] = leaderboardCsv(board.rows).trimEnd().split('\n');
     expect(header!.split(',').slice(0, 3)).toEqual(['suite_version', 'rank', 'model']);
-    expect(lines.map((l) => l.split(',').slice(0, 3))).toEqual(board.rows.map((r) => [r.suiteVersion, String(r.rank), r.modelId]));
+    expect(lines.map((l) => l.split(',').slice(0, 3))).toEqual(
+      board.rows.map((r) => [r.suiteVersion, String(r.rank), r.modelId]),
+    );
 
     const pooled = await getLeaderboard(t.db, { suite: 'all' });
     expect(pooled.pooled).toBe(true);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { listKeyOf, movedIndex, type ListKeyEvent } from '../lib/keyboard/list-keys';
 
-const press = (key: string, target: unknown = { tagName: 'BODY' }, extra: Partial<ListKeyEvent> = {}): ListKeyEvent => ({
+const press = (
+  key: string,
+  target: unknown = { tagName: 'BODY' },
+  extra: Partial<ListKeyEvent> = {},
+): ListKeyEvent => ({
   key,
   ctrlKey: false,
   metaKey: false,
@@ -21,7 +25,8 @@ describe('listKeyOf', () => {
   });
 
   it('leaves typing alone: inputs, text areas, selects and editable text', () => {
-    for (const tagName of ['INPUT', 'input', 'TEXTAREA', 'SELECT']) expect(listKeyOf(press('j', { tagName }))).toBeNull();
+    for (const tagName of ['INPUT', 'input', 'TEXTAREA', 'SELECT'])
+      expect(listKeyOf(press('j', { tagName }))).toBeNull();
     expect(listKeyOf(press('k', { tagName: 'DIV', isContentEditable: true }))).toBeNull();
     expect(listKeyOf(press('Enter', { tagName: 'INPUT' }))).toBeNull();
   });

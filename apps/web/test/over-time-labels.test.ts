@@ -3,7 +3,10 @@ import { overTimeLabels } from '../lib/format/over-time-labels';
 
 describe('overTimeLabels', () => {
   it('keeps the date alone where no other campaign shares it', () => {
-    expect(overTimeLabels(['2026-11-20T09:00:00Z', '2026-11-27T10:00:00Z'], 'UTC')).toEqual(['2026-11-20', '2026-11-27']);
+    expect(overTimeLabels(['2026-11-20T09:00:00Z', '2026-11-27T10:00:00Z'], 'UTC')).toEqual([
+      '2026-11-20',
+      '2026-11-27',
+    ]);
   });
 
   it('adds the time where campaigns share a date, in the reader’s zone', () => {

@@ -11,7 +11,10 @@ function chunked(chunks: number) {
       controller.enqueue(new Uint8Array(64 * 1024).fill(0x61));
     },
   });
-  return { request: new Request('http://x/api/auth/sign-in/email', { method: 'POST', body, duplex: 'half' } as RequestInit), seen };
+  return {
+    request: new Request('http://x/api/auth/sign-in/email', { method: 'POST', body, duplex: 'half' } as RequestInit),
+    seen,
+  };
 }
 
 describe('readCapped', () => {
@@ -23,8 +26,15 @@ describe('readCapped', () => {
   });
 
   it('refuses a declared length past the limit without reading, and returns a body within it', async () => {
-    expect(await readCapped(new Request('http://x/', { method: 'POST', headers: { 'content-length': '999999' }, body: 'x' }), 1024)).toBeNull();
-    expect((await readCapped(new Request('http://x/', { method: 'POST', body: '{"a":1}' }), 1024))!.toString()).toBe('{"a":1}');
+    expect(
+      await readCapped(
+        new Request('http://x/', { method: 'POST', headers: { 'content-length': '999999' }, body: 'x' }),
+        1024,
+      ),
+    ).toBeNull();
+    expect((await readCapped(new Request('http://x/', { method: 'POST', body: '{"a":1}' }), 1024))!.toString()).toBe(
+      '{"a":1}',
+    );
     expect((await readCapped(chunked(2).request, 256 * 1024))!.byteLength).toBe(128 * 1024);
   });
 });

@@ -74,7 +74,10 @@ describe('leaderboard sums of CampaignStats', () => {
       const what = `${g.key.modelId} ${g.key.outputMode}`;
       expect(r, what).toBeDefined();
       expect(r!.attempts).toBe(g.attempts);
-      expect([r!.meanSuccess.numerator, r!.meanSuccess.denominator]).toEqual([g.meanSuccess.numerator, g.meanSuccess.denominator]);
+      expect([r!.meanSuccess.numerator, r!.meanSuccess.denominator]).toEqual([
+        g.meanSuccess.numerator,
+        g.meanSuccess.denominator,
+      ]);
       if (g.classification.applicable) {
         expect(r!.classification).toMatchObject({
           stablePass: g.classification.stable_pass,
@@ -86,14 +89,23 @@ describe('leaderboard sums of CampaignStats', () => {
       if (g.passAnyAtN.applicable && r!.passAny.applicable) {
         for (const p of r!.passAny.points) {
           const core = g.passAnyAtN.points.find((x) => x.n === p.n);
-          expect([p.numerator, p.denominator], `${what} n=${p.n}`).toEqual(core ? [core.numerator, core.denominator] : [0, 0]);
+          expect([p.numerator, p.denominator], `${what} n=${p.n}`).toEqual(
+            core ? [core.numerator, core.denominator] : [0, 0],
+          );
         }
       }
       const res = g.resources;
-      expect({ rounds: r!.trialRounds, complete: r!.completeTrials }, what).toEqual({ rounds: res.trialRounds, complete: res.completeTrials });
+      expect({ rounds: r!.trialRounds, complete: r!.completeTrials }, what).toEqual({
+        rounds: res.trialRounds,
+        complete: res.completeTrials,
+      });
       expectResource(r!.perTrial.costUsd, res.perCompleteTrial.costUsd, `${what} cost per complete trial`);
       expectResource(r!.perTrial.tokens, res.perCompleteTrial.tokens, `${what} tokens per complete trial`);
-      expectResource(r!.perTrial.apiDurationMs, res.perCompleteTrial.apiDurationMs, `${what} API time per complete trial`);
+      expectResource(
+        r!.perTrial.apiDurationMs,
+        res.perCompleteTrial.apiDurationMs,
+        `${what} API time per complete trial`,
+      );
       expectResource(r!.totals.costUsd, res.totals.costUsd, `${what} total cost`);
       expectResource(r!.totals.tokens, res.totals.tokens, `${what} total tokens`);
       expectResource(r!.totals.apiDurationMs, res.totals.apiDurationMs, `${what} total API time`);
@@ -104,7 +116,10 @@ describe('leaderboard sums of CampaignStats', () => {
 describe("a campaign's figures", () => {
   it('are the same for the CLI and the API (summarizeCampaign) as on its page', async () => {
     for (const campaignId of Object.keys(facts)) {
-      const [summary, page] = await Promise.all([summarizeCampaign(t.db, campaignId), getCampaignOverview(t.db, campaignId)]);
+      const [summary, page] = await Promise.all([
+        summarizeCampaign(t.db, campaignId),
+        getCampaignOverview(t.db, campaignId),
+      ]);
       expect(summary!.perTarget.length).toBeGreaterThan(0);
       expect(summary!.perTarget).toEqual(page!.perModel);
     }

@@ -4,7 +4,7 @@ import { timeInUtc, timeInZone } from '../lib/format/time-in-zone';
 describe('timeInZone', () => {
   const at = '2026-11-27T20:10:13.000Z';
 
-  it('reads the moment on the reader\'s clock and names the zone', () => {
+  it("reads the moment on the reader's clock and names the zone", () => {
     expect(timeInZone(at, 'Europe/Berlin', { locale: 'en-GB' })).toBe('2026-11-27 21:10 CET');
     expect(timeInZone(at, 'America/New_York', { locale: 'en-US' })).toBe('2026-11-27 15:10 EST');
     expect(timeInZone(at, 'Asia/Kolkata', { locale: 'en-US', seconds: true })).toBe('2026-11-28 01:40:13 GMT+5:30');

@@ -24,7 +24,19 @@ let snapshotId: string;
 async function attempt(trial: number): Promise<string> {
   const id = newId('attempt');
   await t.db.attempt.create({
-    data: { id, campaignId, targetId, fixtureSnapshotId: snapshotId, trial, modelId: 'm', outputMode: 'text', domain: 'merge', fixtureId: 'f001', difficulty: 'easy', status: 'VALID_FAIL' },
+    data: {
+      id,
+      campaignId,
+      targetId,
+      fixtureSnapshotId: snapshotId,
+      trial,
+      modelId: 'm',
+      outputMode: 'text',
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'easy',
+      status: 'VALID_FAIL',
+    },
   });
   return id;
 }
@@ -34,9 +46,34 @@ beforeAll(async () => {
   campaignId = newId('campaign');
   targetId = newId('target');
   snapshotId = newId('fixtureSnapshot');
-  await t.db.campaign.create({ data: { id: campaignId, name: 'c', createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 3 } });
-  await t.db.campaignTarget.create({ data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
-  await t.db.fixtureSnapshot.create({ data: { id: snapshotId, campaignId, domain: 'merge', fixtureId: 'f001', difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
+  await t.db.campaign.create({
+    data: {
+      id: campaignId,
+      name: 'c',
+      createdBy: 'u',
+      status: 'COMPLETED',
+      config: {},
+      configHash: 'h',
+      seed: 0,
+      suiteVersion: 'v',
+      trials: 3,
+    },
+  });
+  await t.db.campaignTarget.create({
+    data: { id: targetId, campaignId, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' },
+  });
+  await t.db.fixtureSnapshot.create({
+    data: {
+      id: snapshotId,
+      campaignId,
+      domain: 'merge',
+      fixtureId: 'f001',
+      difficulty: 'easy',
+      tags: [],
+      definition: {},
+      scoringType: 'state_assertions',
+    },
+  });
 });
 afterAll(async () => {
   await t?.drop();
@@ -85,7 +122,13 @@ describe('trajectory queries', () => {
   it('gives a running trajectory’s new steps after the last index the browser holds', async () => {
     const live = await attempt(2);
     const { summary, steps: all } = randomTrajectory({ seed: 8, steps: 5 });
-    const id = await startTrajectory(t.db, { attemptId: live, tryNumber: 1, agent: summary.agent, model: summary.model, toolSet: summary.toolSet });
+    const id = await startTrajectory(t.db, {
+      attemptId: live,
+      tryNumber: 1,
+      agent: summary.agent,
+      model: summary.model,
+      toolSet: summary.toolSet,
+    });
     for (const s of all.slice(0, 2)) await appendTrajectoryStep(t.db, id, s);
     expect((await getStepsAfter(t.db, live, -1))!.heads.map((h) => h.index)).toEqual([0, 1]);
     for (const s of all.slice(2)) await appendTrajectoryStep(t.db, id, s);
@@ -96,7 +139,11 @@ describe('trajectory queries', () => {
 
   it('offers the other attempts of the fixture that have a trajectory', async () => {
     const without = await attempt(3);
-    const others = await compareCandidates(t.db, { id: attemptId, domain: 'merge', fixtureId: 'f001' }, { onlyPublished: false });
+    const others = await compareCandidates(
+      t.db,
+      { id: attemptId, domain: 'merge', fixtureId: 'f001' },
+      { onlyPublished: false },
+    );
     expect(others.map((o) => o.id)).not.toContain(attemptId);
     expect(others.map((o) => o.id)).not.toContain(without);
     expect(others).toHaveLength(1);
@@ -117,16 +164,61 @@ describe('trajectory comparison and campaign visibility', () => {
 
   async function campaign(name: string, publishedAt: Date | null): Promise<string> {
     const id = newId('campaign');
-    await t.db.campaign.create({ data: { id, name, createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 3, publishedAt, publishedBy: publishedAt ? 'u' : null } });
-    await t.db.campaignTarget.create({ data: { id: `${id}_t`, campaignId: id, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' } });
-    await t.db.fixtureSnapshot.create({ data: { id: `${id}_s`, campaignId: id, domain: 'merge', fixtureId, difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
+    await t.db.campaign.create({
+      data: {
+        id,
+        name,
+        createdBy: 'u',
+        status: 'COMPLETED',
+        config: {},
+        configHash: 'h',
+        seed: 0,
+        suiteVersion: 'v',
+        trials: 3,
+        publishedAt,
+        publishedBy: publishedAt ? 'u' : null,
+      },
+    });
+    await t.db.campaignTarget.create({
+      data: { id: `${id}_t`, campaignId: id, modelId: 'm', baseModel: 'm', outputMode: 'text', profile: 'p' },
+    });
+    await t.db.fixtureSnapshot.create({
+      data: {
+        id: `${id}_s`,
+        campaignId: id,
+        domain: 'merge',
+        fixtureId,
+        difficulty: 'easy',
+        tags: [],
+        definition: {},
+        scoringType: 'state_assertions',
+      },
+    });
     return id;
   }
 
-  async function run(campaign: string, trial: number, status: 'VALID_PASS' | 'VALID_FAIL', finishedAt: Date): Promise<string> {
+  async function run(
+    campaign: string,
+    trial: number,
+    status: 'VALID_PASS' | 'VALID_FAIL',
+    finishedAt: Date,
+  ): Promise<string> {
     const id = newId('attempt');
     await t.db.attempt.create({
-      data: { id, campaignId: campaign, targetId: `${campaign}_t`, fixtureSnapshotId: `${campaign}_s`, trial, modelId: 'm', outputMode: 'text', domain: 'merge', fixtureId, difficulty: 'easy', status, finishedAt },
+      data: {
+        id,
+        campaignId: campaign,
+        targetId: `${campaign}_t`,
+        fixtureSnapshotId: `${campaign}_s`,
+        trial,
+        modelId: 'm',
+        outputMode: 'text',
+        domain: 'merge',
+        fixtureId,
+        difficulty: 'easy',
+        status,
+        finishedAt,
+      },
     });
     const { summary, steps } = randomTrajectory({ seed: trial, steps: 3 });
     await storeTrajectory(t.db, id, 1, summary, steps);
@@ -162,8 +254,12 @@ describe('trajectory comparison and campaign visibility', () => {
 
   it('refuses a viewer an unpublished B named explicitly, or an unpublished A', async () => {
     expect(await getTrajectoryComparison(t.db, a, unpublishedB, { onlyPublished: true })).toEqual({ hidden: true });
-    expect(await getTrajectoryComparison(t.db, unpublishedA, undefined, { onlyPublished: true })).toEqual({ hidden: true });
-    expect(await getTrajectoryComparison(t.db, unpublishedA, publishedB, { onlyPublished: true })).toEqual({ hidden: true });
+    expect(await getTrajectoryComparison(t.db, unpublishedA, undefined, { onlyPublished: true })).toEqual({
+      hidden: true,
+    });
+    expect(await getTrajectoryComparison(t.db, unpublishedA, publishedB, { onlyPublished: true })).toEqual({
+      hidden: true,
+    });
     // A published B named explicitly is the viewer's to open.
     const cmp = await getTrajectoryComparison(t.db, a, publishedB, { onlyPublished: true });
     expect(cmp && !cmp.hidden && cmp.b?.attemptId).toBe(publishedB);

@@ -1,7 +1,13 @@
 import type { ProductVersion, SafetyReviewer } from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 import type { JobHandlers, QueueClient } from '@gitbench/queue';
-import { PlannedRows, planCampaign, removeCampaignSandboxes, runAttempt, type AttemptExecutor } from '@gitbench/use-cases';
+import {
+  PlannedRows,
+  planCampaign,
+  removeCampaignSandboxes,
+  runAttempt,
+  type AttemptExecutor,
+} from '@gitbench/use-cases';
 
 export interface CampaignHandlerDeps {
   db: Db;
@@ -20,7 +26,9 @@ export interface CampaignHandlerDeps {
 }
 
 /** The campaign jobs, each handed to its use case. */
-export function campaignHandlers(deps: CampaignHandlerDeps): Pick<JobHandlers, 'campaign.plan' | 'attempt.run' | 'campaign.cancel'> {
+export function campaignHandlers(
+  deps: CampaignHandlerDeps,
+): Pick<JobHandlers, 'campaign.plan' | 'attempt.run' | 'campaign.cancel'> {
   const log = (line: string) => console.log(`[worker ${deps.workerId}] ${line}`);
   const finish = { db: deps.db, ...(deps.safetyReviewer ? { safetyReviewer: deps.safetyReviewer } : {}), log };
   // Rows that never change once planned, read once per worker process and shared by both jobs.

@@ -9,7 +9,17 @@ import {
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
-import { abandonTrajectory, appendTrajectoryStep, finishTrajectory, PostgresHistoryJudgeCache, PostgresJudgeCache, startTrajectory, type AttemptWrite, type Db, type Prisma } from '@gitbench/db';
+import {
+  abandonTrajectory,
+  appendTrajectoryStep,
+  finishTrajectory,
+  PostgresHistoryJudgeCache,
+  PostgresJudgeCache,
+  startTrajectory,
+  type AttemptWrite,
+  type Db,
+  type Prisma,
+} from '@gitbench/db';
 import {
   evidenceOfRun,
   attemptRows,
@@ -66,11 +76,15 @@ export function createEngineExecutor(deps: EngineExecutorDeps): AttemptExecutor 
       return `${d.driver} ${d.image}`;
     },
 
-    sandboxEngine: async () => (driver instanceof DockerSandboxDriver ? `engine ${(await driver.docker.version()).Version}` : 'no engine: the local driver (unsafe)'),
+    sandboxEngine: async () =>
+      driver instanceof DockerSandboxDriver
+        ? `engine ${(await driver.docker.version()).Version}`
+        : 'no engine: the local driver (unsafe)',
 
     removeSandboxes: (labels) => driver.removeByLabels(labels),
 
-    removeOrphanSandboxes: (alive, createdBeforeMs) => driver.removeOrphans(WORKER_LABEL, alive, { [DEPLOYMENT_LABEL]: deps.deploymentId }, { createdBeforeMs }),
+    removeOrphanSandboxes: (alive, createdBeforeMs) =>
+      driver.removeOrphans(WORKER_LABEL, alive, { [DEPLOYMENT_LABEL]: deps.deploymentId }, { createdBeforeMs }),
 
     buildKey: (fixture) => fixtureBuildKey(fixture, driver.describe()),
 
@@ -116,8 +130,16 @@ function agentTargets(deps: EngineExecutorDeps): AgentTargets {
       const sandbox = deps.driver.describe();
       target =
         sandbox.driver !== 'docker'
-          ? Promise.reject(new Error(`the agent ${name} needs the Docker sandbox (its model gateway's socket is mounted into the container); this worker runs ${sandbox.driver}`))
-          : openAgentTarget(name, { sandboxImage: sandbox.image, stateDir: deps.agents?.stateDir ?? '.gitbench', ...(deps.agents ? { labels: deps.agents.labels } : {}) });
+          ? Promise.reject(
+              new Error(
+                `the agent ${name} needs the Docker sandbox (its model gateway's socket is mounted into the container); this worker runs ${sandbox.driver}`,
+              ),
+            )
+          : openAgentTarget(name, {
+              sandboxImage: sandbox.image,
+              stateDir: deps.agents?.stateDir ?? '.gitbench',
+              ...(deps.agents ? { labels: deps.agents.labels } : {}),
+            });
       target.catch(() => opened.delete(name));
       opened.set(name, target);
     }
@@ -125,10 +147,18 @@ function agentTargets(deps: EngineExecutorDeps): AgentTargets {
   };
 }
 
-async function runOne(deps: EngineExecutorDeps, agentTarget: AgentTargets, a: AttemptToRun, signal: AbortSignal): Promise<AttemptWrite> {
+async function runOne(
+  deps: EngineExecutorDeps,
+  agentTarget: AgentTargets,
+  a: AttemptToRun,
+  signal: AbortSignal,
+): Promise<AttemptWrite> {
   const { driver, registry, db } = deps;
   const started = Date.now();
-  const snapshot = { ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>), tar: a.repoArchive } as FixtureSnapshot;
+  const snapshot = {
+    ...(a.buildInfo as unknown as Omit<FixtureSnapshot, 'tar'>),
+    tar: a.repoArchive,
+  } as FixtureSnapshot;
   // The plan recorded what the repository must be; the attempt re-derives it, never copies it.
   snapshot.inputHash = a.plannedInputHash;
   snapshot.repoState = a.repoState;
@@ -139,7 +169,15 @@ async function runOne(deps: EngineExecutorDeps, agentTarget: AgentTargets, a: At
     if (a.thirdPartyAgent) thirdParty = await agentTarget(a.thirdPartyAgent);
   } catch (err) {
     const ending = classifyEnding({ failure: failureOf(err, signal.aborted) });
-    return redacted(deps, { status: ending.status, summary: { errorClass: ending.errorClass, errorMessage: (err as Error).message, wallDurationMs: Date.now() - started }, record: { errorClass: ending.errorClass, errorMessage: (err as Error).message } });
+    return redacted(deps, {
+      status: ending.status,
+      summary: {
+        errorClass: ending.errorClass,
+        errorMessage: (err as Error).message,
+        wallDurationMs: Date.now() - started,
+      },
+      record: { errorClass: ending.errorClass, errorMessage: (err as Error).message },
+    });
   }
   const judgeProfile = a.judgeProfile;
   const trajectory = a.outputMode === 'agent' ? trajectoryWriter(deps, a) : undefined;
@@ -150,7 +188,9 @@ async function runOne(deps: EngineExecutorDeps, agentTarget: AgentTargets, a: At
     model: target.provider,
     modelName: target.model,
     mode: a.outputMode,
-    ...(trajectory ? { agent: { ...(a.agent ? { config: a.agent } : {}), onStart: trajectory.start, onStep: trajectory.step } } : {}),
+    ...(trajectory
+      ? { agent: { ...(a.agent ? { config: a.agent } : {}), onStart: trajectory.start, onStep: trajectory.step } }
+      : {}),
     ...(thirdParty ? { thirdParty } : {}),
     trial: a.trial,
     labels: a.sandboxLabels,
@@ -159,7 +199,15 @@ async function runOne(deps: EngineExecutorDeps, agentTarget: AgentTargets, a: At
       ...(deps.limits?.maxAttemptOutputBytes ? { maxAttemptOutputBytes: deps.limits.maxAttemptOutputBytes } : {}),
     },
     signal,
-    ...(judgeProfile ? { judge: { panel: () => registry.judgePanel(judgeProfile), cache: new PostgresJudgeCache(db, a.campaignId), historyCache: new PostgresHistoryJudgeCache(db, a.campaignId) } } : {}),
+    ...(judgeProfile
+      ? {
+          judge: {
+            panel: () => registry.judgePanel(judgeProfile),
+            cache: new PostgresJudgeCache(db, a.campaignId),
+            historyCache: new PostgresHistoryJudgeCache(db, a.campaignId),
+          },
+        }
+      : {}),
   }).catch((err: unknown) => {
     // The worker gives the attempt back; what its model calls had cost goes with it onto the try.
     if (err instanceof StorageError) err.spent = { evidence: json(evidenceOf(deps, storageFailureRun(err), a)) };
@@ -200,7 +248,9 @@ function trajectoryWriter(deps: EngineExecutorDeps, a: AttemptToRun) {
   };
   return {
     start: async (info: { agent: string; model: string; toolSet: string }) => {
-      id = await stored('start', () => startTrajectory(db, { attemptId: a.attemptId, tryNumber: a.tryNumber, ...info }));
+      id = await stored('start', () =>
+        startTrajectory(db, { attemptId: a.attemptId, tryNumber: a.tryNumber, ...info }),
+      );
     },
     step: async (step: TrajectoryStep, protocol: 'native' | 'text') => {
       if (id) await stored(`step ${step.index}`, () => appendTrajectoryStep(db, id!, redacted(deps, step), protocol));
@@ -222,7 +272,13 @@ function evidenceOf(deps: EngineExecutorDeps, run: AttemptRun, a: AttemptToRun):
   const max = deps.limits?.maxEvidenceBytes ?? DEFAULT_MAX_EVIDENCE_BYTES;
   const capped = capJsonStrings(evidence, max, 'GITBENCH_MAX_EVIDENCE_BYTES');
   if (!capped.cut) return evidence;
-  return { ...capped.value, warnings: [...warnings, `The evidence was larger than ${max} bytes (GITBENCH_MAX_EVIDENCE_BYTES): its longest texts are cut.`] };
+  return {
+    ...capped.value,
+    warnings: [
+      ...warnings,
+      `The evidence was larger than ${max} bytes (GITBENCH_MAX_EVIDENCE_BYTES): its longest texts are cut.`,
+    ],
+  };
 }
 
 /** What a try that the worker's storage stopped had done: its model calls, no scoring. */
@@ -248,7 +304,9 @@ function storageFailureRun(err: StorageError): AttemptRun {
  */
 function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptWrite {
   const rows = attemptRows(run, Date.now() - started, evidence);
-  const record = rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
+  const record = rows.record.evidence
+    ? { ...rows.record, evidence: json(rows.record.evidence) }
+    : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
   const calls = run.agent?.calls;
   return { ...rows, record: calls?.length ? { ...record, gatewayCalls: calls } : record };
 }

@@ -10,7 +10,10 @@ export const workerEnvSchema = z.object({
   GITBENCH_SANDBOX_IMAGE: z.string().min(1).optional(),
   GITBENCH_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   /** Postgres schema; tests run each worker in a schema of their own. */
-  GITBENCH_DATABASE_SCHEMA: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  GITBENCH_DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
   /** A RUNNING attempt without a heartbeat for this long is given back to the queue. */
   GITBENCH_STALE_AFTER_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** A QUEUED attempt not dispatched for this long is dispatched again (its job may be lost). */
@@ -34,9 +37,17 @@ export const workerEnvSchema = z.object({
   /** Commands one answer may hold; an answer with more fails unrun, saying so. */
   GITBENCH_MAX_ANSWER_COMMANDS: z.coerce.number().int().min(1).default(100),
   /** Command output kept per attempt, shared between its commands (each keeps head and tail). */
-  GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES: z.coerce.number().int().min(16 * 1024).default(8 * 1024 * 1024),
+  GITBENCH_MAX_ATTEMPT_OUTPUT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .default(8 * 1024 * 1024),
   /** Size of one try's stored evidence record; longer strings in it are cut, with a warning. */
-  GITBENCH_MAX_EVIDENCE_BYTES: z.coerce.number().int().min(64 * 1024).default(16 * 1024 * 1024),
+  GITBENCH_MAX_EVIDENCE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(16 * 1024 * 1024),
   /** How long an ordered shutdown may take before the process exits anyway. */
   GITBENCH_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Opens the provider keys stored on Settings → Provider keys (the web's secret); without it profiles use api_key_env only. */
@@ -57,7 +68,8 @@ export function readWorkerEnv(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
   const parsed = workerEnvSchema
     .refine((e) => e.GITBENCH_SANDBOX_DRIVER !== 'local' || e.GITBENCH_UNSAFE_LOCAL_SANDBOX === '1', {
       path: ['GITBENCH_SANDBOX_DRIVER'],
-      message: 'the local driver runs model output on this host without isolation; it is refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1 is also set',
+      message:
+        'the local driver runs model output on this host without isolation; it is refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1 is also set',
     })
     .safeParse(env);
   if (!parsed.success) {

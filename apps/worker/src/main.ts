@@ -14,16 +14,30 @@ if (unsafeLocal) console.error(`[worker] ${UNSAFE_LOCAL_WARNING.replace('ran', '
 // replaced on the settings page reaches running workers without a restart). Never logged.
 let storedKeys: ReadonlyMap<string, string> = new Map();
 const keysDb = env.GITBENCH_SECRET_KEY
-  ? createDb({ databaseUrl: env.DATABASE_URL, schema: env.GITBENCH_DATABASE_SCHEMA, maxConnections: 1, applicationName: 'gitbench-worker keys' })
+  ? createDb({
+      databaseUrl: env.DATABASE_URL,
+      schema: env.GITBENCH_DATABASE_SCHEMA,
+      maxConnections: 1,
+      applicationName: 'gitbench-worker keys',
+    })
   : null;
 async function refreshKeys(): Promise<void> {
   if (!keysDb || !env.GITBENCH_SECRET_KEY) return;
   const opened = await openProviderKeys(keysDb, env.GITBENCH_SECRET_KEY);
   storedKeys = opened.keys;
-  if (opened.unreadable.length) console.error(`[worker] stored provider keys sealed under another GITBENCH_SECRET_KEY: ${opened.unreadable.join(', ')} (run gitbench keys rotate)`);
+  if (opened.unreadable.length)
+    console.error(
+      `[worker] stored provider keys sealed under another GITBENCH_SECRET_KEY: ${opened.unreadable.join(', ')} (run gitbench keys rotate)`,
+    );
 }
-await refreshKeys().catch((err: Error) => console.error(`[worker] reading stored provider keys failed: ${err.message}`));
-setInterval(() => refreshKeys().catch((err: Error) => console.error(`[worker] reading stored provider keys failed: ${err.message}`)), 15_000).unref();
+await refreshKeys().catch((err: Error) =>
+  console.error(`[worker] reading stored provider keys failed: ${err.message}`),
+);
+setInterval(
+  () =>
+    refreshKeys().catch((err: Error) => console.error(`[worker] reading stored provider keys failed: ${err.message}`)),
+  15_000,
+).unref();
 const registry = await ProviderRegistry.load({
   storedKeys: () => storedKeys,
   ...(env.GITBENCH_PROFILES ? { profilesFile: env.GITBENCH_PROFILES } : {}),
@@ -34,7 +48,11 @@ const environmentKeys = registry.environmentKeys();
 const workerId = newId('worker');
 // Workers that share this database schema and queue are one deployment: they see each other's
 // heartbeats, so they may remove each other's orphans, and only those.
-const deployment = { database: databaseIdentity(env.DATABASE_URL), schema: env.GITBENCH_DATABASE_SCHEMA ?? 'public', queue: env.GITBENCH_QUEUE };
+const deployment = {
+  database: databaseIdentity(env.DATABASE_URL),
+  schema: env.GITBENCH_DATABASE_SCHEMA ?? 'public',
+  queue: env.GITBENCH_QUEUE,
+};
 const deploymentId = sha256Hex(canonicalJson(deployment)).slice(0, 16);
 // Containers are started ahead of the attempts that use them, so they carry this worker's label from
 // the start: shutdown (and anyone cleaning up after a killed worker) finds them by it.
@@ -51,7 +69,8 @@ const executorDb = createDb({
   schema: env.GITBENCH_DATABASE_SCHEMA,
   maxConnections: 2,
   applicationName: `gitbench-worker ${workerId} executor`,
-  onConnectionError: (err) => console.error(`[worker ${workerId}] executor database connection (trajectories, judge cache) lost: ${err.message}`),
+  onConnectionError: (err) =>
+    console.error(`[worker ${workerId}] executor database connection (trajectories, judge cache) lost: ${err.message}`),
 });
 
 // The checkout this worker runs from (or GITBENCH_VERSION when a build baked one in).
@@ -76,7 +95,8 @@ const worker = await startWorker(
       intervalMs: env.GITBENCH_REAPER_INTERVAL_MS,
     },
   },
-  () => createEngineExecutor({
+  () =>
+    createEngineExecutor({
       db: executorDb,
       driver,
       registry,
@@ -90,7 +110,10 @@ const worker = await startWorker(
       warnings: unsafeLocal ? [UNSAFE_LOCAL_WARNING] : [],
       // Keys from api_key_env are cut out of stored output like stored keys.
       secrets: () => [...storedKeys.values(), ...environmentKeys],
-      agents: { stateDir: env.GITBENCH_STATE_DIR, labels: { [WORKER_LABEL]: workerId, [DEPLOYMENT_LABEL]: deploymentId } },
+      agents: {
+        stateDir: env.GITBENCH_STATE_DIR,
+        labels: { [WORKER_LABEL]: workerId, [DEPLOYMENT_LABEL]: deploymentId },
+      },
     }),
 );
 const sandbox = driver.describe();

@@ -26,7 +26,12 @@ export interface ReaperConfig {
 }
 
 /** Splits rows that were handed to the queue into those whose job Redis still holds (waiting, running) and the rest. */
-async function splitLive<N extends JobName, T extends { dispatch: number }>(queue: QueueClient, name: N, rows: T[], payload: (row: T) => JobPayload<N>) {
+async function splitLive<N extends JobName, T extends { dispatch: number }>(
+  queue: QueueClient,
+  name: N,
+  rows: T[],
+  payload: (row: T) => JobPayload<N>,
+) {
   const live = await queue.liveJobs(name, rows.filter((r) => r.dispatch > 0).map(payload));
   const isLive = (r: T) => r.dispatch > 0 && live.has(jobCatalog[name].jobId(payload(r) as never));
   return { live: rows.filter(isLive), gone: rows.filter((r) => !isLive(r)) };
@@ -41,13 +46,21 @@ const UNDISPATCHED_PAGE = 2000;
  * new Redis already and left alone, which also ends the loop over pages. Planning keeps the reaper's
  * window: a plan job lost while it runs goes on building, and sending it again would build twice.
  */
-export async function resendLostAttempts(db: Db, queue: QueueClient, config: Pick<ReaperConfig, 'maxDispatches'>, since: Date) {
+export async function resendLostAttempts(
+  db: Db,
+  queue: QueueClient,
+  config: Pick<ReaperConfig, 'maxDispatches'>,
+  since: Date,
+) {
   let sent = 0;
   let capped = 0;
   for (let page = 0; page < 100; page++) {
     const due = await findUndispatched(db, Math.max(0, Date.now() - since.getTime()), UNDISPATCHED_PAGE);
     const found = await splitLive(queue, 'attempt.run', due, (u) => u);
-    await touchDispatched(db, found.live.map((u) => u.attemptId));
+    await touchDispatched(
+      db,
+      found.live.map((u) => u.attemptId),
+    );
     const r = await redispatchAttempts(db, found.gone, config.maxDispatches);
     await queue.enqueueMany('attempt.run', r.jobs);
     sent += r.jobs.length;
@@ -73,14 +86,23 @@ export async function reapOnce(db: Db, queue: QueueClient, config: ReaperConfig)
   // expiring, then the next stall check: up to a minute more). It is sent again now, as a new
   // dispatch; when the old job does come back, its claim finds the attempt taken and does nothing.
   const lostWorker = new Set(reaped);
-  const attempts = { live: found.live.filter((u) => !lostWorker.has(u.attemptId)), gone: [...found.gone, ...found.live.filter((u) => lostWorker.has(u.attemptId))] };
-  await touchDispatched(db, attempts.live.map((u) => u.attemptId));
+  const attempts = {
+    live: found.live.filter((u) => !lostWorker.has(u.attemptId)),
+    gone: [...found.gone, ...found.live.filter((u) => lostWorker.has(u.attemptId))],
+  };
+  await touchDispatched(
+    db,
+    attempts.live.map((u) => u.attemptId),
+  );
   const { jobs, capped } = await redispatchAttempts(db, attempts.gone, config.maxDispatches);
   await queue.enqueueMany('attempt.run', jobs);
 
   const stalled = await findStalledPlans(db, config.redispatchAfterMs);
   const plans = await splitLive(queue, 'campaign.plan', stalled, (p) => p);
-  await touchPlans(db, plans.live.map((p) => p.campaignId));
+  await touchPlans(
+    db,
+    plans.live.map((p) => p.campaignId),
+  );
   const replans = await redispatchPlans(db, plans.gone, config.maxPlanDispatches);
   for (const job of replans.jobs) await queue.enqueue('campaign.plan', job);
 

@@ -1,6 +1,12 @@
 import os from 'node:os';
 import { newId, UNKNOWN_VERSION, type ProductVersion, type SafetyReviewer } from '@gitbench/core';
-import { createDb, DEFAULT_MAX_DISPATCHES, expireWorkerHeartbeats, DEFAULT_MAX_PLAN_DISPATCHES, type Db } from '@gitbench/db';
+import {
+  createDb,
+  DEFAULT_MAX_DISPATCHES,
+  expireWorkerHeartbeats,
+  DEFAULT_MAX_PLAN_DISPATCHES,
+  type Db,
+} from '@gitbench/db';
 import { createQueueClient, jobCatalog, startQueueWorker, type JobHandlers, type QueueWorker } from '@gitbench/queue';
 import type { AttemptExecutor } from '@gitbench/use-cases';
 import { campaignHandlers } from './campaign-handlers';
@@ -34,14 +40,16 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-
 /**
  * Starts one worker process's moving parts: the queue consumer, the reaper, and a heartbeat row in
  * Postgres so the web app can tell which workers are alive. `stop` undoes them in order: stop the
  * reaper, stop taking jobs and abort in-flight attempts (they give their claims back), remove this
  * worker's sandboxes, drop the heartbeat, close Redis and Postgres.
  */
-export async function startWorker(config: WorkerConfig, executorFor: (workerId: string) => AttemptExecutor): Promise<RunningWorker> {
+export async function startWorker(
+  config: WorkerConfig,
+  executorFor: (workerId: string) => AttemptExecutor,
+): Promise<RunningWorker> {
   const id = config.id ?? newId('worker');
   const executor = executorFor(id);
   const db = createDb({
@@ -56,7 +64,14 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
   const beat = () =>
     db.workerHeartbeat.upsert({
       where: { id },
-      create: { id, hostname: os.hostname(), pid: process.pid, concurrency: config.concurrency, startedAt, lastSeenAt: new Date() },
+      create: {
+        id,
+        hostname: os.hostname(),
+        pid: process.pid,
+        concurrency: config.concurrency,
+        startedAt,
+        lastSeenAt: new Date(),
+      },
       update: { lastSeenAt: new Date() },
     });
   await beat();
@@ -72,8 +87,17 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     ...(config.safetyReviewer ? { safetyReviewer: config.safetyReviewer } : {}),
   };
   const log = (line: string) => console.error(`[worker ${id}] ${line}`);
-  const queueLoss = new QueueLossWatch({ queue, resend: (since) => resendLostAttempts(db, queue, reaperConfig, since), log });
-  queue.onConnect(() => void queueLoss.check().catch((err: Error) => log(`checking the queue after connecting to Redis failed: ${err.message}`)));
+  const queueLoss = new QueueLossWatch({
+    queue,
+    resend: (since) => resendLostAttempts(db, queue, reaperConfig, since),
+    log,
+  });
+  queue.onConnect(
+    () =>
+      void queueLoss
+        .check()
+        .catch((err: Error) => log(`checking the queue after connecting to Redis failed: ${err.message}`)),
+  );
   let reaping = false;
   const reaperTimer = setInterval(() => {
     if (reaping) return;
@@ -84,7 +108,8 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
       .catch(() => undefined)
       .then(() => reapOnce(db, queue, reaperConfig))
       .then((r) => {
-        if (r.reaped || r.dispatched || r.capped || r.replanned || r.planFailed) console.log(`[worker ${id}] reaper: ${JSON.stringify(r)}`);
+        if (r.reaped || r.dispatched || r.capped || r.replanned || r.planFailed)
+          console.log(`[worker ${id}] reaper: ${JSON.stringify(r)}`);
       })
       .catch((err: Error) => console.error(`[worker ${id}] reaper failed: ${err.message}`))
       .finally(() => {
@@ -132,7 +157,13 @@ export async function startWorker(config: WorkerConfig, executorFor: (workerId: 
     }),
   };
   const consumer: QueueWorker = startQueueWorker(
-    { redisUrl: config.redisUrl, queueName: config.queueName, concurrency: config.concurrency, log, explainLostJob: () => queueLoss.explains() },
+    {
+      redisUrl: config.redisUrl,
+      queueName: config.queueName,
+      concurrency: config.concurrency,
+      log,
+      explainLostJob: () => queueLoss.explains(),
+    },
     handlers,
   );
   await consumer.worker.waitUntilReady();

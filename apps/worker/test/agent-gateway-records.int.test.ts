@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { readGatewayCalls, readTrajectory, readTrajectorySteps } from '@gitbench/db';
 import { createCampaign } from '@gitbench/use-cases';
-import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, TEST_ACTOR, UPSTREAM_FIXTURES } from './harness';
+import {
+  campaignTestBed,
+  deps,
+  expectOneOutcomeEach,
+  finished,
+  loadFixtures,
+  TEST_ACTOR,
+  UPSTREAM_FIXTURES,
+} from './harness';
 
 /**
  * A real third-party agent attempt through a worker (Claude Code driven by the oracle through the model
@@ -9,7 +17,8 @@ import { campaignTestBed, deps, expectOneOutcomeEach, finished, loadFixtures, TE
  * on first use when that file has not run): every call the agent made is stored with the try, and the
  * trajectory rebuilt from those calls is stored step by step, the repository as GitBench read it.
  */
-if (!process.env.GITBENCH_SANDBOX_IMAGE) throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
+if (!process.env.GITBENCH_SANDBOX_IMAGE)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set (scripts/test.sh sets it)');
 const bed = campaignTestBed('agentrecords');
 const fixtures = await loadFixtures(UPSTREAM_FIXTURES);
 // state_assertions: the reference solution creates the tag v1.0 on HEAD, one command.
@@ -19,8 +28,20 @@ describe("a third-party agent's records", () => {
   it('stores its gateway calls with the try and a trajectory whose repository changes at the step that ran the command', async () => {
     const { queue, name } = bed.newQueue('agent-records');
     await bed.startWorkers(1, name);
-    const config = { name: 'agent records', createdBy: 'test', models: ['oracle'], outputModes: ['agent'], agents: ['claude-code'], trials: 1, fixtures: { suiteDir: 'upstream', ids: [FIXTURE] } };
-    const created = await createCampaign({ ...deps(bed.t.db, fixtures, queue), agents: ['claude-code'] }, config, TEST_ACTOR);
+    const config = {
+      name: 'agent records',
+      createdBy: 'test',
+      models: ['oracle'],
+      outputModes: ['agent'],
+      agents: ['claude-code'],
+      trials: 1,
+      fixtures: { suiteDir: 'upstream', ids: [FIXTURE] },
+    };
+    const created = await createCampaign(
+      { ...deps(bed.t.db, fixtures, queue), agents: ['claude-code'] },
+      config,
+      TEST_ACTOR,
+    );
     if (!created.ok) throw new Error(JSON.stringify(created.errors));
     const { campaignId } = created;
     await finished(bed.t.db, campaignId, bed.workers, 600_000);
@@ -31,7 +52,15 @@ describe("a third-party agent's records", () => {
     const calls = await readGatewayCalls(bed.t.db, attempt!.id);
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(calls.map((c) => c.record.seq)).toEqual(calls.map((_, i) => i + 1));
-    expect(calls.every((c) => c.record.protocol === 'messages' && c.record.status === 200 && c.record.model === 'oracle' && c.cutBytes === 0)).toBe(true);
+    expect(
+      calls.every(
+        (c) =>
+          c.record.protocol === 'messages' &&
+          c.record.status === 200 &&
+          c.record.model === 'oracle' &&
+          c.cutBytes === 0,
+      ),
+    ).toBe(true);
     const commandCall = calls.find((c) => c.record.answer?.toolCalls.some((t) => t.name === 'Bash'))!;
     expect(commandCall.record.answer!.toolCalls[0]!.arguments).toContain('git tag v1.0');
     // The request is stored as the agent sent it: its messages and its own tools.
@@ -44,7 +73,12 @@ describe("a third-party agent's records", () => {
 
     // The trajectory, rebuilt from those calls and stored as steps: the tag appears at the step that ran it.
     const read = (await readTrajectory(bed.t.db, attempt!.id))!;
-    expect(read.trajectory).toMatchObject({ status: 'finished', agent: expect.stringMatching(/^claude-code@/), model: 'oracle', exitStatus: 'model_stopped' });
+    expect(read.trajectory).toMatchObject({
+      status: 'finished',
+      agent: expect.stringMatching(/^claude-code@/),
+      model: 'oracle',
+      exitStatus: 'model_stopped',
+    });
     const steps = await readTrajectorySteps(bed.t.db, read.trajectory.id);
     expect(steps.length).toBe(read.trajectory.summary!.steps);
     expect(steps.length).toBeGreaterThanOrEqual(2);

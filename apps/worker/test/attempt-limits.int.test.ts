@@ -14,7 +14,13 @@ const removals: Record<string, string>[] = [];
 const stuck = (): AttemptExecutor => ({
   buildKey: () => null,
   buildRepositories: async (fixtures, _labels, onBuilt) => {
-    const built = fixtures.map(() => ({ inputHash: 'h', repoState: 's', archive: Buffer.from(''), setupLog: '', buildInfo: {} }));
+    const built = fixtures.map(() => ({
+      inputHash: 'h',
+      repoState: 's',
+      archive: Buffer.from(''),
+      setupLog: '',
+      buildInfo: {},
+    }));
     built.forEach((b, i) => onBuilt?.(i, b));
     return built;
   },
@@ -38,7 +44,15 @@ beforeAll(async () => {
   t = await createTestDatabase(DATABASE_URL);
   queue = createQueueClient({ redisUrl: REDIS_URL, queueName });
   worker = await startWorker(
-    { databaseUrl: DATABASE_URL, databaseSchema: t.schema, redisUrl: REDIS_URL, queueName, concurrency: 2, heartbeatMs: 200, attemptTimeoutMs: 1_000 },
+    {
+      databaseUrl: DATABASE_URL,
+      databaseSchema: t.schema,
+      redisUrl: REDIS_URL,
+      queueName,
+      concurrency: 2,
+      heartbeatMs: 200,
+      attemptTimeoutMs: 1_000,
+    },
     stuck,
   );
 });
@@ -51,12 +65,18 @@ afterAll(async () => {
 describe('per-attempt limits in the worker', () => {
   it('ends an attempt that outlives GITBENCH_ATTEMPT_TIMEOUT_MS as an infrastructure failure naming the limit, even when the executor ignores the stop', async () => {
     const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
-    const campaignId = await launch(t.db, queue, fixtures, { models: ['mock'], trials: 2, fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] } });
+    const campaignId = await launch(t.db, queue, fixtures, {
+      models: ['mock'],
+      trials: 2,
+      fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
+    });
     const attempts = await waitFor(
       'both attempts to end',
       async () => {
         const rows = await t.db.attempt.findMany({ where: { campaignId } });
-        return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING') ? rows : undefined;
+        return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING')
+          ? rows
+          : undefined;
       },
       60_000,
     ).catch(async (err: Error) => {
@@ -84,7 +104,9 @@ describe('per-attempt limits in the worker', () => {
       'the agent attempt to end',
       async () => {
         const rows = await t.db.attempt.findMany({ where: { campaignId } });
-        return rows.length === 1 && rows.every((r) => r.status !== 'QUEUED' && r.status !== 'RUNNING') ? rows : undefined;
+        return rows.length === 1 && rows.every((r) => r.status !== 'QUEUED' && r.status !== 'RUNNING')
+          ? rows
+          : undefined;
       },
       60_000,
     );
@@ -94,19 +116,29 @@ describe('per-attempt limits in the worker', () => {
     // Node's timers run on a monotonic clock and can fire a millisecond before Date.now() says they are due
     // (a clean-clone run measured 18499 ms): the check allows 2 ms, far below the 15 s it tells apart.
     expect(a!.wallDurationMs).toBeGreaterThanOrEqual(3_500 + 15_000 - 2);
-    expect(a!.errorMessage).toMatch(/wall-clock limit of 4 s .*maxWallMs \(2 s\).*commandTimeoutMs \(1 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(1 s\)/);
+    expect(a!.errorMessage).toMatch(
+      /wall-clock limit of 4 s .*maxWallMs \(2 s\).*commandTimeoutMs \(1 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(1 s\)/,
+    );
   }, 90_000);
 
-  it('removes a cancelled campaign\'s sandboxes when the web app asks through the queue (it holds no Docker socket)', async () => {
-    const reply = (await queue.enqueueAndWait('campaign.cancel', { campaignId: 'cmp_cancelme', request: 1 }, 20_000)) as { sandboxesRemoved: number };
+  it("removes a cancelled campaign's sandboxes when the web app asks through the queue (it holds no Docker socket)", async () => {
+    const reply = (await queue.enqueueAndWait(
+      'campaign.cancel',
+      { campaignId: 'cmp_cancelme', request: 1 },
+      20_000,
+    )) as { sandboxesRemoved: number };
     expect(reply).toEqual({ sandboxesRemoved: 2 });
     expect(removals).toContainEqual({ 'org.gitbench.campaign': 'cmp_cancelme' });
   });
 
   it('refuses the local sandbox driver unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1', () => {
     const base = { DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_SANDBOX_DRIVER: 'local' };
-    expect(() => readWorkerEnv(base)).toThrow(/GITBENCH_SANDBOX_DRIVER: .*refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1/);
+    expect(() => readWorkerEnv(base)).toThrow(
+      /GITBENCH_SANDBOX_DRIVER: .*refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1/,
+    );
     expect(readWorkerEnv({ ...base, GITBENCH_UNSAFE_LOCAL_SANDBOX: '1' }).GITBENCH_SANDBOX_DRIVER).toBe('local');
-    expect(readWorkerEnv({ DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1' }).GITBENCH_ATTEMPT_TIMEOUT_MS).toBe(15 * 60_000);
+    expect(
+      readWorkerEnv({ DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1' }).GITBENCH_ATTEMPT_TIMEOUT_MS,
+    ).toBe(15 * 60_000);
   });
 });

@@ -1,6 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignTestBed, expectOneOutcomeEach, finished, launch, loadFixtures, UPSTREAM_FIXTURES, waitFor, workerIdOf } from './harness';
+import {
+  campaignTestBed,
+  expectOneOutcomeEach,
+  finished,
+  launch,
+  loadFixtures,
+  UPSTREAM_FIXTURES,
+  waitFor,
+  workerIdOf,
+} from './harness';
 
 /**
  * Postgres ends the workers' connections mid-campaign, over and over, the way an operator's
@@ -8,7 +17,14 @@ import { campaignTestBed, expectOneOutcomeEach, finished, launch, loadFixtures, 
  * heartbeating, finish the campaign by themselves, and count every attempt exactly once.
  */
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
-const FIXTURE_IDS = ['blame_forensics/f001', 'branch_cleanup/f001', 'merge_conflicts/f002', 'git_clean/f002', 'git_grep/f001', 'commit_squash/f001'];
+const FIXTURE_IDS = [
+  'blame_forensics/f001',
+  'branch_cleanup/f001',
+  'merge_conflicts/f002',
+  'git_clean/f002',
+  'git_grep/f001',
+  'commit_squash/f001',
+];
 const TERMINATIONS = 6;
 
 const bed = campaignTestBed('pgkill');
@@ -39,7 +55,11 @@ describe('losing the database connection', () => {
     // A small pool makes a leaked connection show at once, as it did in production.
     const workers = await bed.startWorkers(2, name, { GITBENCH_WORKER_CONCURRENCY: '2' });
     const ids = workers.map(workerIdOf);
-    const campaignId = await launch(bed.t.db, queue, fixtures, { models: ['oracle', 'mock'], trials: 3, fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS } });
+    const campaignId = await launch(bed.t.db, queue, fixtures, {
+      models: ['oracle', 'mock'],
+      trials: 3,
+      fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
+    });
 
     let ended = 0;
     for (let i = 0; i < TERMINATIONS; i++) {
@@ -55,7 +75,8 @@ describe('losing the database connection', () => {
     // Both still prove they are alive, after the last connection was ended.
     await waitFor(
       'both workers to heartbeat after the last termination',
-      async () => (await bed.t.db.workerHeartbeat.count({ where: { id: { in: ids }, lastSeenAt: { gt: lastKill } } })) === 2,
+      async () =>
+        (await bed.t.db.workerHeartbeat.count({ where: { id: { in: ids }, lastSeenAt: { gt: lastKill } } })) === 2,
       15_000,
     );
     // And both still answer an orderly stop.

@@ -16,7 +16,8 @@ export { UPSTREAM_FIXTURES } from '../../../packages/core/test/fixtures/upstream
 /** The upstream fixtures through the same loader as the CLI and the web; a test suite must load cleanly. */
 export async function loadFixtures(dir: string): Promise<Fixture[]> {
   const suite = await loadSuiteDir(dir);
-  if (suite.errors.length) throw new Error(`fixtures in ${dir} do not load: ${JSON.stringify(suite.errors.slice(0, 3))}`);
+  if (suite.errors.length)
+    throw new Error(`fixtures in ${dir} do not load: ${JSON.stringify(suite.errors.slice(0, 3))}`);
   return suite.fixtures;
 }
 
@@ -39,9 +40,24 @@ export class TestRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
   async start() {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], {
-      stdio: 'ignore',
-    });
+    this.proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     for (let i = 0; i < 100; i++) {
       const q = createQueueClient({ redisUrl: this.url, queueName: 'probe' });
       try {
@@ -126,7 +142,12 @@ export const CREATOR_VERSION = { version: 'creator-0123abc', dirty: false, sourc
 export const TEST_ACTOR: AuditActor = { userId: null, email: 'test@localhost', via: 'cli' };
 
 /** `profiles` names the profile serving a model id; any other model is built in. */
-export function deps(db: Db, fixtures: Fixture[], queue: QueueClient, profiles: Record<string, string> = {}): CreateCampaignDeps {
+export function deps(
+  db: Db,
+  fixtures: Fixture[],
+  queue: QueueClient,
+  profiles: Record<string, string> = {},
+): CreateCampaignDeps {
   return {
     db,
     queue,
@@ -136,13 +157,28 @@ export function deps(db: Db, fixtures: Fixture[], queue: QueueClient, profiles: 
   };
 }
 
-export async function launch(db: Db, queue: QueueClient, fixtures: Fixture[], config: Record<string, unknown>, profiles: Record<string, string> = {}): Promise<string> {
-  const created = await createCampaign(deps(db, fixtures, queue, profiles), { name: 'test', createdBy: 'test', ...config }, TEST_ACTOR);
+export async function launch(
+  db: Db,
+  queue: QueueClient,
+  fixtures: Fixture[],
+  config: Record<string, unknown>,
+  profiles: Record<string, string> = {},
+): Promise<string> {
+  const created = await createCampaign(
+    deps(db, fixtures, queue, profiles),
+    { name: 'test', createdBy: 'test', ...config },
+    TEST_ACTOR,
+  );
   if (!created.ok) throw new Error(`campaign rejected: ${JSON.stringify(created.errors)}`);
   return created.campaignId;
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 250): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  everyMs = 250,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {
@@ -154,7 +190,9 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+  );
 }
 
 /** Waits for the campaign to complete; on a time-out, says where it stands and what the workers logged. */
@@ -173,13 +211,18 @@ export async function finished(db: Db, campaignId: string, workers: WorkerProces
     const counts = await db.attempt.groupBy({ by: ['status'], where: { campaignId }, _count: { _all: true } });
     const c = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true, statusDetail: true } });
     const logs = workers.map((w) => w.output.join('').slice(-1500)).join('\n---\n');
-    throw new Error(`${(err as Error).message}; campaign ${JSON.stringify(c)}; attempts ${JSON.stringify(counts.map((g) => [g.status, g._count._all]))}\nworker logs:\n${logs}`);
+    throw new Error(
+      `${(err as Error).message}; campaign ${JSON.stringify(c)}; attempts ${JSON.stringify(counts.map((g) => [g.status, g._count._all]))}\nworker logs:\n${logs}`,
+    );
   }
 }
 
 /** Exactly one outcome per attempt: one terminal status, and one scored try behind it. */
 export async function expectOneOutcomeEach(db: Db, campaignId: string, expected: number) {
-  const attempts = await db.attempt.findMany({ where: { campaignId }, include: { tries: { orderBy: { tryNumber: 'asc' } } } });
+  const attempts = await db.attempt.findMany({
+    where: { campaignId },
+    include: { tries: { orderBy: { tryNumber: 'asc' } } },
+  });
   expect(attempts).toHaveLength(expected);
   for (const a of attempts) {
     expect(['VALID_PASS', 'VALID_FAIL'], `attempt ${a.id}: ${a.errorClass} ${a.errorMessage}`).toContain(a.status);
@@ -205,7 +248,12 @@ export function workerIdOf(w: WorkerProcess): string {
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 
 /** A worker process's environment for a test: short heartbeats and reaper delays, so recovery is quick to watch. */
-export function testWorkerEnv(redisUrl: string, queueName: string, schema: string, extra: Record<string, string> = {}): Record<string, string> {
+export function testWorkerEnv(
+  redisUrl: string,
+  queueName: string,
+  schema: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     DATABASE_URL,
     REDIS_URL: redisUrl,

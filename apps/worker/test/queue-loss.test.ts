@@ -3,7 +3,13 @@ import { QueueLossWatch } from '../src/queue-loss';
 
 /** A Redis reduced to the queue's marker, and a resend that counts its calls. */
 function bed(opts: { present: boolean; sent?: number; failResend?: number }) {
-  const state = { present: opts.present, resends: [] as Date[], lines: [] as string[], clock: 1_000_000, failResend: opts.failResend ?? 0 };
+  const state = {
+    present: opts.present,
+    resends: [] as Date[],
+    lines: [] as string[],
+    clock: 1_000_000,
+    failResend: opts.failResend ?? 0,
+  };
   const watch = new QueueLossWatch({
     queue: {
       queuePresent: async () => state.present,

@@ -58,7 +58,14 @@ async function plannedCampaign(fixtures: number): Promise<{ campaignId: string; 
   const jobs = await savePlan(
     t.db,
     campaignId,
-    snaps.map((s) => ({ snapshotId: s.id, inputHash: 'i', repoState: 's', tar: Buffer.from('tar'), setupLog: '', buildInfo: {} })),
+    snaps.map((s) => ({
+      snapshotId: s.id,
+      inputHash: 'i',
+      repoState: 's',
+      tar: Buffer.from('tar'),
+      setupLog: '',
+      buildInfo: {},
+    })),
   );
   return { campaignId, jobs: jobs! };
 }
@@ -72,7 +79,10 @@ async function restartRedis() {
 
 const reaper: ReaperConfig = { staleAfterMs: 60_000, redispatchAfterMs: 0, maxDispatches: 5, maxPlanDispatches: 3 };
 const dispatchCounts = async (campaignId: string) =>
-  (await t.db.attempt.findMany({ where: { campaignId }, select: { status: true, dispatchCount: true } })).map((r) => [r.status, r.dispatchCount]);
+  (await t.db.attempt.findMany({ where: { campaignId }, select: { status: true, dispatchCount: true } })).map((r) => [
+    r.status,
+    r.dispatchCount,
+  ]);
 
 describe('the reaper', () => {
   // Each test starts from an empty queue, with the earlier tests' campaigns out of the way.
@@ -108,13 +118,18 @@ describe('the reaper', () => {
     await t.db.attempt.update({ where: { id: lost!.attemptId }, data: { heartbeatAt: new Date(Date.now() - 61_000) } });
     const r = await reapOnce(t.db, queue, reaper);
     expect(r).toMatchObject({ reaped: 1, dispatched: 1, stillWaiting: 1 });
-    const rows = await t.db.attempt.findMany({ where: { campaignId }, select: { id: true, status: true, dispatchCount: true } });
+    const rows = await t.db.attempt.findMany({
+      where: { campaignId },
+      select: { id: true, status: true, dispatchCount: true },
+    });
     expect(rows.find((a) => a.id === lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
     expect(rows.find((a) => a.id !== lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 1 });
-    expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(new Set([`${lost!.attemptId}_d2`]));
+    expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(
+      new Set([`${lost!.attemptId}_d2`]),
+    );
   });
 
-  it('after Redis lost the queue, sends every lost attempt at once, inside the reaper\'s window, and leaves those sent since alone', async () => {
+  it("after Redis lost the queue, sends every lost attempt at once, inside the reaper's window, and leaves those sent since alone", async () => {
     const { campaignId, jobs } = await plannedCampaign(4);
     await queue.enqueueMany('attempt.run', jobs);
     await restartRedis();
@@ -134,10 +149,13 @@ describe('the reaper', () => {
     const { campaignId } = await plannedCampaign(2);
     const r = await reapOnce(t.db, queue, reaper);
     expect(r).toMatchObject({ dispatched: 2 });
-    expect(await dispatchCounts(campaignId)).toEqual([['QUEUED', 2], ['QUEUED', 2]]);
+    expect(await dispatchCounts(campaignId)).toEqual([
+      ['QUEUED', 2],
+      ['QUEUED', 2],
+    ]);
   });
 
-  it('never sends a fresh campaign\'s attempts a second time while its planner sends them', async () => {
+  it("never sends a fresh campaign's attempts a second time while its planner sends them", async () => {
     await restartRedis();
     // The planner has written the attempts and not yet sent them: the moment the reaper used to
     // find them "never dispatched" and send every one again, 137 ms before the planner did.
@@ -174,7 +192,12 @@ describe('the reaper', () => {
 
     const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry).toEqual({ attempts: [{ attemptId: attempt!.id, dispatch: 3 }] });
-    expect(await t.db.attempt.findUniqueOrThrow({ where: { id: attempt!.id } })).toMatchObject({ status: 'QUEUED', dispatchBase: 2, dispatchCount: 3, errorClass: null });
+    expect(await t.db.attempt.findUniqueOrThrow({ where: { id: attempt!.id } })).toMatchObject({
+      status: 'QUEUED',
+      dispatchBase: 2,
+      dispatchCount: 3,
+      errorClass: null,
+    });
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('RUNNING');
     await restartRedis();
     // Counted afresh since the retry: one more dispatch is allowed before the cap.
@@ -184,7 +207,10 @@ describe('the reaper', () => {
   it('plans again, as a new job, a campaign whose plan job is gone; past the cap the campaign fails with the reason', async () => {
     const campaignId = await newCampaign(1);
     // Plan job 1 failed for good: BullMQ keeps it as failed, so adding its id again would do nothing.
-    await t.db.campaign.update({ where: { id: campaignId }, data: { statusDetail: 'planning failed: boom (try 3 of 3)' } });
+    await t.db.campaign.update({
+      where: { id: campaignId },
+      data: { statusDetail: 'planning failed: boom (try 3 of 3)' },
+    });
     expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 1 });
     const jobs = await queue.liveJobs('campaign.plan', [{ campaignId, dispatch: 2 }]);
     expect([...jobs]).toEqual([`${campaignId}_p2`]);
@@ -198,6 +224,10 @@ describe('the reaper', () => {
 
     const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry).toEqual({ attempts: [], plan: { campaignId, dispatch: 4 } });
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({ status: 'PLANNING', statusDetail: null, planDispatchBase: 3 });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({
+      status: 'PLANNING',
+      statusDetail: null,
+      planDispatchBase: 3,
+    });
   });
 });

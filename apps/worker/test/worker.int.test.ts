@@ -30,7 +30,17 @@ let t: TestDatabase;
 let worker: RunningWorker;
 beforeAll(async () => {
   t = await createTestDatabase(DATABASE_URL);
-  worker = await startWorker({ databaseUrl: DATABASE_URL, databaseSchema: t.schema, redisUrl: REDIS_URL, queueName, concurrency: 2, heartbeatMs: 200 }, noAttempts);
+  worker = await startWorker(
+    {
+      databaseUrl: DATABASE_URL,
+      databaseSchema: t.schema,
+      redisUrl: REDIS_URL,
+      queueName,
+      concurrency: 2,
+      heartbeatMs: 200,
+    },
+    noAttempts,
+  );
 });
 afterAll(async () => {
   await worker?.stop();
@@ -49,7 +59,10 @@ describe('the worker process', () => {
     expect(later.lastSeenAt.getTime()).toBeGreaterThan(beat.lastSeenAt.getTime());
     const client = createQueueClient({ redisUrl: REDIS_URL, queueName });
     try {
-      const reply = (await client.enqueueAndWait('system.ping', { pingId: newId('ping') }, 10_000)) as { workerId: string; engine: unknown };
+      const reply = (await client.enqueueAndWait('system.ping', { pingId: newId('ping') }, 10_000)) as {
+        workerId: string;
+        engine: unknown;
+      };
       expect(reply.workerId).toBe(worker.id);
       // The status page's Docker check is the worker's word on its engine (the web app has no socket).
       expect(reply.engine).toEqual({ ok: true, detail: 'engine 0.0-test' });
@@ -59,7 +72,17 @@ describe('the worker process', () => {
   });
 
   it('removes its heartbeat on an orderly stop', async () => {
-    const other = await startWorker({ databaseUrl: DATABASE_URL, databaseSchema: t.schema, redisUrl: REDIS_URL, queueName, concurrency: 1, heartbeatMs: 1000 }, noAttempts);
+    const other = await startWorker(
+      {
+        databaseUrl: DATABASE_URL,
+        databaseSchema: t.schema,
+        redisUrl: REDIS_URL,
+        queueName,
+        concurrency: 1,
+        heartbeatMs: 1000,
+      },
+      noAttempts,
+    );
     expect(await t.db.workerHeartbeat.count({ where: { id: other.id } })).toBe(1);
     await other.stop();
     expect(await t.db.workerHeartbeat.count({ where: { id: other.id } })).toBe(0);
@@ -67,6 +90,8 @@ describe('the worker process', () => {
 
   it('refuses to start with a broken environment and names the variable', () => {
     expect(() => readWorkerEnv({ DATABASE_URL: 'not a url', REDIS_URL: 'redis://x:1' })).toThrow(/DATABASE_URL/);
-    expect(() => readWorkerEnv({ DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_WORKER_CONCURRENCY: '0' })).toThrow(/GITBENCH_WORKER_CONCURRENCY/);
+    expect(() =>
+      readWorkerEnv({ DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_WORKER_CONCURRENCY: '0' }),
+    ).toThrow(/GITBENCH_WORKER_CONCURRENCY/);
   });
 });

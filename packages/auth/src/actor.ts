@@ -29,7 +29,9 @@ export async function resolveActor(auth: Auth, db: Db, headers: Headers): Promis
   }
   const session = await auth.api.getSession({ headers });
   if (!session) return { actor: null, reason: 'anonymous' };
-  const { user } = session as { user: { id: string; email: string; name: string; role?: string | null; banned?: boolean | null } };
+  const { user } = session as {
+    user: { id: string; email: string; name: string; role?: string | null; banned?: boolean | null };
+  };
   if (user.banned || !isRole(user.role)) return { actor: null, reason: 'anonymous' };
   return { actor: { userId: user.id, email: user.email, name: user.name, role: user.role, via: 'session' } };
 }

@@ -44,7 +44,11 @@ export class TokenManagementRefused extends Error {
  * A token is 256 random bits, so a plain SHA-256 of it is as safe to store as a slow password hash
  * and can be looked up by index. Its role may not exceed its owner's.
  */
-export async function createApiToken(db: Db, owner: TokenManager, input: { name: string; role: Role; expiresAt?: Date }): Promise<NewApiToken> {
+export async function createApiToken(
+  db: Db,
+  owner: TokenManager,
+  input: { name: string; role: Role; expiresAt?: Date },
+): Promise<NewApiToken> {
   if (owner.via !== 'session') throw new TokenManagementRefused();
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const role = lowerRole(input.role, owner.role);
@@ -66,7 +70,16 @@ export async function listApiTokens(db: Db, userId: string) {
   return db.apiToken.findMany({
     where: { userId },
     orderBy: { createdAt: 'desc' },
-    select: { id: true, name: true, role: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true },
+    select: {
+      id: true,
+      name: true,
+      role: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+    },
   });
 }
 

@@ -40,7 +40,13 @@ export interface AuthConfig {
 }
 
 /** Better Auth's models and ours share one id style: a prefix naming the row's kind. */
-const ID_KINDS: Record<string, IdKind> = { user: 'user', session: 'session', account: 'account', verification: 'verification', rateLimit: 'rateLimit' };
+const ID_KINDS: Record<string, IdKind> = {
+  user: 'user',
+  session: 'session',
+  account: 'account',
+  verification: 'verification',
+  rateLimit: 'rateLimit',
+};
 
 /**
  * The app's roles as Better Auth's admin plugin sees them. Only admins manage users; nobody may
@@ -57,8 +63,21 @@ const readerRole = defaultAc.newRole({ user: [], session: [] });
  * CLI, which write the audit log and keep the last admin. The server still calls createUser directly.
  */
 const ADMIN_PATHS = [
-  'ban-user', 'create-user', 'get-user', 'has-permission', 'impersonate-user', 'list-user-sessions', 'list-users', 'remove-user',
-  'revoke-user-session', 'revoke-user-sessions', 'set-role', 'set-user-password', 'stop-impersonating', 'unban-user', 'update-user',
+  'ban-user',
+  'create-user',
+  'get-user',
+  'has-permission',
+  'impersonate-user',
+  'list-user-sessions',
+  'list-users',
+  'remove-user',
+  'revoke-user-session',
+  'revoke-user-sessions',
+  'set-role',
+  'set-user-password',
+  'stop-impersonating',
+  'unban-user',
+  'update-user',
 ].map((p) => `/admin/${p}`);
 
 /** A secret for one purpose, derived from GITBENCH_SECRET_KEY so no two purposes share a key. */
@@ -89,11 +108,26 @@ export function createAuth(config: AuthConfig) {
     telemetry: { enabled: false },
     disabledPaths: ADMIN_PATHS,
     // Admins create accounts (CLI, first-run page, users page); nobody signs themselves up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 256 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 256,
+    },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     // Counted in the database, so that every web process counts together.
-    rateLimit: { enabled: true, storage: 'database', window: 60, max: 100, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
-    hooks: combineHooks(signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE), { before: passwordPolicyHook }, { before: profileLimitsHook }),
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: { '/sign-in/email': { window: 60, max: 10 } },
+    },
+    hooks: combineHooks(
+      signInThrottleHooks(config.db, config.signInThrottle ?? DEFAULT_SIGN_IN_THROTTLE),
+      { before: passwordPolicyHook },
+      { before: profileLimitsHook },
+    ),
     advanced: {
       useSecureCookies: secure,
       // Any client can write X-Forwarded-For. Behind configured proxies the client is the first hop from

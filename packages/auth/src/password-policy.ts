@@ -8,10 +8,41 @@ export const MIN_PASSWORD_LENGTH = 10;
  * shape rules below catch the rest of their kind (one character repeated, a keyboard or number run).
  */
 const COMMON = new Set([
-  'password12', 'password123', 'password1234', 'passw0rd123', 'qwertyuiop', 'qwerty1234', 'qwerty12345', '1q2w3e4r5t', '1qaz2wsx3edc',
-  'iloveyou12', 'iloveyou123', 'letmein123', 'welcome123', 'admin12345', 'administrator', 'changeme123', 'football12', 'baseball12',
-  'monkey1234', 'dragon1234', 'sunshine12', 'princess12', 'trustno1234', 'zaq12wsxcde', 'abc1234567', 'abcdefghij', 'asdfghjkl1',
-  'gitbench123', 'gitbench1234', 'superman12', 'starwars12', 'whatever12', 'computer12', 'internet12', 'p@ssw0rd123',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd123',
+  'qwertyuiop',
+  'qwerty1234',
+  'qwerty12345',
+  '1q2w3e4r5t',
+  '1qaz2wsx3edc',
+  'iloveyou12',
+  'iloveyou123',
+  'letmein123',
+  'welcome123',
+  'admin12345',
+  'administrator',
+  'changeme123',
+  'football12',
+  'baseball12',
+  'monkey1234',
+  'dragon1234',
+  'sunshine12',
+  'princess12',
+  'trustno1234',
+  'zaq12wsxcde',
+  'abc1234567',
+  'abcdefghij',
+  'asdfghjkl1',
+  'gitbench123',
+  'gitbench1234',
+  'superman12',
+  'starwars12',
+  'whatever12',
+  'computer12',
+  'internet12',
+  'p@ssw0rd123',
 ]);
 
 const ROWS = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
@@ -27,7 +58,8 @@ function isRun(p: string): boolean {
 
 /** Why a password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`;
   const lower = password.toLowerCase();
   if (new Set(lower).size < 4 || COMMON.has(lower) || isRun(lower)) {
     return 'The password is too easy to guess (a common password, a repeated character or a keyboard run): choose another.';
@@ -36,7 +68,11 @@ export function passwordProblem(password: string): string | null {
 }
 
 /** Better Auth's own endpoints that set a password: the same rule as the app's. */
-const SETS_PASSWORD: Record<string, 'password' | 'newPassword'> = { '/change-password': 'newPassword', '/reset-password': 'newPassword', '/sign-up/email': 'password' };
+const SETS_PASSWORD: Record<string, 'password' | 'newPassword'> = {
+  '/change-password': 'newPassword',
+  '/reset-password': 'newPassword',
+  '/sign-up/email': 'password',
+};
 
 export const passwordPolicyHook: AuthHook = async (ctx) => {
   const field = SETS_PASSWORD[ctx.path];

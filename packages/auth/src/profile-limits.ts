@@ -14,6 +14,8 @@ export function nameProblem(name: unknown): string | null {
 export const profileLimitsHook: AuthHook = async (ctx) => {
   if (ctx.path !== '/update-user') return;
   const body = (ctx.body ?? {}) as { name?: unknown; image?: unknown };
-  const problem = nameProblem(body.name) ?? (typeof body.image === 'string' && body.image.length > MAX_IMAGE_URL_LENGTH ? 'The image URL is too long.' : null);
+  const problem =
+    nameProblem(body.name) ??
+    (typeof body.image === 'string' && body.image.length > MAX_IMAGE_URL_LENGTH ? 'The image URL is too long.' : null);
   if (problem) throw new APIError('BAD_REQUEST', { message: problem });
 };

@@ -31,7 +31,12 @@ export function throttleKey(email: unknown): string | null {
  * in before the first failure is written: the row lock of the upsert puts them in line. Returns null
  * while the account is locked (the attempt is then neither checked nor counted), else the failures so far.
  */
-export async function reserveSignInAttempt(db: Db, key: string, policy: SignInThrottlePolicy, now = new Date()): Promise<number | null> {
+export async function reserveSignInAttempt(
+  db: Db,
+  key: string,
+  policy: SignInThrottlePolicy,
+  now = new Date(),
+): Promise<number | null> {
   const rows = await db.$queryRaw<{ failures: number }[]>`
     INSERT INTO "SignInThrottle" AS t ("key", "failures", "lastFailureAt", "lockedUntil")
     VALUES (${key}, 1, ${now}, NULL)
@@ -50,7 +55,12 @@ export async function reserveSignInAttempt(db: Db, key: string, policy: SignInTh
 }
 
 /** A right password clears the account's count; rows nobody touched for a while go at the same time. */
-export async function clearSignInFailures(db: Db, key: string, policy: SignInThrottlePolicy, now = new Date()): Promise<void> {
+export async function clearSignInFailures(
+  db: Db,
+  key: string,
+  policy: SignInThrottlePolicy,
+  now = new Date(),
+): Promise<void> {
   await db.$executeRaw`
     DELETE FROM "SignInThrottle" WHERE "key" = ${key} OR "lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)}`;
 }
@@ -60,14 +70,19 @@ export async function clearSignInFailures(db: Db, key: string, policy: SignInThr
  * address, which an attacker with many addresses (or a spoofable header) walks around; this one follows
  * the account being guessed, whoever asks.
  */
-export function signInThrottleHooks(db: Db, policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE): { before: AuthHook; after: AuthHook } {
+export function signInThrottleHooks(
+  db: Db,
+  policy: SignInThrottlePolicy = DEFAULT_SIGN_IN_THROTTLE,
+): { before: AuthHook; after: AuthHook } {
   return {
     before: async (ctx) => {
       if (ctx.path !== SIGN_IN_PATH) return;
       const key = throttleKey((ctx.body as { email?: unknown } | undefined)?.email);
       if (!key) return;
       if ((await reserveSignInAttempt(db, key, policy)) === null) {
-        throw new APIError('TOO_MANY_REQUESTS', { message: 'Too many failed sign-ins for this account: wait a few minutes and try again.' });
+        throw new APIError('TOO_MANY_REQUESTS', {
+          message: 'Too many failed sign-ins for this account: wait a few minutes and try again.',
+        });
       }
     },
     after: async (ctx) => {

@@ -56,11 +56,16 @@ export async function userCount(db: Db): Promise<number> {
  * The first-run path: creates the first admin only while no user exists. A transaction-scoped
  * advisory lock makes two simultaneous first runs create one admin, not two.
  */
-export async function createFirstAdmin(auth: Auth, db: Db, user: Omit<NewUser, 'role'>): Promise<{ id: string } | { error: string }> {
+export async function createFirstAdmin(
+  auth: Auth,
+  db: Db,
+  user: Omit<NewUser, 'role'>,
+): Promise<{ id: string } | { error: string }> {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gitbench:first-admin'))`;
-      if ((await tx.user.count()) > 0) return { error: 'GitBench already has users: sign in, or ask an admin for an account.' };
+      if ((await tx.user.count()) > 0)
+        return { error: 'GitBench already has users: sign in, or ask an admin for an account.' };
       try {
         return await createUser(auth, { ...user, role: 'admin' });
       } catch (err) {
@@ -88,15 +93,24 @@ export async function updateUser(db: Db, id: string, change: UserChange): Promis
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('gitbench:admins'))`;
     const user = await tx.user.findUnique({ where: { id }, select: { id: true, role: true, banned: true } });
     if (!user) return { ok: false as const, status: 404 as const, error: 'No such user.' };
-    const losesAdmin = user.role === 'admin' && !user.banned && ((change.role !== undefined && change.role !== 'admin') || change.banned === true);
+    const losesAdmin =
+      user.role === 'admin' &&
+      !user.banned &&
+      ((change.role !== undefined && change.role !== 'admin') || change.banned === true);
     if (losesAdmin && (await tx.user.count({ where: { role: 'admin', NOT: { banned: true } } })) <= 1) {
-      return { ok: false as const, status: 409 as const, error: 'This is the last admin: make someone else admin first.' };
+      return {
+        ok: false as const,
+        status: 409 as const,
+        error: 'This is the last admin: make someone else admin first.',
+      };
     }
     const updated = await tx.user.update({
       where: { id },
       data: {
         ...(change.role ? { role: change.role } : {}),
-        ...(change.banned !== undefined ? { banned: change.banned, banReason: change.banned ? 'deactivated by an admin' : null } : {}),
+        ...(change.banned !== undefined
+          ? { banned: change.banned, banReason: change.banned ? 'deactivated by an admin' : null }
+          : {}),
       },
       select: { id: true, email: true, role: true, banned: true },
     });

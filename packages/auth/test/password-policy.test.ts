@@ -3,7 +3,18 @@ import { passwordProblem } from '../src/password-policy';
 
 describe('password policy', () => {
   it('refuses short, common, repeated and keyboard-run passwords', () => {
-    for (const weak of ['short', '1111111111', 'aaaaaaaaaaaa', 'abababababab', '1234567890', '0987654321', 'qwertyuiop', 'Password123', 'abcdefghij', '1q2w3e4r5t']) {
+    for (const weak of [
+      'short',
+      '1111111111',
+      'aaaaaaaaaaaa',
+      'abababababab',
+      '1234567890',
+      '0987654321',
+      'qwertyuiop',
+      'Password123',
+      'abcdefghij',
+      '1q2w3e4r5t',
+    ]) {
       expect(passwordProblem(weak), weak).not.toBeNull();
     }
   });

@@ -17,7 +17,8 @@ export function canonicalJson(value: unknown): string {
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: non-finite number ${value}`);
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+      if (Array.isArray(value))
+        return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
       const entries = Object.entries(value as Record<string, unknown>)
         .filter(([, v]) => v !== undefined)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

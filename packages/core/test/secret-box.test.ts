@@ -22,7 +22,11 @@ describe('provider keys sealed at rest (AES-256-GCM under GITBENCH_SECRET_KEY)',
 
   it('messages never quote the key', () => {
     const sealed = sealSecret(KEY, SECRET, 'n');
-    for (const attempt of [() => openSecret(sealed, OTHER, 'n'), () => openSecret('v1.x.y.z.w', SECRET, 'n'), () => openSecret('junk', SECRET, 'n')]) {
+    for (const attempt of [
+      () => openSecret(sealed, OTHER, 'n'),
+      () => openSecret('v1.x.y.z.w', SECRET, 'n'),
+      () => openSecret('junk', SECRET, 'n'),
+    ]) {
       expect(attempt).toThrow(SecretBoxError);
       try {
         attempt();

@@ -25,7 +25,10 @@ function vitest(files: string[], upstreamDir: string): { status: number | null; 
 }
 
 it('fail when the upstream sample data is missing', { timeout: 150_000 }, () => {
-  const { status, out } = vitest(['packages/core/test/scoring/upstream-agreement.test.ts', 'packages/core/test/fixtures/load-fixtures.test.ts'], join(scratch, 'nowhere'));
+  const { status, out } = vitest(
+    ['packages/core/test/scoring/upstream-agreement.test.ts', 'packages/core/test/fixtures/load-fixtures.test.ts'],
+    join(scratch, 'nowhere'),
+  );
   expect(status).not.toBe(0);
   expect(out).toMatch(/upstream sample data missing/);
   expect(out).toMatch(/2 failed/);
@@ -34,7 +37,8 @@ it('fail when the upstream sample data is missing', { timeout: 150_000 }, () => 
 
 it("fail when upstream's harness is missing", { timeout: 150_000 }, () => {
   const withoutHarness = join(scratch, 'no-harness');
-  for (const part of ['fixtures', 'results']) cpSync(join(UPSTREAM_ROOT, part), join(withoutHarness, part), { recursive: true });
+  for (const part of ['fixtures', 'results'])
+    cpSync(join(UPSTREAM_ROOT, part), join(withoutHarness, part), { recursive: true });
   const { status, out } = vitest(['packages/engine/test/upstream-scorer.int.test.ts'], withoutHarness);
   expect(status).not.toBe(0);
   expect(out).toMatch(/upstream's harness is missing/);

@@ -20,24 +20,34 @@ export interface AppRole {
 export async function grantAppRole(databaseUrl: string, role: AppRole): Promise<void> {
   const user = quoteIdent(role.user);
   const schema = quoteIdent(role.schema ?? 'public');
-  if (role.password.length < 12) throw new MigrationError(`the app role's password (GITBENCH_APP_DB_PASSWORD) must be at least 12 characters`);
+  if (role.password.length < 12)
+    throw new MigrationError(`the app role's password (GITBENCH_APP_DB_PASSWORD) must be at least 12 characters`);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const password = client.escapeLiteral(role.password);
-    const { rows } = await client.query<{ db: string; me: string }>('SELECT current_database() AS db, current_user AS me');
-    if (rows[0]!.me === role.user) throw new MigrationError(`the app role (${role.user}) cannot be the role that migrates`);
+    const { rows } = await client.query<{ db: string; me: string }>(
+      'SELECT current_database() AS db, current_user AS me',
+    );
+    if (rows[0]!.me === role.user)
+      throw new MigrationError(`the app role (${role.user}) cannot be the role that migrates`);
     const db = quoteIdent(rows[0]!.db);
     const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role.user]);
     const attributes = `LOGIN NOCREATEDB NOCREATEROLE PASSWORD ${password}`;
     // Only a superuser may even say NOSUPERUSER to an existing role: an existing one is checked instead.
-    await client.query(exists.rowCount ? `ALTER ROLE ${user} ${attributes}` : `CREATE ROLE ${user} ${attributes} NOSUPERUSER NOREPLICATION NOBYPASSRLS`);
+    await client.query(
+      exists.rowCount
+        ? `ALTER ROLE ${user} ${attributes}`
+        : `CREATE ROLE ${user} ${attributes} NOSUPERUSER NOREPLICATION NOBYPASSRLS`,
+    );
     const { rows: attrs } = await client.query<{ rolsuper: boolean; rolreplication: boolean; rolbypassrls: boolean }>(
       'SELECT rolsuper, rolreplication, rolbypassrls FROM pg_roles WHERE rolname = $1',
       [role.user],
     );
     if (attrs.some((a) => a.rolsuper || a.rolreplication || a.rolbypassrls))
-      throw new MigrationError(`the app role ${role.user} exists as a superuser (or with replication or BYPASSRLS): give the app a role of its own`);
+      throw new MigrationError(
+        `the app role ${role.user} exists as a superuser (or with replication or BYPASSRLS): give the app a role of its own`,
+      );
     await client.query('BEGIN');
     // Before PostgreSQL 15 every role may create objects in public; the app role must not.
     await client.query(`REVOKE CREATE ON SCHEMA ${schema} FROM PUBLIC`);
@@ -46,12 +56,16 @@ export async function grantAppRole(databaseUrl: string, role: AppRole): Promise<
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${user}`);
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${user}`);
     await client.query(`REVOKE INSERT, UPDATE, DELETE ON ${schema}."_prisma_migrations" FROM ${user}`);
-    await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${user}`);
+    await client.query(
+      `ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${user}`,
+    );
     await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT USAGE, SELECT ON SEQUENCES TO ${user}`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
-    throw err instanceof MigrationError ? err : new MigrationError(`setting up the app role ${role.user} failed: ${(err as Error).message}`);
+    throw err instanceof MigrationError
+      ? err
+      : new MigrationError(`setting up the app role ${role.user} failed: ${(err as Error).message}`);
   } finally {
     await client.end();
   }

@@ -64,7 +64,8 @@ class ResilientPrismaPg extends PrismaPg {
   override async connect(): Promise<Adapter> {
     const adapter = await super.connect();
     const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => releaseBrokenConnections(await startTransaction(isolationLevel));
+    adapter.startTransaction = async (isolationLevel) =>
+      releaseBrokenConnections(await startTransaction(isolationLevel));
     return adapter;
   }
 }
@@ -79,7 +80,11 @@ const pools = new WeakMap<Db, pg.Pool>();
  * (strings, numbers, booleans, arrays, Buffers; JSON already serialized); the statement casts them.
  * A client not made by createDb (none today) takes Prisma's path.
  */
-export async function rawQuery<T>(db: Db, text: string, values: readonly unknown[]): Promise<{ rows: T[]; rowCount: number }> {
+export async function rawQuery<T>(
+  db: Db,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ rows: T[]; rowCount: number }> {
   const pool = pools.get(db);
   if (!pool) {
     const rows = await db.$queryRawUnsafe<T[]>(text, ...values);

@@ -42,9 +42,14 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
 
-export async function listMigrations(migrationsDir: string): Promise<{ name: string; sql: string; checksum: string }[]> {
+export async function listMigrations(
+  migrationsDir: string,
+): Promise<{ name: string; sql: string; checksum: string }[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8');
@@ -83,7 +88,9 @@ async function connectCreatingDatabase(databaseUrl: string): Promise<pg.Client> 
   } catch (err) {
     // Another process may have created it meanwhile.
     if ((err as { code?: string }).code !== '42P04') {
-      throw new MigrationError(`database "${name}" does not exist and could not be created (${(err as Error).message}); create it, e.g. createdb ${name}`);
+      throw new MigrationError(
+        `database "${name}" does not exist and could not be created (${(err as Error).message}); create it, e.g. createdb ${name}`,
+      );
     }
   } finally {
     await admin.end().catch(() => undefined);
@@ -106,15 +113,21 @@ export async function applyMigrations(opts: {
     await client.query(`SET search_path TO ${quoteIdent(schema)}`);
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
     await client.query(BOOKKEEPING_DDL);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
     const recorded = new Map(rows.filter((r) => r.rolled_back_at === null).map((r) => [r.migration_name, r]));
     for (const m of await listMigrations(opts.migrationsDir)) {
       const row = recorded.get(m.name);
       if (row) {
         if (row.finished_at === null) {
-          throw new MigrationError(`migration ${m.name} is recorded as started but never finished; resolve it before migrating`, m.name);
+          throw new MigrationError(
+            `migration ${m.name} is recorded as started but never finished; resolve it before migrating`,
+            m.name,
+          );
         }
         if (row.checksum !== m.checksum) {
           throw new MigrationError(

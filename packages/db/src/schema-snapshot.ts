@@ -10,7 +10,12 @@ export async function snapshotSchema(databaseUrl: string, schema: string): Promi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const strip = (s: string) => s.split(`${quoteIdent(schema)}.`).join('').split(`${schema}.`).join('');
+    const strip = (s: string) =>
+      s
+        .split(`${quoteIdent(schema)}.`)
+        .join('')
+        .split(`${schema}.`)
+        .join('');
     const lines: string[] = [];
     const cols = await client.query(
       `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default, character_maximum_length
@@ -18,7 +23,9 @@ export async function snapshotSchema(databaseUrl: string, schema: string): Promi
       [schema],
     );
     for (const c of cols.rows) {
-      lines.push(`column ${c.table_name}.${c.column_name} ${c.data_type}/${c.udt_name}(${c.character_maximum_length ?? ''}) null=${c.is_nullable} default=${strip(String(c.column_default))}`);
+      lines.push(
+        `column ${c.table_name}.${c.column_name} ${c.data_type}/${c.udt_name}(${c.character_maximum_length ?? ''}) null=${c.is_nullable} default=${strip(String(c.column_default))}`,
+      );
     }
     const enums = await client.query(
       `SELECT t.typname, string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS labels

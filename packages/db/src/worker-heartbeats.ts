@@ -6,6 +6,8 @@ import type { Db } from './client';
  * then; a row it removes by mistake (a worker only paused) comes back with that worker's next beat.
  */
 export async function expireWorkerHeartbeats(db: Db, silentForMs: number, now = new Date()): Promise<number> {
-  const { count } = await db.workerHeartbeat.deleteMany({ where: { lastSeenAt: { lt: new Date(now.getTime() - silentForMs) } } });
+  const { count } = await db.workerHeartbeat.deleteMany({
+    where: { lastSeenAt: { lt: new Date(now.getTime() - silentForMs) } },
+  });
   return count;
 }

@@ -16,30 +16,83 @@ afterAll(async () => {
 /** A campaign with one agent target and one text target; returns ids to hang attempts on. */
 async function campaign() {
   const campaignId = newId('campaign');
-  await t.db.campaign.create({ data: { id: campaignId, name: 'c', createdBy: 'u', status: 'COMPLETED', config: {}, configHash: 'h', seed: 0, suiteVersion: 'v', trials: 2 } });
+  await t.db.campaign.create({
+    data: {
+      id: campaignId,
+      name: 'c',
+      createdBy: 'u',
+      status: 'COMPLETED',
+      config: {},
+      configHash: 'h',
+      seed: 0,
+      suiteVersion: 'v',
+      trials: 2,
+    },
+  });
   const target = async (modelId: string) => {
     const id = newId('target');
-    await t.db.campaignTarget.create({ data: { id, campaignId, modelId, baseModel: modelId, outputMode: 'text', profile: 'p' } });
+    await t.db.campaignTarget.create({
+      data: { id, campaignId, modelId, baseModel: modelId, outputMode: 'text', profile: 'p' },
+    });
     return id;
   };
   const fixture = async (fixtureId: string) => {
     const id = newId('fixtureSnapshot');
-    await t.db.fixtureSnapshot.create({ data: { id, campaignId, domain: 'merge', fixtureId, difficulty: 'easy', tags: [], definition: {}, scoringType: 'state_assertions' } });
+    await t.db.fixtureSnapshot.create({
+      data: {
+        id,
+        campaignId,
+        domain: 'merge',
+        fixtureId,
+        difficulty: 'easy',
+        tags: [],
+        definition: {},
+        scoringType: 'state_assertions',
+      },
+    });
     return { id, fixtureId };
   };
-  return { campaignId, agent: await target('agent/a'), plain: await target('plain/b'), f1: await fixture('f001'), f2: await fixture('f002') };
+  return {
+    campaignId,
+    agent: await target('agent/a'),
+    plain: await target('plain/b'),
+    f1: await fixture('f001'),
+    f2: await fixture('f002'),
+  };
 }
 
-async function attempt(c: Awaited<ReturnType<typeof campaign>>, targetId: string, modelId: string, f: { id: string; fixtureId: string }, trial: number, opts: { passed: boolean; cost: number | null; exit?: AgentExitStatus; steps?: number }) {
+async function attempt(
+  c: Awaited<ReturnType<typeof campaign>>,
+  targetId: string,
+  modelId: string,
+  f: { id: string; fixtureId: string },
+  trial: number,
+  opts: { passed: boolean; cost: number | null; exit?: AgentExitStatus; steps?: number },
+) {
   const id = newId('attempt');
   await t.db.attempt.create({
     data: {
-      id, campaignId: c.campaignId, targetId, fixtureSnapshotId: f.id, trial, modelId, outputMode: 'text', domain: 'merge', fixtureId: f.fixtureId, difficulty: 'easy',
-      status: opts.passed ? 'VALID_PASS' : 'VALID_FAIL', passed: opts.passed, costUsd: opts.cost,
+      id,
+      campaignId: c.campaignId,
+      targetId,
+      fixtureSnapshotId: f.id,
+      trial,
+      modelId,
+      outputMode: 'text',
+      domain: 'merge',
+      fixtureId: f.fixtureId,
+      difficulty: 'easy',
+      status: opts.passed ? 'VALID_PASS' : 'VALID_FAIL',
+      passed: opts.passed,
+      costUsd: opts.cost,
     },
   });
   if (opts.exit) {
-    const { summary, steps } = randomTrajectory({ seed: trial * 10 + opts.steps!, steps: opts.steps!, exitStatus: opts.exit });
+    const { summary, steps } = randomTrajectory({
+      seed: trial * 10 + opts.steps!,
+      steps: opts.steps!,
+      exitStatus: opts.exit,
+    });
     // An abandoned first try, then the try that counts.
     await storeTrajectory(t.db, id, 1, summary, steps.slice(0, 2), 'running');
     await t.db.trajectory.updateMany({ where: { attemptId: id, tryNumber: 1 }, data: { status: 'abandoned' } });
@@ -59,7 +112,16 @@ describe('agentTargetStats', () => {
     const rows = await agentTargetStats(t.db, { campaignId: c.campaignId });
     expect(rows).toHaveLength(1); // the text target has no trajectory
     const [r] = rows;
-    expect(r).toMatchObject({ campaignId: c.campaignId, modelId: 'agent/a', attempts: 3, stepsMax: 30, solvedFixtures: 1, fixtures: 2, costUsd: 1, costPerSolvedFixture: 1 });
+    expect(r).toMatchObject({
+      campaignId: c.campaignId,
+      modelId: 'agent/a',
+      attempts: 3,
+      stepsMax: 30,
+      solvedFixtures: 1,
+      fixtures: 2,
+      costUsd: 1,
+      costPerSolvedFixture: 1,
+    });
     expect(r!.stepsMean).toBeCloseTo(20);
     expect(r!.exits).toMatchObject({ submitted: 2, turn_limit: 1, abandoned: 0, running: 0 });
     expect((await summarizeCampaign(t.db, c.campaignId))!.agentTargets).toEqual(rows);
@@ -77,17 +139,33 @@ describe('agentTargetStats', () => {
   it("keeps only the campaigns, domain, difficulty and mode asked for (the leaderboard's filters)", async () => {
     const c = await campaign();
     const other = await campaign();
-    const kept = await attempt(c, c.agent, 'agent/a', c.f1, 1, { passed: true, cost: 0.5, exit: 'submitted', steps: 10 });
+    const kept = await attempt(c, c.agent, 'agent/a', c.f1, 1, {
+      passed: true,
+      cost: 0.5,
+      exit: 'submitted',
+      steps: 10,
+    });
     await attempt(c, c.agent, 'agent/a', c.f2, 1, { passed: false, cost: 0.25, exit: 'turn_limit', steps: 30 });
-    await attempt(other, other.agent, 'agent/a', other.f1, 1, { passed: true, cost: 0.5, exit: 'submitted', steps: 10 });
-    await t.db.attempt.update({ where: { id: kept }, data: { outputMode: 'agent', domain: 'rebase', difficulty: 'hard' } });
-    const attempts = async (scope: Parameters<typeof agentTargetStats>[1]) => (await agentTargetStats(t.db, scope)).map((r) => [r.campaignId, r.outputMode, r.attempts]);
+    await attempt(other, other.agent, 'agent/a', other.f1, 1, {
+      passed: true,
+      cost: 0.5,
+      exit: 'submitted',
+      steps: 10,
+    });
+    await t.db.attempt.update({
+      where: { id: kept },
+      data: { outputMode: 'agent', domain: 'rebase', difficulty: 'hard' },
+    });
+    const attempts = async (scope: Parameters<typeof agentTargetStats>[1]) =>
+      (await agentTargetStats(t.db, scope)).map((r) => [r.campaignId, r.outputMode, r.attempts]);
 
-    expect(await attempts({ campaignIds: [c.campaignId, other.campaignId], perCampaign: true })).toEqual([
-      [c.campaignId, 'agent', 1],
-      [c.campaignId, 'text', 1],
-      [other.campaignId, 'text', 1],
-    ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))));
+    expect(await attempts({ campaignIds: [c.campaignId, other.campaignId], perCampaign: true })).toEqual(
+      [
+        [c.campaignId, 'agent', 1],
+        [c.campaignId, 'text', 1],
+        [other.campaignId, 'text', 1],
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+    );
     expect(await attempts({ campaignIds: [c.campaignId], mode: 'agent' })).toEqual([[null, 'agent', 1]]);
     expect(await attempts({ campaignIds: [c.campaignId], domain: 'rebase' })).toEqual([[null, 'agent', 1]]);
     expect(await attempts({ campaignIds: [c.campaignId], difficulty: 'easy' })).toEqual([[null, 'text', 1]]);

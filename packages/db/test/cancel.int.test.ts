@@ -23,10 +23,28 @@ async function plannedCampaign(fixtures: number, trials: number): Promise<string
     suiteVersion: 'test',
     trials,
     targets: [{ modelId: 'mock', baseModel: 'mock', reasoningEffort: null, outputMode: 'text', profile: 'builtin' }],
-    fixtures: Array.from({ length: fixtures }, (_, i) => ({ domain: 'log', fixtureId: `f${i}`, difficulty: 'easy', tags: [], scoringType: 'exact_match', definition: {} })),
+    fixtures: Array.from({ length: fixtures }, (_, i) => ({
+      domain: 'log',
+      fixtureId: `f${i}`,
+      difficulty: 'easy',
+      tags: [],
+      scoringType: 'exact_match',
+      definition: {},
+    })),
   });
   const snaps = await t.db.fixtureSnapshot.findMany({ where: { campaignId }, select: { id: true } });
-  await savePlan(t.db, campaignId, snaps.map((s) => ({ snapshotId: s.id, inputHash: 'i', repoState: 's', tar: Buffer.from('tar'), setupLog: '', buildInfo: {} })));
+  await savePlan(
+    t.db,
+    campaignId,
+    snaps.map((s) => ({
+      snapshotId: s.id,
+      inputHash: 'i',
+      repoState: 's',
+      tar: Buffer.from('tar'),
+      setupLog: '',
+      buildInfo: {},
+    })),
+  );
   return campaignId;
 }
 
@@ -34,7 +52,10 @@ describe('cancelling a campaign', () => {
   it('works at 20,000 attempts: queued ones stop, running ones are left to notice at their heartbeat', async () => {
     const campaignId = await plannedCampaign(200, 100);
     const running = await t.db.attempt.findMany({ where: { campaignId }, take: 7, select: { id: true } });
-    await t.db.attempt.updateMany({ where: { id: { in: running.map((r) => r.id) } }, data: { status: 'RUNNING', claimToken: 'x', heartbeatAt: new Date() } });
+    await t.db.attempt.updateMany({
+      where: { id: { in: running.map((r) => r.id) } },
+      data: { status: 'RUNNING', claimToken: 'x', heartbeatAt: new Date() },
+    });
 
     const started = performance.now();
     const result = await markCampaignCancelled(t.db, campaignId);

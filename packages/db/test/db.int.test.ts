@@ -31,7 +31,15 @@ describe('Prisma on Postgres through the pg driver adapter', () => {
         seed: 7,
         suiteVersion: '1.0.0',
         trials: 3,
-        targets: { create: { id: newId('target'), modelId: 'oracle', baseModel: 'oracle', outputMode: 'text', profile: 'builtin' } },
+        targets: {
+          create: {
+            id: newId('target'),
+            modelId: 'oracle',
+            baseModel: 'oracle',
+            outputMode: 'text',
+            profile: 'builtin',
+          },
+        },
       },
     });
     const read = await t.db.campaign.findUniqueOrThrow({ where: { id }, include: { targets: true } });
@@ -44,7 +52,11 @@ describe('Prisma on Postgres through the pg driver adapter', () => {
 
 describe('migrations', () => {
   it('re-running is a no-op and reports every migration as already applied', async () => {
-    const report = await applyMigrations({ databaseUrl: DATABASE_URL, migrationsDir: MIGRATIONS_DIR, schema: t.schema });
+    const report = await applyMigrations({
+      databaseUrl: DATABASE_URL,
+      migrationsDir: MIGRATIONS_DIR,
+      schema: t.schema,
+    });
     expect(report.applied).toEqual([]);
     expect(report.alreadyApplied.length).toBeGreaterThan(0);
   });
@@ -52,9 +64,14 @@ describe('migrations', () => {
   it('refuses a migration edited after it was applied', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'gb-mig-'));
     await cp(MIGRATIONS_DIR, dir, { recursive: true });
-    const first = (await import('node:fs')).readdirSync(dir).filter((n) => !n.endsWith('.toml')).sort()[0]!;
+    const first = (await import('node:fs'))
+      .readdirSync(dir)
+      .filter((n) => !n.endsWith('.toml'))
+      .sort()[0]!;
     await writeFile(path.join(dir, first, 'migration.sql'), '-- edited\nSELECT 1;');
-    await expect(applyMigrations({ databaseUrl: DATABASE_URL, migrationsDir: dir, schema: t.schema })).rejects.toThrow(/edited after it was applied/);
+    await expect(applyMigrations({ databaseUrl: DATABASE_URL, migrationsDir: dir, schema: t.schema })).rejects.toThrow(
+      /edited after it was applied/,
+    );
   });
 
   it('rolls back a failing migration completely and records nothing', async () => {
@@ -65,7 +82,9 @@ describe('migrations', () => {
     await mkdir(path.join(dir, '002_bad'));
     await writeFile(path.join(dir, '002_bad', 'migration.sql'), 'CREATE TABLE b (x int); SELECT no_such_function();');
     try {
-      await expect(applyMigrations({ databaseUrl: DATABASE_URL, migrationsDir: dir, schema })).rejects.toThrow(/002_bad failed and was rolled back/);
+      await expect(applyMigrations({ databaseUrl: DATABASE_URL, migrationsDir: dir, schema })).rejects.toThrow(
+        /002_bad failed and was rolled back/,
+      );
       const snapshot = await snapshotSchema(DATABASE_URL, schema);
       expect(snapshot.some((l) => l.startsWith('column a.x'))).toBe(true);
       expect(snapshot.some((l) => l.startsWith('column b.x'))).toBe(false);
@@ -76,12 +95,24 @@ describe('migrations', () => {
 
   it('produce exactly the schema that prisma/schema.prisma describes', async () => {
     // The datamodel's own SQL, printed offline by the Wasm schema engine.
-    const sql = execFileSync('bash', [path.join(ROOT, 'scripts/prisma.sh'), 'migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(ROOT, 'prisma/schema.prisma'), '--script'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const sql = execFileSync(
+      'bash',
+      [
+        path.join(ROOT, 'scripts/prisma.sh'),
+        'migrate',
+        'diff',
+        '--from-empty',
+        '--to-schema-datamodel',
+        path.join(ROOT, 'prisma/schema.prisma'),
+        '--script',
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const fromDatamodel = `t_dm_${Date.now()}`;
     try {
       await runSql(DATABASE_URL, fromDatamodel, sql);

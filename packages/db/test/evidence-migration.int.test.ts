@@ -39,7 +39,8 @@ beforeAll(async () => {
   const before = await mkdtemp(path.join(tmpdir(), 'gb-migrations-'));
   try {
     for (const name of await readdir(MIGRATIONS_DIR)) {
-      if (!name.endsWith(MIGRATION)) await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+      if (!name.endsWith(MIGRATION))
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
     }
     await applyMigrations({ databaseUrl, migrationsDir: before, schema });
   } finally {
@@ -58,17 +59,45 @@ afterAll(async () => {
 
 describe('the evidence migration', () => {
   it("turns every try's old columns into one record that core parses", async () => {
-    const { rows } = await client.query<{ id: string; evidence: unknown }>('SELECT "id", "evidence" FROM "AttemptTry" ORDER BY "id"');
+    const { rows } = await client.query<{ id: string; evidence: unknown }>(
+      'SELECT "id", "evidence" FROM "AttemptTry" ORDER BY "id"',
+    );
     const byId = Object.fromEntries(rows.map((r) => [r.id, r.evidence]));
     const run = parseAttemptEvidence(byId.try1);
-    expect(run).toMatchObject({ origin: 'gitbench', mode: 'text', prompt: 'Tag it.', output: 'git tag v1', expected: 'git tag v2', error: null });
+    expect(run).toMatchObject({
+      origin: 'gitbench',
+      mode: 'text',
+      prompt: 'Tag it.',
+      output: 'git tag v1',
+      expected: 'git tag v2',
+      error: null,
+    });
     if (run.origin !== 'gitbench') throw new Error('unreachable');
-    expect(run.scoring).toMatchObject({ outcome: 'FAIL', checks: [{ check: 'tag', ok: false }], hashes: { definition: 'd' } });
-    expect(run.sandbox).toMatchObject({ kind: 'docker', sandboxId: 'c0ffee', evidence: { repoStateAfter: 'HEAD abc' } });
+    expect(run.scoring).toMatchObject({
+      outcome: 'FAIL',
+      checks: [{ check: 'tag', ok: false }],
+      hashes: { definition: 'd' },
+    });
+    expect(run.sandbox).toMatchObject({
+      kind: 'docker',
+      sandboxId: 'c0ffee',
+      evidence: { repoStateAfter: 'HEAD abc' },
+    });
     expect(run.calls).toHaveLength(1);
-    expect(run.calls[0]).toMatchObject({ apiDurationMs: 812, reasoning: 'easy', usage: { totalTokens: 15 }, cost: { source: 'estimated' }, retries: [{ status: 429 }] });
+    expect(run.calls[0]).toMatchObject({
+      apiDurationMs: 812,
+      reasoning: 'easy',
+      usage: { totalTokens: 15 },
+      cost: { source: 'estimated' },
+      retries: [{ status: 429 }],
+    });
     expect(byId.try2).toBeNull();
     const legacy = parseAttemptEvidence(byId.try3);
-    expect(legacy).toMatchObject({ origin: 'upstream', verdict: { passed: true, similarity: 1 }, usage: { total: 4 }, route: { adapter: 'openrouter' } });
+    expect(legacy).toMatchObject({
+      origin: 'upstream',
+      verdict: { passed: true, similarity: 1 },
+      usage: { total: 4 },
+      route: { adapter: 'openrouter' },
+    });
   });
 });

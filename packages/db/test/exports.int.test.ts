@@ -31,7 +31,10 @@ beforeAll(async () => {
       definition: {},
     })),
   });
-  const c = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+  const c = await t.db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    include: { targets: true, fixtures: true },
+  });
   let n = 0;
   await t.db.attempt.createMany({
     data: c.targets.flatMap((target) =>
@@ -84,18 +87,36 @@ describe('campaign exports stream in pages', () => {
     };
     expect(parsed.campaign.id).toBe(campaignId);
     expect(parsed.attempts).toHaveLength(total);
-    const keys = parsed.attempts.map((a) => `${a.domain}/${a.fixtureId}/${a.modelId}/${String(a.trial).padStart(2, '0')}`);
+    const keys = parsed.attempts.map(
+      (a) => `${a.domain}/${a.fixtureId}/${a.modelId}/${String(a.trial).padStart(2, '0')}`,
+    );
     expect(keys).toEqual([...keys].sort());
   });
 
-  it("carries what judging each attempt cost, empty or null where nothing was judged", async () => {
+  it('carries what judging each attempt cost, empty or null where nothing was judged', async () => {
     const csv = await collectExport((await campaignAttemptsExport(t.db, campaignId, 'csv'))!);
     const header = csv.split('\n', 1)[0]!.split(',');
-    const cell = (id: string, column: string) => csv.split('\n').find((l) => l.startsWith(`${id},`))!.split(',')[header.indexOf(column)];
-    expect([cell('att_x0', 'judgeCalls'), cell('att_x0', 'judgeTotalTokens'), cell('att_x0', 'judgeCostUsd'), cell('att_x0', 'costUsd')]).toEqual(['3', '2760', '0.0012', '']);
+    const cell = (id: string, column: string) =>
+      csv
+        .split('\n')
+        .find((l) => l.startsWith(`${id},`))!
+        .split(',')[header.indexOf(column)];
+    expect([
+      cell('att_x0', 'judgeCalls'),
+      cell('att_x0', 'judgeTotalTokens'),
+      cell('att_x0', 'judgeCostUsd'),
+      cell('att_x0', 'costUsd'),
+    ]).toEqual(['3', '2760', '0.0012', '']);
     expect([cell('att_x1', 'judgeCalls'), cell('att_x1', 'judgeCostUsd')]).toEqual(['', '']);
-    const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, campaignId, 'json'))!)) as { attempts: Record<string, unknown>[] };
-    expect(json.attempts.find((a) => a.id === 'att_x0')).toMatchObject({ judgeCalls: 3, judgeTotalTokens: 2760, judgeCostUsd: 0.0012, costUsd: null });
+    const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, campaignId, 'json'))!)) as {
+      attempts: Record<string, unknown>[];
+    };
+    expect(json.attempts.find((a) => a.id === 'att_x0')).toMatchObject({
+      judgeCalls: 3,
+      judgeTotalTokens: 2760,
+      judgeCostUsd: 0.0012,
+      costUsd: null,
+    });
   });
 
   it('is null for a campaign that does not exist', async () => {

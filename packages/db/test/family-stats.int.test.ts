@@ -51,6 +51,10 @@ describe('family stats', () => {
     if (row?.metrics.family !== 'ggb') throw new Error('no ggb row');
     expect(row.metrics.metrics.overall.success).toMatchObject({ numerator: 3, denominator: 3 });
     expect(row.metrics.metrics.overall.solve).toMatchObject({ numerator: 1, denominator: 2 });
-    expect(row.metrics.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual(['mcr/easy', 'ir/medium', 'icc/easy']);
+    expect(row.metrics.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual([
+      'mcr/easy',
+      'ir/medium',
+      'icc/easy',
+    ]);
   });
 });

@@ -27,7 +27,12 @@ function call(seq: number, over: Partial<GatewayCallRecord> = {}): GatewayCallRe
     errorKind: null,
     tools: ['Bash'],
     toolResults: seq > 1 ? [{ callId: `toolu_${seq - 1}`, name: 'Bash', content: 'done\n', isError: false }] : [],
-    answer: { content: null, reasoning: null, toolCalls: [{ id: `toolu_${seq}`, name: 'Bash', arguments: '{"command":"git status"}' }], finishReason: 'tool_calls' },
+    answer: {
+      content: null,
+      reasoning: null,
+      toolCalls: [{ id: `toolu_${seq}`, name: 'Bash', arguments: '{"command":"git status"}' }],
+      finishReason: 'tool_calls',
+    },
     inputTokens: 1000 * seq,
     outputTokens: 20,
     reasoningTokens: null,
@@ -55,14 +60,45 @@ describe('gateway call storage', () => {
   it('stores every call with the finished try, in one statement, and reads them back whole', async () => {
     const attemptId = await agentAttempt();
     const claim = (await claimAttempt(t.db, attemptId, 'w1'))!;
-    const calls = [call(1), call(2), call(3, { status: 429, errorKind: 'provider_transient', error: 'rate limited', answer: null, response: null, inputTokens: null, outputTokens: null, costUsd: null, costEstimated: false })];
-    const outcome = { status: 'VALID_PASS' as const, passed: true, score: 1, record: { errorClass: null, errorMessage: null, gatewayCalls: calls } };
+    const calls = [
+      call(1),
+      call(2),
+      call(3, {
+        status: 429,
+        errorKind: 'provider_transient',
+        error: 'rate limited',
+        answer: null,
+        response: null,
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+        costEstimated: false,
+      }),
+    ];
+    const outcome = {
+      status: 'VALID_PASS' as const,
+      passed: true,
+      score: 1,
+      record: { errorClass: null, errorMessage: null, gatewayCalls: calls },
+    };
     expect(await finishAttempt(t.db, claim, 'w1', outcome)).toBe(true);
     const stored = await readGatewayCalls(t.db, attemptId);
     expect(stored.map((s) => s.record)).toEqual(calls);
     expect(stored.every((s) => s.cutBytes === 0)).toBe(true);
     const rows = await t.db.gatewayCall.findMany({ where: { attemptId }, orderBy: { seq: 'asc' } });
-    expect(rows.map((r) => [r.tryNumber, r.seq, r.status, r.errorKind, r.toolCalls, r.toolResults, r.retries, r.inputTokens, r.protocol])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.tryNumber,
+        r.seq,
+        r.status,
+        r.errorKind,
+        r.toolCalls,
+        r.toolResults,
+        r.retries,
+        r.inputTokens,
+        r.protocol,
+      ]),
+    ).toEqual([
       [1, 1, 200, null, 1, 0, 0, 1000, 'messages'],
       [1, 2, 200, null, 1, 1, 1, 2000, 'messages'],
       [1, 3, 429, 'provider_transient', 0, 1, 0, null, 'messages'],
@@ -78,11 +114,24 @@ describe('gateway call storage', () => {
   it('keeps the calls of a try given back, per try, and the latest try is read unless one is named', async () => {
     const attemptId = await agentAttempt();
     const first = (await claimAttempt(t.db, attemptId, 'w1'))!;
-    const released = await releaseAttempt(t.db, first, 'w1', { errorClass: 'given_back', errorMessage: 'shutdown', gatewayCalls: [call(1), call(2)] }, 'send-now');
+    const released = await releaseAttempt(
+      t.db,
+      first,
+      'w1',
+      { errorClass: 'given_back', errorMessage: 'shutdown', gatewayCalls: [call(1), call(2)] },
+      'send-now',
+    );
     expect(released.released).toBe(true);
     const second = (await claimAttempt(t.db, attemptId, 'w2'))!;
     expect(second.tryNumber).toBe(2);
-    expect(await finishAttempt(t.db, second, 'w2', { status: 'VALID_FAIL', passed: false, score: 0, record: { gatewayCalls: [call(1)] } })).toBe(true);
+    expect(
+      await finishAttempt(t.db, second, 'w2', {
+        status: 'VALID_FAIL',
+        passed: false,
+        score: 0,
+        record: { gatewayCalls: [call(1)] },
+      }),
+    ).toBe(true);
     expect((await readGatewayCalls(t.db, attemptId)).map((c) => c.record.seq)).toEqual([1]);
     expect((await readGatewayCalls(t.db, attemptId, { tryNumber: 1 })).map((c) => c.record.seq)).toEqual([1, 2]);
     // Deleting the attempt takes its tries and their calls with it.
@@ -96,17 +145,29 @@ describe('gateway call storage', () => {
     const big = 'x'.repeat(3 * MAX_STORED_CALL_BYTES);
     const tiny = Array.from({ length: 600_000 }, () => 'a');
     const calls = [
-      call(1, { request: { messages: [{ role: 'user', content: big }] }, requestedModel: `m\u0000${'y'.repeat(5000)}` }),
+      call(1, {
+        request: { messages: [{ role: 'user', content: big }] },
+        requestedModel: `m\u0000${'y'.repeat(5000)}`,
+      }),
       call(2, { request: { junk: tiny } }),
     ];
-    expect(await finishAttempt(t.db, claim, 'w1', { status: 'VALID_FAIL', passed: false, score: 0, record: { gatewayCalls: calls } })).toBe(true);
+    expect(
+      await finishAttempt(t.db, claim, 'w1', {
+        status: 'VALID_FAIL',
+        passed: false,
+        score: 0,
+        record: { gatewayCalls: calls },
+      }),
+    ).toBe(true);
     const [one, two] = await readGatewayCalls(t.db, attemptId);
     expect(one!.cutBytes).toBeGreaterThan(2 * MAX_STORED_CALL_BYTES);
     const content = (one!.record.request as { messages: { content: string }[] }).messages[0]!.content;
     expect(content).toMatch(/^x+… \[\d+ characters cut: the stored gateway call cap\]$/);
     expect(one!.record.answer).toEqual(calls[0]!.answer);
     // Cutting the longest strings cannot shrink a request of tiny ones: it is replaced by a note.
-    expect(two!.record.request).toEqual({ notStored: expect.stringMatching(/^the request \(\d+ bytes of JSON\) could not be cut/) });
+    expect(two!.record.request).toEqual({
+      notStored: expect.stringMatching(/^the request \(\d+ bytes of JSON\) could not be cut/),
+    });
     expect(two!.record.toolResults).toEqual(calls[1]!.toolResults);
     const rows = await t.db.gatewayCall.findMany({ where: { attemptId }, orderBy: { seq: 'asc' } });
     expect(rows[0]!.bodyBytes).toBeLessThanOrEqual(MAX_STORED_CALL_BYTES);

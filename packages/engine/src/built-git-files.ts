@@ -18,7 +18,13 @@ export function builtGitFiles(tar: Buffer, repoDir: string): BuiltGitFiles {
   const own = `${repoDir}/.git/`;
   const configs = Object.entries(entries.configs).filter(([path]) => !path.startsWith(own));
   const repoConfig = entries.configs[`${own}config`];
-  return { repoDir, gitDirs: entries.gitDirs, files: { ...entries.files, ...Object.fromEntries(configs) }, packs: entries.packs, ...(repoConfig !== undefined ? { repoConfig } : {}) };
+  return {
+    repoDir,
+    gitDirs: entries.gitDirs,
+    files: { ...entries.files, ...Object.fromEntries(configs) },
+    packs: entries.packs,
+    ...(repoConfig !== undefined ? { repoConfig } : {}),
+  };
 }
 
 interface Scanned {
@@ -40,7 +46,7 @@ function scan(tar: Buffer): Scanned {
   const files: Record<string, string> = {};
   const packs: Record<string, string> = {};
   let longName: string | null = null;
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const size = sizeOf(header);
@@ -68,8 +74,15 @@ function scan(tar: Buffer): Scanned {
     }
   }
   const gitDirs = [...heads].filter((d) => configs.has(d) && objectDirs.has(d)).sort();
-  const kept = Object.fromEntries(Object.entries(files).filter(([path]) => gitDirs.some((d) => path.startsWith(`${d}/`))));
-  return { gitDirs, files: kept, configs: Object.fromEntries(gitDirs.map((d) => [`${d}/config`, configs.get(d)!])), packs };
+  const kept = Object.fromEntries(
+    Object.entries(files).filter(([path]) => gitDirs.some((d) => path.startsWith(`${d}/`))),
+  );
+  return {
+    gitDirs,
+    files: kept,
+    configs: Object.fromEntries(gitDirs.map((d) => [`${d}/config`, configs.get(d)!])),
+    packs,
+  };
 }
 
 function text(bytes: Buffer): string {

@@ -61,4 +61,25 @@ export {
   withHistoryJudgement,
 } from '@gitbench/core';
 export type { AskHistoryJudge, HistoryJudgeCache, HistoryJudgement } from '@gitbench/core';
-export type { BuiltGitFiles, ProductVersion, AnswerMode, FamilyOutcome, AttemptEnding, AttemptHashes, AttemptOutcome, AttemptSandbox, EndingClass, Mode, Fixture, FixtureError, SuiteManifest, SuiteAgentLimits, Scorer, SandboxPlan, SandboxEvidence, ExecRecord, ScoreCheck, ScoreResult } from '@gitbench/core';
+export type {
+  BuiltGitFiles,
+  ProductVersion,
+  AnswerMode,
+  FamilyOutcome,
+  AttemptEnding,
+  AttemptHashes,
+  AttemptOutcome,
+  AttemptSandbox,
+  EndingClass,
+  Mode,
+  Fixture,
+  FixtureError,
+  SuiteManifest,
+  SuiteAgentLimits,
+  Scorer,
+  SandboxPlan,
+  SandboxEvidence,
+  ExecRecord,
+  ScoreCheck,
+  ScoreResult,
+} from '@gitbench/core';

@@ -1,4 +1,11 @@
-import { HISTORY_JUDGE_PROMPT_VERSION, InMemoryHistoryJudgeCache, judgeConfigHash, type HistoryJudgeCache, type JudgeCache, type UsageTotals } from '@gitbench/core';
+import {
+  HISTORY_JUDGE_PROMPT_VERSION,
+  InMemoryHistoryJudgeCache,
+  judgeConfigHash,
+  type HistoryJudgeCache,
+  type JudgeCache,
+  type UsageTotals,
+} from '@gitbench/core';
 import { historyJudgeAsk, type CompletionResult, type JudgePanel, type LlmJudgement } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
@@ -18,7 +25,12 @@ import {
   type Fixture,
   type Mode,
 } from './core-api';
-import { runAgentAttempt, type AgentAttemptOptions, type AgentAttemptRecord, type ThirdPartyAgentTarget } from './agent/agent-attempt';
+import {
+  runAgentAttempt,
+  type AgentAttemptOptions,
+  type AgentAttemptRecord,
+  type ThirdPartyAgentTarget,
+} from './agent/agent-attempt';
 import { ANSWER_COMMAND_TIMEOUT_MS, type ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
@@ -94,7 +106,10 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
   const started = performance.now();
   const calls: ModelResponse[] = [];
   let agent: AgentAttemptRecord | undefined;
-  const finish = (ending: AttemptEnding, rest: Partial<AttemptRun> & { errorMessage?: string | null } = {}): AttemptRun => {
+  const finish = (
+    ending: AttemptEnding,
+    rest: Partial<AttemptRun> & { errorMessage?: string | null } = {},
+  ): AttemptRun => {
     const c = classifyEnding(ending);
     const attempt = rest.attempt ?? null;
     return {
@@ -125,7 +140,11 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
         const tampering = tamperingIn(run.agent!.error);
         // The session's channel broke its protocol, or the repository the agent left could not be read
         // as it is: the model's failure.
-        if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` });
+        if (tampering)
+          return finish(
+            { outcome: 'TAMPERING' },
+            { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` },
+          );
         // The loop ended on infrastructure (the model's endpoint or the sandbox): excluded, retryable.
         const failure = summary.exitStatus === 'sandbox_error' ? 'sandbox' : failureOf(run.agent!.error);
         return finish({ failure }, { errorMessage: `${summary.exitStatus}: ${summary.exitDetail ?? ''}` });
@@ -138,9 +157,15 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       throw err;
     }
     const tampering = input.signal?.aborted ? undefined : tamperingIn(err);
-    if (tampering) return finish({ outcome: 'TAMPERING' }, { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` });
+    if (tampering)
+      return finish(
+        { outcome: 'TAMPERING' },
+        { errorMessage: `the agent's processes tampered with the sandbox: ${tampering.message}` },
+      );
     const ending: AttemptEnding = { failure: failureOf(err, input.signal?.aborted ?? false) };
-    const message = input.signal?.aborted ? String((input.signal.reason as Error)?.message ?? input.signal.reason) : (err as Error).message;
+    const message = input.signal?.aborted
+      ? String((input.signal.reason as Error)?.message ?? input.signal.reason)
+      : (err as Error).message;
     return finish(ending, { errorMessage: message });
   }
   const message = attempt.error ?? attempt.structuredError ?? null;
@@ -149,21 +174,41 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
     return finish({ outcome: attempt.outcome }, { attempt, errorMessage: message });
   }
   if (!input.judge) {
-    return finish({ unjudged: 'no_judge_profile' }, { attempt, errorMessage: 'This fixture is scored by an LLM judge and no judge profile was named.' });
+    return finish(
+      { unjudged: 'no_judge_profile' },
+      { attempt, errorMessage: 'This fixture is scored by an LLM judge and no judge profile was named.' },
+    );
   }
   if (attempt.family?.family === 'ggb') return judgeHistoryAttempt(input, attempt, input.judge, finish, message);
   let judgement: LlmJudgement;
   try {
-    judgement = await judgeAttempt({ fixture: input.fixture, attempt, panel: input.judge.panel(), ...(input.judge.cache ? { cache: input.judge.cache } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+    judgement = await judgeAttempt({
+      fixture: input.fixture,
+      attempt,
+      panel: input.judge.panel(),
+      ...(input.judge.cache ? { cache: input.judge.cache } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
   } catch (err) {
-    if (input.signal?.aborted) return finish({ failure: 'cancelled' }, { attempt, errorMessage: String((input.signal.reason as Error)?.message ?? input.signal.reason) });
+    if (input.signal?.aborted)
+      return finish(
+        { failure: 'cancelled' },
+        { attempt, errorMessage: String((input.signal.reason as Error)?.message ?? input.signal.reason) },
+      );
     // A judge this process cannot build (its key is not set here) leaves the attempt unscored, visibly.
     if (!(err instanceof ConfigurationError)) throw err;
     return finish({ unjudged: 'judge_configuration' }, { attempt, errorMessage: err.message });
   }
   const judged = withJudgement(attempt, judgement);
   if (judgement.verdict.status !== 'scored') {
-    return finish({ unjudged: 'judge_exhausted' }, { attempt: judged, judgement, errorMessage: 'Every judge member failed; the attempt is left unscored and excluded.' });
+    return finish(
+      { unjudged: 'judge_exhausted' },
+      {
+        attempt: judged,
+        judgement,
+        errorMessage: 'Every judge member failed; the attempt is left unscored and excluded.',
+      },
+    );
   }
   return finish({ outcome: judged.outcome }, { attempt: judged, judgement, errorMessage: message });
 }
@@ -188,24 +233,58 @@ async function judgeHistoryAttempt(
     return finish({ unjudged: 'judge_configuration' }, { attempt, errorMessage: err.message });
   }
   const member = panel.members[0];
-  if (!member) return finish({ unjudged: 'judge_configuration' }, { attempt, errorMessage: `Judge profile ${panel.profile} has no member.` });
+  if (!member)
+    return finish(
+      { unjudged: 'judge_configuration' },
+      { attempt, errorMessage: `Judge profile ${panel.profile} has no member.` },
+    );
   const historyJudgeCalls: CompletionResult[] = [];
   // A judge profile of a built-in provider has no model to ask: it judges with the scripted judge.
   const ask = SCRIPTED_JUDGE_KINDS.includes(member.provider.kind)
     ? 'scripted'
-    : historyJudgeAsk(member, { onCall: (r) => historyJudgeCalls.push(r), ...(input.signal ? { signal: input.signal } : {}) });
-  const configHash = judgeConfigHash({ kind: 'pairwise', promptVersion: HISTORY_JUDGE_PROMPT_VERSION, members: [{ model: member.model, ...member.identity }] });
+    : historyJudgeAsk(member, {
+        onCall: (r) => historyJudgeCalls.push(r),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+  const configHash = judgeConfigHash({
+    kind: 'pairwise',
+    promptVersion: HISTORY_JUDGE_PROMPT_VERSION,
+    members: [{ model: member.model, ...member.identity }],
+  });
   let judged;
   try {
-    judged = await judgeGgbAttempt({ attempt, ask, cache: { store: judge.historyCache ?? processHistoryCache, judgeConfigHash: configHash } });
+    judged = await judgeGgbAttempt({
+      attempt,
+      ask,
+      cache: { store: judge.historyCache ?? processHistoryCache, judgeConfigHash: configHash },
+    });
   } catch (err) {
-    if (input.signal?.aborted) return finish({ failure: 'cancelled' }, { attempt, historyJudgeCalls, errorMessage: String((input.signal.reason as Error)?.message ?? input.signal.reason) });
+    if (input.signal?.aborted)
+      return finish(
+        { failure: 'cancelled' },
+        {
+          attempt,
+          historyJudgeCalls,
+          errorMessage: String((input.signal.reason as Error)?.message ?? input.signal.reason),
+        },
+      );
     throw err;
   }
   if (judged.judgement?.status !== 'scored') {
-    return finish({ unjudged: 'judge_exhausted' }, { attempt: judged.attempt, historyJudgeCalls, errorMessage: judged.attempt.error ?? 'The history judge had no usable reply; the attempt is left unscored and excluded.' });
+    return finish(
+      { unjudged: 'judge_exhausted' },
+      {
+        attempt: judged.attempt,
+        historyJudgeCalls,
+        errorMessage:
+          judged.attempt.error ?? 'The history judge had no usable reply; the attempt is left unscored and excluded.',
+      },
+    );
   }
-  return finish({ outcome: judged.attempt.outcome }, { attempt: judged.attempt, historyJudgeCalls, errorMessage: message });
+  return finish(
+    { outcome: judged.attempt.outcome },
+    { attempt: judged.attempt, historyJudgeCalls, errorMessage: message },
+  );
 }
 
 /** Usage of an agent attempt: every step's model call. */
@@ -223,7 +302,10 @@ function agentUsage(agent: AgentAttemptRecord): AttemptRun['usage'] {
   };
 }
 
-async function answerAndScore(input: ExecuteAttemptInput & { mode: AnswerMode }, calls: ModelResponse[]): Promise<AttemptResult> {
+async function answerAndScore(
+  input: ExecuteAttemptInput & { mode: AnswerMode },
+  calls: ModelResponse[],
+): Promise<AttemptResult> {
   const { fixture, snapshot, mode } = input;
   const prompt = renderPrompt(fixture, snapshot.context, mode, ANSWER_COMMAND_TIMEOUT_MS);
   const schema = mode === 'json_schema' ? contractFor(fixture) : undefined;
@@ -235,7 +317,12 @@ async function answerAndScore(input: ExecuteAttemptInput & { mode: AnswerMode },
     prompt,
     outputMode: mode,
     ...(schema ? { schema } : {}),
-    fixture: fixtureRef(fixture, snapshot, reference, mode === 'json_schema' ? expectedStructured(fixture, reference) : undefined),
+    fixture: fixtureRef(
+      fixture,
+      snapshot,
+      reference,
+      mode === 'json_schema' ? expectedStructured(fixture, reference) : undefined,
+    ),
     ...(input.trial !== undefined ? { trial: input.trial } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });

@@ -1,7 +1,18 @@
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, type BatchStep, type SandboxDriver } from '@gitbench/sandbox';
 import { toExecRecord, stateSteps } from './sandbox-steps';
 import { builtGitFiles } from './built-git-files';
-import { configKeysRead, environmentPreamble, forgedObjects, lookupConfigPy, lookupEnvironment, WORKSPACE_VARIABLE, type BuiltGitFiles, type ExecRecord, type SandboxEvidence, type SandboxPlan } from './core-api';
+import {
+  configKeysRead,
+  environmentPreamble,
+  forgedObjects,
+  lookupConfigPy,
+  lookupEnvironment,
+  WORKSPACE_VARIABLE,
+  type BuiltGitFiles,
+  type ExecRecord,
+  type SandboxEvidence,
+  type SandboxPlan,
+} from './core-api';
 import { archiveBytes, type FixtureSnapshot } from './fixture-snapshot';
 
 export interface PlanExecution {
@@ -53,13 +64,26 @@ export const DEFAULT_MAX_ANSWER_COMMANDS = 100;
  * about 5 ms of CPU, for objects that are the build's.
  */
 export function lookupConfigStep(plan: SandboxPlan, cwd: string, built?: BuiltGitFiles): BatchStep {
-  return { id: 'lookup.config', command: 'true', thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command)), built), cwd, timeoutMs: 60_000 };
+  return {
+    id: 'lookup.config',
+    command: 'true',
+    thenPython: lookupConfigPy(configKeysRead(plan.probes.map((p) => p.command)), built),
+    cwd,
+    timeoutMs: 60_000,
+  };
 }
 
 /** The scorer's look-ups as steps, each with the fixed environment of core's lookupEnvironment. */
 export function lookupSteps(plan: SandboxPlan, cwd: string, maxOutputBytes?: number): BatchStep[] {
   const env = lookupEnvironment();
-  return plan.probes.map((p) => ({ id: p.id, command: p.command, cwd, env, timeoutMs: p.timeoutMs, ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}) }));
+  return plan.probes.map((p) => ({
+    id: p.id,
+    command: p.command,
+    cwd,
+    env,
+    timeoutMs: p.timeoutMs,
+    ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
+  }));
 }
 export const DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES = 8 * 1024 * 1024;
 /** No command keeps less than this, however many share the attempt's budget. */
@@ -67,7 +91,10 @@ const MIN_COMMAND_OUTPUT_BYTES = 4 * 1024;
 
 /** Each command's share of the attempt's output budget, never above the per-command cap. */
 export function commandOutputBytes(opts: ExecutePlanOptions, commands: number): number {
-  const share = Math.max(MIN_COMMAND_OUTPUT_BYTES, Math.floor((opts.maxAttemptOutputBytes ?? DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES) / Math.max(1, commands)));
+  const share = Math.max(
+    MIN_COMMAND_OUTPUT_BYTES,
+    Math.floor((opts.maxAttemptOutputBytes ?? DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES) / Math.max(1, commands)),
+  );
   return Math.min(share, opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 }
 
@@ -133,7 +160,10 @@ export async function executePlan(
         { stopOnFailure: false, steps: lookupSteps(plan, cwd, maxOutputBytes) },
         // What the answer left behind, shown on the attempt page; no scorer reads it. Read as the
         // look-ups read, so no program of the model's (a hook, an fsmonitor in a global file) runs for it.
-        { stopOnFailure: false, steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after', env: lookupEnvironment() })) },
+        {
+          stopOnFailure: false,
+          steps: stateSteps(cwd).map((s) => ({ ...s, id: 'state.after', env: lookupEnvironment() })),
+        },
       ],
     },
     opts.labels ? { labels: opts.labels } : {},
@@ -168,14 +198,21 @@ export async function executePlan(
  * fooled; an object whose content is not its name was forged. Both are tampering, never an excluded
  * sandbox failure the model could choose.
  */
-export function scorerViewTampering(records: readonly { id: string; exitCode: number; stderr: string }[]): string | undefined {
+export function scorerViewTampering(
+  records: readonly { id: string; exitCode: number; stderr: string }[],
+): string | undefined {
   const config = records.find((r) => r.id === 'lookup.config');
   // A repository directory that is gone (or cannot be entered) is not tampering: the look-ups cannot
   // enter it either, and fail, as they should for a repository the answer deleted.
-  if (config && config.exitCode !== 0 && !(config.exitCode === 126 && config.stderr.startsWith('gitbench: cannot enter '))) {
+  if (
+    config &&
+    config.exitCode !== 0 &&
+    !(config.exitCode === 126 && config.stderr.startsWith('gitbench: cannot enter '))
+  ) {
     return `the scorer's view: the repository could not be prepared for the scorer's look-ups (exit ${config.exitCode}): ${config.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`;
   }
   const forged = forgedObjects(config?.stderr ?? '');
-  if (forged.length > 0) return `the scorer's view: objects whose content is not what their names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`;
+  if (forged.length > 0)
+    return `the scorer's view: objects whose content is not what their names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`;
   return undefined;
 }

@@ -6,7 +6,12 @@ import type { ContextResult } from './fixture-snapshot';
 const CONTEXT_CAP = 256 * 1024;
 
 export function contextSteps(fixture: Fixture, repoDir: string): BatchStep[] {
-  return contextPlan(fixture).map(({ command }, i) => ({ id: `context.${i}`, command, cwd: repoDir, maxOutputBytes: CONTEXT_CAP }));
+  return contextPlan(fixture).map(({ command }, i) => ({
+    id: `context.${i}`,
+    command,
+    cwd: repoDir,
+    maxOutputBytes: CONTEXT_CAP,
+  }));
 }
 
 export function toContextResults(records: StepRecord[]): ContextResult[] {
@@ -15,6 +20,9 @@ export function toContextResults(records: StepRecord[]): ContextResult[] {
 
 /** Runs the fixture's context commands (its own, else its domain's defaults) in a restored repository. */
 export async function gatherContext(fixture: Fixture, sandbox: Sandbox, repoDir: string): Promise<ContextResult[]> {
-  const result = await sandbox.runBatch({ preamble: environmentPreamble(), groups: [{ stopOnFailure: false, steps: contextSteps(fixture, repoDir) }] });
+  const result = await sandbox.runBatch({
+    preamble: environmentPreamble(),
+    groups: [{ stopOnFailure: false, steps: contextSteps(fixture, repoDir) }],
+  });
   return toContextResults(result.groups[0] ?? []);
 }

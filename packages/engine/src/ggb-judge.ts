@@ -1,5 +1,12 @@
 import type { AttemptResult } from './attempt-result';
-import { judgeHistories, scriptedHistoryJudge, withHistoryJudgement, type AskHistoryJudge, type HistoryJudgeCache, type HistoryJudgement } from './core-api';
+import {
+  judgeHistories,
+  scriptedHistoryJudge,
+  withHistoryJudgement,
+  type AskHistoryJudge,
+  type HistoryJudgeCache,
+  type HistoryJudgement,
+} from './core-api';
 
 export interface JudgeGgbAttemptInput {
   /** An IR or ICC attempt whose scorer handed over to the judge (outcome NEEDS_JUDGE, family ggb). */
@@ -24,16 +31,26 @@ export interface GgbJudged {
 export async function judgeGgbAttempt(input: JudgeGgbAttemptInput): Promise<GgbJudged> {
   const { attempt } = input;
   const family = attempt.family;
-  if (attempt.outcome !== 'NEEDS_JUDGE' || family?.family !== 'ggb' || !family.histories) return { attempt, judgement: null };
+  if (attempt.outcome !== 'NEEDS_JUDGE' || family?.family !== 'ggb' || !family.histories)
+    return { attempt, judgement: null };
   const histories = { original: family.histories.original, agent: family.histories.agent };
   const ask = input.ask === 'scripted' ? scriptedHistoryJudge(histories) : input.ask;
   const judgement = await judgeHistories({
     ...histories,
     ask,
-    ...(input.cache ? { cache: { store: input.cache.store, judgeConfigHash: input.cache.judgeConfigHash, fixtureInputHash: attempt.hashes.input } } : {}),
+    ...(input.cache
+      ? {
+          cache: {
+            store: input.cache.store,
+            judgeConfigHash: input.cache.judgeConfigHash,
+            fixtureInputHash: attempt.hashes.input,
+          },
+        }
+      : {}),
   });
   const outcome = withHistoryJudgement(family, judgement);
-  if (judgement.status === 'unscored') return { attempt: { ...attempt, family: outcome, error: `unscored: ${judgement.reason}` }, judgement };
+  if (judgement.status === 'unscored')
+    return { attempt: { ...attempt, family: outcome, error: `unscored: ${judgement.reason}` }, judgement };
   const checks = [
     ...attempt.checks.filter((c) => c.check !== 'pairwise judge'),
     {
@@ -43,7 +60,14 @@ export async function judgeGgbAttempt(input: JudgeGgbAttemptInput): Promise<GgbJ
     },
   ];
   return {
-    attempt: { ...attempt, outcome: judgement.solved ? 'PASS' : 'FAIL', passed: judgement.solved, score: judgement.solved ? 1 : 0, checks, family: outcome },
+    attempt: {
+      ...attempt,
+      outcome: judgement.solved ? 'PASS' : 'FAIL',
+      passed: judgement.solved,
+      score: judgement.solved ? 1 : 0,
+      checks,
+      family: outcome,
+    },
     judgement,
   };
 }

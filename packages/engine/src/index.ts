@@ -4,21 +4,54 @@
  * and the worker alike; it knows nothing of Postgres or the queue.
  */
 export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox } from './attempt-result';
-export { buildFixtureRepositories, buildFixtureRepository, fixtureBuildKey, fixtureBuildKeyParts, type BuildManyOptions, type BuildOptions, type BuildOutcome } from './build-fixture-repository';
+export {
+  buildFixtureRepositories,
+  buildFixtureRepository,
+  fixtureBuildKey,
+  fixtureBuildKeyParts,
+  type BuildManyOptions,
+  type BuildOptions,
+  type BuildOutcome,
+} from './build-fixture-repository';
 export { FixtureSetupError, SandboxInfraError } from './errors';
-export { commandOutputBytes, DEFAULT_MAX_ANSWER_COMMANDS, DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES, executePlan, type ExecutePlanOptions, type PlanExecution } from './execute-plan';
-export { repoDirOf, type BuiltSnapshot, type ContextResult, type FixtureSnapshot, type RepoArchive } from './fixture-snapshot';
+export {
+  commandOutputBytes,
+  DEFAULT_MAX_ANSWER_COMMANDS,
+  DEFAULT_MAX_ATTEMPT_OUTPUT_BYTES,
+  executePlan,
+  type ExecutePlanOptions,
+  type PlanExecution,
+} from './execute-plan';
+export {
+  repoDirOf,
+  type BuiltSnapshot,
+  type ContextResult,
+  type FixtureSnapshot,
+  type RepoArchive,
+} from './fixture-snapshot';
 export { gatherContext } from './gather-context';
 export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir, type SuiteCache } from './load-suite-dir';
 export { mapPool } from './map-pool';
 export { fixtureRef, type ModelClient, type ModelResponse } from './model-client';
 export { referenceAnswer } from './reference-answer';
 export { readRecordedScores } from './read-recorded-scores';
-export { rescoreRecorded, type RecordedScore, type RescoreDisagreement, type RescoreSkip, type RescoreSummary } from './rescore-legacy';
+export {
+  rescoreRecorded,
+  type RecordedScore,
+  type RescoreDisagreement,
+  type RescoreSkip,
+  type RescoreSummary,
+} from './rescore-legacy';
 export { evidenceOfRun } from './evidence-of-run';
 export { executeAttempt, type AttemptJudge, type AttemptRun, type ExecuteAttemptInput } from './execute-attempt';
 export { isScoredEntry, runSuite, whyNotScored, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
-export { replayAgreement, type AgreementTally, type ReplayAgreement, type ReplayDisagreement, type ReplaySkip } from './replay-agreement';
+export {
+  replayAgreement,
+  type AgreementTally,
+  type ReplayAgreement,
+  type ReplayDisagreement,
+  type ReplaySkip,
+} from './replay-agreement';
 export { judgeAttempt, withJudgement, type JudgeAttemptInput } from './judge-attempt';
 export { judgeGgbAttempt, type JudgeGgbAttemptInput, type GgbJudged } from './ggb-judge';
 export { scoreAttempt, type ScoreAttemptInput } from './score-attempt';

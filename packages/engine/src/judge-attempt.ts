@@ -39,6 +39,16 @@ export function withJudgement(attempt: AttemptResult, judgement: LlmJudgement): 
   if (v.status !== 'scored') {
     return { ...attempt, error: `unscored: ${v.reason}` };
   }
-  const check = { check: 'llm_judge', ok: v.passed, detail: `judge score ${v.score.toFixed(3)} from ${v.scoredMembers} member(s)` };
-  return { ...attempt, outcome: v.passed ? 'PASS' : 'FAIL', passed: v.passed, score: v.score, checks: [...attempt.checks, check] };
+  const check = {
+    check: 'llm_judge',
+    ok: v.passed,
+    detail: `judge score ${v.score.toFixed(3)} from ${v.scoredMembers} member(s)`,
+  };
+  return {
+    ...attempt,
+    outcome: v.passed ? 'PASS' : 'FAIL',
+    passed: v.passed,
+    score: v.score,
+    checks: [...attempt.checks, check],
+  };
 }

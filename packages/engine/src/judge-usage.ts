@@ -9,7 +9,10 @@ const NO_TOKENS = { inputTokens: null, outputTokens: null, reasoningTokens: null
  * Null when nothing judged the attempt. Never part of the target model's usage, which ranks models;
  * this is the campaign's operational cost of judging.
  */
-export function judgeUsageOf(run: { judgement?: LlmJudgement; historyJudgeCalls?: CompletionResult[] }): UsageTotals | null {
+export function judgeUsageOf(run: {
+  judgement?: LlmJudgement;
+  historyJudgeCalls?: CompletionResult[];
+}): UsageTotals | null {
   if (!run.judgement && !run.historyJudgeCalls) return null;
   const members = run.judgement && !run.judgement.cacheHit ? run.judgement.verdict.members : [];
   return sumCallUsage([

@@ -1,7 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { parseSuite, parseSuiteManifest, suiteAgentLimits, type Fixture, type FixtureError, type SuiteAgentLimits, type SuiteManifest } from './core-api';
+import {
+  parseSuite,
+  parseSuiteManifest,
+  suiteAgentLimits,
+  type Fixture,
+  type FixtureError,
+  type SuiteAgentLimits,
+  type SuiteManifest,
+} from './core-api';
 
 const MANIFEST = 'suite.yaml';
 
@@ -39,7 +47,11 @@ const NOT_ASSET = /\.ya?ml$/;
 async function suiteFiles(dir: string, root: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   if (dir !== root && entries.some((e) => e.isFile() && e.name === MANIFEST)) return [];
-  const nested = await Promise.all(entries.map(async (e) => (e.isDirectory() ? suiteFiles(join(dir, e.name), root) : e.isFile() ? [join(dir, e.name)] : [])));
+  const nested = await Promise.all(
+    entries.map(async (e) =>
+      e.isDirectory() ? suiteFiles(join(dir, e.name), root) : e.isFile() ? [join(dir, e.name)] : [],
+    ),
+  );
   return nested.flat();
 }
 
@@ -64,8 +76,14 @@ function contentVersion(files: readonly { path: string; text: string }[]): strin
  */
 export type SuiteCache = Map<string, { digest: string; suite: LoadedSuiteDir }>;
 
-function inputDigest(manifestText: string | null, files: readonly { path: string; text: string }[], assets: ReadonlyMap<string, Uint8Array>): string {
-  const h = createHash('sha256').update(manifestText === null ? '\u0001' : `\u0002${manifestText}`).update('\0');
+function inputDigest(
+  manifestText: string | null,
+  files: readonly { path: string; text: string }[],
+  assets: ReadonlyMap<string, Uint8Array>,
+): string {
+  const h = createHash('sha256')
+    .update(manifestText === null ? '\u0001' : `\u0002${manifestText}`)
+    .update('\0');
   hashFiles(h, files);
   for (const [path, bytes] of assets) h.update(path).update('\0').update(bytes).update('\0');
   return h.digest('hex');
@@ -82,7 +100,9 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
   const given = resolve(dir);
   const info = await stat(given).catch(() => null);
   if (!info?.isDirectory()) throw new SuiteDirError(`${dir} is not a directory of fixtures`);
-  const holdsFixtures = (await readdir(given, { withFileTypes: true })).some((e) => e.isFile() && /\.ya?ml$/.test(e.name) && e.name !== MANIFEST);
+  const holdsFixtures = (await readdir(given, { withFileTypes: true })).some(
+    (e) => e.isFile() && /\.ya?ml$/.test(e.name) && e.name !== MANIFEST,
+  );
   const root = holdsFixtures && basename(given) !== '' ? dirname(given) : given;
   const manifestText = await readFile(join(root, MANIFEST), 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
@@ -92,13 +112,19 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
   const manifest = parsedManifest?.ok ? parsedManifest.manifest : null;
   const all = await suiteFiles(root, root);
   const inScope = holdsFixtures ? all.filter((p) => dirname(p) === given) : all;
-  const paths = inScope.filter((p) => isFixtureFile(p, root)).map((p) => relative(root, p)).sort();
-  const files = await Promise.all(paths.map(async (path) => ({ path, text: await readFile(join(root, path), 'utf8') })));
+  const paths = inScope
+    .filter((p) => isFixtureFile(p, root))
+    .map((p) => relative(root, p))
+    .sort();
+  const files = await Promise.all(
+    paths.map(async (path) => ({ path, text: await readFile(join(root, path), 'utf8') })),
+  );
   // Assets are read only for a suite whose fixtures name some.
   const assets = new Map<string, Uint8Array>();
   if (files.some((f) => /^(files|assets):/m.test(f.text))) {
     // Read whatever their size: the fixture that names an oversized one is told so (core's attachFiles).
-    for (const p of all.filter((p) => !NOT_ASSET.test(p))) assets.set(relative(root, p).split(sep).join('/'), await readFile(p));
+    for (const p of all.filter((p) => !NOT_ASSET.test(p)))
+      assets.set(relative(root, p).split(sep).join('/'), await readFile(p));
   }
   const digest = cache ? inputDigest(manifestText, files, assets) : '';
   const hit = cache?.get(given);

@@ -16,7 +16,12 @@ export type ModelResponse = CompletionResult;
  * this repository (the oracle's), and the repository's commits (replay maps recorded ids onto them).
  * Hosted models never see it.
  */
-export function fixtureRef(fixture: Fixture, snapshot: FixtureSnapshot, expected: string, expectedStructured?: unknown): FixtureRef {
+export function fixtureRef(
+  fixture: Fixture,
+  snapshot: FixtureSnapshot,
+  expected: string,
+  expectedStructured?: unknown,
+): FixtureRef {
   const ref: FixtureRef = {
     domain: fixture.domain,
     id: fixture.id,

@@ -13,8 +13,23 @@
  * probe, on every fixture that has such a plan.
  */
 import { resetScratchStep, type BatchStep, type StepRecord } from '@gitbench/sandbox';
-import { getScorer, SETUP_ENV, shellQuote, WORKSPACE_VARIABLE, type ExecRecord, type Fixture, type SandboxEvidence, type SandboxPlan } from './core-api';
-import { commandOutputBytes, lookupConfigStep, lookupSteps, REFRESH_INDEXES, type ExecutePlanOptions } from './execute-plan';
+import {
+  getScorer,
+  SETUP_ENV,
+  shellQuote,
+  WORKSPACE_VARIABLE,
+  type ExecRecord,
+  type Fixture,
+  type SandboxEvidence,
+  type SandboxPlan,
+} from './core-api';
+import {
+  commandOutputBytes,
+  lookupConfigStep,
+  lookupSteps,
+  REFRESH_INDEXES,
+  type ExecutePlanOptions,
+} from './execute-plan';
 import type { PristineProbe, PristineProbes } from './fixture-snapshot';
 import { stateSteps, toExecRecord } from './sandbox-steps';
 
@@ -70,7 +85,11 @@ export function pristineSteps(fixture: Fixture, repoDir: string, workdir: string
     SCRATCH_STEP,
     { id: 'pristine.refresh', command: REFRESH_INDEXES, cwd: repoDir, timeoutMs: 60_000 },
     { ...lookupConfigStep(plan, repoDir), id: LOOKUP_CONFIG_ID },
-    ...lookupSteps(plan, repoDir, cap).map((p) => ({ ...p, id: `probe.${p.id}`, command: `export ${exports.join(' ')}; ${p.command}` })),
+    ...lookupSteps(plan, repoDir, cap).map((p) => ({
+      ...p,
+      id: `probe.${p.id}`,
+      command: `export ${exports.join(' ')}; ${p.command}`,
+    })),
     // Look-ups that only read leave the repository as built: its state is the build's own (see pristineOf).
     ...(onlyRead(plan) ? [] : stateSteps(repoDir).map((s) => ({ ...s, id: 'pristine.state' }))),
   ];
@@ -82,18 +101,33 @@ const onlyRead = (plan: SandboxPlan) => plan.probes.every((p) => p.readOnly === 
  * The look-ups as read by the build, or undefined when any step of theirs failed to run as planned.
  * `builtState` is the state the build read before them: the state after look-ups that only read.
  */
-export function pristineOf(fixture: Fixture, records: readonly StepRecord[], builtState: string): PristineProbes | undefined {
+export function pristineOf(
+  fixture: Fixture,
+  records: readonly StepRecord[],
+  builtState: string,
+): PristineProbes | undefined {
   const plan = pristinePlanOf(fixture);
   if (!plan) return undefined;
   const byId = new Map(records.map((r) => [r.id, r]));
-  if (byId.get(SCRATCH_STEP.id)?.exitCode !== 0 || byId.get('pristine.refresh')?.exitCode !== 0 || byId.get(LOOKUP_CONFIG_ID)?.exitCode !== 0) return undefined;
+  if (
+    byId.get(SCRATCH_STEP.id)?.exitCode !== 0 ||
+    byId.get('pristine.refresh')?.exitCode !== 0 ||
+    byId.get(LOOKUP_CONFIG_ID)?.exitCode !== 0
+  )
+    return undefined;
   const cap = commandOutputBytes(BUILD_EXEC, plan.probes.length);
   const probes: PristineProbe[] = [];
   for (const p of plan.probes) {
     const r = byId.get(`probe.${p.id}`);
     // A probe that timed out here may not time out in an attempt's sandbox: those attempts run it themselves.
     if (!r || r.timedOut) return undefined;
-    probes.push({ id: p.id, command: p.command, timeoutMs: p.timeoutMs ?? null, maxOutputBytes: cap, record: { ...toExecRecord(r), command: p.command } });
+    probes.push({
+      id: p.id,
+      command: p.command,
+      timeoutMs: p.timeoutMs ?? null,
+      maxOutputBytes: cap,
+      record: { ...toExecRecord(r), command: p.command },
+    });
   }
   if (onlyRead(plan)) return { env: plan.env ?? {}, probes, repoStateAfter: builtState };
   const state = byId.get('pristine.state');
@@ -104,17 +138,31 @@ export function pristineOf(fixture: Fixture, records: readonly StepRecord[], bui
  * The evidence of a plan that runs no answer command, from the build's look-ups, or null when the
  * attempt must run its plan in a sandbox of its own (a command to run, other probes, other limits).
  */
-export function pristineEvidence(plan: SandboxPlan, pristine: PristineProbes | undefined, exec: ExecutePlanOptions = {}): SandboxEvidence | null {
+export function pristineEvidence(
+  plan: SandboxPlan,
+  pristine: PristineProbes | undefined,
+  exec: ExecutePlanOptions = {},
+): SandboxEvidence | null {
   if (!pristine || plan.answerCommands.length > 0 || plan.probes.length !== pristine.probes.length) return null;
   if (!sameEnv(plan.env ?? {}, pristine.env)) return null;
   const cap = commandOutputBytes(exec, plan.probes.length);
   const probes: Record<string, ExecRecord> = {};
   for (const [i, p] of plan.probes.entries()) {
     const read = pristine.probes[i]!;
-    if (read.id !== p.id || read.command !== p.command || read.timeoutMs !== (p.timeoutMs ?? null) || read.maxOutputBytes !== cap) return null;
+    if (
+      read.id !== p.id ||
+      read.command !== p.command ||
+      read.timeoutMs !== (p.timeoutMs ?? null) ||
+      read.maxOutputBytes !== cap
+    )
+      return null;
     probes[p.id] = read.record;
   }
-  return { answer: [], probes, ...(pristine.repoStateAfter !== undefined ? { repoStateAfter: pristine.repoStateAfter } : {}) };
+  return {
+    answer: [],
+    probes,
+    ...(pristine.repoStateAfter !== undefined ? { repoStateAfter: pristine.repoStateAfter } : {}),
+  };
 }
 
 function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {

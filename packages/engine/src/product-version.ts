@@ -11,7 +11,10 @@ function git(args: string[], cwd: string): string | null {
  * the checkout `dir` belongs to and whether its working tree has changes (tracked or untracked files
  * that are not ignored), else unknown. Read once per process; a process does not change version.
  */
-export function detectProductVersion(env: NodeJS.ProcessEnv = process.env, dir: string = process.cwd()): ProductVersion {
+export function detectProductVersion(
+  env: NodeJS.ProcessEnv = process.env,
+  dir: string = process.cwd(),
+): ProductVersion {
   const baked = bakedVersion(env['GITBENCH_VERSION']);
   if (baked) return baked;
   const head = git(['rev-parse', '--verify', '-q', 'HEAD'], dir)?.trim();

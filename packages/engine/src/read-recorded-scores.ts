@@ -4,7 +4,9 @@ import type { RecordedScore } from './rescore-legacy';
 function messageText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    const parts = content.map((p) => (typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+    const parts = content
+      .map((p) => (typeof p === 'object' && p && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .join('');
     return parts || null;
   }
   return null;

@@ -9,7 +9,9 @@ import type { FixtureSnapshot } from './fixture-snapshot';
 export function referenceAnswer(fixture: Fixture, snapshot: FixtureSnapshot): string {
   switch (fixture.scoring.type) {
     case 'reflog_recovery': {
-      const hit = snapshot.commits.find((c) => c.subject.includes(fixture.expected) || fixture.expected.includes(c.subject));
+      const hit = snapshot.commits.find(
+        (c) => c.subject.includes(fixture.expected) || fixture.expected.includes(c.subject),
+      );
       return hit?.hash ?? fixture.expected;
     }
     case 'commit_hash_by_subject': {

@@ -42,10 +42,24 @@ export interface ReplayAgreement extends AgreementTally {
  * sandbox failure, not run) or no usable recording is skipped with its reason, never counted as agreement.
  */
 export function replayAgreement(entries: readonly SuiteRunEntry[]): ReplayAgreement {
-  const summary: ReplayAgreement = { compared: 0, agreed: 0, disagreed: 0, skipped: 0, byType: {}, disagreements: [], skips: [] };
+  const summary: ReplayAgreement = {
+    compared: 0,
+    agreed: 0,
+    disagreed: 0,
+    skipped: 0,
+    byType: {},
+    disagreements: [],
+    skips: [],
+  };
   const tally = (type: string) => (summary.byType[type] ??= { compared: 0, agreed: 0, disagreed: 0, skipped: 0 });
   for (const e of entries) {
-    const ref: EntryRef = { benchmark: e.fixture.domain, id: e.fixture.id, outputMode: e.outputMode, trial: e.trial, scoringType: e.fixture.scoring.type };
+    const ref: EntryRef = {
+      benchmark: e.fixture.domain,
+      id: e.fixture.id,
+      outputMode: e.outputMode,
+      trial: e.trial,
+      scoringType: e.fixture.scoring.type,
+    };
     const skip = (reason: string) => {
       summary.skipped++;
       tally(ref.scoringType).skipped++;
@@ -84,7 +98,9 @@ export function replayAgreement(entries: readonly SuiteRunEntry[]): ReplayAgreem
     });
   }
   const order = (a: EntryRef, b: EntryRef) =>
-    `${a.outputMode}\0${a.benchmark}\0${a.id}\0${a.trial}` < `${b.outputMode}\0${b.benchmark}\0${b.id}\0${b.trial}` ? -1 : 1;
+    `${a.outputMode}\0${a.benchmark}\0${a.id}\0${a.trial}` < `${b.outputMode}\0${b.benchmark}\0${b.id}\0${b.trial}`
+      ? -1
+      : 1;
   summary.disagreements.sort(order);
   summary.skips.sort(order);
   return summary;

@@ -2,7 +2,17 @@ import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import { buildFixtureRepository } from './build-fixture-repository';
 import { ANSWER_COMMAND_TIMEOUT_MS } from './execute-plan';
-import { answerIsRun, awaitsJudge, evidenceFromRecordedPrompt, hashTranslation, isBrokenOutcome, renderPrompt, workspaceTranslation, type AnswerMode, type Fixture } from './core-api';
+import {
+  answerIsRun,
+  awaitsJudge,
+  evidenceFromRecordedPrompt,
+  hashTranslation,
+  isBrokenOutcome,
+  renderPrompt,
+  workspaceTranslation,
+  type AnswerMode,
+  type Fixture,
+} from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { mapPool } from './map-pool';
 import { scoreAttempt } from './score-attempt';
@@ -72,7 +82,11 @@ function normalizePrompt(text: string): string {
  * What upstream's run recorded, mapped onto our rebuilt repository through the prompt it recorded:
  * its commit ids, and (in answers that are run as commands) its temporary workspace path.
  */
-function recordedRunTranslation(fixture: Fixture, snapshot: FixtureSnapshot, recordedPrompt: string): { translate: (text: string) => string } {
+function recordedRunTranslation(
+  fixture: Fixture,
+  snapshot: FixtureSnapshot,
+  recordedPrompt: string,
+): { translate: (text: string) => string } {
   const ids = hashTranslation(recordedPrompt, snapshot.commits);
   const paths = answerIsRun(fixture) ? workspaceTranslation(recordedPrompt, snapshot.repoDir) : null;
   // Paths first: a workspace path can hold a hex run that looks like a commit id.
@@ -92,7 +106,15 @@ export async function rescoreRecorded(
 ): Promise<RescoreSummary> {
   const byKey = new Map(fixtures.map((f) => [`${f.domain}/${f.id}`, f]));
   const snapshots = new Map<string, Promise<FixtureSnapshot>>();
-  const summary: RescoreSummary = { compared: 0, agree: 0, disagree: 0, skipped: 0, byType: {}, disagreements: [], skips: [] };
+  const summary: RescoreSummary = {
+    compared: 0,
+    agree: 0,
+    disagree: 0,
+    skipped: 0,
+    byType: {},
+    disagreements: [],
+    skips: [],
+  };
   const tally = (type: string) => (summary.byType[type] ??= { compared: 0, agree: 0, disagree: 0, skipped: 0 });
   const skip = (s: RecordedScore, type: string, reason: string) => {
     summary.skipped++;
@@ -105,7 +127,8 @@ export async function rescoreRecorded(
       const fixture = byKey.get(`${s.benchmark}/${s.fixtureId}`);
       if (!fixture) return skip(s, 'unknown', `fixture ${s.benchmark}/${s.fixtureId} is not in the suite`);
       const type = fixture.scoring.type;
-      if (type === 'llm_judge') return skip(s, type, 'needs a judge (llm_judge): upstream judged it with a model we do not call here');
+      if (type === 'llm_judge')
+        return skip(s, type, 'needs a judge (llm_judge): upstream judged it with a model we do not call here');
       const raw = s.outputMode === 'json_schema' ? s.rawAnswer : (s.modelOutput ?? s.rawAnswer);
       if (raw === null || (raw.trim() === '' && s.error && !s.passed)) {
         return skip(s, type, `no model output recorded${s.error ? ` (upstream error: ${s.error.slice(0, 120)})` : ''}`);
@@ -160,7 +183,8 @@ export async function rescoreRecorded(
         checks: attempt.checks.map((c) => ({ check: c.check, ok: c.ok, detail: c.detail })),
         upstreamError: s.error,
         output: raw.slice(0, 2000),
-        promptMatches: s.recordedPrompt === null ? null : normalizePrompt(s.recordedPrompt) === normalizePrompt(ourPrompt),
+        promptMatches:
+          s.recordedPrompt === null ? null : normalizePrompt(s.recordedPrompt) === normalizePrompt(ourPrompt),
       };
       if (translated !== attempt.scoredText) d.translated = translated.slice(0, 2000);
       summary.disagreements.push(d);

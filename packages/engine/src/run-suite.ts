@@ -49,11 +49,20 @@ export interface SuiteRunEntry {
  * The embedded mode: every fixture × output mode × trial in this process. Each fixture's repository
  * is built once and restored into a fresh sandbox for each of its attempts.
  */
-export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriver, opts: SuiteRunOptions): Promise<SuiteRunEntry[]> {
+export async function runSuite(
+  fixtures: readonly Fixture[],
+  driver: SandboxDriver,
+  opts: SuiteRunOptions,
+): Promise<SuiteRunEntry[]> {
   // Built first, many fixtures per sandbox as campaign planning does; a fixture that fails to build
   // fails its own attempts only.
   const builds = new Map(
-    (await buildFixtureRepositories(fixtures, driver, { sandboxes: opts.workers, ...(opts.labels ? { labels: opts.labels } : {}) })).map((b) => [b.fixture, b]),
+    (
+      await buildFixtureRepositories(fixtures, driver, {
+        sandboxes: opts.workers,
+        ...(opts.labels ? { labels: opts.labels } : {}),
+      })
+    ).map((b) => [b.fixture, b]),
   );
   const snapshotOf = (f: Fixture): FixtureSnapshot => {
     const b = builds.get(f)!;
@@ -63,7 +72,13 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
   // One run asks the judge once per distinct answer, as a campaign does.
   const judgeCache = new InMemoryJudgeCache();
   const jobs = fixtures.flatMap((fixture) =>
-    Array.from({ length: opts.trials }, (_, t) => (opts.agent ? (['text'] as const) : opts.outputModes).map((outputMode) => ({ fixture, outputMode, trial: t + 1 }))).flat(),
+    Array.from({ length: opts.trials }, (_, t) =>
+      (opts.agent ? (['text'] as const) : opts.outputModes).map((outputMode) => ({
+        fixture,
+        outputMode,
+        trial: t + 1,
+      })),
+    ).flat(),
   );
   let done = 0;
   return mapPool(jobs, opts.workers, async ({ fixture, outputMode, trial }) => {
@@ -76,17 +91,39 @@ export async function runSuite(fixtures: readonly Fixture[], driver: SandboxDriv
         driver,
         model: opts.model,
         modelName: opts.modelName,
-        ...(opts.agent ? { mode: 'agent' as const, agent: { config: opts.agent }, ...(opts.thirdParty ? { thirdParty: opts.thirdParty } : {}) } : { mode: outputMode }),
+        ...(opts.agent
+          ? {
+              mode: 'agent' as const,
+              agent: { config: opts.agent },
+              ...(opts.thirdParty ? { thirdParty: opts.thirdParty } : {}),
+            }
+          : { mode: outputMode }),
         trial,
         ...(opts.judge ? { judge: { panel: () => opts.judge!, cache: judgeCache } } : {}),
         ...(opts.labels ? { labels: opts.labels } : {}),
       });
-      entry = { fixture, outputMode, trial, attempt: run.attempt, response: run.calls.at(-1) ?? (run.agent ? agentResponse(run.agent, opts.modelName) : null), run, durationMs: performance.now() - started };
+      entry = {
+        fixture,
+        outputMode,
+        trial,
+        attempt: run.attempt,
+        response: run.calls.at(-1) ?? (run.agent ? agentResponse(run.agent, opts.modelName) : null),
+        run,
+        durationMs: performance.now() - started,
+      };
       if (run.judgement) entry.judgement = run.judgement;
       if (!run.attempt) entry.error = run.errorMessage ?? run.errorClass ?? 'unknown error';
     } catch (err) {
       if (!(err instanceof Error)) throw err;
-      entry = { fixture, outputMode, trial, attempt: null, response: null, error: err.message, durationMs: performance.now() - started };
+      entry = {
+        fixture,
+        outputMode,
+        trial,
+        attempt: null,
+        response: null,
+        error: err.message,
+        durationMs: performance.now() - started,
+      };
     }
     opts.onProgress?.(++done, jobs.length, entry);
     return entry;
@@ -101,6 +138,7 @@ export function isScoredEntry(e: SuiteRunEntry): e is SuiteRunEntry & { attempt:
 /** Why an entry has no quality outcome: not run, unscored (judge), or an infrastructure outcome. */
 export function whyNotScored(e: SuiteRunEntry): string {
   if (!e.attempt) return `not run: ${e.error ?? 'unknown error'}`;
-  if (!isBrokenOutcome(e.attempt.outcome)) return e.attempt.error ?? 'unscored: an llm_judge fixture and no judge profile (--judge-profile)';
+  if (!isBrokenOutcome(e.attempt.outcome))
+    return e.attempt.error ?? 'unscored: an llm_judge fixture and no judge profile (--judge-profile)';
   return `${e.attempt.outcome}: ${e.attempt.error ?? 'no detail'}`;
 }

@@ -22,7 +22,15 @@ const STATE_OUTPUT_BYTES = 16 * 1024 * 1024;
  * of a state read's CPU). Same bytes as REPO_STATE_SCRIPT.
  */
 export function stateSteps(repoDir: string): BatchStep[] {
-  return [{ id: 'state', command: REPO_STATE_GIT_SCRIPT, thenPython: WORKTREE_LISTING_PY, cwd: repoDir, maxOutputBytes: STATE_OUTPUT_BYTES }];
+  return [
+    {
+      id: 'state',
+      command: REPO_STATE_GIT_SCRIPT,
+      thenPython: WORKTREE_LISTING_PY,
+      cwd: repoDir,
+      maxOutputBytes: STATE_OUTPUT_BYTES,
+    },
+  ];
 }
 
 /** The same state read as one command (REPO_STATE_SCRIPT), for an agent's session: its runner runs commands only. */

@@ -49,7 +49,12 @@ export interface ScoreAttemptInput {
  * Every hash an attempt records. `input` is recomputed from the repository state given (the
  * snapshot's own until a sandbox has read the restored repository); it must equal `expectedInput`.
  */
-export function attemptHashes(fixture: Fixture, snapshot: Pick<FixtureSnapshot, 'inputHash' | 'repoState'>, prompt: string, restoredState = snapshot.repoState): AttemptHashes {
+export function attemptHashes(
+  fixture: Fixture,
+  snapshot: Pick<FixtureSnapshot, 'inputHash' | 'repoState'>,
+  prompt: string,
+  restoredState = snapshot.repoState,
+): AttemptHashes {
   const definition = fixtureDefinitionHash(fixture);
   return {
     input: inputHash(definition, restoredState),
@@ -150,7 +155,15 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     // Nothing of the answer runs: the repository is the one the build read (see pristine-probes.ts).
     evidence = atBuild;
     const i = snapshot.image;
-    sandbox = { kind: i.driver, image: i.tag, imageId: i.id, isolated: i.isolated, evidence, durationMs: 0, atBuild: true };
+    sandbox = {
+      kind: i.driver,
+      image: i.tag,
+      imageId: i.id,
+      isolated: i.isolated,
+      evidence,
+      durationMs: 0,
+      atBuild: true,
+    };
   } else if (plan) {
     // Fetching the archive is storage, not the sandbox: a failure here propagates to the caller,
     // which retries the attempt, instead of being recorded as this attempt's sandbox error.
@@ -158,7 +171,12 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     const t0 = performance.now();
     let execution;
     try {
-      execution = await executePlan(plan, driver, { ...snapshot, tar }, { ...input.exec, ...(input.labels ? { labels: input.labels } : {}) });
+      execution = await executePlan(
+        plan,
+        driver,
+        { ...snapshot, tar },
+        { ...input.exec, ...(input.labels ? { labels: input.labels } : {}) },
+      );
     } catch (err) {
       const error = `sandbox failed: ${(err as Error).message}`;
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error });
@@ -173,7 +191,15 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     hashes.input = inputHash(hashes.definition, execution.repoState);
     evidence = execution.evidence;
     const d = driver.describe();
-    sandbox = { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: execution.sandboxId, evidence, durationMs: execution.durationMs };
+    sandbox = {
+      kind: d.driver,
+      image: d.image,
+      imageId: d.imageId,
+      isolated: d.isolated,
+      sandboxId: execution.sandboxId,
+      evidence,
+      durationMs: execution.durationMs,
+    };
     if (execution.aborted) sandbox.aborted = execution.aborted;
     if (hashes.input !== hashes.expectedInput) {
       const error = hashMismatchError(hashes);
@@ -186,7 +212,12 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     }
   }
   const t1 = performance.now();
-  const score = runScorer(scorer, evidence ? { fixture, output: planned, evidence, repoStateBefore: snapshot.repoState } : { fixture, output: planned });
+  const score = runScorer(
+    scorer,
+    evidence
+      ? { fixture, output: planned, evidence, repoStateBefore: snapshot.repoState }
+      : { fixture, output: planned },
+  );
   const outcome: AttemptOutcome = score.needsJudge ? 'NEEDS_JUDGE' : score.passed ? 'PASS' : 'FAIL';
   const result = finish(outcome, score, { scoredText, sandbox, sandboxMs });
   result.timings.scoreMs = Math.round(performance.now() - t1);

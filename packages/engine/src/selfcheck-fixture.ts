@@ -79,19 +79,25 @@ export async function selfcheckFixture(
     if (opts.first?.error) throw opts.first.error;
     if (opts.first) snapshots.push(opts.first.snapshot);
     // Runs one after the other, each in a sandbox of its own: the suite is already parallel across fixtures.
-    while (snapshots.length < Math.max(1, opts.runs ?? 1)) snapshots.push(await buildFixtureRepository(fixture, driver, { labels: opts.labels }));
+    while (snapshots.length < Math.max(1, opts.runs ?? 1))
+      snapshots.push(await buildFixtureRepository(fixture, driver, { labels: opts.labels }));
   } catch (err) {
     return { ...result, status: 'error', reason: (err as Error).message };
   }
   result.inputHashes = snapshots.map((s) => s.inputHash);
   result.heads = snapshots.map((s) => s.head);
   result.inputHash = snapshots[0]!.inputHash;
-  const unstable = new Set(result.inputHashes).size > 1 ? `input hash differs across ${result.inputHashes.length} runs` : null;
+  const unstable =
+    new Set(result.inputHashes).size > 1 ? `input hash differs across ${result.inputHashes.length} runs` : null;
   // A judged fixture is still built every run: its repository (the diff the judge sees) must be as
   // reproducible as any other; only its answers cannot be scored here.
   if (fixture.scoring.type === 'llm_judge') {
     if (unstable) return { ...result, status: 'failed', reason: unstable };
-    return { ...result, status: 'skipped', reason: 'needs a judge (llm_judge): no judge is configured for self-check; repository built' };
+    return {
+      ...result,
+      status: 'skipped',
+      reason: 'needs a judge (llm_judge): no judge is configured for self-check; repository built',
+    };
   }
   const snapshot = snapshots[0]!;
   const prompt = renderPrompt(fixture, snapshot.context, 'text', ANSWER_COMMAND_TIMEOUT_MS);
@@ -101,10 +107,33 @@ export async function selfcheckFixture(
     const { attempt, judgement } = await judgeGgbAttempt({ attempt: a, ask: 'scripted' });
     if (!reference || judgement?.status !== 'scored') return attempt;
     const ok = judgement.tieOrWin;
-    return { ...attempt, passed: ok, outcome: ok ? 'PASS' : 'FAIL', checks: [...attempt.checks.filter((c) => c.check !== 'pairwise judge'), { check: 'pairwise judge', ok, detail: `reference ties or wins under the scripted judge: ${judgement.verdicts.map((v) => v.result).join(', ')}` }] };
+    return {
+      ...attempt,
+      passed: ok,
+      outcome: ok ? 'PASS' : 'FAIL',
+      checks: [
+        ...attempt.checks.filter((c) => c.check !== 'pairwise judge'),
+        {
+          check: 'pairwise judge',
+          ok,
+          detail: `reference ties or wins under the scripted judge: ${judgement.verdicts.map((v) => v.result).join(', ')}`,
+        },
+      ],
+    };
   };
   const score = async (output: string, reference = false) =>
-    judged(await scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt, output, ...(opts.labels ? { labels: opts.labels } : {}) }), reference);
+    judged(
+      await scoreAttempt({
+        fixture,
+        snapshot,
+        driver,
+        outputMode: 'text',
+        prompt,
+        output,
+        ...(opts.labels ? { labels: opts.labels } : {}),
+      }),
+      reference,
+    );
   const reference = await score(referenceAnswer(fixture, snapshot), true);
   result.reference = verdict(reference);
   const scoreExamples = (examples: readonly { answer: string; why: string }[]) =>
@@ -115,20 +144,35 @@ export async function selfcheckFixture(
   const problems: string[] = [];
   const derived = derivedExpected(fixture);
   if (derived) {
-    const run = await executePlan({ answerCommands: [], probes: [{ id: 'self_check', command: derived.command }] }, driver, snapshot, opts.labels ? { labels: opts.labels } : {});
+    const run = await executePlan(
+      { answerCommands: [], probes: [{ id: 'self_check', command: derived.command }] },
+      driver,
+      snapshot,
+      opts.labels ? { labels: opts.labels } : {},
+    );
     const record = run.evidence.probes['self_check'];
-    const outcome = record ? checkDerived(fixture, derived, record) : { ok: false, detail: `self_check could not run: ${run.aborted ?? 'no record'}` };
+    const outcome = record
+      ? checkDerived(fixture, derived, record)
+      : { ok: false, detail: `self_check could not run: ${run.aborted ?? 'no record'}` };
     result.derivedExpected = outcome;
     if (!outcome.ok) problems.push(outcome.detail);
   }
   if (unstable) problems.push(unstable);
   if (new Set(result.heads).size > 1) problems.push('HEAD differs across runs');
-  if (isBrokenOutcome(reference.outcome)) return { ...result, status: 'error', reason: reference.error ?? reference.outcome };
+  if (isBrokenOutcome(reference.outcome))
+    return { ...result, status: 'error', reason: reference.error ?? reference.outcome };
   if (awaitsJudge(reference.outcome)) return { ...result, status: 'skipped', reason: 'needs a judge' };
-  if (!reference.passed) problems.push(`expected answer fails: ${result.reference.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`);
-  for (const n of result.negatives) if (n.passed) problems.push(`negative passes: ${JSON.stringify(n.answer)} (${n.why})`);
+  if (!reference.passed)
+    problems.push(
+      `expected answer fails: ${result.reference.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`,
+    );
+  for (const n of result.negatives)
+    if (n.passed) problems.push(`negative passes: ${JSON.stringify(n.answer)} (${n.why})`);
   for (const a of result.alternatives) {
-    if (!a.passed) problems.push(`alternative fails: ${JSON.stringify(a.answer)}: ${a.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`);
+    if (!a.passed)
+      problems.push(
+        `alternative fails: ${JSON.stringify(a.answer)}: ${a.failing.map((f) => `${f.check}: ${f.detail}`).join('; ')}`,
+      );
   }
   if (problems.length > 0) return { ...result, status: 'failed', reason: problems.join('; ') };
   return result;
@@ -151,13 +195,22 @@ export interface SelfcheckSummary {
 export async function selfcheckSuite(
   fixtures: readonly Fixture[],
   driver: SandboxDriver,
-  opts: SelfcheckOptions & { workers?: number; onProgress?: (done: number, total: number, last: FixtureSelfcheck) => void } = {},
+  opts: SelfcheckOptions & {
+    workers?: number;
+    onProgress?: (done: number, total: number, last: FixtureSelfcheck) => void;
+  } = {},
 ): Promise<SelfcheckSummary> {
   let done = 0;
   // With more than one run, the first builds the whole suite the way campaign planning does (many
   // fixtures per sandbox, emptied in between) and the others build each fixture alone: equal hashes
   // across runs then also prove that the two ways build the same repositories.
-  const first = (opts.runs ?? 1) > 1 ? await buildFixtureRepositories(fixtures, driver, { sandboxes: opts.workers ?? 2, ...(opts.labels ? { labels: opts.labels } : {}) }) : [];
+  const first =
+    (opts.runs ?? 1) > 1
+      ? await buildFixtureRepositories(fixtures, driver, {
+          sandboxes: opts.workers ?? 2,
+          ...(opts.labels ? { labels: opts.labels } : {}),
+        })
+      : [];
   const results = await mapPool(fixtures, opts.workers ?? 2, async (f, i) => {
     const r = await selfcheckFixture(f, driver, { ...opts, ...(first[i] ? { first: first[i] } : {}) });
     opts.onProgress?.(++done, fixtures.length, r);
@@ -173,7 +226,9 @@ export async function selfcheckSuite(
     errors: count('error'),
     negativesChecked: sum((r) => r.negatives),
     alternativesChecked: sum((r) => r.alternatives),
-    stableHashes: results.filter((r) => r.inputHashes.length === Math.max(1, opts.runs ?? 1) && new Set(r.inputHashes).size === 1).length,
+    stableHashes: results.filter(
+      (r) => r.inputHashes.length === Math.max(1, opts.runs ?? 1) && new Set(r.inputHashes).size === 1,
+    ).length,
     fixtures: results,
   };
 }

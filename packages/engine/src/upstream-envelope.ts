@@ -29,7 +29,12 @@ function errorLine(a: AttemptResult): string | null {
 function telemetry(retries: readonly RetryRecord[]): Record<string, unknown> {
   const reasons: Record<string, number> = {};
   for (const r of retries) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
-  return { attempts: retries.length + 1, local_retry_wait_ms: retries.reduce((t, r) => t + r.waitMs, 0), capacity_cooldown_wait_ms: 0, retry_reasons: reasons };
+  return {
+    attempts: retries.length + 1,
+    local_retry_wait_ms: retries.reduce((t, r) => t + r.waitMs, 0),
+    capacity_cooldown_wait_ms: 0,
+    retry_reasons: reasons,
+  };
 }
 
 function routeMetadata(route: RouteMetadata): Record<string, unknown> {
@@ -80,7 +85,16 @@ function isScored(e: SuiteRunEntry): e is Scored {
 
 /** Tokens, cost and API time summed over calls; a count or price some call did not report is counted apart. */
 function usageTotals() {
-  const t = { calls: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, calls_with_tokens: 0, cost_usd: 0, calls_with_cost: 0, api_duration_ms: 0 };
+  const t = {
+    calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    total_tokens: 0,
+    calls_with_tokens: 0,
+    cost_usd: 0,
+    calls_with_cost: 0,
+    api_duration_ms: 0,
+  };
   /** `calls` > 1: an agent attempt's calls, summed already (its totals are known only when every call reported them). */
   const add = (usage: TokenUsage | null, usd: number | null, ms: number | null, calls = 1) => {
     t.calls += calls;
@@ -94,7 +108,11 @@ function usageTotals() {
     }
     t.api_duration_ms += ms ?? 0;
   };
-  const result = () => ({ ...t, cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null, api_duration_ms: Math.round(t.api_duration_ms * 100) / 100 });
+  const result = () => ({
+    ...t,
+    cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null,
+    api_duration_ms: Math.round(t.api_duration_ms * 100) / 100,
+  });
   return { add, result };
 }
 
@@ -102,13 +120,23 @@ function usageTotals() {
  * Tokens, cost and API time of every call the run made, the target model's apart from the judges'
  * (as the worker stores them): an agent attempt counts each of its model calls, not one per attempt.
  */
-function callTotals(entries: readonly SuiteRunEntry[]): { usage: Record<string, unknown>; judge_usage: Record<string, unknown> } {
+function callTotals(entries: readonly SuiteRunEntry[]): {
+  usage: Record<string, unknown>;
+  judge_usage: Record<string, unknown>;
+} {
   const model = usageTotals();
   const judges = usageTotals();
   for (const e of entries) {
-    if (e.run?.agent) model.add(e.response?.usage ?? null, e.response?.cost.usd ?? null, e.response?.apiDurationMs ?? null, e.run.usage.calls);
+    if (e.run?.agent)
+      model.add(
+        e.response?.usage ?? null,
+        e.response?.cost.usd ?? null,
+        e.response?.apiDurationMs ?? null,
+        e.run.usage.calls,
+      );
     else if (e.response) model.add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
-    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : []) judges.add(m.usage, m.cost.usd, m.apiDurationMs);
+    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : [])
+      judges.add(m.usage, m.cost.usd, m.apiDurationMs);
     // GitGoodBench's history judge: only calls actually made (a cached verdict has none).
     for (const c of e.run?.historyJudgeCalls ?? []) judges.add(c.usage, c.cost.usd, c.apiDurationMs);
   }
@@ -131,11 +159,22 @@ export function agentTranscript(record: AgentAttemptRecord): Record<string, unkn
       role: 'assistant',
       content: step.message.content ?? '',
       ...(step.message.reasoning ? { reasoning: step.message.reasoning } : {}),
-      ...(step.toolCalls.length ? { tool_calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })) } : {}),
+      ...(step.toolCalls.length
+        ? { tool_calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })) }
+        : {}),
     });
     for (const r of step.results) {
       // A third-party agent's result is its own report (never seen run): the result file says so.
-      messages.push({ role: 'tool', tool_call_id: r.callId, name: r.name, content: r.output, exit_code: r.exitCode, is_error: r.isError, truncated_bytes: r.truncatedBytes, ...(r.agentReported ? { agent_reported: true } : {}) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: r.callId,
+        name: r.name,
+        content: r.output,
+        exit_code: r.exitCode,
+        is_error: r.isError,
+        truncated_bytes: r.truncatedBytes,
+        ...(r.agentReported ? { agent_reported: true } : {}),
+      });
     }
     if (step.runtimeNote) messages.push({ role: 'user', content: step.runtimeNote });
   }
@@ -159,7 +198,10 @@ function agentSection(record: AgentAttemptRecord): Record<string, unknown> {
   };
 }
 
-function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, durationMs, run }: Scored): Record<string, unknown> {
+function scoreOf(
+  meta: EnvelopeMeta,
+  { fixture, attempt, response, judgement, durationMs, run }: Scored,
+): Record<string, unknown> {
   const agent = run?.agent;
   return {
     fixture_id: fixture.id,
@@ -177,7 +219,11 @@ function scoreOf(meta: EnvelopeMeta, { fixture, attempt, response, judgement, du
       ? agentTranscript(agent)
       : [
           { role: 'user', content: attempt.prompt },
-          { role: 'assistant', content: attempt.output, ...(response.reasoning ? { reasoning: response.reasoning } : {}) },
+          {
+            role: 'assistant',
+            content: attempt.output,
+            ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+          },
         ],
     purpose: fixture.purpose ?? '',
     difficulty: fixture.difficulty,
@@ -214,7 +260,9 @@ export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly SuiteRu
   const scored = entries.filter(isScored);
   const domains = [...new Set(scored.map((e) => e.fixture.domain))].sort();
   const results = domains.map((domain) => {
-    const mine = scored.filter((e) => e.fixture.domain === domain).sort((a, b) => (a.fixture.id < b.fixture.id ? -1 : 1));
+    const mine = scored
+      .filter((e) => e.fixture.domain === domain)
+      .sort((a, b) => (a.fixture.id < b.fixture.id ? -1 : 1));
     const scores = mine.map((e) => scoreOf(meta, e));
     const passed = mine.filter((e) => e.attempt.passed).length;
     return {
@@ -231,7 +279,12 @@ export function toUpstreamEnvelope(meta: EnvelopeMeta, entries: readonly SuiteRu
   const totalFixtures = results.reduce((t, r) => t + r.total, 0);
   const excluded = entries
     .filter((e) => !isScored(e))
-    .map((e) => ({ benchmark: e.fixture.domain, fixture_id: e.fixture.id, outcome: e.attempt?.outcome ?? 'NOT_RUN', reason: whyNotScored(e) }));
+    .map((e) => ({
+      benchmark: e.fixture.domain,
+      fixture_id: e.fixture.id,
+      outcome: e.attempt?.outcome ?? 'NOT_RUN',
+      reason: whyNotScored(e),
+    }));
   return {
     version: 1,
     schema_version: 1,

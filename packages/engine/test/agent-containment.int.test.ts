@@ -88,7 +88,9 @@ describe('a hostile agent', () => {
       }),
     ]);
     const wallMs = performance.now() - started;
-    console.log(`hostile agent: ${bad.agent?.steps.length} steps in ${(wallMs / 1000).toFixed(1)} s, exit ${bad.agent?.summary.exitStatus} (${bad.agent?.summary.exitDetail ?? ""}); bystander ${good.status}`);
+    console.log(
+      `hostile agent: ${bad.agent?.steps.length} steps in ${(wallMs / 1000).toFixed(1)} s, exit ${bad.agent?.summary.exitStatus} (${bad.agent?.summary.exitDetail ?? ''}); bystander ${good.status}`,
+    );
 
     // The bystander attempt passed, and the host's file is still there.
     expect(good.passed, JSON.stringify(good.errorMessage)).toBe(true);
@@ -129,14 +131,18 @@ describe('a hostile agent', () => {
 
     // Both sandboxes are gone.
     const left = await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.attempt'] } });
-    expect(left.filter((c) => ['hostile-agent', 'bystander-agent'].includes(c.Labels['org.gitbench.attempt'] ?? ''))).toEqual([]);
+    expect(
+      left.filter((c) => ['hostile-agent', 'bystander-agent'].includes(c.Labels['org.gitbench.attempt'] ?? '')),
+    ).toEqual([]);
   }, 240_000);
 });
 
 describe('cancelling an agent attempt', () => {
   it('mid-command removes its sandbox within 2 s and ends the attempt unscored', async () => {
     const label = `cancel-${process.pid}`;
-    const gone = async () => (await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.attempt=${label}`] } })).length === 0;
+    const gone = async () =>
+      (await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.attempt=${label}`] } }))
+        .length === 0;
     const abort = new AbortController();
     let cancelledAt = 0;
     // The agent looks around once, then starts a command that would run for ten minutes.
@@ -154,7 +160,8 @@ describe('cancelling an agent attempt', () => {
         config: { toolSet: 'bash', limits: { ...LIMITS, commandTimeoutMs: 600_000 } },
         onStep: (step) => {
           // The second step is recorded only when its command ends; cancel while it runs.
-          if (step.index === 0) setTimeout(() => ((cancelledAt = performance.now()), abort.abort(new Error('campaign cancelled'))), 500);
+          if (step.index === 0)
+            setTimeout(() => ((cancelledAt = performance.now()), abort.abort(new Error('campaign cancelled'))), 500);
         },
       },
       labels: { 'org.gitbench.attempt': label },
@@ -167,7 +174,9 @@ describe('cancelling an agent attempt', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const goneMs = performance.now() - cancelledAt;
-    console.log(`cancel mid-agent (engine): the attempt returned ${returnedMs.toFixed(0)} ms and its sandbox was gone ${goneMs.toFixed(0)} ms after the abort`);
+    console.log(
+      `cancel mid-agent (engine): the attempt returned ${returnedMs.toFixed(0)} ms and its sandbox was gone ${goneMs.toFixed(0)} ms after the abort`,
+    );
     // Not a quality outcome: the worker records it as cancelled (or gives it back at shutdown).
     expect(run.passed).toBeNull();
     expect(run.errorClass).toMatch(/abort|cancel/);
@@ -175,4 +184,3 @@ describe('cancelling an agent attempt', () => {
     expect(returnedMs).toBeLessThan(2_000);
   }, 60_000);
 });
-

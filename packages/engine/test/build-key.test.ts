@@ -7,8 +7,16 @@ import { repoDirOf } from '../src/fixture-snapshot';
 import { UPSTREAM_FIXTURES } from '../../core/test/fixtures/upstream-data';
 import { oneCommitFixture } from './one-commit-fixture';
 
-const docker: SandboxDescription = { driver: 'docker', image: 'gitbench-sandbox:x', imageId: 'sha256:1', isolated: true, workdir: '/work' };
-const OWN_SUITES = ['fixtures', 'fixtures/gists', 'fixtures/repo-tasks'].map((dir) => path.resolve(import.meta.dirname, '../../..', dir));
+const docker: SandboxDescription = {
+  driver: 'docker',
+  image: 'gitbench-sandbox:x',
+  imageId: 'sha256:1',
+  isolated: true,
+  workdir: '/work',
+};
+const OWN_SUITES = ['fixtures', 'fixtures/gists', 'fixtures/repo-tasks'].map((dir) =>
+  path.resolve(import.meta.dirname, '../../..', dir),
+);
 
 async function allFixtures(): Promise<Fixture[]> {
   const suites = await Promise.all([UPSTREAM_FIXTURES, ...OWN_SUITES].map((dir) => loadSuiteDir(dir)));
@@ -24,7 +32,13 @@ class RecordingDriver implements SandboxDriver {
   }
   async runOnce(request: BatchRequest): Promise<OneShotResult> {
     this.requests.push(request);
-    return { groups: request.groups.map(() => []), stoppedAt: [], aborted: 'recorded only', durationMs: 0, sandboxId: 'recorded' };
+    return {
+      groups: request.groups.map(() => []),
+      stoppedAt: [],
+      aborted: 'recorded only',
+      durationMs: 0,
+      sandboxId: 'recorded',
+    };
   }
   openSession(): never {
     throw new Error('not used');
@@ -59,7 +73,13 @@ describe('a fixture build key', () => {
     // A state assertion more is a definition (and a probe) more: a new build, its look-ups read again.
     const sa = suite.fixtures.find((f) => f.scoring.type === 'state_assertions')!;
     const expected = sa.scoring.expected_state as { assertions: unknown[] };
-    const more = { ...sa, scoring: { ...sa.scoring, expected_state: { assertions: [...expected.assertions, { type: 'file_exists', path: 'README.md' }] } } };
+    const more = {
+      ...sa,
+      scoring: {
+        ...sa.scoring,
+        expected_state: { assertions: [...expected.assertions, { type: 'file_exists', path: 'README.md' }] },
+      },
+    };
     expect(fixtureBuildKey(more, docker)).not.toBe(fixtureBuildKey(sa, docker));
     expect(fixtureBuildKey(exact, docker)).toMatch(/^[0-9a-f]{64}$/);
     expect(fixtureBuildKey(bisect, { ...docker, imageId: 'sha256:2' })).not.toBe(key);
@@ -78,8 +98,16 @@ describe('a fixture build key', () => {
     const fixtures = await allFixtures();
     for (const f of fixtures.slice(0, 40)) {
       const key = fixtureBuildKey(f, docker);
-      for (const change of [{ prompt: `${f.prompt}.` }, { expected: `${f.expected}.` }, { setup: [...f.setup, 'true'] }, { tags: [...f.tags, 'x'] }, { description: `${f.description}.` }]) {
-        expect(fixtureBuildKey({ ...f, ...change }, docker), `${f.domain}/${f.id} ${Object.keys(change)[0]}`).not.toBe(key);
+      for (const change of [
+        { prompt: `${f.prompt}.` },
+        { expected: `${f.expected}.` },
+        { setup: [...f.setup, 'true'] },
+        { tags: [...f.tags, 'x'] },
+        { description: `${f.description}.` },
+      ]) {
+        expect(fixtureBuildKey({ ...f, ...change }, docker), `${f.domain}/${f.id} ${Object.keys(change)[0]}`).not.toBe(
+          key,
+        );
       }
       expect(fixtureBuildKey(f, { ...docker, imageId: 'sha256:2' })).not.toBe(key);
     }
@@ -101,12 +129,17 @@ describe('a fixture build key', () => {
           // The set-up script under a fixed prefix that enters the repository directory.
           expect(holds(setupScript(f)), `${where} setup`).toBe(true);
           expect(holds(repoDirOf(f)), `${where} repoDir`).toBe(true);
-          expect(step.command.replace(setupScript(f), '').replaceAll(repoDir, 'R')).toBe('mkdir -p -- R && cd -- R || exit 90\n');
+          expect(step.command.replace(setupScript(f), '').replaceAll(repoDir, 'R')).toBe(
+            'mkdir -p -- R && cd -- R || exit 90\n',
+          );
         } else if (step.id === 'workspace') {
           expect(step.command.replaceAll(repoDir, 'R')).toBe('mkdir -p -- R');
         } else if (step.id.startsWith('probe.') || step.id.startsWith('pristine.')) {
           // The look-ups read ahead are held whole, with the workspace's path left out (see pristineKeyOf).
-          expect(holds(JSON.parse(JSON.stringify(step).replaceAll(RecordingDriver.WORKDIR, '<workdir>'))), `${where} ${step.id}`).toBe(true);
+          expect(
+            holds(JSON.parse(JSON.stringify(step).replaceAll(RecordingDriver.WORKDIR, '<workdir>'))),
+            `${where} ${step.id}`,
+          ).toBe(true);
         } else {
           expect(holds(step.command), `${where} ${step.id}`).toBe(true);
           if (step.thenPython !== undefined) expect(holds(step.thenPython), `${where} ${step.id} python`).toBe(true);
@@ -114,6 +147,16 @@ describe('a fixture build key', () => {
       }
     }
     // Every kind of step was seen, so none of the branches above is dead.
-    expect([...kinds].sort()).toEqual(['archive', 'commits', 'context', 'files', 'pristine', 'probe', 'setup', 'state', 'workspace']);
+    expect([...kinds].sort()).toEqual([
+      'archive',
+      'commits',
+      'context',
+      'files',
+      'pristine',
+      'probe',
+      'setup',
+      'state',
+      'workspace',
+    ]);
   });
 });

@@ -7,7 +7,8 @@ import { builtGitFiles } from '../src/built-git-files';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'gb-built-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const run = (cwd: string, cmd: string, ...args: string[]) => spawnSync(cmd, args, { cwd, env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' } });
+const run = (cwd: string, cmd: string, ...args: string[]) =>
+  spawnSync(cmd, args, { cwd, env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' } });
 
 describe("the build's git files, read from its archive", () => {
   it('lists every git directory and the files the look-ups put back, under long names too', () => {
@@ -27,7 +28,9 @@ describe("the build's git files, read from its archive", () => {
     const built = builtGitFiles(tar, 'repo');
     expect(built.repoDir).toBe('repo');
     expect(built.gitDirs).toEqual(['remote.git', 'repo/.git', deep]);
-    const text = Object.fromEntries(Object.entries(built.files).map(([p, b]) => [p, Buffer.from(b, 'base64').toString()]));
+    const text = Object.fromEntries(
+      Object.entries(built.files).map(([p, b]) => [p, Buffer.from(b, 'base64').toString()]),
+    );
     expect(text['repo/.git/info/exclude']).toBe('_remote/\n');
     expect(text['repo/.git/shallow']).toBe(`${'0'.repeat(40)}\n`);
     expect(text[`${deep}/info/attributes`]).toBe('* -diff\n');

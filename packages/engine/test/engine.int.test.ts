@@ -7,11 +7,28 @@ import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { existsSync, readdirSync } from 'node:fs';
 import type { CompletionResult } from '@gitbench/providers';
-import { evidenceOfRun, buildFixtureRepositories, buildFixtureRepository, executeAttempt, scoreAttempt, selfcheckFixture, type FixtureSnapshot } from '../src';
+import {
+  evidenceOfRun,
+  buildFixtureRepositories,
+  buildFixtureRepository,
+  executeAttempt,
+  scoreAttempt,
+  selfcheckFixture,
+  type FixtureSnapshot,
+} from '../src';
 import { cleanFixture } from './agent/support/clean-fixture';
 
 const completion = (output: string) =>
-  ({ output, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
+  ({
+    output,
+    qualityFailure: null,
+    usage: {},
+    cost: { source: 'unknown', usd: null },
+    apiDurationMs: 1,
+    route: {},
+    retries: [],
+    flags: [],
+  }) as unknown as CompletionResult;
 
 import { UPSTREAM_FIXTURES as UPSTREAM } from '../../core/test/fixtures/upstream-data';
 import { useTestDriver } from './test-driver';
@@ -52,7 +69,9 @@ describe('fixture repositories', () => {
       // A folder with its own suite.yaml is a task family's suite, not a domain of this one.
       .filter((d) => d.isDirectory() && !existsSync(join(OURS, d.name, 'suite.yaml')))
       .flatMap((d) => ['f002.yaml', 'f011.yaml'].map((f) => `${d.name}/${f}`));
-    const suite = parseSuite(await Promise.all(files.map(async (path) => ({ path, text: await readFile(join(OURS, path), 'utf8') }))));
+    const suite = parseSuite(
+      await Promise.all(files.map(async (path) => ({ path, text: await readFile(join(OURS, path), 'utf8') }))),
+    );
     expect(suite.errors).toEqual([]);
     const broken = { ...suite.fixtures[0]!, id: 'broken', setup: ['git init -q', 'exit 7'] };
     const fixtures = [...suite.fixtures.slice(0, 5), broken, ...suite.fixtures.slice(5)];
@@ -60,11 +79,20 @@ describe('fixture repositories', () => {
     // Reversed, so every fixture follows a different one than in any other order.
     const together = await buildFixtureRepositories([...fixtures].reverse(), driver, { sandboxes: 2 });
     expect(together.find((o) => o.fixture.id === 'broken')?.error?.message).toMatch(/setup\[1\] exited with status 7/);
-    const byKey = new Map(together.filter((o) => o.snapshot).map((o) => [`${o.fixture.domain}/${o.fixture.id}`, o.snapshot!]));
+    const byKey = new Map(
+      together.filter((o) => o.snapshot).map((o) => [`${o.fixture.domain}/${o.fixture.id}`, o.snapshot!]),
+    );
     expect(byKey.size).toBe(suite.fixtures.length);
     for (const a of alone) {
       const b = byKey.get(`${a.domain}/${a.fixtureId}`)!;
-      expect({ key: `${a.domain}/${a.fixtureId}`, files: archived(b.tar), hash: b.inputHash, head: b.head, context: b.context, commits: b.commits }).toEqual({
+      expect({
+        key: `${a.domain}/${a.fixtureId}`,
+        files: archived(b.tar),
+        hash: b.inputHash,
+        head: b.head,
+        context: b.context,
+        commits: b.commits,
+      }).toEqual({
         key: `${a.domain}/${a.fixtureId}`,
         files: archived(a.tar),
         hash: a.inputHash,
@@ -80,14 +108,23 @@ describe('fixture repositories', () => {
 
   it('are dealt to the sandboxes in turn, each benchmark shared between them, and come back in the order given', async () => {
     const base = await upstreamFixture('git_clean/f001');
-    const fixtures = Array.from({ length: 7 }, (_, i) => ({ ...base, id: `dealt${i}`, setup: ['git init -q', `echo ${i} > n.txt`] }));
+    const fixtures = Array.from({ length: 7 }, (_, i) => ({
+      ...base,
+      id: `dealt${i}`,
+      setup: ['git init -q', `echo ${i} > n.txt`],
+    }));
     const batches: string[][] = [];
     const recording = new Proxy(driver, {
       get(target, key) {
         const value = Reflect.get(target, key, target) as unknown;
-        if (key !== 'runOnce' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        if (key !== 'runOnce' || typeof value !== 'function')
+          return typeof value === 'function' ? value.bind(target) : value;
         return (request: { groups: { steps: { id: string; command: string }[] }[] }, opts: unknown) => {
-          batches.push(request.groups.flatMap((g) => g.steps.filter((s) => s.id === 'setup').map((s) => /git_clean_(dealt\d)/.exec(s.command)![1]!)));
+          batches.push(
+            request.groups.flatMap((g) =>
+              g.steps.filter((s) => s.id === 'setup').map((s) => /git_clean_(dealt\d)/.exec(s.command)![1]!),
+            ),
+          );
           return (value as (r: unknown, o: unknown) => unknown).call(target, request, opts);
         };
       },
@@ -116,7 +153,15 @@ describe('scoring an attempt', () => {
     snapshot = await buildFixtureRepository(fixture, driver);
   });
   const score = (output: string, snap = snapshot) =>
-    scoreAttempt({ fixture, snapshot: snap, driver, outputMode: 'text', prompt: fixture.prompt, output, labels: runLabel });
+    scoreAttempt({
+      fixture,
+      snapshot: snap,
+      driver,
+      outputMode: 'text',
+      prompt: fixture.prompt,
+      output,
+      labels: runLabel,
+    });
 
   it('runs the answer in a restored repository and recomputes the input hash there', async () => {
     const a = await score('git clean -f');
@@ -155,7 +200,15 @@ describe('scoring an attempt', () => {
     expect(errors).toEqual([]);
     const fresh = fixtures[0]!;
     const snap = await buildFixtureRepository(fresh, driver, { labels: runLabel });
-    const a = await scoreAttempt({ fixture: fresh, snapshot: snap, driver, outputMode: 'text', prompt: fresh.prompt, output: fresh.expected, labels: runLabel });
+    const a = await scoreAttempt({
+      fixture: fresh,
+      snapshot: snap,
+      driver,
+      outputMode: 'text',
+      prompt: fresh.prompt,
+      output: fresh.expected,
+      labels: runLabel,
+    });
     expect(a.outcome).toBe('PASS');
     expect(a.hashes.input).toBe(snap.inputHash);
   });
@@ -174,19 +227,50 @@ describe('scoring an attempt', () => {
     const altered: FixtureSnapshot = { ...built, inputHash: 'f'.repeat(64) };
     const model = { name: 'fixed', complete: () => Promise.resolve(completion('rm junk.txt')) };
 
-    const single = await executeAttempt({ fixture, snapshot: altered, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel });
-    const agent = await executeAttempt({ fixture, snapshot: altered, driver, model, modelName: 'oracle', mode: 'agent', labels: runLabel });
+    const single = await executeAttempt({
+      fixture,
+      snapshot: altered,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+    });
+    const agent = await executeAttempt({
+      fixture,
+      snapshot: altered,
+      driver,
+      model,
+      modelName: 'oracle',
+      mode: 'agent',
+      labels: runLabel,
+    });
 
-    const classOf = (r: typeof single) => ({ ending: r.ending, status: r.status, errorClass: r.errorClass, passed: r.passed });
-    expect(classOf(single)).toEqual({ ending: { outcome: 'HASH_MISMATCH' }, status: 'HASH_MISMATCH', errorClass: 'hash_mismatch', passed: null });
+    const classOf = (r: typeof single) => ({
+      ending: r.ending,
+      status: r.status,
+      errorClass: r.errorClass,
+      passed: r.passed,
+    });
+    expect(classOf(single)).toEqual({
+      ending: { outcome: 'HASH_MISMATCH' },
+      status: 'HASH_MISMATCH',
+      errorClass: 'hash_mismatch',
+      passed: null,
+    });
     expect(classOf(agent)).toEqual(classOf(single));
 
     // The evidence says which hashes differed: the repository as restored against the snapshot's record.
     for (const run of [single, agent]) {
       expect(run.attempt!.hashes).toMatchObject({ input: built.inputHash, expectedInput: 'f'.repeat(64) });
-      expect(run.errorMessage).toBe(`restored repository differs from the fixture snapshot (input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`);
+      expect(run.errorMessage).toBe(
+        `restored repository differs from the fixture snapshot (input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`,
+      );
       const evidence = evidenceOfRun(run, { mode: run === agent ? 'agent' : 'text', expected: fixture.expected });
-      expect(evidence.scoring).toMatchObject({ outcome: 'HASH_MISMATCH', hashes: { input: built.inputHash, expectedInput: 'f'.repeat(64) } });
+      expect(evidence.scoring).toMatchObject({
+        outcome: 'HASH_MISMATCH',
+        hashes: { input: built.inputHash, expectedInput: 'f'.repeat(64) },
+      });
       expect(evidence.error).toEqual({ class: 'hash_mismatch', message: run.errorMessage });
     }
     // Not the fixture's repository: the agent never ran on it.
@@ -220,17 +304,38 @@ describe('scoring an attempt', () => {
   it('starts no container when the scorer decides on the text', async () => {
     const exact = await upstreamFixture('worktree_usage/f004');
     const snap = await buildFixtureRepository(exact, driver);
-    const a = await scoreAttempt({ fixture: exact, snapshot: snap, driver, outputMode: 'text', prompt: exact.prompt, output: 'git worktree list' });
+    const a = await scoreAttempt({
+      fixture: exact,
+      snapshot: snap,
+      driver,
+      outputMode: 'text',
+      prompt: exact.prompt,
+      output: 'git worktree list',
+    });
     expect(a.outcome).toBe('PASS');
     expect(a.sandbox).toEqual({ kind: 'none', reason: 'sandbox: none (scored on text)' });
     expect(a.hashes.input).toBe(snap.inputHash);
   });
 
   it('turns a structured answer back into text and fails a malformed one', async () => {
-    const ok = await scoreAttempt({ fixture, snapshot, driver, outputMode: 'json_schema', prompt: fixture.prompt, output: '{"command":"git clean -f"}' });
+    const ok = await scoreAttempt({
+      fixture,
+      snapshot,
+      driver,
+      outputMode: 'json_schema',
+      prompt: fixture.prompt,
+      output: '{"command":"git clean -f"}',
+    });
     expect(ok.scoredText).toBe('git clean -f');
     expect(ok.outcome).toBe('PASS');
-    const bad = await scoreAttempt({ fixture, snapshot, driver, outputMode: 'json_schema', prompt: fixture.prompt, output: 'git clean -f' });
+    const bad = await scoreAttempt({
+      fixture,
+      snapshot,
+      driver,
+      outputMode: 'json_schema',
+      prompt: fixture.prompt,
+      output: 'git clean -f',
+    });
     expect(bad.outcome).toBe('FAIL');
     expect(bad.structuredError).toMatch(/not valid JSON/);
     expect(bad.output).toBe('git clean -f');
@@ -245,7 +350,10 @@ describe('self-check', () => {
   });
 
   it('builds a judged fixture in every run and skips only its scoring', async () => {
-    const r = await selfcheckFixture(await upstreamFixture('commit_messages/f001'), driver, { runs: 2, labels: runLabel });
+    const r = await selfcheckFixture(await upstreamFixture('commit_messages/f001'), driver, {
+      runs: 2,
+      labels: runLabel,
+    });
     expect(r.status).toBe('skipped');
     expect(r.reason).toMatch(/llm_judge.*repository built/);
     expect(r.inputHashes).toHaveLength(2);
@@ -268,7 +376,11 @@ describe('self-check', () => {
     expect(ok.alternatives.map((a) => a.passed)).toEqual([true, true]);
     expect(ok.negatives.map((n) => n.passed)).toEqual([false]);
 
-    const wrong = await selfcheckFixture({ ...fixture, alternatives: [{ answer: 'rm tracked.txt', why: 'not actually correct' }] }, driver, { labels: runLabel });
+    const wrong = await selfcheckFixture(
+      { ...fixture, alternatives: [{ answer: 'rm tracked.txt', why: 'not actually correct' }] },
+      driver,
+      { labels: runLabel },
+    );
     expect(wrong.status).toBe('failed');
     expect(wrong.reason).toMatch(/^alternative fails: "rm tracked\.txt": .*file_not_exists untracked\.txt/);
   });

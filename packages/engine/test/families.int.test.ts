@@ -19,7 +19,15 @@ async function fixture(suite: string, key: string): Promise<Fixture> {
 }
 
 async function score(f: Fixture, snapshot: BuiltSnapshot, output: string) {
-  return scoreAttempt({ fixture: f, snapshot, driver, outputMode: 'text', prompt: renderPrompt(f, snapshot.context, 'text', 30_000), output, labels: runLabel });
+  return scoreAttempt({
+    fixture: f,
+    snapshot,
+    driver,
+    outputMode: 'text',
+    prompt: renderPrompt(f, snapshot.context, 'text', 30_000),
+    output,
+    labels: runLabel,
+  });
 }
 
 describe('repository tasks', () => {
@@ -42,8 +50,17 @@ describe('repository tasks', () => {
     expect(check).toMatchObject({ status: 'passed', reference: { passed: true } });
     const nop = await score(task, snapshot, '');
     expect(nop.outcome).toBe('FAIL');
-    expect(nop.checks.find((c) => c.check === 'Process')).toMatchObject({ ok: false, detail: 'no output found: output/card.png' });
-    expect(nop.family).toMatchObject({ family: 'repo_task', process: false, result: false, kind: 'no_output', marketValueUsd: 5 });
+    expect(nop.checks.find((c) => c.check === 'Process')).toMatchObject({
+      ok: false,
+      detail: 'no output found: output/card.png',
+    });
+    expect(nop.family).toMatchObject({
+      family: 'repo_task',
+      process: false,
+      result: false,
+      kind: 'no_output',
+      marketValueUsd: 5,
+    });
   });
 
   it('grade with the grader of the definition, whatever the answer plants first', async () => {
@@ -86,9 +103,13 @@ describe('gists', () => {
     // The gist's test asserts nothing; the evaluator puts the original test back, which needs the classes.
     const result = await score(gist, snapshot, write('def test_pattern_flat():\n    pass\n'));
     expect(result.outcome).toBe('FAIL');
-    expect(result.checks[0]?.detail).toMatch(/^test_pattern_flat \(call\): outcome differs: 'passed' on the original, 'failed' on the gist/);
+    expect(result.checks[0]?.detail).toMatch(
+      /^test_pattern_flat \(call\): outcome differs: 'passed' on the original, 'failed' on the gist/,
+    );
     // The failure is explained: the exception the restored test raised and the end of its traceback.
-    expect(result.checks[0]?.detail).toMatch(/\nOn the gist it raised NameError; the end of its traceback:\n[\s\S]*E +NameError: name '\w+' is not defined\n[\s\S]*gist\.py:\d+: NameError$/);
+    expect(result.checks[0]?.detail).toMatch(
+      /\nOn the gist it raised NameError; the end of its traceback:\n[\s\S]*E +NameError: name '\w+' is not defined\n[\s\S]*gist\.py:\d+: NameError$/,
+    );
   });
 
   it('refuse a gist that reaches into the repository instead of inlining it', async () => {

@@ -3,15 +3,44 @@ import { renderPrompt, type Fixture, type GgbOutcome } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_COST } from '@gitbench/core';
-import type { AgentChatResult, AgentModel, CompletionRequest, CompletionResult, JudgeMember } from '@gitbench/providers';
+import type {
+  AgentChatResult,
+  AgentModel,
+  CompletionRequest,
+  CompletionResult,
+  JudgeMember,
+} from '@gitbench/providers';
 import { InMemoryHistoryJudgeCache, parseAttemptEvidence } from '@gitbench/core';
 import { loadProfiles, ProviderRegistry } from '@gitbench/providers';
-import { evidenceOfRun, buildFixtureRepository, executeAttempt, judgeGgbAttempt, judgeUsageOf, loadSuiteDir, scoreAttempt, selfcheckSuite } from '../src';
-import { chatCompletion, startFakeModelServer, type FakeModelServer } from '../../providers/test/support/fake-model-server';
+import {
+  evidenceOfRun,
+  buildFixtureRepository,
+  executeAttempt,
+  judgeGgbAttempt,
+  judgeUsageOf,
+  loadSuiteDir,
+  scoreAttempt,
+  selfcheckSuite,
+} from '../src';
+import {
+  chatCompletion,
+  startFakeModelServer,
+  type FakeModelServer,
+} from '../../providers/test/support/fake-model-server';
 import { useTestDriver } from './test-driver';
 
 const completion = (output: string, structuredOutput?: unknown) =>
-  ({ output, structuredOutput, qualityFailure: null, usage: {}, cost: { source: 'unknown', usd: null }, apiDurationMs: 1, route: {}, retries: [], flags: [] }) as unknown as CompletionResult;
+  ({
+    output,
+    structuredOutput,
+    qualityFailure: null,
+    usage: {},
+    cost: { source: 'unknown', usd: null },
+    apiDurationMs: 1,
+    route: {},
+    retries: [],
+    flags: [],
+  }) as unknown as CompletionResult;
 
 const SUITE = join(import.meta.dirname, '../../../fixtures/ggb');
 let driver: DockerSandboxDriver;
@@ -44,9 +73,18 @@ describe('GitGoodBench suite', () => {
   });
 
   it('self-checks a sample of every type in three runs: references solve, nops and wrong answers fail, hashes stable', async () => {
-    const sample = ['mcr/click-m01', 'mcr/requests-m04', 'ir/click-ir01', 'ir/requests-ir04', 'icc/click-icc01', 'icc/requests-icc04'].map(pick);
+    const sample = [
+      'mcr/click-m01',
+      'mcr/requests-m04',
+      'ir/click-ir01',
+      'ir/requests-ir04',
+      'icc/click-icc01',
+      'icc/requests-icc04',
+    ].map(pick);
     const summary = await selfcheckSuite(sample, driver, { runs: 3, workers: 2, labels: runLabel });
-    expect(summary.fixtures.filter((f) => f.status !== 'passed').map((f) => `${f.benchmark}/${f.id}: ${f.reason}`)).toEqual([]);
+    expect(
+      summary.fixtures.filter((f) => f.status !== 'passed').map((f) => `${f.benchmark}/${f.id}: ${f.reason}`),
+    ).toEqual([]);
     expect(summary.stableHashes).toBe(sample.length);
     expect(summary.negativesChecked).toBe(sample.length * 2);
   }, 600_000);
@@ -54,19 +92,38 @@ describe('GitGoodBench suite', () => {
   it('records the MCR diff to the merge commit and both IR verdicts as evidence', async () => {
     const mcr = pick('mcr/click-m01');
     const snap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
-    const wrong = await scoreAttempt({ fixture: mcr, snapshot: snap, driver, outputMode: 'text', prompt: renderPrompt(mcr, snap.context, 'text', 30_000), output: mcr.negatives![1]!.answer, labels: runLabel });
+    const wrong = await scoreAttempt({
+      fixture: mcr,
+      snapshot: snap,
+      driver,
+      outputMode: 'text',
+      prompt: renderPrompt(mcr, snap.context, 'text', 30_000),
+      output: mcr.negatives![1]!.answer,
+      labels: runLabel,
+    });
     const m = wrong.family as GgbOutcome;
     expect(m).toMatchObject({ family: 'ggb', scenario: 'mcr', success: true, solved: false, mcr: { unmerged: [] } });
     expect(m.mcr!.diff).toMatch(/^diff --git /);
 
     const ir = pick('ir/click-ir01');
     const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
-    const attempt = await scoreAttempt({ fixture: ir, snapshot: irSnap, driver, outputMode: 'text', prompt: renderPrompt(ir, irSnap.context, 'text', 30_000), output: 'git rebase --continue', labels: runLabel });
+    const attempt = await scoreAttempt({
+      fixture: ir,
+      snapshot: irSnap,
+      driver,
+      outputMode: 'text',
+      prompt: renderPrompt(ir, irSnap.context, 'text', 30_000),
+      output: 'git rebase --continue',
+      labels: runLabel,
+    });
     expect(attempt.outcome).toBe('NEEDS_JUDGE');
     const { attempt: judged } = await judgeGgbAttempt({ attempt, ask: 'scripted' });
     const h = judged.family as GgbOutcome;
     expect(judged.outcome).toBe('FAIL');
-    expect(h.judge?.verdicts.map((v) => [v.agentAs, v.result])).toEqual([['HISTORY-1', 'TIE'], ['HISTORY-2', 'TIE']]);
+    expect(h.judge?.verdicts.map((v) => [v.agentAs, v.result])).toEqual([
+      ['HISTORY-1', 'TIE'],
+      ['HISTORY-2', 'TIE'],
+    ]);
     expect(h.histories!.agent.map((c) => c.message)).toEqual(h.histories!.original.map((c) => c.message));
   }, 300_000);
 
@@ -81,47 +138,137 @@ describe('GitGoodBench suite', () => {
       identity: { provider: 'mock' },
       provider: { name: 'judge', kind: 'openai', complete: (r) => (requests.push(r), reply(r)) },
     });
-    const tie = member('judge-a', () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })));
-    const run = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    const tie = member('judge-a', () =>
+      Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })),
+    );
+    const run = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+    });
     expect(run.ending).toEqual({ outcome: 'FAIL' });
-    expect(requests.map((r) => [r.temperature, r.schemaName])).toEqual([[0, 'history_evaluation'], [0, 'history_evaluation']]);
+    expect(requests.map((r) => [r.temperature, r.schemaName])).toEqual([
+      [0, 'history_evaluation'],
+      [0, 'history_evaluation'],
+    ]);
     expect(run.historyJudgeCalls).toHaveLength(2);
-    expect((run.attempt!.family as GgbOutcome).judge).toMatchObject({ status: 'scored', verdicts: [{ result: 'TIE' }, { result: 'TIE' }] });
+    expect((run.attempt!.family as GgbOutcome).judge).toMatchObject({
+      status: 'scored',
+      verdicts: [{ result: 'TIE' }, { result: 'TIE' }],
+    });
 
     // Judged once: the same histories before the same judge are not asked again.
-    const cached = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    const cached = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+    });
     expect(cached.ending).toEqual({ outcome: 'FAIL' });
     expect(requests).toHaveLength(2);
 
     // A judge profile of a built-in provider plays the scripted judge (no model call).
-    const builtin: JudgeMember = { ...member('judge-builtin', () => Promise.reject(new Error('not asked'))), provider: { name: 'mock', kind: 'mock', complete: () => Promise.reject(new Error('not asked')) } };
-    const scripted = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [builtin] }) } });
+    const builtin: JudgeMember = {
+      ...member('judge-builtin', () => Promise.reject(new Error('not asked'))),
+      provider: { name: 'mock', kind: 'mock', complete: () => Promise.reject(new Error('not asked')) },
+    };
+    const scripted = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+      judge: { panel: () => ({ profile: 'p', members: [builtin] }) },
+    });
     expect(scripted.ending).toEqual({ outcome: 'FAIL' });
     expect((scripted.attempt!.family as GgbOutcome).judge?.verdicts.map((v) => v.result)).toEqual(['TIE', 'TIE']);
 
     const broken = member('judge-b', () => Promise.reject(new Error('judge down')));
-    const unscored = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [broken] }) } });
+    const unscored = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+      judge: { panel: () => ({ profile: 'p', members: [broken] }) },
+    });
     expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
     expect(unscored.passed).toBeNull();
-    expect((unscored.attempt!.family as GgbOutcome)).toMatchObject({ solved: null, judge: { status: 'unscored' } });
+    expect(unscored.attempt!.family as GgbOutcome).toMatchObject({ solved: null, judge: { status: 'unscored' } });
   }, 300_000);
 
-  it('stores the history judge\'s usage and cost in the attempt\'s evidence, apart from the target model\'s', async () => {
+  it("stores the history judge's usage and cost in the attempt's evidence, apart from the target model's", async () => {
     const ir = pick('ir/click-ir01');
     const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
-    const route = { provider: 'fixed', profile: 'fixed', baseUrl: null, requestedModel: 'fixed', servedModel: null, responseId: null, upstreamProvider: null, simulated: false };
-    const answer = { output: 'git rebase --continue', reasoning: null, qualityFailure: null, usage: { inputTokens: 50, outputTokens: 5, reasoningTokens: null, totalTokens: 55 }, cost: { source: 'provider', usd: 0.00001 }, apiDurationMs: 1, route, requestConfig: {}, retries: [], transcript: [], flags: [] };
+    const route = {
+      provider: 'fixed',
+      profile: 'fixed',
+      baseUrl: null,
+      requestedModel: 'fixed',
+      servedModel: null,
+      responseId: null,
+      upstreamProvider: null,
+      simulated: false,
+    };
+    const answer = {
+      output: 'git rebase --continue',
+      reasoning: null,
+      qualityFailure: null,
+      usage: { inputTokens: 50, outputTokens: 5, reasoningTokens: null, totalTokens: 55 },
+      cost: { source: 'provider', usd: 0.00001 },
+      apiDurationMs: 1,
+      route,
+      requestConfig: {},
+      retries: [],
+      transcript: [],
+      flags: [],
+    };
     const model = { name: 'fixed', complete: () => Promise.resolve(answer as unknown as CompletionResult) };
     // A judge profile behind a local OpenAI-compatible server that reports each call's tokens and cost.
-    server = await startFakeModelServer(() => ({ json: chatCompletion({ content: '{"evaluation_result":"TIE","evaluation_reason":"same history"}', usage: { prompt: 900, completion: 20, cost: 0.0004 } }) }));
-    const config = { models: { judges: { models: ['judge-a'], base_url: `${server.url}/v1`, api_key_env: 'JUDGE_KEY' } }, judge: { profile: 'judges' } };
-    const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(config), { JUDGE_KEY: 'k' }), env: { JUDGE_KEY: 'k' } });
-    const run = await executeAttempt({ fixture: ir, snapshot, driver, model, modelName: 'fixed', mode: 'text', labels: runLabel, judge: { panel: () => registry.judgePanel(), historyCache: new InMemoryHistoryJudgeCache() } });
+    server = await startFakeModelServer(() => ({
+      json: chatCompletion({
+        content: '{"evaluation_result":"TIE","evaluation_reason":"same history"}',
+        usage: { prompt: 900, completion: 20, cost: 0.0004 },
+      }),
+    }));
+    const config = {
+      models: { judges: { models: ['judge-a'], base_url: `${server.url}/v1`, api_key_env: 'JUDGE_KEY' } },
+      judge: { profile: 'judges' },
+    };
+    const registry = new ProviderRegistry({
+      profiles: loadProfiles(JSON.stringify(config), { JUDGE_KEY: 'k' }),
+      env: { JUDGE_KEY: 'k' },
+    });
+    const run = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model,
+      modelName: 'fixed',
+      mode: 'text',
+      labels: runLabel,
+      judge: { panel: () => registry.judgePanel(), historyCache: new InMemoryHistoryJudgeCache() },
+    });
     expect(run.ending).toEqual({ outcome: 'FAIL' });
     expect(server.requests).toHaveLength(2);
 
     // What the worker stores as the try's evidence (engine-executor's evidenceOf), read back as the pages read it.
-    const evidence = parseAttemptEvidence(JSON.parse(JSON.stringify(evidenceOfRun(run, { mode: 'text', expected: ir.expected }))));
+    const evidence = parseAttemptEvidence(
+      JSON.parse(JSON.stringify(evidenceOfRun(run, { mode: 'text', expected: ir.expected }))),
+    );
     if (evidence.origin !== 'gitbench') throw new Error('expected GitBench evidence');
     expect(evidence.historyJudgeCalls?.map((c) => [c.usage.inputTokens, c.usage.outputTokens, c.cost])).toEqual([
       [900, 20, { source: 'provider', usd: 0.0004 }],
@@ -142,23 +289,63 @@ describe('GitGoodBench suite', () => {
     const mcr = pick('mcr/click-m01');
     const mcrSnap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
     const noText = { name: 'builtin', complete: () => Promise.reject(new Error('agent mode only')) };
-    const oracle = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { toolSet: 'bash+editor', limits: LIMITS } }, labels: runLabel });
-    expect(oracle.ending, String(oracle.errorMessage) + JSON.stringify(oracle.agent?.summary)).toEqual({ outcome: 'PASS' });
+    const oracle = await executeAttempt({
+      fixture: mcr,
+      snapshot: mcrSnap,
+      driver,
+      model: noText,
+      modelName: 'oracle',
+      mode: 'agent',
+      agent: { config: { toolSet: 'bash+editor', limits: LIMITS } },
+      labels: runLabel,
+    });
+    expect(oracle.ending, String(oracle.errorMessage) + JSON.stringify(oracle.agent?.summary)).toEqual({
+      outcome: 'PASS',
+    });
     expect(oracle.attempt!.family).toMatchObject({ family: 'ggb', scenario: 'mcr', solved: true });
-    const nop = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'nop', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    const nop = await executeAttempt({
+      fixture: mcr,
+      snapshot: mcrSnap,
+      driver,
+      model: noText,
+      modelName: 'nop',
+      mode: 'agent',
+      agent: { config: { limits: LIMITS } },
+      labels: runLabel,
+    });
     expect(nop.ending).toEqual({ outcome: 'FAIL' });
     expect(nop.agent!.summary.toolSet).toBe('ggb-mcr');
 
     // The oracle with the paper's tools (the fixtures' default sets): its reference as tool calls.
-    const viaTools = await executeAttempt({ fixture: mcr, snapshot: mcrSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    const viaTools = await executeAttempt({
+      fixture: mcr,
+      snapshot: mcrSnap,
+      driver,
+      model: noText,
+      modelName: 'oracle',
+      mode: 'agent',
+      agent: { config: { limits: LIMITS } },
+      labels: runLabel,
+    });
     expect(viaTools.agent!.summary.toolSet).toBe('ggb-mcr');
     expect(viaTools.ending, String(viaTools.errorMessage)).toEqual({ outcome: 'PASS' });
     const icc = pick('icc/click-icc01');
     const iccSnap = await buildFixtureRepository(icc, driver, { labels: runLabel });
-    const iccRun = await executeAttempt({ fixture: icc, snapshot: iccSnap, driver, model: noText, modelName: 'oracle', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel });
+    const iccRun = await executeAttempt({
+      fixture: icc,
+      snapshot: iccSnap,
+      driver,
+      model: noText,
+      modelName: 'oracle',
+      mode: 'agent',
+      agent: { config: { limits: LIMITS } },
+      labels: runLabel,
+    });
     expect(iccRun.ending).toEqual({ unjudged: 'no_judge_profile' });
     const iccFamily = iccRun.attempt!.family as GgbOutcome;
-    expect(iccFamily.histories!.agent.map((c) => [c.message, c.diff])).toEqual(iccFamily.histories!.original.map((c) => [c.message, c.diff]));
+    expect(iccFamily.histories!.agent.map((c) => [c.message, c.diff])).toEqual(
+      iccFamily.histories!.original.map((c) => [c.message, c.diff]),
+    );
 
     const ir = pick('ir/requests-ir01');
     const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
@@ -167,7 +354,14 @@ describe('GitGoodBench suite', () => {
       { name: 'view_rebase_todo', args: { reason: 'see the plan' } },
       {
         name: 'update_rebase_todo_list',
-        args: { reason: 'fold the last commit into the one before', rebase_todo_list_items: [...Array(n).keys()].map((i) => (i === n - 1 ? { commit_index: i, command: 'squash', commit_msg: "Combined change: 'quoted' $HOME" } : { commit_index: i, command: 'pick' })) },
+        args: {
+          reason: 'fold the last commit into the one before',
+          rebase_todo_list_items: [...Array(n).keys()].map((i) =>
+            i === n - 1
+              ? { commit_index: i, command: 'squash', commit_msg: "Combined change: 'quoted' $HOME" }
+              : { commit_index: i, command: 'pick' },
+          ),
+        },
       },
       { name: 'execute_rebase', args: { reason: 'apply it' } },
       { name: 'submit', args: { answer: '' } },
@@ -189,13 +383,41 @@ describe('GitGoodBench suite', () => {
           cost: UNKNOWN_COST,
           apiDurationMs: 0,
           retries: [],
-          route: { provider: 'scripted', profile: 'test', baseUrl: null, requestedModel: 'scripted-ir', servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
+          route: {
+            provider: 'scripted',
+            profile: 'test',
+            baseUrl: null,
+            requestedModel: 'scripted-ir',
+            servedModel: null,
+            responseId: null,
+            upstreamProvider: null,
+            simulated: false,
+          },
         };
         return Promise.resolve(result);
       },
     };
-    const tie = { memberId: 'j', model: 'judge-agent', identity: { provider: 'mock' }, provider: { name: 'j', kind: 'openai', complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })) } };
-    const run = await executeAttempt({ fixture: ir, snapshot: irSnap, driver, model: agent, modelName: 'scripted-ir', mode: 'agent', agent: { config: { limits: LIMITS } }, labels: runLabel, judge: { panel: () => ({ profile: 'p', members: [tie] }) } });
+    const tie = {
+      memberId: 'j',
+      model: 'judge-agent',
+      identity: { provider: 'mock' },
+      provider: {
+        name: 'j',
+        kind: 'openai',
+        complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })),
+      },
+    };
+    const run = await executeAttempt({
+      fixture: ir,
+      snapshot: irSnap,
+      driver,
+      model: agent,
+      modelName: 'scripted-ir',
+      mode: 'agent',
+      agent: { config: { limits: LIMITS } },
+      labels: runLabel,
+      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+    });
     expect(run.agent!.summary.toolSet).toBe('ggb-ir');
     const family = run.attempt!.family as GgbOutcome;
     expect(family.histories!.rebaseInProgress).toBe(false);

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { REPO_STATE_SCRIPT } from '@gitbench/core';
 import { headOf } from '../src/build-fixture-repository';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd, encoding: 'utf8' });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd, encoding: 'utf8' });
 const state = (cwd: string) => execFileSync('bash', ['-c', REPO_STATE_SCRIPT], { cwd, encoding: 'utf8' });
 
 describe('HEAD read off the repository state', () => {

@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { loadSuiteDir, SuiteDirError, type SuiteCache } from '../src';
 
 const FIXTURE = (id: string) =>
-  [`id: ${id}`, 'description: d', 'difficulty: easy', 'tags: []', 'setup: [git init -q]', 'prompt: p', 'expected: e', 'scoring: {type: exact_match}', ''].join('\n');
+  [
+    `id: ${id}`,
+    'description: d',
+    'difficulty: easy',
+    'tags: []',
+    'setup: [git init -q]',
+    'prompt: p',
+    'expected: e',
+    'scoring: {type: exact_match}',
+    '',
+  ].join('\n');
 
 function suite(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'gitbench-suite-'));
@@ -18,20 +28,32 @@ function suite(files: Record<string, string>): string {
 
 describe('loadSuiteDir', () => {
   it("reads every fixture below the directory and suite.yaml's version", async () => {
-    const dir = suite({ 'suite.yaml': '# comment\nversion: 2.1.0\n', 'log/f001.yaml': FIXTURE('f001'), 'log/f002.yml': FIXTURE('f002'), 'log/README.md': 'no' });
+    const dir = suite({
+      'suite.yaml': '# comment\nversion: 2.1.0\n',
+      'log/f001.yaml': FIXTURE('f001'),
+      'log/f002.yml': FIXTURE('f002'),
+      'log/README.md': 'no',
+    });
     const loaded = await loadSuiteDir(dir);
     expect(loaded.fixtures.map((f) => `${f.domain}/${f.id}`)).toEqual(['log/f001', 'log/f002']);
     expect(loaded).toMatchObject({ dir, files: 2, errors: [], version: '2.1.0', versionSource: 'suite.yaml' });
   });
 
   it('with a cache, parses again only when a byte of the suite changed: a fixture, suite.yaml, an asset or a new file', async () => {
-    const dir = suite({ 'suite.yaml': 'version: 1.0.0\n', 'log/f001.yaml': `${FIXTURE('f001')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`, '_assets/a.txt': 'a\n' });
+    const dir = suite({
+      'suite.yaml': 'version: 1.0.0\n',
+      'log/f001.yaml': `${FIXTURE('f001')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
+      '_assets/a.txt': 'a\n',
+    });
     const cache: SuiteCache = new Map();
     const first = await loadSuiteDir(dir, cache);
     expect(first.errors).toEqual([]);
     expect(await loadSuiteDir(dir, cache)).toBe(first);
     const changes: [string, string][] = [
-      ['log/f001.yaml', `${FIXTURE('f001').replace('prompt: p', 'prompt: q')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`],
+      [
+        'log/f001.yaml',
+        `${FIXTURE('f001').replace('prompt: p', 'prompt: q')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
+      ],
       ['suite.yaml', 'version: 2.0.0\n'],
       ['_assets/a.txt', 'b\n'],
       ['log/f002.yaml', FIXTURE('f002')],
@@ -60,7 +82,11 @@ describe('loadSuiteDir', () => {
   });
 
   it('reports invalid files, suite.yaml included, with file, line and field', async () => {
-    const dir = suite({ 'suite.yaml': 'name: x\nversion: [1]\n', 'log/f001.yaml': FIXTURE('f001'), 'log/f002.yaml': FIXTURE('f002').replace('setup: [git init -q]', 'setup: git init -q') });
+    const dir = suite({
+      'suite.yaml': 'name: x\nversion: [1]\n',
+      'log/f001.yaml': FIXTURE('f001'),
+      'log/f002.yaml': FIXTURE('f002').replace('setup: [git init -q]', 'setup: git init -q'),
+    });
     const loaded = await loadSuiteDir(dir);
     expect(loaded.fixtures).toHaveLength(1);
     // suite.yaml first: an unknown key is refused too, so a typo in `rules` cannot go unnoticed.
@@ -120,14 +146,18 @@ describe('loadSuiteDir', () => {
     expect(outer).toMatchObject({ errors: [], files: 1, version: '2.0.0' });
     const inner = await loadSuiteDir(join(dir, 'tasks'));
     expect(inner).toMatchObject({ errors: [], files: 1, version: '1.0.0' });
-    expect(inner.fixtures[0]?.files?.[0]).toMatchObject({ asset: '_assets/in.md', to: 'input/in.md', base64: Buffer.from('# notes').toString('base64') });
+    expect(inner.fixtures[0]?.files?.[0]).toMatchObject({
+      asset: '_assets/in.md',
+      to: 'input/in.md',
+      base64: Buffer.from('# notes').toString('base64'),
+    });
   });
 
   it('refuses a path that is not a directory', async () => {
     await expect(loadSuiteDir('/nonexistent/suite')).rejects.toBeInstanceOf(SuiteDirError);
   });
 
-  it("loads our own suite with no error and no --strict warning", async () => {
+  it('loads our own suite with no error and no --strict warning', async () => {
     const loaded = await loadSuiteDir(join(import.meta.dirname, '../../../fixtures'));
     expect(loaded.errors).toEqual([]);
     expect(loaded.warnings).toEqual([]);

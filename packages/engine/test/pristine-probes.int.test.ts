@@ -13,7 +13,9 @@ useTestDriver('pristine', (d) => (driver = d), { prestart: 4 });
 let built: { fixture: Fixture; snapshot: BuiltSnapshot }[] = [];
 
 beforeAll(async () => {
-  const fixtures = [...(await loadSuiteDir(UPSTREAM_FIXTURES)).fixtures, ...(await loadSuiteDir(OURS)).fixtures].filter((f) => pristinePlanOf(f));
+  const fixtures = [...(await loadSuiteDir(UPSTREAM_FIXTURES)).fixtures, ...(await loadSuiteDir(OURS)).fixtures].filter(
+    (f) => pristinePlanOf(f),
+  );
   const outcomes = await buildFixtureRepositories(fixtures, driver, { sandboxes: 2 });
   expect(outcomes.filter((o) => o.error).map((o) => o.error!.message)).toEqual([]);
   built = outcomes.map((o) => ({ fixture: o.fixture, snapshot: o.snapshot! }));
@@ -41,18 +43,28 @@ describe('look-ups read by the build for answers that run nothing', () => {
       const key = `${fixture.domain}/${fixture.id}`;
       for (const p of snapshot.pristine!.probes) {
         const mine = own.evidence.probes[p.id];
-        if (!mine || JSON.stringify(said(mine)) !== JSON.stringify(said(p.record))) differ.push(`${key} ${p.id}: build ${JSON.stringify(said(p.record))} vs own ${JSON.stringify(mine && said(mine))}`);
+        if (!mine || JSON.stringify(said(mine)) !== JSON.stringify(said(p.record)))
+          differ.push(
+            `${key} ${p.id}: build ${JSON.stringify(said(p.record))} vs own ${JSON.stringify(mine && said(mine))}`,
+          );
       }
-      if (own.evidence.repoStateAfter !== snapshot.pristine!.repoStateAfter) differ.push(`${key}: repository state after the look-ups differs`);
+      if (own.evidence.repoStateAfter !== snapshot.pristine!.repoStateAfter)
+        differ.push(`${key}: repository state after the look-ups differs`);
     }
     expect(differ).toEqual([]);
   }, 600_000);
 
   it('score an answer that runs nothing without a sandbox of its own, to the same outcome and checks', async () => {
-    const cases = built.filter(({ fixture }) => ['bisect_regression', 'reflog_recovery', 'state_assertions'].includes(fixture.scoring.type)).slice(0, 9);
+    const cases = built
+      .filter(({ fixture }) =>
+        ['bisect_regression', 'reflog_recovery', 'state_assertions'].includes(fixture.scoring.type),
+      )
+      .slice(0, 9);
     for (const { fixture, snapshot } of cases) {
       // The reference for the scorers that never run an answer; an empty answer for the others.
-      const output = getScorer(fixture.scoring.type).plan(fixture, String(fixture.expected))?.answerCommands.length ? '' : String(fixture.expected);
+      const output = getScorer(fixture.scoring.type).plan(fixture, String(fixture.expected))?.answerCommands.length
+        ? ''
+        : String(fixture.expected);
       const input = { fixture, driver, outputMode: 'text' as const, prompt: 'p', output };
       const atBuild = await scoreAttempt({ ...input, snapshot });
       const { pristine: _pristine, ...older } = snapshot;
@@ -60,7 +72,10 @@ describe('look-ups read by the build for answers that run nothing', () => {
       const key = `${fixture.domain}/${fixture.id}`;
       expect(atBuild.sandbox.kind === 'docker' && atBuild.sandbox.atBuild, key).toBe(true);
       expect(own.sandbox.kind === 'docker' && own.sandbox.atBuild, key).toBeUndefined();
-      expect({ outcome: atBuild.outcome, score: atBuild.score, checks: atBuild.checks, input: atBuild.hashes.input }, key).toEqual({
+      expect(
+        { outcome: atBuild.outcome, score: atBuild.score, checks: atBuild.checks, input: atBuild.hashes.input },
+        key,
+      ).toEqual({
         outcome: own.outcome,
         score: own.score,
         checks: own.checks,
@@ -71,7 +86,11 @@ describe('look-ups read by the build for answers that run nothing', () => {
   }, 300_000);
 
   it('are not taken by an attempt whose limits give its look-ups other output caps, nor by one that runs a command', async () => {
-    const { fixture, snapshot } = built.find(({ fixture }) => fixture.scoring.type === 'state_assertions' && getScorer('state_assertions').plan(fixture, 'git status')!.answerCommands.length === 1)!;
+    const { fixture, snapshot } = built.find(
+      ({ fixture }) =>
+        fixture.scoring.type === 'state_assertions' &&
+        getScorer('state_assertions').plan(fixture, 'git status')!.answerCommands.length === 1,
+    )!;
     const input = { fixture, snapshot, driver, outputMode: 'text' as const, prompt: 'p' };
     const capped = await scoreAttempt({ ...input, output: '', exec: { maxAttemptOutputBytes: 64 * 1024 } });
     expect(capped.sandbox.kind === 'docker' && capped.sandbox.sandboxId).toBeTruthy();

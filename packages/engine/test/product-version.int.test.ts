@@ -8,7 +8,11 @@ import { detectProductVersion } from '../src';
 /** The version a process records: a baked GITBENCH_VERSION, else its checkout's commit and tree state, else unknown. */
 const scratch = mkdtempSync(join(tmpdir(), 'gitbench-version-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: scratch, encoding: 'utf8' }).stdout.trim();
+const git = (...args: string[]) =>
+  spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd: scratch,
+    encoding: 'utf8',
+  }).stdout.trim();
 const none = {};
 
 describe('detectProductVersion', () => {
@@ -31,8 +35,16 @@ describe('detectProductVersion', () => {
   });
 
   it('takes a baked GITBENCH_VERSION first, -dirty marking a modified build', () => {
-    expect(detectProductVersion({ GITBENCH_VERSION: '9f1c2d3' }, scratch)).toEqual({ version: '9f1c2d3', dirty: false, source: 'GITBENCH_VERSION' });
-    expect(detectProductVersion({ GITBENCH_VERSION: ' 9f1c2d3-dirty\n' }, scratch)).toEqual({ version: '9f1c2d3', dirty: true, source: 'GITBENCH_VERSION' });
+    expect(detectProductVersion({ GITBENCH_VERSION: '9f1c2d3' }, scratch)).toEqual({
+      version: '9f1c2d3',
+      dirty: false,
+      source: 'GITBENCH_VERSION',
+    });
+    expect(detectProductVersion({ GITBENCH_VERSION: ' 9f1c2d3-dirty\n' }, scratch)).toEqual({
+      version: '9f1c2d3',
+      dirty: true,
+      source: 'GITBENCH_VERSION',
+    });
     expect(detectProductVersion({ GITBENCH_VERSION: '  ' }, scratch).source).toBe('git');
   });
 });

@@ -12,7 +12,9 @@
  */
 /** A fixture's scoring (state assertions on git's output) and difficulty, the last lines of its YAML. */
 function stateAssertions(checks: [command: string, kind: 'contains' | 'not_contains', text: string][]): string {
-  const lines = checks.map(([command, kind, text]) => `    - type: git_output\n      command: ${command}\n      ${kind}: ${text}`);
+  const lines = checks.map(
+    ([command, kind, text]) => `    - type: git_output\n      command: ${command}\n      ${kind}: ${text}`,
+  );
   return `scoring:\n  type: state_assertions\n  expected_state:\n    assertions:\n${lines.join('\n')}\ndifficulty: easy\n`;
 }
 
@@ -89,11 +91,15 @@ const SILENT_FSMONITOR = `printf '#!/bin/sh\\nprintf "tok\\\\0"\\n' > /tmp/fsm &
 export const INDEX_ATTACKS: Record<string, string> = {
   'assume-unchanged bits on the changed files': 'git update-index --assume-unchanged tracked.txt run.sh',
   'skip-worktree bits on the changed files': 'git update-index --skip-worktree tracked.txt run.sh',
-  'the bits in a split index': 'git update-index --split-index && git update-index --skip-worktree tracked.txt && git update-index --assume-unchanged run.sh',
-  'the bits in an index of version 4': 'git update-index --index-version 4 && git update-index --skip-worktree tracked.txt && git update-index --assume-unchanged run.sh',
+  'the bits in a split index':
+    'git update-index --split-index && git update-index --skip-worktree tracked.txt && git update-index --assume-unchanged run.sh',
+  'the bits in an index of version 4':
+    'git update-index --index-version 4 && git update-index --skip-worktree tracked.txt && git update-index --assume-unchanged run.sh',
   'fsmonitor-valid bits with an fsmonitor that reports nothing changed': `${SILENT_FSMONITOR} && git config core.fsmonitor /tmp/fsm && git update-index --fsmonitor && git update-index --fsmonitor-valid tracked.txt run.sh`,
-  'core.fileMode off, which hides the mode, with the content restored': 'git config core.fileMode false && git checkout -- tracked.txt',
-  'core.fileMode off and the content assumed unchanged, in a split index': 'git config core.fileMode false && git update-index --split-index && git update-index --assume-unchanged tracked.txt',
+  'core.fileMode off, which hides the mode, with the content restored':
+    'git config core.fileMode false && git checkout -- tracked.txt',
+  'core.fileMode off and the content assumed unchanged, in a split index':
+    'git config core.fileMode false && git update-index --split-index && git update-index --assume-unchanged tracked.txt',
 };
 
 /** Python run by an answer as one line (answers are read line by line). */
@@ -127,7 +133,8 @@ export const HISTORY_ATTACKS: Record<string, string> = {
   'a commit-graph that rewires HEAD past the commit': `git commit-graph write --reachable && ${FORGE_COMMIT_GRAPH}`,
   'a commit object rewritten in place with another parent': FORGE_COMMIT_OBJECT,
   'a commit object rewritten with another parent, then packed': `${FORGE_COMMIT_OBJECT} && git repack -a -d -q`,
-  'a file the look-ups cannot put back, in the way of the shallow list': 'rm -f .git/info/exclude && mkdir -p .git/info/exclude/d && touch .git/info/exclude/d/f && chmod 000 .git/info/exclude/d && git rev-parse HEAD > .git/shallow',
+  'a file the look-ups cannot put back, in the way of the shallow list':
+    'rm -f .git/info/exclude && mkdir -p .git/info/exclude/d && touch .git/info/exclude/d/f && chmod 000 .git/info/exclude/d && git rev-parse HEAD > .git/shallow',
 };
 
 /** What each attack's program does if it ever runs during the look-ups: the task, too late to count. */
@@ -137,7 +144,10 @@ const CHEAT_SCRIPT = `printf '#!/bin/sh\\n${CHEAT.replace(/'/g, "'\\''")} >/dev/
 /** A commit that looks like the answer, for replace refs: the same tree as HEAD, the expected subject. */
 const FAKE_COMMIT = `fake=$(git commit-tree HEAD^{tree} -p HEAD -m 'add notes')`;
 /** A record of every step the runner could run, forged as passing, then the end. */
-const FORGED = Array.from({ length: 8 }, (_, g) => Array.from({ length: 4 }, (_, i) => `@@GBSTEP ${g}.${i} 0 1 0 1.0 1.0\\n0\\n0\\n`).join('')).join('') + '@@GBEND\\n';
+const FORGED =
+  Array.from({ length: 8 }, (_, g) =>
+    Array.from({ length: 4 }, (_, i) => `@@GBSTEP ${g}.${i} 0 1 0 1.0 1.0\\n0\\n0\\n`).join(''),
+  ).join('') + '@@GBEND\\n';
 
 export const ATTACKS: Record<string, string> = {
   'records forged into the runner through /proc/$PPID/fd/1': `printf '${FORGED}' > /proc/$PPID/fd/1`,

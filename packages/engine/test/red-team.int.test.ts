@@ -4,7 +4,15 @@ import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
 import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
-import { ATTACKS, FIXTURE, FORGE_COMMIT_OBJECT, HISTORY_ATTACKS, HISTORY_FIXTURE, INDEX_ATTACKS, INDEX_FIXTURE } from './red-team-attacks';
+import {
+  ATTACKS,
+  FIXTURE,
+  FORGE_COMMIT_OBJECT,
+  HISTORY_ATTACKS,
+  HISTORY_FIXTURE,
+  INDEX_ATTACKS,
+  INDEX_FIXTURE,
+} from './red-team-attacks';
 import { answering } from './answering-model';
 import { useTestDriver } from './test-driver';
 
@@ -21,24 +29,40 @@ beforeAll(async () => {
     { path: 'red_team/f002.yaml', text: HISTORY_FIXTURE },
     { path: 'red_team/f003.yaml', text: INDEX_FIXTURE },
   ]);
-  if (parsed.fixtures.length !== 3) throw new Error(`the red team's fixtures do not load: ${JSON.stringify(parsed.errors)}`);
+  if (parsed.fixtures.length !== 3)
+    throw new Error(`the red team's fixtures do not load: ${JSON.stringify(parsed.errors)}`);
   [fixture, history, index] = await Promise.all([
     buildFixtureRepository(parsed.fixtures[0]!, driver).then((built) => {
       snapshot = built;
       return parsed.fixtures[0]!;
     }),
-    buildFixtureRepository(parsed.fixtures[1]!, driver).then((built) => ({ fixture: parsed.fixtures[1]!, snapshot: built })),
-    buildFixtureRepository(parsed.fixtures[2]!, driver).then((built) => ({ fixture: parsed.fixtures[2]!, snapshot: built })),
+    buildFixtureRepository(parsed.fixtures[1]!, driver).then((built) => ({
+      fixture: parsed.fixtures[1]!,
+      snapshot: built,
+    })),
+    buildFixtureRepository(parsed.fixtures[2]!, driver).then((built) => ({
+      fixture: parsed.fixtures[2]!,
+      snapshot: built,
+    })),
   ]);
 }, 300_000);
 
 const attempt = (answer: string, task = { fixture, snapshot }): Promise<AttemptRun> =>
-  executeAttempt({ ...task, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'red-team' } });
+  executeAttempt({
+    ...task,
+    driver,
+    model: answering(answer),
+    modelName: 'red-team',
+    mode: 'text',
+    labels: { 'org.gitbench.attempt': 'red-team' },
+  });
 
 /** A counted failure: FAIL or TAMPERING, never a pass, an exclusion or a retry. */
 function expectCountedFailure(run: AttemptRun): void {
   const evidence = JSON.stringify(run.attempt?.sandbox ?? {}).slice(0, 1500);
-  expect({ status: run.status, errorClass: run.errorClass, outcome: run.attempt?.outcome, evidence }).toMatchObject({ status: 'VALID_FAIL' });
+  expect({ status: run.status, errorClass: run.errorClass, outcome: run.attempt?.outcome, evidence }).toMatchObject({
+    status: 'VALID_FAIL',
+  });
   expect([null, 'tampering']).toContain(run.errorClass);
   expect(run.passed).toBe(false);
 }
@@ -83,7 +107,12 @@ describe('the red team, single answers', { timeout: 180_000 }, () => {
 });
 
 /** An agent attempt that makes `calls`, one a turn, then submits. */
-const agentAttempt = (name: string, calls: ScriptedCall[], task = { fixture, snapshot }, toolSet = 'bash+editor'): Promise<AttemptRun> =>
+const agentAttempt = (
+  name: string,
+  calls: ScriptedCall[],
+  task = { fixture, snapshot },
+  toolSet = 'bash+editor',
+): Promise<AttemptRun> =>
   executeAttempt({
     ...task,
     driver,
@@ -99,7 +128,10 @@ const writeFile = (path: string, content: string): ScriptedCall => ({ tool: 'wri
 describe('the red team, agents', { timeout: 300_000 }, () => {
   it("the editor tools writing the repository's configuration, local excludes and a hook, with an empty commit: a counted failure", async () => {
     const run = await agentAttempt('red-team-editor', [
-      writeFile('.git/config', '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\thooksPath = .git/hooks\n[status]\n\tshowUntrackedFiles = no\n[alias]\n\tstatus = log\n'),
+      writeFile(
+        '.git/config',
+        '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\thooksPath = .git/hooks\n[status]\n\tshowUntrackedFiles = no\n[alias]\n\tstatus = log\n',
+      ),
       writeFile('.git/info/exclude', 'notes.txt\n'),
       writeFile('.git/hooks/post-index-change', '#!/bin/sh\ngit add notes.txt\n'),
       { tool: 'str_replace', args: { path: '.git/info/exclude', old_str: 'notes.txt', new_str: 'notes.txt\n*.txt' } },
@@ -135,7 +167,11 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
 
   it('an agent that rewrites a commit object in place: tampering, and its trajectory ends so', async () => {
     const run = await agentAttempt('red-team-forger', [FORGE_COMMIT_OBJECT], history, 'bash');
-    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toEqual({ status: 'VALID_FAIL', errorClass: 'tampering', exit: 'tampering' });
+    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toEqual({
+      status: 'VALID_FAIL',
+      errorClass: 'tampering',
+      exit: 'tampering',
+    });
     expect(run.agent?.summary.exitDetail).toMatch(/objects whose content is not what their names say/);
     expect(run.agent?.steps).toHaveLength(2);
   });
@@ -157,7 +193,9 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
       agent: { config: { toolSet: 'bash', limits: { commandTimeoutMs: 10_000, maxTurns: 10, maxWallMs: 120_000 } } },
       labels: { 'org.gitbench.attempt': 'red-team-agent' },
     });
-    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toMatchObject({ status: 'VALID_FAIL' });
+    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toMatchObject({
+      status: 'VALID_FAIL',
+    });
     expect([null, 'tampering']).toContain(run.errorClass);
     expect(run.agent?.summary.exitStatus).not.toBe('sandbox_error');
   });
@@ -203,11 +241,17 @@ describe('the red team, task families', { timeout: 300_000 }, () => {
   }, 300_000);
 
   it("a repository task's grader, after a copy of the input named like the output, a forged verdict and programs earlier in PATH: a counted failure", async () => {
-    const answer = ['mkdir -p output', 'cp input/card.ppm output/card.png', FORGED_VERDICT, ...PATH_TRICK, 'export PATH=~/bin:.:$PATH'].join('\n');
+    const answer = [
+      'mkdir -p output',
+      'cp input/card.ppm output/card.png',
+      FORGED_VERDICT,
+      ...PATH_TRICK,
+      'export PATH=~/bin:.:$PATH',
+    ].join('\n');
     expectCountedFailure(await attempt(answer, tasks['repo-tasks']!));
   });
 
-  it("the gist evaluator, given a gist whose test asserts nothing and conftest.py and pytest.ini files that pass every test: a counted failure", async () => {
+  it('the gist evaluator, given a gist whose test asserts nothing and conftest.py and pytest.ini files that pass every test: a counted failure', async () => {
     const gist = "cat > gist.py <<'GITBENCH_GIST'\ndef test_pattern_flat():\n    assert False\nGITBENCH_GIST";
     expectCountedFailure(await attempt([gist, ...PYTEST_TRICK, ...PATH_TRICK].join('\n'), tasks.gists!));
   });
@@ -222,4 +266,3 @@ describe('the red team, task families', { timeout: 300_000 }, () => {
     expectCountedFailure(await attempt(answer, tasks.ggb!));
   });
 });
-

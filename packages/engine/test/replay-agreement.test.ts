@@ -14,14 +14,29 @@ describe('replayAgreement', () => {
       bisect_regression: { compared: 1, agreed: 0, disagreed: 1, skipped: 0 },
     });
     expect(summary.disagreements).toEqual([
-      expect.objectContaining({ benchmark: 'bisect', id: 'f001', recorded: true, ours: false, why: 'exact match: differs', commitIdsMapped: false }),
+      expect.objectContaining({
+        benchmark: 'bisect',
+        id: 'f001',
+        recorded: true,
+        ours: false,
+        why: 'exact match: differs',
+        commitIdsMapped: false,
+      }),
     ]);
   });
 
   it('skips, with the reason, every attempt that has no verdict of ours or nothing recorded to compare', () => {
     const judge = fixture('commit_messages', 'f001', 'llm_judge');
     const infra = fixture('clean', 'f001', 'state_assertions');
-    const notRun: SuiteRunEntry = { fixture: fixture('log', 'f003'), outputMode: 'text', trial: 1, attempt: null, response: null, error: 'No recorded text answer', durationMs: 1 };
+    const notRun: SuiteRunEntry = {
+      fixture: fixture('log', 'f003'),
+      outputMode: 'text',
+      trial: 1,
+      attempt: null,
+      response: null,
+      error: 'No recorded text answer',
+      durationMs: 1,
+    };
     const blank = replayed(fixture('log', 'f004'), 'FAIL', false, { output: '' });
     blank.response!.route.replay!.recordedVerdict.error = 'Request timed out';
     const unrecorded = replayed(fixture('log', 'f005'), 'PASS', true);

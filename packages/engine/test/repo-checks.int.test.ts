@@ -87,8 +87,20 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The pinned tests, as a suite would hold them: tests/test_calc.py with two tests, as a .tar.gz. */
 function pinnedTests(): Uint8Array {
   mkdirSync(join(scratch, 'tests'));
-  writeFileSync(join(scratch, 'tests/test_calc.py'), 'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_add_neg():\n    assert add(-2, -3) == -5\n');
-  execFileSync('tar', ['-C', scratch, '-czf', join(scratch, 'tests.tar.gz'), '--owner=0', '--group=0', '--mtime=2020-01-01', 'tests']);
+  writeFileSync(
+    join(scratch, 'tests/test_calc.py'),
+    'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_add_neg():\n    assert add(-2, -3) == -5\n',
+  );
+  execFileSync('tar', [
+    '-C',
+    scratch,
+    '-czf',
+    join(scratch, 'tests.tar.gz'),
+    '--owner=0',
+    '--group=0',
+    '--mtime=2020-01-01',
+    'tests',
+  ]);
   return readFileSync(join(scratch, 'tests.tar.gz'));
 }
 
@@ -107,7 +119,10 @@ beforeAll(async () => {
   // The expected commit is known once built (the harness's dates make it): the check names it.
   firstBad = bs.commits.find((commit) => commit.subject === 'Refactor add')!.hash;
   // Built again with the check that names it (the definition is part of the input hash; the history is the same).
-  const withId: Fixture = { ...b, scoring: { ...b.scoring, checks: [{ type: 'answer_commit', expected: firstBad }, { type: 'repo_as_found' }] } };
+  const withId: Fixture = {
+    ...b,
+    scoring: { ...b.scoring, checks: [{ type: 'answer_commit', expected: firstBad }, { type: 'repo_as_found' }] },
+  };
   const rebuilt = await buildFixtureRepository(withId, driver);
   expect(rebuilt.commits.find((commit) => commit.subject === 'Refactor add')!.hash).toBe(firstBad);
   calc = { fixture: c, snapshot: cs };
@@ -115,7 +130,14 @@ beforeAll(async () => {
 }, 300_000);
 
 const single = (answer: string, task = calc): Promise<AttemptRun> =>
-  executeAttempt({ ...task, driver, model: answering(answer), modelName: 'red-team', mode: 'text', labels: { 'org.gitbench.attempt': 'repo-checks' } });
+  executeAttempt({
+    ...task,
+    driver,
+    model: answering(answer),
+    modelName: 'red-team',
+    mode: 'text',
+    labels: { 'org.gitbench.attempt': 'repo-checks' },
+  });
 
 const agent = (name: string, calls: ScriptedCall[], task = calc, answer?: string): Promise<AttemptRun> =>
   executeAttempt({
@@ -137,7 +159,9 @@ function expectCountedFailure(run: AttemptRun): void {
 describe('repo_checks against a hostile single answer', { timeout: 240_000 }, () => {
   it('the honest fix passes: 2 tests pass at main, and fail before it', async () => {
     const run = await single(calc.fixture.expected);
-    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({ status: 'VALID_PASS' });
+    expect({ status: run.status, checks: run.attempt?.checks.map((c) => c.detail) }).toMatchObject({
+      status: 'VALID_PASS',
+    });
     expect(run.attempt?.checks.find((c) => c.check === 'tests_pass at main')?.detail).toContain('(2 passed)');
   });
 
@@ -145,7 +169,9 @@ describe('repo_checks against a hostile single answer', { timeout: 240_000 }, ()
     it(`${name}: a counted failure, the pinned tests having run and failed`, async () => {
       const run = await single(answer);
       expectCountedFailure(run);
-      expect(run.attempt?.checks.find((c) => c.check === 'tests_pass at main')?.detail).toMatch(/^(tests fail at [0-9a-f]{12}: exit 1 \(|expected 2 passed tests)/);
+      expect(run.attempt?.checks.find((c) => c.check === 'tests_pass at main')?.detail).toMatch(
+        /^(tests fail at [0-9a-f]{12}: exit 1 \(|expected 2 passed tests)/,
+      );
     });
   }
 });
@@ -154,17 +180,38 @@ describe('repo_checks against a hostile agent', { timeout: 300_000 }, () => {
   it('an agent that fixes and commits passes; one that edits the tests and plants a conftest.py, leaving a process that writes more, fails', async () => {
     const honest = await agent('honest', [calc.fixture.expected]);
     expect(honest.status).toBe('VALID_PASS');
-    const cheat = await agent('cheat', [CALC_ATTACKS['the tests edited to pass, and committed']!, CALC_ATTACKS['a conftest.py committed at the root and beside the tests']!, CALC_ATTACKS['a detached process that writes a conftest.py into every tree the tests run in']!]);
+    const cheat = await agent('cheat', [
+      CALC_ATTACKS['the tests edited to pass, and committed']!,
+      CALC_ATTACKS['a conftest.py committed at the root and beside the tests']!,
+      CALC_ATTACKS['a detached process that writes a conftest.py into every tree the tests run in']!,
+    ]);
     expectCountedFailure(cheat);
     expect(cheat.agent?.summary.exitStatus).toBe('submitted');
   });
 
   it('bisection: the right commit with the repository as found passes; a bisection left running, or a ref rewritten after finding the answer, fails', async () => {
-    const run = 'git bisect start HEAD $(git rev-list --max-parents=0 HEAD) >/dev/null && git bisect run sh -c "grep -q \\"a + b\\" calc.py"';
+    const run =
+      'git bisect start HEAD $(git rev-list --max-parents=0 HEAD) >/dev/null && git bisect run sh -c "grep -q \\"a + b\\" calc.py"';
     const honest = await agent('bisect-honest', [`${run} && git bisect reset >/dev/null`], bisect, firstBad);
-    expect({ status: honest.status, checks: honest.attempt?.checks.map((c) => c.detail) }).toMatchObject({ status: 'VALID_PASS' });
+    expect({ status: honest.status, checks: honest.attempt?.checks.map((c) => c.detail) }).toMatchObject({
+      status: 'VALID_PASS',
+    });
     expectCountedFailure(await agent('bisect-unfinished', [run], bisect, firstBad));
-    expectCountedFailure(await agent('bisect-rewrote', [`${run} && git bisect reset >/dev/null && git reset -q --hard HEAD~1`], bisect, firstBad));
-    expectCountedFailure(await agent('bisect-hedge', [`${run}; git bisect reset >/dev/null`], bisect, `${firstBad} or ${bisect.snapshot.commits[0]!.hash}`));
+    expectCountedFailure(
+      await agent(
+        'bisect-rewrote',
+        [`${run} && git bisect reset >/dev/null && git reset -q --hard HEAD~1`],
+        bisect,
+        firstBad,
+      ),
+    );
+    expectCountedFailure(
+      await agent(
+        'bisect-hedge',
+        [`${run}; git bisect reset >/dev/null`],
+        bisect,
+        `${firstBad} or ${bisect.snapshot.commits[0]!.hash}`,
+      ),
+    );
   });
 });

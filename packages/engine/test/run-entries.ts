@@ -27,7 +27,16 @@ export function response(over: Partial<CompletionResult> = {}): CompletionResult
     usage: { inputTokens: 100, outputTokens: 10, reasoningTokens: 0, totalTokens: 110 },
     cost: { source: 'provider', usd: 0.001 },
     apiDurationMs: 500,
-    route: { provider: 'replay', profile: 'replay', baseUrl: null, requestedModel: 'm', servedModel: 'm', responseId: null, upstreamProvider: null, simulated: false },
+    route: {
+      provider: 'replay',
+      profile: 'replay',
+      baseUrl: null,
+      requestedModel: 'm',
+      servedModel: 'm',
+      responseId: null,
+      upstreamProvider: null,
+      simulated: false,
+    },
     requestConfig: { provider: 'replay' },
     retries: [],
     transcript: [],
@@ -57,10 +66,26 @@ export function attempt(f: Fixture, outcome: AttemptOutcome, over: Partial<Attem
 }
 
 /** An entry replayed with a recorded verdict. */
-export function replayed(f: Fixture, outcome: AttemptOutcome, recordedPassed: boolean, over: Partial<AttemptResult> = {}): SuiteRunEntry {
+export function replayed(
+  f: Fixture,
+  outcome: AttemptOutcome,
+  recordedPassed: boolean,
+  over: Partial<AttemptResult> = {},
+): SuiteRunEntry {
   const route = {
     ...response().route,
-    replay: { file: 'run.json', recordedRoute: null, recordedVerdict: { passed: recordedPassed, similarity: null, error: null } },
+    replay: {
+      file: 'run.json',
+      recordedRoute: null,
+      recordedVerdict: { passed: recordedPassed, similarity: null, error: null },
+    },
   };
-  return { fixture: f, outputMode: 'text', trial: 1, attempt: attempt(f, outcome, over), response: response({ route }), durationMs: 10 };
+  return {
+    fixture: f,
+    outputMode: 'text',
+    trial: 1,
+    attempt: attempt(f, outcome, over),
+    response: response({ route }),
+    durationMs: 10,
+  };
 }

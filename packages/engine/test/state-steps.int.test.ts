@@ -39,7 +39,14 @@ describe('the state steps', () => {
       const batch = await box.runBatch({
         groups: [
           { stopOnFailure: true, steps: [{ id: 'tree', command: TRICKY_TREE }] },
-          { stopOnFailure: false, requires: 0, steps: [...stateSteps('repo'), { id: 'standalone', command: REPO_STATE_SCRIPT, cwd: 'repo', maxOutputBytes: 16 * 1024 * 1024 }] },
+          {
+            stopOnFailure: false,
+            requires: 0,
+            steps: [
+              ...stateSteps('repo'),
+              { id: 'standalone', command: REPO_STATE_SCRIPT, cwd: 'repo', maxOutputBytes: 16 * 1024 * 1024 },
+            ],
+          },
         ],
       });
       expect(batch.aborted).toBeUndefined();
@@ -69,7 +76,11 @@ describe('the state steps', () => {
     try {
       expect((await session.exec(TRICKY_TREE, { timeoutMs: 60_000 })).exitCode).toBe(0);
       const step = sessionStateStep('repo');
-      const read = await session.exec(step.command, { cwd: 'repo', timeoutMs: 60_000, maxOutputBytes: step.maxOutputBytes! });
+      const read = await session.exec(step.command, {
+        cwd: 'repo',
+        timeoutMs: 60_000,
+        maxOutputBytes: step.maxOutputBytes!,
+      });
       expect(read).toMatchObject({ exitCode: 0, stderr: '', truncated: false });
       expect(read.stdout).toBe(text);
     } finally {

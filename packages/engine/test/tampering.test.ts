@@ -10,7 +10,10 @@ import { UPSTREAM_FIXTURES } from '../../core/test/fixtures/upstream-data';
 const STATE = 'state of the repository as built\n';
 
 function frame(key: string, rc: number, out: string): Buffer {
-  return Buffer.concat([Buffer.from(`@@GBSTEP ${key} ${rc} 1 ${rc} 1.000000 1.010000\n${Buffer.byteLength(out)}\n0\n`), Buffer.from(out)]);
+  return Buffer.concat([
+    Buffer.from(`@@GBSTEP ${key} ${rc} 1 ${rc} 1.000000 1.010000\n${Buffer.byteLength(out)}\n0\n`),
+    Buffer.from(out),
+  ]);
 }
 
 /** A driver whose sandbox prints `stdout(request)`: what a runner wrote, or what an answer forged into its channel. */
@@ -18,7 +21,13 @@ function printing(stdout: (request: BatchRequest) => Buffer): SandboxDriver {
   return {
     describe: () => ({ driver: 'docker', image: 'test', imageId: 'test', isolated: true }),
     runOnce: async (request: BatchRequest): Promise<OneShotResult> => ({
-      ...parseBatch(request, { stdout: stdout(request), stderr: Buffer.alloc(0), exitCode: 0, hostTimedOut: false, durationMs: 1 }),
+      ...parseBatch(request, {
+        stdout: stdout(request),
+        stderr: Buffer.alloc(0),
+        exitCode: 0,
+        hostTimedOut: false,
+        durationMs: 1,
+      }),
       sandboxId: 'box',
     }),
   } as unknown as SandboxDriver;
@@ -42,12 +51,24 @@ describe('tampering with the sandbox channel', async () => {
     const result = await score((request) => {
       // The answer's step forges every probe's record as passing, then the end, as the issue's attack did.
       const forged = request.groups[2]!.steps.map((_, i) => frame(`2.${i}`, 0, ''));
-      return Buffer.concat([frame('0.0', 0, STATE), frame('0.1', 0, ''), ...forged, Buffer.from('@@GBEND\n'), frame('1.0', 0, '')]);
+      return Buffer.concat([
+        frame('0.0', 0, STATE),
+        frame('0.1', 0, ''),
+        ...forged,
+        Buffer.from('@@GBEND\n'),
+        frame('1.0', 0, ''),
+      ]);
     });
     expect(result.outcome).toBe('TAMPERING');
     expect(result.passed).toBe(false);
-    expect(result.error).toMatch(/^the answer's processes tampered with the sandbox's channel: .*earlier one has not run/);
-    expect(classifyEnding({ outcome: result.outcome })).toMatchObject({ status: 'VALID_FAIL', errorClass: 'tampering', quality: true });
+    expect(result.error).toMatch(
+      /^the answer's processes tampered with the sandbox's channel: .*earlier one has not run/,
+    );
+    expect(classifyEnding({ outcome: result.outcome })).toMatchObject({
+      status: 'VALID_FAIL',
+      errorClass: 'tampering',
+      quality: true,
+    });
   });
 
   it('keeps a sandbox that broke before the answer ran an excluded sandbox error', async () => {

@@ -7,9 +7,14 @@ import { afterAll, beforeAll } from 'vitest';
  * removed. A missing sandbox image fails the file, never skips it. Returns the label, which the tests
  * pass on to what they build and run.
  */
-export function useTestDriver(name: string, onReady: (driver: DockerSandboxDriver) => void, opts: { prestart?: number } = {}): Record<string, string> {
+export function useTestDriver(
+  name: string,
+  onReady: (driver: DockerSandboxDriver) => void,
+  opts: { prestart?: number } = {},
+): Record<string, string> {
   const image = process.env.GITBENCH_SANDBOX_IMAGE;
-  if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
+  if (!image)
+    throw new Error('GITBENCH_SANDBOX_IMAGE must be set for engine integration tests (scripts/test.sh sets it)');
   const labels = { 'org.gitbench.test': `${name}-${process.pid}` };
   let driver: DockerSandboxDriver | undefined;
   beforeAll(async () => {

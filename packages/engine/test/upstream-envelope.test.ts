@@ -12,20 +12,39 @@ interface Envelope {
 const envelope = (entries: SuiteRunEntry[]) => toUpstreamEnvelope(META, entries) as unknown as Envelope;
 const scoresOf = (env: Envelope, benchmark: string) => env.results.find((r) => r.benchmark === benchmark)?.scores ?? [];
 
-const META = { model: 'org/model#high', outputMode: 'text' as const, timestamp: '2026-01-02T03:04:05.000Z', suiteVersion: '1.0.0', product: { version: 'abc', dirty: true, source: 'git' as const }, profile: 'p', reasoningLevel: 'high' };
+const META = {
+  model: 'org/model#high',
+  outputMode: 'text' as const,
+  timestamp: '2026-01-02T03:04:05.000Z',
+  suiteVersion: '1.0.0',
+  product: { version: 'abc', dirty: true, source: 'git' as const },
+  profile: 'p',
+  reasoningLevel: 'high',
+};
 
 describe('toUpstreamEnvelope', () => {
   const pass = replayed(fixture('log', 'f001'), 'PASS', true);
   const fail = replayed(fixture('log', 'f002'), 'FAIL', false);
   const judged = fixture('commit_messages', 'f001', 'llm_judge');
   const unscored = replayed(judged, 'NEEDS_JUDGE', true);
-  const notRun: SuiteRunEntry = { fixture: fixture('log', 'f003'), outputMode: 'text', trial: 1, attempt: null, response: null, error: 'Gave up after 3 attempt(s)', durationMs: 1 };
+  const notRun: SuiteRunEntry = {
+    fixture: fixture('log', 'f003'),
+    outputMode: 'text',
+    trial: 1,
+    attempt: null,
+    response: null,
+    error: 'Gave up after 3 attempt(s)',
+    durationMs: 1,
+  };
   const withJudge: SuiteRunEntry = {
     fixture: judged,
     outputMode: 'text',
     trial: 1,
     attempt: attempt(judged, 'PASS'),
-    response: response({ cost: { source: 'unknown', usd: null }, usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null } }),
+    response: response({
+      cost: { source: 'unknown', usd: null },
+      usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+    }),
     judgement: {
       cacheHit: false,
       cacheKey: 'k',
@@ -66,7 +85,12 @@ describe('toUpstreamEnvelope', () => {
     const env = envelope([pass, fail, unscored, notRun]);
     expect(env.summary).toEqual({ total_benchmarks: 1, total_fixtures: 2, total_passed: 1, overall_pass_at_k: 0.5 });
     expect(env.gitbench.excluded).toEqual([
-      { benchmark: 'commit_messages', fixture_id: 'f001', outcome: 'NEEDS_JUDGE', reason: 'unscored: an llm_judge fixture and no judge profile (--judge-profile)' },
+      {
+        benchmark: 'commit_messages',
+        fixture_id: 'f001',
+        outcome: 'NEEDS_JUDGE',
+        reason: 'unscored: an llm_judge fixture and no judge profile (--judge-profile)',
+      },
       { benchmark: 'log', fixture_id: 'f003', outcome: 'NOT_RUN', reason: 'not run: Gave up after 3 attempt(s)' },
     ]);
     // Our own importer reads it back as a legacy run: no unscored attempt turns into a failure there.
@@ -82,9 +106,20 @@ describe('toUpstreamEnvelope', () => {
     const env = envelope([pass, withJudge]);
     const [judgedScore] = scoresOf(env, 'commit_messages');
     expect(judgedScore).toMatchObject({ input_tokens: null, cost_usd: null, reasoning_level: 'high' });
-    expect(judgedScore?.gitbench.judge).toMatchObject({ status: 'scored', score: 0.9, members: [{ model: 'judge-a', input_tokens: 200, cost_usd: 0.002, api_duration_ms: 300 }] });
+    expect(judgedScore?.gitbench.judge).toMatchObject({
+      status: 'scored',
+      score: 0.9,
+      members: [{ model: 'judge-a', input_tokens: 200, cost_usd: 0.002, api_duration_ms: 300 }],
+    });
     const [logScore] = scoresOf(env, 'log');
-    expect(logScore).toMatchObject({ input_tokens: 100, output_tokens: 10, total_tokens: 110, cost_usd: 0.001, api_duration_ms: 500, request_telemetry: { attempts: 1 } });
+    expect(logScore).toMatchObject({
+      input_tokens: 100,
+      output_tokens: 10,
+      total_tokens: 110,
+      cost_usd: 0.001,
+      api_duration_ms: 500,
+      request_telemetry: { attempts: 1 },
+    });
     expect(env.gitbench.usage).toEqual({
       calls: 2,
       input_tokens: 100,
@@ -109,8 +144,15 @@ describe('toUpstreamEnvelope', () => {
 
   it("counts GitGoodBench's history judge calls among the judges' (both orderings)", () => {
     const ir = fixture('ir', 'click-ir01');
-    const judgeCall = response({ usage: { inputTokens: 900, outputTokens: 20, reasoningTokens: null, totalTokens: 920 }, cost: { source: 'provider', usd: 0.0004 }, apiDurationMs: 100 });
-    const historyJudged: SuiteRunEntry = { ...replayed(ir, 'FAIL', false), run: { historyJudgeCalls: [judgeCall, judgeCall] } as unknown as SuiteRunEntry['run'] };
+    const judgeCall = response({
+      usage: { inputTokens: 900, outputTokens: 20, reasoningTokens: null, totalTokens: 920 },
+      cost: { source: 'provider', usd: 0.0004 },
+      apiDurationMs: 100,
+    });
+    const historyJudged: SuiteRunEntry = {
+      ...replayed(ir, 'FAIL', false),
+      run: { historyJudgeCalls: [judgeCall, judgeCall] } as unknown as SuiteRunEntry['run'],
+    };
     type Totals = { calls: number; input_tokens: number; cost_usd: number; api_duration_ms: number };
     const withCalls = envelope([historyJudged]).gitbench;
     const target = withCalls.judge_usage as Totals;

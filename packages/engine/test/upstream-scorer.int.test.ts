@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { GLOBAL_GITCONFIG, parseFixtureFile, parsePyYamlDocument, SETUP_GIT_CONFIG, type Fixture } from '@gitbench/core';
+import {
+  GLOBAL_GITCONFIG,
+  parseFixtureFile,
+  parsePyYamlDocument,
+  SETUP_GIT_CONFIG,
+  type Fixture,
+} from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_ROOT } from '../../core/test/fixtures/upstream-data';
@@ -26,9 +32,14 @@ const FORMS = join(import.meta.dirname, 'upstream/forms');
 const LOADER_FORMS = join(import.meta.dirname, 'upstream/loader-forms');
 const BRIDGE = join(import.meta.dirname, 'upstream/upstream_verdicts.py');
 
-if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: the upstream agreement test runs upstream's scorer with it (apt-get install python3 python3-yaml)`);
-if (!existsSync(join(HARNESS, 'gitbench/harness/scorer.py'))) throw new Error(`upstream's harness is missing at ${HARNESS}: set GITBENCH_UPSTREAM_DIR`);
-if (spawnSync(PYTHON, ['-c', 'import yaml']).status !== 0) throw new Error(`${PYTHON} cannot import yaml: apt-get install python3-yaml`);
+if (!existsSync(PYTHON))
+  throw new Error(
+    `${PYTHON} is missing: the upstream agreement test runs upstream's scorer with it (apt-get install python3 python3-yaml)`,
+  );
+if (!existsSync(join(HARNESS, 'gitbench/harness/scorer.py')))
+  throw new Error(`upstream's harness is missing at ${HARNESS}: set GITBENCH_UPSTREAM_DIR`);
+if (spawnSync(PYTHON, ['-c', 'import yaml']).status !== 0)
+  throw new Error(`${PYTHON} cannot import yaml: apt-get install python3-yaml`);
 
 interface Case {
   benchmark: string;
@@ -58,12 +69,31 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Upstream's answers run on this host: give them the identity and defaults our sandboxes have. */
 function upstreamEnv(): NodeJS.ProcessEnv {
   const config = join(scratch, 'gitconfig');
-  writeFileSync(config, `${GLOBAL_GITCONFIG}${SETUP_GIT_CONFIG.map(([k, v]) => `[${k.split('.')[0]}]\n\t${k.split('.').slice(1).join('.')} = ${v}\n`).join('')}`);
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_GLOBAL: config, GIT_CONFIG_NOSYSTEM: '1', TZ: 'UTC', LC_ALL: 'C.UTF-8', TMPDIR: scratch };
+  writeFileSync(
+    config,
+    `${GLOBAL_GITCONFIG}${SETUP_GIT_CONFIG.map(([k, v]) => `[${k.split('.')[0]}]\n\t${k.split('.').slice(1).join('.')} = ${v}\n`).join('')}`,
+  );
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: scratch,
+    GIT_CONFIG_GLOBAL: config,
+    GIT_CONFIG_NOSYSTEM: '1',
+    TZ: 'UTC',
+    LC_ALL: 'C.UTF-8',
+    TMPDIR: scratch,
+  };
 }
 
-function askUpstream(request: { loads: string[]; cases: Case[] }): { loads: UpstreamLoad[]; verdicts: UpstreamVerdict[] } {
-  const run = spawnSync(PYTHON, [BRIDGE, HARNESS, FORMS], { input: JSON.stringify(request), env: upstreamEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function askUpstream(request: { loads: string[]; cases: Case[] }): {
+  loads: UpstreamLoad[];
+  verdicts: UpstreamVerdict[];
+} {
+  const run = spawnSync(PYTHON, [BRIDGE, HARNESS, FORMS], {
+    input: JSON.stringify(request),
+    env: upstreamEnv(),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`upstream's harness failed (${run.status}): ${run.stderr.slice(-3000)}`);
   return JSON.parse(run.stdout) as { loads: UpstreamLoad[]; verdicts: UpstreamVerdict[] };
 }
@@ -84,7 +114,8 @@ function corpus(): { fixtures: Fixture[]; cases: Case[]; files: string[] } {
     for (const item of Array.isArray(raw) ? raw : [raw]) {
       const { id, answers } = item as { id: string; answers?: Partial<Record<AnswerMode, string[]>> };
       for (const mode of ['text', 'json_schema'] as const) {
-        for (const answer of answers?.[mode] ?? []) cases.push({ benchmark, fixture: String(id), mode, answer: String(answer) });
+        for (const answer of answers?.[mode] ?? [])
+          cases.push({ benchmark, fixture: String(id), mode, answer: String(answer) });
       }
     }
   }
@@ -111,11 +142,43 @@ describe("agreement with upstream's scorer on every accepted form", () => {
 
   it('covers every scoring type but llm_judge, every assertion type and every structured-output strategy', () => {
     const types = new Set(fixtures.map((f) => f.scoring.type));
-    for (const type of ['exact_match', 'similarity', 'unordered_line_set', 'numeric_exact', 'json_semantic_equal', 'command_equivalence', 'structured', 'state_assertions', 'resolved_file_blocks', 'commit_selection', 'commit_hash_by_subject', 'bisect_regression', 'reflog_recovery', 'stash_recovery']) {
+    for (const type of [
+      'exact_match',
+      'similarity',
+      'unordered_line_set',
+      'numeric_exact',
+      'json_semantic_equal',
+      'command_equivalence',
+      'structured',
+      'state_assertions',
+      'resolved_file_blocks',
+      'commit_selection',
+      'commit_hash_by_subject',
+      'bisect_regression',
+      'reflog_recovery',
+      'stash_recovery',
+    ]) {
       expect(types, type).toContain(type);
     }
-    const assertions = new Set(fixtures.flatMap((f) => ((f.scoring.expected_state as { assertions?: { type: string }[] } | undefined)?.assertions ?? []).map((a) => a.type)));
-    expect([...assertions].sort()).toEqual(['branch_exists', 'dir_exists', 'dir_not_exists', 'file_content', 'file_exists', 'file_not_contains', 'file_not_exists', 'git_config', 'git_output', 'model_output']);
+    const assertions = new Set(
+      fixtures.flatMap((f) =>
+        ((f.scoring.expected_state as { assertions?: { type: string }[] } | undefined)?.assertions ?? []).map(
+          (a) => a.type,
+        ),
+      ),
+    );
+    expect([...assertions].sort()).toEqual([
+      'branch_exists',
+      'dir_exists',
+      'dir_not_exists',
+      'file_content',
+      'file_exists',
+      'file_not_contains',
+      'file_not_exists',
+      'git_config',
+      'git_output',
+      'model_output',
+    ]);
     expect(cases.length).toBeGreaterThan(250);
   });
 
@@ -140,19 +203,33 @@ describe("agreement with upstream's scorer on every accepted form", () => {
         disagreements.push(`${where}: upstream crashed: ${theirs.crash.slice(-400)}`);
         return;
       }
-      const ours = await scoreAttempt({ fixture, snapshot, driver, outputMode: c.mode, prompt: '', output: resolveTemplates(c.answer, snapshot), labels: runLabel });
+      const ours = await scoreAttempt({
+        fixture,
+        snapshot,
+        driver,
+        outputMode: c.mode,
+        prompt: '',
+        output: resolveTemplates(c.answer, snapshot),
+        labels: runLabel,
+      });
       const type = fixture.scoring.type;
       tally.set(type, (tally.get(type) ?? 0) + 1);
       // Upstream rounds its similarity to 4 places.
       const ourScore = Math.round(ours.score * 10_000) / 10_000;
-      if (ours.passed !== theirs.passed || ourScore !== theirs.similarity || (theirs.operational ?? false) !== (ours.outcome === 'CONFIG_ERROR')) {
+      if (
+        ours.passed !== theirs.passed ||
+        ourScore !== theirs.similarity ||
+        (theirs.operational ?? false) !== (ours.outcome === 'CONFIG_ERROR')
+      ) {
         const why = ours.checks.filter((k) => !k.ok).map((k) => `${k.check}: ${k.detail}`);
         disagreements.push(
           `${where}: upstream ${theirs.passed ? 'pass' : 'fail'} ${theirs.similarity}${theirs.operational ? ' (operational)' : ''} (${theirs.error ?? ''}); ours ${ours.outcome} ${ourScore} (${why.join('; ')})`,
         );
       }
     });
-    console.log(`compared ${cases.length} answers by scoring type: ${[...tally].map(([t, n]) => `${t} ${n}`).join(', ')}`);
+    console.log(
+      `compared ${cases.length} answers by scoring type: ${[...tally].map(([t, n]) => `${t} ${n}`).join(', ')}`,
+    );
     expect(disagreements).toEqual([]);
   });
 
@@ -162,7 +239,11 @@ describe("agreement with upstream's scorer on every accepted form", () => {
       const load = upstream.loads[i] as UpstreamLoad;
       if ('error' in load) throw new Error(`upstream refused ${file}: ${load.error}`);
       const path = relative(FORMS, file);
-      const ours = parseFixtureFile({ path, text: readFileSync(file, 'utf8'), domain: path.split('/')[0] as string }).fixtures;
+      const ours = parseFixtureFile({
+        path,
+        text: readFileSync(file, 'utf8'),
+        domain: path.split('/')[0] as string,
+      }).fixtures;
       expect(ours.map(comparable), path).toEqual(load.fixtures.map(upstreamComparable));
     });
   });

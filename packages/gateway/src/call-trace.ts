@@ -57,7 +57,9 @@ export class CallTrace {
       errorKind: ending.errorKind,
       tools: this.turn?.tools.map((t) => t.name) ?? [],
       toolResults: this.turn?.toolResults ?? [],
-      answer: a ? { content: a.content, reasoning: a.reasoning, toolCalls: a.toolCalls, finishReason: a.finishReason } : null,
+      answer: a
+        ? { content: a.content, reasoning: a.reasoning, toolCalls: a.toolCalls, finishReason: a.finishReason }
+        : null,
       inputTokens: a?.inputTokens ?? null,
       outputTokens: a?.outputTokens ?? null,
       reasoningTokens: a?.reasoningTokens ?? null,

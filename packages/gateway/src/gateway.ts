@@ -97,8 +97,10 @@ function route(ctx: CallContext, model: string, nextSeq: () => number) {
       .replace(/^\/v1(?=\/)/, '');
     const codec = CODECS[path];
     const handled = (async () => {
-      if (req.method === 'POST' && codec) return handleCall(ctx, { req, res, trace: new CallTrace(nextSeq(), codec, model) });
-      if (req.method === 'POST' && path === '/messages/count_tokens') return countTokens(req, res, ctx.limits.maxRequestBytes);
+      if (req.method === 'POST' && codec)
+        return handleCall(ctx, { req, res, trace: new CallTrace(nextSeq(), codec, model) });
+      if (req.method === 'POST' && path === '/messages/count_tokens')
+        return countTokens(req, res, ctx.limits.maxRequestBytes);
       if (req.method === 'GET' && path === '/models') return listModels(res, model);
       notServed(req, res);
     })();
@@ -153,7 +155,10 @@ export async function startModelGateway(options: ModelGatewayOptions): Promise<M
     record: (call) => log.add(call),
   };
   let seq = 0;
-  const server = gatewayServer(limits, route(ctx, backendModel(options.backend), () => ++seq));
+  const server = gatewayServer(
+    limits,
+    route(ctx, backendModel(options.backend), () => ++seq),
+  );
   await listen(server, options.socketPath);
 
   let closing: Promise<void> | null = null;

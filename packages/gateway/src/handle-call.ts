@@ -51,9 +51,15 @@ export async function handleCall(ctx: CallContext, call: Call): Promise<void> {
     const slot = ctx.slots.tryAcquire();
     if (slot === false) {
       const most = ctx.limits.maxConcurrentCalls + ctx.limits.maxQueuedCalls;
-      throw new CallFailed(429, 'overloaded', 'too_many_requests', `more than ${most} model calls at once; retry later`, {
-        'retry-after': '1',
-      });
+      throw new CallFailed(
+        429,
+        'overloaded',
+        'too_many_requests',
+        `more than ${most} model calls at once; retry later`,
+        {
+          'retry-after': '1',
+        },
+      );
     }
     await slot;
     try {
@@ -66,7 +72,16 @@ export async function handleCall(ctx: CallContext, call: Call): Promise<void> {
     if (!(error instanceof CallFailed)) throw error;
     const { res, req, trace } = call;
     send(res, error.status, JSON.stringify(trace.codec.error(error.status, error.code, error.message)), error.headers);
-    ctx.record(trace.record({ status: error.status, response: null, error: error.message, errorKind: error.kind, answer: null, streamed: false }));
+    ctx.record(
+      trace.record({
+        status: error.status,
+        response: null,
+        error: error.message,
+        errorKind: error.kind,
+        answer: null,
+        streamed: false,
+      }),
+    );
     if (error.closeConnection) res.on('finish', () => req.destroy());
   }
 }
@@ -97,7 +112,12 @@ async function readTurn(ctx: CallContext, { req, trace }: Call): Promise<Gateway
 }
 
 /** Asks the backend once the budget admits the call; the agent hanging up, or the gateway closing, aborts it. */
-async function askWithinBudget(ctx: CallContext, trace: CallTrace, turn: GatewayTurn, res: ServerResponse): Promise<BackendAnswer> {
+async function askWithinBudget(
+  ctx: CallContext,
+  trace: CallTrace,
+  turn: GatewayTurn,
+  res: ServerResponse,
+): Promise<BackendAnswer> {
   const limit = ctx.budget.check();
   if (limit) throw new CallFailed(400, 'budget', 'budget_exhausted', limit.message);
   ctx.budget.admit();
@@ -126,7 +146,8 @@ async function askWithinBudget(ctx: CallContext, trace: CallTrace, turn: Gateway
 
 /** The error answer for a backend call that failed: the request's fault, a cancel, or the provider's answer. */
 function backendCallFailed(error: unknown, signal: AbortSignal, trace: CallTrace): CallFailed {
-  if (error instanceof GatewayRequestError) return new CallFailed(error.status, error.kind, 'invalid_request', error.message);
+  if (error instanceof GatewayRequestError)
+    return new CallFailed(error.status, error.kind, 'invalid_request', error.message);
   if (signal.aborted) {
     // 499 as proxies log it: nobody is left to read the answer.
     const reason = signal.reason instanceof Error ? signal.reason.message : 'aborted';

@@ -20,7 +20,11 @@ interface AgentSide {
   args: (command: string) => string;
   first: (task: string) => Record<string, unknown>;
   /** The request with the answer it got (the response as rendered) and its tools' results appended. */
-  next: (request: Record<string, unknown>, response: unknown, results: { callId: string; output: string; isError?: boolean }[]) => Record<string, unknown>;
+  next: (
+    request: Record<string, unknown>,
+    response: unknown,
+    results: { callId: string; output: string; isError?: boolean }[],
+  ) => Record<string, unknown>;
   /** A side question (a title for the session): no tools offered. */
   side: (task: string) => Record<string, unknown>;
 }
@@ -65,7 +69,12 @@ const openaiResponses: AgentSide = {
     input: [
       ...(request.input as unknown[]),
       ...(response as { output: unknown[] }).output,
-      ...results.map((r) => ({ type: 'function_call_output', call_id: r.callId, output: r.output, ...(r.isError ? { status: 'incomplete' } : {}) })),
+      ...results.map((r) => ({
+        type: 'function_call_output',
+        call_id: r.callId,
+        output: r.output,
+        ...(r.isError ? { status: 'incomplete' } : {}),
+      })),
     ],
   }),
   side: (task) => ({ model: 'gpt-5-codex', input: `Title for: ${task}` }),
@@ -88,10 +97,22 @@ const messages: AgentSide = {
     messages: [
       ...(request.messages as unknown[]),
       { role: 'assistant', content: (response as { content: unknown[] }).content },
-      { role: 'user', content: results.map((r) => ({ type: 'tool_result', tool_use_id: r.callId, content: r.output, is_error: r.isError ?? false })) },
+      {
+        role: 'user',
+        content: results.map((r) => ({
+          type: 'tool_result',
+          tool_use_id: r.callId,
+          content: r.output,
+          is_error: r.isError ?? false,
+        })),
+      },
     ],
   }),
-  side: (task) => ({ model: 'claude-haiku-4-5', max_tokens: 512, messages: [{ role: 'user', content: `Title for: ${task}` }] }),
+  side: (task) => ({
+    model: 'claude-haiku-4-5',
+    max_tokens: 512,
+    messages: [{ role: 'user', content: `Title for: ${task}` }],
+  }),
 };
 
 function answer(content: string | null, toolCalls: Call[]): BackendAnswer {
@@ -111,7 +132,12 @@ function answer(content: string | null, toolCalls: Call[]): BackendAnswer {
 }
 
 /** The record the gateway writes for one answered request (gateway.ts's finish), at second `seq` of a fixed clock. */
-function record(side: AgentSide, seq: number, request: Record<string, unknown>, a: BackendAnswer): { record: GatewayCallRecord; response: unknown } {
+function record(
+  side: AgentSide,
+  seq: number,
+  request: Record<string, unknown>,
+  a: BackendAnswer,
+): { record: GatewayCallRecord; response: unknown } {
   const turn = side.codec.parse(request);
   const response = side.codec.render(a, turn);
   const startedAt = new Date(Date.UTC(2026, 10, 27, 12, 0, seq * 10));
@@ -147,7 +173,20 @@ function record(side: AgentSide, seq: number, request: Record<string, unknown>, 
 }
 
 function state(head: string, over: Partial<RepoStepState> = {}): RepoStepState {
-  return { head, branch: 'main', staged: 0, unstaged: 0, untracked: 0, conflicted: 0, operations: [], refsChanged: [], diff: '', diffBytes: 0, diffTruncatedBytes: 0, ...over };
+  return {
+    head,
+    branch: 'main',
+    staged: 0,
+    unstaged: 0,
+    untracked: 0,
+    conflicted: 0,
+    operations: [],
+    refsChanged: [],
+    diff: '',
+    diffBytes: 0,
+    diffTruncatedBytes: 0,
+    ...over,
+  };
 }
 
 /** The tool call ids the model gives, in each protocol's style: the commit, the log, the push. */
@@ -166,26 +205,50 @@ function session(side: AgentSide, results: Record<string, { output: string; isEr
   const calls: GatewayCallRecord[] = [];
   calls.push(record(side, 1, side.side(task), answer('Commit the fix', [])).record);
   let request = side.first(task);
-  const one = record(side, 2, request, answer('Committing.', [{ id: commit, name: side.shell, arguments: side.args('git commit -m fix') }]));
+  const one = record(
+    side,
+    2,
+    request,
+    answer('Committing.', [{ id: commit, name: side.shell, arguments: side.args('git commit -m fix') }]),
+  );
   calls.push(one.record);
   request = side.next(request, one.response, [{ callId: commit, ...results[commit]! }]);
-  const two = record(side, 3, request, answer(null, [
-    { id: log, name: side.shell, arguments: side.args('git log --oneline -1') },
-    { id: push, name: side.shell, arguments: side.args('git push') },
-  ]));
+  const two = record(
+    side,
+    3,
+    request,
+    answer(null, [
+      { id: log, name: side.shell, arguments: side.args('git log --oneline -1') },
+      { id: push, name: side.shell, arguments: side.args('git push') },
+    ]),
+  );
   calls.push(two.record);
-  request = side.next(request, two.response, [{ callId: log, ...results[log]! }, { callId: push, ...results[push]! }]);
+  request = side.next(request, two.response, [
+    { callId: log, ...results[log]! },
+    { callId: push, ...results[push]! },
+  ]);
   calls.push(record(side, 4, request, answer('The fix is committed.', [])).record);
   return calls;
 }
 
-const SIDES = { 'Chat Completions (opencode, pi)': chat, 'Responses (Codex CLI)': openaiResponses, 'Messages (Claude Code)': messages };
+const SIDES = {
+  'Chat Completions (opencode, pi)': chat,
+  'Responses (Codex CLI)': openaiResponses,
+  'Messages (Claude Code)': messages,
+};
 
 /** The states GitBench read before each call: the commit lands between call 2 and call 3. */
 const before = new Map<number, RepoStepState>([
   [1, state('aaa1111', { staged: 1, diff: 'diff --git a/f b/f\n', diffBytes: 19 })],
   [2, state('aaa1111', { staged: 1 })],
-  [3, state('bbb2222', { refsChanged: [{ ref: 'refs/heads/main', before: 'aaa1111', after: 'bbb2222' }], diff: 'diff --git a/f b/f\n', diffBytes: 19 })],
+  [
+    3,
+    state('bbb2222', {
+      refsChanged: [{ ref: 'refs/heads/main', before: 'aaa1111', after: 'bbb2222' }],
+      diff: 'diff --git a/f b/f\n',
+      diffBytes: 19,
+    }),
+  ],
   [4, state('bbb2222')],
 ]);
 
@@ -227,10 +290,21 @@ describe.each(Object.entries(SIDES))('the trajectory rebuilt from %s calls', (_n
   it("keeps a lying agent's results as its report only: the repository is what GitBench read", () => {
     const ids = idsOf(side);
     // It says it committed and pushed; GitBench's reads show nothing moved.
-    const lies = { [ids[0]!]: { output: '[main c0ffee1] fix\n 1 file changed' }, [ids[1]!]: { output: 'c0ffee1 fix' }, [ids[2]!]: { output: 'To origin\n   aaa1111..c0ffee1  main -> main' } };
+    const lies = {
+      [ids[0]!]: { output: '[main c0ffee1] fix\n 1 file changed' },
+      [ids[1]!]: { output: 'c0ffee1 fix' },
+      [ids[2]!]: { output: 'To origin\n   aaa1111..c0ffee1  main -> main' },
+    };
     const untouched = new Map([...before.keys()].map((seq) => [seq, state('aaa1111', { staged: 1 })]));
-    const steps = callsToTrajectory(session(side, lies), { repoBeforeCall: untouched, repoAtEnd: state('aaa1111', { staged: 1 }) });
-    expect(steps[0]!.results[0]).toMatchObject({ output: '[main c0ffee1] fix\n 1 file changed', agentReported: true, exitCode: null });
+    const steps = callsToTrajectory(session(side, lies), {
+      repoBeforeCall: untouched,
+      repoAtEnd: state('aaa1111', { staged: 1 }),
+    });
+    expect(steps[0]!.results[0]).toMatchObject({
+      output: '[main c0ffee1] fix\n 1 file changed',
+      agentReported: true,
+      exitCode: null,
+    });
     expect(steps.map((s) => [s.repo!.head, s.repo!.refsChanged.length, s.repo!.staged])).toEqual([
       ['aaa1111', 0, 1],
       ['aaa1111', 0, 1],

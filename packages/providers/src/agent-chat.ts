@@ -3,7 +3,15 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { parseModelId } from '@gitbench/core';
 import type { AgentChatRequest, AgentChatResult, AgentMessage, AgentToolCall } from './types';
 import { resolveCost } from './cost';
-import { completionRoute, completionUsage, createCompletion, reasoningParameters, reasoningText, type AdapterOptions, type ExtendedMessage } from './openai-compatible';
+import {
+  completionRoute,
+  completionUsage,
+  createCompletion,
+  reasoningParameters,
+  reasoningText,
+  type AdapterOptions,
+  type ExtendedMessage,
+} from './openai-compatible';
 
 /** How a tool's result is put to a model that has no tool calling: a user message. */
 export function textToolResult(name: string, content: string): string {
@@ -11,7 +19,10 @@ export function textToolResult(name: string, content: string): string {
 }
 
 /** The conversation as the endpoint takes it: tool messages natively, or folded into user messages. */
-export function wireMessages(messages: readonly AgentMessage[], protocol: AgentChatRequest['protocol']): ChatCompletionMessageParam[] {
+export function wireMessages(
+  messages: readonly AgentMessage[],
+  protocol: AgentChatRequest['protocol'],
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   for (const m of messages) {
     if (m.role === 'tool') {
@@ -22,14 +33,23 @@ export function wireMessages(messages: readonly AgentMessage[], protocol: AgentC
       const last = out[out.length - 1];
       const text = textToolResult(m.name, m.content);
       // Several results of one turn travel as one user message.
-      if (last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith('Output of ')) last.content = `${last.content}\n\n${text}`;
+      if (last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith('Output of '))
+        last.content = `${last.content}\n\n${text}`;
       else out.push({ role: 'user', content: text });
     } else if (m.role === 'assistant') {
       const calls = protocol === 'native' ? (m.toolCalls ?? []) : [];
       out.push({
         role: 'assistant',
         content: m.content ?? (calls.length > 0 ? null : ''),
-        ...(calls.length > 0 ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+        ...(calls.length > 0
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
       });
     } else out.push({ role: m.role, content: m.content });
   }
@@ -58,9 +78,17 @@ function toolCallsOf(message: { tool_calls?: RawToolCall[] | null }, responseId:
  * (429 waits out Retry-After, 5xx backs off). An endpoint that refuses tools throws
  * ConfigurationError('tools_unsupported') so the loop can fall back to the text protocol.
  */
-export function createAgentChat(options: AdapterOptions, baseUrl: string): (request: AgentChatRequest) => Promise<AgentChatResult> {
+export function createAgentChat(
+  options: AdapterOptions,
+  baseUrl: string,
+): (request: AgentChatRequest) => Promise<AgentChatResult> {
   const { profile } = options;
-  const client = new OpenAI({ apiKey: options.apiKey ?? 'no-key-configured', baseURL: baseUrl, maxRetries: 0, timeout: options.policy.timeoutMs * 2 });
+  const client = new OpenAI({
+    apiKey: options.apiKey ?? 'no-key-configured',
+    baseURL: baseUrl,
+    maxRetries: 0,
+    timeout: options.policy.timeoutMs * 2,
+  });
   return async (request) => {
     const model = parseModelId(request.model);
     const native = request.protocol === 'native' && request.tools.length > 0;
@@ -71,7 +99,13 @@ export function createAgentChat(options: AdapterOptions, baseUrl: string): (requ
       ...reasoningParameters(profile.provider, model),
       ...(profile.provider === 'openrouter' ? { usage: { include: true } } : {}),
       ...(native
-        ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })), tool_choice: 'auto' }
+        ? {
+            tools: request.tools.map((t) => ({
+              type: 'function',
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+            tool_choice: 'auto',
+          }
         : {}),
     };
     const outcome = await createCompletion(client, options, model.baseModel, body, baseUrl, request.signal, native);

@@ -161,7 +161,7 @@ export class RequestBudget {
   private pump(): void {
     const now = Date.now();
     let nextWake = Infinity;
-    for (let i = 0; i < this.waiters.length; ) {
+    for (let i = 0; i < this.waiters.length;) {
       const waiter = this.waiters[i] as Waiter;
       const delay = this.delayFor(waiter.slot, now);
       if (delay > 0) {
@@ -201,10 +201,13 @@ export class RequestBudget {
     if (this.timer !== undefined && this.timerAt <= at) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      this.pump();
-    }, Math.max(1, Math.ceil(delay)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Infinity;
+        this.pump();
+      },
+      Math.max(1, Math.ceil(delay)),
+    );
   }
 }

@@ -22,9 +22,27 @@ export interface BuiltinModel {
 }
 
 export const BUILTIN_MODELS: readonly BuiltinModel[] = [
-  { kind: 'oracle', model: 'oracle', usage: 'oracle', simulated: false, description: "answers each fixture's expected answer: proves the scorers accept correct answers" },
-  { kind: 'nop', model: 'nop', usage: 'nop', simulated: false, description: 'does nothing: an empty answer, and in agent mode submits without acting' },
-  { kind: 'mock', model: 'mock', usage: 'mock', simulated: false, description: 'always the same wrong answer: exercises the machinery without a model' },
+  {
+    kind: 'oracle',
+    model: 'oracle',
+    usage: 'oracle',
+    simulated: false,
+    description: "answers each fixture's expected answer: proves the scorers accept correct answers",
+  },
+  {
+    kind: 'nop',
+    model: 'nop',
+    usage: 'nop',
+    simulated: false,
+    description: 'does nothing: an empty answer, and in agent mode submits without acting',
+  },
+  {
+    kind: 'mock',
+    model: 'mock',
+    usage: 'mock',
+    simulated: false,
+    description: 'always the same wrong answer: exercises the machinery without a model',
+  },
   {
     kind: 'simulated',
     model: 'simulated',

@@ -1,4 +1,11 @@
-import { estimateCost, priceTableSchema, UNKNOWN_COST, type Cost, type PriceTable, type TokenUsage } from '@gitbench/core';
+import {
+  estimateCost,
+  priceTableSchema,
+  UNKNOWN_COST,
+  type Cost,
+  type PriceTable,
+  type TokenUsage,
+} from '@gitbench/core';
 import rawPrices from './prices.json';
 
 /** The dated price table kept in the repository (src/prices.json), validated once at load. */

@@ -4,7 +4,10 @@ import { ConfigurationError, TransientError, type ModelCallError } from '@gitben
  * Reads Retry-After (delta seconds or an HTTP date) and the non-standard `retry-after-ms` some OpenAI
  * compatible servers send. Returns undefined when absent or unreadable: the caller then backs off.
  */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
@@ -30,13 +33,20 @@ export function classifyHttpFailure(f: HttpFailure): ModelCallError {
   const where = `${f.baseUrl} (HTTP ${f.status})`;
   const detail = f.message ? `: ${f.message}` : '';
   if (f.status === 429) {
-    return new TransientError('rate_limited', `Rate limited by ${where}${detail}`, { status: 429, retryAfterMs: f.retryAfterMs });
-  }
-  if (f.status >= 500 || f.status === 408 || f.status === 409 || f.status === 425) {
-    return new TransientError(f.status >= 500 ? 'server_error' : 'request_conflict', `Server error from ${where}${detail}`, {
-      status: f.status,
+    return new TransientError('rate_limited', `Rate limited by ${where}${detail}`, {
+      status: 429,
       retryAfterMs: f.retryAfterMs,
     });
+  }
+  if (f.status >= 500 || f.status === 408 || f.status === 409 || f.status === 425) {
+    return new TransientError(
+      f.status >= 500 ? 'server_error' : 'request_conflict',
+      `Server error from ${where}${detail}`,
+      {
+        status: f.status,
+        retryAfterMs: f.retryAfterMs,
+      },
+    );
   }
   if (f.status === 401) {
     const key = f.apiKeyEnv ? `the key in ${f.apiKeyEnv}` : 'the request (no api_key_env is configured)';
@@ -61,12 +71,18 @@ export function classifyHttpFailure(f: HttpFailure): ModelCallError {
 export function classifyNetworkFailure(error: unknown, baseUrl: string): ModelCallError {
   const code = findErrorCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ERR_INVALID_URL') {
-    return new ConfigurationError('bad_base_url', `Cannot resolve the host of base_url ${baseUrl} (${code})`, { cause: error });
+    return new ConfigurationError('bad_base_url', `Cannot resolve the host of base_url ${baseUrl} (${code})`, {
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new TransientError('connection_error', `Connection to ${baseUrl} failed${code ? ` (${code})` : ''}: ${message}`, {
-    cause: error,
-  });
+  return new TransientError(
+    'connection_error',
+    `Connection to ${baseUrl} failed${code ? ` (${code})` : ''}: ${message}`,
+    {
+      cause: error,
+    },
+  );
 }
 
 function findErrorCode(error: unknown): string | undefined {

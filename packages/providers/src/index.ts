@@ -39,7 +39,16 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
-export { ReplayIndex, ReplaySourceError, loadReplayIndex, createReplayProvider, replaySourcesFromEnv, DEFAULT_REPLAY_MAX_BYTES, type RecordedAnswer, type ReplaySources } from './replay';
+export {
+  ReplayIndex,
+  ReplaySourceError,
+  loadReplayIndex,
+  createReplayProvider,
+  replaySourcesFromEnv,
+  DEFAULT_REPLAY_MAX_BYTES,
+  type RecordedAnswer,
+  type ReplaySources,
+} from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,
@@ -62,9 +71,23 @@ export {
   type LoadRegistryOptions,
   type ModelDescription,
 } from './registry';
-export { BUILTIN_MODELS, BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind, type BuiltinModel } from './builtin-models';
+export {
+  BUILTIN_MODELS,
+  BUILTIN_PROFILE,
+  BUILTIN_USAGE,
+  builtinKindOf,
+  simulatedSeedOf,
+  type BuiltinKind,
+  type BuiltinModel,
+} from './builtin-models';
 export * from './agent-types';
 export { createAgentChat, textToolResult, wireMessages } from './agent-chat';
 export { openAICallError, toolsUnsupported } from './openai-compatible';
-export { startManualEndpoint, type ManualEndpoint, type ManualEndpointOptions, type MessageAnswer, type PendingRequest } from './manual/manual-endpoint';
+export {
+  startManualEndpoint,
+  type ManualEndpoint,
+  type ManualEndpointOptions,
+  type MessageAnswer,
+  type PendingRequest,
+} from './manual/manual-endpoint';
 export { DEFAULT_MANUAL_PORT, MANUAL_MODEL, isManualModel, manualProfile } from './manual/manual-profile';

@@ -49,7 +49,8 @@ export function judgePanelConfig(panel: JudgePanel, kind: JudgeConfigIdentity['k
 
 function memberFailure(member: JudgeMember, error: unknown, result?: CompletionResult): JudgeMemberVerdict {
   const kind = classifyError(error);
-  const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : 'error';
+  const code =
+    error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : 'error';
   return {
     memberId: member.memberId,
     model: member.model,
@@ -68,11 +69,24 @@ function memberFailure(member: JudgeMember, error: unknown, result?: CompletionR
 /** One structured question to a judge member; a failed call comes back as its error (a cancellation is thrown). */
 export async function askStructured(
   member: JudgeMember,
-  request: { prompt: string; schema: Record<string, unknown>; schemaName: string; temperature?: number; signal?: AbortSignal | undefined },
+  request: {
+    prompt: string;
+    schema: Record<string, unknown>;
+    schemaName: string;
+    temperature?: number;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<{ result: CompletionResult; error?: undefined } | { result?: undefined; error: unknown }> {
   const { signal, ...rest } = request;
   try {
-    return { result: await member.provider.complete({ model: member.model, outputMode: 'json_schema', ...rest, ...(signal ? { signal } : {}) }) };
+    return {
+      result: await member.provider.complete({
+        model: member.model,
+        outputMode: 'json_schema',
+        ...rest,
+        ...(signal ? { signal } : {}),
+      }),
+    };
   } catch (error) {
     if (signal?.aborted) throw error;
     return { error };
@@ -80,13 +94,20 @@ export async function askStructured(
 }
 
 async function askMember(member: JudgeMember, prompt: string, signal?: AbortSignal): Promise<JudgeMemberVerdict> {
-  const asked = await askStructured(member, { prompt, schema: JUDGE_REPLY_JSON_SCHEMA, schemaName: 'judge_score', signal });
+  const asked = await askStructured(member, {
+    prompt,
+    schema: JUDGE_REPLY_JSON_SCHEMA,
+    schemaName: 'judge_score',
+    signal,
+  });
   if (asked.result === undefined) return memberFailure(member, asked.error);
   const result = asked.result;
   // Only the structured reply counts; a judge that answers outside the contract has failed.
   const reply = result.qualityFailure ? null : judgeReplySchema.safeParse(result.structuredOutput);
   if (!reply?.success) {
-    const message = result.qualityFailure?.message ?? `The judge reply does not match {score 0..1, reason}: ${reply?.error.issues[0]?.message}`;
+    const message =
+      result.qualityFailure?.message ??
+      `The judge reply does not match {score 0..1, reason}: ${reply?.error.issues[0]?.message}`;
     return memberFailure(member, new QualityError(result.qualityFailure?.code ?? 'schema_violation', message), result);
   }
   return {
@@ -133,7 +154,11 @@ export interface LlmJudgement {
  */
 export async function runLlmJudge(input: LlmJudgeInput): Promise<LlmJudgement> {
   const configHash = judgeConfigHash(judgePanelConfig(input.panel, 'llm_judge'));
-  const cacheKey = judgeCacheKey({ fixtureInputHash: input.fixtureInputHash, outputHash: outputHash(input.answer), judgeConfigHash: configHash });
+  const cacheKey = judgeCacheKey({
+    fixtureInputHash: input.fixtureInputHash,
+    outputHash: outputHash(input.answer),
+    judgeConfigHash: configHash,
+  });
   const cached = await input.cache?.get(cacheKey);
   if (cached) return { verdict: cached, cacheKey, judgeConfigHash: configHash, cacheHit: true };
 
@@ -179,11 +204,23 @@ async function askPairwise(input: PairwiseInput, ordering: PairwiseCall['orderin
     });
   } catch (error) {
     if (input.signal?.aborted) throw error;
-    return { ordering, preferred: null, reason: null, result: null, error: error instanceof Error ? error.message : String(error) };
+    return {
+      ordering,
+      preferred: null,
+      reason: null,
+      result: null,
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
   const reply = result.qualityFailure ? null : pairwiseReplySchema.safeParse(result.structuredOutput);
   if (!reply?.success) {
-    return { ordering, preferred: null, reason: null, result, error: result.qualityFailure?.message ?? 'The reply does not match {preferred, reason}.' };
+    return {
+      ordering,
+      preferred: null,
+      reason: null,
+      result,
+      error: result.qualityFailure?.message ?? 'The reply does not match {preferred, reason}.',
+    };
   }
   return { ordering, preferred: reply.data.preferred, reason: reply.data.reason, result, error: null };
 }

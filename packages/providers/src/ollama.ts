@@ -44,49 +44,53 @@ export function createOllamaProvider(options: AdapterOptions): Provider {
         stream: false,
         ...(think !== undefined ? { think } : {}),
         ...(request.outputMode === 'json_schema' ? { format: request.schema } : {}),
-        ...(request.temperature !== undefined ? { options: { ...(profile.extraBody?.['options'] as Record<string, unknown> | undefined), temperature: request.temperature } } : {}),
+        ...(request.temperature !== undefined
+          ? {
+              options: {
+                ...(profile.extraBody?.['options'] as Record<string, unknown> | undefined),
+                temperature: request.temperature,
+              },
+            }
+          : {}),
       };
       const { messages: _messages, ...sent } = body;
 
-      const outcome = await callWithRetries(
-        retryContext(options, model.baseModel, request.signal),
-        async (signal) => {
-          let response: Response;
-          try {
-            response = await fetch(`${baseUrl}/api/chat`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify(body),
-              signal,
-            });
-          } catch (error) {
-            if (signal.aborted) throw error;
-            throw classifyNetworkFailure(error, baseUrl);
-          }
-          const text = await response.text();
-          let parsed: OllamaChatResponse;
-          try {
-            parsed = JSON.parse(text) as OllamaChatResponse;
-          } catch {
-            if (!response.ok) parsed = { error: text.slice(0, 500) };
-            else throw new TransientError('bad_response', `${baseUrl} sent a response that is not JSON`);
-          }
-          if (!response.ok) {
-            throw classifyHttpFailure({
-              status: response.status,
-              message: typeof parsed.error === 'string' ? parsed.error : '',
-              retryAfterMs: parseRetryAfter(response.headers),
-              baseUrl,
-              model: model.baseModel,
-              apiKeyEnv: null,
-            });
-          }
-          if (!parsed.message || typeof parsed.message.content !== 'string') {
-            throw new TransientError('empty_response', `${baseUrl} answered without a message`);
-          }
-          return parsed;
-        },
-      );
+      const outcome = await callWithRetries(retryContext(options, model.baseModel, request.signal), async (signal) => {
+        let response: Response;
+        try {
+          response = await fetch(`${baseUrl}/api/chat`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+            signal,
+          });
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw classifyNetworkFailure(error, baseUrl);
+        }
+        const text = await response.text();
+        let parsed: OllamaChatResponse;
+        try {
+          parsed = JSON.parse(text) as OllamaChatResponse;
+        } catch {
+          if (!response.ok) parsed = { error: text.slice(0, 500) };
+          else throw new TransientError('bad_response', `${baseUrl} sent a response that is not JSON`);
+        }
+        if (!response.ok) {
+          throw classifyHttpFailure({
+            status: response.status,
+            message: typeof parsed.error === 'string' ? parsed.error : '',
+            retryAfterMs: parseRetryAfter(response.headers),
+            baseUrl,
+            model: model.baseModel,
+            apiKeyEnv: null,
+          });
+        }
+        if (!parsed.message || typeof parsed.message.content !== 'string') {
+          throw new TransientError('empty_response', `${baseUrl} answered without a message`);
+        }
+        return parsed;
+      });
 
       const reply = outcome.value;
       const inputTokens = numberOrNull(reply.prompt_eval_count);
@@ -115,7 +119,14 @@ export function createOllamaProvider(options: AdapterOptions): Provider {
           upstreamProvider: null,
           simulated: false,
         },
-        requestConfig: { provider: 'ollama', baseUrl, outputMode: request.outputMode, ...sent, timeoutMs: options.policy.timeoutMs, maxAttempts: options.policy.maxAttempts },
+        requestConfig: {
+          provider: 'ollama',
+          baseUrl,
+          outputMode: request.outputMode,
+          ...sent,
+          timeoutMs: options.policy.timeoutMs,
+          maxAttempts: options.policy.maxAttempts,
+        },
         retries: outcome.retries,
       });
     },

@@ -1,6 +1,13 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { ConfigurationError, TransientError, type ModelCallError, type ModelId, type PriceTable, type TokenUsage } from '@gitbench/core';
+import {
+  ConfigurationError,
+  TransientError,
+  type ModelCallError,
+  type ModelId,
+  type PriceTable,
+  type TokenUsage,
+} from '@gitbench/core';
 import { TOOLS_UNSUPPORTED } from './agent-types';
 import type { RequestBudget } from './budget';
 import { resolveCost } from './cost';
@@ -53,7 +60,10 @@ export function reasoningText(message: ExtendedMessage): string | null {
 }
 
 /** An error of the openai SDK as a ModelCallError of ours (an abort passes through untouched). */
-export function openAICallError(error: unknown, where: { baseUrl: string; model: string; apiKeyEnv: string | null; toolsSent?: boolean }): unknown {
+export function openAICallError(
+  error: unknown,
+  where: { baseUrl: string; model: string; apiKeyEnv: string | null; toolsSent?: boolean },
+): unknown {
   const { baseUrl, model } = where;
   if (error instanceof OpenAI.APIUserAbortError) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
@@ -64,12 +74,24 @@ export function openAICallError(error: unknown, where: { baseUrl: string; model:
     const body = error.error as { message?: unknown } | undefined;
     const message = typeof body?.message === 'string' ? body.message : error.message;
     if (where.toolsSent && toolsUnsupported(error.status, message)) {
-      return new ConfigurationError(TOOLS_UNSUPPORTED, `${baseUrl} (HTTP ${error.status}) does not support tool calling for '${model}': ${message}`);
+      return new ConfigurationError(
+        TOOLS_UNSUPPORTED,
+        `${baseUrl} (HTTP ${error.status}) does not support tool calling for '${model}': ${message}`,
+      );
     }
-    return classifyHttpFailure({ status: error.status, message, retryAfterMs: parseRetryAfter(error.headers), baseUrl, model, apiKeyEnv: where.apiKeyEnv });
+    return classifyHttpFailure({
+      status: error.status,
+      message,
+      retryAfterMs: parseRetryAfter(error.headers),
+      baseUrl,
+      model,
+      apiKeyEnv: where.apiKeyEnv,
+    });
   }
   if (error instanceof SyntaxError) {
-    return new TransientError('bad_response', `${baseUrl} sent a response that is not JSON: ${error.message}`, { cause: error });
+    return new TransientError('bad_response', `${baseUrl} sent a response that is not JSON: ${error.message}`, {
+      cause: error,
+    });
   }
   return error;
 }
@@ -118,7 +140,14 @@ export function createOpenAICompatibleProvider(options: AdapterOptions): Provide
         };
       }
       const { messages: _messages, ...sent } = body;
-      const requestConfig = { provider: profile.provider, baseUrl, outputMode: request.outputMode, ...sent, timeoutMs: options.policy.timeoutMs, maxAttempts: options.policy.maxAttempts };
+      const requestConfig = {
+        provider: profile.provider,
+        baseUrl,
+        outputMode: request.outputMode,
+        ...sent,
+        timeoutMs: options.policy.timeoutMs,
+        maxAttempts: options.policy.maxAttempts,
+      };
 
       const outcome = await createCompletion(client, options, model.baseModel, body, baseUrl, request.signal);
       const completion = outcome.value;
@@ -162,7 +191,9 @@ export function createCompletion(
   return callWithRetries(retryContext(options, baseModel, signal), async (signal) => {
     let completion: ChatCompletion;
     try {
-      completion = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal });
+      completion = await client.chat.completions.create(body as unknown as ChatCompletionCreateParamsNonStreaming, {
+        signal,
+      });
     } catch (error) {
       throw openAICallError(error, { baseUrl, model: baseModel, apiKeyEnv: options.profile.apiKeyEnv, toolsSent });
     }
@@ -171,7 +202,12 @@ export function createCompletion(
 }
 
 /** Where a completion was served: the model the server names, its response id, the router's upstream. */
-export function completionRoute(completion: ChatCompletion, profile: Profile, baseUrl: string, requestedModel: string): RouteMetadata {
+export function completionRoute(
+  completion: ChatCompletion,
+  profile: Profile,
+  baseUrl: string,
+  requestedModel: string,
+): RouteMetadata {
   const upstream = (completion as { provider?: unknown }).provider;
   return {
     provider: profile.provider,
@@ -203,7 +239,10 @@ export function completionUsage(completion: ChatCompletion): { usage: TokenUsage
 export function checkCompletion(completion: ChatCompletion, baseUrl: string): ChatCompletion {
   const embedded = (completion as { error?: { message?: unknown; code?: unknown } }).error;
   if (embedded) {
-    const failure: ModelCallError = new TransientError('provider_error', `${baseUrl} answered with an error: ${String(embedded.message ?? embedded.code ?? 'unknown')}`);
+    const failure: ModelCallError = new TransientError(
+      'provider_error',
+      `${baseUrl} answered with an error: ${String(embedded.message ?? embedded.code ?? 'unknown')}`,
+    );
     throw failure;
   }
   if (!Array.isArray(completion.choices) || !completion.choices[0]?.message) {

@@ -5,7 +5,16 @@ import { ConfigurationError, globMatch, parseModelId } from '@gitbench/core';
 import { z } from 'zod';
 import { BUILTIN_PROFILE } from './builtin-models';
 
-export const PROVIDER_KINDS = ['openai', 'openrouter', 'ollama', 'anthropic', 'mock', 'oracle', 'replay', 'simulated'] as const;
+export const PROVIDER_KINDS = [
+  'openai',
+  'openrouter',
+  'ollama',
+  'anthropic',
+  'mock',
+  'oracle',
+  'replay',
+  'simulated',
+] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 const positiveInt = z.number().int().positive();
@@ -34,7 +43,10 @@ export const profileFileSchema = z.looseObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable, not the key itself')
     .optional(),
   /** A provider key stored on the server (Settings → Provider keys), by its name; wins over api_key_env. */
-  api_key_ref: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be the name of a stored provider key').optional(),
+  api_key_ref: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be the name of a stored provider key')
+    .optional(),
   /** Seconds, as upstream. */
   timeout: z.number().positive().optional(),
   /** Total tries per call, as upstream. */
@@ -92,7 +104,8 @@ export interface ProfileSummary {
 }
 
 // Names that only ever hold a secret (`key` alone is not one: capacity groups use it for their name).
-const SECRET_FIELD = /^(api[_-]?key|apikey|secret|client[_-]?secret|token|access[_-]?token|authorization|password|bearer)$/i;
+const SECRET_FIELD =
+  /^(api[_-]?key|apikey|secret|client[_-]?secret|token|access[_-]?token|authorization|password|bearer)$/i;
 const SECRET_VALUE = /^(sk-[A-Za-z0-9_-]{12,}|Bearer\s+\S+)/;
 
 function rejectLiteralSecrets(value: unknown, path: string): void {
@@ -248,12 +261,18 @@ export function loadProfiles(text: string, env: Readonly<Record<string, string |
     throw new ConfigurationError('bad_config', `The profile file is invalid: ${issues}`);
   }
   if (BUILTIN_PROFILE in parsed.data.models) {
-    throw new ConfigurationError('bad_config', `The profile file is invalid: 'models.${BUILTIN_PROFILE}' is reserved for the built-in models; rename the profile.`);
+    throw new ConfigurationError(
+      'bad_config',
+      `The profile file is invalid: 'models.${BUILTIN_PROFILE}' is reserved for the built-in models; rename the profile.`,
+    );
   }
   const profiles = Object.entries(parsed.data.models).map(([name, raw]) => toProfile(name, raw));
   const judgeProfile = parsed.data.judge?.profile ?? null;
   if (judgeProfile && !profiles.some((p) => p.name === judgeProfile)) {
-    throw new ConfigurationError('unknown_profile', `The judge profile '${judgeProfile}' is not among the configured profiles.`);
+    throw new ConfigurationError(
+      'unknown_profile',
+      `The judge profile '${judgeProfile}' is not among the configured profiles.`,
+    );
   }
   const top = parsed.data.concurrency;
   return new ProfileSet(
@@ -264,7 +283,10 @@ export function loadProfiles(text: string, env: Readonly<Record<string, string |
   );
 }
 
-export async function loadProfilesFile(path: string, env: Readonly<Record<string, string | undefined>>): Promise<ProfileSet> {
+export async function loadProfilesFile(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProfileSet> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new ConfigurationError('bad_config', `Cannot read the profile file ${path}: ${error.code ?? error.message}`);
   });
@@ -274,7 +296,13 @@ export async function loadProfilesFile(path: string, env: Readonly<Record<string
 /** Where upstream looks for its configuration: gitbench.json or .gitbench.json here, then ~/.gitbench.json. */
 export async function findProfilesFile(cwd: string, home: string = homedir()): Promise<string | undefined> {
   for (const candidate of [join(cwd, 'gitbench.json'), join(cwd, '.gitbench.json'), join(home, '.gitbench.json')]) {
-    if (await access(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }

@@ -1,4 +1,12 @@
-import { ConfigurationError, parseModelId, sha256Hex, type AnswerMode, type Mode, type ModelId, type PriceTable } from '@gitbench/core';
+import {
+  ConfigurationError,
+  parseModelId,
+  sha256Hex,
+  type AnswerMode,
+  type Mode,
+  type ModelId,
+  type PriceTable,
+} from '@gitbench/core';
 import { createAgentChat } from './agent-chat';
 import { createAnthropicProvider } from './anthropic';
 import { RequestBudget, type BudgetLimits } from './budget';
@@ -6,9 +14,25 @@ import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type Bu
 import type { JudgePanel } from './judges';
 import { createOllamaProvider } from './ollama';
 import { createOpenAICompatibleProvider } from './openai-compatible';
-import { findProfilesFile, inferProviderKind, listProfiles, loadProfilesFile, ProfileSet, type Profile, type ProfileSummary, type ProviderKind } from './profiles';
+import {
+  findProfilesFile,
+  inferProviderKind,
+  listProfiles,
+  loadProfilesFile,
+  ProfileSet,
+  type Profile,
+  type ProfileSummary,
+  type ProviderKind,
+} from './profiles';
 import { isManualModel, manualProfile } from './manual/manual-profile';
-import { createReplayProvider, loadReplayIndex, ReplaySourceError, replaySourcesFromEnv, type ReplayIndex, type ReplaySources } from './replay';
+import {
+  createReplayProvider,
+  loadReplayIndex,
+  ReplaySourceError,
+  replaySourcesFromEnv,
+  type ReplayIndex,
+  type ReplaySources,
+} from './replay';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
@@ -35,7 +59,14 @@ export interface ResolvedTarget {
 
 /** Which profile serves a model id, or why none does: what campaign creation checks before writing. */
 export type ModelDescription =
-  | { ok: true; model: string; profile: string; provider: ProviderKind | BuiltinKind; builtin: boolean; simulated: boolean }
+  | {
+      ok: true;
+      model: string;
+      profile: string;
+      provider: ProviderKind | BuiltinKind;
+      builtin: boolean;
+      simulated: boolean;
+    }
   | { ok: false; model: string; error: string };
 
 export interface RegistryOptions {
@@ -71,13 +102,19 @@ export function budgetLimitsFromProfiles(set: ProfileSet): BudgetLimits {
   return {
     global: { maxConcurrent: set.concurrency.maxConcurrent, minIntervalMs: set.concurrency.minIntervalMs },
     profiles: Object.fromEntries(
-      set.profiles.map((p) => [p.name, { maxConcurrent: p.concurrency.maxConcurrent, minIntervalMs: p.concurrency.minIntervalMs }]),
+      set.profiles.map((p) => [
+        p.name,
+        { maxConcurrent: p.concurrency.maxConcurrent, minIntervalMs: p.concurrency.minIntervalMs },
+      ]),
     ),
     groups,
   };
 }
 
-const DEFAULT_KEY_ENV: Partial<Record<ProviderKind, string>> = { openrouter: 'OPENROUTER_API_KEY', openai: 'OPENAI_API_KEY' };
+const DEFAULT_KEY_ENV: Partial<Record<ProviderKind, string>> = {
+  openrouter: 'OPENROUTER_API_KEY',
+  openai: 'OPENAI_API_KEY',
+};
 
 function adHocProfile(spec: TargetSpec, env: Readonly<Record<string, string | undefined>>): Profile {
   const provider = inferProviderKind(spec.provider, spec.baseUrl ?? null);
@@ -162,17 +199,39 @@ export class ProviderRegistry {
    */
   describeModel(model: string): ModelDescription {
     const builtin = builtinKindOf(model);
-    if (builtin) return { ok: true, model, profile: BUILTIN_PROFILE, provider: builtin, builtin: true, simulated: builtin === 'simulated' };
+    if (builtin)
+      return {
+        ok: true,
+        model,
+        profile: BUILTIN_PROFILE,
+        provider: builtin,
+        builtin: true,
+        simulated: builtin === 'simulated',
+      };
     try {
       parseModelId(model);
     } catch (error) {
       return { ok: false, model, error: (error as Error).message };
     }
     const profile = this.set.findByModel(model);
-    if (!profile && isManualModel(model)) return { ok: true, model, profile: manualProfile(this.env).name, provider: 'openai', builtin: false, simulated: false };
+    if (!profile && isManualModel(model))
+      return {
+        ok: true,
+        model,
+        profile: manualProfile(this.env).name,
+        provider: 'openai',
+        builtin: false,
+        simulated: false,
+      };
     if (!profile) {
-      const where = this.profilesFile ? `a profile in ${this.profilesFile}` : 'a profile in gitbench.json (or the file GITBENCH_PROFILES names)';
-      return { ok: false, model, error: `No configured profile serves '${model}'. Add it to ${where}, or use a built-in model: ${BUILTIN_USAGE}.` };
+      const where = this.profilesFile
+        ? `a profile in ${this.profilesFile}`
+        : 'a profile in gitbench.json (or the file GITBENCH_PROFILES names)';
+      return {
+        ok: false,
+        model,
+        error: `No configured profile serves '${model}'. Add it to ${where}, or use a built-in model: ${BUILTIN_USAGE}.`,
+      };
     }
     return { ok: true, model, profile: profile.name, provider: profile.provider, builtin: false, simulated: false };
   }
@@ -200,7 +259,11 @@ export class ProviderRegistry {
     }
     if (listed && (spec.provider || spec.baseUrl)) {
       const baseUrl = spec.baseUrl ?? profile.baseUrl;
-      profile = { ...profile, baseUrl, provider: inferProviderKind(spec.provider ?? (spec.baseUrl ? undefined : profile.provider), baseUrl) };
+      profile = {
+        ...profile,
+        baseUrl,
+        provider: inferProviderKind(spec.provider ?? (spec.baseUrl ? undefined : profile.provider), baseUrl),
+      };
     }
     const modelId = parseModelId(spec.model);
     return {
@@ -219,16 +282,22 @@ export class ProviderRegistry {
    */
   judgeProfileError(name: string): string | null {
     const profile = this.set.profiles.find((p) => p.name === name);
-    if (!profile) return `Judge profile '${name}' is not configured (configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`;
+    if (!profile)
+      return `Judge profile '${name}' is not configured (configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`;
     return profile.models.length === 0 ? `Judge profile '${name}' lists no models.` : null;
   }
 
   /** The judge panel: one member per model of the judge profile (the configured one unless named). */
   judgePanel(profileName?: string): JudgePanel {
     const name = profileName ?? this.set.judgeProfile;
-    if (!name) throw new ConfigurationError('no_judge_profile', 'llm_judge fixtures need a judge profile ("judge": {"profile": ...} or --judge-profile).');
+    if (!name)
+      throw new ConfigurationError(
+        'no_judge_profile',
+        'llm_judge fixtures need a judge profile ("judge": {"profile": ...} or --judge-profile).',
+      );
     const profile = this.set.get(name);
-    if (profile.models.length === 0) throw new ConfigurationError('empty_judge_profile', `Judge profile '${name}' lists no models.`);
+    if (profile.models.length === 0)
+      throw new ConfigurationError('empty_judge_profile', `Judge profile '${name}' lists no models.`);
     const provider = this.providerFor(profile);
     return {
       profile: name,
@@ -236,7 +305,11 @@ export class ProviderRegistry {
         memberId: `judge-${i}`,
         model,
         provider,
-        identity: { provider: profile.provider, ...(profile.baseUrl ? { baseUrl: profile.baseUrl } : {}), extraBody: profile.extraBody },
+        identity: {
+          provider: profile.provider,
+          ...(profile.baseUrl ? { baseUrl: profile.baseUrl } : {}),
+          extraBody: profile.extraBody,
+        },
       })),
     };
   }
@@ -270,7 +343,10 @@ export class ProviderRegistry {
     const source = replaySource(model);
     let loading = this.replays.get(source);
     if (!loading) {
-      loading = loadReplayIndex(source.split(','), this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
+      loading = loadReplayIndex(
+        source.split(','),
+        this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()),
+      );
       this.replays.set(source, loading);
       loading.catch(() => this.replays.delete(source));
     }
@@ -310,7 +386,9 @@ export class ProviderRegistry {
    * For a replay model, what each recorded answer cost (null where the recording has no cost), for
    * the estimate before launch; undefined for any other model.
    */
-  async recordedCosts(model: string): Promise<((domain: string, fixtureId: string, outputMode: AnswerMode) => number | null) | undefined> {
+  async recordedCosts(
+    model: string,
+  ): Promise<((domain: string, fixtureId: string, outputMode: AnswerMode) => number | null) | undefined> {
     if (builtinKindOf(model) !== 'replay') return undefined;
     const index = await this.replayIndex(model);
     return (domain, fixtureId, outputMode) => {
@@ -330,7 +408,12 @@ export class ProviderRegistry {
       apiKey,
       budget: this.budget,
       capacityGroupOf: (baseModel: string) => this.set.capacityGroupOf(profile, baseModel).key,
-      policy: { ...DEFAULT_RETRY_POLICY, maxAttempts: profile.retryCount, timeoutMs: profile.timeoutMs, ...this.options.policy },
+      policy: {
+        ...DEFAULT_RETRY_POLICY,
+        maxAttempts: profile.retryCount,
+        timeoutMs: profile.timeoutMs,
+        ...this.options.policy,
+      },
       random: this.options.random,
       priceTable: this.options.priceTable,
     };
@@ -338,11 +421,20 @@ export class ProviderRegistry {
     switch (profile.provider) {
       case 'openai':
       case 'openrouter':
-        provider = { ...createOpenAICompatibleProvider(adapter), chat: createAgentChat(adapter, (profile.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')) };
+        provider = {
+          ...createOpenAICompatibleProvider(adapter),
+          chat: createAgentChat(adapter, (profile.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')),
+        };
         break;
       case 'ollama':
         // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models without).
-        provider = { ...createOllamaProvider(adapter), chat: createAgentChat(adapter, `${(profile.baseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`) };
+        provider = {
+          ...createOllamaProvider(adapter),
+          chat: createAgentChat(
+            adapter,
+            `${(profile.baseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`,
+          ),
+        };
         break;
       case 'anthropic':
         provider = createAnthropicProvider(adapter);
@@ -357,7 +449,10 @@ export class ProviderRegistry {
         provider = createSimulatedProvider({ seed: 0 });
         break;
       case 'replay':
-        throw new ConfigurationError('replay_needs_file', `Profile '${profile.name}': use --model replay:<result file> for replay.`);
+        throw new ConfigurationError(
+          'replay_needs_file',
+          `Profile '${profile.name}': use --model replay:<result file> for replay.`,
+        );
     }
     this.providers.set(cacheKey, provider);
     return provider;
@@ -377,7 +472,10 @@ export class ProviderRegistry {
   private apiKey(profile: Profile): string {
     const key = this.env[profile.apiKeyEnv as string];
     if (!key) {
-      throw new ConfigurationError('missing_api_key', `Profile '${profile.name}' reads its key from ${profile.apiKeyEnv}, which is not set in the environment.`);
+      throw new ConfigurationError(
+        'missing_api_key',
+        `Profile '${profile.name}' reads its key from ${profile.apiKeyEnv}, which is not set in the environment.`,
+      );
     }
     return key;
   }

@@ -25,9 +25,15 @@ const atifStep = z.looseObject({
   reasoning_content: z.string().nullish(),
   tool_calls: z.array(atifToolCall).nullish(),
   metrics: z
-    .looseObject({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish(), cost_usd: z.number().nullish() })
+    .looseObject({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      cost_usd: z.number().nullish(),
+    })
     .nullish(),
-  extra: z.looseObject({ gitbench: z.looseObject({ refused_arguments: refusedArguments.optional() }).optional() }).nullish(),
+  extra: z
+    .looseObject({ gitbench: z.looseObject({ refused_arguments: refusedArguments.optional() }).optional() })
+    .nullish(),
 });
 
 const atifTrajectory = z.looseObject({
@@ -53,7 +59,12 @@ export interface RecordedTrajectory {
 
 /** True when a parsed JSON document says it is an ATIF trajectory (then it must parse as one). */
 export function looksLikeAtif(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && typeof (json as { schema_version?: unknown }).schema_version === 'string' && (json as { schema_version: string }).schema_version.startsWith('ATIF-');
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    typeof (json as { schema_version?: unknown }).schema_version === 'string' &&
+    (json as { schema_version: string }).schema_version.startsWith('ATIF-')
+  );
 }
 
 /** The agent turns of an ATIF document; `label` names the source in messages (never its content). */
@@ -61,7 +72,10 @@ export function parseAtifTrajectory(json: unknown, label: string): RecordedTraje
   const parsed = atifTrajectory.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigurationError('bad_replay_file', `Replay file ${label} is not an ATIF v1 trajectory (${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unreadable'}).`);
+    throw new ConfigurationError(
+      'bad_replay_file',
+      `Replay file ${label} is not an ATIF v1 trajectory (${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unreadable'}).`,
+    );
   }
   const turns = parsed.data.steps
     .filter((s) => s.source === 'agent')
@@ -71,13 +85,16 @@ export function parseAtifTrajectory(json: unknown, label: string): RecordedTraje
       calls: (s.tool_calls ?? []).map((c) => ({
         name: c.function_name,
         // A call the model sent broken goes out broken again, so the replay meets the same refusal.
-        arguments: s.extra?.gitbench?.refused_arguments?.find((r) => r.tool_call_id === c.tool_call_id)?.raw ?? JSON.stringify(c.arguments ?? {}),
+        arguments:
+          s.extra?.gitbench?.refused_arguments?.find((r) => r.tool_call_id === c.tool_call_id)?.raw ??
+          JSON.stringify(c.arguments ?? {}),
       })),
       inputTokens: s.metrics?.prompt_tokens ?? null,
       outputTokens: s.metrics?.completion_tokens ?? null,
       costUsd: s.metrics?.cost_usd ?? null,
     }));
-  if (turns.length === 0) throw new ConfigurationError('bad_replay_file', `Replay file ${label} holds no agent step to replay.`);
+  if (turns.length === 0)
+    throw new ConfigurationError('bad_replay_file', `Replay file ${label} holds no agent step to replay.`);
   return { file: label, model: parsed.data.agent?.model_name ?? 'replay', turns };
 }
 
@@ -110,10 +127,24 @@ export function replayTrajectoryChat(trajectory: RecordedTrajectory, request: Ag
     simulated: false,
   };
   if (!turn) {
-    return { content: 'The recorded trajectory ends here.', reasoning: null, toolCalls: [], finishReason: 'stop', usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null }, cost: UNKNOWN_COST, apiDurationMs: 0, retries: [], route };
+    return {
+      content: 'The recorded trajectory ends here.',
+      reasoning: null,
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+      cost: UNKNOWN_COST,
+      apiDurationMs: 0,
+      retries: [],
+      route,
+    };
   }
   let content = turn.content;
-  let toolCalls: AgentToolCall[] = turn.calls.map((c, i) => ({ id: `replay_${n}_${i}`, name: c.name, arguments: c.arguments }));
+  let toolCalls: AgentToolCall[] = turn.calls.map((c, i) => ({
+    id: `replay_${n}_${i}`,
+    name: c.name,
+    arguments: c.arguments,
+  }));
   if (request.protocol === 'text' && turn.calls.length > 0) {
     const block = asTextBlock(turn.calls[0]!);
     content = block === null ? content : textProtocolReply(content, block);
@@ -126,7 +157,12 @@ export function replayTrajectoryChat(trajectory: RecordedTrajectory, request: Ag
     reasoning: turn.reasoning,
     toolCalls,
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-    usage: { inputTokens: turn.inputTokens, outputTokens: turn.outputTokens, reasoningTokens: null, totalTokens: total },
+    usage: {
+      inputTokens: turn.inputTokens,
+      outputTokens: turn.outputTokens,
+      reasoningTokens: null,
+      totalTokens: total,
+    },
     cost,
     apiDurationMs: 0,
     retries: [],

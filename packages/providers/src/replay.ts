@@ -60,9 +60,13 @@ function replyForRepository(
 ): { output: string; mapped: Record<string, string> | null; workspaceMapped: boolean } {
   if (recorded.recordedPrompt === null) return { output: recorded.reply, mapped: null, workspaceMapped: false };
   // A workspace path becomes a shell variable, which only a plain-text command answer can carry.
-  const paths = fixture.answerIsRun && fixture.repoDir && recorded.outputMode === 'text' ? workspaceTranslation(recorded.recordedPrompt, fixture.repoDir) : null;
+  const paths =
+    fixture.answerIsRun && fixture.repoDir && recorded.outputMode === 'text'
+      ? workspaceTranslation(recorded.recordedPrompt, fixture.repoDir)
+      : null;
   const located = paths ? paths.translate(recorded.reply) : recorded.reply;
-  const translation = fixture.commits && fixture.commits.length > 0 ? hashTranslation(recorded.recordedPrompt, fixture.commits) : null;
+  const translation =
+    fixture.commits && fixture.commits.length > 0 ? hashTranslation(recorded.recordedPrompt, fixture.commits) : null;
   const output = translation ? translation.translate(located) : located;
   const mapped = translation && output !== located ? Object.fromEntries(translation.map) : null;
   return { output, mapped, workspaceMapped: located !== recorded.reply };
@@ -134,9 +138,14 @@ export interface ReplaySources {
  * ../shared/gitbench-upstream beside the checkout). Relative entries resolve against `cwd`.
  */
 export function replaySourcesFromEnv(env: Readonly<Record<string, string | undefined>>, cwd: string): ReplaySources {
-  const configured = env['GITBENCH_REPLAY_DIRS']?.split(delimiter).map((d) => d.trim()).filter(Boolean);
+  const configured = env['GITBENCH_REPLAY_DIRS']
+    ?.split(delimiter)
+    .map((d) => d.trim())
+    .filter(Boolean);
   const upstream = env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream';
-  const dirs = (configured && configured.length > 0 ? configured : [join(upstream, 'results')]).map((d) => resolve(cwd, d));
+  const dirs = (configured && configured.length > 0 ? configured : [join(upstream, 'results')]).map((d) =>
+    resolve(cwd, d),
+  );
   const max = Number(env['GITBENCH_REPLAY_MAX_BYTES']);
   return { dirs, maxBytes: Number.isInteger(max) && max > 0 ? max : DEFAULT_REPLAY_MAX_BYTES };
 }
@@ -174,9 +183,14 @@ function inside(dir: string, path: string): boolean {
  * else whether it is `outside` them (decided on the path as written before anything is looked at, or
  * after a symbolic link led out) or `missing` from them.
  */
-async function confine(source: string, dirs: readonly string[]): Promise<{ real: string; dir: string } | 'missing' | 'outside'> {
+async function confine(
+  source: string,
+  dirs: readonly string[],
+): Promise<{ real: string; dir: string } | 'missing' | 'outside'> {
   const given = dirs.map((d) => resolve(d));
-  const realDirs = (await Promise.all(given.map((d) => realpath(d).catch(() => null)))).filter((d): d is string => d !== null);
+  const realDirs = (await Promise.all(given.map((d) => realpath(d).catch(() => null)))).filter(
+    (d): d is string => d !== null,
+  );
   let candidates: string[];
   if (isAbsolute(source)) {
     const path = resolve(source);
@@ -232,13 +246,17 @@ export async function loadReplayIndex(paths: string | string[], sources: ReplayS
   const list = Array.isArray(paths) ? paths : [paths];
   const maxBytes = sources.maxBytes ?? DEFAULT_REPLAY_MAX_BYTES;
   for (const [i, source] of list.entries()) {
-    const refuse = (problem: string, message = `${nth(i, list.length)} ${problem}`) => new ReplaySourceError(i, problem, message);
+    const refuse = (problem: string, message = `${nth(i, list.length)} ${problem}`) =>
+      new ReplaySourceError(i, problem, message);
     const found = source.includes('\0') ? 'outside' : await confine(source, sources.dirs);
     if (found === 'missing') throw refuse(MISSING);
     if (found === 'outside') throw refuse(OUTSIDE);
     const entries = await readdir(found.real, { withFileTypes: true }).catch(() => null);
     const files = entries
-      ? entries.filter((e) => e.name.endsWith('.json') && e.isFile()).map((e) => join(found.real, e.name)).sort()
+      ? entries
+          .filter((e) => e.name.endsWith('.json') && e.isFile())
+          .map((e) => join(found.real, e.name))
+          .sort()
       : [found.real];
     for (const file of files) {
       const label = relative(found.dir, file) || basename(file);
@@ -270,17 +288,26 @@ export async function loadReplayIndex(paths: string | string[], sources: ReplayS
 export function createReplayProvider(index: ReplayIndex): Provider {
   const trajectory = index.trajectories[0];
   if (index.trajectories.length > 1) {
-    throw new ConfigurationError('bad_replay_file', `A replay model plays one recorded trajectory; this source holds ${index.trajectories.length}. Name one file.`);
+    throw new ConfigurationError(
+      'bad_replay_file',
+      `A replay model plays one recorded trajectory; this source holds ${index.trajectories.length}. Name one file.`,
+    );
   }
   return {
     name: `replay (${index.files.map((f) => basename(f)).join(', ')})`,
     kind: 'replay',
     // Agent mode plays the recorded trajectory; a source of single answers has no agent side.
-    ...(trajectory ? { chat: (request: AgentChatRequest) => Promise.resolve(replayTrajectoryChat(trajectory, request)) } : {}),
+    ...(trajectory
+      ? { chat: (request: AgentChatRequest) => Promise.resolve(replayTrajectoryChat(trajectory, request)) }
+      : {}),
     async complete(request) {
       const model = prepareRequest(request);
       const fixture = request.fixture;
-      if (!fixture) throw new ConfigurationError('replay_without_fixture', 'Replay needs the fixture (domain and id) in the request.');
+      if (!fixture)
+        throw new ConfigurationError(
+          'replay_without_fixture',
+          'Replay needs the fixture (domain and id) in the request.',
+        );
       const recorded = index.get(fixture.domain, fixture.id, request.outputMode);
       if (!recorded) {
         throw new ConfigurationError(
@@ -301,7 +328,8 @@ export function createReplayProvider(index: ReplayIndex): Provider {
         output,
         reasoning: null,
         usage,
-        cost: typeof s.cost_usd === 'number' ? { source: 'provider', usd: s.cost_usd } : { source: 'unknown', usd: null },
+        cost:
+          typeof s.cost_usd === 'number' ? { source: 'provider', usd: s.cost_usd } : { source: 'unknown', usd: null },
         apiDurationMs: numberOrNull(s.api_duration_ms) ?? 0,
         route: {
           provider: 'replay',
@@ -329,10 +357,20 @@ export function createReplayProvider(index: ReplayIndex): Provider {
       // Keep the transcript as it was recorded, reasoning included, rather than a reconstruction.
       const transcript = (s.transcript ?? []).flatMap((m): TranscriptMessage[] =>
         (m.role === 'user' || m.role === 'assistant' || m.role === 'system') && typeof m.content === 'string'
-          ? [{ role: m.role, content: m.content, ...(typeof m.reasoning === 'string' ? { reasoning: m.reasoning } : {}) }]
+          ? [
+              {
+                role: m.role,
+                content: m.content,
+                ...(typeof m.reasoning === 'string' ? { reasoning: m.reasoning } : {}),
+              },
+            ]
           : [],
       );
-      const flags = [...result.flags, ...(mapped ? ['replay_commit_ids_mapped'] : []), ...(workspaceMapped ? ['replay_workspace_mapped'] : [])];
+      const flags = [
+        ...result.flags,
+        ...(mapped ? ['replay_commit_ids_mapped'] : []),
+        ...(workspaceMapped ? ['replay_workspace_mapped'] : []),
+      ];
       return transcript.length > 0 ? { ...result, transcript, flags } : { ...result, flags };
     },
   };

@@ -1,4 +1,11 @@
-import { parseModelId, ConfigurationError, type Cost, type ModelId, type RetryRecord, type TokenUsage } from '@gitbench/core';
+import {
+  parseModelId,
+  ConfigurationError,
+  type Cost,
+  type ModelId,
+  type RetryRecord,
+  type TokenUsage,
+} from '@gitbench/core';
 import { checkAnswer } from './structured';
 import type { CompletionRequest, CompletionResult, RouteMetadata } from './types';
 
@@ -6,7 +13,10 @@ import type { CompletionRequest, CompletionResult, RouteMetadata } from './types
 export function prepareRequest(request: CompletionRequest): ModelId {
   const model = parseModelId(request.model);
   if (request.outputMode === 'json_schema' && !request.schema) {
-    throw new ConfigurationError('missing_schema', `json_schema output requested for '${request.model}' without the fixture's contract.`);
+    throw new ConfigurationError(
+      'missing_schema',
+      `json_schema output requested for '${request.model}' without the fixture's contract.`,
+    );
   }
   return model;
 }

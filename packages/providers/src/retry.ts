@@ -45,7 +45,10 @@ export interface CallOutcome<T> {
  * gets a signal that aborts on timeout or on the caller's abort; it throws ModelCallErrors. Only
  * transient errors are retried; quality and configuration errors surface at once.
  */
-export async function callWithRetries<T>(ctx: CallContext, attempt: (signal: AbortSignal) => Promise<T>): Promise<CallOutcome<T>> {
+export async function callWithRetries<T>(
+  ctx: CallContext,
+  attempt: (signal: AbortSignal) => Promise<T>,
+): Promise<CallOutcome<T>> {
   const retries: RetryRecord[] = [];
   for (let n = 1; ; n++) {
     const permit = await ctx.budget.acquire(ctx.slot, ctx.signal);
@@ -67,13 +70,17 @@ export async function callWithRetries<T>(ctx: CallContext, attempt: (signal: Abo
       // The caller's own abort is a cancellation, not a failure of the model or the service.
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? error;
       if (timedOut) {
-        failure = new TransientError('timeout', `No answer within ${ctx.policy.timeoutMs} ms (request aborted)`, { cause: error });
+        failure = new TransientError('timeout', `No answer within ${ctx.policy.timeoutMs} ms (request aborted)`, {
+          cause: error,
+        });
       } else if (error instanceof TransientError) {
         failure = error;
       } else if (error instanceof ModelCallError) {
         throw error;
       } else {
-        failure = new TransientError('unexpected_error', error instanceof Error ? error.message : String(error), { cause: error });
+        failure = new TransientError('unexpected_error', error instanceof Error ? error.message : String(error), {
+          cause: error,
+        });
       }
       if (failure.code === 'rate_limited') ctx.budget.reportRateLimited(ctx.slot.group, failure.retryAfterMs);
     } finally {
@@ -84,7 +91,15 @@ export async function callWithRetries<T>(ctx: CallContext, attempt: (signal: Abo
 
     const durationMs = performance.now() - started;
     const record = (waitMs: number, waitSource: RetryRecord['waitSource']) =>
-      retries.push({ attempt: n, reason: failure.code, status: failure.status ?? null, message: failure.message, waitMs, waitSource, durationMs });
+      retries.push({
+        attempt: n,
+        reason: failure.code,
+        status: failure.status ?? null,
+        message: failure.message,
+        waitMs,
+        waitSource,
+        durationMs,
+      });
     if (n >= ctx.policy.maxAttempts) {
       record(0, 'none');
       throw new RetriesExhaustedError(n, failure, retries);

@@ -29,7 +29,12 @@ function answerFor(request: CompletionRequest, text: string, structured: unknown
   return request.outputMode === 'json_schema' ? JSON.stringify(structured) : text;
 }
 
-function plainResult(request: CompletionRequest, provider: string, output: string, extra: Record<string, unknown> = {}): CompletionResult {
+function plainResult(
+  request: CompletionRequest,
+  provider: string,
+  output: string,
+  extra: Record<string, unknown> = {},
+): CompletionResult {
   const model = prepareRequest(request);
   return buildResult(request, model, {
     output,
@@ -75,7 +80,10 @@ export function createOracleProvider(): Provider {
       const structured = request.outputMode === 'json_schema';
       if (!fixture || (structured ? fixture.expectedStructured === undefined : fixture.expected === undefined)) {
         const what = structured ? 'fixture.expectedStructured' : 'fixture.expected';
-        throw new ConfigurationError('oracle_without_expected', `The oracle needs ${what} in the request${fixture ? ` (fixture ${fixture.domain}/${fixture.id})` : ''}.`);
+        throw new ConfigurationError(
+          'oracle_without_expected',
+          `The oracle needs ${what} in the request${fixture ? ` (fixture ${fixture.domain}/${fixture.id})` : ''}.`,
+        );
       }
       return plainResult(request, 'oracle', answerFor(request, fixture.expected ?? '', fixture.expectedStructured));
     },
@@ -115,7 +123,8 @@ export interface SimulatedOptions {
 export function createSimulatedProvider(options: SimulatedOptions): Provider {
   const correctness = { ...DEFAULT_SIMULATED_CORRECTNESS, ...options.correctness };
   for (const [difficulty, p] of Object.entries(correctness)) {
-    if (!(p >= 0 && p <= 1)) throw new ConfigurationError('bad_probability', `Simulated correctness for ${difficulty} must be within 0..1.`);
+    if (!(p >= 0 && p <= 1))
+      throw new ConfigurationError('bad_probability', `Simulated correctness for ${difficulty} must be within 0..1.`);
   }
   return {
     name: `simulated (seed ${options.seed})`,
@@ -123,16 +132,25 @@ export function createSimulatedProvider(options: SimulatedOptions): Provider {
     async complete(request) {
       const model = prepareRequest(request);
       const fixture = request.fixture;
-      if (!fixture) throw new ConfigurationError('simulated_without_fixture', 'The simulated provider needs the fixture in the request.');
+      if (!fixture)
+        throw new ConfigurationError(
+          'simulated_without_fixture',
+          'The simulated provider needs the fixture in the request.',
+        );
       const structured = request.outputMode === 'json_schema';
       const expected = structured ? fixture.expectedStructured : fixture.expected;
       if (expected === undefined) {
-        throw new ConfigurationError('simulated_without_expected', `The simulated provider needs the expected answer of ${fixture.domain}/${fixture.id}.`);
+        throw new ConfigurationError(
+          'simulated_without_expected',
+          `The simulated provider needs the expected answer of ${fixture.domain}/${fixture.id}.`,
+        );
       }
       const difficulty = fixture.difficulty ?? 'medium';
       const key = [String(options.seed), fixture.domain, fixture.id, request.outputMode, request.trial ?? 1];
       const correct = seededUniform('correct', ...key) < correctness[difficulty];
-      const output = correct ? answerFor(request, String(expected), expected) : answerFor(request, SIMULATED_WRONG_ANSWER, {});
+      const output = correct
+        ? answerFor(request, String(expected), expected)
+        : answerFor(request, SIMULATED_WRONG_ANSWER, {});
       // Plausible token counts and latency so charts have something to show; flagged as simulated.
       const inputTokens = Math.ceil(request.prompt.length / 4);
       const outputTokens = Math.max(1, Math.ceil(output.length / 4));
@@ -143,7 +161,13 @@ export function createSimulatedProvider(options: SimulatedOptions): Provider {
         cost: UNKNOWN_COST,
         apiDurationMs: Math.round(200 + seededUniform('latency', ...key) * 1800),
         route: { ...route('simulated', model.baseModel, true), profile: 'simulated' },
-        requestConfig: { provider: 'simulated', simulated: true, seed: options.seed, correctness, outputMode: request.outputMode },
+        requestConfig: {
+          provider: 'simulated',
+          simulated: true,
+          seed: options.seed,
+          correctness,
+          outputMode: request.outputMode,
+        },
         retries: [],
       });
     },

@@ -37,7 +37,10 @@ export function checkStructuredOutput(output: string, schema: Record<string, unk
   const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
   return {
     ok: false,
-    failure: { code: 'schema_violation', message: `The answer does not satisfy the output contract: ${problems.join('; ')}` },
+    failure: {
+      code: 'schema_violation',
+      message: `The answer does not satisfy the output contract: ${problems.join('; ')}`,
+    },
   };
 }
 

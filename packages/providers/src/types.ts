@@ -113,7 +113,6 @@ export interface Provider {
   chat?(request: AgentChatRequest): Promise<AgentChatResult>;
 }
 
-
 /**
  * A model that works through tools over many turns (agent mode). The engine's loop owns the
  * conversation and the protocol; an AgentModel only carries one turn to the model and back. Hosted

@@ -16,7 +16,11 @@ describe('RequestBudget', () => {
   afterEach(() => vi.useRealTimers());
 
   it('enforces global, per-profile and per-group limits independently', async () => {
-    const budget = new RequestBudget({ global: { maxConcurrent: 3 }, profiles: { p: { maxConcurrent: 2 } }, groups: { g: { maxConcurrent: 1 } } });
+    const budget = new RequestBudget({
+      global: { maxConcurrent: 3 },
+      profiles: { p: { maxConcurrent: 2 } },
+      groups: { g: { maxConcurrent: 1 } },
+    });
     const a = track(budget.acquire(slot('g', 'p')));
     const b = track(budget.acquire(slot('g', 'p'))); // blocked by group g
     const c = track(budget.acquire(slot('h', 'p')));

@@ -8,7 +8,11 @@ import { ProviderRegistry } from '../src/registry';
 
 const CONFIG = {
   models: {
-    openrouter: { models: ['openai/gpt-5.1#high'], base_url: 'https://openrouter.ai/api/v1', api_key_env: 'OPENROUTER_API_KEY' },
+    openrouter: {
+      models: ['openai/gpt-5.1#high'],
+      base_url: 'https://openrouter.ai/api/v1',
+      api_key_env: 'OPENROUTER_API_KEY',
+    },
     local: { model: 'llama3.1:8b', base_url: 'http://localhost:11434' },
   },
 };
@@ -37,24 +41,50 @@ describe('built-in models', () => {
     const sim = await registry.resolve({ model: 'simulated:7#low', profile: BUILTIN_PROFILE });
     expect(sim).toMatchObject({ profile: 'builtin', simulated: true, model: 'simulated:7' });
     expect((await registry.resolve({ model: 'oracle#high' })).provider.kind).toBe('oracle');
-    await expect(registry.resolve({ model: 'openai/gpt-5.1', profile: BUILTIN_PROFILE })).rejects.toThrow(/not a built-in model/);
+    await expect(registry.resolve({ model: 'openai/gpt-5.1', profile: BUILTIN_PROFILE })).rejects.toThrow(
+      /not a built-in model/,
+    );
   });
 });
 
 describe('ProviderRegistry.describeModel', () => {
-  const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), {}), profilesFile: '/etc/gitbench.json' });
+  const registry = new ProviderRegistry({
+    profiles: loadProfiles(JSON.stringify(CONFIG), {}),
+    profilesFile: '/etc/gitbench.json',
+  });
 
   it('names the profile serving a model id, built-in or configured', () => {
-    expect(registry.describeModel('simulated:3')).toEqual({ ok: true, model: 'simulated:3', profile: 'builtin', provider: 'simulated', builtin: true, simulated: true });
-    expect(registry.describeModel('replay:results/')).toMatchObject({ ok: true, profile: 'builtin', provider: 'replay', simulated: false });
-    expect(registry.describeModel('openai/gpt-5.1#low')).toEqual({ ok: true, model: 'openai/gpt-5.1#low', profile: 'openrouter', provider: 'openrouter', builtin: false, simulated: false });
+    expect(registry.describeModel('simulated:3')).toEqual({
+      ok: true,
+      model: 'simulated:3',
+      profile: 'builtin',
+      provider: 'simulated',
+      builtin: true,
+      simulated: true,
+    });
+    expect(registry.describeModel('replay:results/')).toMatchObject({
+      ok: true,
+      profile: 'builtin',
+      provider: 'replay',
+      simulated: false,
+    });
+    expect(registry.describeModel('openai/gpt-5.1#low')).toEqual({
+      ok: true,
+      model: 'openai/gpt-5.1#low',
+      profile: 'openrouter',
+      provider: 'openrouter',
+      builtin: false,
+      simulated: false,
+    });
     expect(registry.describeModel('llama3.1:8b')).toMatchObject({ ok: true, profile: 'local', provider: 'ollama' });
   });
 
   it('says why no profile serves a model id, naming the file and the built-in models', () => {
     const sim = registry.describeModel('sim');
     expect(sim.ok).toBe(false);
-    expect(!sim.ok && sim.error).toMatch(/No configured profile serves 'sim'.*\/etc\/gitbench\.json.*simulated\[:seed\]/);
+    expect(!sim.ok && sim.error).toMatch(
+      /No configured profile serves 'sim'.*\/etc\/gitbench\.json.*simulated\[:seed\]/,
+    );
     const bad = registry.describeModel('gpt#turbo');
     expect(!bad.ok && bad.error).toMatch(/'turbo' is not a reasoning effort/);
   });
@@ -62,9 +92,13 @@ describe('ProviderRegistry.describeModel', () => {
 
 describe('ProviderRegistry.judgeProfileError', () => {
   it('says why a profile cannot judge, without needing its key', () => {
-    const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify({ models: { ...CONFIG.models, empty: { models: [] } } }), {}) });
+    const registry = new ProviderRegistry({
+      profiles: loadProfiles(JSON.stringify({ models: { ...CONFIG.models, empty: { models: [] } } }), {}),
+    });
     expect(registry.judgeProfileError('openrouter')).toBeNull();
-    expect(registry.judgeProfileError('ghost')).toBe("Judge profile 'ghost' is not configured (configured: openrouter, local, empty).");
+    expect(registry.judgeProfileError('ghost')).toBe(
+      "Judge profile 'ghost' is not configured (configured: openrouter, local, empty).",
+    );
     expect(registry.judgeProfileError('empty')).toBe("Judge profile 'empty' lists no models.");
   });
 });
@@ -78,7 +112,11 @@ describe('ProviderRegistry.load', () => {
     expect(none.listProfiles()).toEqual([]);
 
     writeFileSync(join(dir, 'gitbench.json'), JSON.stringify(CONFIG));
-    const found = await ProviderRegistry.load({ cwd: dir, home, env: { OPENROUTER_API_KEY: 'sk-or-v1-0123456789abcdef' } });
+    const found = await ProviderRegistry.load({
+      cwd: dir,
+      home,
+      env: { OPENROUTER_API_KEY: 'sk-or-v1-0123456789abcdef' },
+    });
     expect(found.profilesFile).toBe(join(dir, 'gitbench.json'));
     expect(found.listProfiles().map((p) => [p.name, p.apiKey])).toEqual([
       ['openrouter', 'set'],
@@ -88,10 +126,14 @@ describe('ProviderRegistry.load', () => {
 
     const named = join(dir, 'other.json');
     writeFileSync(named, JSON.stringify({ models: { only: { model: 'x/y' } } }));
-    expect((await ProviderRegistry.load({ cwd: dir, home, profilesFile: named })).listProfiles().map((p) => p.name)).toEqual(['only']);
+    expect(
+      (await ProviderRegistry.load({ cwd: dir, home, profilesFile: named })).listProfiles().map((p) => p.name),
+    ).toEqual(['only']);
   });
 
   it('refuses a profile named like the built-in one', () => {
-    expect(() => loadProfiles(JSON.stringify({ models: { builtin: { model: 'x' } } }), {})).toThrow(/'models.builtin' is reserved/);
+    expect(() => loadProfiles(JSON.stringify({ models: { builtin: { model: 'x' } } }), {})).toThrow(
+      /'models.builtin' is reserved/,
+    );
   });
 });

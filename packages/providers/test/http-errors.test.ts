@@ -4,7 +4,14 @@ import { RequestBudget } from '../src/budget';
 import { classifyHttpFailure, classifyNetworkFailure, parseRetryAfter } from '../src/http-errors';
 import { callWithRetries, DEFAULT_RETRY_POLICY } from '../src/retry';
 
-const failure = (status: number, retryAfterMs?: number) => ({ status, message: 'm', baseUrl: 'http://model.test', model: 'lab/m', apiKeyEnv: 'KEY', retryAfterMs });
+const failure = (status: number, retryAfterMs?: number) => ({
+  status,
+  message: 'm',
+  baseUrl: 'http://model.test',
+  model: 'lab/m',
+  apiKeyEnv: 'KEY',
+  retryAfterMs,
+});
 
 /**
  * What each HTTP status means for a model call, written out apart from the code: a status worth
@@ -40,18 +47,23 @@ describe('an HTTP failure of a model call', () => {
   it('says what to fix when the request is wrong', () => {
     expect(classifyHttpFailure(failure(401)).message).toMatch(/rejected the key in KEY/);
     expect(classifyHttpFailure({ ...failure(401), apiKeyEnv: null }).message).toMatch(/no api_key_env is configured/);
-    expect(classifyHttpFailure(failure(404)).message).toMatch(/Model 'lab\/m' not found at http:\/\/model\.test \(HTTP 404\)/);
+    expect(classifyHttpFailure(failure(404)).message).toMatch(
+      /Model 'lab\/m' not found at http:\/\/model\.test \(HTTP 404\)/,
+    );
   });
 
   it('is retried exactly when it is transient (408, 409 and 425 among them), through the retry loop', async () => {
     const policy = { ...DEFAULT_RETRY_POLICY, backoffBaseMs: 0, backoffMaxMs: 0, maxAttempts: 2 };
     for (const status of [400, 401, 403, 404, 408, 409, 410, 418, 422, 425, 429, 500, 502, 503, 504, 599]) {
       let tries = 0;
-      const call = callWithRetries({ budget: new RequestBudget({}), slot: { profile: 'p', group: 'g' }, policy }, async () => {
-        tries++;
-        if (tries === 1) throw classifyHttpFailure(failure(status, status === 429 ? 0 : undefined));
-        return 'answer';
-      });
+      const call = callWithRetries(
+        { budget: new RequestBudget({}), slot: { profile: 'p', group: 'g' }, policy },
+        async () => {
+          tries++;
+          if (tries === 1) throw classifyHttpFailure(failure(status, status === 429 ? 0 : undefined));
+          return 'answer';
+        },
+      );
       if (expectedClass(status).kind === 'transient') {
         const outcome = await call;
         expect(outcome.value, `HTTP ${status}`).toBe('answer');
@@ -65,9 +77,12 @@ describe('an HTTP failure of a model call', () => {
 
   it('gives up after the last try with the last cause', async () => {
     const policy = { ...DEFAULT_RETRY_POLICY, backoffBaseMs: 0, backoffMaxMs: 0, maxAttempts: 3 };
-    const call = callWithRetries({ budget: new RequestBudget({}), slot: { profile: 'p', group: 'g' }, policy }, async () => {
-      throw classifyHttpFailure(failure(408));
-    });
+    const call = callWithRetries(
+      { budget: new RequestBudget({}), slot: { profile: 'p', group: 'g' }, policy },
+      async () => {
+        throw classifyHttpFailure(failure(408));
+      },
+    );
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetriesExhaustedError);
     expect((error as RetriesExhaustedError).retries.map((r) => r.status)).toEqual([408, 408, 408]);
@@ -77,12 +92,18 @@ describe('an HTTP failure of a model call', () => {
 describe('a network failure of a model call', () => {
   it('is a configuration error for a host that does not resolve, else transient, reading nested causes', () => {
     for (const code of ['ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL']) {
-      expect(classifyNetworkFailure(Object.assign(new Error('x'), { code }), 'http://h')).toBeInstanceOf(ConfigurationError);
+      expect(classifyNetworkFailure(Object.assign(new Error('x'), { code }), 'http://h')).toBeInstanceOf(
+        ConfigurationError,
+      );
     }
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', undefined]) {
-      expect(classifyNetworkFailure(Object.assign(new Error('x'), { code }), 'http://h'), String(code)).toBeInstanceOf(TransientError);
+      expect(classifyNetworkFailure(Object.assign(new Error('x'), { code }), 'http://h'), String(code)).toBeInstanceOf(
+        TransientError,
+      );
     }
-    const nested = new Error('fetch failed', { cause: new Error('inner', { cause: Object.assign(new Error('dns'), { code: 'ENOTFOUND' }) }) });
+    const nested = new Error('fetch failed', {
+      cause: new Error('inner', { cause: Object.assign(new Error('dns'), { code: 'ENOTFOUND' }) }),
+    });
     expect(classifyNetworkFailure(nested, 'http://h').code).toBe('bad_base_url');
   });
 });

@@ -38,10 +38,19 @@ function chatReply(content: string, extra: Record<string, unknown> = {}) {
 
 const SCHEMA = { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] };
 
-describe("Ollama provider against a local /api/chat server", () => {
+describe('Ollama provider against a local /api/chat server', () => {
   it('keeps the model tag, sends the schema as format, maps effort to think, and records tokens', async () => {
-    const { provider, server: s } = await ollama(() => chatReply('{"branch":"main"}', { thinking: 'Look at HEAD.' }), {}, '/v1');
-    const result = await provider.complete({ model: 'qwen3:8b#high', prompt: 'Which branch?', outputMode: 'json_schema', schema: SCHEMA });
+    const { provider, server: s } = await ollama(
+      () => chatReply('{"branch":"main"}', { thinking: 'Look at HEAD.' }),
+      {},
+      '/v1',
+    );
+    const result = await provider.complete({
+      model: 'qwen3:8b#high',
+      prompt: 'Which branch?',
+      outputMode: 'json_schema',
+      schema: SCHEMA,
+    });
     expect(s.requests[0]?.url).toBe('/api/chat');
     expect(s.requests[0]?.body).toMatchObject({ model: 'qwen3:8b', stream: false, think: 'high', format: SCHEMA });
     expect(result.structuredOutput).toEqual({ branch: 'main' });
@@ -66,17 +75,33 @@ describe("Ollama provider against a local /api/chat server", () => {
 
   it('treats an unknown model as a configuration error and a 500 as transient', async () => {
     const { provider } = await ollama((req) =>
-      req.body.model === 'nope' ? { status: 404, json: { error: "model 'nope' not found" } } : { status: 500, json: { error: 'runner crashed' } },
+      req.body.model === 'nope'
+        ? { status: 404, json: { error: "model 'nope' not found" } }
+        : { status: 500, json: { error: 'runner crashed' } },
     );
-    await expect(provider.complete({ model: 'nope', prompt: 'p', outputMode: 'text' })).rejects.toMatchObject({ kind: 'configuration', code: 'model_not_found' });
-    const crashed = await provider.complete({ model: 'llama3.1:8b', prompt: 'p', outputMode: 'text' }).catch((e: unknown) => e);
+    await expect(provider.complete({ model: 'nope', prompt: 'p', outputMode: 'text' })).rejects.toMatchObject({
+      kind: 'configuration',
+      code: 'model_not_found',
+    });
+    const crashed = await provider
+      .complete({ model: 'llama3.1:8b', prompt: 'p', outputMode: 'text' })
+      .catch((e: unknown) => e);
     expect(crashed).toBeInstanceOf(RetriesExhaustedError);
-    expect((crashed as RetriesExhaustedError).retries.map((r) => r.reason)).toEqual(['server_error', 'server_error', 'server_error']);
+    expect((crashed as RetriesExhaustedError).retries.map((r) => r.reason)).toEqual([
+      'server_error',
+      'server_error',
+      'server_error',
+    ]);
   });
 
   it('aborts a generation slower than the timeout', async () => {
-    const { provider, server: s } = await ollama(() => ({ delayMs: 3_000, ...chatReply('late') }), { timeoutMs: 200, maxAttempts: 1 });
-    await expect(provider.complete({ model: 'llama3.1:8b', prompt: 'p', outputMode: 'text' })).rejects.toMatchObject({ code: 'timeout' });
+    const { provider, server: s } = await ollama(() => ({ delayMs: 3_000, ...chatReply('late') }), {
+      timeoutMs: 200,
+      maxAttempts: 1,
+    });
+    await expect(provider.complete({ model: 'llama3.1:8b', prompt: 'p', outputMode: 'text' })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     expect(await s.requests[0]?.closedEarly).toBe(true);
   });
 });

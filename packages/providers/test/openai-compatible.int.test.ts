@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, RetriesExhaustedError, classifyError } from '@gitbench/core';
 import { RequestBudget } from '../src/budget';
-import { chatCompletion, openAIError, startFakeModelServer, type FakeModelServer, type Handler } from './support/fake-model-server';
+import {
+  chatCompletion,
+  openAIError,
+  startFakeModelServer,
+  type FakeModelServer,
+  type Handler,
+} from './support/fake-model-server';
 import { openAIProvider, TEST_KEY } from './support/profiles';
 
 let server: FakeModelServer | undefined;
@@ -24,16 +30,31 @@ const SCHEMA = {
 
 describe('OpenAI-compatible provider against a local chat-completions server', () => {
   it('records a normal answer with usage, route and a request configuration free of secrets', async () => {
-    const s = await serve(() => ({ json: chatCompletion({ content: 'git log --oneline -3', model: 'gpt-4o-mini-2024-07-18', usage: { prompt: 120, completion: 8 } }) }));
+    const s = await serve(() => ({
+      json: chatCompletion({
+        content: 'git log --oneline -3',
+        model: 'gpt-4o-mini-2024-07-18',
+        usage: { prompt: 120, completion: 8 },
+      }),
+    }));
     const provider = openAIProvider(`${s.url}/v1`);
-    const result = await provider.complete({ model: 'gpt-4o-mini', prompt: 'Show the last 3 commits', outputMode: 'text' });
+    const result = await provider.complete({
+      model: 'gpt-4o-mini',
+      prompt: 'Show the last 3 commits',
+      outputMode: 'text',
+    });
 
     expect(result.output).toBe('git log --oneline -3');
     expect(result.qualityFailure).toBeNull();
     expect(result.usage).toEqual({ inputTokens: 120, outputTokens: 8, reasoningTokens: null, totalTokens: 128 });
     // No cost reported: estimated from the dated price table (0.15 / 0.60 USD per million tokens).
     expect(result.cost).toEqual({ source: 'estimated', usd: (120 * 0.15 + 8 * 0.6) / 1e6, priceDate: '2024-07-18' });
-    expect(result.route).toMatchObject({ provider: 'openai', requestedModel: 'gpt-4o-mini', servedModel: 'gpt-4o-mini-2024-07-18', simulated: false });
+    expect(result.route).toMatchObject({
+      provider: 'openai',
+      requestedModel: 'gpt-4o-mini',
+      servedModel: 'gpt-4o-mini-2024-07-18',
+      simulated: false,
+    });
     expect(result.route.responseId).toMatch(/^chatcmpl-/);
     expect(result.apiDurationMs).toBeGreaterThan(0);
     expect(result.retries).toEqual([]);
@@ -43,15 +64,27 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
     ]);
     expect(s.requests[0]?.url).toBe('/v1/chat/completions');
     expect(s.requests[0]?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
-    expect(s.requests[0]?.body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Show the last 3 commits' }] });
+    expect(s.requests[0]?.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Show the last 3 commits' }],
+    });
     expect(JSON.stringify(result)).not.toContain(TEST_KEY);
   });
 
   it('sends reasoning_effort to OpenAI-style servers and records reasoning text and tokens', async () => {
     const s = await serve(() => ({
-      json: chatCompletion({ content: 'main', reasoning: 'The branch is main.', reasoningField: 'reasoning_content', usage: { prompt: 50, completion: 40, reasoning: 32 } }),
+      json: chatCompletion({
+        content: 'main',
+        reasoning: 'The branch is main.',
+        reasoningField: 'reasoning_content',
+        usage: { prompt: 50, completion: 40, reasoning: 32 },
+      }),
     }));
-    const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'o3-mini#high', prompt: 'Which branch?', outputMode: 'text' });
+    const result = await openAIProvider(`${s.url}/v1`).complete({
+      model: 'o3-mini#high',
+      prompt: 'Which branch?',
+      outputMode: 'text',
+    });
     expect(s.requests[0]?.body).toMatchObject({ model: 'o3-mini', reasoning_effort: 'high' });
     expect(s.requests[0]?.body).not.toHaveProperty('reasoning');
     expect(result.model).toMatchObject({ baseModel: 'o3-mini', effort: 'high' });
@@ -72,7 +105,11 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
     }));
     const provider = openAIProvider(`${s.url}/api/v1`, { profile: { provider: 'openrouter' } });
     const high = await provider.complete({ model: 'openai/gpt-oss-120b:high', prompt: 'p', outputMode: 'text' });
-    expect(s.requests[0]?.body).toMatchObject({ model: 'openai/gpt-oss-120b', reasoning: { effort: 'high' }, usage: { include: true } });
+    expect(s.requests[0]?.body).toMatchObject({
+      model: 'openai/gpt-oss-120b',
+      reasoning: { effort: 'high' },
+      usage: { include: true },
+    });
     expect(s.requests[0]?.body).not.toHaveProperty('reasoning_effort');
     expect(high.cost).toEqual({ source: 'provider', usd: 0.00011592 });
     expect(high.route.upstreamProvider).toBe('DeepInfra');
@@ -86,21 +123,39 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
 
   it('marks cost unknown (never 0) when neither the provider nor the price table knows it', async () => {
     const s = await serve(() => ({ json: chatCompletion({ content: 'x' }) }));
-    const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'some-lab/unpriced-model', prompt: 'p', outputMode: 'text' });
+    const result = await openAIProvider(`${s.url}/v1`).complete({
+      model: 'some-lab/unpriced-model',
+      prompt: 'p',
+      outputMode: 'text',
+    });
     expect(result.cost).toEqual({ source: 'unknown', usd: null });
   });
 
   it('asks for strict json_schema output with the fixture contract and accepts a conforming answer', async () => {
     const s = await serve(() => ({ json: chatCompletion({ content: '{"commit_message":"Fix typo"}' }) }));
-    const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'm', prompt: 'p', outputMode: 'json_schema', schema: SCHEMA, schemaName: 'commit message' });
-    expect(s.requests[0]?.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'commit_message', strict: true, schema: SCHEMA } });
+    const result = await openAIProvider(`${s.url}/v1`).complete({
+      model: 'm',
+      prompt: 'p',
+      outputMode: 'json_schema',
+      schema: SCHEMA,
+      schemaName: 'commit message',
+    });
+    expect(s.requests[0]?.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'commit_message', strict: true, schema: SCHEMA },
+    });
     expect(result.qualityFailure).toBeNull();
     expect(result.structuredOutput).toEqual({ commit_message: 'Fix typo' });
   });
 
   it('classifies malformed JSON from the model as a quality failure, with the answer kept', async () => {
     const s = await serve(() => ({ json: chatCompletion({ content: '{"commit_message": "Fix typo"' }) }));
-    const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'm', prompt: 'p', outputMode: 'json_schema', schema: SCHEMA });
+    const result = await openAIProvider(`${s.url}/v1`).complete({
+      model: 'm',
+      prompt: 'p',
+      outputMode: 'json_schema',
+      schema: SCHEMA,
+    });
     expect(result.qualityFailure?.code).toBe('malformed_json');
     expect(result.output).toBe('{"commit_message": "Fix typo"');
     expect(result.usage.inputTokens).toBe(10);
@@ -109,7 +164,12 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
 
   it('classifies structured output that violates the contract as a quality failure', async () => {
     const s = await serve(() => ({ json: chatCompletion({ content: '{"message":"Fix typo"}' }) }));
-    const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'm', prompt: 'p', outputMode: 'json_schema', schema: SCHEMA });
+    const result = await openAIProvider(`${s.url}/v1`).complete({
+      model: 'm',
+      prompt: 'p',
+      outputMode: 'json_schema',
+      schema: SCHEMA,
+    });
     expect(result.qualityFailure?.code).toBe('schema_violation');
     expect(result.qualityFailure?.message).toMatch(/commit_message/);
     expect(result.structuredOutput).toBeUndefined();
@@ -142,7 +202,15 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
     const other = await provider.complete({ model: 'shared-model', prompt: 'second', outputMode: 'text' });
     const result = await limited;
 
-    expect(result.retries).toEqual([expect.objectContaining({ attempt: 1, reason: 'rate_limited', status: 429, waitMs: 1000, waitSource: 'retry_after' })]);
+    expect(result.retries).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        reason: 'rate_limited',
+        status: 429,
+        waitMs: 1000,
+        waitSource: 'retry_after',
+      }),
+    ]);
     expect(other.retries).toEqual([]);
     const secondArrival = s.requests.find((r) => JSON.stringify(r.body).includes('second'))?.receivedAt ?? 0;
     expect(secondArrival - started).toBeGreaterThanOrEqual(950);
@@ -150,7 +218,9 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
   });
 
   it('backs off exponentially on 429 without Retry-After', async () => {
-    const s = await serve((_req, i) => (i < 2 ? openAIError(429, 'busy') : { json: chatCompletion({ content: 'ok' }) }));
+    const s = await serve((_req, i) =>
+      i < 2 ? openAIError(429, 'busy') : { json: chatCompletion({ content: 'ok' }) },
+    );
     const result = await openAIProvider(`${s.url}/v1`).complete({ model: 'm', prompt: 'p', outputMode: 'text' });
     // random() = 0.5 in tests: equal jitter gives 3/4 of the ceiling (10 ms, then 20 ms).
     expect(result.retries.map((r) => [r.reason, r.waitSource, r.waitMs])).toEqual([
@@ -160,10 +230,14 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
   });
 
   it('retries 500s and succeeds; gives up after the configured attempts as a transient failure', async () => {
-    const s = await serve((_req, i) => (i < 1 ? openAIError(500, 'boom') : { json: chatCompletion({ content: 'ok' }) }));
+    const s = await serve((_req, i) =>
+      i < 1 ? openAIError(500, 'boom') : { json: chatCompletion({ content: 'ok' }) },
+    );
     const ok = await openAIProvider(`${s.url}/v1`).complete({ model: 'm', prompt: 'p', outputMode: 'text' });
     expect(ok.output).toBe('ok');
-    expect(ok.retries).toEqual([expect.objectContaining({ reason: 'server_error', status: 500, waitSource: 'backoff' })]);
+    expect(ok.retries).toEqual([
+      expect.objectContaining({ reason: 'server_error', status: 500, waitSource: 'backoff' }),
+    ]);
 
     await s.close();
     const always = await serve(() => openAIError(503, 'down'));
@@ -191,13 +265,19 @@ describe('OpenAI-compatible provider against a local chat-completions server', (
 
   it('fails fast on 401 and 404 with a message naming what to fix', async () => {
     const s = await serve((req) =>
-      req.body.model === 'missing-model' ? openAIError(404, 'The model `missing-model` does not exist') : openAIError(401, 'Invalid API key'),
+      req.body.model === 'missing-model'
+        ? openAIError(404, 'The model `missing-model` does not exist')
+        : openAIError(401, 'Invalid API key'),
     );
     const provider = openAIProvider(`${s.url}/v1`);
-    const unauthorized = await provider.complete({ model: 'm', prompt: 'p', outputMode: 'text' }).catch((e: unknown) => e);
+    const unauthorized = await provider
+      .complete({ model: 'm', prompt: 'p', outputMode: 'text' })
+      .catch((e: unknown) => e);
     expect(unauthorized).toBeInstanceOf(ConfigurationError);
     expect((unauthorized as ConfigurationError).message).toMatch(/TEST_API_KEY/);
-    const notFound = await provider.complete({ model: 'missing-model', prompt: 'p', outputMode: 'text' }).catch((e: unknown) => e);
+    const notFound = await provider
+      .complete({ model: 'missing-model', prompt: 'p', outputMode: 'text' })
+      .catch((e: unknown) => e);
     expect(notFound).toMatchObject({ kind: 'configuration', code: 'model_not_found' });
     expect((notFound as Error).message).toMatch(/missing-model.*base_url/);
     expect(s.requests).toHaveLength(2);

@@ -16,11 +16,18 @@ const CONFIG = {
       timeout: 90,
       retry_count: 4,
       extra_body: { provider: { order: ['DeepInfra'] } },
-      concurrency: { max_concurrent_requests: 6, groups: [{ key: 'openrouter:gpt-5', match: 'openai/gpt-5*', max_concurrent_requests: 2 }] },
+      concurrency: {
+        max_concurrent_requests: 6,
+        groups: [{ key: 'openrouter:gpt-5', match: 'openai/gpt-5*', max_concurrent_requests: 2 }],
+      },
     },
     local: { model: 'llama3.1:8b', base_url: 'http://localhost:11434' },
     vllm: { model: 'Qwen/Qwen3-8B', base_url: 'http://127.0.0.1:8000/v1' },
-    judges: { models: ['ibm-granite/granite-4.1-8b', 'openai/gpt-oss-120b#xhigh'], base_url: 'https://openrouter.ai/api/v1', api_key_env: 'OPENROUTER_API_KEY' },
+    judges: {
+      models: ['ibm-granite/granite-4.1-8b', 'openai/gpt-oss-120b#xhigh'],
+      base_url: 'https://openrouter.ai/api/v1',
+      api_key_env: 'OPENROUTER_API_KEY',
+    },
   },
   judge: { profile: 'judges' },
   concurrency: { max_concurrent_requests: 8, min_interval_ms: 50 },
@@ -33,7 +40,9 @@ describe('keys from the environment', () => {
     const registry = new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), env), env });
     expect(registry.environmentKeys()).toEqual(['sk-or-v1-from-the-environment']);
     const short = { OPENROUTER_API_KEY: 'none' };
-    expect(new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), short), env: short }).environmentKeys()).toEqual([]);
+    expect(
+      new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), short), env: short }).environmentKeys(),
+    ).toEqual([]);
   });
 });
 
@@ -50,7 +59,13 @@ describe('loadProfiles', () => {
       extraBody: { provider: { order: ['DeepInfra'] } },
       concurrency: { maxConcurrent: 6 },
     });
-    expect(set.get('local')).toMatchObject({ provider: 'ollama', models: ['llama3.1:8b'], timeoutMs: 120_000, retryCount: 3, apiKeyEnv: null });
+    expect(set.get('local')).toMatchObject({
+      provider: 'ollama',
+      models: ['llama3.1:8b'],
+      timeoutMs: 120_000,
+      retryCount: 3,
+      apiKeyEnv: null,
+    });
     expect(set.get('vllm').provider).toBe('openai');
     expect(set.judgeProfile).toBe('judges');
     expect(inferProviderKind(undefined, null)).toBe('openai');
@@ -80,7 +95,9 @@ describe('loadProfiles', () => {
 
     const hidden = structuredClone(CONFIG);
     (hidden.models.openrouter.extra_body as Record<string, unknown>).headers = { Authorization: 'Bearer abc' };
-    expect(() => loadProfiles(JSON.stringify(hidden), {})).toThrow(/'models\.openrouter\.extra_body\.headers\.Authorization'/);
+    expect(() => loadProfiles(JSON.stringify(hidden), {})).toThrow(
+      /'models\.openrouter\.extra_body\.headers\.Authorization'/,
+    );
 
     const inEnvField = structuredClone(CONFIG);
     inEnvField.models.openrouter.api_key_env = 'sk-or-v1-0123456789abcdef';
@@ -89,8 +106,12 @@ describe('loadProfiles', () => {
 
   it('reports invalid files with the field path', () => {
     expect(() => loadProfiles('{', {})).toThrow(/not valid JSON/);
-    expect(() => loadProfiles(JSON.stringify({ models: { x: { retry_count: 0 } } }), {})).toThrow(/'models\.x\.retry_count'/);
-    expect(() => loadProfiles(JSON.stringify({ models: { x: { provider: 'bedrock' } } }), {})).toThrow(/'models\.x\.provider'/);
+    expect(() => loadProfiles(JSON.stringify({ models: { x: { retry_count: 0 } } }), {})).toThrow(
+      /'models\.x\.retry_count'/,
+    );
+    expect(() => loadProfiles(JSON.stringify({ models: { x: { provider: 'bedrock' } } }), {})).toThrow(
+      /'models\.x\.provider'/,
+    );
     expect(() => loadProfiles(JSON.stringify({ models: {}, judge: { profile: 'ghost' } }), {})).toThrow(/ghost/);
     expect(() => set.get('ghost')).toThrow(/configured: openrouter, local, vllm, judges/);
   });
@@ -117,19 +138,30 @@ describe('ProviderRegistry.resolve', () => {
 
   it('finds the profile listing a model, and the group of its base model', async () => {
     const target = await registry.resolve({ model: 'openai/gpt-5.1#high' });
-    expect(target).toMatchObject({ profile: 'openrouter', capacityGroup: 'openrouter:gpt-5', modelId: { baseModel: 'openai/gpt-5.1', effort: 'high' }, simulated: false });
+    expect(target).toMatchObject({
+      profile: 'openrouter',
+      capacityGroup: 'openrouter:gpt-5',
+      modelId: { baseModel: 'openai/gpt-5.1', effort: 'high' },
+      simulated: false,
+    });
     expect(target.provider.kind).toBe('openrouter');
   });
 
   it('applies --provider / --base-url, and builds an ad-hoc target from them alone', async () => {
-    const overridden = await registry.resolve({ model: 'llama3.1:8b', profile: 'local', baseUrl: 'http://127.0.0.1:9999/v1' });
+    const overridden = await registry.resolve({
+      model: 'llama3.1:8b',
+      profile: 'local',
+      baseUrl: 'http://127.0.0.1:9999/v1',
+    });
     expect(overridden.provider.kind).toBe('openai');
     const adHoc = await registry.resolve({ model: 'qwen3:high', provider: 'ollama' });
     expect(adHoc).toMatchObject({ profile: 'command-line', modelId: { baseModel: 'qwen3', effort: 'high' } });
     await expect(registry.resolve({ model: 'unknown/model' })).rejects.toThrow(/--profile/);
-    await expect(new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), {}) }).resolve({ model: 'mistralai/devstral-2512' })).rejects.toThrow(
-      /OPENROUTER_API_KEY/,
-    );
+    await expect(
+      new ProviderRegistry({ profiles: loadProfiles(JSON.stringify(CONFIG), {}) }).resolve({
+        model: 'mistralai/devstral-2512',
+      }),
+    ).rejects.toThrow(/OPENROUTER_API_KEY/);
   });
 
   it('resolves the scripted providers by name', async () => {

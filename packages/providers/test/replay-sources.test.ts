@@ -42,19 +42,37 @@ describe('replay reads only from the configured directories', () => {
     expect((await loadReplayIndex(join(dir, 'run.json'), sources)).files).toEqual(['run.json']);
   });
 
-  it.each(['/etc/passwd', '../..', '..', '/dev/zero', '/proc/self/environ', `../outside.json`, join(root, 'outside.json'), join(root, 'absent.json'), 'a/../../b.json'])(
+  it.each([
+    '/etc/passwd',
+    '../..',
+    '..',
+    '/dev/zero',
+    '/proc/self/environ',
+    `../outside.json`,
+    join(root, 'outside.json'),
+    join(root, 'absent.json'),
+    'a/../../b.json',
+  ])(
     'refuses replay:%s as outside the directories, from the path as written, with a message that names no path or content',
     async (source) => {
-      expect(await refused(source)).toBe('The replay source lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).');
+      expect(await refused(source)).toBe(
+        'The replay source lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).',
+      );
     },
   );
 
-  it.each(['absent.json', join(dir, 'absent.json'), 'sub/absent.json'])('says replay:%s does not exist in the directories', async (source) => {
-    expect(await refused(source)).toBe('The replay source does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).');
-  });
+  it.each(['absent.json', join(dir, 'absent.json'), 'sub/absent.json'])(
+    'says replay:%s does not exist in the directories',
+    async (source) => {
+      expect(await refused(source)).toBe(
+        'The replay source does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).',
+      );
+    },
+  );
 
   it('refuses symbolic links out of the directory, devices and FIFOs, without blocking or reading them', async () => {
-    for (const name of ['passwd.json', 'escape.json', 'zero.json']) expect(await refused(name)).toMatch(/lies outside the configured replay directories/);
+    for (const name of ['passwd.json', 'escape.json', 'zero.json'])
+      expect(await refused(name)).toMatch(/lies outside the configured replay directories/);
     const started = Date.now();
     expect(await refused('fifo.json')).toMatch(/not a readable result file/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -72,14 +90,19 @@ describe('replay reads only from the configured directories', () => {
   });
 
   it('takes its directories from GITBENCH_REPLAY_DIRS, else the upstream results', () => {
-    expect(replaySourcesFromEnv({ GITBENCH_REPLAY_DIRS: `/a:rel`, GITBENCH_REPLAY_MAX_BYTES: '10' }, '/w')).toEqual({ dirs: ['/a', '/w/rel'], maxBytes: 10 });
+    expect(replaySourcesFromEnv({ GITBENCH_REPLAY_DIRS: `/a:rel`, GITBENCH_REPLAY_MAX_BYTES: '10' }, '/w')).toEqual({
+      dirs: ['/a', '/w/rel'],
+      maxBytes: 10,
+    });
     expect(replaySourcesFromEnv({ GITBENCH_UPSTREAM_DIR: '/u' }, '/w').dirs).toEqual(['/u/results']);
   });
 });
 
 describe('recorded costs of a replay, for the estimate before launch', () => {
   it('are what each recorded answer cost, from the configured directories only; other models have none', async () => {
-    const envelope = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { results: { benchmark: string; scores: { fixture_id: string; cost_usd?: number }[] }[] };
+    const envelope = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as {
+      results: { benchmark: string; scores: { fixture_id: string; cost_usd?: number }[] }[];
+    };
     const first = envelope.results[0]!;
     const costOf = (await registry.recordedCosts('replay:run.json'))!;
     expect(costOf(first.benchmark, first.scores[0]!.fixture_id, 'text')).toBe(first.scores[0]!.cost_usd);

@@ -5,7 +5,9 @@ import { parseAtifTrajectory, replayTrajectoryChat } from '../src/replay-traject
 import type { AgentChatRequest, AgentMessage } from '../src/types';
 
 // The ATIF golden file core's exporter must produce: a bash call, a write_file the model sent broken, a submit.
-const golden = JSON.parse(readFileSync(join(import.meta.dirname, '../../core/test/agent/atif.golden.json'), 'utf8')) as unknown;
+const golden = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../core/test/agent/atif.golden.json'), 'utf8'),
+) as unknown;
 
 const request = (assistantTurns: number, protocol: 'native' | 'text' = 'native'): AgentChatRequest => ({
   model: 'replay:golden.json',
@@ -41,13 +43,22 @@ describe('replaying an ATIF trajectory in agent mode', () => {
   });
 
   it('speaks the text protocol as one fenced bash block', () => {
-    expect(replayTrajectoryChat(trajectory, request(0, 'text'))).toMatchObject({ toolCalls: [], content: 'Merging the feature branch.\n```bash\ngit merge feature\n```' });
-    expect(replayTrajectoryChat(trajectory, request(2, 'text')).content).toBe('Resolved and committed.\n```bash\nsubmit\ndone\n```');
+    expect(replayTrajectoryChat(trajectory, request(0, 'text'))).toMatchObject({
+      toolCalls: [],
+      content: 'Merging the feature branch.\n```bash\ngit merge feature\n```',
+    });
+    expect(replayTrajectoryChat(trajectory, request(2, 'text')).content).toBe(
+      'Resolved and committed.\n```bash\nsubmit\ndone\n```',
+    );
   });
 
   it('names what is wrong with a file that is not ATIF, never quoting it', () => {
-    expect(() => parseAtifTrajectory({ schema_version: 'ATIF-v1.4', steps: 'secret-content' }, 'x.json')).toThrow(/x\.json is not an ATIF v1 trajectory \(steps: /);
-    expect(() => parseAtifTrajectory({ schema_version: 'ATIF-v1.4', steps: [{ source: 'user', message: 'hi' }] }, 'y.json')).toThrow(/y\.json holds no agent step/);
+    expect(() => parseAtifTrajectory({ schema_version: 'ATIF-v1.4', steps: 'secret-content' }, 'x.json')).toThrow(
+      /x\.json is not an ATIF v1 trajectory \(steps: /,
+    );
+    expect(() =>
+      parseAtifTrajectory({ schema_version: 'ATIF-v1.4', steps: [{ source: 'user', message: 'hi' }] }, 'y.json'),
+    ).toThrow(/y\.json holds no agent step/);
     try {
       parseAtifTrajectory({ schema_version: 'ATIF-v1.4', steps: 'secret-content' }, 'x.json');
     } catch (error) {

@@ -63,9 +63,17 @@ describe('replay over the upstream result envelopes', () => {
         expect(result.cost).toEqual({ source: 'provider', usd: recorded.cost_usd });
         expect(result.apiDurationMs).toBe(recorded.api_duration_ms);
         expect(result.transcript.map((m) => m.content)).toEqual(transcript.map((m) => m.content));
-        expect(result.route).toMatchObject({ provider: 'replay', servedModel: 'mistralai/devstral-2512', simulated: false });
+        expect(result.route).toMatchObject({
+          provider: 'replay',
+          servedModel: 'mistralai/devstral-2512',
+          simulated: false,
+        });
         if (data.output_mode === 'json_schema') expect(result.structuredOutput).toEqual(recorded.parsed_payload);
-        expect(result.route.replay?.recordedVerdict).toEqual({ passed: recorded.passed, similarity: recorded.similarity, error: recorded.error });
+        expect(result.route.replay?.recordedVerdict).toEqual({
+          passed: recorded.passed,
+          similarity: recorded.similarity,
+          error: recorded.error,
+        });
         checked++;
       }
     }
@@ -79,7 +87,12 @@ describe('replay over the upstream result envelopes', () => {
       { hash: '2'.repeat(40), subject: 'add feature X' },
       { hash: '3'.repeat(40), subject: 'Initial commit' },
     ];
-    const request = { model: 'm', prompt: 'p', outputMode: 'text' as const, fixture: { domain: 'git_bisect', id: 'f001' } };
+    const request = {
+      model: 'm',
+      prompt: 'p',
+      outputMode: 'text' as const,
+      fixture: { domain: 'git_bisect', id: 'f001' },
+    };
     const recorded = await provider.complete(request);
     expect(recorded.output).toContain('a8a5281');
     expect(recorded.flags).not.toContain('replay_commit_ids_mapped');
@@ -94,7 +107,9 @@ describe('replay over the upstream result envelopes', () => {
 
   it('names the fixture when no answer was recorded for it', async () => {
     const provider = createReplayProvider(await loadReplayIndex(RESULTS, SOURCES));
-    const error = await provider.complete({ model: 'm', prompt: 'p', outputMode: 'text', fixture: { domain: 'rebase', id: 'f099' } }).catch((e: unknown) => e);
+    const error = await provider
+      .complete({ model: 'm', prompt: 'p', outputMode: 'text', fixture: { domain: 'rebase', id: 'f099' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toMatch(/rebase\/f099/);
   });
@@ -104,14 +119,33 @@ describe('replay over the upstream result envelopes', () => {
     const target = await new ProviderRegistry({ replay: SOURCES }).resolve({ model: `replay:${file}` });
     expect(target.model).toBe('mistralai/devstral-2512');
     expect(target.provider.kind).toBe('replay');
-    const result = await target.provider.complete({ model: target.model, prompt: 'p', outputMode: 'text', fixture: { domain: 'git_show', id: 'f001' } });
+    const result = await target.provider.complete({
+      model: target.model,
+      prompt: 'p',
+      outputMode: 'text',
+      fixture: { domain: 'git_show', id: 'f001' },
+    });
     expect(result.output.length).toBeGreaterThan(0);
-    await expect(target.provider.complete({ model: target.model, prompt: 'p', outputMode: 'json_schema', schema: {}, fixture: { domain: 'git_show', id: 'f001' } })).rejects.toThrow(/json_schema.*git_show\/f001/);
+    await expect(
+      target.provider.complete({
+        model: target.model,
+        prompt: 'p',
+        outputMode: 'json_schema',
+        schema: {},
+        fixture: { domain: 'git_show', id: 'f001' },
+      }),
+    ).rejects.toThrow(/json_schema.*git_show\/f001/);
   });
 
   it('rejects a file that is not a result envelope', async () => {
-    await expect(loadReplayIndex(join(FIXTURES, 'rebase', 'f001.yaml'), SOURCES)).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(loadReplayIndex('/nonexistent/results.json', SOURCES)).rejects.toThrow(/lies outside the configured replay directories/);
-    await expect(loadReplayIndex('nonexistent-results.json', SOURCES)).rejects.toThrow(/does not exist in the configured replay directories/);
+    await expect(loadReplayIndex(join(FIXTURES, 'rebase', 'f001.yaml'), SOURCES)).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+    await expect(loadReplayIndex('/nonexistent/results.json', SOURCES)).rejects.toThrow(
+      /lies outside the configured replay directories/,
+    );
+    await expect(loadReplayIndex('nonexistent-results.json', SOURCES)).rejects.toThrow(
+      /does not exist in the configured replay directories/,
+    );
   });
 });

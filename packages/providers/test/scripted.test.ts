@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@gitbench/core';
-import { createMockProvider, createOracleProvider, createSimulatedProvider, MOCK_ANSWER, SIMULATED_WRONG_ANSWER } from '../src/scripted';
+import {
+  createMockProvider,
+  createOracleProvider,
+  createSimulatedProvider,
+  MOCK_ANSWER,
+  SIMULATED_WRONG_ANSWER,
+} from '../src/scripted';
 import { checkStructuredOutput } from '../src/structured';
 
-const SCHEMA = { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'], additionalProperties: false };
-const fixture = { domain: 'branch_cleanup', id: 'f001', difficulty: 'medium' as const, expected: 'main', expectedStructured: { branch: 'main' } };
+const SCHEMA = {
+  type: 'object',
+  properties: { branch: { type: 'string' } },
+  required: ['branch'],
+  additionalProperties: false,
+};
+const fixture = {
+  domain: 'branch_cleanup',
+  id: 'f001',
+  difficulty: 'medium' as const,
+  expected: 'main',
+  expectedStructured: { branch: 'main' },
+};
 
 describe('mock and oracle', () => {
   it('mock answers the same wrong answer, failing any contract in json_schema mode', async () => {
@@ -18,9 +35,17 @@ describe('mock and oracle', () => {
   it('oracle answers the expected answer the caller passes in', async () => {
     const oracle = createOracleProvider();
     expect((await oracle.complete({ model: 'oracle', prompt: 'p', outputMode: 'text', fixture })).output).toBe('main');
-    const structured = await oracle.complete({ model: 'oracle', prompt: 'p', outputMode: 'json_schema', schema: SCHEMA, fixture });
+    const structured = await oracle.complete({
+      model: 'oracle',
+      prompt: 'p',
+      outputMode: 'json_schema',
+      schema: SCHEMA,
+      fixture,
+    });
     expect(structured.structuredOutput).toEqual({ branch: 'main' });
-    await expect(oracle.complete({ model: 'oracle', prompt: 'p', outputMode: 'text' })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(oracle.complete({ model: 'oracle', prompt: 'p', outputMode: 'text' })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
   });
 });
 
@@ -37,7 +62,8 @@ describe('simulated provider', () => {
     const answers = async (seed: number) => {
       const sim = createSimulatedProvider({ seed, correctness: { medium: 0.5 } });
       const out: string[] = [];
-      for (let trial = 1; trial <= 20; trial++) out.push((await sim.complete({ model: 's', prompt: 'p', outputMode: 'text', fixture, trial })).output);
+      for (let trial = 1; trial <= 20; trial++)
+        out.push((await sim.complete({ model: 's', prompt: 'p', outputMode: 'text', fixture, trial })).output);
       return out;
     };
     const first = await answers(42);
@@ -51,7 +77,12 @@ describe('simulated provider', () => {
     const rate = async (difficulty: 'easy' | 'hard') => {
       let correct = 0;
       for (let i = 0; i < 400; i++) {
-        const r = await sim.complete({ model: 's', prompt: 'p', outputMode: 'text', fixture: { ...fixture, id: `f${i}`, difficulty } });
+        const r = await sim.complete({
+          model: 's',
+          prompt: 'p',
+          outputMode: 'text',
+          fixture: { ...fixture, id: `f${i}`, difficulty },
+        });
         if (r.output === 'main') correct++;
       }
       return correct / 400;
@@ -70,8 +101,17 @@ describe('simulated provider', () => {
 describe('checkStructuredOutput', () => {
   it('requires bare JSON that satisfies the contract', () => {
     expect(checkStructuredOutput('{"branch":"main"}', SCHEMA)).toEqual({ ok: true, value: { branch: 'main' } });
-    expect(checkStructuredOutput('```json\n{"branch":"main"}\n```', SCHEMA)).toMatchObject({ ok: false, failure: { code: 'malformed_json' } });
-    expect(checkStructuredOutput('{"branch":1}', SCHEMA)).toMatchObject({ ok: false, failure: { code: 'schema_violation', message: expect.stringMatching(/\/branch must be string/) } });
-    expect(checkStructuredOutput('{"branch":"main","extra":1}', SCHEMA)).toMatchObject({ ok: false, failure: { code: 'schema_violation' } });
+    expect(checkStructuredOutput('```json\n{"branch":"main"}\n```', SCHEMA)).toMatchObject({
+      ok: false,
+      failure: { code: 'malformed_json' },
+    });
+    expect(checkStructuredOutput('{"branch":1}', SCHEMA)).toMatchObject({
+      ok: false,
+      failure: { code: 'schema_violation', message: expect.stringMatching(/\/branch must be string/) },
+    });
+    expect(checkStructuredOutput('{"branch":"main","extra":1}', SCHEMA)).toMatchObject({
+      ok: false,
+      failure: { code: 'schema_violation' },
+    });
   });
 });

@@ -33,7 +33,11 @@ export type LostJobExplainer = (jobId: string) => Promise<boolean>;
  * at all (the loss has its own line). Otherwise the first gives one line; those in the minute after it
  * are only counted, the count reported with the next one after that minute.
  */
-export function queueErrorReporter(log: (line: string) => void, now: () => number = Date.now, explain?: LostJobExplainer): (err: Error) => void {
+export function queueErrorReporter(
+  log: (line: string) => void,
+  now: () => number = Date.now,
+  explain?: LostJobExplainer,
+): (err: Error) => void {
   let lostSince: number | null = null;
   let lostMore = 0;
   const unexplained = (jobId: string) => {
@@ -44,7 +48,9 @@ export function queueErrorReporter(log: (line: string) => void, now: () => numbe
     if (lostMore > 0) log(`queue: ${lostMore} more job(s) were missing from Redis`);
     lostSince = now();
     lostMore = 0;
-    log(`queue: job ${jobId} is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost`);
+    log(
+      `queue: job ${jobId} is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost`,
+    );
   };
   return (err) => {
     const lost = LOST_JOB.exec(err.message);
@@ -59,7 +65,13 @@ export function queueErrorReporter(log: (line: string) => void, now: () => numbe
 }
 
 export function startQueueWorker(
-  config: { redisUrl: string; queueName: string; concurrency: number; log?: (line: string) => void; explainLostJob?: LostJobExplainer },
+  config: {
+    redisUrl: string;
+    queueName: string;
+    concurrency: number;
+    log?: (line: string) => void;
+    explainLostJob?: LostJobExplainer;
+  },
   handlers: JobHandlers,
 ): QueueWorker {
   const inFlight = new Map<string, AbortController>();
@@ -86,7 +98,10 @@ export function startQueueWorker(
     { connection: createRedis(config.redisUrl), concurrency: config.concurrency, autorun: true },
   );
   // Without a listener BullMQ prints every error with its stack.
-  worker.on('error', queueErrorReporter(config.log ?? ((line) => console.error(line)), Date.now, config.explainLostJob));
+  worker.on(
+    'error',
+    queueErrorReporter(config.log ?? ((line) => console.error(line)), Date.now, config.explainLostJob),
+  );
   return {
     worker,
     async close() {

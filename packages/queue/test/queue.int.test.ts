@@ -55,19 +55,22 @@ describe('the typed job catalog on a real BullMQ worker', () => {
   });
 });
 
-describe('the worker\'s errors', () => {
+describe("the worker's errors", () => {
   it('jobs lost from a Redis restarted empty make one line, not a stack trace each', () => {
     const lines: string[] = [];
-    const quiet = startQueueWorker({ redisUrl: REDIS_URL, queueName: `${queueName}-errors`, concurrency: 1, log: (l) => lines.push(l) }, {
-      'system.ping': async () => undefined,
-      'campaign.plan': async () => undefined,
-      'campaign.cancel': async () => undefined,
-      'attempt.run': async () => undefined,
-    });
+    const quiet = startQueueWorker(
+      { redisUrl: REDIS_URL, queueName: `${queueName}-errors`, concurrency: 1, log: (l) => lines.push(l) },
+      {
+        'system.ping': async () => undefined,
+        'campaign.plan': async () => undefined,
+        'campaign.cancel': async () => undefined,
+        'attempt.run': async () => undefined,
+      },
+    );
     for (let i = 0; i < 12; i++) quiet.worker.emit('error', new Error(`Missing key for job att_${i}. moveToFinished`));
     quiet.worker.emit('error', new Error('connection reset'));
     expect(lines).toEqual([
-      'queue: job att_0 is missing from Redis; its attempt\'s outcome is in Postgres, and the reaper re-sends what was lost',
+      "queue: job att_0 is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost",
       'queue error: connection reset',
     ]);
     return quiet.close();
@@ -87,12 +90,19 @@ describe('the worker\'s errors', () => {
           return jobId !== 'att_9';
         },
       },
-      { 'system.ping': async () => undefined, 'campaign.plan': async () => undefined, 'campaign.cancel': async () => undefined, 'attempt.run': async () => undefined },
+      {
+        'system.ping': async () => undefined,
+        'campaign.plan': async () => undefined,
+        'campaign.cancel': async () => undefined,
+        'attempt.run': async () => undefined,
+      },
     );
     for (const i of [1, 2, 9]) quiet.worker.emit('error', new Error(`Missing key for job att_${i}. moveToDelayed`));
     await new Promise((r) => setImmediate(r));
     expect(asked).toEqual(['att_1', 'att_2', 'att_9']);
-    expect(lines).toEqual(['queue: job att_9 is missing from Redis; its attempt\'s outcome is in Postgres, and the reaper re-sends what was lost']);
+    expect(lines).toEqual([
+      "queue: job att_9 is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost",
+    ]);
     return quiet.close();
   });
 });

@@ -118,12 +118,18 @@ export class BatchOutputReader {
     this.join();
     if (this.buf.length === 0) return undefined;
     const nl = this.buf.subarray(0, MAX_PREAMBLE_BYTES).indexOf(0x0a);
-    return { at: this.consumed, header: this.buf.subarray(0, nl < 0 ? Math.min(this.buf.length, 80) : nl).toString('latin1') };
+    return {
+      at: this.consumed,
+      header: this.buf.subarray(0, nl < 0 ? Math.min(this.buf.length, 80) : nl).toString('latin1'),
+    };
   }
 
   private join(): void {
     if (this.pending.length === 0) return;
-    this.buf = this.buf.length === 0 && this.pending.length === 1 ? this.pending[0]! : Buffer.concat([this.buf, ...this.pending]);
+    this.buf =
+      this.buf.length === 0 && this.pending.length === 1
+        ? this.pending[0]!
+        : Buffer.concat([this.buf, ...this.pending]);
     this.pending = [];
     this.pendingBytes = 0;
   }
@@ -147,7 +153,7 @@ export class BatchOutputReader {
     // Newlines are looked for only where a header may be: a flood without one is refused at once.
     const head = out.subarray(0, MAX_PREAMBLE_BYTES);
     const lines: number[] = [];
-    for (let from = 0; lines.length < 3; ) {
+    for (let from = 0; lines.length < 3;) {
       const nl = head.indexOf(0x0a, from);
       if (nl < 0) break;
       lines.push(nl);
@@ -155,7 +161,8 @@ export class BatchOutputReader {
       if (lines.length === 1 && !out.subarray(0, 9).equals(Buffer.from('@@GBSTEP '))) break;
     }
     if (lines.length === 0) {
-      if (out.length >= MAX_PREAMBLE_BYTES) return this.refuse('a header longer than any record has', head.subarray(0, 80).toString('latin1'));
+      if (out.length >= MAX_PREAMBLE_BYTES)
+        return this.refuse('a header longer than any record has', head.subarray(0, 80).toString('latin1'));
       this.need = out.length + 1;
       return false;
     }
@@ -178,11 +185,13 @@ export class BatchOutputReader {
     const group = Number(m[1]);
     const plan = this.plans[group]?.[Number(m[2])];
     if (!plan) return this.refuse('a record of a step the batch does not have', header);
-    if (!LENGTH.test(oText) || !LENGTH.test(eText)) return this.refuse('a record whose lengths are not numbers', header);
+    if (!LENGTH.test(oText) || !LENGTH.test(eText))
+      return this.refuse('a record whose lengths are not numbers', header);
     const oLen = Number(oText);
     const eLen = Number(eText);
     // The runner keeps at most cap + 1 bytes of each stream (the extra byte says "truncated").
-    if (oLen > plan.cap + 1 || eLen > plan.cap + 1) return this.refuse('a record longer than its step may print', header);
+    if (oLen > plan.cap + 1 || eLen > plan.cap + 1)
+      return this.refuse('a record longer than its step may print', header);
     const why = this.outOfOrder(plan);
     if (why) return this.refuse(why, header);
     const pos = lines[2]! + 1;
@@ -238,7 +247,10 @@ export class BatchOutputReader {
     }
     if (plan.group !== this.cursor.group) return 'a record of a step that already ran';
     if (this.cursor.closed) return 'a record of a step its group did not run';
-    if (plan.index !== this.cursor.next) return plan.index < this.cursor.next ? 'a second record of a step' : 'a record of a step while an earlier one has not run';
+    if (plan.index !== this.cursor.next)
+      return plan.index < this.cursor.next
+        ? 'a second record of a step'
+        : 'a record of a step while an earlier one has not run';
     return null;
   }
 

@@ -61,7 +61,10 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
   prelude.push('exec </dev/null');
   if (request.preamble) prelude.push('{', request.preamble, '} >/dev/null');
   prelude.push('exec /usr/bin/env -0');
-  const asSandbox = options.runner.uid === undefined ? '' : `setpriv --reuid=${options.runner.uid} --regid=${options.runner.uid} --clear-groups -- `;
+  const asSandbox =
+    options.runner.uid === undefined
+      ? ''
+      : `setpriv --reuid=${options.runner.uid} --regid=${options.runner.uid} --clear-groups -- `;
   const lines: string[] = [
     'set +e',
     ...exports,
@@ -113,7 +116,11 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
   if (scriptBytes.length <= MAX_ARG_SCRIPT && !options.viaStdin) {
     return { argv: ['bash', '-c', script], stdin: request.restoreTar, guardMs, maxBytes };
   }
-  const stdin = Buffer.concat([Buffer.from(`${scriptBytes.length}\n`), scriptBytes, request.restoreTar ?? Buffer.alloc(0)]);
+  const stdin = Buffer.concat([
+    Buffer.from(`${scriptBytes.length}\n`),
+    scriptBytes,
+    request.restoreTar ?? Buffer.alloc(0),
+  ]);
   return { argv: ['bash', '-c', STDIN_BOOT], stdin, guardMs, maxBytes };
 }
 
@@ -132,7 +139,10 @@ export interface RawRun {
  * Reads a batch's stdout as it arrives, telling the request's onRecord about each step as it ends;
  * parseBatch then takes the records from it instead of reading the output a second time.
  */
-export function streamingReader(request: BatchRequest): { reader: BatchOutputReader; onStdout: (chunk: Buffer) => void } {
+export function streamingReader(request: BatchRequest): {
+  reader: BatchOutputReader;
+  onStdout: (chunk: Buffer) => void;
+} {
   const reader = new BatchOutputReader(request, request.onRecord);
   return { reader, onStdout: (chunk) => reader.push(chunk) };
 }
@@ -169,7 +179,8 @@ export function parseBatch(request: BatchRequest, raw: RawRun, streamed?: BatchO
   } else if (!ended) {
     aborted = `sandbox batch stopped before its end (${detail()})`;
   }
-  if (raw.hostTimedOut && !tampering) aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
+  if (raw.hostTimedOut && !tampering)
+    aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
   const stoppedAt = request.groups.map((g, i) => {
     if (!g.stopOnFailure) return undefined;
     const idx = groups[i]!.findIndex((r) => r.exitCode !== 0);

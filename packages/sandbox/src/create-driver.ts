@@ -13,6 +13,9 @@ export interface CreateDriverOptions {
 /** Picks a driver by name; the caller decides, so nothing silently falls back to running on the host. */
 export async function createSandboxDriver(opts: CreateDriverOptions): Promise<SandboxDriver> {
   if (opts.kind === 'local') return new LocalSandboxDriver();
-  if (!opts.image) throw new Error('the Docker sandbox driver needs an image: set GITBENCH_SANDBOX_IMAGE (npm run sandbox:image prints it)');
+  if (!opts.image)
+    throw new Error(
+      'the Docker sandbox driver needs an image: set GITBENCH_SANDBOX_IMAGE (npm run sandbox:image prints it)',
+    );
   return new DockerSandboxDriver({ image: opts.image, labels: opts.labels, prestart: opts.prestart }).init();
 }

@@ -48,7 +48,14 @@ export function containerSpec(
     Image: image,
     User: '0:0',
     WorkingDir: WORKDIR,
-    Env: ['HOME=/home/sandbox', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TZ=UTC', 'GIT_CONFIG_NOSYSTEM=1', 'PATH=/usr/local/bin:/usr/bin:/bin'],
+    Env: [
+      'HOME=/home/sandbox',
+      'LANG=C.UTF-8',
+      'LC_ALL=C.UTF-8',
+      'TZ=UTC',
+      'GIT_CONFIG_NOSYSTEM=1',
+      'PATH=/usr/local/bin:/usr/bin:/bin',
+    ],
     Labels: { [SANDBOX_LABEL]: '1', ...spec.Labels },
     NetworkDisabled: true,
     HostConfig: {

@@ -2,7 +2,14 @@ import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
-import { containerSpec, DEFAULT_LIMITS, removeContainer, SANDBOX_LABEL, WORKDIR, type DockerLimits } from './docker-container';
+import {
+  containerSpec,
+  DEFAULT_LIMITS,
+  removeContainer,
+  SANDBOX_LABEL,
+  WORKDIR,
+  type DockerLimits,
+} from './docker-container';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
 import { DockerSandbox, observeIn } from './docker-sandbox';
 import { RunnerSession } from './session';
@@ -133,7 +140,15 @@ export class DockerSandboxDriver implements SandboxDriver {
     // Created with the attempt's labels, so cancel, shutdown and the orphan sweep find it in Docker itself.
     const container = await this.createContainer(
       {
-        Cmd: ['python3', '-I', '-S', `${IMAGE_RUNNER.dir}/session.py`, 'serve', String(KILL_GRACE_S), String(SANDBOX_UID)],
+        Cmd: [
+          'python3',
+          '-I',
+          '-S',
+          `${IMAGE_RUNNER.dir}/session.py`,
+          'serve',
+          String(KILL_GRACE_S),
+          String(SANDBOX_UID),
+        ],
         OpenStdin: true,
         StdinOnce: false,
         AttachStdin: true,
@@ -142,7 +157,10 @@ export class DockerSandboxDriver implements SandboxDriver {
       },
       opts.labels,
       // The runner is the container's init, out of reach of the commands it runs (see step-runner.ts).
-      { init: false, binds: (opts.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:${m.readOnly ? 'ro' : 'rw'}`) },
+      {
+        init: false,
+        binds: (opts.mounts ?? []).map((m) => `${m.hostPath}:${m.containerPath}:${m.readOnly ? 'ro' : 'rw'}`),
+      },
     );
     const remove = () => {
       const p = removeContainer(container).catch(() => undefined);
@@ -150,7 +168,13 @@ export class DockerSandboxDriver implements SandboxDriver {
       return p;
     };
     try {
-      const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+      const stream = (await container.attach({
+        stream: true,
+        stdin: true,
+        stdout: true,
+        stderr: true,
+        hijack: true,
+      })) as Duplex;
       const stderr = new CappedBuffer(16 * 1024);
       const connection = new RunnerConnection(
         (bytes) => stream.write(bytes),
@@ -162,7 +186,10 @@ export class DockerSandboxDriver implements SandboxDriver {
       );
       stream.on('data', (c: Buffer) => demux.push(c));
       stream.on('error', () => undefined);
-      const ended = () => connection.end(`the container stopped${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`);
+      const ended = () =>
+        connection.end(
+          `the container stopped${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
+        );
       stream.once('end', ended);
       stream.once('close', ended);
       await container.start();
@@ -213,9 +240,17 @@ export class DockerSandboxDriver implements SandboxDriver {
     return ids.size;
   }
 
-  async removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>, opts: { createdBeforeMs?: number } = {}): Promise<number> {
+  async removeOrphans(
+    key: string,
+    keep: ReadonlySet<string>,
+    within: Record<string, string>,
+    opts: { createdBeforeMs?: number } = {},
+  ): Promise<number> {
     const scope = Object.entries(within).map(([k, v]) => `${k}=${v}`);
-    const containers = await this.docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, key, ...scope] } });
+    const containers = await this.docker.listContainers({
+      all: true,
+      filters: { label: [SANDBOX_LABEL, key, ...scope] },
+    });
     const before = opts.createdBeforeMs ?? Infinity;
     // Docker reports creation in whole seconds: a container is spared unless its whole second is past.
     const orphans = containers.filter((c) => !keep.has(c.Labels[key] ?? '') && (c.Created + 1) * 1000 <= before);
@@ -279,7 +314,12 @@ export class DockerSandboxDriver implements SandboxDriver {
     { init = true, binds = [] }: { init?: boolean; binds?: string[] } = {},
   ): Promise<Docker.Container> {
     const created = this.docker.createContainer(
-      containerSpec(this.config.image, this.limits, { ...spec, Labels: { ...this.config.labels, ...extraLabels } }, { init, binds }),
+      containerSpec(
+        this.config.image,
+        this.limits,
+        { ...spec, Labels: { ...this.config.labels, ...extraLabels } },
+        { init, binds },
+      ),
     );
     // A container whose creation was answered after close() began would outlive the driver: the
     // signal handler of a stopped CLI run, or a worker's shutdown, had already listed what to remove.

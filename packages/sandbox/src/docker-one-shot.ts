@@ -29,9 +29,24 @@ export const ONE_SHOT_CMD = ['bash', '-c', STDIN_BOOT];
 const MAX_ONE_SHOT_BYTES = 512 * 1024 * 1024;
 
 /** Creates, attaches and starts a waiting container (attach first, so no output can be missed). */
-export async function startWaitingContainer(create: (spec: Partial<Docker.ContainerCreateOptions>) => Promise<Docker.Container>): Promise<WaitingContainer> {
-  const container = await create({ Cmd: ONE_SHOT_CMD, OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true });
-  const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+export async function startWaitingContainer(
+  create: (spec: Partial<Docker.ContainerCreateOptions>) => Promise<Docker.Container>,
+): Promise<WaitingContainer> {
+  const container = await create({
+    Cmd: ONE_SHOT_CMD,
+    OpenStdin: true,
+    StdinOnce: true,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+  });
+  const stream = (await container.attach({
+    stream: true,
+    stdin: true,
+    stdout: true,
+    stderr: true,
+    hijack: true,
+  })) as Duplex;
   const out = new CappedBuffer(MAX_ONE_SHOT_BYTES);
   const err = new CappedBuffer(64 * 1024);
   let listener: ((chunk: Buffer) => void) | undefined;
@@ -64,7 +79,11 @@ export async function startWaitingContainer(create: (spec: Partial<Docker.Contai
 }
 
 /** Feeds the batch to a waiting container and reads its records back; the container ends with it. */
-export async function runInWaitingContainer(w: WaitingContainer, request: BatchRequest, workdir: string): Promise<BatchResult> {
+export async function runInWaitingContainer(
+  w: WaitingContainer,
+  request: BatchRequest,
+  workdir: string,
+): Promise<BatchResult> {
   const built = buildBatch(request, workdir, { viaStdin: true, runner: IMAGE_RUNNER });
   const started = performance.now();
   const exited = w.container.wait().then(
@@ -88,12 +107,18 @@ export async function runInWaitingContainer(w: WaitingContainer, request: BatchR
   clearTimeout(guard);
   const exitCode = hostTimedOut ? 137 : await exited;
   const stdout = w.out.toBuffer();
-  return parseBatch(request, {
-    stdout: stdout.length > built.maxBytes ? stdout.subarray(0, built.maxBytes) : stdout,
-    stderr: w.err.toBuffer(),
-    exitCode,
-    hostTimedOut,
-    streamError: w.demux.leftover ? `the output stream was cut inside a frame (${w.demux.leftover} bytes left)` : undefined,
-    durationMs: performance.now() - started,
-  }, streamed.reader);
+  return parseBatch(
+    request,
+    {
+      stdout: stdout.length > built.maxBytes ? stdout.subarray(0, built.maxBytes) : stdout,
+      stderr: w.err.toBuffer(),
+      exitCode,
+      hostTimedOut,
+      streamError: w.demux.leftover
+        ? `the output stream was cut inside a frame (${w.demux.leftover} bytes left)`
+        : undefined,
+      durationMs: performance.now() - started,
+    },
+    streamed.reader,
+  );
 }

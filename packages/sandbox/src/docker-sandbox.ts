@@ -43,12 +43,21 @@ export class DockerSandbox implements Sandbox {
 
   async copyIn(tar: Buffer, dir: string = WORKDIR): Promise<void> {
     // The archive API cannot write into tmpfs mounts, so unpack with tar inside the container.
-    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], { stdin: tar, guardMs: 60_000, maxBytes: 64 * 1024, asSandbox: true });
+    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], {
+      stdin: tar,
+      guardMs: 60_000,
+      maxBytes: 64 * 1024,
+      asSandbox: true,
+    });
     if (raw.exitCode !== 0) throw new Error(`copyIn to ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
   }
 
   async copyOut(dir: string = WORKDIR): Promise<Buffer> {
-    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], { guardMs: 60_000, maxBytes: 512 * 1024 * 1024, asSandbox: true });
+    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], {
+      guardMs: 60_000,
+      maxBytes: 512 * 1024 * 1024,
+      asSandbox: true,
+    });
     if (raw.exitCode !== 0) throw new Error(`copyOut of ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
     return raw.stdout;
   }
@@ -66,7 +75,6 @@ export class DockerSandbox implements Sandbox {
     // A batch starts as root (its runner runs commands as UID); copying files is UID's own work.
     return dockerRun(this.container, argv, { ...opts, ...(opts.asSandbox ? { user: `${UID}:${UID}` } : {}) });
   }
-
 }
 
 interface DockerRunOptions {
@@ -139,16 +147,24 @@ async function dockerRun(container: Docker.Container, argv: string[], opts: Dock
  * SandboxSession.observe: a `docker exec` as OBSERVER_UID beside the session's runner, whose own
  * requests are one at a time. `timeout` ends the command inside; the host's guard ends the wait.
  */
-export async function observeIn(container: Docker.Container, command: string, options: ObserveOptions = {}): Promise<ExecResult> {
+export async function observeIn(
+  container: Docker.Container,
+  command: string,
+  options: ObserveOptions = {},
+): Promise<ExecResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
-  const raw = await dockerRun(container, ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command], {
-    user: `${OBSERVER_UID}:${OBSERVER_UID}`,
-    cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
-    env: { PATH: '/usr/bin:/bin', ...options.env },
-    guardMs: timeoutMs + 5_000,
-    maxBytes,
-  });
+  const raw = await dockerRun(
+    container,
+    ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command],
+    {
+      user: `${OBSERVER_UID}:${OBSERVER_UID}`,
+      cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
+      env: { PATH: '/usr/bin:/bin', ...options.env },
+      guardMs: timeoutMs + 5_000,
+      maxBytes,
+    },
+  );
   return {
     exitCode: raw.exitCode,
     stdout: raw.stdout.toString('utf8'),

@@ -20,7 +20,12 @@ export async function execViaBatch(sandbox: Sandbox, command: string, options: E
   const result = await sandbox.runBatch({
     cwd: options.cwd,
     env: options.env,
-    groups: [{ stopOnFailure: false, steps: [{ id: 'exec', command: cmd, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes }] }],
+    groups: [
+      {
+        stopOnFailure: false,
+        steps: [{ id: 'exec', command: cmd, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes }],
+      },
+    ],
   });
   const record = result.groups[0]?.[0];
   if (!record) {

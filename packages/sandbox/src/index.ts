@@ -1,5 +1,11 @@
 export * from './types';
-export { DockerSandboxDriver, OBSERVER_UID, SANDBOX_LABEL, type DockerDriverConfig, type DockerLimits } from './docker-driver';
+export {
+  DockerSandboxDriver,
+  OBSERVER_UID,
+  SANDBOX_LABEL,
+  type DockerDriverConfig,
+  type DockerLimits,
+} from './docker-driver';
 export { LocalSandboxDriver, LOCAL_DRIVER_WARNING, type LocalDriverConfig } from './local-driver';
 export { withSandbox } from './with-sandbox';
 export { DEFAULT_READ_BYTES, FileRefusedError, FileTooLargeError, SessionEndedError } from './session-protocol';

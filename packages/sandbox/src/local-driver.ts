@@ -9,7 +9,18 @@ import { execViaBatch } from './exec-via-batch';
 import { RunnerSession } from './session';
 import { RunnerConnection } from './session-protocol';
 import { hostRunner, KILL_GRACE_S } from './step-runner';
-import type { BatchRequest, BatchResult, ExecOptions, ExecResult, OneShotResult, OpenSessionOptions, Sandbox, SandboxDescription, SandboxDriver, SandboxSession } from './types';
+import type {
+  BatchRequest,
+  BatchResult,
+  ExecOptions,
+  ExecResult,
+  OneShotResult,
+  OpenSessionOptions,
+  Sandbox,
+  SandboxDescription,
+  SandboxDriver,
+  SandboxSession,
+} from './types';
 
 export const LOCAL_DRIVER_WARNING =
   'gitbench: WARNING: local sandbox driver: commands run on this host as your user, in a temporary directory, with NO isolation. Use the Docker driver for model output you do not trust.';
@@ -48,7 +59,10 @@ export class LocalSandboxDriver implements SandboxDriver {
 
   async openSession(opts: OpenSessionOptions = {}): Promise<SandboxSession> {
     // A host directory has no mount namespace to put a socket into: the agents that need one need Docker.
-    if (opts.mounts?.length) throw new Error('the local sandbox driver cannot mount directories into a session; third-party agents need the Docker driver');
+    if (opts.mounts?.length)
+      throw new Error(
+        'the local sandbox driver cannot mount directories into a session; third-party agents need the Docker driver',
+      );
     const box = (await this.create(opts)) as LocalSandbox;
     try {
       return box.openSession();
@@ -120,17 +134,30 @@ class LocalSandbox implements Sandbox {
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const built = buildBatch(request, this.workdir, { runner: hostRunner() });
     const streamed = streamingReader(request);
-    const raw = await this.run(built.argv, { stdin: built.stdin, env: request.env, guardMs: built.guardMs, maxBytes: built.maxBytes, onStdout: streamed.onStdout });
+    const raw = await this.run(built.argv, {
+      stdin: built.stdin,
+      env: request.env,
+      guardMs: built.guardMs,
+      maxBytes: built.maxBytes,
+      onStdout: streamed.onStdout,
+    });
     return parseBatch(request, raw, streamed.reader);
   }
 
   async copyIn(tar: Buffer, dir: string = this.workdir): Promise<void> {
-    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], { stdin: tar, guardMs: 60_000, maxBytes: 64 * 1024 });
+    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], {
+      stdin: tar,
+      guardMs: 60_000,
+      maxBytes: 64 * 1024,
+    });
     if (raw.exitCode !== 0) throw new Error(`copyIn to ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
   }
 
   async copyOut(dir: string = this.workdir): Promise<Buffer> {
-    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], { guardMs: 60_000, maxBytes: 512 * 1024 * 1024 });
+    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], {
+      guardMs: 60_000,
+      maxBytes: 512 * 1024 * 1024,
+    });
     if (raw.exitCode !== 0) throw new Error(`copyOut of ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
     return raw.stdout;
   }
@@ -149,12 +176,16 @@ class LocalSandbox implements Sandbox {
   openSession(): SandboxSession {
     // Debian's interpreter where the PATH's python3 may be a shim that needs the user's environment.
     const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-    const child = spawn(python, ['-I', '-S', join(/*turbopackIgnore: true*/ hostRunner().dir, 'session.py'), 'serve', String(KILL_GRACE_S), '-'], {
-      cwd: this.workdir,
-      env: this.env() as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      python,
+      ['-I', '-S', join(/*turbopackIgnore: true*/ hostRunner().dir, 'session.py'), 'serve', String(KILL_GRACE_S), '-'],
+      {
+        cwd: this.workdir,
+        env: this.env() as NodeJS.ProcessEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     const stderr = new CappedBuffer(16 * 1024);
     const kill = () => {
       try {
@@ -164,21 +195,28 @@ class LocalSandbox implements Sandbox {
       }
     };
     this.stopRunner = kill;
-    const connection = new RunnerConnection(
-      (bytes) => child.stdin.write(bytes),
-      kill,
-    );
+    const connection = new RunnerConnection((bytes) => child.stdin.write(bytes), kill);
     child.stdout.on('data', (c: Buffer) => connection.push(c));
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
     child.stdin.on('error', () => undefined);
     child.on('error', (e) => connection.end(String(e)));
-    child.on('close', (code) => connection.end(`the runner exited (${code ?? 'killed'})${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`));
+    child.on('close', (code) =>
+      connection.end(
+        `the runner exited (${code ?? 'killed'})${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
+      ),
+    );
     return new RunnerSession({ id: this.root, workdir: this.workdir, connection, dispose: () => this.destroy() });
   }
 
   private run(
     argv: string[],
-    opts: { stdin?: Buffer; env?: Record<string, string>; guardMs: number; maxBytes: number; onStdout?: (chunk: Buffer) => void },
+    opts: {
+      stdin?: Buffer;
+      env?: Record<string, string>;
+      guardMs: number;
+      maxBytes: number;
+      onStdout?: (chunk: Buffer) => void;
+    },
   ): Promise<RawRun> {
     const started = performance.now();
     return new Promise((resolve) => {

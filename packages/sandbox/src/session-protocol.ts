@@ -159,7 +159,13 @@ export class RunnerConnection {
     const env = encodeEnv(opts.env ?? {});
     const stdin = opts.stdin === undefined ? Buffer.alloc(0) : Buffer.from(opts.stdin);
     const guardMs = timeoutMs + KILL_GRACE_S * 1000 + GUARD_SLACK_MS;
-    const r = await this.request('X', [timeoutMs, head, tail, limit, cwd.length, cmd.length, env.length, stdin.length], [cwd, cmd, env, stdin], guardMs, 2 * cap);
+    const r = await this.request(
+      'X',
+      [timeoutMs, head, tail, limit, cwd.length, cmd.length, env.length, stdin.length],
+      [cwd, cmd, env, stdin],
+      guardMs,
+      2 * cap,
+    );
     if (r.kind !== 'EXEC') throw this.unexpected(r);
     const [rc, finished, timedOut, t0, t1, outTotal, errTotal, outKept] = r.fields;
     const outLen = Number(outKept);
@@ -183,7 +189,8 @@ export class RunnerConnection {
     const r = await this.request('R', [p.length, maxBytes], [p], 60_000, maxBytes);
     if (r.kind === 'ERR') throw new FileRefusedError(`${path} cannot be read: ${r.payload.toString('utf8')}`);
     if (r.kind !== 'FILE') throw this.unexpected(r);
-    if (r.fields[0] === '2') throw new FileTooLargeError(`${path} has ${r.fields[1]} bytes, more than the ${maxBytes} a read may return`);
+    if (r.fields[0] === '2')
+      throw new FileTooLargeError(`${path} has ${r.fields[1]} bytes, more than the ${maxBytes} a read may return`);
     return r.fields[0] === '1' ? r.payload : null;
   }
 
@@ -243,7 +250,10 @@ export class RunnerConnection {
 
   private drain(): void {
     if (this.chunks.length > 0) {
-      this.buffer = this.buffer.length === 0 && this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat([this.buffer, ...this.chunks]);
+      this.buffer =
+        this.buffer.length === 0 && this.chunks.length === 1
+          ? this.chunks[0]!
+          : Buffer.concat([this.buffer, ...this.chunks]);
       this.chunks = [];
       this.chunkBytes = 0;
     }
@@ -253,7 +263,8 @@ export class RunnerConnection {
       // A header is looked for only where one may be: a flood without a newline is refused at once.
       const nl = this.buffer.subarray(0, MAX_REPLY_HEADER_BYTES).indexOf(0x0a);
       if (nl < 0) {
-        if (this.buffer.length >= MAX_REPLY_HEADER_BYTES) return this.tampered('a header longer than any reply has', this.buffer);
+        if (this.buffer.length >= MAX_REPLY_HEADER_BYTES)
+          return this.tampered('a header longer than any reply has', this.buffer);
         this.need = this.buffer.length + 1;
         return;
       }
@@ -261,7 +272,8 @@ export class RunnerConnection {
       const [tag = '', id = '', ...fields] = header.split(' ');
       const kind = tag.startsWith('@@GB') ? tag.slice(4) : '';
       const size = replySize(kind, fields);
-      if (id !== w.id || !fields.every((f) => NUMBER.test(f)) || size === undefined) return this.tampered('a reply the runner does not send', this.buffer);
+      if (id !== w.id || !fields.every((f) => NUMBER.test(f)) || size === undefined)
+        return this.tampered('a reply the runner does not send', this.buffer);
       if (size > w.maxPayload) return this.tampered('a reply longer than its request allows', this.buffer);
       if (this.buffer.length < nl + 1 + size) {
         this.need = nl + 1 + size;
@@ -283,7 +295,13 @@ function replySize(kind: string, fields: string[]): number | undefined {
     case 'EXEC':
       return fields.length === 9 ? n(7) + n(8) : undefined;
     case 'FILE':
-      return fields.length !== 2 ? undefined : fields[0] === '1' ? n(1) : fields[0] === '0' || fields[0] === '2' ? 0 : undefined;
+      return fields.length !== 2
+        ? undefined
+        : fields[0] === '1'
+          ? n(1)
+          : fields[0] === '0' || fields[0] === '2'
+            ? 0
+            : undefined;
     case 'ERR':
       return fields.length === 1 ? n(0) : undefined;
     case 'OK':

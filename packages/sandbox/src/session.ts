@@ -47,19 +47,38 @@ export class RunnerSession implements SandboxSession {
   }
 
   async restore(tar: Buffer, dir = this.workdir): Promise<void> {
-    const r = await this.connection.exec('tar -x -f -', { cwd: this.resolve(dir), stdin: tar, timeoutMs: 120_000, maxOutputBytes: 64 * 1024 });
-    if (r.exitCode !== 0) throw new Error(`restoring the archive into ${dir} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 500)}`);
+    const r = await this.connection.exec('tar -x -f -', {
+      cwd: this.resolve(dir),
+      stdin: tar,
+      timeoutMs: 120_000,
+      maxOutputBytes: 64 * 1024,
+    });
+    if (r.exitCode !== 0)
+      throw new Error(
+        `restoring the archive into ${dir} failed (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 500)}`,
+      );
   }
 
   async applyPreamble(preamble: string): Promise<void> {
     if (this.preamble === preamble) return;
-    const r = await this.connection.exec(`${preamble}\nenv -0`, { cwd: this.workdir, timeoutMs: 30_000, maxOutputBytes: 1024 * 1024 });
-    if (r.exitCode !== 0 || r.truncated) throw new Error(`the session's environment could not be set up (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 500)}`);
+    const r = await this.connection.exec(`${preamble}\nenv -0`, {
+      cwd: this.workdir,
+      timeoutMs: 30_000,
+      maxOutputBytes: 1024 * 1024,
+    });
+    if (r.exitCode !== 0 || r.truncated)
+      throw new Error(
+        `the session's environment could not be set up (exit ${r.exitCode}): ${r.stderr.trim().slice(0, 500)}`,
+      );
     const env: Record<string, string> = {};
     for (const item of r.stdout.split('\0')) {
       const eq = item.indexOf('=');
       // Bash's own bookkeeping variables are not the environment a command should start with.
-      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(item.slice(0, eq)) && !['_', 'SHLVL', 'PWD', 'OLDPWD'].includes(item.slice(0, eq))) {
+      if (
+        eq > 0 &&
+        /^[A-Za-z_][A-Za-z0-9_]*$/.test(item.slice(0, eq)) &&
+        !['_', 'SHLVL', 'PWD', 'OLDPWD'].includes(item.slice(0, eq))
+      ) {
         env[item.slice(0, eq)] = item.slice(eq + 1);
       }
     }
@@ -76,7 +95,10 @@ export class RunnerSession implements SandboxSession {
   }
 
   writeFile(path: string, content: Buffer | string): Promise<void> {
-    return this.connection.writeFile(this.resolve(path), Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
+    return this.connection.writeFile(
+      this.resolve(path),
+      Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'),
+    );
   }
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
@@ -85,7 +107,10 @@ export class RunnerSession implements SandboxSession {
     // The session's runner runs commands only; running the command without its code would print
     // something else than the step asks for, silently.
     const withPython = request.groups.flatMap((g) => g.steps).find((s) => s.thenPython !== undefined);
-    if (withPython) throw new Error(`a session runs commands only: step ${withPython.id} has thenPython (run a standalone command instead)`);
+    if (withPython)
+      throw new Error(
+        `a session runs commands only: step ${withPython.id} has thenPython (run a standalone command instead)`,
+      );
     const groups: StepRecord[][] = request.groups.map(() => []);
     const stoppedAt: (number | undefined)[] = request.groups.map(() => undefined);
     const ok: boolean[] = [];
@@ -107,7 +132,16 @@ export class RunnerSession implements SandboxSession {
             maxOutputBytes: step.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
             ...(request.env || step.env ? { env: { ...request.env, ...step.env } } : {}),
           });
-          groups[g]!.push({ id: step.id, command: step.command, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, truncated: r.truncated, durationMs: r.durationMs });
+          groups[g]!.push({
+            id: step.id,
+            command: step.command,
+            exitCode: r.exitCode,
+            stdout: r.stdout,
+            stderr: r.stderr,
+            timedOut: r.timedOut,
+            truncated: r.truncated,
+            durationMs: r.durationMs,
+          });
           if (r.exitCode !== 0) {
             allOk = false;
             if (group.stopOnFailure) {
@@ -122,7 +156,13 @@ export class RunnerSession implements SandboxSession {
       aborted = `sandbox session failed during the batch: ${(err as Error).message}`;
       if (err instanceof TamperingError) tampering = err.message;
     }
-    return { groups, stoppedAt, ...(aborted ? { aborted } : {}), ...(tampering ? { tampering } : {}), durationMs: performance.now() - started };
+    return {
+      groups,
+      stoppedAt,
+      ...(aborted ? { aborted } : {}),
+      ...(tampering ? { tampering } : {}),
+      durationMs: performance.now() - started,
+    };
   }
 
   close(): Promise<void> {

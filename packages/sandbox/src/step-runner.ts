@@ -72,7 +72,9 @@ export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
       const env = stepEnvWords(s.env ?? {});
       const argv = (s.argv ?? []).map((word) => Buffer.from(word, 'utf8'));
       parts.push(
-        Buffer.from(`S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length} ${env.length} ${argv.length}\n`),
+        Buffer.from(
+          `S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length} ${env.length} ${argv.length}\n`,
+        ),
         cwd,
         command,
         python,
@@ -89,7 +91,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A step's own environment as NAME=value words (no NUL: the plan travels in a bash script, which cannot hold one). */
 function stepEnvWords(env: Record<string, string>): Buffer[] {
   return Object.entries(env).map(([k, v]) => {
-    if (!ENV_NAME.test(k) || v.includes('\0')) throw new Error(`step environment variable ${JSON.stringify(k)} is not valid`);
+    if (!ENV_NAME.test(k) || v.includes('\0'))
+      throw new Error(`step environment variable ${JSON.stringify(k)} is not valid`);
     return Buffer.from(`${k}=${v}`, 'utf8');
   });
 }

@@ -226,7 +226,12 @@ export interface SandboxDriver {
    * `createdBeforeMs` (epoch ms) spares younger sandboxes: an owner that has just started may not yet
    * be known to be alive.
    */
-  removeOrphans(key: string, keep: ReadonlySet<string>, within: Record<string, string>, opts?: { createdBeforeMs?: number }): Promise<number>;
+  removeOrphans(
+    key: string,
+    keep: ReadonlySet<string>,
+    within: Record<string, string>,
+    opts?: { createdBeforeMs?: number },
+  ): Promise<number>;
   /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */
   close(): Promise<void>;
 }

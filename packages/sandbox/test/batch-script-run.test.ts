@@ -25,7 +25,13 @@ function run(request: BatchRequest, viaStdin = false) {
     maxBuffer: built.maxBytes,
     timeout: 30_000,
   });
-  return parseBatch(request, { stdout: r.stdout, stderr: r.stderr, exitCode: r.status ?? 1, hostTimedOut: false, durationMs: Date.now() - t0 });
+  return parseBatch(request, {
+    stdout: r.stdout,
+    stderr: r.stderr,
+    exitCode: r.status ?? 1,
+    hostTimedOut: false,
+    durationMs: Date.now() - t0,
+  });
 }
 
 describe('the batch script, run by bash', () => {
@@ -79,13 +85,21 @@ describe('the batch script, run by bash', () => {
   it("gives a step its own environment over the batch's, and the next step none of it", () => {
     // Sent on stdin, as to a one-shot sandbox: the script exports the batch's environment itself.
     const result = run(
-        {
-          env: { SHARED: 'batch', OWN: 'batch' },
-          groups: [{ stopOnFailure: false, steps: [{ id: 'own', command: 'printf "%s|%s" "$SHARED" "$OWN"', env: { OWN: HOSTILE } }, { id: 'next', command: 'printf %s "$OWN"' }] }],
-        },
-        true,
-      );
-      expect(result.aborted).toBeUndefined();
-      expect(result.groups[0]!.map((r) => r.stdout)).toEqual([`batch|${HOSTILE}`, 'batch']);
+      {
+        env: { SHARED: 'batch', OWN: 'batch' },
+        groups: [
+          {
+            stopOnFailure: false,
+            steps: [
+              { id: 'own', command: 'printf "%s|%s" "$SHARED" "$OWN"', env: { OWN: HOSTILE } },
+              { id: 'next', command: 'printf %s "$OWN"' },
+            ],
+          },
+        ],
+      },
+      true,
+    );
+    expect(result.aborted).toBeUndefined();
+    expect(result.groups[0]!.map((r) => r.stdout)).toEqual([`batch|${HOSTILE}`, 'batch']);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxDriver, type Sandbox } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
+if (!image)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
 
 const runLabel = { 'org.gitbench.test': `docker-int-${process.pid}` };
 let driver: DockerSandboxDriver;
@@ -21,7 +22,9 @@ describe('a container from the sandbox image', () => {
   it('runs git as a non-root user', async () => {
     const who = await box.exec('id -u; id -un');
     expect(who.stdout.trim().split('\n')).toEqual(['10001', 'sandbox']);
-    const git = await box.exec('git init -q -b main repo && cd repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git log --format=%s');
+    const git = await box.exec(
+      'git init -q -b main repo && cd repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git log --format=%s',
+    );
     expect(git.exitCode).toBe(0);
     expect(git.stdout.trim()).toBe('x');
   });
@@ -58,7 +61,12 @@ describe('an image without the runner', () => {
   it('is refused when the driver starts, naming the image and what is missing, and leaves no container', async () => {
     // The sandbox image with one runner file removed, as an image built before the runner moved into it.
     const tag = `gitbench-sandbox-test-norunner:${process.pid}`;
-    const c = await driver.docker.createContainer({ Image: image, User: '0:0', Cmd: ['rm', '/opt/gitbench/runner/session.py'], Labels: runLabel });
+    const c = await driver.docker.createContainer({
+      Image: image,
+      User: '0:0',
+      Cmd: ['rm', '/opt/gitbench/runner/session.py'],
+      Labels: runLabel,
+    });
     await c.start();
     await c.wait();
     const [repo, version] = tag.split(':');
@@ -69,7 +77,9 @@ describe('an image without the runner', () => {
       await expect(new DockerSandboxDriver({ image: tag, labels, prestart: 1 }).init()).rejects.toThrow(
         `sandbox image ${tag} does not hold the step runner: /opt/gitbench/runner/session.py missing`,
       );
-      expect(await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.probe=norunner'] } })).toEqual([]);
+      expect(
+        await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.probe=norunner'] } }),
+      ).toEqual([]);
     } finally {
       await driver.docker.getImage(tag).remove();
     }
@@ -86,22 +96,45 @@ describe('one-shot sandboxes', () => {
   });
 
   it('restore an archive, apply the environment, run the batch, and are removed afterwards', async () => {
-    const archive = (await box.runBatch({ groups: [{ stopOnFailure: true, steps: [{ id: 'mk', command: 'mkdir -p r && echo hello > r/f && tar -c -f - r | base64 -w0' }] }] })).groups[0]![0]!;
+    const archive = (
+      await box.runBatch({
+        groups: [
+          {
+            stopOnFailure: true,
+            steps: [{ id: 'mk', command: 'mkdir -p r && echo hello > r/f && tar -c -f - r | base64 -w0' }],
+          },
+        ],
+      })
+    ).groups[0]![0]!;
     const r = await pooled.runOnce(
       {
         restoreTar: Buffer.from(archive.stdout, 'base64'),
         env: { GREETING: "it's me" },
         groups: [
-          { stopOnFailure: true, steps: [{ id: 'read', command: 'cat f; printf %s "$GREETING"', cwd: 'r' }, { id: 'fail', command: 'exit 3' }, { id: 'never', command: 'true' }] },
+          {
+            stopOnFailure: true,
+            steps: [
+              { id: 'read', command: 'cat f; printf %s "$GREETING"', cwd: 'r' },
+              { id: 'fail', command: 'exit 3' },
+              { id: 'never', command: 'true' },
+            ],
+          },
           { stopOnFailure: false, steps: [{ id: 'who', command: 'id -u' }] },
         ],
       },
       { labels: { attempt: 'a1' } },
     );
     expect(r.aborted).toBeUndefined();
-    expect(r.groups[0]!.map((s) => [s.id, s.exitCode, s.stdout])).toEqual([['read', 0, "hello\nit's me"], ['fail', 3, '']]);
+    expect(r.groups[0]!.map((s) => [s.id, s.exitCode, s.stdout])).toEqual([
+      ['read', 0, "hello\nit's me"],
+      ['fail', 3, ''],
+    ]);
     expect(r.groups[1]![0]!.stdout.trim()).toBe('10001');
-    for (let i = 0; i < 100 && (await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).length > 0; i++) {
+    for (
+      let i = 0;
+      i < 100 && (await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).length > 0;
+      i++
+    ) {
       await new Promise((res) => setTimeout(res, 100));
     }
     expect(await driver.docker.listContainers({ all: true, filters: { id: [r.sandboxId] } })).toHaveLength(0);
@@ -124,7 +157,10 @@ describe('one-shot sandboxes', () => {
         },
       })
       .finally(() => (ended = true));
-    await Promise.race([firstHeard, run.then(() => Promise.reject(new Error('the batch ended before its first record was told')))]);
+    await Promise.race([
+      firstHeard,
+      run.then(() => Promise.reject(new Error('the batch ended before its first record was told'))),
+    ]);
     expect(ended).toBe(false);
     expect(heard).toEqual(['0:first:one\n']);
     const r = await run;
@@ -154,7 +190,15 @@ describe('one-shot sandboxes', () => {
     // No git on PATH (only what the batch itself needs): the same exit and message as bash's.
     const missing = await pooled.runOnce({
       preamble: 'mkdir -p only && ln -s /usr/bin/python3 /usr/bin/bash only/ && export PATH="$PWD/only"',
-      groups: [{ stopOnFailure: false, steps: [{ id: 'direct', command: 'git status' }, { id: 'shell', command: 'git status # same' }] }],
+      groups: [
+        {
+          stopOnFailure: false,
+          steps: [
+            { id: 'direct', command: 'git status' },
+            { id: 'shell', command: 'git status # same' },
+          ],
+        },
+      ],
     });
     const [gone, goneInShell] = missing.groups[0]!;
     expect(gone).toMatchObject({ exitCode: 127, stderr: 'bash: line 1: git: command not found\n' });
@@ -162,25 +206,44 @@ describe('one-shot sandboxes', () => {
   });
 
   it('never share a container: each run sees a fresh workspace', async () => {
-    const dirty = { groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A | wc -l; touch mine ~/mine /tmp/mine' }] }] };
+    const dirty = {
+      groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A | wc -l; touch mine ~/mine /tmp/mine' }] }],
+    };
     const runs = await Promise.all([pooled.runOnce(dirty), pooled.runOnce(dirty), pooled.runOnce(dirty)]);
     expect(new Set(runs.map((r) => r.sandboxId)).size).toBe(3);
-    const after = await pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A . ~ /tmp | grep -c mine' }] }] });
+    const after = await pooled.runOnce({
+      groups: [{ stopOnFailure: false, steps: [{ id: 'w', command: 'ls -A . ~ /tmp | grep -c mine' }] }],
+    });
     expect([...runs, after].map((r) => r.groups[0]![0]!.stdout.trim())).toEqual(['0', '0', '0', '0']);
   });
 
   it('are removed as orphans only within their own deployment', async () => {
-    const deployment = (d: string) => new DockerSandboxDriver({ image: image!, labels: { ...runLabel, 'org.gitbench.deployment': d, 'org.gitbench.worker': `w-${d}` }, prestart: 1 }).init();
+    const deployment = (d: string) =>
+      new DockerSandboxDriver({
+        image: image!,
+        labels: { ...runLabel, 'org.gitbench.deployment': d, 'org.gitbench.worker': `w-${d}` },
+        prestart: 1,
+      }).init();
     const [a, b] = await Promise.all([deployment(`a${process.pid}`), deployment(`b${process.pid}`)]);
     try {
       await Promise.all([a.runOnce({ groups: [] }), b.runOnce({ groups: [] })]); // both pools refilled
-      const live = async (d: string) => (await driver.docker.listContainers({ filters: { label: [`org.gitbench.deployment=${d}`] } })).length;
+      const live = async (d: string) =>
+        (await driver.docker.listContainers({ filters: { label: [`org.gitbench.deployment=${d}`] } })).length;
       await waitUntil(async () => (await live(`a${process.pid}`)) > 0 && (await live(`b${process.pid}`)) > 0);
       // A container younger than the silence window may belong to a worker that is still starting.
-      expect(await a.removeOrphans('org.gitbench.worker', new Set(), { 'org.gitbench.deployment': `a${process.pid}` }, { createdBeforeMs: Date.now() - 60_000 })).toBe(0);
+      expect(
+        await a.removeOrphans(
+          'org.gitbench.worker',
+          new Set(),
+          { 'org.gitbench.deployment': `a${process.pid}` },
+          { createdBeforeMs: Date.now() - 60_000 },
+        ),
+      ).toBe(0);
       expect(await live(`a${process.pid}`)).toBeGreaterThan(0);
       // Deployment a knows no live worker: everything of its own is an orphan, nothing of b's is.
-      expect(await a.removeOrphans('org.gitbench.worker', new Set(), { 'org.gitbench.deployment': `a${process.pid}` })).toBeGreaterThan(0);
+      expect(
+        await a.removeOrphans('org.gitbench.worker', new Set(), { 'org.gitbench.deployment': `a${process.pid}` }),
+      ).toBeGreaterThan(0);
       expect(await live(`a${process.pid}`)).toBe(0);
       expect(await live(`b${process.pid}`)).toBeGreaterThan(0);
     } finally {
@@ -189,7 +252,13 @@ describe('one-shot sandboxes', () => {
   });
 
   it('are started again only below a quarter of the pool while any is in use, and up to the whole pool once none is', async () => {
-    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => true }).init();
+    const pool = await new DockerSandboxDriver({
+      image: image!,
+      labels: runLabel,
+      prestart: 4,
+      idleRefillMs: 200,
+      spareCpu: () => true,
+    }).init();
     try {
       expect(pool.waitingCount).toBe(4);
       // Held long enough for the three batches below on a busy machine (each takes 0.5-1 s at a load of 20).
@@ -213,10 +282,20 @@ describe('one-shot sandboxes', () => {
 
   it('are not started ahead while others are in use when the machine has no CPU to spare: a take from an empty pool starts its own', async () => {
     let asked = 0;
-    const pool = await new DockerSandboxDriver({ image: image!, labels: runLabel, prestart: 4, idleRefillMs: 200, spareCpu: () => (asked++, false) }).init();
+    const pool = await new DockerSandboxDriver({
+      image: image!,
+      labels: runLabel,
+      prestart: 4,
+      idleRefillMs: 200,
+      spareCpu: () => (asked++, false),
+    }).init();
     try {
       const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 8' }] }] });
-      for (let i = 0; i < 4; i++) expect((await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] })).groups[0]![0]!.stdout).toBe(`${i}\n`);
+      for (let i = 0; i < 4; i++)
+        expect(
+          (await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] }))
+            .groups[0]![0]!.stdout,
+        ).toBe(`${i}\n`);
       // Three taken from the pool, the fourth started on demand; none started ahead, though asked.
       expect(pool.waitingCount).toBe(0);
       expect(asked).toBeGreaterThan(0);
@@ -241,20 +320,33 @@ describe('one-shot sandboxes', () => {
       return container;
     }) as typeof create;
     // Settled as they end, so their refusals are not unhandled while close() runs.
-    const outcome = (p: Promise<unknown>) => p.then(() => 'made', (err: Error) => err.message);
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'made',
+        (err: Error) => err.message,
+      );
     const session = outcome(racing.openSession({ labels: { attempt: 'late' } }));
     const sandbox = outcome(racing.create());
     // Both creations reached Docker; the driver hears of neither before it is closed.
-    await waitUntil(async () => (await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.close-race'] } })).length === 2);
+    await waitUntil(
+      async () =>
+        (await driver.docker.listContainers({ all: true, filters: { label: ['org.gitbench.close-race'] } })).length ===
+        2,
+    );
     const closed = racing.close();
     release();
     await closed;
     expect([await session, await sandbox]).toEqual(['sandbox driver is closed', 'sandbox driver is closed']);
-    expect(await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.close-race=${process.pid}`] } })).toEqual([]);
+    expect(
+      await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.close-race=${process.pid}`] } }),
+    ).toEqual([]);
   });
 
   it('are found by the labels of the attempt using them, so a cancel stops a running one', async () => {
-    const running = pooled.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] }, { labels: { attempt: 'cancel-me' } });
+    const running = pooled.runOnce(
+      { groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 30' }] }] },
+      { labels: { attempt: 'cancel-me' } },
+    );
     await new Promise((res) => setTimeout(res, 1_000));
     expect(await pooled.removeByLabels({ attempt: 'cancel-me' })).toBe(1);
     const r = await running;

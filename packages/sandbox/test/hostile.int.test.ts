@@ -9,7 +9,8 @@ import { DockerSandboxDriver, type Sandbox, type SandboxSession, type SessionExe
  * a second sandbox does ordinary git work, and checks that the damage stays inside the first one.
  */
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
+if (!image)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
 
 const FAKE_SECRET = `gitbench-fake-secret-${process.pid}-${Date.now()}`;
 const runLabel = { 'org.gitbench.test': `hostile-${process.pid}` };
@@ -38,18 +39,27 @@ interface Runs {
  * Runs `hostile` in one sandbox while a bystander sandbox, opened the same way, commits in a loop;
  * both are removed after. Checks that the bystander never failed and the host's canary is untouched.
  */
-async function containedIn<S extends Runs, T>(open: () => Promise<S>, remove: (s: S) => Promise<void>, hostile: (box: S) => Promise<T>): Promise<T> {
+async function containedIn<S extends Runs, T>(
+  open: () => Promise<S>,
+  remove: (s: S) => Promise<void>,
+  hostile: (box: S) => Promise<T>,
+): Promise<T> {
   const [box, bystander] = await Promise.all([open(), open()]);
   try {
-    await bystander.exec('git init -q -b main . && echo ok > f && git add f && git -c user.name=b -c user.email=b@b commit -qm base');
+    await bystander.exec(
+      'git init -q -b main . && echo ok > f && git add f && git -c user.name=b -c user.email=b@b commit -qm base',
+    );
     let stop = false;
     // Failures are collected, not thrown, so the loop never outlives the test as an unhandled rejection.
     const work = (async () => {
       const problems: string[] = [];
       let rounds = 0;
       while (!stop || rounds < 1) {
-        const r = await bystander.exec(`echo ${rounds} > f && git -c user.name=b -c user.email=b@b commit -qam r${rounds} && git log --format=%s -1`);
-        if (r.exitCode !== 0 || r.stdout.trim() !== `r${rounds}`) problems.push(`round ${rounds}: exit ${r.exitCode} ${r.stdout} ${r.stderr}`);
+        const r = await bystander.exec(
+          `echo ${rounds} > f && git -c user.name=b -c user.email=b@b commit -qam r${rounds} && git log --format=%s -1`,
+        );
+        if (r.exitCode !== 0 || r.stdout.trim() !== `r${rounds}`)
+          problems.push(`round ${rounds}: exit ${r.exitCode} ${r.stdout} ${r.stderr}`);
         rounds++;
       }
       return { rounds, problems };
@@ -118,7 +128,9 @@ describe('hostile answers in a Docker sandbox', () => {
 
   it('sees none of the host environment', async () => {
     await contained(async (box) => {
-      const r = await box.exec('env; cat /proc/1/environ 2>/dev/null | tr "\\0" "\\n"; grep -rs GITBENCH_TEST_SECRET /proc/*/environ');
+      const r = await box.exec(
+        'env; cat /proc/1/environ 2>/dev/null | tr "\\0" "\\n"; grep -rs GITBENCH_TEST_SECRET /proc/*/environ',
+      );
       expect(r.stdout).not.toContain(FAKE_SECRET);
       expect(r.stdout).not.toContain('GITBENCH_TEST_SECRET');
       expect(r.stdout).not.toMatch(/DATABASE_URL|REDIS_URL|DOCKER_HOST/);
@@ -149,14 +161,26 @@ describe('hostile answers in a Docker sandbox', () => {
       const r = await box.exec('sleep 1000 & sleep infinity', { timeoutMs: 2_000 });
       expect(r.timedOut).toBe(true);
       expect(r.durationMs).toBeLessThan(6_000);
-      const ps = await box.exec('for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && echo $p; done | wc -l');
+      const ps = await box.exec(
+        'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && echo $p; done | wc -l',
+      );
       expect(ps.stdout.trim()).toBe('1'); // only the container's own `sleep infinity`
     });
   });
 
   it('a child that leaves its process group is killed with every process of the sandbox uid when its step ends', async () => {
     await contained(async (box) => {
-      const r = await box.runBatch({ groups: [{ stopOnFailure: false, steps: [{ id: 'escape', command: ESCAPE, timeoutMs: 1_000 }, { id: 'left', command: LEFTOVERS }] }] });
+      const r = await box.runBatch({
+        groups: [
+          {
+            stopOnFailure: false,
+            steps: [
+              { id: 'escape', command: ESCAPE, timeoutMs: 1_000 },
+              { id: 'left', command: LEFTOVERS },
+            ],
+          },
+        ],
+      });
       expect(r.aborted).toBeUndefined();
       expect(r.groups[0]!.map((x) => x.stdout.trim())).toEqual(['detached', '0']);
       expect(r.durationMs).toBeLessThan(15_000);
@@ -179,11 +203,19 @@ describe('hostile tool calls in an agent session', () => {
       hostile,
     );
   const TOOL = { timeoutMs: 3_000, maxOutputBytes: 16 * 1024 };
-  const call = (s: SandboxSession, command: string, opts: SessionExecOptions = {}) => s.exec(command, { ...TOOL, ...opts });
+  const call = (s: SandboxSession, command: string, opts: SessionExecOptions = {}) =>
+    s.exec(command, { ...TOOL, ...opts });
   const alive = async (s: SandboxSession) => expect((await call(s, 'echo alive')).stdout).toBe('alive\n');
   /** Processes in the sandbox besides its runner (and an init, when there is one). */
   const leftovers = async (s: SandboxSession) =>
-    Number((await call(s, 'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" = "$PPID" ] || [ "${p#/proc/}" = 1 ] || n=$((n+1)); done; echo $n')).stdout.trim());
+    Number(
+      (
+        await call(
+          s,
+          'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" = "$PPID" ] || [ "${p#/proc/}" = 1 ] || n=$((n+1)); done; echo $n',
+        )
+      ).stdout.trim(),
+    );
 
   it('deleting everything empties the workspace; the image and the session survive', async () => {
     await containedSession(async (s) => {
@@ -275,8 +307,10 @@ describe('hostile tool calls in an agent session', () => {
       // no one writes (whose open would wait for ever) and a directory are not regular files.
       await expect(s.readFile('big')).rejects.toMatchObject({ name: 'FileTooLargeError' });
       await call(s, 'mkfifo pipe && mkdir dir');
-      for (const path of ['/dev/zero', 'pipe', 'dir']) await expect(s.readFile(path)).rejects.toMatchObject({ name: 'FileRefusedError' });
-      for (const path of ['pipe', 'dir', '/opt/gitbench/runner/session.py']) await expect(s.writeFile(path, 'x')).rejects.toMatchObject({ name: 'FileRefusedError' });
+      for (const path of ['/dev/zero', 'pipe', 'dir'])
+        await expect(s.readFile(path)).rejects.toMatchObject({ name: 'FileRefusedError' });
+      for (const path of ['pipe', 'dir', '/opt/gitbench/runner/session.py'])
+        await expect(s.writeFile(path, 'x')).rejects.toMatchObject({ name: 'FileRefusedError' });
       await expect(s.readFile('big', { maxBytes: 1024 })).rejects.toThrow(/more than the 1024/);
       expect((await s.readFile('/etc/hostname', { maxBytes: 1024 }))?.length).toBeGreaterThan(0);
       await alive(s);
@@ -289,12 +323,23 @@ describe('hostile tool calls in an agent session', () => {
  * a loaded machine may kill the group before the child escapes, and then there is nothing to report.
  */
 /** Processes of the sandbox's uid other than the command's own shell. */
-const LEFTOVERS = 'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || ! grep -qs "^Uid:.10001" "$p/status" || n=$((n+1)); done; echo $n';
+const LEFTOVERS =
+  'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || ! grep -qs "^Uid:.10001" "$p/status" || n=$((n+1)); done; echo $n';
 const ESCAPE = `setsid sh -c 'echo out > "\${TMPDIR:-/tmp}/escaped"; exec sleep 1000' & while [ ! -s "\${TMPDIR:-/tmp}/escaped" ]; do sleep 0.05; done; echo detached`;
 
 describe('hostile answers in one-shot sandboxes (the path attempts take)', () => {
   const once = (command: string, timeoutMs = 5_000, maxOutputBytes?: number) =>
-    driver.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'x', command, timeoutMs, ...(maxOutputBytes ? { maxOutputBytes } : {}) }] }] }, { labels: { attempt: 'hostile' } });
+    driver.runOnce(
+      {
+        groups: [
+          {
+            stopOnFailure: false,
+            steps: [{ id: 'x', command, timeoutMs, ...(maxOutputBytes ? { maxOutputBytes } : {}) }],
+          },
+        ],
+      },
+      { labels: { attempt: 'hostile' } },
+    );
 
   it('an escaped child is killed when its step ends, and its container removed', async () => {
     const r = await once(ESCAPE, 1_000);

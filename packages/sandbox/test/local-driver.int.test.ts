@@ -40,11 +40,21 @@ describe('the local sandbox driver', () => {
       expect(flood.stdout).toHaveLength(100);
       const batch = await box.runBatch({
         groups: [
-          { stopOnFailure: true, steps: [{ id: 'a', command: 'echo one' }, { id: 'b', command: 'exit 4' }, { id: 'c', command: 'echo never' }] },
+          {
+            stopOnFailure: true,
+            steps: [
+              { id: 'a', command: 'echo one' },
+              { id: 'b', command: 'exit 4' },
+              { id: 'c', command: 'echo never' },
+            ],
+          },
           { stopOnFailure: false, steps: [{ id: 'p', command: 'printf "%s" "$((6*7))"' }] },
         ],
       });
-      expect(batch.groups[0]!.map((r) => [r.id, r.exitCode])).toEqual([['a', 0], ['b', 4]]);
+      expect(batch.groups[0]!.map((r) => [r.id, r.exitCode])).toEqual([
+        ['a', 0],
+        ['b', 4],
+      ]);
       expect(batch.stoppedAt).toEqual([1, undefined]);
       expect(batch.groups[1]![0]!.stdout).toBe('42');
     });
@@ -87,13 +97,32 @@ describe('the local sandbox driver', () => {
         groups: [
           { stopOnFailure: true, steps: [{ id: 'build.a', command: 'true' }] },
           { stopOnFailure: false, requires: 0, steps: [{ id: 'after.a', command: 'echo a' }] },
-          { stopOnFailure: true, steps: [{ id: 'build.b', command: 'exit 3' }, { id: 'never', command: 'true' }] },
+          {
+            stopOnFailure: true,
+            steps: [
+              { id: 'build.b', command: 'exit 3' },
+              { id: 'never', command: 'true' },
+            ],
+          },
           { stopOnFailure: false, requires: 2, steps: [{ id: 'after.b', command: 'echo b' }] },
-          { stopOnFailure: false, steps: [{ id: 'ctx', command: 'false' }, { id: 'ctx2', command: 'true' }] },
+          {
+            stopOnFailure: false,
+            steps: [
+              { id: 'ctx', command: 'false' },
+              { id: 'ctx2', command: 'true' },
+            ],
+          },
           { stopOnFailure: false, requires: 4, steps: [{ id: 'after.ctx', command: 'echo c' }] },
         ],
       });
-      expect(batch.groups.map((g) => g.map((r) => r.id))).toEqual([['build.a'], ['after.a'], ['build.b'], [], ['ctx', 'ctx2'], []]);
+      expect(batch.groups.map((g) => g.map((r) => r.id))).toEqual([
+        ['build.a'],
+        ['after.a'],
+        ['build.b'],
+        [],
+        ['ctx', 'ctx2'],
+        [],
+      ]);
       expect(batch.groups[1]![0]!.stdout).toBe('a\n');
     });
   });
@@ -102,16 +131,28 @@ describe('the local sandbox driver', () => {
     await withSandbox(driver, async (box) => {
       const batch = await box.runBatch({
         groups: [
-          { stopOnFailure: true, steps: [{ id: 'dirty', command: 'mkdir -p w/.g && touch w/.g/x .hidden "$HOME/.gitconfig" "${TMPDIR:-/tmp}/left"' }] },
+          {
+            stopOnFailure: true,
+            steps: [
+              {
+                id: 'dirty',
+                command: 'mkdir -p w/.g && touch w/.g/x .hidden "$HOME/.gitconfig" "${TMPDIR:-/tmp}/left"',
+              },
+            ],
+          },
           { stopOnFailure: false, steps: [{ id: 'before', command: LOOK }] },
           { stopOnFailure: true, steps: [resetScratchStep('reset')] },
           { stopOnFailure: false, steps: [{ id: 'after', command: LOOK }] },
         ],
       });
-      for (const name of ['w', '.hidden', '.gitconfig', 'left']) expect(batch.groups[1]![0]!.stdout.split('\n')).toContain(name);
+      for (const name of ['w', '.hidden', '.gitconfig', 'left'])
+        expect(batch.groups[1]![0]!.stdout.split('\n')).toContain(name);
       expect(batch.groups[2]![0]!.exitCode).toBe(0);
       expect(batch.groups[3]![0]!.stdout).not.toMatch(/\bw\b|hidden|gitconfig|left/);
-      const refused = await box.runBatch({ env: { HOME: '/root' }, groups: [{ stopOnFailure: true, steps: [resetScratchStep('reset')] }] });
+      const refused = await box.runBatch({
+        env: { HOME: '/root' },
+        groups: [{ stopOnFailure: true, steps: [resetScratchStep('reset')] }],
+      });
       expect(refused.groups[0]![0]!.exitCode).not.toBe(0);
     });
   });

@@ -30,7 +30,11 @@ print('\n'.join(problems))
 describe('the runner files', () => {
   it('compile, and import nothing that is missing or unused', () => {
     const dir = hostRunner().dir;
-    expect(readdirSync(dir).filter((f) => f.endsWith('.py')).sort()).toEqual(['batch.py', 'common.py', 'session.py']);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.py'))
+        .sort(),
+    ).toEqual(['batch.py', 'common.py', 'session.py']);
     const r = spawnSync('python3', ['-I', '-S', '-c', LINT, dir], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('');

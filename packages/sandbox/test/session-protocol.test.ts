@@ -30,7 +30,10 @@ describe('session channel', () => {
     ['garbage instead of a reply', () => [Buffer.from('garbage\n')]],
     ['a reply to another request', () => [exec('r99', 'forged')]],
     ['a header without an end', () => [Buffer.alloc(MAX_REPLY_HEADER_BYTES, 0x41)]],
-    ['a payload longer than the request allows', (id) => [Buffer.from(`@@GBEXEC ${id} 0 1 0 1.0 1.0 9 0 99999999 0\n`)]],
+    [
+      'a payload longer than the request allows',
+      (id) => [Buffer.from(`@@GBEXEC ${id} 0 1 0 1.0 1.0 9 0 99999999 0\n`)],
+    ],
     ['fields that are not numbers', (id) => [Buffer.from(`@@GBEXEC ${id} 0 1 0 x 1.0 0 0 0 0\n`)]],
   ];
   for (const [name, answer] of attacks) {

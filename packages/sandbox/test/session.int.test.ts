@@ -3,14 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver, type SandboxSession } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
+if (!image)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
 
 const runLabel = { 'org.gitbench.test': `session-int-${process.pid}` };
 
 /** A tar archive of one repository with a commit, made on the host. */
 function repoTar(): Buffer {
   const dir = execFileSync('mktemp', ['-d']).toString().trim();
-  execFileSync('bash', ['-c', 'git init -q -b main repo && cd repo && printf "a\\r\\nb\\n" > crlf.txt && git add . && git -c user.name=a -c user.email=a@b commit -qm one'], { cwd: dir });
+  execFileSync(
+    'bash',
+    [
+      '-c',
+      'git init -q -b main repo && cd repo && printf "a\\r\\nb\\n" > crlf.txt && git add . && git -c user.name=a -c user.email=a@b commit -qm one',
+    ],
+    { cwd: dir },
+  );
   const tar = execFileSync('tar', ['-c', '-f', '-', '-C', dir, '.']);
   execFileSync('rm', ['-rf', dir]);
   return tar;
@@ -35,7 +43,10 @@ function sessionSuite(name: string, makeDriver: () => Promise<SandboxDriver>) {
       const log = await session.exec('git log --format=%s', { cwd: 'repo' });
       expect(log).toMatchObject({ exitCode: 0, stdout: 'one\n', finished: true, timedOut: false });
       await session.exec('git switch -q -c feature && echo two > two.txt && git add two.txt', { cwd: 'repo' });
-      const status = await session.exec('git branch --show-current; git status --porcelain; echo "$GB_PINNED $EXTRA"', { cwd: 'repo', env: { EXTRA: 'x' } });
+      const status = await session.exec('git branch --show-current; git status --porcelain; echo "$GB_PINNED $EXTRA"', {
+        cwd: 'repo',
+        env: { EXTRA: 'x' },
+      });
       expect(status.stdout).toBe('feature\nA  two.txt\nyes x\n');
       const stdin = await session.exec('wc -c', { stdin: 'hello' });
       expect(stdin.stdout.trim()).toBe('5');
@@ -76,7 +87,14 @@ function sessionSuite(name: string, makeDriver: () => Promise<SandboxDriver>) {
       const r = await session.runBatch({
         preamble: 'export GB_PINNED=yes',
         groups: [
-          { stopOnFailure: true, steps: [{ id: 'a', command: 'true' }, { id: 'b', command: 'false' }, { id: 'c', command: 'true' }] },
+          {
+            stopOnFailure: true,
+            steps: [
+              { id: 'a', command: 'true' },
+              { id: 'b', command: 'false' },
+              { id: 'c', command: 'true' },
+            ],
+          },
           { stopOnFailure: false, steps: [{ id: 'p', command: 'echo $GB_PINNED', cwd: 'repo' }] },
         ],
       });
@@ -138,7 +156,10 @@ describe('docker session lifecycle', () => {
   });
 
   it('is removed as an orphan when its worker is gone', async () => {
-    const orphaned = await new DockerSandboxDriver({ image: image!, labels: { ...runLabel, 'org.gitbench.worker': 'dead-worker' } }).init();
+    const orphaned = await new DockerSandboxDriver({
+      image: image!,
+      labels: { ...runLabel, 'org.gitbench.worker': 'dead-worker' },
+    }).init();
     const session = await orphaned.openSession();
     const removed = await driver.removeOrphans('org.gitbench.worker', new Set(['alive']), runLabel);
     expect(removed).toBe(1);

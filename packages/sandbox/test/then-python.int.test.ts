@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandboxDriver, LocalSandboxDriver, withSandbox, type BatchStep, type SandboxDriver } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
-if (!image) throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
+if (!image)
+  throw new Error('GITBENCH_SANDBOX_IMAGE must be set for sandbox integration tests (scripts/test.sh sets it)');
 
 const runLabel = { 'org.gitbench.test': `then-python-int-${process.pid}` };
 
@@ -32,13 +33,23 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
         },
         { id: 'fresh', command: 'true', thenPython: 'out.write(b"leaked" if "leak" in globals() else b"fresh")' },
         { id: 'flood', command: 'printf abc', maxOutputBytes: 10, thenPython: 'while True:\n    out.write(b"x" * 4)' },
-        { id: 'raises', command: 'echo before', cwd: 'sub/deeper', thenPython: 'import os\nos.chdir("/")\nraise ValueError("no such thing")' },
+        {
+          id: 'raises',
+          command: 'echo before',
+          cwd: 'sub/deeper',
+          thenPython: 'import os\nos.chdir("/")\nraise ValueError("no such thing")',
+        },
         { id: 'pwd', command: 'pwd' },
         { id: 'here', command: 'true', thenPython: 'import os\nout.write(os.getcwd().encode())' },
         { id: 'command-failed', command: 'exit 3', thenPython: 'out.write(b"never")' },
         { id: 'exits', command: 'true', thenPython: 'import sys\nsys.exit(0)' },
         { id: 'slow', command: 'true', thenPython: 'import time\ntime.sleep(0.3)\nout.write(b"slept")' },
-        { id: 'timeout', command: 'true', timeoutMs: 1_000, thenPython: 'import time\nwhile True:\n    time.sleep(0.05)' },
+        {
+          id: 'timeout',
+          command: 'true',
+          timeoutMs: 1_000,
+          thenPython: 'import time\nwhile True:\n    time.sleep(0.05)',
+        },
         { id: 'nul', command: 'echo never', thenPython: 'out.write(b"x")\0' },
         { id: 'last', command: 'echo still running' },
       ];
@@ -48,7 +59,12 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
         const r = Object.fromEntries(batch.groups[0]!.map((s) => [s.id, s]));
         expect(batch.groups[0]!.map((s) => s.id)).toEqual(steps.map((s) => s.id));
 
-        expect(r.appended).toMatchObject({ exitCode: 0, stdout: `from bash\ncwd ${box.workdir}/sub\nprinted\n`, stderr: '', truncated: false });
+        expect(r.appended).toMatchObject({
+          exitCode: 0,
+          stdout: `from bash\ncwd ${box.workdir}/sub\nprinted\n`,
+          stderr: '',
+          truncated: false,
+        });
         expect(r.fresh).toMatchObject({ exitCode: 0, stdout: 'fresh' });
         // Past the cap the stream is closed, as a command's pipe is: the writer stops (BrokenPipeError).
         expect(r.flood).toMatchObject({ exitCode: 1, stdout: 'abcxxxxxxx', truncated: true, timedOut: false });
@@ -74,7 +90,11 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
     it('is refused by a session, whose runner runs commands only', async () => {
       const session = await driver.openSession({ labels: runLabel });
       try {
-        await expect(session.runBatch({ groups: [{ stopOnFailure: false, steps: [{ id: 'state', command: 'true', thenPython: 'pass' }] }] })).rejects.toThrow(/thenPython/);
+        await expect(
+          session.runBatch({
+            groups: [{ stopOnFailure: false, steps: [{ id: 'state', command: 'true', thenPython: 'pass' }] }],
+          }),
+        ).rejects.toThrow(/thenPython/);
       } finally {
         await session.close();
       }

@@ -176,7 +176,12 @@ export async function seedDashboardCampaigns(db: Db, prefix: string, seed = 7): 
  * Writes each plan as a completed campaign with its attempts, tries and stats, oldest first, and
  * returns every attempt as plain data. `prefix` is the one the plans' domains carry.
  */
-export async function seedCampaignPlans(db: Db, prefix: string, plans: readonly CampaignPlan[], rand: () => number = prng(7)): Promise<DashboardSeed> {
+export async function seedCampaignPlans(
+  db: Db,
+  prefix: string,
+  plans: readonly CampaignPlan[],
+  rand: () => number = prng(7),
+): Promise<DashboardSeed> {
   const out: DashboardSeed = { campaigns: [], attempts: [] };
   // Oldest first, a day apart, so "newest first" and "over time" have one right order.
   const base = Date.UTC(2026, 9, 1);
@@ -191,18 +196,36 @@ export async function seedCampaignPlans(db: Db, prefix: string, plans: readonly 
       suiteVersion: plan.suiteVersion,
       trials: plan.trials,
       legacy: plan.legacy ?? false,
-      targets: plan.targets.map((t) => ({ modelId: t.modelId, reasoningEffort: t.effort, outputMode: t.outputMode, baseModel: t.modelId.split('#')[0]!, profile: 'seed' })),
+      targets: plan.targets.map((t) => ({
+        modelId: t.modelId,
+        reasoningEffort: t.effort,
+        outputMode: t.outputMode,
+        baseModel: t.modelId.split('#')[0]!,
+        profile: 'seed',
+      })),
       fixtures: plan.fixtures.map((f) => ({
         ...f,
         tags: [],
         scoringType: 'exact_match',
-        definition: { id: f.fixtureId, domain: f.domain, prompt: `Prompt of ${f.domain}/${f.fixtureId}`, expected: 'git status', difficulty: f.difficulty },
+        definition: {
+          id: f.fixtureId,
+          domain: f.domain,
+          prompt: `Prompt of ${f.domain}/${f.fixtureId}`,
+          expected: 'git status',
+          difficulty: f.difficulty,
+        },
       })),
     });
     const safetyReview = plan.safetyReview ?? 'not_configured';
     await db.campaign.update({
       where: { id: campaignId },
-      data: { status: 'COMPLETED', createdAt, startedAt: createdAt, finishedAt: new Date(createdAt.getTime() + 600_000), safetyReview },
+      data: {
+        status: 'COMPLETED',
+        createdAt,
+        startedAt: createdAt,
+        finishedAt: new Date(createdAt.getTime() + 600_000),
+        safetyReview,
+      },
     });
     out.campaigns.push({
       id: campaignId,
@@ -216,7 +239,10 @@ export async function seedCampaignPlans(db: Db, prefix: string, plans: readonly 
       fixtures: plan.fixtures,
     });
 
-    const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+    const c = await db.campaign.findUniqueOrThrow({
+      where: { id: campaignId },
+      include: { targets: true, fixtures: true },
+    });
     const rows: Prisma.AttemptCreateManyInput[] = [];
     const tries: Prisma.AttemptTryCreateManyInput[] = [];
     let slot = 0;
@@ -226,13 +252,19 @@ export async function seedCampaignPlans(db: Db, prefix: string, plans: readonly 
           const k = slot++;
           if (plan.missing && k % plan.missing.every === plan.missing.at) continue;
           const ex = plan.excluded;
-          const excluded = ex && k % ex.every === 1 ? ex.statuses[Math.floor(k / ex.every) % ex.statuses.length]! : null;
+          const excluded =
+            ex && k % ex.every === 1 ? ex.statuses[Math.floor(k / ex.every) % ex.statuses.length]! : null;
           const status: AttemptStatus =
-            excluded ?? (rand() < plan.skill[target.modelId]![f.domain.slice(prefix.length + 1)]! ? 'VALID_PASS' : 'VALID_FAIL');
+            excluded ??
+            (rand() < plan.skill[target.modelId]![f.domain.slice(prefix.length + 1)]! ? 'VALID_PASS' : 'VALID_FAIL');
           // Some attempts settled only on a later try: the earlier tries were infrastructure failures.
           const earlier = status === 'QUEUED' ? 0 : rand() < 0.2 ? 1 + Math.floor(rand() * 2) : 0;
-          const history: AttemptStatus[] = [...Array<AttemptStatus>(earlier).fill('INFRA_FAILURE'), ...(status === 'QUEUED' ? [] : [status])];
-          const answered = status === 'VALID_PASS' || status === 'VALID_FAIL' || status === 'UNSCORED' || status === 'SAFETY_BLOCKED';
+          const history: AttemptStatus[] = [
+            ...Array<AttemptStatus>(earlier).fill('INFRA_FAILURE'),
+            ...(status === 'QUEUED' ? [] : [status]),
+          ];
+          const answered =
+            status === 'VALID_PASS' || status === 'VALID_FAIL' || status === 'UNSCORED' || status === 'SAFETY_BLOCKED';
           const costUsd = answered && rand() >= 0.2 ? Math.round(rand() * 40_000) / 1e6 : null;
           const attempt: SeededAttempt = {
             id: newId('attempt'),

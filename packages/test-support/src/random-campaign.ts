@@ -27,7 +27,7 @@ export interface RandomCampaignOptions {
 export async function seedRandomCampaign(db: Db, seed: number, opts: RandomCampaignOptions = {}) {
   const legacy = opts.legacy ?? false;
   const rand = prng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const trials = legacy ? 1 : 1 + Math.floor(rand() * 4);
   const domains = ['log', 'merge', 'rebase'].slice(0, 1 + Math.floor(rand() * 3));
   const fixtures = domains.flatMap((domain) =>
@@ -42,7 +42,13 @@ export async function seedRandomCampaign(db: Db, seed: number, opts: RandomCampa
   );
   const targets = [
     { modelId: 'mock/a', baseModel: 'mock/a', reasoningEffort: null, outputMode: 'text' as const, profile: 'mock' },
-    { modelId: 'mock/b#high', baseModel: 'mock/b', reasoningEffort: 'high', outputMode: 'json_schema' as const, profile: 'mock' },
+    {
+      modelId: 'mock/b#high',
+      baseModel: 'mock/b',
+      reasoningEffort: 'high',
+      outputMode: 'json_schema' as const,
+      profile: 'mock',
+    },
   ];
   const campaignId = await insertCampaign(db, {
     name: `random ${seed}`,
@@ -56,7 +62,10 @@ export async function seedRandomCampaign(db: Db, seed: number, opts: RandomCampa
     targets,
     fixtures,
   });
-  const c = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
+  const c = await db.campaign.findUniqueOrThrow({
+    where: { id: campaignId },
+    include: { targets: true, fixtures: true },
+  });
   // Skewed towards valid outcomes, as real campaigns are, but every status appears.
   const validShare = opts.validShare ?? 0.8;
   const data: Prisma.AttemptCreateManyInput[] = [];
@@ -64,7 +73,8 @@ export async function seedRandomCampaign(db: Db, seed: number, opts: RandomCampa
     for (const f of c.fixtures) {
       for (let trial = 1; trial <= trials; trial++) {
         if (rand() < 0.05) continue; // a missing attempt row
-        const status: AttemptStatus = rand() < validShare ? pick(['VALID_PASS', 'VALID_PASS', 'VALID_FAIL'] as const) : pick(ATTEMPT_STATUSES);
+        const status: AttemptStatus =
+          rand() < validShare ? pick(['VALID_PASS', 'VALID_PASS', 'VALID_FAIL'] as const) : pick(ATTEMPT_STATUSES);
         const cost = rand() < 0.2 ? null : Math.round(rand() * 1e6) / 1e6;
         data.push({
           id: `att_${seed}_${data.length}`,

@@ -18,11 +18,31 @@ export interface SeedTrajectoryOptions {
  * A stored trajectory of N steps with M bytes of tool output each, for tests and benchmarks: steps
  * from the seeded factory (randomTrajectory), written in batches the way the store writes one step.
  */
-export async function seedTrajectory(db: Db, opts: SeedTrajectoryOptions): Promise<{ trajectoryId: string; summary: TrajectorySummary; steps: TrajectoryStep[] }> {
+export async function seedTrajectory(
+  db: Db,
+  opts: SeedTrajectoryOptions,
+): Promise<{ trajectoryId: string; summary: TrajectorySummary; steps: TrajectoryStep[] }> {
   const { summary, steps } = randomTrajectory({
     seed: opts.seed ?? 1,
     steps: opts.steps,
-    ...(opts.outputBytesPerStep ? { bigOutputBytes: opts.outputBytesPerStep, bigOutputEveryStep: true, maxToolOutputBytes: opts.outputBytesPerStep } : {}),
+    ...(opts.outputBytesPerStep
+      ? {
+          bigOutputBytes: opts.outputBytesPerStep,
+          bigOutputEveryStep: true,
+          maxToolOutputBytes: opts.outputBytesPerStep,
+        }
+      : {}),
   });
-  return { trajectoryId: await storeTrajectory(db, opts.attemptId, opts.tryNumber ?? 1, summary, steps, opts.status ?? 'finished'), summary, steps };
+  return {
+    trajectoryId: await storeTrajectory(
+      db,
+      opts.attemptId,
+      opts.tryNumber ?? 1,
+      summary,
+      steps,
+      opts.status ?? 'finished',
+    ),
+    summary,
+    steps,
+  };
 }

@@ -40,8 +40,19 @@ async function plannedAgentAttempt() {
     seed: 0,
     suiteVersion: 'test',
     trials: 1,
-    targets: [{ modelId: 'oracle', baseModel: 'oracle', reasoningEffort: null, outputMode: 'agent', profile: 'builtin' }],
-    fixtures: [{ domain: 'git_clean', fixtureId: 'f001', difficulty: 'easy', tags: [], scoringType: 'state_assertions', definition: {} }],
+    targets: [
+      { modelId: 'oracle', baseModel: 'oracle', reasoningEffort: null, outputMode: 'agent', profile: 'builtin' },
+    ],
+    fixtures: [
+      {
+        domain: 'git_clean',
+        fixtureId: 'f001',
+        difficulty: 'easy',
+        tags: [],
+        scoringType: 'state_assertions',
+        definition: {},
+      },
+    ],
   });
   const [snap] = await t.db.fixtureSnapshot.findMany({ where: { campaignId }, select: { id: true } });
   const jobs = await savePlan(t.db, campaignId, [
@@ -59,7 +70,13 @@ function agentCancelledMidLoop(campaignId: string): AttemptExecutor {
     removeOrphanSandboxes: async () => 0,
     describeSandbox: () => 'none',
     async runAttempt(attempt, signal) {
-      await startTrajectory(t.db, { attemptId: attempt.attemptId, tryNumber: attempt.tryNumber, agent: 'gitbench', model: 'oracle', toolSet: 'shell' });
+      await startTrajectory(t.db, {
+        attemptId: attempt.attemptId,
+        tryNumber: attempt.tryNumber,
+        agent: 'gitbench',
+        model: 'oracle',
+        toolSet: 'shell',
+      });
       await markCampaignCancelled(t.db, campaignId);
       // The heartbeat may have noticed the cancel already.
       if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));

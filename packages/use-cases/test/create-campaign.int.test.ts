@@ -46,30 +46,54 @@ function deps(sent: PlanJob[], queueDown = false): CreateCampaignDeps {
 describe('createCampaign', () => {
   it('writes the campaign, audits it once and sends plan job 1', async () => {
     const sent: PlanJob[] = [];
-    const config = { name: 'two models', createdBy: 'ada', models: ['oracle', 'mock'], trials: 2, fixtures: { suiteDir: 'x' } };
+    const config = {
+      name: 'two models',
+      createdBy: 'ada',
+      models: ['oracle', 'mock'],
+      trials: 2,
+      fixtures: { suiteDir: 'x' },
+    };
     const created = await createCampaign(deps(sent), config, actor);
     if (!created.ok) throw new Error(JSON.stringify(created.errors));
     expect(created).toMatchObject({ attempts: 8, targets: 2, fixtures: 2, queued: true });
     expect(sent).toEqual([{ campaignId: created.campaignId, dispatch: 1 }]);
     const campaign = await t.db.campaign.findUniqueOrThrow({ where: { id: created.campaignId } });
-    expect(campaign).toMatchObject({ status: 'PLANNING', planDispatchCount: 1, safetyReview: 'pending', productVersion: 'abc1234' });
+    expect(campaign).toMatchObject({
+      status: 'PLANNING',
+      planDispatchCount: 1,
+      safetyReview: 'pending',
+      productVersion: 'abc1234',
+    });
     const audits = await t.db.auditEvent.findMany({ where: { targetId: created.campaignId } });
-    expect(audits.map((a) => [a.action, a.actorEmail, a.via, a.detail])).toEqual([['campaign.create', 'ada@example.com', 'token', { attempts: 8 }]]);
+    expect(audits.map((a) => [a.action, a.actorEmail, a.via, a.detail])).toEqual([
+      ['campaign.create', 'ada@example.com', 'token', { attempts: 8 }],
+    ]);
   });
 
   it('writes nothing and sends nothing for an invalid configuration', async () => {
     const sent: PlanJob[] = [];
     const before = await t.db.campaign.count();
-    const refused = await createCampaign(deps(sent), { name: '', createdBy: 'ada', models: ['oracle'], fixtures: { suiteDir: 'x' } }, actor);
+    const refused = await createCampaign(
+      deps(sent),
+      { name: '', createdBy: 'ada', models: ['oracle'], fixtures: { suiteDir: 'x' } },
+      actor,
+    );
     expect(refused.ok).toBe(false);
     expect(await t.db.campaign.count()).toBe(before);
     expect(sent).toEqual([]);
   });
 
   it('keeps the campaign when the queue is away, and says so (the reaper sends plan job 1 later)', async () => {
-    const created = await createCampaign(deps([], true), { name: 'queue away', createdBy: 'ada', models: ['oracle'], fixtures: { suiteDir: 'x' } }, actor);
+    const created = await createCampaign(
+      deps([], true),
+      { name: 'queue away', createdBy: 'ada', models: ['oracle'], fixtures: { suiteDir: 'x' } },
+      actor,
+    );
     expect(created).toMatchObject({ ok: true, queued: false, queueError: 'Redis is away' });
     if (!created.ok) return;
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: created.campaignId } })).toMatchObject({ status: 'PLANNING', planDispatchCount: 1 });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: created.campaignId } })).toMatchObject({
+      status: 'PLANNING',
+      planDispatchCount: 1,
+    });
   });
 });

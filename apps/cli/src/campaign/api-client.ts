@@ -30,17 +30,23 @@ export class CampaignApi {
     try {
       res = await fetch(new URL(route, this.base), {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
       });
     } catch (err) {
-      throw new InfrastructureError(`cannot reach the GitBench API at ${this.base} (GITBENCH_URL): ${(err as Error).cause ?? (err as Error).message}`);
+      throw new InfrastructureError(
+        `cannot reach the GitBench API at ${this.base} (GITBENCH_URL): ${(err as Error).cause ?? (err as Error).message}`,
+      );
     }
     if (res.status === 401 || res.status === 403) {
       const said = ((await res.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${res.status}`;
       throw new ApiAuthError(`the API refused the token (GITBENCH_TOKEN): ${said}`);
     }
-    if (res.status >= 500) throw new InfrastructureError(`the GitBench API at ${this.base} answered ${res.status} for ${method} ${route}`);
+    if (res.status >= 500)
+      throw new InfrastructureError(`the GitBench API at ${this.base} answered ${res.status} for ${method} ${route}`);
     return res;
   }
 

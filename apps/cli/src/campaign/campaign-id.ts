@@ -8,7 +8,8 @@ const CAMPAIGN_ID = new RegExp(`^${ID_PREFIXES.campaign}_[A-Za-z0-9]+$`);
 export function campaignIdArg(args: ParsedArgs, usage: string): string {
   const [id, ...extra] = args.positionals;
   if (!id || extra.length > 0) throw new UsageError(usage);
-  if (!CAMPAIGN_ID.test(id)) throw new UsageError(`'${id}' is not a campaign id (they look like ${ID_PREFIXES.campaign}_…)`);
+  if (!CAMPAIGN_ID.test(id))
+    throw new UsageError(`'${id}' is not a campaign id (they look like ${ID_PREFIXES.campaign}_…)`);
   return id;
 }
 

@@ -66,13 +66,19 @@ export async function configInput(args: ParsedArgs, defaults: { createdBy: strin
   const file = stringFlag(args, 'config');
   if (file === undefined) return { ok: true, value: configFromFlags(args, defaults) };
   const mixed = CONFIG_FLAGS.filter((f) => args.flags.has(f));
-  if (mixed.length > 0) throw new UsageError(`--config replaces the configuration flags; drop ${mixed.map((f) => `--${f}`).join(', ')} or put them in ${file}`);
+  if (mixed.length > 0)
+    throw new UsageError(
+      `--config replaces the configuration flags; drop ${mixed.map((f) => `--${f}`).join(', ')} or put them in ${file}`,
+    );
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read ${file}: ${err.code ?? err.message}`);
   });
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    return { ok: false, errors: { formErrors: [`${file} is not valid JSON: ${(err as Error).message}`], fieldErrors: {} } };
+    return {
+      ok: false,
+      errors: { formErrors: [`${file} is not valid JSON: ${(err as Error).message}`], fieldErrors: {} },
+    };
   }
 }

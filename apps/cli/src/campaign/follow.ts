@@ -20,8 +20,16 @@ export async function followToSummary(db: Db, campaignId: string) {
 }
 
 /** The same, reading the progress from the web app's API. */
-export async function followCampaignViaApi(api: CampaignApi, campaignId: string, opts: FollowOptions = {}): Promise<string> {
-  return follow(campaignId, async () => (await api.json<{ progress: Progress }>('GET', `/api/campaigns/${campaignId}`)).body.progress, opts);
+export async function followCampaignViaApi(
+  api: CampaignApi,
+  campaignId: string,
+  opts: FollowOptions = {},
+): Promise<string> {
+  return follow(
+    campaignId,
+    async () => (await api.json<{ progress: Progress }>('GET', `/api/campaigns/${campaignId}`)).body.progress,
+    opts,
+  );
 }
 
 interface FollowOptions {
@@ -46,7 +54,11 @@ async function follow(campaignId: string, read: () => Promise<Progress>, opts: F
     bar.update(p.done, p.total, p.status.toLowerCase());
     const line = `${p.status.toLowerCase()}: ${p.done}/${p.total} attempt(s) done`;
     const finished = FINISHED.has(p.status);
-    if (!process.stderr.isTTY && line !== last && (finished || Date.now() - lastAt >= 5 * intervalMs || last.split(':')[0] !== line.split(':')[0])) {
+    if (
+      !process.stderr.isTTY &&
+      line !== last &&
+      (finished || Date.now() - lastAt >= 5 * intervalMs || last.split(':')[0] !== line.split(':')[0])
+    ) {
       log(`${campaignId} ${line}`);
       last = line;
       lastAt = Date.now();

@@ -54,7 +54,11 @@ export function formatStatus(s: CampaignSummary): string {
   const c = s.campaign;
   // Dates are Date from the database and ISO strings from the HTTP API.
   const iso = (d: Date | string) => new Date(d).toISOString();
-  const when = [`created ${iso(c.createdAt)}`, c.startedAt && `started ${iso(c.startedAt)}`, c.finishedAt && `finished ${iso(c.finishedAt)}`];
+  const when = [
+    `created ${iso(c.createdAt)}`,
+    c.startedAt && `started ${iso(c.startedAt)}`,
+    c.finishedAt && `finished ${iso(c.finishedAt)}`,
+  ];
   const counts = ATTEMPT_STATUSES.filter((st) => s.statusCounts[st]).map((st) => `${st} ${s.statusCounts[st]}`);
   const lines = [
     `campaign ${c.id} "${c.name}" by ${c.createdBy}: ${c.status}${c.legacy ? ' (legacy import: one trial, never ranked by default)' : ''}`,
@@ -68,12 +72,15 @@ export function formatStatus(s: CampaignSummary): string {
     const p = s.completeness.parts[part];
     // A review nobody configured lets the campaign through, but it is not a review that passed.
     const notConfigured = part === 'safetyReview' && p.ok && s.campaign.safetyReview === 'not_configured';
-    lines.push(`  ${PART_LABEL[part].padEnd(16)} ${notConfigured ? 'not configured (GITBENCH_SAFETY_REVIEW)' : p.ok ? 'ok' : 'no'}`);
+    lines.push(
+      `  ${PART_LABEL[part].padEnd(16)} ${notConfigured ? 'not configured (GITBENCH_SAFETY_REVIEW)' : p.ok ? 'ok' : 'no'}`,
+    );
     for (const r of p.reasons) lines.push(`    ${r.message}`);
   }
   lines.push('targets:');
   const profileOf = new Map(s.targets.map((t) => [`${t.modelId}\0${t.outputMode}\0${t.agent ?? ''}`, t.profile]));
-  for (const g of s.perTarget) lines.push(...targetLines(g, profileOf.get(`${g.modelId}\0${g.outputMode}\0${g.agent ?? ''}`)));
+  for (const g of s.perTarget)
+    lines.push(...targetLines(g, profileOf.get(`${g.modelId}\0${g.outputMode}\0${g.agent ?? ''}`)));
   if (s.perTarget.length === 0) lines.push('  (no attempts yet)');
   return `${lines.join('\n')}\n`;
 }

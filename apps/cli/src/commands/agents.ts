@@ -11,7 +11,10 @@ export async function agentsCommand(args: ParsedArgs): Promise<number> {
   }
   const width = Math.max(...agents.map((a) => a.name.length));
   const lines = ['third-party coding agents (gitbench run <dir> --mode agent --agent <name> --model <id>):'];
-  for (const a of agents) lines.push(`  ${a.name.padEnd(width)}  ${a.npmPackage}@${a.version}  ${a.protocol}${a.streams ? ', streamed' : ''}`);
+  for (const a of agents)
+    lines.push(
+      `  ${a.name.padEnd(width)}  ${a.npmPackage}@${a.version}  ${a.protocol}${a.streams ? ', streamed' : ''}`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -17,8 +17,14 @@ export async function campaignCancelCommand(args: ParsedArgs, env: CliEnv): Prom
   const id = campaignIdArg(args, 'usage: gitbench campaign cancel <campaign id> [--json]');
   const print = (answer: Answer) => {
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
-    else if (answer.cancelled) process.stdout.write(`cancelled ${id}: ${answer.stoppedQueued} queued attempt(s) stopped; running ones stop at their next heartbeat\n`);
-    else process.stderr.write(`${id}${answer.status ? ` is ${answer.status.toLowerCase()}` : ''}: there is nothing to cancel\n`);
+    else if (answer.cancelled)
+      process.stdout.write(
+        `cancelled ${id}: ${answer.stoppedQueued} queued attempt(s) stopped; running ones stop at their next heartbeat\n`,
+      );
+    else
+      process.stderr.write(
+        `${id}${answer.status ? ` is ${answer.status.toLowerCase()}` : ''}: there is nothing to cancel\n`,
+      );
     return answer.cancelled ? EXIT.ok : EXIT.failed;
   };
   const api = CampaignApi.fromEnv(env);
@@ -30,6 +36,8 @@ export async function campaignCancelCommand(args: ParsedArgs, env: CliEnv): Prom
     const result = await cancelCampaign({ db: services.db, queue: services.queue! }, id, cliActor());
     if (!result.found) return noSuchCampaign(id);
     const { status, cancelled, stoppedQueued, sandboxRemoval } = result;
-    return print(args.flags.has('json') ? { cancelled, stoppedQueued, sandboxRemoval } : { status, cancelled, stoppedQueued });
+    return print(
+      args.flags.has('json') ? { cancelled, stoppedQueued, sandboxRemoval } : { status, cancelled, stoppedQueued },
+    );
   });
 }

@@ -64,9 +64,14 @@ export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Prom
     const json = args.flags.has('json');
     if (!json) {
       process.stdout.write(`${result.campaignId}\n`);
-      process.stderr.write(`created: ${result.attempts} attempt(s), ${result.targets} target(s) × ${result.fixtures} fixture(s)\n`);
+      process.stderr.write(
+        `created: ${result.attempts} attempt(s), ${result.targets} target(s) × ${result.fixtures} fixture(s)\n`,
+      );
     }
-    if (!result.queued) process.stderr.write(`the plan job is not queued yet (${result.queueError}); a worker's reaper sends it again once Redis answers\n`);
+    if (!result.queued)
+      process.stderr.write(
+        `the plan job is not queued yet (${result.queueError}); a worker's reaper sends it again once Redis answers\n`,
+      );
     if (!args.flags.has('wait')) {
       if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return EXIT.ok;
@@ -118,7 +123,9 @@ async function createViaApi(api: CampaignApi, args: ParsedArgs, input: ConfigInp
   const id = result.campaignId!;
   if (!json) {
     process.stdout.write(`${id}\n`);
-    process.stderr.write(`created: ${result.attempts} attempt(s), ${result.targets} target(s) × ${result.fixtures} fixture(s)\n`);
+    process.stderr.write(
+      `created: ${result.attempts} attempt(s), ${result.targets} target(s) × ${result.fixtures} fixture(s)\n`,
+    );
   }
   if (!args.flags.has('wait')) {
     if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

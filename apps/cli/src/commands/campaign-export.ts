@@ -15,7 +15,10 @@ import { withServices } from '../services';
 const FORMATS = ['csv', 'json', 'aa'] as const;
 
 /** An export as it arrives, to the file or to stdout (which stays open), waiting when the reader is slower. */
-async function writeOut(chunks: AsyncIterable<string | Uint8Array> | Iterable<string>, output: string | undefined): Promise<void> {
+async function writeOut(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string>,
+  output: string | undefined,
+): Promise<void> {
   if (output) return pipeline(Readable.from(chunks), createWriteStream(output));
   for await (const chunk of chunks) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
@@ -25,7 +28,10 @@ async function writeOut(chunks: AsyncIterable<string | Uint8Array> | Iterable<st
  * same functions: every attempt as CSV or JSON, or upstream's artificialanalysis rows (aa).
  */
 export async function campaignExportCommand(args: ParsedArgs, env: CliEnv): Promise<number> {
-  const id = campaignIdArg(args, 'usage: gitbench campaign export <campaign id> [--format csv|json|aa] [--output FILE]');
+  const id = campaignIdArg(
+    args,
+    'usage: gitbench campaign export <campaign id> [--format csv|json|aa] [--output FILE]',
+  );
   const format = choiceFlag(args, 'format', FORMATS) ?? 'csv';
   const output = stringFlag(args, 'output');
   const api = CampaignApi.fromEnv(env);
@@ -42,9 +48,14 @@ export async function campaignExportCommand(args: ParsedArgs, env: CliEnv): Prom
     return EXIT.ok;
   }
   return withServices(env, { queue: false }, async (services) => {
-    const body = format === 'aa' ? await campaignAaExport(services.db, id) : await campaignAttemptsExport(services.db, id, format);
+    const body =
+      format === 'aa' ? await campaignAaExport(services.db, id) : await campaignAttemptsExport(services.db, id, format);
     if (body === null) return noSuchCampaign(id);
-    await recordAudit(services.db, cliActor(), { action: 'campaign.export', target: { type: 'campaign', id }, detail: { format } });
+    await recordAudit(services.db, cliActor(), {
+      action: 'campaign.export',
+      target: { type: 'campaign', id },
+      detail: { format },
+    });
     await writeOut(typeof body === 'string' ? [body] : body, output);
     if (output) process.stderr.write(`wrote ${output}\n`);
     return EXIT.ok;

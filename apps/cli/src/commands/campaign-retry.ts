@@ -18,7 +18,9 @@ export async function campaignRetryCommand(args: ParsedArgs, env: CliEnv): Promi
   const print = (result: Answer) => {
     const planning = result.replanned ? '; its planning failed and is sent again' : '';
     process.stdout.write(
-      args.flags.has('json') ? `${JSON.stringify(result, null, 2)}\n` : `${id}: ${result.requeued} infrastructure failure(s) queued again, ${result.dispatched} dispatched${planning}\n`,
+      args.flags.has('json')
+        ? `${JSON.stringify(result, null, 2)}\n`
+        : `${id}: ${result.requeued} infrastructure failure(s) queued again, ${result.dispatched} dispatched${planning}\n`,
     );
     return EXIT.ok;
   };

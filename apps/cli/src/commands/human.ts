@@ -31,7 +31,11 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
   const fixture = suite.fixtures.find((f: Fixture) => `${f.domain}/${f.id}` === wanted);
   if (!fixture) {
     const broken = suite.errors.find((e) => e.file.includes(`${wanted}.`));
-    throw new UsageError(broken ? `${wanted} is not a valid fixture: ${broken.file}:${broken.line}: ${broken.message}` : `${dir} has no fixture ${wanted}`);
+    throw new UsageError(
+      broken
+        ? `${wanted} is not a valid fixture: ${broken.file}:${broken.line}: ${broken.message}`
+        : `${dir} has no fixture ${wanted}`,
+    );
   }
   // The agent's own defaults (the fixture family's tool set, the suite's limits, else the default ones): the same conditions as a model.
   const agent = agentSectionFromFlags(args) ?? {};
@@ -39,13 +43,33 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
   const product = detectProductVersion(process.env, import.meta.dirname);
   // The configuration a campaign of this person on this fixture would have, checked by the same rules.
   const prepared = await prepareCampaign(
-    { name: `Human baseline: ${name} on ${wanted}`, createdBy: modelId, models: [modelId], outputModes: ['agent'], agent, trials: 1, fixtures: { suiteDir, ids: [wanted] } },
     {
-      loadSuite: () => Promise.resolve({ version: suite.version, fixtures: suite.fixtures, invalid: suite.errors, ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}) }),
+      name: `Human baseline: ${name} on ${wanted}`,
+      createdBy: modelId,
+      models: [modelId],
+      outputModes: ['agent'],
+      agent,
+      trials: 1,
+      fixtures: { suiteDir, ids: [wanted] },
+    },
+    {
+      loadSuite: () =>
+        Promise.resolve({
+          version: suite.version,
+          fixtures: suite.fixtures,
+          invalid: suite.errors,
+          ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}),
+        }),
       profileFor: () => ({ profile: 'human' }),
     },
   );
-  if (!prepared.ok) throw new UsageError(Object.entries(prepared.errors.fieldErrors).map(([f, m]) => `${f}: ${(m ?? []).join('; ')}`).concat(prepared.errors.formErrors).join('\n'));
+  if (!prepared.ok)
+    throw new UsageError(
+      Object.entries(prepared.errors.fieldErrors)
+        .map(([f, m]) => `${f}: ${(m ?? []).join('; ')}`)
+        .concat(prepared.errors.formErrors)
+        .join('\n'),
+    );
 
   const out = process.stdout;
   const lines = lineSource(process.stdin, out);
@@ -55,7 +79,14 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
   const startedAt = new Date();
   let entry;
   try {
-    [entry] = await runSuite([fixture], driver, { model: person, modelName: modelId, outputModes: ['text'], trials: 1, workers: 1, agent: prepared.config.agent });
+    [entry] = await runSuite([fixture], driver, {
+      model: person,
+      modelName: modelId,
+      outputModes: ['text'],
+      trials: 1,
+      workers: 1,
+      agent: prepared.config.agent,
+    });
   } finally {
     lines.close();
     await driver.close();
@@ -67,8 +98,17 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
     return EXIT.infrastructure;
   }
   const wallMs = finishedAt.getTime() - startedAt.getTime();
-  const rows = attemptRows(run, run.agent?.summary.totals.wallMs ?? wallMs, evidenceOfRun(run, { mode: 'agent', expected: fixture.expected }));
-  const outcome = { ...rows, record: rows.record.evidence ? { ...rows.record, evidence: json(rows.record.evidence) } : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage } };
+  const rows = attemptRows(
+    run,
+    run.agent?.summary.totals.wallMs ?? wallMs,
+    evidenceOfRun(run, { mode: 'agent', expected: fixture.expected }),
+  );
+  const outcome = {
+    ...rows,
+    record: rows.record.evidence
+      ? { ...rows.record, evidence: json(rows.record.evidence) }
+      : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage },
+  };
   const steps = run.agent?.steps ?? [];
   const stored = await withServices(env, { queue: false }, async ({ db }) => {
     const written = await recordHumanAttempt(db, {
@@ -83,12 +123,26 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
         product,
       },
       target: { modelId, baseModel: modelId, reasoningEffort: null, outputMode: 'agent', profile: 'human' },
-      fixture: { domain: fixture.domain, fixtureId: fixture.id, difficulty: fixture.difficulty, tags: fixture.tags, scoringType: fixture.scoring.type, definition: json(fixture) },
+      fixture: {
+        domain: fixture.domain,
+        fixtureId: fixture.id,
+        difficulty: fixture.difficulty,
+        tags: fixture.tags,
+        scoringType: fixture.scoring.type,
+        definition: json(fixture),
+      },
       startedAt,
       finishedAt,
       outcome,
       trajectory: run.agent
-        ? { agent: person.name, model: modelId, toolSet: run.agent.summary.toolSet, protocol: run.agent.summary.protocol === 'text' ? 'text' : 'native', steps, summary: run.agent.summary }
+        ? {
+            agent: person.name,
+            model: modelId,
+            toolSet: run.agent.summary.toolSet,
+            protocol: run.agent.summary.protocol === 'text' ? 'text' : 'native',
+            steps,
+            summary: run.agent.summary,
+          }
         : null,
     });
     await refreshCampaignStats(db, written.campaignId);

@@ -15,7 +15,13 @@ async function expand(paths: string[]): Promise<string[]> {
       throw new UsageError(`${p} does not exist`);
     });
     if (!info.isDirectory()) files.push(p);
-    else files.push(...(await readdir(p)).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(p, f)));
+    else
+      files.push(
+        ...(await readdir(p))
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+          .map((f) => path.join(p, f)),
+      );
   }
   return files;
 }
@@ -39,7 +45,9 @@ export async function importLegacyCommand(args: ParsedArgs, env: CliEnv): Promis
     }
   }
   if (invalid.length > 0) {
-    process.stderr.write(`not imported, ${invalid.length} invalid file(s):\n${invalid.map((l) => `  ${l}`).join('\n')}\n`);
+    process.stderr.write(
+      `not imported, ${invalid.length} invalid file(s):\n${invalid.map((l) => `  ${l}`).join('\n')}\n`,
+    );
     return EXIT.failed;
   }
   return withServices(env, { queue: false }, async ({ db }) => {
@@ -53,7 +61,9 @@ export async function importLegacyCommand(args: ParsedArgs, env: CliEnv): Promis
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     else {
       for (const r of results) {
-        process.stdout.write(`${r.created ? 'imported' : 'already imported'} ${r.file} → ${r.campaignId} (${r.model}, ${r.outputMode}, ${r.attempts} attempts)\n`);
+        process.stdout.write(
+          `${r.created ? 'imported' : 'already imported'} ${r.file} → ${r.campaignId} (${r.model}, ${r.outputMode}, ${r.attempts} attempts)\n`,
+        );
       }
     }
     return EXIT.ok;

@@ -15,11 +15,20 @@ export const KEYS_USAGE = `usage: GITBENCH_OLD_SECRET_KEY=<previous secret> GITB
 export async function keysRotateCommand(args: ParsedArgs): Promise<number> {
   const oldSecret = process.env['GITBENCH_OLD_SECRET_KEY'];
   const newSecret = process.env['GITBENCH_SECRET_KEY'];
-  if (!oldSecret || !newSecret || newSecret.length < 32) throw new UsageError(`set both secrets (the new one at least 32 characters)\n${KEYS_USAGE}`);
+  if (!oldSecret || !newSecret || newSecret.length < 32)
+    throw new UsageError(`set both secrets (the new one at least 32 characters)\n${KEYS_USAGE}`);
   return withServices(readCliEnv(), { queue: false }, async ({ db }) => {
     const result = await rotateProviderKeys(db, oldSecret, newSecret);
-    await recordAudit(db, cliActor(), { action: 'key.set', target: { type: 'provider_key', id: null }, detail: { rotated: result.rotated, already: result.already } });
-    process.stdout.write(args.flags.has('json') ? `${JSON.stringify(result)}\n` : `re-encrypted ${result.rotated} stored key(s) under the new secret (${result.already} already were)\n`);
+    await recordAudit(db, cliActor(), {
+      action: 'key.set',
+      target: { type: 'provider_key', id: null },
+      detail: { rotated: result.rotated, already: result.already },
+    });
+    process.stdout.write(
+      args.flags.has('json')
+        ? `${JSON.stringify(result)}\n`
+        : `re-encrypted ${result.rotated} stored key(s) under the new secret (${result.already} already were)\n`,
+    );
     return EXIT.ok;
   });
 }

@@ -9,11 +9,17 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
   const { fixtures, errors, manifest } = await loadSuite(dir);
   const summary = summarizeSuite(fixtures);
   if (args.flags.has('json')) {
-    process.stdout.write(`${JSON.stringify({ suiteVersion: manifest?.version ?? null, ...summary, invalid: errors.length }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ suiteVersion: manifest?.version ?? null, ...summary, invalid: errors.length }, null, 2)}\n`,
+    );
     return EXIT.ok;
   }
   const head = ['domain', ...DIFFICULTIES, 'total'];
-  const rows = summary.domains.map((d) => [d.domain, ...DIFFICULTIES.map((k) => String(d.byDifficulty[k])), String(d.total)]);
+  const rows = summary.domains.map((d) => [
+    d.domain,
+    ...DIFFICULTIES.map((k) => String(d.byDifficulty[k])),
+    String(d.total),
+  ]);
   rows.push(['(all)', ...DIFFICULTIES.map((k) => String(summary.byDifficulty[k])), String(summary.total)]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -1,6 +1,11 @@
 import { createInterface } from 'node:readline';
 import { toolsHelp } from '@gitbench/core';
-import { DEFAULT_MANUAL_PORT, startManualEndpoint, type ManualEndpoint, type PendingRequest } from '@gitbench/providers';
+import {
+  DEFAULT_MANUAL_PORT,
+  startManualEndpoint,
+  type ManualEndpoint,
+  type PendingRequest,
+} from '@gitbench/providers';
 import { intFlag, stringFlag, type ParsedArgs } from '../args';
 import { EXIT } from '../exit';
 
@@ -26,7 +31,9 @@ function banner(endpoint: ManualEndpoint, defaultPort: boolean, headless: boolea
     `The manual model is served at ${endpoint.url} (Chat Completions, tools included).`,
     `Point an agent at it:  ${env}gitbench run <suite> --mode agent --model manual`,
     `Programs answer through ${side}/manual/requests/next?wait=30 and POST ${side}/manual/requests/<id>/answer {"answer": "bash: ls"}.`,
-    headless ? 'Headless: answers come only through that side channel. Ctrl-C stops.' : 'Requests appear here as they arrive; :help says how to answer. Ctrl-C stops.',
+    headless
+      ? 'Headless: answers come only through that side channel. Ctrl-C stops.'
+      : 'Requests appear here as they arrive; :help says how to answer. Ctrl-C stops.',
     '',
   ].join('\n');
 }
@@ -90,7 +97,13 @@ export async function manualCommand(args: ParsedArgs): Promise<number> {
       const command = line.trim();
       if (command === '') return prompt();
       if (command === ':help') out(HELP);
-      else if (command === ':pending') out(endpoint.pending().map((p) => `${p.id} (request ${p.seq}, ${p.request.messages.length} messages)\n`).join('') || 'nothing pending\n');
+      else if (command === ':pending')
+        out(
+          endpoint
+            .pending()
+            .map((p) => `${p.id} (request ${p.seq}, ${p.request.messages.length} messages)\n`)
+            .join('') || 'nothing pending\n',
+        );
       else if (!shown) out('Nothing to answer yet.\n');
       else if (command === ':full') out(`${JSON.stringify(shown.request, null, 2)}\n`);
       else if (command === ':tools') out(toolsHelp(shown.request));

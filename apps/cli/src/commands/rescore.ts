@@ -27,14 +27,21 @@ export async function rescoreCommand(args: ParsedArgs): Promise<number> {
   const driver = await driverFromArgs(args, workers);
   const progress = createProgress('rescore');
   try {
-    const summary = await rescoreRecorded(scores, fixtures, driver, { workers, onProgress: (d, t) => progress.update(d, t) });
+    const summary = await rescoreRecorded(scores, fixtures, driver, {
+      workers,
+      onProgress: (d, t) => progress.update(d, t),
+    });
     progress.done();
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
       const pct = summary.compared ? ((summary.agree / summary.compared) * 100).toFixed(2) : '-';
-      process.stdout.write(`compared ${summary.compared}, agree ${summary.agree} (${pct}%), disagree ${summary.disagree}, skipped ${summary.skipped}\n\n`);
+      process.stdout.write(
+        `compared ${summary.compared}, agree ${summary.agree} (${pct}%), disagree ${summary.disagree}, skipped ${summary.skipped}\n\n`,
+      );
       for (const [type, t] of Object.entries(summary.byType).sort()) {
-        process.stdout.write(`  ${type.padEnd(22)} compared ${t.compared}, agree ${t.agree}, disagree ${t.disagree}, skipped ${t.skipped}\n`);
+        process.stdout.write(
+          `  ${type.padEnd(22)} compared ${t.compared}, agree ${t.agree}, disagree ${t.disagree}, skipped ${t.skipped}\n`,
+        );
       }
       for (const d of summary.disagreements) {
         const why = d.checks.filter((c) => c.ok !== d.ours || !c.ok).map((c) => `${c.check}: ${c.detail}`)[0] ?? '';
@@ -43,7 +50,8 @@ export async function rescoreCommand(args: ParsedArgs): Promise<number> {
         );
       }
       if (summary.skips.length) process.stdout.write('\nskipped:\n');
-      for (const s of summary.skips) process.stdout.write(`  ${s.benchmark}/${s.id} (${s.file.split('/').pop()}): ${s.reason}\n`);
+      for (const s of summary.skips)
+        process.stdout.write(`  ${s.benchmark}/${s.id} (${s.file.split('/').pop()}): ${s.reason}\n`);
     }
     return summary.disagree === 0 ? EXIT.ok : EXIT.failed;
   } finally {

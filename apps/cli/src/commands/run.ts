@@ -1,13 +1,28 @@
 import { writeFile } from 'node:fs/promises';
 import { awaitsJudge, isInfrastructureOutcome, withSuiteAgentLimits } from '@gitbench/core';
-import { detectProductVersion, openAgentTarget, replayAgreement, runSuite, toUpstreamEnvelope, type ThirdPartyAgentTarget } from '@gitbench/engine';
+import {
+  detectProductVersion,
+  openAgentTarget,
+  replayAgreement,
+  runSuite,
+  toUpstreamEnvelope,
+  type ThirdPartyAgentTarget,
+} from '@gitbench/engine';
 import { agentSectionFromFlags } from '../agent-flags';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { selectOrRefuse } from '../fixture-selection';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
 import { outputPath, parseRunArgs } from '../run-options';
-import { agentFigures, attemptLine, attemptResult, formatRunReport, outcomeCounts, type RunReport, type RunSummary } from '../run-report';
+import {
+  agentFigures,
+  attemptLine,
+  attemptResult,
+  formatRunReport,
+  outcomeCounts,
+  type RunReport,
+  type RunSummary,
+} from '../run-report';
 import { EXIT, InfrastructureError } from '../exit';
 import { cliSandboxLabels, sandboxDriver } from '../sandbox-driver';
 import { UsageError, type ParsedArgs } from '../args';
@@ -24,7 +39,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const fixtures = selectOrRefuse(opts.selection, suite);
   // The suite's agent limits (suite.yaml) where no flag sets one: the flags win. A suite.yaml that does not load cannot say them.
   const manifestError = opts.agent ? suite.errors.find((e) => e.file === 'suite.yaml') : undefined;
-  if (manifestError) throw new UsageError(`--mode agent: ${suite.dir}/${formatFixtureError(manifestError)} (its agent limits cannot be read)`);
+  if (manifestError)
+    throw new UsageError(
+      `--mode agent: ${suite.dir}/${formatFixtureError(manifestError)} (its agent limits cannot be read)`,
+    );
   const agent = opts.agent && withSuiteAgentLimits(opts.agent, agentSectionFromFlags(args), suite.agentLimits);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.
   const registry = await loadRegistry();
@@ -36,15 +54,21 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     const sandbox = driver.describe();
     if (sandbox.driver !== 'docker') {
       await driver.close();
-      throw new InfrastructureError(`--agent ${opts.thirdPartyAgent} needs the Docker sandbox (its model gateway's socket is mounted into the container)`);
+      throw new InfrastructureError(
+        `--agent ${opts.thirdPartyAgent} needs the Docker sandbox (its model gateway's socket is mounted into the container)`,
+      );
     }
     // Built on demand, once per content: the first run of an agent installs it from npm (a minute or two).
-    thirdParty = await openAgentTarget(opts.thirdPartyAgent, { sandboxImage: sandbox.image, stateDir: process.env.GITBENCH_STATE_DIR ?? '.gitbench', labels: cliSandboxLabels() }).catch(
-      async (err: unknown) => {
-        await driver.close();
-        throw new InfrastructureError(`the agent ${opts.thirdPartyAgent} could not be prepared: ${(err as Error).message}`);
-      },
-    );
+    thirdParty = await openAgentTarget(opts.thirdPartyAgent, {
+      sandboxImage: sandbox.image,
+      stateDir: process.env.GITBENCH_STATE_DIR ?? '.gitbench',
+      labels: cliSandboxLabels(),
+    }).catch(async (err: unknown) => {
+      await driver.close();
+      throw new InfrastructureError(
+        `the agent ${opts.thirdPartyAgent} could not be prepared: ${(err as Error).message}`,
+      );
+    });
   }
   const progress = createProgress(`run ${thirdParty ? `${thirdParty.adapter.name} × ` : ''}${target.model}`);
   const started = new Date();
@@ -82,7 +106,11 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
           },
           mine,
         );
-        const ours = envelope.gitbench as { excluded: RunSummary['excluded']; usage: RunSummary['usage']; judge_usage: RunSummary['judgeUsage'] };
+        const ours = envelope.gitbench as {
+          excluded: RunSummary['excluded'];
+          usage: RunSummary['usage'];
+          judge_usage: RunSummary['judgeUsage'];
+        };
         const run: RunSummary = {
           outputMode: mode,
           trial,
@@ -115,10 +143,25 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       provider: target.provider.name,
       profile: target.profile,
       simulated: target.simulated,
-      suite: { dir: suite.dir, version: suite.version, fixtures: suite.fixtures.length, selected: fixtures.length, invalidFiles: new Set(suite.errors.map((e) => e.file)).size },
+      suite: {
+        dir: suite.dir,
+        version: suite.version,
+        fixtures: suite.fixtures.length,
+        selected: fixtures.length,
+        invalidFiles: new Set(suite.errors.map((e) => e.file)).size,
+      },
       runs,
       ...(replayed ? { agreement: replayAgreement(entries) } : {}),
-      ...(thirdParty ? { thirdPartyAgent: { name: thirdParty.adapter.name, version: thirdParty.adapter.version, protocol: thirdParty.adapter.protocol, image: thirdParty.image } } : {}),
+      ...(thirdParty
+        ? {
+            thirdPartyAgent: {
+              name: thirdParty.adapter.name,
+              version: thirdParty.adapter.version,
+              protocol: thirdParty.adapter.protocol,
+              image: thirdParty.image,
+            },
+          }
+        : {}),
       notes,
     };
     process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report));

@@ -1,4 +1,10 @@
-import { gistMetrics, repoTaskMetrics, type FamilyOutcome, type GistOutcome, type RepoTaskOutcome } from '@gitbench/core';
+import {
+  gistMetrics,
+  repoTaskMetrics,
+  type FamilyOutcome,
+  type GistOutcome,
+  type RepoTaskOutcome,
+} from '@gitbench/core';
 import { selfcheckSuite, type FixtureSelfcheck } from '@gitbench/engine';
 import { intFlag, type ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
@@ -23,7 +29,10 @@ export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
   // A file that does not load has no id to select it by: a narrowed check leaves it to the full one and to validate.
   const narrowed = Object.values(selection).some((list) => list.length > 0);
   const errors = narrowed ? [] : suite.errors;
-  if (narrowed && suite.errors.length > 0) process.stderr.write(`${new Set(suite.errors.map((e) => e.file)).size} file(s) of ${suite.dir} do not load (gitbench validate lists them)\n`);
+  if (narrowed && suite.errors.length > 0)
+    process.stderr.write(
+      `${new Set(suite.errors.map((e) => e.file)).size} file(s) of ${suite.dir} do not load (gitbench validate lists them)\n`,
+    );
   for (const e of errors) process.stderr.write(`invalid: ${formatFixtureError(e)}\n`);
   const driver = await driverFromArgs(args, workers);
   const progress = createProgress('selfcheck');
@@ -55,7 +64,9 @@ export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
         const hash = f.inputHash ? f.inputHash.slice(0, 12) : '-'.repeat(12);
         const stable = new Set(f.inputHashes).size <= 1 ? '' : ' (HASH UNSTABLE)';
         const derived = f.derivedExpected?.ok ? '  expected answer derived by self_check' : '';
-        process.stdout.write(`${f.status.padEnd(7)} ${`${f.benchmark}/${f.id}`.padEnd(28)} ${hash}${stable}${familyNote(f.reference?.family)}${f.reason ? `  ${f.reason}` : derived}\n`);
+        process.stdout.write(
+          `${f.status.padEnd(7)} ${`${f.benchmark}/${f.id}`.padEnd(28)} ${hash}${stable}${familyNote(f.reference?.family)}${f.reason ? `  ${f.reason}` : derived}\n`,
+        );
       }
       process.stdout.write(
         `\n${summary.total} fixture(s), ${runs} run(s) each: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.errors + invalid} error(s)\n` +
@@ -75,12 +86,15 @@ const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}
 
 /** The reference's own family figures, beside its line. */
 function familyNote(family: FamilyOutcome | undefined): string {
-  if (family?.family === 'gist') return `  line existence ${pct(family.lineExistenceRate)}, line execution ${pct(family.lineExecutionRate)}`;
+  if (family?.family === 'gist')
+    return `  line existence ${pct(family.lineExistenceRate)}, line execution ${pct(family.lineExecutionRate)}`;
   if (family?.family === 'repo_task') return `  quality ${family.quality}`;
   if (family?.family === 'ggb') {
     const verdicts = family.judge?.verdicts.map((v) => v.result).join('/');
-    const tied = family.solved === false && family.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true;
-    const state = family.solved === true ? 'solved' : family.solved === null ? 'unscored' : tied ? 'tied' : 'not solved';
+    const tied =
+      family.solved === false && family.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true;
+    const state =
+      family.solved === true ? 'solved' : family.solved === null ? 'unscored' : tied ? 'tied' : 'not solved';
     return `  ${family.scenario} ${state}${verdicts ? ` (judge ${verdicts})` : ''}`;
   }
   return '';
@@ -92,8 +106,13 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
   const pick = <F extends FamilyOutcome['family']>(family: F) => {
     type O = Extract<FamilyOutcome, { family: F }>;
     const of = (list: { family?: FamilyOutcome }[]) =>
-      list.flatMap((v, i) => (v.family?.family === family ? [{ fixture: String(i), outcome: v.family as O, costUsd: 0 }] : []));
-    return { references: of(fixtures.flatMap((f) => (f.reference ? [f.reference] : []))), negatives: of(fixtures.flatMap((f) => f.negatives)) };
+      list.flatMap((v, i) =>
+        v.family?.family === family ? [{ fixture: String(i), outcome: v.family as O, costUsd: 0 }] : [],
+      );
+    return {
+      references: of(fixtures.flatMap((f) => (f.reference ? [f.reference] : []))),
+      negatives: of(fixtures.flatMap((f) => f.negatives)),
+    };
   };
   const tasks = pick('repo_task');
   if (tasks.references.length > 0) {
@@ -115,10 +134,23 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
   }
   const ggb = pick('ggb');
   if (ggb.references.length > 0) {
-    const per = (list: { outcome: { scenario: string; solved: boolean | null; judge?: { verdicts: { agentWon: boolean; result: string }[] } } }[], scenario: string) => {
+    const per = (
+      list: {
+        outcome: {
+          scenario: string;
+          solved: boolean | null;
+          judge?: { verdicts: { agentWon: boolean; result: string }[] };
+        };
+      }[],
+      scenario: string,
+    ) => {
       const of = list.filter((x) => x.outcome.scenario === scenario);
       const solved = of.filter((x) => x.outcome.solved === true).length;
-      const tied = of.filter((x) => x.outcome.solved !== true && x.outcome.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true).length;
+      const tied = of.filter(
+        (x) =>
+          x.outcome.solved !== true &&
+          x.outcome.judge?.verdicts.every((v) => v.agentWon || v.result === 'TIE') === true,
+      ).length;
       return `${scenario.toUpperCase()} ${solved}/${of.length} solved${tied > 0 ? `, ${tied} tied` : ''}`;
     };
     const refs = ggb.references as { outcome: { scenario: string; solved: boolean | null } }[];

@@ -33,7 +33,10 @@ export async function trajectoryExportCommand(args: ParsedArgs, env: CliEnv): Pr
   const output = stringFlag(args, 'output');
   const api = CampaignApi.fromEnv(env);
   if (api) {
-    const res = await api.raw('GET', `/api/attempts/${id}/trajectory.atif.json${tryNumber !== undefined ? `?try=${tryNumber}` : ''}`);
+    const res = await api.raw(
+      'GET',
+      `/api/attempts/${id}/trajectory.atif.json${tryNumber !== undefined ? `?try=${tryNumber}` : ''}`,
+    );
     if (res.status === 404) return noTrajectory(id);
     if (!res.ok) {
       process.stderr.write(`export failed: HTTP ${res.status}\n`);

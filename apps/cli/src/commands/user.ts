@@ -9,7 +9,9 @@ import { withServices } from '../services';
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -30,11 +32,15 @@ export async function userCreateCommand(args: ParsedArgs): Promise<number> {
   return withServices(readCliEnv(), { queue: false }, async ({ db }) => {
     // Only the hasher and the adapter are used: nothing here signs a cookie, so any secret does.
     const auth = createAuth({ db, secretKey: randomBytes(32).toString('base64') });
-    const existing = await db.user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true, role: true } });
+    const existing = await db.user.findUnique({
+      where: { email: email.trim().toLowerCase() },
+      select: { id: true, role: true },
+    });
     let result: { id: string; email: string; role: string; created: boolean };
     try {
       if (existing) {
-        if (!args.flags.has('reset-password')) throw new UserError(`a user ${email} exists already (add --reset-password to give it a new password)`);
+        if (!args.flags.has('reset-password'))
+          throw new UserError(`a user ${email} exists already (add --reset-password to give it a new password)`);
         await setPassword(auth, db, email, password);
         // The role changes only when one is asked for; a password reset alone keeps it.
         const kept = roleAsked ? role : existing.role;
@@ -62,9 +68,14 @@ export async function userCreateCommand(args: ParsedArgs): Promise<number> {
 
 export async function userListCommand(args: ParsedArgs): Promise<number> {
   return withServices(readCliEnv(), { queue: false }, async ({ db }) => {
-    const users = await db.user.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true, email: true, name: true, role: true, banned: true, createdAt: true } });
+    const users = await db.user.findMany({
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, email: true, name: true, role: true, banned: true, createdAt: true },
+    });
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(users, null, 2)}\n`);
-    else for (const u of users) process.stdout.write(`${u.role.padEnd(6)}  ${u.email}  ${u.name}${u.banned ? '  (banned)' : ''}\n`);
+    else
+      for (const u of users)
+        process.stdout.write(`${u.role.padEnd(6)}  ${u.email}  ${u.name}${u.banned ? '  (banned)' : ''}\n`);
     return EXIT.ok;
   });
 }

@@ -25,7 +25,10 @@ interface LineSource {
 }
 
 /** Lines from the terminal (with editing and history where it is one) or a pipe, none lost between prompts. */
-export function lineSource(input: NodeJS.ReadableStream & { isTTY?: boolean }, output: NodeJS.WritableStream): LineSource {
+export function lineSource(
+  input: NodeJS.ReadableStream & { isTTY?: boolean },
+  output: NodeJS.WritableStream,
+): LineSource {
   const rl = createInterface({ input, output, terminal: input.isTTY === true, historySize: 1000 });
   const queued: string[] = [];
   let ended = false;
@@ -58,11 +61,17 @@ export function lineSource(input: NodeJS.ReadableStream & { isTTY?: boolean }, o
 }
 
 function taskOf(messages: readonly AgentMessage[]): string {
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n\n');
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n\n');
 }
 
 function wireTools(request: AgentChatRequest): WireTool[] {
-  return request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  return request.tools.map((t) => ({
+    type: 'function' as const,
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
 }
 
 export interface HumanShellOptions {
@@ -94,7 +103,9 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
   async function ask(request: AgentChatRequest): Promise<AgentToolCall[]> {
     const offered = new Set(request.tools.map((t) => t.name));
     if (!offered.has('bash') || !offered.has('submit')) {
-      throw new ManualAnswerError(`gitbench human needs a tool set with bash and submit; this one offers ${[...offered].join(', ')} (use --tool-set bash or bash+editor).`);
+      throw new ManualAnswerError(
+        `gitbench human needs a tool set with bash and submit; this one offers ${[...offered].join(', ')} (use --tool-set bash or bash+editor).`,
+      );
     }
     for (;;) {
       const line = await nextLine(request.signal);
@@ -113,7 +124,13 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
         continue;
       }
       if (command === 'submit' || command.startsWith('submit ')) {
-        return [{ id: `human_${turn}`, name: 'submit', arguments: JSON.stringify({ answer: command.slice('submit'.length).trim() }) }];
+        return [
+          {
+            id: `human_${turn}`,
+            name: 'submit',
+            arguments: JSON.stringify({ answer: command.slice('submit'.length).trim() }),
+          },
+        ];
       }
       if (command.startsWith(':')) {
         try {
@@ -156,7 +173,16 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
         cost: UNKNOWN_COST,
         apiDurationMs: answeredInMs,
         retries: [],
-        route: { provider: 'human', profile: 'human', baseUrl: null, requestedModel: name, servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
+        route: {
+          provider: 'human',
+          profile: 'human',
+          baseUrl: null,
+          requestedModel: name,
+          servedModel: null,
+          responseId: null,
+          upstreamProvider: null,
+          simulated: false,
+        },
       } satisfies AgentChatResult;
     },
   };

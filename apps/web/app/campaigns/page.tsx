@@ -15,15 +15,23 @@ export default async function CampaignsPage() {
   await requirePage('viewer');
   const { db } = services();
   const campaigns = await listCampaigns(db, { limit: 200 });
-  const models = await campaignModels(db, campaigns.map((c) => c.id));
+  const models = await campaignModels(
+    db,
+    campaigns.map((c) => c.id),
+  );
   return (
     <div className="space-y-5">
       <div className="flex items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold">Campaigns</h1>
-          <p className="mt-1 text-sm text-slate-600">Newest first. A campaign is complete when every planned attempt has a valid outcome.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Newest first. A campaign is complete when every planned attempt has a valid outcome.
+          </p>
         </div>
-        <Link href="/campaigns/new" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <Link
+          href="/campaigns/new"
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
           New campaign
         </Link>
       </div>
@@ -35,8 +43,11 @@ export default async function CampaignsPage() {
         search={(c) => `${c.id} ${(models.get(c.id) ?? []).join(' ')}`}
         empty={
           <EmptyState title="No campaigns yet">
-            Start one with the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link>, or run{' '}
-            <code>npm run demo</code>, which launches a small demo campaign.
+            Start one with the{' '}
+            <Link className="text-indigo-700 underline" href="/campaigns/new">
+              new campaign form
+            </Link>
+            , or run <code>npm run demo</code>, which launches a small demo campaign.
           </EmptyState>
         }
         columns={[
@@ -65,15 +76,31 @@ export default async function CampaignsPage() {
           },
           { header: 'Suite', sort: (c) => c.suiteVersion, cell: (c) => c.suiteVersion },
           { header: 'Trials', sort: (c) => c.trials, className: 'tabular-nums', cell: (c) => c.trials },
-          { header: 'Attempts', title: 'Planned attempts', sort: (c) => c.plannedAttempts, className: 'tabular-nums', cell: (c) => int(c.plannedAttempts) },
+          {
+            header: 'Attempts',
+            title: 'Planned attempts',
+            sort: (c) => c.plannedAttempts,
+            className: 'tabular-nums',
+            cell: (c) => int(c.plannedAttempts),
+          },
           {
             header: 'Wall clock',
             sort: (c) => (c.legacy ? null : wallClockMs(c)),
             title: 'From the first attempt starting to the campaign finishing (still counting while it runs)',
             className: 'tabular-nums',
-            cell: (c) => (c.legacy ? <span title="Imported results do not record how long they took">—</span> : duration(wallClockMs(c))),
+            cell: (c) =>
+              c.legacy ? (
+                <span title="Imported results do not record how long they took">—</span>
+              ) : (
+                duration(wallClockMs(c))
+              ),
           },
-          { header: 'Created', sort: (c) => c.createdAt.getTime(), className: 'text-xs', cell: (c) => <LocalTime at={c.createdAt} /> },
+          {
+            header: 'Created',
+            sort: (c) => c.createdAt.getTime(),
+            className: 'text-xs',
+            cell: (c) => <LocalTime at={c.createdAt} />,
+          },
         ]}
       />
     </div>

@@ -28,7 +28,11 @@ function parseSide(v: unknown): CompareSide | null {
   return { modelId: parts.join('|'), outputMode: mode, agent };
 }
 
-export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ComparePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePage('viewer');
   const sp = await searchParams;
   const filters = parseFilters(sp);
@@ -40,7 +44,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const picker = (name: 'a' | 'b', label: string) => (
     <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
       {label}
-      <select name={name} defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''} className="max-w-sm rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900" required>
+      <select
+        name={name}
+        defaultValue={typeof sp[name] === 'string' ? (sp[name] as string) : ''}
+        className="max-w-sm rounded border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900"
+        required
+      >
         <option value="">Choose a target…</option>
         {targets.map((t) => (
           <option key={sideValue(t)} value={sideValue(t)}>
@@ -61,52 +70,80 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <div>
         <h1 className="text-2xl font-semibold">Compare two targets</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Differences per domain, and an exact McNemar test on the fixtures both ran: one pair per fixture, each side&apos;s outcome the
-          majority of its valid attempts there.
+          Differences per domain, and an exact McNemar test on the fixtures both ran: one pair per fixture, each
+          side&apos;s outcome the majority of its valid attempts there.
         </p>
       </div>
-      <form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3" aria-label="Targets to compare">
+      <form
+        method="get"
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3"
+        aria-label="Targets to compare"
+      >
         {picker('a', 'First (A)')}
         {picker('b', 'Second (B)')}
         <fieldset className="flex flex-col gap-1 text-sm">
           <legend className="sr-only">Campaigns left out by default</legend>
           <label className="flex items-center gap-2">
-            <input type="checkbox" name="legacy" value="1" defaultChecked={filters.legacy === '1'} className="h-4 w-4" /> Include legacy
+            <input
+              type="checkbox"
+              name="legacy"
+              value="1"
+              defaultChecked={filters.legacy === '1'}
+              className="h-4 w-4"
+            />{' '}
+            Include legacy
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" name="incomplete" value="1" defaultChecked={filters.incomplete === '1'} className="h-4 w-4" /> Include incomplete
+            <input
+              type="checkbox"
+              name="incomplete"
+              value="1"
+              defaultChecked={filters.incomplete === '1'}
+              className="h-4 w-4"
+            />{' '}
+            Include incomplete
           </label>
         </fieldset>
-        <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <button
+          type="submit"
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
           Compare
         </button>
       </form>
       {!report || !c ? (
-        <EmptyState title="Choose two targets">Pick a model and output mode for each side, then press Compare.</EmptyState>
+        <EmptyState title="Choose two targets">
+          Pick a model and output mode for each side, then press Compare.
+        </EmptyState>
       ) : (
         <>
           <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="mcnemar">
             <p className="text-slate-600">
               A = <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} />, B ={' '}
-              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />, over {report.included.length} included campaign(s).
+              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />, over{' '}
+              {report.included.length} included campaign(s).
             </p>
             {c.pairs.length === 0 ? (
               <p className="mt-2 font-medium text-amber-800">
-                No fixture has valid attempts from both sides in the included campaigns, so there is nothing to test. Include legacy or incomplete
-                campaigns, or choose targets that ran the same fixtures.
+                No fixture has valid attempts from both sides in the included campaigns, so there is nothing to test.
+                Include legacy or incomplete campaigns, or choose targets that ran the same fixtures.
               </p>
             ) : (
               <>
                 <p className="mt-2 font-medium">
                   Exact McNemar test: p = {c.pValue < 0.0001 ? c.pValue.toExponential(2) : c.pValue.toFixed(4)}{' '}
                   <span className="font-normal text-slate-600">
-                    ({c.pValue < 0.05 ? 'the imbalance is unlikely to be chance at the 5% level' : 'no evidence of a difference at the 5% level'})
+                    (
+                    {c.pValue < 0.05
+                      ? 'the imbalance is unlikely to be chance at the 5% level'
+                      : 'no evidence of a difference at the 5% level'}
+                    )
                   </span>
                 </p>
                 <p className="mt-1 text-slate-700">
-                  Of {c.pairs.length} fixtures both ran: A passed and B failed on {c.b}; A failed and B passed on {c.c}; both passed {c.bothPassed};
-                  both failed {c.bothFailed}; {c.tiesLeftOut} left out because a side split evenly. Only A ran {c.onlyFirst}; only B ran{' '}
-                  {c.onlySecond}.
+                  Of {c.pairs.length} fixtures both ran: A passed and B failed on {c.b}; A failed and B passed on {c.c};
+                  both passed {c.bothPassed}; both failed {c.bothFailed}; {c.tiesLeftOut} left out because a side split
+                  evenly. Only A ran {c.onlyFirst}; only B ran {c.onlySecond}.
                 </p>
               </>
             )}
@@ -118,14 +155,34 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               testId="compare-domains"
               columns={[
                 { header: 'Domain', className: 'font-medium', cell: (d) => d.domain },
-                { header: <>A: <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} /></>, cell: (d) => <RateCell rate={d.a} /> },
-                { header: <>B: <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} /></>, cell: (d) => <RateCell rate={d.b} /> },
+                {
+                  header: (
+                    <>
+                      A:{' '}
+                      <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} />
+                    </>
+                  ),
+                  cell: (d) => <RateCell rate={d.a} />,
+                },
+                {
+                  header: (
+                    <>
+                      B:{' '}
+                      <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />
+                    </>
+                  ),
+                  cell: (d) => <RateCell rate={d.b} />,
+                },
                 {
                   header: 'A − B',
                   title: 'Difference in mean success, in percentage points',
                   className: 'tabular-nums',
                   cell: (d) => (
-                    <span className={d.diff === null ? '' : d.diff > 0 ? 'text-emerald-700' : d.diff < 0 ? 'text-rose-700' : ''}>
+                    <span
+                      className={
+                        d.diff === null ? '' : d.diff > 0 ? 'text-emerald-700' : d.diff < 0 ? 'text-rose-700' : ''
+                      }
+                    >
                       {d.diff === null ? DASH : `${d.diff > 0 ? '+' : ''}${(d.diff * 100).toFixed(1)} pts`}
                     </span>
                   ),

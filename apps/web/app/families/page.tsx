@@ -11,7 +11,11 @@ import { services } from '@/lib/services';
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Task families · GitBench' };
 
-export default async function FamiliesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function FamiliesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePage('viewer');
   const filters = parseFilters(await searchParams);
   const { db } = services();
@@ -21,8 +25,8 @@ export default async function FamiliesPage({ searchParams }: { searchParams: Pro
       <div>
         <h1 className="text-2xl font-semibold">Task families</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Three research benchmarks run here as families of their own, each scored with its paper&apos;s metrics. Every rate shows its
-          numerator, denominator and Wilson 95% interval.{' '}
+          Three research benchmarks run here as families of their own, each scored with its paper&apos;s metrics. Every
+          rate shows its numerator, denominator and Wilson 95% interval.{' '}
           <Link className="text-indigo-700 underline" href="/methodology#families">
             How they compare with the papers
           </Link>
@@ -31,7 +35,12 @@ export default async function FamiliesPage({ searchParams }: { searchParams: Pro
       </div>
       <FamilyFilters action="/families" filters={filters} campaigns={campaigns} />
       {boards.map((board) => (
-        <section key={board.family} aria-labelledby={`family-${board.family}`} className="space-y-2" data-testid={`family-section-${board.family}`}>
+        <section
+          key={board.family}
+          aria-labelledby={`family-${board.family}`}
+          className="space-y-2"
+          data-testid={`family-section-${board.family}`}
+        >
           <h2 id={`family-${board.family}`} className="text-lg font-semibold">
             <Link className="hover:underline" href={`/families/${board.family}${filtersQuery(filters)}`}>
               {FAMILY_TITLES[board.family]}

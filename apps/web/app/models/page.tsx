@@ -37,26 +37,27 @@ function SliceTable({ title, cells, testId }: { title: string; cells: SliceCell[
       testId={testId}
       columns={[
         { header: title, className: 'font-medium', sort: (k) => k, cell: (k) => k },
-        ...modes.map(
-          (m): Column<string> => ({
-            header: m,
-            sort: (k) => cells.find((x) => x.key === k && label(x) === m)?.rate.value ?? null,
-            cell: (k) => {
-              const c = cells.find((x) => x.key === k && label(x) === m);
-              if (!c) return <span title="No attempt in this slice">{DASH}</span>;
-              return (
-                <>
-                  <RateCell rate={c.rate} />
-                  {c.classified > 0 ? (
-                    <div className={`text-xs ${c.flaky > 0 ? 'text-amber-700' : 'text-slate-500'}`} title="Flaky fixture series of all series in this slice">
-                      {c.flaky}/{c.classified} flaky
-                    </div>
-                  ) : null}
-                </>
-              );
-            },
-          }),
-        ),
+        ...modes.map((m): Column<string> => ({
+          header: m,
+          sort: (k) => cells.find((x) => x.key === k && label(x) === m)?.rate.value ?? null,
+          cell: (k) => {
+            const c = cells.find((x) => x.key === k && label(x) === m);
+            if (!c) return <span title="No attempt in this slice">{DASH}</span>;
+            return (
+              <>
+                <RateCell rate={c.rate} />
+                {c.classified > 0 ? (
+                  <div
+                    className={`text-xs ${c.flaky > 0 ? 'text-amber-700' : 'text-slate-500'}`}
+                    title="Flaky fixture series of all series in this slice"
+                  >
+                    {c.flaky}/{c.classified} flaky
+                  </div>
+                ) : null}
+              </>
+            );
+          },
+        })),
       ]}
     />
   );
@@ -68,7 +69,10 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
     <div className="space-y-5">
       <div>
         <h1 className="text-2xl font-semibold">Models</h1>
-        <p className="mt-1 text-sm text-slate-600">Every model that has run in a campaign; open one for its results by domain, difficulty, output mode and over time.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Every model that has run in a campaign; open one for its results by domain, difficulty, output mode and over
+          time.
+        </p>
       </div>
       <DataTable
         rows={ids}
@@ -78,7 +82,11 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
         search
         empty={
           <EmptyState title="No model has run yet">
-            Launch a campaign from the <Link className="text-indigo-700 underline" href="/campaigns/new">new campaign form</Link> to see models here.
+            Launch a campaign from the{' '}
+            <Link className="text-indigo-700 underline" href="/campaigns/new">
+              new campaign form
+            </Link>{' '}
+            to see models here.
           </EmptyState>
         }
         columns={[
@@ -88,7 +96,10 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
             cell: (m) =>
               models
                 .filter((x) => x.modelId === m)
-                .map((x) => `${modeWithAgent(x.outputMode, x.agent)}: ${x.campaigns} campaign${x.campaigns === 1 ? '' : 's'}`)
+                .map(
+                  (x) =>
+                    `${modeWithAgent(x.outputMode, x.agent)}: ${x.campaigns} campaign${x.campaigns === 1 ? '' : 's'}`,
+                )
                 .join(' · '),
           },
         ]}
@@ -97,7 +108,11 @@ function ModelIndex({ models }: { models: Awaited<ReturnType<typeof listModels>>
   );
 }
 
-export default async function ModelPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ModelPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePage('viewer');
   const sp = await searchParams;
   const id = typeof sp.id === 'string' ? sp.id : undefined;
@@ -127,14 +142,15 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
         </h1>
         {isSimulatedModelId(report.modelId) ? (
           <p className="rounded border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
-            Simulated: a seeded coin answers each fixture with a probability set by its difficulty. These results show how the dashboard reports
-            flaky fixtures and pass_any_at_n; they say nothing about any model.
+            Simulated: a seeded coin answers each fixture with a probability set by its difficulty. These results show
+            how the dashboard reports flaky fixtures and pass_any_at_n; they say nothing about any model.
           </p>
         ) : null}
         <FiltersBar action="/models" filters={filters} options={options} hidden={{ id }} oneSuite />
         <SuiteNote suite={report.suite} what="Its targets, by domain and by difficulty are" />
         <p className="text-sm text-slate-600">
-          {report.included.length} of {report.campaignsWithModel.length} campaign(s) with this model included under these filters.
+          {report.included.length} of {report.campaignsWithModel.length} campaign(s) with this model included under
+          these filters.
         </p>
       </div>
 
@@ -153,7 +169,11 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
       </Section>
       {agentTargets.length > 0 ? (
         <Section title="As an agent" id="agent">
-          <AgentStatsTable rows={agentTargets} campaignNames={Object.fromEntries(report.campaignsWithModel.map((c) => [c.id, c.name]))} testId="model-agent-stats" />
+          <AgentStatsTable
+            rows={agentTargets}
+            campaignNames={Object.fromEntries(report.campaignsWithModel.map((c) => [c.id, c.name]))}
+            testId="model-agent-stats"
+          />
         </Section>
       ) : null}
       {report.byDomain.length > 0 ? (
@@ -191,7 +211,11 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
                   <Link className="text-indigo-700 hover:underline" href={`/campaigns/${r.campaignId}`}>
                     {r.name}
                   </Link>{' '}
-                  {r.legacy ? <LegacyBadge /> : r.complete ? null : <span className="text-xs text-amber-700">incomplete</span>}
+                  {r.legacy ? (
+                    <LegacyBadge />
+                  ) : r.complete ? null : (
+                    <span className="text-xs text-amber-700">incomplete</span>
+                  )}
                 </>
               ),
             },
@@ -233,7 +257,10 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
               sort: (r) => `${r.summary.series.domain}/${r.summary.series.fixtureId}`,
               cell: (r) => (
                 <>
-                  <Link className="text-indigo-700 hover:underline" href={fixtureHref(r.summary.series.domain, r.summary.series.fixtureId, fixtures.campaign?.id)}>
+                  <Link
+                    className="text-indigo-700 hover:underline"
+                    href={fixtureHref(r.summary.series.domain, r.summary.series.fixtureId, fixtures.campaign?.id)}
+                  >
                     {r.summary.series.domain}/{r.summary.series.fixtureId}
                   </Link>{' '}
                   <span className="text-xs text-slate-500">{r.summary.series.difficulty}</span>
@@ -244,7 +271,15 @@ export default async function ModelPage({ searchParams }: { searchParams: Promis
             {
               header: 'Classification',
               sort: (r) => (r.summary.classification.applicable ? r.summary.classification.class : null),
-              cell: (r) => (r.summary.classification.applicable ? <SeriesClassBadge cls={r.summary.classification.class} plannedTrials={r.summary.series.plannedTrials} /> : <NotApplicableNote />),
+              cell: (r) =>
+                r.summary.classification.applicable ? (
+                  <SeriesClassBadge
+                    cls={r.summary.classification.class}
+                    plannedTrials={r.summary.series.plannedTrials}
+                  />
+                ) : (
+                  <NotApplicableNote />
+                ),
             },
             {
               header: 'Valid passed',

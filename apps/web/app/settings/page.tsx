@@ -13,8 +13,8 @@ export default async function SettingsPage() {
     <div className="max-w-3xl space-y-3">
       <h1 className="text-2xl font-semibold">Settings</h1>
       <p className="text-sm text-slate-600" data-testid="settings-viewer">
-        As a viewer you read results and change nothing, so there is nothing to set here. API tokens need the member role, and users, provider
-        keys and the audit log the admin role: ask an admin.
+        As a viewer you read results and change nothing, so there is nothing to set here. API tokens need the member
+        role, and users, provider keys and the audit log the admin role: ask an admin.
       </p>
     </div>
   );

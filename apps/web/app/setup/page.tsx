@@ -12,8 +12,8 @@ export default async function SetupPage() {
     <div className="mx-auto max-w-sm space-y-4">
       <h1 className="text-2xl font-semibold">Create the first admin</h1>
       <p className="text-sm text-slate-600">
-        GitBench has no users yet. The account you create here is its first admin; this page closes as soon as it exists. (The same is possible
-        from a shell: <code>gitbench user create --admin</code>.)
+        GitBench has no users yet. The account you create here is its first admin; this page closes as soon as it
+        exists. (The same is possible from a shell: <code>gitbench user create --admin</code>.)
       </p>
       <CredentialsForm next="/" firstAdmin />
     </div>

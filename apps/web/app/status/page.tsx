@@ -16,7 +16,11 @@ export default async function StatusPage() {
             System status
           </h1>
           {/* A plain link: the page runs every check when it is served, so loading it again is the refresh. */}
-          <a href="/status" className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50" data-testid="status-refresh">
+          <a
+            href="/status"
+            className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50"
+            data-testid="status-refresh"
+          >
             Check again
           </a>
         </div>
@@ -28,7 +32,11 @@ export default async function StatusPage() {
       </div>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
         {checks.map((c) => (
-          <li key={c.name} className="flex flex-wrap items-start gap-x-4 gap-y-1 px-4 py-3 sm:flex-nowrap" data-testid={`service-${c.name}`}>
+          <li
+            key={c.name}
+            className="flex flex-wrap items-start gap-x-4 gap-y-1 px-4 py-3 sm:flex-nowrap"
+            data-testid={`service-${c.name}`}
+          >
             <span
               className={`mt-1 inline-block h-2.5 w-2.5 rounded-full ${c.ok ? 'bg-emerald-500' : 'bg-rose-500'}`}
               aria-hidden
@@ -36,7 +44,9 @@ export default async function StatusPage() {
             <div className="flex-1">
               <div className="font-medium">
                 {c.name}{' '}
-                <span className={c.ok ? 'text-emerald-700' : 'text-rose-700'}>{c.ok ? 'reachable' : 'unreachable'}</span>
+                <span className={c.ok ? 'text-emerald-700' : 'text-rose-700'}>
+                  {c.ok ? 'reachable' : 'unreachable'}
+                </span>
               </div>
               <div className="text-sm text-slate-600">{c.detail}</div>
             </div>

@@ -40,19 +40,30 @@ function hashFacts(a: AttemptRecord, ev: AttemptEvidence | null): [string, React
   return [
     ['attempt', <Copyable key="id" text={a.id} label="attempt id" />],
     ['fixture input hash', <Copyable key="input" text={a.inputHash ?? fx.inputHash} label="fixture input hash" />],
-    ['fixture definition hash', <Copyable key="definition" text={ev?.origin === 'gitbench' ? ev.scoring?.hashes.definition : undefined} label="fixture definition hash" />],
+    [
+      'fixture definition hash',
+      <Copyable
+        key="definition"
+        text={ev?.origin === 'gitbench' ? ev.scoring?.hashes.definition : undefined}
+        label="fixture definition hash"
+      />,
+    ],
     ['rendered prompt hash', <Copyable key="prompt" text={a.promptHash} label="rendered prompt hash" />],
     ['expected output hash', <Copyable key="expected" text={a.expectedHash} label="expected output hash" />],
     ['scorer config hash', <Copyable key="scorer" text={a.scorerConfigHash} label="scorer config hash" />],
     ['request config hash', <Copyable key="request" text={a.requestConfigHash} label="request config hash" />],
     ['model output hash', <Copyable key="output" text={a.outputHash} label="model output hash" />],
-    ['sandbox image', a.sandboxImage ? <Copyable key="image" text={a.sandboxImage} label="sandbox image" /> : 'none (scored on text)'],
+    [
+      'sandbox image',
+      a.sandboxImage ? <Copyable key="image" text={a.sandboxImage} label="sandbox image" /> : 'none (scored on text)',
+    ],
     ['GitBench (worker)', productVersion(a.productVersion, a.productDirty)],
     ['profile', a.target.profile],
     [
       'queued / started / finished',
       <span key="times" className="font-sans" data-testid="attempt-times">
-        <LocalTime at={a.queuedAt} seconds /> / <LocalTime at={a.startedAt} seconds /> / <LocalTime at={a.finishedAt} seconds />
+        <LocalTime at={a.queuedAt} seconds /> / <LocalTime at={a.startedAt} seconds /> /{' '}
+        <LocalTime at={a.finishedAt} seconds />
       </span>,
     ],
   ];

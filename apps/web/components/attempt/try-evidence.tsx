@@ -18,7 +18,7 @@ function OutputVsExpected({ ev, expected }: { ev: AttemptEvidence | null; expect
         </div>
         <div>
           <div className="text-xs font-medium text-slate-500">Expected</div>
-          <Pre label="expected" copy={ev?.expected ?? expected ? 'expected output' : undefined}>
+          <Pre label="expected" copy={(ev?.expected ?? expected) ? 'expected output' : undefined}>
             {ev?.expected ?? String(expected ?? '(not recorded)')}
           </Pre>
         </div>

@@ -84,12 +84,21 @@ export type DraftUpdate = (patch: Partial<CampaignDraft>) => void;
 /** The body POST /api/campaigns (and its estimate) takes for this draft. */
 export function draftBody(d: CampaignDraft) {
   const chosen = Object.entries(d.models).map(([m, effort]) => (effort ? `${m}#${effort}` : m));
-  const extra = d.extraModels.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  const extra = d.extraModels
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     name: d.name.trim(),
     models: [...chosen, ...extra],
     outputModes: d.outputModes,
-    fixtures: { suiteDir: d.suiteDir || 'fixtures', domains: d.domains, difficulties: d.difficulties, tags: d.tags, ids: [] as string[] },
+    fixtures: {
+      suiteDir: d.suiteDir || 'fixtures',
+      domains: d.domains,
+      difficulties: d.difficulties,
+      tags: d.tags,
+      ids: [] as string[],
+    },
     trials: Number(d.trials),
     seed: Number(d.seed),
     ...(d.judgeProfile.trim() ? { judgeProfile: d.judgeProfile.trim() } : {}),

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 
 /** The form's text inputs and selects share one look. */
-export const inputClass = 'mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-indigo-500';
+export const inputClass =
+  'mt-1 w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-2 focus:outline-indigo-500';
 
 export function FieldError({ errors, id }: { errors?: string[]; id: string }) {
   if (!errors?.length) return null;
@@ -37,7 +38,8 @@ export function TextField({
   min?: number;
   max?: number;
 }) {
-  const describedBy = [hint ? `${id}-hint` : null, errors?.length ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [hint ? `${id}-hint` : null, errors?.length ? `${id}-err` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="text-sm">
       <label className="font-medium" htmlFor={id}>

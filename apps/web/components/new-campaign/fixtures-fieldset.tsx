@@ -36,7 +36,12 @@ export function FixturesFieldset({
     <Fieldset legend="Fixtures" error={<FieldError id={`${uid}-fx-err`} errors={errors} />}>
       <label className="block text-sm" htmlFor={`${uid}-suite`}>
         Suite
-        <select id={`${uid}-suite`} className={inputClass} value={draft.suiteDir} onChange={(e) => update({ suiteDir: e.target.value, domains: [], tags: [] })}>
+        <select
+          id={`${uid}-suite`}
+          className={inputClass}
+          value={draft.suiteDir}
+          onChange={(e) => update({ suiteDir: e.target.value, domains: [], tags: [] })}
+        >
           {suites.map((s) => (
             <option key={s.dir} value={s.dir}>
               {s.dir} (version {s.version})
@@ -46,8 +51,8 @@ export function FixturesFieldset({
       </label>
       {suites.length === 0 ? (
         <p className="mt-2 rounded border border-rose-200 bg-rose-50 p-2 text-sm text-rose-800" role="alert">
-          No fixture suite is available to this web app. Set GITBENCH_SUITES to suite directories (relative to GITBENCH_ROOT, the
-          repository) and restart it.
+          No fixture suite is available to this web app. Set GITBENCH_SUITES to suite directories (relative to
+          GITBENCH_ROOT, the repository) and restart it.
         </p>
       ) : (
         <p className="mt-2 text-xs text-slate-500">Leave a group empty to take all of it; groups combine with AND.</p>
@@ -58,7 +63,12 @@ export function FixturesFieldset({
           <div className="mt-1 flex max-h-40 flex-wrap gap-x-4 gap-y-1 overflow-auto text-sm">
             {values.map((v) => (
               <label key={v} className="flex items-center gap-1.5">
-                <input type="checkbox" className="h-4 w-4" checked={draft[key].includes(v)} onChange={() => update({ [key]: toggle(draft[key], v) })} />
+                <input
+                  type="checkbox"
+                  className="h-4 w-4"
+                  checked={draft[key].includes(v)}
+                  onChange={() => update({ [key]: toggle(draft[key], v) })}
+                />
                 {v}
               </label>
             ))}

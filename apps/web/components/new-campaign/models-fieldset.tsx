@@ -48,7 +48,11 @@ export function ModelsFieldset({
                     }}
                   />
                   <label htmlFor={`${uid}-m-${m}`}>{m}</label>
-                  {simulated.test(m) ? <span className="rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800">simulated</span> : null}
+                  {simulated.test(m) ? (
+                    <span className="rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800">
+                      simulated
+                    </span>
+                  ) : null}
                   {checked ? (
                     <label className="ml-4 flex items-center gap-1 text-xs text-slate-600">
                       reasoning effort
@@ -74,7 +78,12 @@ export function ModelsFieldset({
       ))}
       <label className="mt-3 block text-sm" htmlFor={`${uid}-extra`}>
         Other model ids (space or comma separated, <code>model#effort</code> allowed)
-        <input id={`${uid}-extra`} className={inputClass} value={draft.extraModels} onChange={(e) => update({ extraModels: e.target.value })} />
+        <input
+          id={`${uid}-extra`}
+          className={inputClass}
+          value={draft.extraModels}
+          onChange={(e) => update({ extraModels: e.target.value })}
+        />
       </label>
     </Fieldset>
   );

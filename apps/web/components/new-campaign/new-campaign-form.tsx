@@ -3,7 +3,15 @@
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { LaunchConfirmation } from '../launch-estimate';
-import { draftBody, errorsUnder, INITIAL_DRAFT, NO_ERRORS, withoutFieldError, type CampaignDraft, type Errors } from './draft';
+import {
+  draftBody,
+  errorsUnder,
+  INITIAL_DRAFT,
+  NO_ERRORS,
+  withoutFieldError,
+  type CampaignDraft,
+  type Errors,
+} from './draft';
 import { EstimateBar } from './estimate-bar';
 import { TextField } from './fields';
 import { FixturesFieldset } from './fixtures-fieldset';
@@ -32,7 +40,9 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   const uid = useId();
   const [draft, setDraft] = useState<CampaignDraft>(INITIAL_DRAFT);
   const update = useCallback((patch: Partial<CampaignDraft>) => setDraft((d) => ({ ...d, ...patch })), []);
-  const { options, loadError } = useFormOptions((o) => setDraft((d) => ({ ...d, suiteDir: d.suiteDir || o.suites[0]?.dir || 'fixtures' })));
+  const { options, loadError } = useFormOptions((o) =>
+    setDraft((d) => ({ ...d, suiteDir: d.suiteDir || o.suites[0]?.dir || 'fixtures' })),
+  );
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const [submitting, setSubmitting] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -53,14 +63,21 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   async function launchNow() {
     setSubmitting(true);
     try {
-      const r = await fetch('/api/campaigns', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch('/api/campaigns', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = await r.json().catch(() => ({}));
       if (r.status === 201 || r.ok) {
         router.push(`/campaigns/${(json as { campaignId: string }).campaignId}`);
         return;
       }
       const errs = json as Partial<Errors> & { error?: string };
-      setErrors({ formErrors: errs.formErrors ?? (errs.error ? [errs.error] : [`The server answered ${r.status}.`]), fieldErrors: errs.fieldErrors ?? {} });
+      setErrors({
+        formErrors: errs.formErrors ?? (errs.error ? [errs.error] : [`The server answered ${r.status}.`]),
+        fieldErrors: errs.fieldErrors ?? {},
+      });
     } catch (err) {
       setErrors({ formErrors: [`Could not reach the server: ${(err as Error).message}`], fieldErrors: {} });
     } finally {
@@ -69,8 +86,18 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
     }
   }
 
-  if (loadError) return <p className="rounded border border-rose-200 bg-rose-50 p-4 text-sm text-rose-800" role="alert">{loadError}</p>;
-  if (!options) return <p className="text-sm text-slate-600" role="status">Loading the configured models and suites…</p>;
+  if (loadError)
+    return (
+      <p className="rounded border border-rose-200 bg-rose-50 p-4 text-sm text-rose-800" role="alert">
+        {loadError}
+      </p>
+    );
+  if (!options)
+    return (
+      <p className="text-sm text-slate-600" role="status">
+        Loading the configured models and suites…
+      </p>
+    );
 
   const fe = (path: string) => errors.fieldErrors[path];
   const under = (prefix: string) => errorsUnder(errors, prefix);
@@ -95,12 +122,51 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
           }}
         />
       </div>
-      <ModelsFieldset uid={uid} profiles={options.profiles} draft={draft} update={update} errors={under('models')} simulated={new RegExp(vocabulary.simulatedModelPattern)} />
-      <OutputModesFieldset uid={uid} draft={draft} update={update} errors={under('outputModes')} agentErrors={under('agent')} agents={options.agents} agentsErrors={under('agents')} />
-      <FixturesFieldset uid={uid} suites={options.suites} draft={draft} update={update} errors={under('fixtures')} difficultyOrder={vocabulary.difficulties} />
+      <ModelsFieldset
+        uid={uid}
+        profiles={options.profiles}
+        draft={draft}
+        update={update}
+        errors={under('models')}
+        simulated={new RegExp(vocabulary.simulatedModelPattern)}
+      />
+      <OutputModesFieldset
+        uid={uid}
+        draft={draft}
+        update={update}
+        errors={under('outputModes')}
+        agentErrors={under('agent')}
+        agents={options.agents}
+        agentsErrors={under('agents')}
+      />
+      <FixturesFieldset
+        uid={uid}
+        suites={options.suites}
+        draft={draft}
+        update={update}
+        errors={under('fixtures')}
+        difficultyOrder={vocabulary.difficulties}
+      />
       <div className="grid gap-4 sm:grid-cols-3">
-        <TextField id={`${uid}-trials`} label="Trials" type="number" min={1} max={20} value={draft.trials} errors={fe('trials')} onChange={(v) => update({ trials: v })} />
-        <TextField id={`${uid}-seed`} label="Seed" type="number" min={0} value={draft.seed} errors={fe('seed')} onChange={(v) => update({ seed: v })} />
+        <TextField
+          id={`${uid}-trials`}
+          label="Trials"
+          type="number"
+          min={1}
+          max={20}
+          value={draft.trials}
+          errors={fe('trials')}
+          onChange={(v) => update({ trials: v })}
+        />
+        <TextField
+          id={`${uid}-seed`}
+          label="Seed"
+          type="number"
+          min={0}
+          value={draft.seed}
+          errors={fe('seed')}
+          onChange={(v) => update({ seed: v })}
+        />
         <TextField
           id={`${uid}-judge`}
           label="Judge profile (optional)"
@@ -110,9 +176,23 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
           onChange={(v) => update({ judgeProfile: v })}
         />
       </div>
-      <EstimateBar estimate={estimate} invalid={invalid} ready={ready} trials={body.trials} submitting={submitting} disabled={submitting || confirming} />
+      <EstimateBar
+        estimate={estimate}
+        invalid={invalid}
+        ready={ready}
+        trials={body.trials}
+        submitting={submitting}
+        disabled={submitting || confirming}
+      />
       {confirming && estimate ? (
-        <LaunchConfirmation estimate={estimate} trials={body.trials} name={body.name} busy={submitting} onConfirm={() => void launchNow()} onBack={() => setConfirming(false)} />
+        <LaunchConfirmation
+          estimate={estimate}
+          trials={body.trials}
+          name={body.name}
+          busy={submitting}
+          onConfirm={() => void launchNow()}
+          onBack={() => setConfirming(false)}
+        />
       ) : null}
     </form>
   );

@@ -28,7 +28,8 @@ export function useEstimate(body: CampaignBody, setErrors: Dispatch<SetStateActi
           signal: ctrl.signal,
         });
         const json = await r.json();
-        const launchOnly = (prev: Errors) => Object.fromEntries(Object.entries(prev.fieldErrors).filter(([k]) => k === 'name'));
+        const launchOnly = (prev: Errors) =>
+          Object.fromEntries(Object.entries(prev.fieldErrors).filter(([k]) => k === 'name'));
         if (r.ok) {
           setEstimate(json as Estimate);
           setInvalid(false);
@@ -37,7 +38,10 @@ export function useEstimate(body: CampaignBody, setErrors: Dispatch<SetStateActi
           setEstimate(null);
           setInvalid(true);
           const errs = json as Errors;
-          setErrors((prev) => ({ formErrors: errs.formErrors ?? [], fieldErrors: { ...launchOnly(prev), ...errs.fieldErrors } }));
+          setErrors((prev) => ({
+            formErrors: errs.formErrors ?? [],
+            fieldErrors: { ...launchOnly(prev), ...errs.fieldErrors },
+          }));
         }
       } catch (e) {
         if ((e as Error).name !== 'AbortError') setEstimate(null);

@@ -2,7 +2,14 @@
 
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { alignByStep, stepFailed, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import {
+  alignByStep,
+  stepFailed,
+  stepNumber,
+  type StepHead,
+  type StepPart,
+  type ViewStep,
+} from '@/lib/trajectory/view-model';
 import { repoGist } from './repo-change';
 import { StepCard } from './step-card';
 import { fetchStepPart, getJson, stepsUrl } from './trajectory-api';
@@ -44,15 +51,21 @@ function Cell({ head, prev }: { head: StepHead | null; prev: StepHead | null }) 
     <div className="min-w-0 px-2 text-xs">
       <div className="flex items-center gap-1">
         <span className={failed ? 'text-rose-600' : 'text-emerald-600'}>{failed ? '✗' : '✓'}</span>
-        <span className="truncate font-mono text-slate-800">{head.calls.map((c) => c.label || c.name).join(' ; ') || '(no tool call)'}</span>
+        <span className="truncate font-mono text-slate-800">
+          {head.calls.map((c) => c.label || c.name).join(' ; ') || '(no tool call)'}
+        </span>
       </div>
-      <div className="truncate text-violet-800">{repoGist(head.repo, prev?.repo ?? null) || <span className="text-slate-400">repository unchanged</span>}</div>
+      <div className="truncate text-violet-800">
+        {repoGist(head.repo, prev?.repo ?? null) || <span className="text-slate-400">repository unchanged</span>}
+      </div>
     </div>
   );
 }
 
 async function loadStep(attemptId: string, tryNumber: number, index: number): Promise<ViewStep | null> {
-  const r = await getJson<{ steps: ViewStep[] }>(stepsUrl(attemptId, tryNumber, { from: index, to: index + 1 })).catch(() => null);
+  const r = await getJson<{ steps: ViewStep[] }>(stepsUrl(attemptId, tryNumber, { from: index, to: index + 1 })).catch(
+    () => null,
+  );
   return r?.steps[0] ?? null;
 }
 
@@ -84,7 +97,8 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
     },
     [a, b],
   );
-  const fetchPart = (side: CompareSideProps) => (index: number, part: StepPart) => fetchStepPart(side.attemptId, side.tryNumber, index, part);
+  const fetchPart = (side: CompareSideProps) => (index: number, part: StepPart) =>
+    fetchStepPart(side.attemptId, side.tryNumber, index, part);
   const button = 'rounded border border-slate-300 bg-white px-2 py-1 text-xs hover:bg-slate-50 disabled:opacity-40';
   const scale = Math.max(1, ...a.heads.map((h) => h.modelMs + h.toolMs), ...b.heads.map((h) => h.modelMs + h.toolMs));
 
@@ -92,13 +106,21 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
     <div className="space-y-3" data-testid="compare-view" data-ready={ready ? 'true' : 'false'}>
       <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Jump to">
         <button type="button" className={button} disabled={firstDivergence < 0} onClick={() => open(firstDivergence)}>
-          First step where the repositories part{firstDivergence >= 0 ? ` (step ${stepNumber(firstDivergence)})` : ': none'}
+          First step where the repositories part
+          {firstDivergence >= 0 ? ` (step ${stepNumber(firstDivergence)})` : ': none'}
         </button>
-        <button type="button" className={button} disabled={firstFailureOnlyOne < 0} onClick={() => open(firstFailureOnlyOne)}>
-          First step only one side failed{firstFailureOnlyOne >= 0 ? ` (step ${stepNumber(firstFailureOnlyOne)})` : ': none'}
+        <button
+          type="button"
+          className={button}
+          disabled={firstFailureOnlyOne < 0}
+          onClick={() => open(firstFailureOnlyOne)}
+        >
+          First step only one side failed
+          {firstFailureOnlyOne >= 0 ? ` (step ${stepNumber(firstFailureOnlyOne)})` : ': none'}
         </button>
         <span className="self-center text-xs text-slate-500">
-          {a.heads.length} vs {b.heads.length} steps · <span className="text-amber-700">▌ repositories in a different state (branch, status, operation)</span>
+          {a.heads.length} vs {b.heads.length} steps ·{' '}
+          <span className="text-amber-700">▌ repositories in a different state (branch, status, operation)</span>
         </span>
       </div>
       <div className="rounded-lg border border-slate-200 bg-white">

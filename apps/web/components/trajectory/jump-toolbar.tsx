@@ -19,11 +19,21 @@ export interface JumpToolbarProps {
 export function JumpToolbar({ jumps, jump, steps, limit, scorerCheck, live }: JumpToolbarProps) {
   return (
     <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Jump to">
-      <button type="button" className={button} disabled={jumps.firstFailure === null} onClick={() => jumps.firstFailure !== null && jump(jumps.firstFailure)}>
+      <button
+        type="button"
+        className={button}
+        disabled={jumps.firstFailure === null}
+        onClick={() => jumps.firstFailure !== null && jump(jumps.firstFailure)}
+      >
         First failing command{jumps.firstFailure !== null ? ` (step ${stepNumber(jumps.firstFailure)})` : ': none'}
       </button>
       {limit ? (
-        <button type="button" className={button} disabled={jumps.limit === null} onClick={() => jumps.limit !== null && jump(jumps.limit)}>
+        <button
+          type="button"
+          className={button}
+          disabled={jumps.limit === null}
+          onClick={() => jumps.limit !== null && jump(jumps.limit)}
+        >
           Limit that stopped the agent{jumps.limit !== null ? ` (step ${stepNumber(jumps.limit)})` : ''}
         </button>
       ) : null}
@@ -43,7 +53,8 @@ export function JumpToolbar({ jumps, jump, steps, limit, scorerCheck, live }: Ju
       <KeysHint what="step" />
       {live ? (
         <label className="ml-auto flex items-center gap-1 text-xs text-sky-800" data-testid="live-indicator">
-          <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> Live: {countOf(steps, 'step')} so far ·
+          <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> Live:{' '}
+          {countOf(steps, 'step')} so far ·
           <input type="checkbox" checked={live.follow} onChange={(e) => live.setFollow(e.target.checked)} /> follow
         </label>
       ) : null}

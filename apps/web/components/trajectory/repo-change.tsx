@@ -21,7 +21,11 @@ export function repoGist(repo: HeadRepo | null, prev: HeadRepo | null): string {
 }
 
 function Chip({ label, value, tone }: { label: string; value: number; tone: 'rose' | 'slate' | 'sky' }) {
-  const colours = { rose: 'bg-rose-100 text-rose-800', slate: 'bg-slate-100 text-slate-700', sky: 'bg-sky-100 text-sky-800' }[tone];
+  const colours = {
+    rose: 'bg-rose-100 text-rose-800',
+    slate: 'bg-slate-100 text-slate-700',
+    sky: 'bg-sky-100 text-sky-800',
+  }[tone];
   return (
     <span className={`rounded px-1.5 py-0.5 text-xs tabular-nums ${value ? colours : 'bg-slate-50 text-slate-400'}`}>
       {label} {value}
@@ -31,7 +35,10 @@ function Chip({ label, value, tone }: { label: string; value: number; tone: 'ros
 
 export function DiffLines({ diff }: { diff: string }) {
   return (
-    <pre className="max-h-96 overflow-auto rounded border border-slate-200 bg-white p-2 font-mono text-[11px] leading-4" data-testid="step-diff">
+    <pre
+      className="max-h-96 overflow-auto rounded border border-slate-200 bg-white p-2 font-mono text-[11px] leading-4"
+      data-testid="step-diff"
+    >
       {diff.split('\n').map((line, i) => (
         <div
           key={i}
@@ -79,7 +86,13 @@ export function RepoChange({
   }
   const headMoved = prev !== null && prev.head !== repo.head;
   const branchMoved = prev !== null && prev.branch !== repo.branch;
-  const changed = headMoved || branchMoved || repo.refsChanged.length > 0 || repo.diffBytes > 0 || repo.operations.length > 0 || repo.conflicted > 0;
+  const changed =
+    headMoved ||
+    branchMoved ||
+    repo.refsChanged.length > 0 ||
+    repo.diffBytes > 0 ||
+    repo.operations.length > 0 ||
+    repo.conflicted > 0;
   return (
     <div
       className={`space-y-2 rounded border-l-4 p-2 text-xs ${changed ? 'border-violet-500 bg-violet-50' : 'border-slate-200 bg-slate-50'}`}
@@ -103,7 +116,11 @@ export function RepoChange({
           )}
         </span>
         {repo.operations.map((op) => (
-          <span key={op} className="rounded bg-amber-200 px-1.5 py-0.5 font-semibold uppercase text-amber-900" data-testid="repo-operation">
+          <span
+            key={op}
+            className="rounded bg-amber-200 px-1.5 py-0.5 font-semibold uppercase text-amber-900"
+            data-testid="repo-operation"
+          >
             {op} in progress
           </span>
         ))}
@@ -119,7 +136,14 @@ export function RepoChange({
               <tr key={r.ref}>
                 <td className="pr-3">{r.ref}</td>
                 <td className="pr-3 text-slate-500">{r.before === null ? 'created' : short(r.before)}</td>
-                <td>→ {r.after === null ? <span className="text-rose-700">deleted</span> : <strong>{short(r.after)}</strong>}</td>
+                <td>
+                  →{' '}
+                  {r.after === null ? (
+                    <span className="text-rose-700">deleted</span>
+                  ) : (
+                    <strong>{short(r.after)}</strong>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -131,7 +155,13 @@ export function RepoChange({
             Diff against the step before ({repo.diffBytes.toLocaleString('en-US')} bytes
             {repo.diffTruncatedBytes ? `, ${repo.diffTruncatedBytes.toLocaleString('en-US')} cut when recorded` : ''})
           </summary>
-          <ShowAll clippedBytes={clippedDiff} fetchPart={fetchPart} render={(text) => <DiffLines diff={text} />} initial={repo.diff} what="diff" />
+          <ShowAll
+            clippedBytes={clippedDiff}
+            fetchPart={fetchPart}
+            render={(text) => <DiffLines diff={text} />}
+            initial={repo.diff}
+            what="diff"
+          />
         </details>
       ) : !changed ? (
         <p className="text-slate-500">No change to the repository.</p>

@@ -38,10 +38,18 @@ export function SearchBar({ query, setQuery, search, searching, runSearch, targe
             {search.hits.length ? (
               <>
                 {' '}
-                <button type="button" className={button} onClick={() => jump(search.hits[(hitIndex - 1 + search.hits.length) % search.hits.length]!.index)}>
+                <button
+                  type="button"
+                  className={button}
+                  onClick={() => jump(search.hits[(hitIndex - 1 + search.hits.length) % search.hits.length]!.index)}
+                >
                   ↑ previous
                 </button>{' '}
-                <button type="button" className={button} onClick={() => jump(search.hits[(hitIndex + 1) % search.hits.length]!.index)}>
+                <button
+                  type="button"
+                  className={button}
+                  onClick={() => jump(search.hits[(hitIndex + 1) % search.hits.length]!.index)}
+                >
                   ↓ next
                 </button>
               </>
@@ -50,10 +58,18 @@ export function SearchBar({ query, setQuery, search, searching, runSearch, targe
         ) : null}
       </form>
       {search?.hits.length ? (
-        <ul className="flex max-h-24 flex-wrap gap-1 overflow-auto" aria-label="Search results" data-testid="search-hits">
+        <ul
+          className="flex max-h-24 flex-wrap gap-1 overflow-auto"
+          aria-label="Search results"
+          data-testid="search-hits"
+        >
           {search.hits.map((h) => (
             <li key={h.index}>
-              <button type="button" className={`rounded px-1.5 py-0.5 text-xs ${h.index === target ? 'bg-yellow-300' : 'bg-yellow-100 hover:bg-yellow-200'}`} onClick={() => jump(h.index)}>
+              <button
+                type="button"
+                className={`rounded px-1.5 py-0.5 text-xs ${h.index === target ? 'bg-yellow-300' : 'bg-yellow-100 hover:bg-yellow-200'}`}
+                onClick={() => jump(h.index)}
+              >
                 step {stepNumber(h.index)} <span className="text-slate-500">({h.fields.join(', ')})</span>
               </button>
             </li>

@@ -40,7 +40,9 @@ export function ShowAll({
             }
           }}
         >
-          {state === 'loading' ? 'Loading…' : `Show all of the ${what} (${clippedBytes.toLocaleString('en-US')} more bytes)`}
+          {state === 'loading'
+            ? 'Loading…'
+            : `Show all of the ${what} (${clippedBytes.toLocaleString('en-US')} more bytes)`}
         </button>
       ) : null}
       {state === 'error' ? <p className="text-xs text-rose-700">Could not load the {what}.</p> : null}

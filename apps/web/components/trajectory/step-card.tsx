@@ -1,6 +1,13 @@
 'use client';
 
-import { callLabel, mainArgument, stepNumber, type StepHead, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import {
+  callLabel,
+  mainArgument,
+  stepNumber,
+  type StepHead,
+  type StepPart,
+  type ViewStep,
+} from '@/lib/trajectory/view-model';
 import { Highlighted } from './highlighted';
 import { RepoChange } from './repo-change';
 import { ShowAll } from './show-all';
@@ -13,7 +20,10 @@ const usd = (v: number | null) => (v === null ? '—' : v < 0.01 ? `$${v.toPreci
 /** A tool's output; `complete` (not a clipped preview) gets a Copy button. */
 function Output({ text, complete }: { text: string; complete: boolean }) {
   const pre = (
-    <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words terminal rounded p-2 pr-16 font-mono text-[11px] leading-4" data-testid="tool-output">
+    <pre
+      className="max-h-80 overflow-auto whitespace-pre-wrap break-words terminal rounded p-2 pr-16 font-mono text-[11px] leading-4"
+      data-testid="tool-output"
+    >
       {text ? <Highlighted text={text} /> : '(no output)'}
     </pre>
   );
@@ -32,7 +42,11 @@ function Output({ text, complete }: { text: string; complete: boolean }) {
 function TimingBar({ modelMs, toolMs, scaleMs }: { modelMs: number; toolMs: number; scaleMs: number }) {
   const w = (v: number) => `${Math.max(v > 0 ? 2 : 0, (v / Math.max(1, scaleMs)) * 100)}%`;
   return (
-    <span className="inline-flex h-2 w-32 overflow-hidden rounded bg-slate-100" title={`model ${ms(modelMs)}, tools ${ms(toolMs)}`} aria-hidden>
+    <span
+      className="inline-flex h-2 w-32 overflow-hidden rounded bg-slate-100"
+      title={`model ${ms(modelMs)}, tools ${ms(toolMs)}`}
+      aria-hidden
+    >
       <span className="bg-indigo-400" style={{ width: w(modelMs) }} />
       <span className="bg-teal-500" style={{ width: w(toolMs) }} />
     </span>
@@ -59,7 +73,11 @@ export function StepCard({
   limitStep: string | null;
   fetchPart: (index: number, part: StepPart) => Promise<string>;
 }) {
-  const failedCalls = new Set(step.results.filter((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0)).map((r) => r.callId));
+  const failedCalls = new Set(
+    step.results
+      .filter((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0))
+      .map((r) => r.callId),
+  );
   for (const c of step.toolCalls) if (c.parseError) failedCalls.add(c.id);
   const offset = Date.parse(step.startedAt) - startMs;
   return (
@@ -75,7 +93,8 @@ export function StepCard({
         <span className="tabular-nums">+{ms(Math.max(0, offset))}</span>
         <TimingBar modelMs={step.modelMs} toolMs={step.toolMs} scaleMs={scaleMs} />
         <span className="tabular-nums" data-testid="step-timing">
-          <span className="text-indigo-700">model {ms(step.modelMs)}</span> · <span className="text-teal-700">tools {ms(step.toolMs)}</span>
+          <span className="text-indigo-700">model {ms(step.modelMs)}</span> ·{' '}
+          <span className="text-teal-700">tools {ms(step.toolMs)}</span>
         </span>
         <span className="tabular-nums" data-testid="step-tokens">
           tokens in {n(step.usage.inputTokens)} / out {n(step.usage.outputTokens)}
@@ -87,7 +106,11 @@ export function StepCard({
         {step.finishReason && step.finishReason !== 'tool_calls' && step.finishReason !== 'stop' ? (
           <span className="rounded bg-amber-100 px-1.5 text-amber-800">finish: {step.finishReason}</span>
         ) : null}
-        {step.retries ? <span className="rounded bg-amber-100 px-1.5 text-amber-800">{step.retries} retr{step.retries === 1 ? 'y' : 'ies'}</span> : null}
+        {step.retries ? (
+          <span className="rounded bg-amber-100 px-1.5 text-amber-800">
+            {step.retries} retr{step.retries === 1 ? 'y' : 'ies'}
+          </span>
+        ) : null}
         {step.formatStrike ? <span className="rounded bg-amber-100 px-1.5 text-amber-800">format strike</span> : null}
         {failedCalls.size ? <span className="rounded bg-rose-100 px-1.5 text-rose-800">failed</span> : null}
         {limitStep ? (
@@ -126,7 +149,9 @@ export function StepCard({
           )}
         />
       ) : null}
-      {step.runtimeNote ? <p className="rounded bg-amber-50 p-2 text-xs text-amber-900">Runtime: {step.runtimeNote}</p> : null}
+      {step.runtimeNote ? (
+        <p className="rounded bg-amber-50 p-2 text-xs text-amber-900">Runtime: {step.runtimeNote}</p>
+      ) : null}
 
       {step.toolCalls.map((call) => {
         const result = step.results.find((r) => r.callId === call.id);
@@ -145,8 +170,18 @@ export function StepCard({
               )}
               {main !== null && !step.clipped.arguments[call.id] ? <CopyButton text={main} label="command" /> : null}
               {result ? (
-                <span className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`} data-testid="exit-code">
-                  {result.timedOut ? 'timed out' : result.exitCode !== null ? `exit ${result.exitCode}` : result.isError ? 'error' : 'ok'} · {ms(result.durationMs)}
+                <span
+                  className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`}
+                  data-testid="exit-code"
+                >
+                  {result.timedOut
+                    ? 'timed out'
+                    : result.exitCode !== null
+                      ? `exit ${result.exitCode}`
+                      : result.isError
+                        ? 'error'
+                        : 'ok'}{' '}
+                  · {ms(result.durationMs)}
                 </span>
               ) : (
                 <span className="text-slate-400">no result</span>
@@ -162,7 +197,10 @@ export function StepCard({
               ) : null}
             </div>
             {multiline ? (
-              <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-800" data-testid="call-argument">
+              <pre
+                className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-800"
+                data-testid="call-argument"
+              >
                 <Highlighted text={main} />
               </pre>
             ) : null}
@@ -180,7 +218,9 @@ export function StepCard({
                 )}
               />
             </details>
-            {call.parseError ? <p className="rounded bg-rose-50 p-2 text-xs text-rose-900">Arguments refused: {call.parseError}</p> : null}
+            {call.parseError ? (
+              <p className="rounded bg-rose-50 p-2 text-xs text-rose-900">Arguments refused: {call.parseError}</p>
+            ) : null}
             {result ? (
               <>
                 <ShowAll
@@ -192,7 +232,8 @@ export function StepCard({
                 />
                 {result.truncatedBytes ? (
                   <p className="text-[11px] text-slate-500">
-                    The model saw {(result.outputBytes - result.truncatedBytes).toLocaleString('en-US')} of {result.outputBytes.toLocaleString('en-US')} bytes (head and tail).
+                    The model saw {(result.outputBytes - result.truncatedBytes).toLocaleString('en-US')} of{' '}
+                    {result.outputBytes.toLocaleString('en-US')} bytes (head and tail).
                   </p>
                 ) : null}
               </>
@@ -201,7 +242,12 @@ export function StepCard({
         );
       })}
 
-      <RepoChange repo={step.repo} prev={prev?.repo ?? null} clippedDiff={step.clipped.diff} fetchPart={() => fetchPart(step.index, { kind: 'diff' })} />
+      <RepoChange
+        repo={step.repo}
+        prev={prev?.repo ?? null}
+        clippedDiff={step.clipped.diff}
+        fetchPart={() => fetchPart(step.index, { kind: 'diff' })}
+      />
     </article>
   );
 }

@@ -33,14 +33,17 @@ export function StepPages({ heads, page, setPage, steps, target, limit, fetchPar
         </button>
         <span data-testid="step-page">
           {/* Numbered from 1, as the steps and the rail are. */}
-          Steps {heads.length ? page * STEP_PAGE + 1 : 0}–{Math.min(heads.length, (page + 1) * STEP_PAGE)} of {heads.length}
+          Steps {heads.length ? page * STEP_PAGE + 1 : 0}–{Math.min(heads.length, (page + 1) * STEP_PAGE)} of{' '}
+          {heads.length}
         </span>
         <button type="button" className={button} disabled={page >= pageCount - 1} onClick={() => setPage(page + 1)}>
           later →
         </button>
       </nav>
       {!heads.length ? (
-        <p className="rounded border border-slate-200 bg-white p-4 text-sm text-slate-600">No step has been recorded yet.</p>
+        <p className="rounded border border-slate-200 bg-white p-4 text-sm text-slate-600">
+          No step has been recorded yet.
+        </p>
       ) : !steps ? (
         <p className="text-sm text-slate-500">Loading steps…</p>
       ) : (

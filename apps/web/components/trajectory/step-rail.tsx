@@ -20,7 +20,8 @@ export function StepRail({ heads, target, hits, jump, rail }: StepRailProps) {
   return (
     <aside className="rounded-lg border border-slate-200 bg-white lg:sticky lg:top-2 lg:self-start">
       <p className="border-b border-slate-200 px-2 py-1 text-xs text-slate-500">
-        {countOf(heads.length, 'step')} · <span className="text-rose-700">✗ failed</span> · <span className="text-violet-700">◆ repository changed</span>
+        {countOf(heads.length, 'step')} · <span className="text-rose-700">✗ failed</span> ·{' '}
+        <span className="text-violet-700">◆ repository changed</span>
       </p>
       <VirtualList
         ref={rail}
@@ -43,7 +44,9 @@ export function StepRail({ heads, target, hits, jump, rail }: StepRailProps) {
               <span className="w-8 shrink-0 text-right tabular-nums text-slate-500">{stepNumber(h.index)}</span>
               <span className={`w-3 shrink-0 ${failed ? 'text-rose-600' : 'text-transparent'}`}>✗</span>
               <span className={`w-3 shrink-0 ${changed ? 'text-violet-600' : 'text-transparent'}`}>◆</span>
-              <span className="truncate font-mono text-slate-800">{h.calls.map((c) => c.label || c.name).join(' ; ') || (h.formatStrike ? '(no tool call)' : '—')}</span>
+              <span className="truncate font-mono text-slate-800">
+                {h.calls.map((c) => c.label || c.name).join(' ; ') || (h.formatStrike ? '(no tool call)' : '—')}
+              </span>
             </button>
           );
         }}

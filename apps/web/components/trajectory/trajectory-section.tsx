@@ -41,7 +41,10 @@ export function TrajectorySection({
           Agent trajectory
         </h2>
         <div className="flex flex-wrap gap-2 text-sm">
-          <Link className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50" href={`/attempts/${attemptId}/compare`}>
+          <Link
+            className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50"
+            href={`/attempts/${attemptId}/compare`}
+          >
             Compare with another attempt
           </Link>
           <a
@@ -62,7 +65,8 @@ export function TrajectorySection({
           <strong className="text-amber-700">abandoned (its worker died)</strong>
         ) : exit ? (
           <>
-            ended: <strong className={limit ? 'text-rose-700' : 'text-slate-900'}>{exit.replace(/_/g, ' ')}</strong> ({describeExitStatus(exit)}
+            ended: <strong className={limit ? 'text-rose-700' : 'text-slate-900'}>{exit.replace(/_/g, ' ')}</strong> (
+            {describeExitStatus(exit)}
             {meta.exitStep !== null ? `, at step ${stepNumber(meta.exitStep)}` : ''})
           </>
         ) : (
@@ -79,7 +83,11 @@ export function TrajectorySection({
                 {t}
               </span>
             ) : (
-              <Link key={t} className="rounded bg-slate-100 px-2 py-0.5 hover:bg-slate-200" href={`/attempts/${attemptId}?try=${t}#trajectory`}>
+              <Link
+                key={t}
+                className="rounded bg-slate-100 px-2 py-0.5 hover:bg-slate-200"
+                href={`/attempts/${attemptId}?try=${t}#trajectory`}
+              >
                 {t}
               </Link>
             ),
@@ -97,7 +105,8 @@ export function TrajectorySection({
           label="Model / tool time"
           value={
             <>
-              <span className="text-indigo-700">{duration(meta.modelMs)}</span> / <span className="text-teal-700">{duration(meta.toolMs)}</span>
+              <span className="text-indigo-700">{duration(meta.modelMs)}</span> /{' '}
+              <span className="text-teal-700">{duration(meta.toolMs)}</span>
             </>
           }
         />

@@ -28,7 +28,15 @@ export interface ViewerProps {
 }
 
 /** One try's trajectory: jumps, search, a rail of every step, and the steps of one page in full. */
-export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialHeads, initialPage, initialStep, limit, scorerCheck }: ViewerProps) {
+export function TrajectoryViewer({
+  attemptId,
+  meta: initialMeta,
+  heads: initialHeads,
+  initialPage,
+  initialStep,
+  limit,
+  scorerCheck,
+}: ViewerProps) {
   const view = useTrajectorySteps({ attemptId, meta: initialMeta, heads: initialHeads, initialPage, initialStep });
   const { meta, heads, target, jump } = view;
   const search = useTrajectorySearch(attemptId, meta.tryNumber, jump, view.setError);
@@ -37,12 +45,24 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
 
-  const jumps = useMemo(() => jumpTargets(heads, limit ? { limit: true, exitStep: meta.exitStep } : null), [heads, limit, meta.exitStep]);
+  const jumps = useMemo(
+    () => jumpTargets(heads, limit ? { limit: true, exitStep: meta.exitStep } : null),
+    [heads, limit, meta.exitStep],
+  );
   const hits = useMemo(() => new Set(search.search?.hits.map((h) => h.index)), [search.search]);
-  const fetchPart = useCallback((index: number, part: StepPart) => fetchStepPart(attemptId, meta.tryNumber, index, part), [attemptId, meta.tryNumber]);
+  const fetchPart = useCallback(
+    (index: number, part: StepPart) => fetchStepPart(attemptId, meta.tryNumber, index, part),
+    [attemptId, meta.tryNumber],
+  );
 
   return (
-    <div ref={keysRoot} {...{ [LIST_KEYS_ATTRIBUTE]: 'primary' }} className="space-y-3" data-testid="trajectory-viewer" data-ready={ready ? 'true' : 'false'}>
+    <div
+      ref={keysRoot}
+      {...{ [LIST_KEYS_ATTRIBUTE]: 'primary' }}
+      className="space-y-3"
+      data-testid="trajectory-viewer"
+      data-ready={ready ? 'true' : 'false'}
+    >
       <JumpToolbar
         jumps={jumps}
         jump={jump}
@@ -52,7 +72,9 @@ export function TrajectoryViewer({ attemptId, meta: initialMeta, heads: initialH
         live={view.live ? { follow: view.follow, setFollow: view.setFollow } : null}
       />
       <SearchBar {...search} target={target} jump={jump} />
-      {view.error ? <p className="rounded border border-rose-200 bg-rose-50 p-2 text-sm text-rose-900">{view.error}</p> : null}
+      {view.error ? (
+        <p className="rounded border border-rose-200 bg-rose-50 p-2 text-sm text-rose-900">{view.error}</p>
+      ) : null}
 
       <div className="grid gap-3 lg:grid-cols-[18rem_1fr]">
         <StepRail heads={heads} target={target} hits={hits} jump={jump} rail={view.rail} />

@@ -11,7 +11,9 @@ export function TrajectoryWaiting({ attemptId }: { attemptId: string }) {
   const router = useRouter();
   useEffect(() => {
     const timer = setInterval(async () => {
-      const res = await fetch(`/api/attempts/${encodeURIComponent(attemptId)}/trajectory/steps?after=-1`, { cache: 'no-store' }).catch(() => null);
+      const res = await fetch(`/api/attempts/${encodeURIComponent(attemptId)}/trajectory/steps?after=-1`, {
+        cache: 'no-store',
+      }).catch(() => null);
       if (res?.ok) {
         clearInterval(timer);
         router.refresh();
@@ -20,9 +22,12 @@ export function TrajectoryWaiting({ attemptId }: { attemptId: string }) {
     return () => clearInterval(timer);
   }, [attemptId, router]);
   return (
-    <p className="flex items-center gap-2 rounded border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" data-testid="trajectory-waiting">
-      <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> This agent attempt has not recorded a step yet; its
-      trajectory appears here as soon as it does.
+    <p
+      className="flex items-center gap-2 rounded border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900"
+      data-testid="trajectory-waiting"
+    >
+      <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-sky-500" aria-hidden /> This agent attempt has
+      not recorded a step yet; its trajectory appears here as soon as it does.
     </p>
   );
 }

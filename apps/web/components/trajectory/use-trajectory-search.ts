@@ -11,7 +11,12 @@ export interface TrajectorySearch {
 }
 
 /** Searching one try's steps on the server; the first hit is jumped to. */
-export function useTrajectorySearch(attemptId: string, tryNumber: number, jump: (index: number) => void, onError: (message: string) => void) {
+export function useTrajectorySearch(
+  attemptId: string,
+  tryNumber: number,
+  jump: (index: number) => void,
+  onError: (message: string) => void,
+) {
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState<TrajectorySearch | null>(null);
   const [searching, setSearching] = useState(false);

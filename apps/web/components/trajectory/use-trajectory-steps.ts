@@ -41,7 +41,9 @@ export function useTrajectorySteps(start: StepsStart) {
   useEffect(() => {
     if (pages[page]) return;
     let stale = false;
-    getJson<{ steps: ViewStep[] }>(stepsUrl(attemptId, tryNumber, { from: page * STEP_PAGE, to: (page + 1) * STEP_PAGE }))
+    getJson<{ steps: ViewStep[] }>(
+      stepsUrl(attemptId, tryNumber, { from: page * STEP_PAGE, to: (page + 1) * STEP_PAGE }),
+    )
       .then((r) => !stale && setPages((p) => ({ ...p, [page]: r.steps })))
       .catch((e: Error) => !stale && setError(`Could not load steps: ${e.message}`));
     return () => {
@@ -73,11 +75,19 @@ export function useTrajectorySteps(start: StepsStart) {
     if (!live) return;
     const timer = setInterval(async () => {
       try {
-        const r = await getJson<{ status: TrajectoryMeta['status']; heads: StepHead[]; steps: number }>(stepsUrl(attemptId, tryNumber, { after: lastIndex }));
+        const r = await getJson<{ status: TrajectoryMeta['status']; heads: StepHead[]; steps: number }>(
+          stepsUrl(attemptId, tryNumber, { after: lastIndex }),
+        );
         if (r.heads.length) {
           setHeads((h) => [...h, ...r.heads.filter((x) => x.index > (h.at(-1)?.index ?? -1))]);
           const touched = new Set(r.heads.map((x) => Math.floor(x.index / STEP_PAGE)));
-          setPages((p) => Object.fromEntries(Object.entries(p).filter(([k]) => !touched.has(Number(k)) && Number(k) !== Math.floor(lastIndex / STEP_PAGE))));
+          setPages((p) =>
+            Object.fromEntries(
+              Object.entries(p).filter(
+                ([k]) => !touched.has(Number(k)) && Number(k) !== Math.floor(lastIndex / STEP_PAGE),
+              ),
+            ),
+          );
           if (follow) {
             const newest = r.heads.at(-1)!.index;
             setPage(Math.floor(newest / STEP_PAGE));
@@ -95,5 +105,19 @@ export function useTrajectorySteps(start: StepsStart) {
     return () => clearInterval(timer);
   }, [live, attemptId, tryNumber, lastIndex, follow, router]);
 
-  return { meta, heads, page, setPage, steps: pages[page], target, jump, error, setError, follow, setFollow, live, rail };
+  return {
+    meta,
+    heads,
+    page,
+    setPage,
+    steps: pages[page],
+    target,
+    jump,
+    error,
+    setError,
+    follow,
+    setFollow,
+    live,
+    rail,
+  };
 }

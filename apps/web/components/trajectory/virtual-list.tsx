@@ -49,7 +49,8 @@ export function VirtualList({
       const el = box.current;
       if (!el) return;
       const top = index * rowHeight;
-      if (top < el.scrollTop || top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 2);
+      if (top < el.scrollTop || top + rowHeight > el.scrollTop + el.clientHeight)
+        el.scrollTop = Math.max(0, top - el.clientHeight / 2);
     },
   }));
 
@@ -58,13 +59,22 @@ export function VirtualList({
   const rows: ReactNode[] = [];
   for (let i = first; i < last; i++) {
     rows.push(
-      <div key={i} role="listitem" style={{ position: 'absolute', top: i * rowHeight, height: rowHeight, left: 0, right: 0 }}>
+      <div
+        key={i}
+        role="listitem"
+        style={{ position: 'absolute', top: i * rowHeight, height: rowHeight, left: 0, right: 0 }}
+      >
         {renderRow(i)}
       </div>,
     );
   }
   return (
-    <div ref={box} className={`overflow-y-auto ${heightClass}`} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} data-testid={testId}>
+    <div
+      ref={box}
+      className={`overflow-y-auto ${heightClass}`}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      data-testid={testId}
+    >
       <div role="list" aria-label={label} style={{ position: 'relative', height: count * rowHeight }}>
         {rows}
       </div>

@@ -14,7 +14,8 @@ export function safeNextPath(next: string | string[] | undefined): string {
   const value = Array.isArray(next) ? next[0] : next;
   if (!value || !value.startsWith('/') || value.length > 2048) return '/';
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/.test(value)) return '/';
+  if (/[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/.test(value))
+    return '/';
   let url: URL;
   try {
     url = new URL(value, HERE);

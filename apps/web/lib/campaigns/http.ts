@@ -22,7 +22,13 @@ export async function readJson(request: Request, limit = webEnv().GITBENCH_MAX_B
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, response: NextResponse.json({ formErrors: ['The request body is not valid JSON.'], fieldErrors: {} }, { status: 400 }) };
+    return {
+      ok: false,
+      response: NextResponse.json(
+        { formErrors: ['The request body is not valid JSON.'], fieldErrors: {} },
+        { status: 400 },
+      ),
+    };
   }
 }
 

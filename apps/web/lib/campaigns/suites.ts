@@ -31,10 +31,21 @@ const cache: SuiteCache = (globalForSuites.gitbenchSuites ??= new Map());
 export async function loadSuite(dir: string): Promise<LoadedSuite> {
   const suite = allowedSuites().find((s) => s.dir === dir || s.absolute === path.resolve(webEnv().GITBENCH_ROOT, dir));
   if (!suite) {
-    throw new Error(`'${dir}' is not a configured suite (allowed: ${allowedSuites().map((s) => s.dir).join(', ') || 'none'}; set GITBENCH_SUITES)`);
+    throw new Error(
+      `'${dir}' is not a configured suite (allowed: ${
+        allowedSuites()
+          .map((s) => s.dir)
+          .join(', ') || 'none'
+      }; set GITBENCH_SUITES)`,
+    );
   }
   const read = await loadSuiteDir(suite.absolute, cache);
-  return { version: read.version, fixtures: read.fixtures, invalid: read.errors, ...(read.agentLimits ? { agentLimits: read.agentLimits } : {}) };
+  return {
+    version: read.version,
+    fixtures: read.fixtures,
+    invalid: read.errors,
+    ...(read.agentLimits ? { agentLimits: read.agentLimits } : {}),
+  };
 }
 
 /** Parses every configured suite once, when the server starts, so the first campaign form or creation does not. */

@@ -23,7 +23,8 @@ export async function familySuites(): Promise<Map<Family, FamilySuite>> {
       const family = familyOfScoringType(f.scoring.type);
       if (!family) continue;
       let entry = out.get(family);
-      if (!entry) out.set(family, (entry = { family, suites: [], fixtures: 0, byDifficulty: {}, domains: [], byScenario: {} }));
+      if (!entry)
+        out.set(family, (entry = { family, suites: [], fixtures: 0, byDifficulty: {}, domains: [], byScenario: {} }));
       if (!entry.suites.some((x) => x.dir === s.dir)) entry.suites.push({ dir: s.dir, version: suite.version });
       entry.fixtures++;
       entry.byDifficulty[f.difficulty] = (entry.byDifficulty[f.difficulty] ?? 0) + 1;

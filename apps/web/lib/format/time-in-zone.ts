@@ -3,7 +3,11 @@
  * always shown, so a time copied into a chat or a ticket still says which clock it was read on; the
  * date stays year-month-day in every locale so that times sort and compare by eye.
  */
-export function timeInZone(at: Date | string, timeZone: string, opts: { seconds?: boolean; locale?: string } = {}): string {
+export function timeInZone(
+  at: Date | string,
+  timeZone: string,
+  opts: { seconds?: boolean; locale?: string } = {},
+): string {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
@@ -28,5 +32,8 @@ function zoneName(at: Date | string, timeZone: string, locale: string | undefine
 
 /** The same moment in UTC, for the hover text and for the page as the server renders it. */
 export function timeInUtc(at: Date | string, opts: { seconds?: boolean } = {}): string {
-  return `${new Date(at).toISOString().replace('T', ' ').slice(0, opts.seconds ? 19 : 16)} UTC`;
+  return `${new Date(at)
+    .toISOString()
+    .replace('T', ' ')
+    .slice(0, opts.seconds ? 19 : 16)} UTC`;
 }

@@ -22,7 +22,10 @@ const ACTIVATED_BY_ENTER = new Set(['A', 'BUTTON', 'SUMMARY']);
 
 function tagOf(target: unknown): { tag: string; editable: boolean } {
   const el = target as { tagName?: unknown; isContentEditable?: unknown } | null;
-  return { tag: typeof el?.tagName === 'string' ? el.tagName.toUpperCase() : '', editable: el?.isContentEditable === true };
+  return {
+    tag: typeof el?.tagName === 'string' ? el.tagName.toUpperCase() : '',
+    editable: el?.isContentEditable === true,
+  };
 }
 
 export function listKeyOf(e: ListKeyEvent): ListKey | null {

@@ -1,4 +1,9 @@
-import { parseAttemptEvidence, rawOutputsVisible, type AttemptEvidence as EvidenceRecord, type Role } from '@gitbench/core';
+import {
+  parseAttemptEvidence,
+  rawOutputsVisible,
+  type AttemptEvidence as EvidenceRecord,
+  type Role,
+} from '@gitbench/core';
 import type { Db } from '@gitbench/db';
 
 /** A try's evidence record parsed, or why it could not be (shown on the page instead of guessed at). */
@@ -23,10 +28,31 @@ export async function getAttemptEvidence(db: Db, attemptId: string, role: Role) 
   const attempt = await db.attempt.findUnique({
     where: { id: attemptId },
     include: {
-      campaign: { select: { id: true, name: true, legacy: true, trials: true, status: true, publishedAt: true, safetyReview: true } },
+      campaign: {
+        select: {
+          id: true,
+          name: true,
+          legacy: true,
+          trials: true,
+          status: true,
+          publishedAt: true,
+          safetyReview: true,
+        },
+      },
       target: { select: { modelId: true, baseModel: true, reasoningEffort: true, outputMode: true, profile: true } },
       fixtureSnapshot: {
-        select: { id: true, domain: true, fixtureId: true, difficulty: true, tags: true, definition: true, scoringType: true, inputHash: true, repoState: true, setupLog: true },
+        select: {
+          id: true,
+          domain: true,
+          fixtureId: true,
+          difficulty: true,
+          tags: true,
+          definition: true,
+          scoringType: true,
+          inputHash: true,
+          repoState: true,
+          setupLog: true,
+        },
       },
       tries: { orderBy: { tryNumber: 'desc' } },
       judgeResults: { orderBy: { createdAt: 'desc' } },

@@ -51,7 +51,10 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
   if (!campaign) return null;
 
   const [targets, fixtureCount, byStatus, recent, heat, refreshed, judged] = await Promise.all([
-    db.campaignTarget.findMany({ where: { campaignId }, orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }] }),
+    db.campaignTarget.findMany({
+      where: { campaignId },
+      orderBy: [{ modelId: 'asc' }, { outputMode: 'asc' }, { agent: { sort: 'asc', nulls: 'first' } }],
+    }),
     db.fixtureSnapshot.count({ where: { campaignId } }),
     db.$queryRaw<{ status: AttemptStatus; n: unknown }[]>`
       SELECT "status"::text AS "status", count(*) AS n FROM "Attempt" WHERE "campaignId" = ${campaignId} GROUP BY 1`,
@@ -82,7 +85,11 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
   const remaining = (statusCounts.QUEUED ?? 0) + (statusCounts.RUNNING ?? 0);
   const running = campaign.status === 'RUNNING' || campaign.status === 'QUEUED';
   const eta = running
-    ? estimateEta({ remainingAttempts: remaining, completedDurationsMs: recent.map((r) => num(r.ms)), concurrency: Math.max(1, statusCounts.RUNNING ?? 1) })
+    ? estimateEta({
+        remainingAttempts: remaining,
+        completedDurationsMs: recent.map((r) => num(r.ms)),
+        concurrency: Math.max(1, statusCounts.RUNNING ?? 1),
+      })
     : null;
 
   const perModel = await readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]);
@@ -90,7 +97,14 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
 
   return {
     campaign: { ...campaign, status: campaign.status },
-    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, effort: t.reasoningEffort, outputMode: t.outputMode, agent: t.agent, profile: t.profile })),
+    targets: targets.map((t) => ({
+      id: t.id,
+      modelId: t.modelId,
+      effort: t.reasoningEffort,
+      outputMode: t.outputMode,
+      agent: t.agent,
+      profile: t.profile,
+    })),
     fixtureCount,
     plannedAttempts,
     statusCounts,
@@ -104,7 +118,13 @@ export async function getCampaignOverview(db: Db, campaignId: string): Promise<C
     statsRefreshedAt: refreshed._max.refreshedAt,
     judging:
       j && num(j.attempts) > 0
-        ? { attempts: num(j.attempts), calls: num(j.calls), totalTokens: j.tokens === null ? null : num(j.tokens), costUsd: j.cost, unknownCost: num(j.unknown_cost) }
+        ? {
+            attempts: num(j.attempts),
+            calls: num(j.calls),
+            totalTokens: j.tokens === null ? null : num(j.tokens),
+            costUsd: j.cost,
+            unknownCost: num(j.unknown_cost),
+          }
         : null,
   };
 }
@@ -137,11 +157,15 @@ export async function getCampaignFixtureTable(
   if (!campaign) return null;
   const pageSize = Math.min(Math.max(Math.floor(opts.pageSize ?? 50) || 50, 1), 200);
   const domainWhere = opts.domain ? Prisma.sql`AND f."domain" = ${opts.domain}` : Prisma.empty;
-  const countRow = await db.$queryRaw<{ n: unknown }[]>`SELECT count(*) n FROM "FixtureSnapshot" f WHERE f."campaignId" = ${campaignId} ${domainWhere}`;
+  const countRow = await db.$queryRaw<
+    { n: unknown }[]
+  >`SELECT count(*) n FROM "FixtureSnapshot" f WHERE f."campaignId" = ${campaignId} ${domainWhere}`;
   // A page from the URL (1e20, 1.5, -3) is clamped to the pages there are: an OFFSET past a bigint failed.
   const lastPage = Math.max(1, Math.ceil(num(countRow[0]?.n) / pageSize));
   const page = Math.min(Math.max(Math.floor(opts.page ?? 1) || 1, 1), lastPage);
-  const attempts = await db.$queryRaw<(Omit<AttemptRow, 'effort'> & { id: string; targetId: string; reasoningEffort: string | null })[]>`
+  const attempts = await db.$queryRaw<
+    (Omit<AttemptRow, 'effort'> & { id: string; targetId: string; reasoningEffort: string | null })[]
+  >`
       WITH page AS (
         SELECT f."id", f."domain", f."fixtureId" FROM "FixtureSnapshot" f
          WHERE f."campaignId" = ${campaignId} ${domainWhere}
@@ -156,7 +180,8 @@ export async function getCampaignFixtureTable(
   const byTarget = new Map<string, typeof attempts>();
   for (const a of attempts) {
     const key = `${a.domain}/${a.fixtureId}`;
-    if (!rows.has(key)) rows.set(key, { domain: a.domain, fixtureId: a.fixtureId, difficulty: a.difficulty, cells: {} });
+    if (!rows.has(key))
+      rows.set(key, { domain: a.domain, fixtureId: a.fixtureId, difficulty: a.difficulty, cells: {} });
     const k = `${key}|${a.targetId}`;
     const list = byTarget.get(k) ?? [];
     list.push(a);
@@ -174,9 +199,11 @@ export async function getCampaignFixtureTable(
     }));
     const [summary] = summarizeSeries(asRows, facts);
     if (summary) {
-      rows.get(key)!.cells[targetId] = { summary, attempts: list.map((a) => ({ id: a.id, trial: a.trial, status: a.status })) };
+      rows.get(key)!.cells[targetId] = {
+        summary,
+        attempts: list.map((a) => ({ id: a.id, trial: a.trial, status: a.status })),
+      };
     }
   }
   return { rows: [...rows.values()], total: num(countRow[0]?.n), page, pageSize };
 }
-

@@ -29,7 +29,12 @@ export interface CampaignListItem {
  * and its safety review is in an allowed state.
  */
 export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Promise<CampaignListItem[]> {
-  const rows = await db.$queryRaw<(Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & { statsAttempts: unknown; plannedAttempts: unknown })[]>`
+  const rows = await db.$queryRaw<
+    (Omit<CampaignListItem, 'statsAttempts' | 'plannedAttempts'> & {
+      statsAttempts: unknown;
+      plannedAttempts: unknown;
+    })[]
+  >`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
            c."startedAt", c."finishedAt", c."safetyReview", c."publishedAt",
            coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
@@ -99,6 +104,8 @@ export async function filterOptions(db: Db, campaigns: readonly CampaignListItem
     campaigns: [...campaigns],
     suites: [...new Set(campaigns.map((c) => c.suiteVersion))].sort(),
     domains: [...new Set(dims.map((d) => d.domain))].sort(),
-    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort((a, b) => difficultyRank(a) - difficultyRank(b) || a.localeCompare(b)),
+    difficulties: [...new Set(dims.map((d) => d.difficulty))].sort(
+      (a, b) => difficultyRank(a) - difficultyRank(b) || a.localeCompare(b),
+    ),
   };
 }

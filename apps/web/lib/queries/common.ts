@@ -15,7 +15,6 @@ import { Prisma, sqlNumber } from '@gitbench/db';
  * (the app passes its singleton, the bench and tests their own) and return plain, chart-ready data.
  */
 
-
 export function targetLabel(t: TargetKey): string {
   return `${t.modelId} · ${t.outputMode}`;
 }

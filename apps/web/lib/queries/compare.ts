@@ -1,4 +1,12 @@
-import { compareTargets, rateOf, sameTarget, type AttemptRow, type AttemptStatus, type Rate, type TargetComparison } from '@gitbench/core';
+import {
+  compareTargets,
+  rateOf,
+  sameTarget,
+  type AttemptRow,
+  type AttemptStatus,
+  type Rate,
+  type TargetComparison,
+} from '@gitbench/core';
 import { Prisma, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
 import type { Mode } from '@gitbench/core';
@@ -27,11 +35,19 @@ export interface CompareReport {
  * fixture the exact McNemar test of core's compareTargets. SQL tallies valid passes and fails per
  * fixture; those tallies are all compareTargets reads, so they are handed to it as minimal rows.
  */
-export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: DashboardFilters): Promise<CompareReport> {
+export async function compareModels(
+  db: Db,
+  a: CompareSide,
+  b: CompareSide,
+  f: DashboardFilters,
+): Promise<CompareReport> {
   const sides = [a, b];
   // Over a table with the target's columns (CampaignTarget, CampaignStats): the agent is part of the target.
   const sideSql = Prisma.join(
-    sides.map((s) => Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode" AND "agent" IS NOT DISTINCT FROM ${s.agent ?? null})`),
+    sides.map(
+      (s) =>
+        Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode" AND "agent" IS NOT DISTINCT FROM ${s.agent ?? null})`,
+    ),
     ' OR ',
   );
   // The page says "over N included campaigns": those that ran either side, not every campaign the filters let in.
@@ -47,12 +63,24 @@ export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: D
     ids.length === 0
       ? [[], []]
       : await Promise.all([
-          db.$queryRaw<{ modelId: string; outputMode: string; agent: string | null; domain: string; v: unknown; p: unknown }[]>`
+          db.$queryRaw<
+            { modelId: string; outputMode: string; agent: string | null; domain: string; v: unknown; p: unknown }[]
+          >`
             SELECT "modelId", "outputMode"::text AS "outputMode", "agent", "domain", sum("valid") v, sum("passes") p
               FROM "CampaignStats" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql}) ${sliceSql}
              GROUP BY 1, 2, 3, 4`,
           // An attempt's agent is its target's: the attempts of the sides' targets in these campaigns.
-          db.$queryRaw<{ modelId: string; outputMode: string; agent: string | null; domain: string; fixtureId: string; pass: unknown; fail: unknown }[]>`
+          db.$queryRaw<
+            {
+              modelId: string;
+              outputMode: string;
+              agent: string | null;
+              domain: string;
+              fixtureId: string;
+              pass: unknown;
+              fail: unknown;
+            }[]
+          >`
             SELECT t."modelId", t."outputMode"::text AS "outputMode", t."agent", a."domain", a."fixtureId",
                    count(*) FILTER (WHERE a."status" = 'VALID_PASS') pass, count(*) FILTER (WHERE a."status" = 'VALID_FAIL') fail
               FROM "Attempt" a JOIN (SELECT * FROM "CampaignTarget" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql})) t ON t."id" = a."targetId"
@@ -62,13 +90,29 @@ export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: D
         ]);
   const isSide = (s: CompareSide, r: { modelId: string; outputMode: string; agent: string | null }) => sameTarget(s, r);
   const rowsFor = (s: CompareSide): AttemptRow[] =>
-    fixtures.filter((r) => isSide(s, r)).flatMap((r) => {
-      const mk = (status: AttemptStatus): AttemptRow => ({
-        campaignId: '', modelId: s.modelId, effort: null, outputMode: s.outputMode, domain: r.domain, fixtureId: r.fixtureId,
-        difficulty: '', trial: 0, status, tokens: null, costUsd: null, costEstimated: false, apiDurationMs: null,
+    fixtures
+      .filter((r) => isSide(s, r))
+      .flatMap((r) => {
+        const mk = (status: AttemptStatus): AttemptRow => ({
+          campaignId: '',
+          modelId: s.modelId,
+          effort: null,
+          outputMode: s.outputMode,
+          domain: r.domain,
+          fixtureId: r.fixtureId,
+          difficulty: '',
+          trial: 0,
+          status,
+          tokens: null,
+          costUsd: null,
+          costEstimated: false,
+          apiDurationMs: null,
+        });
+        return [
+          ...Array.from({ length: num(r.pass) }, () => mk('VALID_PASS')),
+          ...Array.from({ length: num(r.fail) }, () => mk('VALID_FAIL')),
+        ];
       });
-      return [...Array.from({ length: num(r.pass) }, () => mk('VALID_PASS')), ...Array.from({ length: num(r.fail) }, () => mk('VALID_FAIL'))];
-    });
   const tallies: CompareReport['tallies'] = {};
   for (const r of fixtures) {
     const key = `${r.domain}/${r.fixtureId}`;
@@ -79,7 +123,10 @@ export async function compareModels(db: Db, a: CompareSide, b: CompareSide, f: D
   const domainNames = [...new Set(domains.map((d) => d.domain))].sort();
   const rate = (s: CompareSide, domain: string) => {
     const rows = domains.filter((d) => isSide(s, d) && d.domain === domain);
-    return rateOf(rows.reduce((x, r) => x + num(r.p), 0), rows.reduce((x, r) => x + num(r.v), 0));
+    return rateOf(
+      rows.reduce((x, r) => x + num(r.p), 0),
+      rows.reduce((x, r) => x + num(r.v), 0),
+    );
   };
   return {
     a,

@@ -15,14 +15,37 @@ export interface FamilyBoard {
  * A family's metrics per target over the campaigns the leaderboard's rules include (the same
  * toggles), each figure computed by core from the outcomes the attempts recorded.
  */
-export async function getFamilyBoard(db: Db, family: Family, f: DashboardFilters, campaigns?: CampaignListItem[], byFamily?: Map<Family, string[]>): Promise<FamilyBoard> {
+export async function getFamilyBoard(
+  db: Db,
+  family: Family,
+  f: DashboardFilters,
+  campaigns?: CampaignListItem[],
+  byFamily?: Map<Family, string[]>,
+): Promise<FamilyBoard> {
   const all = campaigns ?? (await listCampaigns(db));
   const included = includedCampaigns(all, f);
-  const withFamily = new Set((byFamily ?? (await familiesOf(db, all.map((c) => c.id)))).get(family) ?? []);
+  const withFamily = new Set(
+    (
+      byFamily ??
+      (await familiesOf(
+        db,
+        all.map((c) => c.id),
+      ))
+    ).get(family) ?? [],
+  );
   const mine = included.filter((c) => withFamily.has(c.id));
-  const rows = await familyStats(db, family, mine.map((c) => c.id));
+  const rows = await familyStats(
+    db,
+    family,
+    mine.map((c) => c.id),
+  );
   // Left out by the toggles (legacy, incomplete), not by the reader's choice of one campaign or suite.
-  const inScope = all.filter((c) => withFamily.has(c.id) && (f.campaign ? c.id === f.campaign : true) && (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true));
+  const inScope = all.filter(
+    (c) =>
+      withFamily.has(c.id) &&
+      (f.campaign ? c.id === f.campaign : true) &&
+      (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true),
+  );
   return { family, rows, included: mine, leftOut: inScope.filter((c) => !mine.some((m) => m.id === c.id)).length };
 }
 
@@ -33,8 +56,15 @@ async function familiesOf(db: Db, campaignIds: string[]): Promise<Map<Family, st
   return byFamily;
 }
 
-export async function getFamilyBoards(db: Db, f: DashboardFilters, campaigns?: CampaignListItem[]): Promise<FamilyBoard[]> {
+export async function getFamilyBoards(
+  db: Db,
+  f: DashboardFilters,
+  campaigns?: CampaignListItem[],
+): Promise<FamilyBoard[]> {
   const all = campaigns ?? (await listCampaigns(db));
-  const byFamily = await familiesOf(db, all.map((c) => c.id));
+  const byFamily = await familiesOf(
+    db,
+    all.map((c) => c.id),
+  );
   return Promise.all(FAMILIES.map((family) => getFamilyBoard(db, family, f, all, byFamily)));
 }

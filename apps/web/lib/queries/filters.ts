@@ -46,7 +46,10 @@ export function filtersQuery(f: DashboardFilters, extra: Record<string, string |
  * suite of the newest current (not legacy) campaign it includes (campaigns come newest first), since success rates over
  * different fixture sets are not one figure. Null only when the reader asked for every suite pooled.
  */
-export function suiteOfView(f: DashboardFilters, includedNewestFirst: readonly { suiteVersion: string; legacy: boolean }[]): string | null {
+export function suiteOfView(
+  f: DashboardFilters,
+  includedNewestFirst: readonly { suiteVersion: string; legacy: boolean }[],
+): string | null {
   if (f.suite === ALL_SUITES) return null;
   // A legacy import is re-imported upstream history: ticking it in should not move the view off the
   // suite that current campaigns run.

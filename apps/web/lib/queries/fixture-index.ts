@@ -18,7 +18,9 @@ export interface FixtureIndexSuite {
  * a fixture page shows what was run, not what is on disk today. One pass over the snapshots.
  */
 export async function getFixtureIndex(db: Db): Promise<FixtureIndexSuite[]> {
-  const rows = await db.$queryRaw<{ suiteVersion: string; domain: string; fixtureId: string; difficulty: string; campaigns: unknown }[]>`
+  const rows = await db.$queryRaw<
+    { suiteVersion: string; domain: string; fixtureId: string; difficulty: string; campaigns: unknown }[]
+  >`
     SELECT c."suiteVersion", f."domain", f."fixtureId", min(f."difficulty") AS "difficulty", count(DISTINCT f."campaignId") AS "campaigns"
       FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
      GROUP BY 1, 2, 3
@@ -27,7 +29,10 @@ export async function getFixtureIndex(db: Db): Promise<FixtureIndexSuite[]> {
   for (const r of rows) {
     const domains = suites.get(r.suiteVersion) ?? new Map<string, IndexedFixture[]>();
     suites.set(r.suiteVersion, domains);
-    domains.set(r.domain, [...(domains.get(r.domain) ?? []), { fixtureId: r.fixtureId, difficulty: r.difficulty, campaigns: num(r.campaigns) }]);
+    domains.set(r.domain, [
+      ...(domains.get(r.domain) ?? []),
+      { fixtureId: r.fixtureId, difficulty: r.difficulty, campaigns: num(r.campaigns) },
+    ]);
   }
   return [...suites].map(([suiteVersion, domains]) => ({
     suiteVersion,

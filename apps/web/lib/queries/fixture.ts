@@ -12,7 +12,14 @@ export interface FixtureSeriesRow {
   effort: string | null;
   outputMode: Mode;
   summary: SeriesSummary;
-  attempts: { id: string; trial: number; status: AttemptStatus; score: number | null; costUsd: number | null; apiDurationMs: number | null }[];
+  attempts: {
+    id: string;
+    trial: number;
+    status: AttemptStatus;
+    score: number | null;
+    costUsd: number | null;
+    apiDurationMs: number | null;
+  }[];
 }
 
 export interface FixtureReport {
@@ -45,7 +52,9 @@ export async function getFixtureReport(
   fixtureId: string,
   opts: { campaignId?: string; campaignLimit?: number } = {},
 ): Promise<FixtureReport | null> {
-  const campaigns = await db.$queryRaw<{ id: string; name: string; legacy: boolean; createdAt: Date; trials: number }[]>`
+  const campaigns = await db.$queryRaw<
+    { id: string; name: string; legacy: boolean; createdAt: Date; trials: number }[]
+  >`
     SELECT c."id", c."name", c."legacy", c."createdAt", c."trials"
       FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
      WHERE f."domain" = ${domain} AND f."fixtureId" = ${fixtureId}
@@ -60,10 +69,32 @@ export async function getFixtureReport(
   const [snapshot, attempts] = await Promise.all([
     db.fixtureSnapshot.findFirstOrThrow({
       where: { campaignId: shown[0]!.id, domain, fixtureId },
-      select: { campaignId: true, difficulty: true, tags: true, scoringType: true, definition: true, inputHash: true, repoState: true, setupLog: true },
+      select: {
+        campaignId: true,
+        difficulty: true,
+        tags: true,
+        scoringType: true,
+        definition: true,
+        inputHash: true,
+        repoState: true,
+        setupLog: true,
+      },
     }),
     db.$queryRaw<
-      { id: string; campaignId: string; targetId: string; modelId: string; reasoningEffort: string | null; outputMode: Mode; difficulty: string; trial: number; status: AttemptStatus; score: number | null; costUsd: number | null; apiDurationMs: number | null }[]
+      {
+        id: string;
+        campaignId: string;
+        targetId: string;
+        modelId: string;
+        reasoningEffort: string | null;
+        outputMode: Mode;
+        difficulty: string;
+        trial: number;
+        status: AttemptStatus;
+        score: number | null;
+        costUsd: number | null;
+        apiDurationMs: number | null;
+      }[]
     >`
       SELECT a."id", a."campaignId", a."targetId", a."modelId", a."reasoningEffort", a."outputMode"::text AS "outputMode",
              a."difficulty", a."trial", a."status"::text AS "status", a."score", a."costUsd", a."apiDurationMs"
@@ -86,8 +117,18 @@ export async function getFixtureReport(
       if (!k.startsWith(`${c.id}|`)) continue;
       const first = list[0]!;
       const rows: AttemptRow[] = list.map((a) => ({
-        campaignId: a.campaignId, modelId: a.modelId, effort: a.reasoningEffort, outputMode: a.outputMode, domain, fixtureId,
-        difficulty: a.difficulty, trial: a.trial, status: a.status, tokens: null, costUsd: a.costUsd, costEstimated: false,
+        campaignId: a.campaignId,
+        modelId: a.modelId,
+        effort: a.reasoningEffort,
+        outputMode: a.outputMode,
+        domain,
+        fixtureId,
+        difficulty: a.difficulty,
+        trial: a.trial,
+        status: a.status,
+        tokens: null,
+        costUsd: a.costUsd,
+        costEstimated: false,
         apiDurationMs: a.apiDurationMs,
       }));
       const [summary] = summarizeSeries(rows, facts);
@@ -101,7 +142,14 @@ export async function getFixtureReport(
         effort: first.reasoningEffort,
         outputMode: first.outputMode,
         summary: summary!,
-        attempts: list.map((a) => ({ id: a.id, trial: a.trial, status: a.status, score: a.score, costUsd: a.costUsd, apiDurationMs: a.apiDurationMs == null ? null : num(a.apiDurationMs) })),
+        attempts: list.map((a) => ({
+          id: a.id,
+          trial: a.trial,
+          status: a.status,
+          score: a.score,
+          costUsd: a.costUsd,
+          apiDurationMs: a.apiDurationMs == null ? null : num(a.apiDurationMs),
+        })),
       });
     }
   }

@@ -28,10 +28,16 @@ export interface Leaderboard {
  * included campaigns. A row sums one suite version's campaigns only, unless the reader asks for every
  * suite pooled (`suite=all`): a target's rate over different fixture sets is not one figure.
  */
-export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: CampaignListItem[]): Promise<Leaderboard> {
+export async function getLeaderboard(
+  db: Db,
+  f: DashboardFilters,
+  campaigns?: CampaignListItem[],
+): Promise<Leaderboard> {
   const all = campaigns ?? (await listCampaigns(db));
   const included = includedCampaigns(all, f);
-  const inScope = all.filter((c) => (f.campaign ? c.id === f.campaign : true) && (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true));
+  const inScope = all.filter(
+    (c) => (f.campaign ? c.id === f.campaign : true) && (chosenSuite(f) ? c.suiteVersion === chosenSuite(f) : true),
+  );
   const incomplete = f.incomplete === '1' || f.campaign ? [] : inScope.filter((c) => !c.legacy && !c.complete);
   const leftOut = {
     legacy: f.legacy === '1' || f.campaign ? 0 : inScope.filter((c) => c.legacy).length,
@@ -41,9 +47,15 @@ export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: Ca
   const pooled = f.suite === ALL_SUITES;
   // Campaigns are listed newest first, so the suites come out in the order of their newest campaign.
   const suites = pooled ? [] : [...new Set(included.map((c) => c.suiteVersion))];
-  const groups = pooled ? [{ suite: null, campaigns: included }] : suites.map((suite) => ({ suite, campaigns: included.filter((c) => c.suiteVersion === suite) }));
+  const groups = pooled
+    ? [{ suite: null, campaigns: included }]
+    : suites.map((suite) => ({ suite, campaigns: included.filter((c) => c.suiteVersion === suite) }));
   const figures = (
-    await Promise.all(groups.map(async (g) => (await readTargetFigures(db, g.campaigns, f)).map((r) => ({ ...r, suiteVersion: g.suite }))))
+    await Promise.all(
+      groups.map(async (g) =>
+        (await readTargetFigures(db, g.campaigns, f)).map((r) => ({ ...r, suiteVersion: g.suite })),
+      ),
+    )
   ).flat();
   const rows = figures.filter((r) => !isHumanModelId(r.modelId));
   const humans = figures.filter((r) => isHumanModelId(r.modelId));
@@ -55,7 +67,11 @@ export async function getLeaderboard(db: Db, f: DashboardFilters, campaigns?: Ca
  * campaigns (suite version, legacy and incomplete toggles, a chosen campaign), the domain, difficulty
  * and mode. It read every campaign's agent targets whatever was chosen.
  */
-export async function getLeaderboardAgents(db: Db, f: DashboardFilters, campaigns?: CampaignListItem[]): Promise<AgentTargetStats[]> {
+export async function getLeaderboardAgents(
+  db: Db,
+  f: DashboardFilters,
+  campaigns?: CampaignListItem[],
+): Promise<AgentTargetStats[]> {
   const included = includedCampaigns(campaigns ?? (await listCampaigns(db)), f);
   if (included.length === 0) return [];
   return agentTargetStats(db, {

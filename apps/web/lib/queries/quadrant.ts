@@ -7,7 +7,11 @@ import { getLeaderboard, type LeaderboardRow } from './leaderboard';
 export const QUADRANT_METRICS = {
   cost: { label: 'Cost per complete trial (USD)', noun: 'cost', pick: (r: LeaderboardRow) => r.perTrial.costUsd },
   tokens: { label: 'Tokens per complete trial', noun: 'token count', pick: (r: LeaderboardRow) => r.perTrial.tokens },
-  api: { label: 'API time per complete trial (s)', noun: 'API time', pick: (r: LeaderboardRow) => r.perTrial.apiDurationMs },
+  api: {
+    label: 'API time per complete trial (s)',
+    noun: 'API time',
+    pick: (r: LeaderboardRow) => r.perTrial.apiDurationMs,
+  },
 } as const;
 export type QuadrantMetric = keyof typeof QUADRANT_METRICS;
 
@@ -69,7 +73,10 @@ export async function getQuadrant(db: Db, f: DashboardFilters, metric: QuadrantM
   const suite = suiteOfView(f, includedCampaigns(campaigns, f));
   const board = await getLeaderboard(db, { ...f, suite: suite ?? ALL_SUITES }, campaigns);
   const placeable = Object.fromEntries(
-    (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).map((m) => [m, pointsFor(board.rows, m).filter((p) => p.x !== null && p.y !== null).length]),
+    (Object.keys(QUADRANT_METRICS) as QuadrantMetric[]).map((m) => [
+      m,
+      pointsFor(board.rows, m).filter((p) => p.x !== null && p.y !== null).length,
+    ]),
   ) as Record<QuadrantMetric, number>;
   return { ...assignQuadrants(pointsFor(board.rows, metric)), metric, suite, placeable };
 }

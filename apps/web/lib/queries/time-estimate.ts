@@ -12,7 +12,10 @@ const WORKER_FRESH_MS = 20_000;
  * campaign, valid outcomes only) give its mean attempt time, the live workers' concurrency how many
  * run at once. One index probe per target on (modelId, outputMode, status).
  */
-export async function campaignTimeEstimate(db: Db, targets: readonly { modelId: string; outputMode: Mode; attempts: number }[]): Promise<CampaignTimeEstimate> {
+export async function campaignTimeEstimate(
+  db: Db,
+  targets: readonly { modelId: string; outputMode: Mode; attempts: number }[],
+): Promise<CampaignTimeEstimate> {
   if (targets.length === 0) return estimateCampaignTime([], 0);
   const [times, workers] = await Promise.all([
     db.$queryRaw<{ modelId: string; outputMode: string; mean: unknown }[]>`
@@ -24,7 +27,10 @@ export async function campaignTimeEstimate(db: Db, targets: readonly { modelId: 
              AND x."status" IN ('VALID_PASS', 'VALID_FAIL') AND x."wallDurationMs" IS NOT NULL AND x."finishedAt" IS NOT NULL
            ORDER BY x."finishedAt" DESC LIMIT ${RECENT_ATTEMPTS}) a ON true
        GROUP BY 1, 2`,
-    db.workerHeartbeat.aggregate({ where: { lastSeenAt: { gt: new Date(Date.now() - WORKER_FRESH_MS) } }, _sum: { concurrency: true } }),
+    db.workerHeartbeat.aggregate({
+      where: { lastSeenAt: { gt: new Date(Date.now() - WORKER_FRESH_MS) } },
+      _sum: { concurrency: true },
+    }),
   ]);
   const mean = new Map(times.map((r) => [`${r.modelId}|${r.outputMode}`, r.mean === null ? null : num(r.mean)]));
   return estimateCampaignTime(

@@ -30,10 +30,25 @@ export interface CompareVisibility {
   onlyPublished: boolean;
 }
 
-const ATTEMPT_SELECT = { id: true, campaignId: true, modelId: true, trial: true, status: true, domain: true, fixtureId: true, campaign: { select: { name: true, publishedAt: true, safetyReview: true } } } as const;
+const ATTEMPT_SELECT = {
+  id: true,
+  campaignId: true,
+  modelId: true,
+  trial: true,
+  status: true,
+  domain: true,
+  fixtureId: true,
+  campaign: { select: { name: true, publishedAt: true, safetyReview: true } },
+} as const;
 
-async function side(db: Db, attemptId: string): Promise<(CompareSide & { domain: string; fixtureId: string; published: boolean }) | null> {
-  const [a, view] = await Promise.all([db.attempt.findUnique({ where: { id: attemptId }, select: ATTEMPT_SELECT }), getTrajectoryView(db, attemptId)]);
+async function side(
+  db: Db,
+  attemptId: string,
+): Promise<(CompareSide & { domain: string; fixtureId: string; published: boolean }) | null> {
+  const [a, view] = await Promise.all([
+    db.attempt.findUnique({ where: { id: attemptId }, select: ATTEMPT_SELECT }),
+    getTrajectoryView(db, attemptId),
+  ]);
   if (!a || !view) return null;
   return {
     attemptId: a.id,
@@ -71,7 +86,14 @@ export async function compareCandidates(
     orderBy: [{ finishedAt: { sort: 'desc', nulls: 'first' } }, { id: 'asc' }],
     take: limit,
   });
-  return rows.map((r) => ({ id: r.id, campaignName: r.campaign.name, modelId: r.modelId, trial: r.trial, status: r.status, steps: r.trajectories[0]?.steps ?? 0 }));
+  return rows.map((r) => ({
+    id: r.id,
+    campaignName: r.campaign.name,
+    modelId: r.modelId,
+    trial: r.trial,
+    status: r.status,
+    steps: r.trajectories[0]?.steps ?? 0,
+  }));
 }
 
 /**
@@ -82,12 +104,23 @@ export async function compareCandidates(
  * chose while a published attempt stood beside it. `{ hidden: true }` when the caller may not open A,
  * or the B they named: that is refused, not replaced.
  */
-export async function getTrajectoryComparison(db: Db, attemptId: string, otherId: string | undefined, visibility: CompareVisibility) {
+export async function getTrajectoryComparison(
+  db: Db,
+  attemptId: string,
+  otherId: string | undefined,
+  visibility: CompareVisibility,
+) {
   const a = await side(db, attemptId);
   if (!a) return null;
   if (visibility.onlyPublished && !a.published) return { hidden: true } as const;
-  const candidates = await compareCandidates(db, { id: a.attemptId, domain: a.domain, fixtureId: a.fixtureId }, visibility);
-  const chosen = otherId ?? (candidates.find((c) => (c.status === 'VALID_PASS') !== (a.status === 'VALID_PASS')) ?? candidates[0])?.id;
+  const candidates = await compareCandidates(
+    db,
+    { id: a.attemptId, domain: a.domain, fixtureId: a.fixtureId },
+    visibility,
+  );
+  const chosen =
+    otherId ??
+    (candidates.find((c) => (c.status === 'VALID_PASS') !== (a.status === 'VALID_PASS')) ?? candidates[0])?.id;
   const b = chosen ? await side(db, chosen) : null;
   if (visibility.onlyPublished && b && !b.published) return { hidden: true } as const;
   const sameFixture = !!b && b.domain === a.domain && b.fixtureId === a.fixtureId;

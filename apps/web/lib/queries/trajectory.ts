@@ -1,7 +1,16 @@
 import { gunzipSync } from 'node:zlib';
 import { exitStatusIsLimit, isAgentExitStatus, type StepHead } from '@gitbench/core';
 import { decodeStepBody, readTrajectory, readTrajectorySteps, type Db, type TrajectoryInfo } from '@gitbench/db';
-import { clipStep, fullPart, jumpTargets, searchStep, type JumpTargets, type SearchHit, type StepPart, type ViewStep } from '../trajectory/view-model';
+import {
+  clipStep,
+  fullPart,
+  jumpTargets,
+  searchStep,
+  type JumpTargets,
+  type SearchHit,
+  type StepPart,
+  type ViewStep,
+} from '../trajectory/view-model';
 
 /**
  * Reads of one attempt's trajectory for the viewer: heads of every step (small), bodies of a range
@@ -11,7 +20,10 @@ import { clipStep, fullPart, jumpTargets, searchStep, type JumpTargets, type Sea
  */
 
 /** What the browser needs of the trajectory row: its counters, without the summary's prompts. */
-export type TrajectoryMeta = Omit<TrajectoryInfo, 'attemptId' | 'firstFailedStep' | 'totalTokens' | 'summary' | 'startedAt' | 'updatedAt' | 'finishedAt'> & {
+export type TrajectoryMeta = Omit<
+  TrajectoryInfo,
+  'attemptId' | 'firstFailedStep' | 'totalTokens' | 'summary' | 'startedAt' | 'updatedAt' | 'finishedAt'
+> & {
   exitDetail: string | null;
 };
 
@@ -24,11 +36,22 @@ export interface TrajectoryView {
 }
 
 function metaOf(t: TrajectoryInfo): TrajectoryMeta {
-  const { attemptId: _a, firstFailedStep: _f, totalTokens: _t, summary, startedAt: _s, updatedAt: _u, finishedAt: _e, ...meta } = t;
+  const {
+    attemptId: _a,
+    firstFailedStep: _f,
+    totalTokens: _t,
+    summary,
+    startedAt: _s,
+    updatedAt: _u,
+    finishedAt: _e,
+    ...meta
+  } = t;
   return { ...meta, exitDetail: summary?.exitDetail ?? null };
 }
 
-export function stopOf(meta: Pick<TrajectoryMeta, 'exitStatus' | 'exitStep'>): { limit: boolean; exitStep: number | null } | null {
+export function stopOf(
+  meta: Pick<TrajectoryMeta, 'exitStatus' | 'exitStep'>,
+): { limit: boolean; exitStep: number | null } | null {
   if (!meta.exitStatus || !isAgentExitStatus(meta.exitStatus)) return null;
   return { limit: exitStatusIsLimit(meta.exitStatus), exitStep: meta.exitStep };
 }
@@ -36,9 +59,18 @@ export function stopOf(meta: Pick<TrajectoryMeta, 'exitStatus' | 'exitStep'>): {
 export async function getTrajectoryView(db: Db, attemptId: string, tryNumber?: number): Promise<TrajectoryView | null> {
   const read = await readTrajectory(db, attemptId, tryNumber === undefined ? {} : { tryNumber });
   if (!read) return null;
-  const tries = await db.trajectory.findMany({ where: { attemptId }, select: { tryNumber: true }, orderBy: { tryNumber: 'asc' } });
+  const tries = await db.trajectory.findMany({
+    where: { attemptId },
+    select: { tryNumber: true },
+    orderBy: { tryNumber: 'asc' },
+  });
   const meta = metaOf(read.trajectory);
-  return { meta, heads: read.heads, jumps: jumpTargets(read.heads, stopOf(meta)), tries: tries.map((t) => t.tryNumber) };
+  return {
+    meta,
+    heads: read.heads,
+    jumps: jumpTargets(read.heads, stopOf(meta)),
+    tries: tries.map((t) => t.tryNumber),
+  };
 }
 
 async function trajectoryRow(db: Db, attemptId: string, tryNumber?: number) {
@@ -50,7 +82,11 @@ async function trajectoryRow(db: Db, attemptId: string, tryNumber?: number) {
 }
 
 /** Steps from <= index < to, each cut to its preview (a few tens of KB at most). */
-export async function getStepRange(db: Db, attemptId: string, range: { from: number; to: number; tryNumber?: number }): Promise<ViewStep[] | null> {
+export async function getStepRange(
+  db: Db,
+  attemptId: string,
+  range: { from: number; to: number; tryNumber?: number },
+): Promise<ViewStep[] | null> {
   const t = await trajectoryRow(db, attemptId, range.tryNumber);
   if (!t) return null;
   const steps = await readTrajectorySteps(db, t.id, { from: range.from, to: range.to });
@@ -58,10 +94,19 @@ export async function getStepRange(db: Db, attemptId: string, range: { from: num
 }
 
 /** The whole text of one part of one step (an output, a diff, ...), as stored. */
-export async function getStepPart(db: Db, attemptId: string, index: number, part: StepPart, tryNumber?: number): Promise<string | null> {
+export async function getStepPart(
+  db: Db,
+  attemptId: string,
+  index: number,
+  part: StepPart,
+  tryNumber?: number,
+): Promise<string | null> {
   const t = await trajectoryRow(db, attemptId, tryNumber);
   if (!t) return null;
-  const row = await db.trajectoryStep.findUnique({ where: { trajectoryId_index: { trajectoryId: t.id, index } }, select: { body: true } });
+  const row = await db.trajectoryStep.findUnique({
+    where: { trajectoryId_index: { trajectoryId: t.id, index } },
+    select: { body: true },
+  });
   return row ? fullPart(decodeStepBody(row.body), part) : null;
 }
 
@@ -69,7 +114,11 @@ export async function getStepPart(db: Db, attemptId: string, index: number, part
 export async function getStepsAfter(db: Db, attemptId: string, after: number, tryNumber?: number) {
   const t = await trajectoryRow(db, attemptId, tryNumber);
   if (!t) return null;
-  const rows = await db.trajectoryStep.findMany({ where: { trajectoryId: t.id, index: { gt: after } }, select: { head: true }, orderBy: { index: 'asc' } });
+  const rows = await db.trajectoryStep.findMany({
+    where: { trajectoryId: t.id, index: { gt: after } },
+    select: { head: true },
+    orderBy: { index: 'asc' },
+  });
   return {
     status: t.status,
     steps: t.steps,
@@ -87,7 +136,12 @@ const SEARCH_BATCH = 25;
  * Bodies are read in batches and matched on their raw JSON first, so only candidate steps are
  * parsed; a 50 MB trajectory is searched without holding it in memory at once.
  */
-export async function searchTrajectory(db: Db, attemptId: string, query: string, tryNumber?: number): Promise<{ hits: SearchHit[]; truncated: boolean } | null> {
+export async function searchTrajectory(
+  db: Db,
+  attemptId: string,
+  query: string,
+  tryNumber?: number,
+): Promise<{ hits: SearchHit[]; truncated: boolean } | null> {
   const t = await trajectoryRow(db, attemptId, tryNumber);
   if (!t) return null;
   // The query as it appears inside a JSON string (quotes, backslashes and newlines escaped).

@@ -31,7 +31,12 @@ export interface ViewStep extends TrajectoryStep {
 }
 
 /** The parts of a step whose full text can be asked for on its own (see fullPart). */
-export type StepPart = { kind: 'output'; callId: string } | { kind: 'arguments'; callId: string } | { kind: 'diff' } | { kind: 'content' } | { kind: 'reasoning' };
+export type StepPart =
+  | { kind: 'output'; callId: string }
+  | { kind: 'arguments'; callId: string }
+  | { kind: 'diff' }
+  | { kind: 'content' }
+  | { kind: 'reasoning' };
 
 export const VIEW_LIMITS = {
   /** Per tool output: enough for about a hundred lines, head and tail. */
@@ -69,7 +74,8 @@ export function clipText(text: string, maxBytes: number): { text: string; clippe
 function clipValue(v: unknown, maxBytes: number): unknown {
   if (typeof v === 'string') return clipText(v, maxBytes).text;
   if (Array.isArray(v)) return v.map((x) => clipValue(x, maxBytes));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipValue(x, maxBytes)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clipValue(x, maxBytes)]));
   return v;
 }
 
@@ -162,12 +168,17 @@ export function repoChanged(repo: RepoHead, prev: RepoHead): boolean {
   if (!repo) return false;
   if (repo.refsChanged > 0 || repo.diffBytes > 0) return true;
   if (!prev) return false;
-  return repo.head !== prev.head || repo.branch !== prev.branch || repo.operations.join(',') !== prev.operations.join(',');
+  return (
+    repo.head !== prev.head || repo.branch !== prev.branch || repo.operations.join(',') !== prev.operations.join(',')
+  );
 }
 
 /** A command failed: a non-zero exit, a timeout, an error result or arguments the runtime refused. */
 export function stepFailed(head: Pick<StepHead, 'results' | 'calls'>): boolean {
-  return head.calls.some((c) => c.parseError) || head.results.some((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0));
+  return (
+    head.calls.some((c) => c.parseError) ||
+    head.results.some((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0))
+  );
 }
 
 export interface JumpTargets {
@@ -180,7 +191,10 @@ export interface JumpTargets {
   conflicts: number[];
 }
 
-export function jumpTargets(heads: readonly StepHead[], stop: { limit: boolean; exitStep: number | null } | null): JumpTargets {
+export function jumpTargets(
+  heads: readonly StepHead[],
+  stop: { limit: boolean; exitStep: number | null } | null,
+): JumpTargets {
   const failures = heads.filter(stepFailed).map((h) => h.index);
   return {
     firstFailure: failures[0] ?? null,

@@ -275,7 +275,12 @@ export interface CompareReference {
  * (an even split is a tie, left out of the test); the pairs are the fixtures both sides have valid
  * attempts on.
  */
-export function compareReference(seed: DashboardSeed, f: Filters, a: { modelId: string; outputMode: string }, b: { modelId: string; outputMode: string }): CompareReference {
+export function compareReference(
+  seed: DashboardSeed,
+  f: Filters,
+  a: { modelId: string; outputMode: string },
+  b: { modelId: string; outputMode: string },
+): CompareReference {
   const slice = sliceOf(seed, { ...f, mode: undefined });
   const side = (s: typeof a) => slice.filter((x) => x.modelId === s.modelId && x.outputMode === s.outputMode);
   const tally = (list: SeededAttempt[]) => {
@@ -292,11 +297,24 @@ export function compareReference(seed: DashboardSeed, f: Filters, a: { modelId: 
   };
   const ta = tally(side(a));
   const tb = tally(side(b));
-  const outcome = (t: { pass: number; fail: number }): Outcome => (t.pass > t.fail ? 'pass' : t.pass < t.fail ? 'fail' : 'tie');
+  const outcome = (t: { pass: number; fail: number }): Outcome =>
+    t.pass > t.fail ? 'pass' : t.pass < t.fail ? 'fail' : 'tie';
   const tallies: CompareReference['tallies'] = {};
   for (const [k, t] of ta) tallies[k] = { ...tallies[k], a: t };
   for (const [k, t] of tb) tallies[k] = { ...tallies[k], b: t };
-  const ref: CompareReference = { tallies, pairs: [], b: 0, c: 0, bothPassed: 0, bothFailed: 0, ties: 0, onlyA: 0, onlyB: 0, pValue: 1, byDomain: [] };
+  const ref: CompareReference = {
+    tallies,
+    pairs: [],
+    b: 0,
+    c: 0,
+    bothPassed: 0,
+    bothFailed: 0,
+    ties: 0,
+    onlyA: 0,
+    onlyB: 0,
+    pValue: 1,
+    byDomain: [],
+  };
   for (const [k, t] of ta) {
     const u = tb.get(k);
     if (!u) {
@@ -330,7 +348,12 @@ export interface SliceCellReference extends Count {
 }
 
 /** A model's figures by domain or difficulty over the included campaigns that ran it; flaky counts leave legacy series out. */
-export function modelSlices(seed: DashboardSeed, modelId: string, f: Filters, dim: 'domain' | 'difficulty'): SliceCellReference[] {
+export function modelSlices(
+  seed: DashboardSeed,
+  modelId: string,
+  f: Filters,
+  dim: 'domain' | 'difficulty',
+): SliceCellReference[] {
   const ids = new Set(includedCampaigns(seed, f).map((c) => c.id));
   const legacy = new Set(seed.campaigns.filter((c) => c.legacy).map((c) => c.id));
   const mine = seed.attempts.filter(
@@ -383,7 +406,12 @@ export interface FixtureSeriesReference extends Count {
 }
 
 /** Every series of one fixture in the given campaigns (newest campaign first). */
-export function fixtureSeries(seed: DashboardSeed, domain: string, fixtureId: string, campaigns: readonly SeededCampaign[]): FixtureSeriesReference[] {
+export function fixtureSeries(
+  seed: DashboardSeed,
+  domain: string,
+  fixtureId: string,
+  campaigns: readonly SeededCampaign[],
+): FixtureSeriesReference[] {
   const out: FixtureSeriesReference[] = [];
   for (const c of campaigns) {
     const list = seed.attempts.filter((a) => a.campaignId === c.id && a.domain === domain && a.fixtureId === fixtureId);
@@ -436,7 +464,9 @@ export function wilsonLow(passes: number, valid: number): number | null {
   if (valid === 0) return null;
   const z = 1.959963984540054;
   const p = passes / valid;
-  const low = (p + (z * z) / (2 * valid) - z * Math.sqrt((p * (1 - p)) / valid + (z * z) / (4 * valid * valid))) / (1 + (z * z) / valid);
+  const low =
+    (p + (z * z) / (2 * valid) - z * Math.sqrt((p * (1 - p)) / valid + (z * z) / (4 * valid * valid))) /
+    (1 + (z * z) / valid);
   return passes === 0 ? 0 : Math.max(0, low);
 }
 
@@ -449,7 +479,11 @@ export function rankOrder(rows: readonly TargetReference[]): TargetReference[] {
   const mean = (r: TargetReference) => (r.valid === 0 ? -1 : r.passes / r.valid);
   return [...rows].sort(
     (a, b) =>
-      bound(b) - bound(a) || mean(b) - mean(a) || b.valid - a.valid || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0) || (a.outputMode < b.outputMode ? -1 : 1),
+      bound(b) - bound(a) ||
+      mean(b) - mean(a) ||
+      b.valid - a.valid ||
+      (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0) ||
+      (a.outputMode < b.outputMode ? -1 : 1),
   );
 }
 
@@ -457,7 +491,11 @@ export function rankOrder(rows: readonly TargetReference[]): TargetReference[] {
  * The suite a one-suite view (quadrant, model page) is over: the chosen one, else the newest included
  * current campaign's, else the newest legacy one's (of those `among` keeps); `all` pools every suite.
  */
-export function suiteOfView(seed: DashboardSeed, f: Filters, among: (c: SeededCampaign) => boolean = () => true): string {
+export function suiteOfView(
+  seed: DashboardSeed,
+  f: Filters,
+  among: (c: SeededCampaign) => boolean = () => true,
+): string {
   if (f.suite) return f.suite;
   const byAge = [...includedCampaigns(seed, f)].filter(among).sort((x, y) => y.createdAt.localeCompare(x.createdAt));
   return (byAge.find((c) => !c.legacy) ?? byAge[0])?.suiteVersion ?? 'all';

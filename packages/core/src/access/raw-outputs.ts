@@ -21,7 +21,9 @@ export function rawOutputsVisible(role: Role, campaign: CampaignPublication): bo
  * the public leaderboard on, the only campaigns whose aggregates anonymous visitors see.
  */
 export function campaignReleased(campaign: CampaignPublication): boolean {
-  return campaign.publishedAt !== null && (ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(campaign.safetyReview);
+  return (
+    campaign.publishedAt !== null && (ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(campaign.safetyReview)
+  );
 }
 
 /** The same rule as a Prisma filter on Campaign, for lists that must offer viewers only what they may open. */

@@ -17,13 +17,23 @@ export const DEFAULT_TOOL_SET = 'default';
  */
 export const agentLimitsSchema = z
   .object({
-    maxTurns: z.number().int('Turns must be a whole number.').min(1, 'Allow at least 1 turn.').max(500, 'Allow at most 500 turns.').default(30),
+    maxTurns: z
+      .number()
+      .int('Turns must be a whole number.')
+      .min(1, 'Allow at least 1 turn.')
+      .max(500, 'Allow at most 500 turns.')
+      .default(30),
     /** Input plus output tokens over every model call of the attempt. */
     maxTokens: z.number().int().min(1_000, 'Allow at least 1,000 tokens.').max(50_000_000).default(500_000),
     /** USD over every model call; null means no cost limit (built-in agents cost nothing). */
     maxCostUsd: z.number().positive('The cost limit must be positive.').max(10_000).nullable().default(null),
     /** Wall-clock time of the whole loop, model and tools. */
-    maxWallMs: z.number().int().min(1_000).max(6 * 3_600_000).default(600_000),
+    maxWallMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(6 * 3_600_000)
+      .default(600_000),
     /** Per tool command run in the sandbox; the command's process group is killed after it. */
     commandTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
     /** Bytes of one tool result the model sees (head and tail kept); the full size is recorded. */
@@ -40,11 +50,17 @@ export type SuiteAgentLimits = Partial<Pick<AgentLimits, 'maxTurns' | 'maxWallMs
  * `agent.limits`) wins, then the suite's own default, then the built-in default. `given` is the agent
  * section as the user spelled it, before the schema filled in defaults.
  */
-export function withSuiteAgentLimits(config: AgentConfig, given: unknown, suite: SuiteAgentLimits | undefined): AgentConfig {
+export function withSuiteAgentLimits(
+  config: AgentConfig,
+  given: unknown,
+  suite: SuiteAgentLimits | undefined,
+): AgentConfig {
   const limits = (given as { limits?: unknown } | null | undefined)?.limits;
   const explicit = new Set(limits !== null && typeof limits === 'object' ? Object.keys(limits) : []);
   const fromSuite = Object.entries(suite ?? {}).filter(([key, value]) => value !== undefined && !explicit.has(key));
-  return fromSuite.length === 0 ? config : { ...config, limits: { ...config.limits, ...Object.fromEntries(fromSuite) } };
+  return fromSuite.length === 0
+    ? config
+    : { ...config, limits: { ...config.limits, ...Object.fromEntries(fromSuite) } };
 }
 
 export const agentConfigSchema = z

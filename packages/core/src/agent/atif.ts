@@ -95,13 +95,26 @@ function agentStep(step: TrajectoryStep, stepId: number, model: string): AtifSte
     model_name: model,
     message: step.message.content ?? '',
     reasoning_content: step.message.reasoning ?? undefined,
-    tool_calls: calls.length ? calls.map((c) => ({ tool_call_id: c.id, function_name: c.name, arguments: toolArguments(c.arguments, c.rawArguments) })) : undefined,
-    observation: step.results.length ? { results: step.results.map((r) => ({ source_call_id: r.callId, content: r.output })) } : undefined,
+    tool_calls: calls.length
+      ? calls.map((c) => ({
+          tool_call_id: c.id,
+          function_name: c.name,
+          arguments: toolArguments(c.arguments, c.rawArguments),
+        }))
+      : undefined,
+    observation: step.results.length
+      ? { results: step.results.map((r) => ({ source_call_id: r.callId, content: r.output })) }
+      : undefined,
     metrics: defined({
       prompt_tokens: step.usage.inputTokens ?? undefined,
       completion_tokens: step.usage.outputTokens ?? undefined,
       cost_usd: step.usage.costUsd ?? undefined,
-      extra: nonEmpty(defined({ reasoning_tokens: step.usage.reasoningTokens ?? undefined, cost_estimated: step.usage.costEstimated || undefined })),
+      extra: nonEmpty(
+        defined({
+          reasoning_tokens: step.usage.reasoningTokens ?? undefined,
+          cost_estimated: step.usage.costEstimated || undefined,
+        }),
+      ),
     }),
     extra: {
       gitbench: defined({
@@ -114,7 +127,9 @@ function agentStep(step: TrajectoryStep, stepId: number, model: string): AtifSte
         retries: step.retries,
         format_strike: step.formatStrike,
         runtime_note: step.runtimeNote ?? undefined,
-        refused_arguments: failedCalls.length ? failedCalls.map((c) => ({ tool_call_id: c.id, raw: c.rawArguments, error: c.parseError })) : undefined,
+        refused_arguments: failedCalls.length
+          ? failedCalls.map((c) => ({ tool_call_id: c.id, raw: c.rawArguments, error: c.parseError }))
+          : undefined,
         results: step.results.map((r) => ({
           source_call_id: r.callId,
           is_error: r.isError,
@@ -142,7 +157,8 @@ export function toAtif(input: AtifInput): AtifTrajectory {
   const { summary } = input;
   const steps: AtifStep[] = [];
   if (summary) {
-    if (summary.systemPrompt) steps.push({ step_id: steps.length + 1, source: 'system', message: summary.systemPrompt });
+    if (summary.systemPrompt)
+      steps.push({ step_id: steps.length + 1, source: 'system', message: summary.systemPrompt });
     steps.push({ step_id: steps.length + 1, source: 'user', message: summary.taskPrompt });
   }
   const firstAgentStep = steps.length + 1;
@@ -156,7 +172,12 @@ export function toAtif(input: AtifInput): AtifTrajectory {
   return defined({
     schema_version: ATIF_SCHEMA_VERSION,
     session_id: input.sessionId,
-    agent: { name: 'gitbench', version: input.version, model_name: input.model, extra: defined({ agent: input.agent, tool_set: input.toolSet, protocol: summary?.protocol }) },
+    agent: {
+      name: 'gitbench',
+      version: input.version,
+      model_name: input.model,
+      extra: defined({ agent: input.agent, tool_set: input.toolSet, protocol: summary?.protocol }),
+    },
     steps,
     final_metrics: defined({
       total_prompt_tokens: usage.inputTokens ?? undefined,
@@ -170,7 +191,8 @@ export function toAtif(input: AtifInput): AtifTrajectory {
         first_agent_step_id: firstAgentStep,
         exit_status: summary?.exitStatus,
         exit_detail: summary?.exitDetail ?? undefined,
-        exit_step_id: summary?.exitStep !== null && summary?.exitStep !== undefined ? firstAgentStep + summary.exitStep : undefined,
+        exit_step_id:
+          summary?.exitStep !== null && summary?.exitStep !== undefined ? firstAgentStep + summary.exitStep : undefined,
         submission: summary?.submission ?? undefined,
         wall_ms: summary?.totals.wallMs,
       }),

@@ -138,7 +138,10 @@ export function callsToTrajectory(
  * that request. A step of text alone, or one whose results never come, takes the repository at the end:
  * it and every step after it wait for the agent to end.
  */
-export function settledSteps(calls: readonly GatewayCallRecord[], repoBeforeCall: ReadonlyMap<number, RepoStepState | null>): number {
+export function settledSteps(
+  calls: readonly GatewayCallRecord[],
+  repoBeforeCall: ReadonlyMap<number, RepoStepState | null>,
+): number {
   const ordered = [...calls].sort((a, b) => a.seq - b.seq);
   // Calls complete in any order: only the run of seqs 1..n with none missing is known in full.
   let done = 0;
@@ -148,7 +151,9 @@ export function settledSteps(calls: readonly GatewayCallRecord[], repoBeforeCall
   for (const call of known) {
     if (call.answer === null || call.tools.length === 0) continue;
     const ids = call.answer.toolCalls.map((c) => c.id);
-    const back = ids.map((id) => known.find((later) => later.seq > call.seq && later.toolResults.some((r) => r.callId === id)));
+    const back = ids.map((id) =>
+      known.find((later) => later.seq > call.seq && later.toolResults.some((r) => r.callId === id)),
+    );
     if (ids.length === 0 || back.some((b) => b === undefined)) break;
     const first = Math.min(...back.map((b) => b!.seq));
     if (!repoBeforeCall.has(first)) break;

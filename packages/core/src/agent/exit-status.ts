@@ -34,26 +34,52 @@ interface ExitStatusClass {
 
 const EXIT_STATUS_CLASSES: Record<AgentExitStatus, ExitStatusClass> = {
   submitted: { scored: true, counted: true, limit: false, description: 'the agent called submit' },
-  model_stopped: { scored: true, counted: true, limit: false, description: 'the model ended the conversation without submitting' },
+  model_stopped: {
+    scored: true,
+    counted: true,
+    limit: false,
+    description: 'the model ended the conversation without submitting',
+  },
   turn_limit: { scored: true, counted: true, limit: true, description: 'the turn limit was reached' },
   token_limit: { scored: true, counted: true, limit: true, description: 'the token limit was reached' },
   cost_limit: { scored: true, counted: true, limit: true, description: 'the cost limit was reached' },
   time_limit: { scored: true, counted: true, limit: true, description: 'the wall-clock limit was reached' },
-  format_errors: { scored: true, counted: true, limit: false, description: 'three turns in a row without a usable tool call' },
+  format_errors: {
+    scored: true,
+    counted: true,
+    limit: false,
+    description: 'three turns in a row without a usable tool call',
+  },
   // A third-party agent is part of the target (agent × model): its own failure is the target's, and
   // the repository is scored as it left it.
-  agent_crashed: { scored: true, counted: true, limit: false, description: 'the third-party agent exited with an error of its own (no budget limit, no provider failure)' },
-  model_error: { scored: false, counted: false, limit: false, description: 'the model endpoint failed after its retries (infrastructure)' },
+  agent_crashed: {
+    scored: true,
+    counted: true,
+    limit: false,
+    description: 'the third-party agent exited with an error of its own (no budget limit, no provider failure)',
+  },
+  model_error: {
+    scored: false,
+    counted: false,
+    limit: false,
+    description: 'the model endpoint failed after its retries (infrastructure)',
+  },
   sandbox_error: { scored: false, counted: false, limit: false, description: 'the sandbox failed (infrastructure)' },
   tampering: {
     scored: false,
     counted: true,
     limit: false,
-    description: "the agent's processes tampered with the sandbox's channel or the scorer's view (a counted failure, never retried)",
+    description:
+      "the agent's processes tampered with the sandbox's channel or the scorer's view (a counted failure, never retried)",
   },
   // Set by the worker, never by the loop: the cancel removes the campaign's sandboxes, often before the
   // worker hears of it, and the loop then ends on a sandbox that is gone.
-  cancelled: { scored: false, counted: false, limit: false, description: 'the campaign was cancelled while the agent worked (excluded; its sandbox was removed)' },
+  cancelled: {
+    scored: false,
+    counted: false,
+    limit: false,
+    description: 'the campaign was cancelled while the agent worked (excluded; its sandbox was removed)',
+  },
 };
 
 export function isAgentExitStatus(value: string): value is AgentExitStatus {

@@ -75,7 +75,8 @@ export function agentTaskText(fixture: Fixture): string {
 export function agentCheckStatement(fixture: Fixture, answerBy: 'submit' | 'final message' = 'submit'): string | null {
   if (fixture.agent?.prompt) return null;
   if (answerBy === 'final message') return finalMessageStatement(fixture);
-  if (agentScoredOn(fixture) === 'answer') return 'What is checked is the answer you submit: call submit with exactly the answer the task asks for, in the form it asks for.';
+  if (agentScoredOn(fixture) === 'answer')
+    return 'What is checked is the answer you submit: call submit with exactly the answer the task asks for, in the form it asks for.';
   if (fixture.scoring.type === 'resolved_file_blocks') {
     return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers; then call submit (its answer is not checked).';
   }
@@ -87,7 +88,9 @@ export function agentCheckStatement(fixture: Fixture, answerBy: 'submit' | 'fina
  * message (the last text the model answered with), and nothing else is asked of it.
  */
 function finalMessageStatement(fixture: Fixture): string {
-  if (agentScoredOn(fixture) === 'answer') return 'What is checked is your final message: end with a message that is exactly the answer the task asks for, in the form it asks for, and nothing else.';
-  if (fixture.scoring.type === 'resolved_file_blocks') return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers.';
+  if (agentScoredOn(fixture) === 'answer')
+    return 'What is checked is your final message: end with a message that is exactly the answer the task asks for, in the form it asks for, and nothing else.';
+  if (fixture.scoring.type === 'resolved_file_blocks')
+    return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers.';
   return 'What is checked is the repository you leave (its commits, branches, tags, index and files).';
 }

@@ -86,7 +86,12 @@ export function stepHead(step: TrajectoryStep): StepHead {
     finishReason: step.finishReason,
     retries: step.retries,
     formatStrike: step.formatStrike,
-    calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, label: callLabel(c), parseError: c.parseError !== null })),
+    calls: step.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      label: callLabel(c),
+      parseError: c.parseError !== null,
+    })),
     results: step.results.map((r) => ({
       callId: r.callId,
       isError: r.isError,
@@ -116,7 +121,10 @@ export function stepHead(step: TrajectoryStep): StepHead {
 
 /** A step whose tool calls failed: a refused argument, a tool error, a non-zero exit, a timeout. */
 export function stepFailed(step: Pick<TrajectoryStep, 'toolCalls' | 'results'>): boolean {
-  return step.toolCalls.some((c) => c.parseError !== null) || step.results.some((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0));
+  return (
+    step.toolCalls.some((c) => c.parseError !== null) ||
+    step.results.some((r) => r.isError || r.timedOut || (r.exitCode !== null && r.exitCode !== 0))
+  );
 }
 
 /** Usage over a trajectory's steps; a count any step did not report makes the total unknown. */

@@ -23,16 +23,26 @@ export interface ThirdPartyEnd {
 export function thirdPartyExit(end: ThirdPartyEnd): { status: AgentExitStatus; detail: string | null } {
   if (end.exhausted) return { status: end.exhausted.exitStatus, detail: end.exhausted.message };
   if (end.timedOut) return { status: 'time_limit', detail: 'the agent ran past the wall-clock limit and was stopped' };
-  const providerFailure = [...end.calls].reverse().find((c) => c.errorKind === 'provider_transient' || c.errorKind === 'provider_configuration');
-  if (end.exitCode !== 0 && providerFailure) return { status: 'model_error', detail: providerFailure.error ?? providerFailure.errorKind };
+  const providerFailure = [...end.calls]
+    .reverse()
+    .find((c) => c.errorKind === 'provider_transient' || c.errorKind === 'provider_configuration');
+  if (end.exitCode !== 0 && providerFailure)
+    return { status: 'model_error', detail: providerFailure.error ?? providerFailure.errorKind };
   if (end.exitCode === 0) return { status: 'model_stopped', detail: null };
   const tail = end.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(-300);
-  const how = end.exitCode === null ? 'did not start' : end.exitCode > 128 ? `was killed by signal ${end.exitCode - 128}` : `exited with code ${end.exitCode}`;
+  const how =
+    end.exitCode === null
+      ? 'did not start'
+      : end.exitCode > 128
+        ? `was killed by signal ${end.exitCode - 128}`
+        : `exited with code ${end.exitCode}`;
   return { status: 'agent_crashed', detail: `the agent ${how}${tail ? `: ${tail}` : ''}` };
 }
 
 /** The agent's answer: the text of its last answered call that asked for no tool. */
 export function thirdPartySubmission(calls: readonly Pick<GatewayCallRecord, 'seq' | 'answer'>[]): string | null {
-  const answered = [...calls].sort((a, b) => b.seq - a.seq).find((c) => c.answer !== null && c.answer.toolCalls.length === 0);
+  const answered = [...calls]
+    .sort((a, b) => b.seq - a.seq)
+    .find((c) => c.answer !== null && c.answer.toolCalls.length === 0);
   return answered?.answer?.content ?? null;
 }

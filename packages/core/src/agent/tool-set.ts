@@ -111,7 +111,8 @@ export const DEFAULT_TRUNCATION_HINT = 'the middle of this output was cut; ask f
  * A tool's description of the output cap (every tool's answer is capped): what is cut and how to read
  * the rest. Descriptions cannot name the number: the limit is the attempt's configuration.
  */
-export const CAP_NOTE = "Answers longer than the attempt's output limit (16 KiB unless configured) are cut in the middle, keeping the beginning and the end, with a marker saying how many bytes were left out";
+export const CAP_NOTE =
+  "Answers longer than the attempt's output limit (16 KiB unless configured) are cut in the middle, keeping the beginning and the end, with a marker saying how many bytes were left out";
 
 /** Identity helper that keeps a tool's argument type tied to its zod schema. */
 export function defineTool<Args>(tool: Tool<Args>): Tool<Args> {

@@ -69,7 +69,9 @@ export const repoStepStateSchema = z
     conflicted: count,
     /** Git operations in progress after the step. */
     operations: z.array(z.enum(REPO_OPERATIONS)),
-    refsChanged: z.array(z.object({ ref: z.string(), before: z.string().nullable(), after: z.string().nullable() }).strict()),
+    refsChanged: z.array(
+      z.object({ ref: z.string(), before: z.string().nullable(), after: z.string().nullable() }).strict(),
+    ),
     /** Diff of the working tree and index against the previous step's state (capped). */
     diff: z.string(),
     diffBytes: count,

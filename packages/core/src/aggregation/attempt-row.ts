@@ -49,7 +49,8 @@ export const LEGACY_NOT_APPLICABLE: NotApplicable = {
 export function campaignFactsFor(campaigns: CampaignFactsById, campaignId: string): CampaignFacts {
   const facts = campaigns[campaignId];
   // Guessing trials or legacy would silently change what a number means, so a missing entry is a bug.
-  if (!facts) throw new Error(`No campaign facts for ${campaignId}: pass trials and legacy for every campaign in the rows.`);
+  if (!facts)
+    throw new Error(`No campaign facts for ${campaignId}: pass trials and legacy for every campaign in the rows.`);
   return facts;
 }
 
@@ -59,6 +60,8 @@ export function targetKeyOf(row: Pick<AttemptRow, 'modelId' | 'effort' | 'output
 }
 
 /** Identity of a fixture series: one fixture under one target in one campaign, across its trials. */
-export function seriesKeyOf(row: Pick<AttemptRow, 'campaignId' | 'modelId' | 'effort' | 'outputMode' | 'domain' | 'fixtureId'>): string {
+export function seriesKeyOf(
+  row: Pick<AttemptRow, 'campaignId' | 'modelId' | 'effort' | 'outputMode' | 'domain' | 'fixtureId'>,
+): string {
   return JSON.stringify([row.campaignId, row.modelId, row.effort, row.outputMode, row.domain, row.fixtureId]);
 }

@@ -76,7 +76,11 @@ export function campaignCompleteness(input: {
     fail('targetAttempts', { code: 'no_attempts_planned', count: 1, message: 'The campaign plans no attempts.' });
   } else if (recorded < input.plannedAttempts) {
     const missing = input.plannedAttempts - recorded;
-    fail('targetAttempts', { code: 'missing_attempts', count: missing, message: `${missing} planned attempt(s) have no record.` });
+    fail('targetAttempts', {
+      code: 'missing_attempts',
+      count: missing,
+      message: `${missing} planned attempt(s) have no record.`,
+    });
   }
   if (!(ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(input.safetyReview)) {
     fail('safetyReview', {

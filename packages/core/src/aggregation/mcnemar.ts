@@ -52,7 +52,9 @@ export interface TargetComparison extends McNemarResult {
   pairs: FixturePair[];
 }
 
-function fixtureOutcomes(rows: readonly AttemptRow[]): Map<string, { domain: string; fixtureId: string; outcome: FixtureOutcome }> {
+function fixtureOutcomes(
+  rows: readonly AttemptRow[],
+): Map<string, { domain: string; fixtureId: string; outcome: FixtureOutcome }> {
   const tallies = new Map<string, { domain: string; fixtureId: string; pass: number; fail: number }>();
   for (const row of rows) {
     if (!isValidOutcome(row.status)) continue;
@@ -64,7 +66,11 @@ function fixtureOutcomes(rows: readonly AttemptRow[]): Map<string, { domain: str
   }
   const outcomes = new Map<string, { domain: string; fixtureId: string; outcome: FixtureOutcome }>();
   for (const [key, t] of tallies) {
-    outcomes.set(key, { domain: t.domain, fixtureId: t.fixtureId, outcome: t.pass > t.fail ? 'pass' : t.pass < t.fail ? 'fail' : 'tie' });
+    outcomes.set(key, {
+      domain: t.domain,
+      fixtureId: t.fixtureId,
+      outcome: t.pass > t.fail ? 'pass' : t.pass < t.fail ? 'fail' : 'tie',
+    });
   }
   return outcomes;
 }

@@ -66,7 +66,10 @@ export const LOG_SCALE_SPAN = 100;
  * never log when a value is 0 or below (a log axis cannot place it, and an unplaceable point must not
  * vanish silently).
  */
-export function xScaleOf(values: readonly number[], requested: AxisScale): { scale: 'linear' | 'log'; logImpossible: boolean } {
+export function xScaleOf(
+  values: readonly number[],
+  requested: AxisScale,
+): { scale: 'linear' | 'log'; logImpossible: boolean } {
   const logImpossible = values.length === 0 || values.some((v) => !(v > 0));
   if (logImpossible || requested === 'linear') return { scale: 'linear', logImpossible };
   if (requested === 'log') return { scale: 'log', logImpossible };
@@ -77,7 +80,10 @@ export function xScaleOf(values: readonly number[], requested: AxisScale): { sca
 /** Tick mantissas: 1-2-5 by default, whole decades when those are too many, finer steps for a narrow span. */
 const DECADES = [1];
 const ONE_TWO_FIVE = [1, 2, 5];
-const FINER: readonly (readonly number[])[] = [[1, 1.5, 2, 3, 5, 7], [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8]];
+const FINER: readonly (readonly number[])[] = [
+  [1, 1.5, 2, 3, 5, 7],
+  [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8],
+];
 /** Fewer ticks than this cannot be read as a log axis (two labels say nothing of the scale between). */
 const MIN_LOG_TICKS = 4;
 const MAX_LOG_TICKS = 10;

@@ -84,7 +84,11 @@ export function summarizeResources(rows: readonly AttemptRow[]): ResourceSummary
   };
 }
 
-function sumMetric(rows: readonly AttemptRow[], measure: Measure, expected: (row: AttemptRow) => boolean): ResourceMetric {
+function sumMetric(
+  rows: readonly AttemptRow[],
+  measure: Measure,
+  expected: (row: AttemptRow) => boolean,
+): ResourceMetric {
   let sum = 0;
   let known = 0;
   let expectedCount = 0;

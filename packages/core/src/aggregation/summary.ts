@@ -5,7 +5,14 @@ import { countStatuses, type StatusCounts } from './completeness';
 import { passAnyAtN, type PassAnyAtN } from './pass-any';
 import { rateOf, type Rate } from './rate';
 import { summarizeResources, type ResourceSummary } from './resources';
-import { buildSeries, classifySeries, seriesPassAnyAtN, type FixtureClass, type FixtureSeries, type SeriesClassification } from './series';
+import {
+  buildSeries,
+  classifySeries,
+  seriesPassAnyAtN,
+  type FixtureClass,
+  type FixtureSeries,
+  type SeriesClassification,
+} from './series';
 
 /** Ways to slice an attempt set. `target` is model × effort × output mode; `fixture` is domain + id. */
 export const GROUP_DIMENSIONS = ['campaign', 'target', 'domain', 'difficulty', 'fixture'] as const;
@@ -43,7 +50,8 @@ function keyOf(row: AttemptRow, by: readonly GroupDimension[]): GroupKey {
   const key: GroupKey = {};
   for (const dimension of by) {
     if (dimension === 'campaign') key.campaignId = row.campaignId;
-    else if (dimension === 'target') Object.assign(key, { modelId: row.modelId, effort: row.effort, outputMode: row.outputMode });
+    else if (dimension === 'target')
+      Object.assign(key, { modelId: row.modelId, effort: row.effort, outputMode: row.outputMode });
     else if (dimension === 'domain') key.domain = row.domain;
     else if (dimension === 'difficulty') key.difficulty = row.difficulty;
     else Object.assign(key, { domain: row.domain, fixtureId: row.fixtureId });
@@ -51,7 +59,15 @@ function keyOf(row: AttemptRow, by: readonly GroupDimension[]): GroupKey {
   return key;
 }
 
-const KEY_ORDER: (keyof GroupKey)[] = ['campaignId', 'modelId', 'effort', 'outputMode', 'domain', 'difficulty', 'fixtureId'];
+const KEY_ORDER: (keyof GroupKey)[] = [
+  'campaignId',
+  'modelId',
+  'effort',
+  'outputMode',
+  'domain',
+  'difficulty',
+  'fixtureId',
+];
 
 function keyString(key: GroupKey): string {
   return JSON.stringify(KEY_ORDER.map((k) => key[k] ?? null));

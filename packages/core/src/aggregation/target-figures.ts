@@ -62,7 +62,9 @@ export interface PassAnyCell {
 }
 
 /** Element-wise sums of CampaignStats' pass_any arrays, as passAnyAtN defines them. */
-export function passAnyFromSums(rows: readonly { n: number; num: number; den: number }[]): PassAnySummary | NotApplicable {
+export function passAnyFromSums(
+  rows: readonly { n: number; num: number; den: number }[],
+): PassAnySummary | NotApplicable {
   if (rows.length === 0) return LEGACY_NOT_APPLICABLE;
   const maxN = Math.max(...rows.map((r) => r.n));
   const points: PassAnyPoint[] = [];
@@ -87,7 +89,14 @@ export function classificationOf(
   anyCurrent: boolean,
 ): Classification | NotApplicable {
   if (!anyCurrent) return LEGACY_NOT_APPLICABLE;
-  return { applicable: true, stablePass: r.stablePass, stableFail: r.stableFail, flaky: r.flaky, unknown: r.unknown, fixtures: r.classified };
+  return {
+    applicable: true,
+    stablePass: r.stablePass,
+    stableFail: r.stableFail,
+    flaky: r.flaky,
+    unknown: r.unknown,
+    fixtures: r.classified,
+  };
 }
 
 /** Three resources, summed: cost, tokens and API time. */

@@ -18,7 +18,15 @@ import type { AttemptStatus } from './attempt-status';
  * Only the model's processes can cause that, so it is the model's failure: scored, counted, never
  * excluded or retried, which would let a model about to fail erase its failure.
  */
-export const ATTEMPT_OUTCOMES = ['PASS', 'FAIL', 'NEEDS_JUDGE', 'HASH_MISMATCH', 'SANDBOX_ERROR', 'CONFIG_ERROR', 'TAMPERING'] as const;
+export const ATTEMPT_OUTCOMES = [
+  'PASS',
+  'FAIL',
+  'NEEDS_JUDGE',
+  'HASH_MISMATCH',
+  'SANDBOX_ERROR',
+  'CONFIG_ERROR',
+  'TAMPERING',
+] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /**
@@ -46,7 +54,12 @@ export interface EndingClass {
   infrastructure: boolean;
 }
 
-const quality = (status: 'VALID_PASS' | 'VALID_FAIL', errorClass: string | null = null): EndingClass => ({ status, errorClass, quality: true, infrastructure: false });
+const quality = (status: 'VALID_PASS' | 'VALID_FAIL', errorClass: string | null = null): EndingClass => ({
+  status,
+  errorClass,
+  quality: true,
+  infrastructure: false,
+});
 const excluded = (status: FinalAttemptStatus, errorClass: string, infrastructure: boolean): EndingClass => ({
   status,
   errorClass,

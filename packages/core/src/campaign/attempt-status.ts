@@ -48,7 +48,13 @@ const STATUS_CLASSES: Record<AttemptStatus, StatusClass> = {
   QUEUED: { valid: false, terminal: false, blocks: 'targetAttempts', modelAnswered: false, reason: 'not started yet' },
   RUNNING: { valid: false, terminal: false, blocks: 'targetAttempts', modelAnswered: false, reason: 'still running' },
   VALID_PASS: { valid: true, terminal: true, blocks: null, modelAnswered: true, reason: 'passed' },
-  VALID_FAIL: { valid: true, terminal: true, blocks: null, modelAnswered: true, reason: 'failed (counted against the model)' },
+  VALID_FAIL: {
+    valid: true,
+    terminal: true,
+    blocks: null,
+    modelAnswered: true,
+    reason: 'failed (counted against the model)',
+  },
   INFRA_FAILURE: {
     valid: false,
     terminal: true,
@@ -57,7 +63,13 @@ const STATUS_CLASSES: Record<AttemptStatus, StatusClass> = {
     reason: 'infrastructure failure (transport, exhausted provider retries, sandbox)',
   },
   // The model answered but the judge could not give a verdict: a judging problem, not a target one.
-  UNSCORED: { valid: false, terminal: true, blocks: 'judgeScoring', modelAnswered: true, reason: 'judge scoring exhausted' },
+  UNSCORED: {
+    valid: false,
+    terminal: true,
+    blocks: 'judgeScoring',
+    modelAnswered: true,
+    reason: 'judge scoring exhausted',
+  },
   HASH_MISMATCH: {
     valid: false,
     terminal: true,
@@ -65,8 +77,20 @@ const STATUS_CLASSES: Record<AttemptStatus, StatusClass> = {
     modelAnswered: false,
     reason: 'fixture input hash differs from the planned snapshot',
   },
-  INVALID_INPUT: { valid: false, terminal: true, blocks: 'targetAttempts', modelAnswered: false, reason: 'invalid fixture input' },
-  SAFETY_BLOCKED: { valid: false, terminal: true, blocks: 'safetyReview', modelAnswered: true, reason: 'blocked by safety review' },
+  INVALID_INPUT: {
+    valid: false,
+    terminal: true,
+    blocks: 'targetAttempts',
+    modelAnswered: false,
+    reason: 'invalid fixture input',
+  },
+  SAFETY_BLOCKED: {
+    valid: false,
+    terminal: true,
+    blocks: 'safetyReview',
+    modelAnswered: true,
+    reason: 'blocked by safety review',
+  },
   CANCELLED: { valid: false, terminal: true, blocks: 'targetAttempts', modelAnswered: false, reason: 'cancelled' },
 };
 

@@ -86,6 +86,7 @@ export class SuiteVersionMismatchError extends Error {
  */
 export function resolveSuiteVersion(config: CampaignConfig, loadedVersion: string): CampaignConfig {
   const requested = config.fixtures.suiteVersion;
-  if (requested !== undefined && requested !== loadedVersion) throw new SuiteVersionMismatchError(requested, loadedVersion);
+  if (requested !== undefined && requested !== loadedVersion)
+    throw new SuiteVersionMismatchError(requested, loadedVersion);
   return { ...config, fixtures: { ...config.fixtures, suiteVersion: loadedVersion } };
 }

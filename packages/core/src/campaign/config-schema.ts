@@ -40,7 +40,12 @@ export const fixtureSelectionSchema = z
     tags: nameList('tag'),
     /** Explicit fixtures as `domain/id`, e.g. `log/f001`. */
     ids: z
-      .array(z.string().trim().regex(/^[^/\s]+\/[^/\s]+$/, 'Write a fixture as domain/id, e.g. log/f001.'))
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^[^/\s]+\/[^/\s]+$/, 'Write a fixture as domain/id, e.g. log/f001.'),
+      )
       .default([]),
   })
   .strict();
@@ -48,8 +53,16 @@ export type FixtureSelection = z.output<typeof fixtureSelectionSchema>;
 
 export const campaignConfigSchema = z
   .object({
-    name: z.string({ error: 'Enter a name.' }).trim().min(1, 'Enter a name.').max(200, 'Keep the name under 200 characters.'),
-    createdBy: z.string({ error: 'Say who creates the campaign.' }).trim().min(1, 'Say who creates the campaign.').max(200),
+    name: z
+      .string({ error: 'Enter a name.' })
+      .trim()
+      .min(1, 'Enter a name.')
+      .max(200, 'Keep the name under 200 characters.'),
+    createdBy: z
+      .string({ error: 'Say who creates the campaign.' })
+      .trim()
+      .min(1, 'Say who creates the campaign.')
+      .max(200),
     models: z.array(modelIdSchema, { error: 'Choose at least one model.' }).min(1, 'Choose at least one model.'),
     outputModes: z
       .array(z.enum(MODES, { error: 'Use text, json_schema or agent.' }))
@@ -105,14 +118,23 @@ export const campaignConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['agent'], message: 'An agent configuration needs the agent output mode.' });
     }
     if (config.agents && !config.outputModes.includes('agent')) {
-      ctx.addIssue({ code: 'custom', path: ['agents'], message: 'Agents run only in the agent output mode: add agent to the output modes.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents'],
+        message: 'Agents run only in the agent output mode: add agent to the output modes.',
+      });
     }
     config.agents?.forEach((name, i) => {
-      if (config.agents!.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: ['agents', i], message: `The agent '${name}' is listed twice.` });
+      if (config.agents!.indexOf(name) !== i)
+        ctx.addIssue({ code: 'custom', path: ['agents', i], message: `The agent '${name}' is listed twice.` });
     });
     const toolSet = config.agent?.toolSet;
     if (toolSet !== undefined && toolSet !== DEFAULT_TOOL_SET && !findToolSet(toolSet)) {
-      ctx.addIssue({ code: 'custom', path: ['agent', 'toolSet'], message: `Unknown tool set '${toolSet}'. Use default or one of ${toolSetNames().join(', ')}.` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agent', 'toolSet'],
+        message: `Unknown tool set '${toolSet}'. Use default or one of ${toolSetNames().join(', ')}.`,
+      });
     }
   });
 
@@ -126,8 +148,7 @@ export interface CampaignConfigErrors {
 }
 
 export type CampaignConfigParseResult =
-  | { success: true; data: CampaignConfig }
-  | { success: false; error: CampaignConfigErrors };
+  { success: true; data: CampaignConfig } | { success: false; error: CampaignConfigErrors };
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -40,7 +40,10 @@ export interface CampaignCostEstimate {
 
 /** Tokens assumed for one attempt of a priced model (see COST_ASSUMPTIONS). */
 export function assumedTokens(prompt: string): { inputTokens: number; outputTokens: number } {
-  return { inputTokens: Math.ceil(prompt.length / COST_ASSUMPTIONS.charsPerToken) + COST_ASSUMPTIONS.contextTokens, outputTokens: COST_ASSUMPTIONS.outputTokens };
+  return {
+    inputTokens: Math.ceil(prompt.length / COST_ASSUMPTIONS.charsPerToken) + COST_ASSUMPTIONS.contextTokens,
+    outputTokens: COST_ASSUMPTIONS.outputTokens,
+  };
 }
 
 /**
@@ -65,17 +68,26 @@ export function estimateCampaignCost<T extends CostEstimateTarget>(
       if (pricing.kind === 'recorded') one = pricing.usdOf(f.domain, f.id);
       else if (target.outputMode === 'agent') one = null;
       else {
-        const cost = estimateCost(table, pricing.baseModel, { ...assumedTokens(f.prompt), reasoningTokens: null, totalTokens: null }, at);
+        const cost = estimateCost(
+          table,
+          pricing.baseModel,
+          { ...assumedTokens(f.prompt), reasoningTokens: null, totalTokens: null },
+          at,
+        );
         one = cost.usd;
         if (cost.source === 'estimated') priceDate = cost.priceDate;
       }
       usd = one === null || usd === null ? null : usd + one * plan.trials;
     }
     if (usd === null) return { ...base, usd: null, basis: 'unknown' };
-    return pricing.kind === 'recorded' ? { ...base, usd, basis: 'recorded' } : { ...base, usd, basis: 'price table', ...(priceDate ? { priceDate } : {}) };
+    return pricing.kind === 'recorded'
+      ? { ...base, usd, basis: 'recorded' }
+      : { ...base, usd, basis: 'price table', ...(priceDate ? { priceDate } : {}) };
   });
   const unknown = [...new Set(targets.filter((t) => t.usd === null).map((t) => t.modelId))];
-  const priced = [...new Set(targets.filter((t) => t.basis === 'price table').map((t) => `${t.modelId} (prices of ${t.priceDate})`))];
+  const priced = [
+    ...new Set(targets.filter((t) => t.basis === 'price table').map((t) => `${t.modelId} (prices of ${t.priceDate})`)),
+  ];
   const recorded = targets.some((t) => t.basis === 'recorded');
   const parts = [
     priced.length > 0
@@ -83,7 +95,9 @@ export function estimateCampaignCost<T extends CostEstimateTarget>(
       : null,
     recorded ? 'Replays cost what their recordings say (nothing is called).' : null,
     targets.some((t) => t.basis === 'free') ? 'Built-in models make no paid calls.' : null,
-    unknown.length > 0 ? `No price or recording is known for ${unknown.join(', ')}; its cost will be recorded per attempt.` : null,
+    unknown.length > 0
+      ? `No price or recording is known for ${unknown.join(', ')}; its cost will be recorded per attempt.`
+      : null,
   ];
   const usd = unknown.length > 0 ? null : targets.reduce((t, x) => t + (x.usd ?? 0), 0);
   return { usd, targets, note: parts.filter(Boolean).join(' ') };

@@ -32,7 +32,11 @@ export function modelLimitError(config: CampaignConfig, limits: CampaignLimits):
   if (models <= limits.maxModels) return null;
   return {
     formErrors: [],
-    fieldErrors: { models: [`A campaign may have at most ${n(limits.maxModels)} models (GITBENCH_MAX_MODELS_PER_CAMPAIGN); this one has ${n(models)}.`] },
+    fieldErrors: {
+      models: [
+        `A campaign may have at most ${n(limits.maxModels)} models (GITBENCH_MAX_MODELS_PER_CAMPAIGN); this one has ${n(models)}.`,
+      ],
+    },
   };
 }
 
@@ -40,14 +44,21 @@ export function modelLimitError(config: CampaignConfig, limits: CampaignLimits):
  * The attempts limit, counted arithmetically (targets × selected fixtures × trials) so that an
  * oversized configuration is refused without building its plan.
  */
-export function attemptLimitError(config: CampaignConfig, selectedFixtures: number, limits: CampaignLimits): CampaignConfigErrors | null {
+export function attemptLimitError(
+  config: CampaignConfig,
+  selectedFixtures: number,
+  limits: CampaignLimits,
+): CampaignConfigErrors | null {
   const canonical = canonicalConfig(config);
   // Agent mode counts once per agent (each drives every model).
   const agents = campaignAgents(canonical).length;
   const modeRuns = canonical.outputModes.filter((m) => m !== 'agent').length + agents;
   const attempts = canonical.models.length * modeRuns * selectedFixtures * canonical.trials;
   if (attempts <= limits.maxAttempts) return null;
-  const modes = agents > 1 ? `${canonical.outputModes.length} output modes, agent mode with ${agents} agents` : `${canonical.outputModes.length} output modes`;
+  const modes =
+    agents > 1
+      ? `${canonical.outputModes.length} output modes, agent mode with ${agents} agents`
+      : `${canonical.outputModes.length} output modes`;
   return {
     formErrors: [
       `This campaign would run ${n(attempts)} attempts (${n(canonical.models.length)} models × ${modes} × ${n(selectedFixtures)} fixtures × ${canonical.trials} trials); the limit is ${n(limits.maxAttempts)} attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).`,

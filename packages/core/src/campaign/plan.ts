@@ -56,7 +56,14 @@ export function planTargets(config: CampaignConfig): PlannedTarget[] {
     const id = parseModelId(raw);
     for (const outputMode of canonical.outputModes) {
       const agents = outputMode === 'agent' ? campaignAgents(canonical).map(storedAgent) : [null];
-      for (const agent of agents) targets.push({ modelId: formatModelId(id), baseModel: id.baseModel, reasoningEffort: id.effort ?? null, outputMode, agent });
+      for (const agent of agents)
+        targets.push({
+          modelId: formatModelId(id),
+          baseModel: id.baseModel,
+          reasoningEffort: id.effort ?? null,
+          outputMode,
+          agent,
+        });
     }
   }
   // Our own loop (null) first, then the agents by name: a campaign without agents keeps its old order.
@@ -77,7 +84,10 @@ export function planTargets(config: CampaignConfig): PlannedTarget[] {
  * Within a trial, fixture-major: consecutive attempts go to different targets, which spreads load over
  * providers instead of sending one model a burst.
  */
-export function planAttempts<F extends SelectableFixture>(config: CampaignConfig, suite: readonly F[]): CampaignPlan<F> {
+export function planAttempts<F extends SelectableFixture>(
+  config: CampaignConfig,
+  suite: readonly F[],
+): CampaignPlan<F> {
   const canonical = canonicalConfig(config);
   const { fixtures, unknownIds } = selectFixtures(canonical.fixtures, suite);
   if (unknownIds.length > 0) {

@@ -68,7 +68,13 @@ export const attemptSandboxSchema = z.discriminatedUnion('kind', [
 export type AttemptSandbox = z.infer<typeof attemptSandboxSchema>;
 
 export const scoreCheckSchema = z
-  .object({ check: z.string(), ok: z.boolean(), detail: z.string(), expected: z.string().optional(), actual: z.string().optional() })
+  .object({
+    check: z.string(),
+    ok: z.boolean(),
+    detail: z.string(),
+    expected: z.string().optional(),
+    actual: z.string().optional(),
+  })
   .strict();
 
 export const attemptHashesSchema = z
@@ -85,7 +91,9 @@ export const attemptHashesSchema = z
   .strict();
 export type AttemptHashes = z.infer<typeof attemptHashesSchema>;
 
-const ggbCommitSchema = z.object({ sha: z.string(), subject: z.string(), message: z.string(), files: z.array(z.string()), diff: z.string() }).strict();
+const ggbCommitSchema = z
+  .object({ sha: z.string(), subject: z.string(), message: z.string(), files: z.array(z.string()), diff: z.string() })
+  .strict();
 
 /** What a task family's metrics read from the attempt (families/outcome.ts), kept with the score. */
 export const familyOutcomeSchema = z.discriminatedUnion('family', [
@@ -121,9 +129,22 @@ export const familyOutcomeSchema = z.discriminatedUnion('family', [
       success: z.boolean(),
       solved: z.boolean().nullable(),
       detail: z.string(),
-      mcr: z.object({ mergeCommit: z.string(), unmerged: z.array(z.string()), diff: z.string(), diffTruncated: z.boolean() }).strict().optional(),
+      mcr: z
+        .object({
+          mergeCommit: z.string(),
+          unmerged: z.array(z.string()),
+          diff: z.string(),
+          diffTruncated: z.boolean(),
+        })
+        .strict()
+        .optional(),
       histories: z
-        .object({ original: z.array(ggbCommitSchema), agent: z.array(ggbCommitSchema), rebaseInProgress: z.boolean(), targetFile: z.string().nullable() })
+        .object({
+          original: z.array(ggbCommitSchema),
+          agent: z.array(ggbCommitSchema),
+          rebaseInProgress: z.boolean(),
+          targetFile: z.string().nullable(),
+        })
         .strict()
         .optional(),
       judge: z
@@ -131,7 +152,14 @@ export const familyOutcomeSchema = z.discriminatedUnion('family', [
           status: z.enum(['scored', 'unscored']),
           reason: z.string().nullable(),
           verdicts: z.array(
-            z.object({ agentAs: z.enum(['HISTORY-1', 'HISTORY-2']), result: z.enum(GGB_JUDGE_RESULTS), reason: z.string(), agentWon: z.boolean() }).strict(),
+            z
+              .object({
+                agentAs: z.enum(['HISTORY-1', 'HISTORY-2']),
+                result: z.enum(GGB_JUDGE_RESULTS),
+                reason: z.string(),
+                agentWon: z.boolean(),
+              })
+              .strict(),
           ),
         })
         .strict()
@@ -159,7 +187,12 @@ export const scoringEvidenceSchema = z
   .strict();
 
 export const tokenUsageSchema = z
-  .object({ inputTokens: count.nullable(), outputTokens: count.nullable(), reasoningTokens: count.nullable(), totalTokens: count.nullable() })
+  .object({
+    inputTokens: count.nullable(),
+    outputTokens: count.nullable(),
+    reasoningTokens: count.nullable(),
+    totalTokens: count.nullable(),
+  })
   .strict();
 
 export const costSchema = z.discriminatedUnion('source', [
@@ -181,7 +214,11 @@ export const retryRecordSchema = z
   .strict();
 
 export const transcriptMessageSchema = z
-  .object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string(), reasoning: z.string().optional() })
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string(),
+    reasoning: z.string().optional(),
+  })
   .strict();
 
 export const routeSchema = z
@@ -198,7 +235,9 @@ export const routeSchema = z
       .object({
         file: z.string(),
         recordedRoute: json.nullable(),
-        recordedVerdict: z.object({ passed: z.boolean(), similarity: z.number().nullable(), error: z.string().nullable() }).strict(),
+        recordedVerdict: z
+          .object({ passed: z.boolean(), similarity: z.number().nullable(), error: z.string().nullable() })
+          .strict(),
       })
       .strict()
       .optional(),
@@ -219,7 +258,10 @@ export const modelCallSchema = z
     retries: z.array(retryRecordSchema),
     transcript: z.array(transcriptMessageSchema),
     flags: z.array(z.string()),
-    qualityFailure: z.object({ code: z.enum(['malformed_json', 'schema_violation']), message: z.string() }).strict().nullable(),
+    qualityFailure: z
+      .object({ code: z.enum(['malformed_json', 'schema_violation']), message: z.string() })
+      .strict()
+      .nullable(),
   })
   .strict();
 export type ModelCall = z.infer<typeof modelCallSchema>;
@@ -254,7 +296,15 @@ export const judgementSchema = z
           members: z.array(judgeMemberSchema),
         })
         .strict(),
-      z.object({ status: z.literal('unscored'), method: z.literal('mean'), threshold: z.number(), reason: z.string(), members: z.array(judgeMemberSchema) }).strict(),
+      z
+        .object({
+          status: z.literal('unscored'),
+          method: z.literal('mean'),
+          threshold: z.number(),
+          reason: z.string(),
+          members: z.array(judgeMemberSchema),
+        })
+        .strict(),
     ]),
     cacheKey: z.string(),
     judgeConfigHash: z.string(),
@@ -316,13 +366,21 @@ export const upstreamEvidenceSchema = z
   .object({
     ...base,
     origin: z.literal('upstream'),
-    verdict: z.object({ passed: z.boolean(), similarity: z.number().nullable(), error: z.string().nullable() }).strict(),
+    verdict: z
+      .object({ passed: z.boolean(), similarity: z.number().nullable(), error: z.string().nullable() })
+      .strict(),
     transcript: z.array(json),
     requestConfig: json,
     route: json,
     telemetry: json,
     usage: z
-      .object({ input: z.number().nullable(), output: z.number().nullable(), reasoning: z.number().nullable(), total: z.number().nullable(), costUsd: z.number().nullable() })
+      .object({
+        input: z.number().nullable(),
+        output: z.number().nullable(),
+        reasoning: z.number().nullable(),
+        total: z.number().nullable(),
+        costUsd: z.number().nullable(),
+      })
       .strict(),
   })
   .strict();

@@ -10,7 +10,10 @@ export function capJsonStrings<T>(value: T, maxBytes: number, limitName: string)
   // Every string with its holder, longest first: cutting those first removes the most for the least.
   const slots: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
   const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach((v, i) => (typeof v === 'string' ? slots.push({ holder: node, key: i, length: v.length }) : walk(v)));
+    if (Array.isArray(node))
+      node.forEach((v, i) =>
+        typeof v === 'string' ? slots.push({ holder: node, key: i, length: v.length }) : walk(v),
+      );
     else if (node !== null && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
         if (typeof v === 'string') slots.push({ holder: node as Record<string, unknown>, key: k, length: v.length });

@@ -1,5 +1,18 @@
-import { ggbMetrics, gistMetrics, repoTaskMetrics, type GgbMetrics, type GistMetrics, type RepoTaskMetrics } from './metrics';
-import { ggbScenarioOfScoringType, type FamilyOutcome, type GgbOutcome, type GistOutcome, type RepoTaskOutcome } from './outcome';
+import {
+  ggbMetrics,
+  gistMetrics,
+  repoTaskMetrics,
+  type GgbMetrics,
+  type GistMetrics,
+  type RepoTaskMetrics,
+} from './metrics';
+import {
+  ggbScenarioOfScoringType,
+  type FamilyOutcome,
+  type GgbOutcome,
+  type GistOutcome,
+  type RepoTaskOutcome,
+} from './outcome';
 
 /** The task families with metrics of their own, and the pages that show them (`/families/<family>`). */
 export const FAMILIES = ['repo_task', 'gist', 'ggb'] as const;
@@ -43,17 +56,33 @@ export type FamilyMetrics =
 export function familyMetrics(family: Family, facts: readonly FamilyAttemptFacts[]): FamilyMetrics {
   const mine = facts.filter((f) => familyOfScoringType(f.scoringType) === family);
   const base = (f: FamilyAttemptFacts) => ({ fixture: f.fixture, costUsd: f.costUsd });
-  const outcome = <O extends FamilyOutcome>(f: FamilyAttemptFacts, of: O['family']) => (f.outcome?.family === of ? (f.outcome as O) : null);
+  const outcome = <O extends FamilyOutcome>(f: FamilyAttemptFacts, of: O['family']) =>
+    f.outcome?.family === of ? (f.outcome as O) : null;
   switch (family) {
     case 'repo_task':
-      return { family, attempts: mine.length, metrics: repoTaskMetrics(mine.map((f) => ({ ...base(f), outcome: outcome<RepoTaskOutcome>(f, 'repo_task') }))) };
+      return {
+        family,
+        attempts: mine.length,
+        metrics: repoTaskMetrics(mine.map((f) => ({ ...base(f), outcome: outcome<RepoTaskOutcome>(f, 'repo_task') }))),
+      };
     case 'gist':
-      return { family, attempts: mine.length, metrics: gistMetrics(mine.map((f) => ({ ...base(f), outcome: outcome<GistOutcome>(f, 'gist') }))) };
+      return {
+        family,
+        attempts: mine.length,
+        metrics: gistMetrics(mine.map((f) => ({ ...base(f), outcome: outcome<GistOutcome>(f, 'gist') }))),
+      };
     case 'ggb':
       return {
         family,
         attempts: mine.length,
-        metrics: ggbMetrics(mine.map((f) => ({ ...base(f), scenario: ggbScenarioOfScoringType(f.scoringType)!, difficulty: f.difficulty, outcome: outcome<GgbOutcome>(f, 'ggb') }))),
+        metrics: ggbMetrics(
+          mine.map((f) => ({
+            ...base(f),
+            scenario: ggbScenarioOfScoringType(f.scoringType)!,
+            difficulty: f.difficulty,
+            outcome: outcome<GgbOutcome>(f, 'ggb'),
+          })),
+        ),
       };
   }
 }

@@ -27,11 +27,15 @@ export function familyScorer<C>(spec: FamilyScorerSpec<C>): Scorer {
       if (!parsed.ok) return { answerCommands: [], probes: [] };
       const dir = stagingDir(spec.staging);
       const staged = stageFiles(spec.staging, dir, spec.files(parsed.config));
-      return { answerCommands: output.trim() === '' ? [] : [output], probes: [...staged.probes, ...spec.probes(parsed.config, staged, dir)] };
+      return {
+        answerCommands: output.trim() === '' ? [] : [output],
+        probes: [...staged.probes, ...spec.probes(parsed.config, staged, dir)],
+      };
     },
     score({ fixture, evidence }) {
       const parsed = spec.config(fixture);
-      if (!parsed.ok) return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
+      if (!parsed.ok)
+        return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
       return spec.decide(parsed.config, evidence);
     },
   };

@@ -62,7 +62,14 @@ export function repoTaskMetrics(attempts: readonly FamilyAttempt<RepoTaskOutcome
       continue;
     }
     const t = a.outcome.process ? 1 : 0;
-    terms.push({ fixture: a.fixture, t, marketValueUsd: a.outcome.marketValueUsd, quality: a.outcome.quality, costUsd: a.costUsd, net: t * a.outcome.marketValueUsd * a.outcome.quality - a.costUsd });
+    terms.push({
+      fixture: a.fixture,
+      t,
+      marketValueUsd: a.outcome.marketValueUsd,
+      quality: a.outcome.quality,
+      costUsd: a.costUsd,
+      net: t * a.outcome.marketValueUsd * a.outcome.quality - a.costUsd,
+    });
   }
   return {
     ecr: rateOf(processed, total),
@@ -166,6 +173,11 @@ export function ggbMetrics(attempts: readonly GgbAttempt[]): GgbMetrics {
   }
   const byBand = [...bands.values()]
     .map((of) => ({ scenario: of[0]!.scenario, difficulty: of[0]!.difficulty, rates: ggbRates(of) }))
-    .sort((x, y) => GGB_SCENARIOS.indexOf(x.scenario) - GGB_SCENARIOS.indexOf(y.scenario) || bandRank(x.difficulty) - bandRank(y.difficulty) || x.difficulty.localeCompare(y.difficulty));
+    .sort(
+      (x, y) =>
+        GGB_SCENARIOS.indexOf(x.scenario) - GGB_SCENARIOS.indexOf(y.scenario) ||
+        bandRank(x.difficulty) - bandRank(y.difficulty) ||
+        x.difficulty.localeCompare(y.difficulty),
+    );
   return { overall: ggbRates(attempts), byScenario, byBand };
 }

@@ -6,7 +6,14 @@
  * grader ran and answered; every other kind is a failure before or of the grader, and then both
  * Process and Result are false (GitTaskBench counts such a task in its denominators as failed).
  */
-export const GRADER_VERDICT_KINDS = ['graded', 'no_output', 'empty_output', 'grader_crash', 'grader_timeout', 'not_run'] as const;
+export const GRADER_VERDICT_KINDS = [
+  'graded',
+  'no_output',
+  'empty_output',
+  'grader_crash',
+  'grader_timeout',
+  'not_run',
+] as const;
 export type GraderVerdictKind = (typeof GRADER_VERDICT_KINDS)[number];
 
 /** GitTaskBench's five quality levels (the paper's raters' scale: far below human ... indistinguishable). */
@@ -33,7 +40,14 @@ export interface RepoTaskOutcome extends GraderVerdict {
  * `no_gist` (file creation failure), `syntax_error`, `missing_test`, `import_error` (the original
  * imported instead of inlined), `runtime_error` (it ran but differs, or could not be collected).
  */
-export const GIST_FAILURES = ['no_gist', 'syntax_error', 'missing_test', 'import_error', 'runtime_error', 'not_evaluated'] as const;
+export const GIST_FAILURES = [
+  'no_gist',
+  'syntax_error',
+  'missing_test',
+  'import_error',
+  'runtime_error',
+  'not_evaluated',
+] as const;
 export type GistFailure = (typeof GIST_FAILURES)[number];
 
 /** What a gist attempt contributes to the family's metrics (stored with the score). */
@@ -58,7 +72,10 @@ export const GGB_SCENARIOS = ['mcr', 'ir', 'icc'] as const;
 export type GgbScenario = (typeof GGB_SCENARIOS)[number];
 
 /** The scoring type of each scenario's fixtures, so an attempt that has no outcome yet still has its scenario. */
-export const GGB_SCORING_TYPES = { mcr: 'ggb_mcr', ir: 'ggb_ir', icc: 'ggb_icc' } as const satisfies Record<GgbScenario, string>;
+export const GGB_SCORING_TYPES = { mcr: 'ggb_mcr', ir: 'ggb_ir', icc: 'ggb_icc' } as const satisfies Record<
+  GgbScenario,
+  string
+>;
 
 export function ggbScenarioOfScoringType(scoringType: string): GgbScenario | null {
   const hit = GGB_SCENARIOS.find((s) => GGB_SCORING_TYPES[s] === scoringType);

@@ -13,7 +13,9 @@ import { canonicalJson, sha256Hex } from '../canonical-json';
 export const HISTORY_RESULTS = ['HISTORY-1', 'HISTORY-2', 'TIE'] as const;
 export type HistoryResult = (typeof HISTORY_RESULTS)[number];
 
-export const historyReplySchema = z.object({ evaluation_result: z.enum(HISTORY_RESULTS), evaluation_reason: z.string() }).strict();
+export const historyReplySchema = z
+  .object({ evaluation_result: z.enum(HISTORY_RESULTS), evaluation_reason: z.string() })
+  .strict();
 export type HistoryReply = z.infer<typeof historyReplySchema>;
 
 export const HISTORY_REPLY_JSON_SCHEMA: Record<string, unknown> = {
@@ -96,7 +98,12 @@ export class InMemoryHistoryJudgeCache implements HistoryJudgeCache {
 }
 
 /** The cache key: the fixture's input, both histories as the judge reads them, and the judge's identity. */
-export function historyJudgeCacheKey(input: { fixtureInputHash: string; original: string; agent: string; judgeConfigHash: string }): string {
+export function historyJudgeCacheKey(input: {
+  fixtureInputHash: string;
+  original: string;
+  agent: string;
+  judgeConfigHash: string;
+}): string {
   return `ggb-judge:${input.fixtureInputHash}:${sha256Hex(canonicalJson({ original: input.original, agent: input.agent }))}:${input.judgeConfigHash}`;
 }
 
@@ -112,7 +119,12 @@ export async function judgeHistories(input: JudgeHistoriesInput): Promise<Histor
   const agentText = renderHistory(input.agent);
   const originalText = renderHistory(input.original);
   const key = input.cache
-    ? historyJudgeCacheKey({ fixtureInputHash: input.cache.fixtureInputHash, original: originalText, agent: agentText, judgeConfigHash: input.cache.judgeConfigHash })
+    ? historyJudgeCacheKey({
+        fixtureInputHash: input.cache.fixtureInputHash,
+        original: originalText,
+        agent: agentText,
+        judgeConfigHash: input.cache.judgeConfigHash,
+      })
     : null;
   if (key && input.cache) {
     const hit = await input.cache.store.get(key);
@@ -121,7 +133,10 @@ export async function judgeHistories(input: JudgeHistoriesInput): Promise<Histor
   const verdicts: HistoryVerdictRecord[] = [];
   const errors: string[] = [];
   for (const agentAs of ['HISTORY-1', 'HISTORY-2'] as const) {
-    const prompt = agentAs === 'HISTORY-1' ? buildHistoryJudgePrompt(agentText, originalText) : buildHistoryJudgePrompt(originalText, agentText);
+    const prompt =
+      agentAs === 'HISTORY-1'
+        ? buildHistoryJudgePrompt(agentText, originalText)
+        : buildHistoryJudgePrompt(originalText, agentText);
     let answer: Awaited<ReturnType<AskHistoryJudge>>;
     try {
       answer = await input.ask(prompt);
@@ -133,10 +148,16 @@ export async function judgeHistories(input: JudgeHistoriesInput): Promise<Histor
       continue;
     }
     const r = answer.reply;
-    verdicts.push({ agentAs, result: r.evaluation_result, reason: r.evaluation_reason, agentWon: r.evaluation_result === agentAs });
+    verdicts.push({
+      agentAs,
+      result: r.evaluation_result,
+      reason: r.evaluation_reason,
+      agentWon: r.evaluation_result === agentAs,
+    });
   }
   // A judge failure is not cached: the next try asks again.
-  if (errors.length > 0) return { status: 'unscored', reason: `no usable judge reply for the ${errors.join('; ')}`, verdicts };
+  if (errors.length > 0)
+    return { status: 'unscored', reason: `no usable judge reply for the ${errors.join('; ')}`, verdicts };
   const judgement: HistoryJudgement = {
     status: 'scored',
     reason: null,
@@ -150,7 +171,10 @@ export async function judgeHistories(input: JudgeHistoriesInput): Promise<Histor
 
 /** Parses a judge's raw reply text (a JSON object, possibly fenced) into the schema, or says why not. */
 export function parseHistoryReply(text: string): { reply: HistoryReply } | { reply: null; error: string } {
-  const trimmed = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const trimmed = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
@@ -158,7 +182,11 @@ export function parseHistoryReply(text: string): { reply: HistoryReply } | { rep
     return { reply: null, error: 'the reply is not JSON' };
   }
   const parsed = historyReplySchema.safeParse(value);
-  if (!parsed.success) return { reply: null, error: `the reply does not match the schema: ${parsed.error.issues.map((i) => i.message).join('; ')}` };
+  if (!parsed.success)
+    return {
+      reply: null,
+      error: `the reply does not match the schema: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    };
   return { reply: parsed.data };
 }
 
@@ -167,7 +195,8 @@ const PLACEHOLDER = /^(wip|tmp|temp|fix|fixup!?.*|squash!?.*|update|changes?|mis
 /** A history's score under the scripted judge: commits whose subject is unique and says something. */
 function scriptedScore(commits: readonly HistoryCommit[]): number {
   const subjects = commits.map((c) => c.subject.trim());
-  return subjects.filter((s, i) => !PLACEHOLDER.test(s) && subjects.indexOf(s) === i && subjects.lastIndexOf(s) === i).length;
+  return subjects.filter((s, i) => !PLACEHOLDER.test(s) && subjects.indexOf(s) === i && subjects.lastIndexOf(s) === i)
+    .length;
 }
 
 /**
@@ -175,7 +204,10 @@ function scriptedScore(commits: readonly HistoryCommit[]): number {
  * history with more commits whose subject is unique and not a placeholder ("wip", "fix") wins, and an
  * equal count ties. It reads the histories back out of the prompt it is given, as a model would.
  */
-export function scriptedHistoryJudge(histories: { original: readonly HistoryCommit[]; agent: readonly HistoryCommit[] }): AskHistoryJudge {
+export function scriptedHistoryJudge(histories: {
+  original: readonly HistoryCommit[];
+  agent: readonly HistoryCommit[];
+}): AskHistoryJudge {
   const agentText = renderHistory(histories.agent);
   return (prompt) => {
     const first = /<HISTORY-1>\n([\s\S]*)\n<\/HISTORY-1>/.exec(prompt)?.[1];

@@ -33,7 +33,12 @@ export function aggregatePairwise(
   bFirst: PairwisePreference | null,
 ): PairwiseVerdict {
   if (aFirst === null || bFirst === null) {
-    const missing = aFirst === null && bFirst === null ? 'both orderings' : aFirst === null ? 'the A-first ordering' : 'the B-first ordering';
+    const missing =
+      aFirst === null && bFirst === null
+        ? 'both orderings'
+        : aFirst === null
+          ? 'the A-first ordering'
+          : 'the B-first ordering';
     return { status: 'unscored', reason: `No usable judge reply for ${missing}.`, rule: PAIRWISE_RULE };
   }
   const one = fromAFirst(aFirst);

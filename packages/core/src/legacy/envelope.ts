@@ -48,10 +48,12 @@ export const legacyEnvelopeSchema = z
     profile: z.string().nullish(),
     output_mode: z.enum(ANSWER_MODES).default('text'),
     results: z.array(
-      z.object({
-        benchmark: z.string().min(1),
-        scores: z.array(legacyScoreSchema),
-      }).passthrough(),
+      z
+        .object({
+          benchmark: z.string().min(1),
+          scores: z.array(legacyScoreSchema),
+        })
+        .passthrough(),
     ),
     safety_review: z.object({ status: z.string() }).passthrough().nullish(),
   })
@@ -95,7 +97,8 @@ export class LegacyEnvelopeError extends Error {
 
 // Upstream writes transport and provider failures into `error` with no output; scorer mismatches
 // always come with the output they judged. Only the former are infrastructure failures.
-const TRANSPORT_ERROR = /(timed? ?out|timeout|rate.?limit|429|5\d\d\b|connection|network|api error|provider|exhausted|unavailable)/i;
+const TRANSPORT_ERROR =
+  /(timed? ?out|timeout|rate.?limit|429|5\d\d\b|connection|network|api error|provider|exhausted|unavailable)/i;
 
 export function classifyLegacyScore(score: LegacyScore): LegacyAttemptStatus {
   if (score.passed) return 'VALID_PASS';

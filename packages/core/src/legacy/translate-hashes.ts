@@ -13,13 +13,18 @@ export interface HashTranslation {
   translate(text: string): string;
 }
 
-export function hashTranslation(recordedPrompt: string, ours: readonly { hash: string; subject: string }[]): HashTranslation {
+export function hashTranslation(
+  recordedPrompt: string,
+  ours: readonly { hash: string; subject: string }[],
+): HashTranslation {
   const bySubject = new Map<string, string | null>();
   for (const c of ours) {
     if (c.subject.trim() === '') continue;
     bySubject.set(c.subject, bySubject.has(c.subject) && bySubject.get(c.subject) !== c.hash ? null : c.hash);
   }
-  const subjects = [...bySubject.entries()].filter((e): e is [string, string] => e[1] !== null).sort((a, b) => b[0].length - a[0].length);
+  const subjects = [...bySubject.entries()]
+    .filter((e): e is [string, string] => e[1] !== null)
+    .sort((a, b) => b[0].length - a[0].length);
   const map = new Map<string, string>();
   const lines = recordedPrompt.split('\n');
   // `git log` and `git show` print a commit as a `commit <id>` header, then its subject indented

@@ -40,7 +40,7 @@ function replaceQuoted(text: string, workspaces: readonly string[]): string {
   const variable = `\${${WORKSPACE_VARIABLE}}`;
   let out = '';
   let quote: "'" | '"' | null = null;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const ch = text[i] as string;
     const hit = workspaces.find((w) => text.startsWith(w, i));
     if (hit) {

@@ -34,11 +34,20 @@ function cut(text: string, maxLines: number): string {
   if (lines.length <= maxLines) return text;
   const head = Math.ceil(maxLines * 0.6);
   const tail = maxLines - head;
-  return [...lines.slice(0, head), `… ${lines.length - maxLines} line(s) not shown (:full shows the whole request) …`, ...lines.slice(-tail)].join('\n');
+  return [
+    ...lines.slice(0, head),
+    `… ${lines.length - maxLines} line(s) not shown (:full shows the whole request) …`,
+    ...lines.slice(-tail),
+  ].join('\n');
 }
 
 function indent(text: string): string {
-  return text === '' ? '    (empty)' : text.split('\n').map((l) => `    ${l}`).join('\n');
+  return text === ''
+    ? '    (empty)'
+    : text
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n');
 }
 
 /** The tool's name for a tool message: from the assistant call it answers, else its own `name`. */
@@ -68,10 +77,14 @@ export function compactView({ request, previous, label, maxLines = COMPACT_MESSA
   const fresh = previous === null;
   const start = fresh ? 0 : previous.messages.length;
   const out: string[] = [];
-  const shape = request.response_format?.type === 'json_schema' ? ' · answer: JSON matching the response_format schema' : '';
-  out.push(`── ${label} · model ${request.model} · ${request.messages.length} message(s)${fresh ? ' · new conversation' : `, ${request.messages.length - start} new`}${shape} ──`);
+  const shape =
+    request.response_format?.type === 'json_schema' ? ' · answer: JSON matching the response_format schema' : '';
+  out.push(
+    `── ${label} · model ${request.model} · ${request.messages.length} message(s)${fresh ? ' · new conversation' : `, ${request.messages.length - start} new`}${shape} ──`,
+  );
   const tools = toolSignature(request);
-  if (fresh || toolSignature(previous) !== tools) out.push(tools ? `tools: ${tools}` : 'tools: none (answer with text)');
+  if (fresh || toolSignature(previous) !== tools)
+    out.push(tools ? `tools: ${tools}` : 'tools: none (answer with text)');
   for (const message of request.messages.slice(start)) {
     const text = messageText(message);
     switch (message.role) {
@@ -102,10 +115,17 @@ export function toolsHelp(request: ChatRequest): string {
   if (tools.length === 0) return 'This request offers no tools: answer with text.\n';
   const lines: string[] = [];
   for (const t of tools) {
-    const params = (t.function.parameters ?? {}) as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+    const params = (t.function.parameters ?? {}) as {
+      properties?: Record<string, { type?: unknown }>;
+      required?: unknown;
+    };
     const required = new Set(Array.isArray(params.required) ? (params.required as string[]) : []);
-    const args = Object.entries(params.properties ?? {}).map(([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${typeof p.type === 'string' ? p.type : 'any'}`);
-    lines.push(`${t.function.name}(${args.join(', ')})${t.function.description ? `  ${t.function.description.split('\n')[0]}` : ''}`);
+    const args = Object.entries(params.properties ?? {}).map(
+      ([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${typeof p.type === 'string' ? p.type : 'any'}`,
+    );
+    lines.push(
+      `${t.function.name}(${args.join(', ')})${t.function.description ? `  ${t.function.description.split('\n')[0]}` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -88,20 +88,26 @@ export function checkArguments(tool: WireTool, args: unknown): Record<string, un
   const schema = schemaOf(tool);
   const props = schema.properties ?? {};
   for (const required of requiredOf(tool)) {
-    if (!(required in record)) throw new ManualAnswerError(`${name}: argument '${required}' is missing (${signatureOf(tool)}).`);
+    if (!(required in record))
+      throw new ManualAnswerError(`${name}: argument '${required}' is missing (${signatureOf(tool)}).`);
   }
   for (const [key, value] of Object.entries(record)) {
     const prop = props[key];
     if (!prop) {
-      if (schema.additionalProperties === false) throw new ManualAnswerError(`${name}: there is no argument '${key}' (${signatureOf(tool)}).`);
+      if (schema.additionalProperties === false)
+        throw new ManualAnswerError(`${name}: there is no argument '${key}' (${signatureOf(tool)}).`);
       continue;
     }
     const types = Array.isArray(prop.type) ? prop.type : prop.type === undefined ? [] : [prop.type];
     if (types.length > 0 && !types.some((t) => typeMatches(value, t))) {
-      throw new ManualAnswerError(`${name}: argument '${key}' must be ${types.join(' or ')}, not ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}.`);
+      throw new ManualAnswerError(
+        `${name}: argument '${key}' must be ${types.join(' or ')}, not ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}.`,
+      );
     }
     if (Array.isArray(prop.enum) && !prop.enum.includes(value)) {
-      throw new ManualAnswerError(`${name}: argument '${key}' must be one of ${prop.enum.map((e) => JSON.stringify(e)).join(', ')}.`);
+      throw new ManualAnswerError(
+        `${name}: argument '${key}' must be one of ${prop.enum.map((e) => JSON.stringify(e)).join(', ')}.`,
+      );
     }
   }
   return record;
@@ -110,7 +116,9 @@ export function checkArguments(tool: WireTool, args: unknown): Record<string, un
 function toolNamed(tools: readonly WireTool[], name: string): WireTool {
   const tool = tools.find((t) => t.function.name === name);
   if (!tool) {
-    throw new ManualAnswerError(`There is no tool '${name}' in this request (it offers ${tools.map((t) => t.function.name).join(', ')}). Start a text answer with 'text:'.`);
+    throw new ManualAnswerError(
+      `There is no tool '${name}' in this request (it offers ${tools.map((t) => t.function.name).join(', ')}). Start a text answer with 'text:'.`,
+    );
   }
   return tool;
 }
@@ -123,7 +131,9 @@ function soleStringArgument(tool: WireTool): string {
   const sole = candidates.length === 1 ? candidates[0]! : null;
   const type = sole ? schemaOf(tool).properties?.[sole]?.type : undefined;
   if (!sole || (type !== undefined && type !== 'string')) {
-    throw new ManualAnswerError(`${tool.function.name} takes more than one string argument (${signatureOf(tool)}): write ${tool.function.name} {"…": …} with JSON arguments.`);
+    throw new ManualAnswerError(
+      `${tool.function.name} takes more than one string argument (${signatureOf(tool)}): write ${tool.function.name} {"…": …} with JSON arguments.`,
+    );
   }
   return sole;
 }
@@ -143,27 +153,42 @@ function call(tools: readonly WireTool[], name: string, args: unknown): ManualTo
 
 /** `{"name", "arguments"}` or the wire's `{"function": {"name", "arguments"}}`; arguments an object or its JSON text. */
 function jsonCall(tools: readonly WireTool[], value: unknown, where: string): ManualToolCall {
-  const v = (value ?? {}) as { name?: unknown; arguments?: unknown; function?: { name?: unknown; arguments?: unknown } };
+  const v = (value ?? {}) as {
+    name?: unknown;
+    arguments?: unknown;
+    function?: { name?: unknown; arguments?: unknown };
+  };
   const inner = typeof v.function === 'object' && v.function !== null ? v.function : v;
   if (typeof inner.name !== 'string') throw new ManualAnswerError(`${where}: a tool call needs "name" (a string).`);
-  const args = typeof inner.arguments === 'string' ? parseJson(inner.arguments, `${where}: the arguments of ${inner.name}`) : (inner.arguments ?? {});
+  const args =
+    typeof inner.arguments === 'string'
+      ? parseJson(inner.arguments, `${where}: the arguments of ${inner.name}`)
+      : (inner.arguments ?? {});
   return call(tools, inner.name, args);
 }
 
 function jsonAnswer(tools: readonly WireTool[], text: string): ManualAnswer {
   const value = parseJson(text, 'The answer');
   if (Array.isArray(value)) {
-    if (value.length === 0) throw new ManualAnswerError('An empty list calls no tool: write text, or at least one call.');
+    if (value.length === 0)
+      throw new ManualAnswerError('An empty list calls no tool: write text, or at least one call.');
     return { content: null, toolCalls: value.map((c, i) => jsonCall(tools, c, `call ${i + 1}`)) };
   }
   const v = value as { name?: unknown; function?: unknown; content?: unknown; tool_calls?: unknown };
-  if (typeof v !== 'object' || v === null) throw new ManualAnswerError('A JSON answer is a tool call, a list of calls or a message ({"content", "tool_calls"}).');
-  if (v.name !== undefined || v.function !== undefined) return { content: null, toolCalls: [jsonCall(tools, v, 'call 1')] };
-  if (v.content !== undefined && v.content !== null && typeof v.content !== 'string') throw new ManualAnswerError('"content" must be a string or null.');
-  if (v.tool_calls !== undefined && !Array.isArray(v.tool_calls)) throw new ManualAnswerError('"tool_calls" must be a list.');
+  if (typeof v !== 'object' || v === null)
+    throw new ManualAnswerError(
+      'A JSON answer is a tool call, a list of calls or a message ({"content", "tool_calls"}).',
+    );
+  if (v.name !== undefined || v.function !== undefined)
+    return { content: null, toolCalls: [jsonCall(tools, v, 'call 1')] };
+  if (v.content !== undefined && v.content !== null && typeof v.content !== 'string')
+    throw new ManualAnswerError('"content" must be a string or null.');
+  if (v.tool_calls !== undefined && !Array.isArray(v.tool_calls))
+    throw new ManualAnswerError('"tool_calls" must be a list.');
   const calls = ((v.tool_calls as unknown[] | undefined) ?? []).map((c, i) => jsonCall(tools, c, `call ${i + 1}`));
   const content = typeof v.content === 'string' ? v.content : null;
-  if (content === null && calls.length === 0) throw new ManualAnswerError('The message has neither "content" nor "tool_calls".');
+  if (content === null && calls.length === 0)
+    throw new ManualAnswerError('The message has neither "content" nor "tool_calls".');
   return { content, toolCalls: calls };
 }
 
@@ -184,12 +209,17 @@ export function parseManualAnswer(raw: string, tools: readonly WireTool[] = []):
   const named = head ? tools.find((t) => t.function.name === head[1]) : undefined;
   if (head && named) {
     const rest = body.slice(head[0].length);
-    if (body[head[1]!.length] === ':') return { content: null, toolCalls: [call(tools, head[1]!, { [soleStringArgument(named)]: rest })] };
-    if (rest.trimStart().startsWith('{')) return { content: null, toolCalls: [call(tools, head[1]!, parseJson(rest, `The arguments of ${head[1]}`))] };
+    if (body[head[1]!.length] === ':')
+      return { content: null, toolCalls: [call(tools, head[1]!, { [soleStringArgument(named)]: rest })] };
+    if (rest.trimStart().startsWith('{'))
+      return { content: null, toolCalls: [call(tools, head[1]!, parseJson(rest, `The arguments of ${head[1]}`))] };
     if (rest.trim() === '') {
       // `submit` alone: no arguments, or an empty one where the tool takes a single string.
       const required = requiredOf(named);
-      return { content: null, toolCalls: [call(tools, head[1]!, required.length === 0 ? {} : { [soleStringArgument(named)]: '' })] };
+      return {
+        content: null,
+        toolCalls: [call(tools, head[1]!, required.length === 0 ? {} : { [soleStringArgument(named)]: '' })],
+      };
     }
   }
   const lookalike = LOOKS_LIKE_CALL.exec(body);

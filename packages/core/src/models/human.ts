@@ -19,11 +19,17 @@ export function isHumanModelId(modelId: string): boolean {
 export function humanModelId(name: string): string {
   const id = `${HUMAN_PREFIX}${name.trim()}`;
   if (!HUMAN_MODEL_ID.test(id)) {
-    throw new ConfigurationError('invalid_human_name', `'${name}' cannot name a person: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.`);
+    throw new ConfigurationError(
+      'invalid_human_name',
+      `'${name}' cannot name a person: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+    );
   }
   // `human:high` would parse as the model `human` at effort high.
   if ((REASONING_EFFORTS as readonly string[]).includes(name.trim())) {
-    throw new ConfigurationError('invalid_human_name', `'${name}' is a reasoning effort, which a model id reads after ':'; choose another name.`);
+    throw new ConfigurationError(
+      'invalid_human_name',
+      `'${name}' is a reasoning effort, which a model id reads after ':'; choose another name.`,
+    );
   }
   return id;
 }

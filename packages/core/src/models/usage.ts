@@ -49,12 +49,7 @@ export type PriceTable = z.infer<typeof priceTableSchema>;
  * glob matches the base model. Reasoning tokens are billed as output tokens by every provider we know,
  * and providers already include them in the output count, so they are not added twice.
  */
-export function estimateCost(
-  table: PriceTable,
-  baseModel: string,
-  usage: TokenUsage,
-  at: Date,
-): Cost {
+export function estimateCost(table: PriceTable, baseModel: string, usage: TokenUsage, at: Date): Cost {
   if (usage.inputTokens === null || usage.outputTokens === null) return UNKNOWN_COST;
   const day = at.toISOString().slice(0, 10);
   const entry = table.prices

@@ -11,12 +11,33 @@ export interface SafetyRule {
 }
 
 export const DEFAULT_SAFETY_RULES: readonly SafetyRule[] = [
-  { id: 'private_key', reason: 'holds a private key block', pattern: /-----BEGIN (?:RSA |EC |OPENSSH |DSA |ENCRYPTED )?PRIVATE KEY-----/ },
-  { id: 'cloud_credential', reason: 'holds what looks like a cloud or API credential', pattern: /\b(?:AKIA[0-9A-Z]{16}|sk-(?:proj-|or-v1-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{36,}|xox[abpr]-[A-Za-z0-9-]{10,})\b/ },
-  { id: 'destroy_root', reason: 'deletes the root file system', pattern: /\brm\s+(?:-[a-zA-Z-]*\s+)*\/(?:\*|(?=[\s"';&|)]|$))/m },
+  {
+    id: 'private_key',
+    reason: 'holds a private key block',
+    pattern: /-----BEGIN (?:RSA |EC |OPENSSH |DSA |ENCRYPTED )?PRIVATE KEY-----/,
+  },
+  {
+    id: 'cloud_credential',
+    reason: 'holds what looks like a cloud or API credential',
+    pattern:
+      /\b(?:AKIA[0-9A-Z]{16}|sk-(?:proj-|or-v1-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{36,}|xox[abpr]-[A-Za-z0-9-]{10,})\b/,
+  },
+  {
+    id: 'destroy_root',
+    reason: 'deletes the root file system',
+    pattern: /\brm\s+(?:-[a-zA-Z-]*\s+)*\/(?:\*|(?=[\s"';&|)]|$))/m,
+  },
   { id: 'fork_bomb', reason: 'holds a fork bomb', pattern: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/ },
-  { id: 'disk_wipe', reason: 'writes over a disk device', pattern: /\b(?:mkfs(?:\.\w+)?\s+\/dev\/|dd\s+[^\n]*of=\/dev\/(?:sd|nvme|hd|xvd|vd))/ },
-  { id: 'remote_exec', reason: 'pipes a download into a shell', pattern: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/ },
+  {
+    id: 'disk_wipe',
+    reason: 'writes over a disk device',
+    pattern: /\b(?:mkfs(?:\.\w+)?\s+\/dev\/|dd\s+[^\n]*of=\/dev\/(?:sd|nvme|hd|xvd|vd))/,
+  },
+  {
+    id: 'remote_exec',
+    reason: 'pipes a download into a shell',
+    pattern: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/,
+  },
 ];
 
 /** Extra rules from configuration: one regular expression a line (GITBENCH_SAFETY_RULES_EXTRA). */
@@ -25,7 +46,11 @@ export function extraSafetyRules(text: string | undefined): SafetyRule[] {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
-    .map((source, i) => ({ id: `custom_${i + 1}`, reason: `matches configured rule ${i + 1}`, pattern: new RegExp(source, 'm') }));
+    .map((source, i) => ({
+      id: `custom_${i + 1}`,
+      reason: `matches configured rule ${i + 1}`,
+      pattern: new RegExp(source, 'm'),
+    }));
 }
 
 export interface SafetyFinding {
@@ -34,7 +59,10 @@ export interface SafetyFinding {
 }
 
 /** The rules an output breaks, by id and reason; empty when it may be shown. */
-export function reviewOutput(output: string | null | undefined, rules: readonly SafetyRule[] = DEFAULT_SAFETY_RULES): SafetyFinding[] {
+export function reviewOutput(
+  output: string | null | undefined,
+  rules: readonly SafetyRule[] = DEFAULT_SAFETY_RULES,
+): SafetyFinding[] {
   if (!output) return [];
   return rules.filter((r) => r.pattern.test(output)).map((r) => ({ rule: r.id, reason: r.reason }));
 }
@@ -44,6 +72,7 @@ export type SafetyReviewer = { kind: 'rules'; rules: readonly SafetyRule[] } | {
 
 export function safetyReviewerFromEnv(env: Readonly<Record<string, string | undefined>>): SafetyReviewer {
   const kind = env['GITBENCH_SAFETY_REVIEW'] ?? 'off';
-  if (kind === 'rules') return { kind: 'rules', rules: [...DEFAULT_SAFETY_RULES, ...extraSafetyRules(env['GITBENCH_SAFETY_RULES_EXTRA'])] };
+  if (kind === 'rules')
+    return { kind: 'rules', rules: [...DEFAULT_SAFETY_RULES, ...extraSafetyRules(env['GITBENCH_SAFETY_RULES_EXTRA'])] };
   return { kind: 'off' };
 }

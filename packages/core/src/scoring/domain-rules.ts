@@ -14,7 +14,12 @@ export const LINE_SET_DOMAINS: readonly string[] = ['branch_cleanup'];
  * benchmarks state assertions are checked on the repository as set up, and only `model_output`
  * assertions see the answer.
  */
-export const ANSWER_RUNNING_DOMAINS: readonly string[] = ['git_clean', 'submodule_usage', 'tag_management', 'worktree_usage'];
+export const ANSWER_RUNNING_DOMAINS: readonly string[] = [
+  'git_clean',
+  'submodule_usage',
+  'tag_management',
+  'worktree_usage',
+];
 
 /**
  * Whether a state_assertions fixture's answer is run before its assertions are checked:

@@ -10,8 +10,7 @@ import { ShellWordsError, shellWords } from './shell-words';
  */
 
 export type CommandExtraction =
-  | { ok: true; commands: string[]; fenced: boolean }
-  | { ok: false; reason: string; commands: [] };
+  { ok: true; commands: string[]; fenced: boolean } | { ok: false; reason: string; commands: [] };
 
 // Python's `[\w+.-]+` for the language tag of an opening fence.
 const FENCE_TAG = /^[\p{L}\p{N}_+.-]+$/u;
@@ -51,11 +50,21 @@ export function extractCommands(output: string): CommandExtraction {
   const stripped = pyStrip(output);
   const fence = stripped.includes('```') ? COMMAND_FENCE.exec(stripped) : null;
   if (stripped.includes('```') && !fence) {
-    return { ok: false, reason: 'the answer has prose around a fenced code block; only plain command lines or one whole-answer fence are run', commands: [] };
+    return {
+      ok: false,
+      reason:
+        'the answer has prose around a fenced code block; only plain command lines or one whole-answer fence are run',
+      commands: [],
+    };
   }
   const body = fence ? pyStrip(fence[1]!) : stripped;
   if (body.includes('```')) {
-    return { ok: false, reason: 'the answer has more than one fenced code block; only plain command lines or one whole-answer fence are run', commands: [] };
+    return {
+      ok: false,
+      reason:
+        'the answer has more than one fenced code block; only plain command lines or one whole-answer fence are run',
+      commands: [],
+    };
   }
   const lines = pySplitlines(body)
     .map((line) => pyStrip(line))

@@ -29,7 +29,10 @@ export class FileBlocksError extends Error {
   }
 }
 
-const HEADING = new RegExp(`^${PY_SPACE}*(?:#{1,6}${PY_SPACE}*)?(?:---${PY_SPACE}*)?\`?([A-Za-z0-9_.\\-/]+)\`?${PY_SPACE}*:?${PY_SPACE}*$`, 'u');
+const HEADING = new RegExp(
+  `^${PY_SPACE}*(?:#{1,6}${PY_SPACE}*)?(?:---${PY_SPACE}*)?\`?([A-Za-z0-9_.\\-/]+)\`?${PY_SPACE}*:?${PY_SPACE}*$`,
+  'u',
+);
 
 const isBlank = (line: string) => pyStrip(line) === '';
 
@@ -55,7 +58,11 @@ function headingName(line: string, ctx: HeadingContext): string | null {
  * Split an answer into file blocks. `bareContentFor` names the one expected file whose bare content
  * the answer may be; throws FileBlocksError when the answer cannot be read as files.
  */
-export function parseFileBlocks(output: string, expectedNames: Iterable<string>, bareContentFor: string | null = null): FileBlocks {
+export function parseFileBlocks(
+  output: string,
+  expectedNames: Iterable<string>,
+  bareContentFor: string | null = null,
+): FileBlocks {
   const expected = new Set(expectedNames);
   const blocks = new Map<string, string[]>();
   const unheaded: string[] = [];
@@ -63,9 +70,15 @@ export function parseFileBlocks(output: string, expectedNames: Iterable<string>,
   let lines: string[] = [];
   let previousBlank = true;
   for (const line of output.replace(/\r\n?/g, '\n').split('\n')) {
-    const heading = headingName(line, { expected, current, previousBlank, bareContentAllowed: bareContentFor !== null });
+    const heading = headingName(line, {
+      expected,
+      current,
+      previousBlank,
+      bareContentAllowed: bareContentFor !== null,
+    });
     if (heading !== null) {
-      if (current === null && unheaded.some((l) => !isBlank(l))) throw new FileBlocksError('expected a file heading before file content');
+      if (current === null && unheaded.some((l) => !isBlank(l)))
+        throw new FileBlocksError('expected a file heading before file content');
       if (current !== null) blocks.set(current, lines);
       if (blocks.has(heading)) throw new FileBlocksError(`the answer gives file ${heading} twice`);
       current = heading;

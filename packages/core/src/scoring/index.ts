@@ -11,4 +11,13 @@ export { ANSWER_RUNNING_DOMAINS, answerIsRun, LINE_SET_DOMAINS, runsAnswer } fro
 export { ANSWER_ENV, MAX_ANSWER_COMMANDS } from './scorers/state-assertions';
 export { COMMIT_LOG_PROBE, readsOnly, REFLOG_PROBE } from './probes';
 export { evidenceFromRecordedPrompt } from './recorded-evidence';
-export { configKeysRead, forgedObjects, LOOKUP_HOME, LOOKUP_OBJECTS_CHECK, LOOKUP_RESTORED_FILES, lookupConfigPy, lookupEnvironment, type BuiltGitFiles } from './lookup-environment';
+export {
+  configKeysRead,
+  forgedObjects,
+  LOOKUP_HOME,
+  LOOKUP_OBJECTS_CHECK,
+  LOOKUP_RESTORED_FILES,
+  lookupConfigPy,
+  lookupEnvironment,
+  type BuiltGitFiles,
+} from './lookup-environment';

@@ -61,7 +61,12 @@ export function lookupEnvironment(): Record<string, string> {
     GIT_SEQUENCE_EDITOR: 'true',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_COUNT: String(LOOKUP_GIT_CONFIG.length),
-    ...Object.fromEntries(LOOKUP_GIT_CONFIG.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${i}`, key], [`GIT_CONFIG_VALUE_${i}`, value]])),
+    ...Object.fromEntries(
+      LOOKUP_GIT_CONFIG.flatMap(([key, value], i) => [
+        [`GIT_CONFIG_KEY_${i}`, key],
+        [`GIT_CONFIG_VALUE_${i}`, value],
+      ]),
+    ),
   };
 }
 
@@ -89,7 +94,8 @@ export function forgedObjects(report: string): string[] {
 export function configKeysRead(commands: readonly string[]): string[] {
   const keys = new Set<string>();
   for (const command of commands) {
-    for (const m of command.matchAll(/git config (?:--get |--get-all )?'?([A-Za-z0-9][A-Za-z0-9.\-_/]*)'?/g)) keys.add(m[1]!.toLowerCase());
+    for (const m of command.matchAll(/git config (?:--get |--get-all )?'?([A-Za-z0-9][A-Za-z0-9.\-_/]*)'?/g))
+      keys.add(m[1]!.toLowerCase());
   }
   return [...keys].sort();
 }
@@ -100,7 +106,13 @@ export function configKeysRead(commands: readonly string[]): string[] {
  * grafts and the shallow list (history cut or rewired), alternates (objects from elsewhere). Before
  * the look-ups each is put back as the build left it, or removed where the build had none.
  */
-export const LOOKUP_RESTORED_FILES = ['info/exclude', 'info/attributes', 'info/grafts', 'shallow', 'objects/info/alternates'] as const;
+export const LOOKUP_RESTORED_FILES = [
+  'info/exclude',
+  'info/attributes',
+  'info/grafts',
+  'shallow',
+  'objects/info/alternates',
+] as const;
 
 /**
  * What the build left in the workspace that the look-ups' preparation puts back (paths relative to
@@ -129,7 +141,14 @@ export interface BuiltGitFiles {
  */
 export function lookupConfigPy(extraKeys: readonly string[] = [], built?: BuiltGitFiles): string {
   const restore = built
-    ? { repo: built.repoDir, dirs: built.gitDirs, files: built.files, names: LOOKUP_RESTORED_FILES, packs: built.packs ?? {}, ...(built.repoConfig !== undefined ? { own: built.repoConfig } : {}) }
+    ? {
+        repo: built.repoDir,
+        dirs: built.gitDirs,
+        files: built.files,
+        names: LOOKUP_RESTORED_FILES,
+        packs: built.packs ?? {},
+        ...(built.repoConfig !== undefined ? { own: built.repoConfig } : {}),
+      }
     : null;
   const builtText = restore ? JSON.stringify(restore) : 'None';
   const env = { ...lookupEnvironment(), LC_ALL: 'C' };

@@ -15,12 +15,41 @@ export const REFLOG_PROBE = { id: 'reflog', command: 'git reflog show --no-abbre
  * git subcommands that only print, whatever their arguments (an output file refused below), and the
  * listing forms of those that can also write. What is not here counts as a command that may write.
  */
-const PRINTING = new Set(['log', 'show', 'rev-parse', 'rev-list', 'cat-file', 'ls-files', 'ls-tree', 'for-each-ref', 'show-ref', 'describe', 'merge-base', 'shortlog', 'blame', 'name-rev', 'count-objects', 'diff']);
+const PRINTING = new Set([
+  'log',
+  'show',
+  'rev-parse',
+  'rev-list',
+  'cat-file',
+  'ls-files',
+  'ls-tree',
+  'for-each-ref',
+  'show-ref',
+  'describe',
+  'merge-base',
+  'shortlog',
+  'blame',
+  'name-rev',
+  'count-objects',
+  'diff',
+]);
 const LISTING: Record<string, (args: string[]) => boolean> = {
   // Refreshes the index's cached stat data at most, which no state read shows.
   status: () => true,
-  tag: (args) => args.length === 0 || args.some((a) => a === '-l' || a === '--list' || /^-n\d*$/.test(a)) && !args.some((a) => /^(-[dvasfmFue]|--(delete|verify|annotate|sign|force|message|file|local-user|edit))/.test(a)),
-  branch: (args) => args.every((a) => /^(--list|-l|--show-current|-a|--all|-r|--remotes|-v|-vv|--verbose|--no-color|--color|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at)$/.test(a) || !a.startsWith('-')) && (args.length === 0 || args.some((a) => a === '--list' || a === '-l' || a === '--show-current') || args.every((a) => a.startsWith('-'))),
+  tag: (args) =>
+    args.length === 0 ||
+    (args.some((a) => a === '-l' || a === '--list' || /^-n\d*$/.test(a)) &&
+      !args.some((a) => /^(-[dvasfmFue]|--(delete|verify|annotate|sign|force|message|file|local-user|edit))/.test(a))),
+  branch: (args) =>
+    args.every(
+      (a) =>
+        /^(--list|-l|--show-current|-a|--all|-r|--remotes|-v|-vv|--verbose|--no-color|--color|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at)$/.test(
+          a,
+        ) || !a.startsWith('-'),
+    ) &&
+    (args.length === 0 ||
+      args.some((a) => a === '--list' || a === '-l' || a === '--show-current') ||
+      args.every((a) => a.startsWith('-'))),
   reflog: (args) => args.length === 0 || args[0] === 'show',
   stash: (args) => args[0] === 'list',
   worktree: (args) => args[0] === 'list',
@@ -53,10 +82,23 @@ export type ProbeRead = { ok: true; record: ExecRecord } | { ok: false; problem:
 /** The record of one probe, or a failed check saying why it cannot be used. */
 export function readProbe(evidence: SandboxEvidence | undefined, id: string, what: string): ProbeRead {
   const record = evidence?.probes[id];
-  if (!record) return { ok: false, problem: check(what, false, `no sandbox evidence for probe "${id}"; the attempt was not run in a sandbox`) };
+  if (!record)
+    return {
+      ok: false,
+      problem: check(what, false, `no sandbox evidence for probe "${id}"; the attempt was not run in a sandbox`),
+    };
   if (record.timedOut) return { ok: false, problem: check(what, false, `probe "${record.command}" timed out`) };
   if (record.exitCode !== 0) {
-    return { ok: false, problem: check(what, false, `probe "${record.command}" failed with exit ${record.exitCode}`, undefined, record.stderr) };
+    return {
+      ok: false,
+      problem: check(
+        what,
+        false,
+        `probe "${record.command}" failed with exit ${record.exitCode}`,
+        undefined,
+        record.stderr,
+      ),
+    };
   }
   return { ok: true, record };
 }
@@ -74,7 +116,11 @@ export function parseCommitLog(stdout: string): LoggedCommit[] {
     const first = line.indexOf(' ');
     const second = first < 0 ? -1 : line.indexOf(' ', first + 1);
     if (second < 0) continue;
-    commits.push({ hash: line.slice(0, first).toLowerCase(), shortHash: line.slice(first + 1, second).toLowerCase(), subject: line.slice(second + 1) });
+    commits.push({
+      hash: line.slice(0, first).toLowerCase(),
+      shortHash: line.slice(first + 1, second).toLowerCase(),
+      subject: line.slice(second + 1),
+    });
   }
   return commits;
 }

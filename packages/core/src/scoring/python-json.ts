@@ -86,7 +86,16 @@ class Parser {
         continue;
       }
       const esc = this.text[this.pos + 1];
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (esc !== undefined && esc in simple) {
         out += simple[esc];
         this.pos += 2;
@@ -196,10 +205,14 @@ export function jsToPy(value: unknown): PyValue {
   if (value === null || value === undefined) return { kind: 'null' };
   if (typeof value === 'boolean') return { kind: 'bool', value };
   if (typeof value === 'bigint') return { kind: 'int', value };
-  if (typeof value === 'number') return Number.isInteger(value) ? { kind: 'int', value: BigInt(value) } : { kind: 'float', value };
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? { kind: 'int', value: BigInt(value) } : { kind: 'float', value };
   if (typeof value === 'string') return { kind: 'str', value };
   if (Array.isArray(value)) return { kind: 'list', items: value.map(jsToPy) };
-  return { kind: 'dict', entries: new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsToPy(v)])) };
+  return {
+    kind: 'dict',
+    entries: new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsToPy(v)])),
+  };
 }
 
 /** The plain JS value of a parsed document (integers beyond 2^53 lose precision here, nowhere else). */
@@ -252,7 +265,12 @@ function pyReprStr(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch !== ' ' && NOT_PRINTABLE.test(ch)) {
-      out += code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
+      out +=
+        code < 0x100
+          ? `\\x${code.toString(16).padStart(2, '0')}`
+          : code < 0x10000
+            ? `\\u${code.toString(16).padStart(4, '0')}`
+            : `\\U${code.toString(16).padStart(8, '0')}`;
     } else out += ch;
   }
   return out + quote;

@@ -7,9 +7,35 @@
 
 // Characters for which Python's str.isspace() is true: what strip() and split() remove.
 const PY_WHITESPACE = new Set<string>([
-  '\t', '\n', '\x0b', '\x0c', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' ', '\x85', '\xa0', '\u1680',
-  '\u2000', '\u2001', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009',
-  '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000',
+  '\t',
+  '\n',
+  '\x0b',
+  '\x0c',
+  '\r',
+  '\x1c',
+  '\x1d',
+  '\x1e',
+  '\x1f',
+  ' ',
+  '\x85',
+  '\xa0',
+  '\u1680',
+  '\u2000',
+  '\u2001',
+  '\u2002',
+  '\u2003',
+  '\u2004',
+  '\u2005',
+  '\u2006',
+  '\u2007',
+  '\u2008',
+  '\u2009',
+  '\u200a',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
 ]);
 
 export function isPyWhitespace(ch: string): boolean {
@@ -33,7 +59,18 @@ export function pyRstrip(s: string): string {
 }
 
 // Line boundaries of Python's str.splitlines(); `\r\n` counts as one.
-const PY_LINE_BREAKS = new Set<string>(['\n', '\r', '\x0b', '\x0c', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029']);
+const PY_LINE_BREAKS = new Set<string>([
+  '\n',
+  '\r',
+  '\x0b',
+  '\x0c',
+  '\x1c',
+  '\x1d',
+  '\x1e',
+  '\x85',
+  '\u2028',
+  '\u2029',
+]);
 
 /** Python `s.splitlines()` (without keepends). */
 export function pySplitlines(s: string): string[] {
@@ -81,7 +118,8 @@ const PY_WORD = '[\\p{L}\\p{N}_]';
 export const PY_BOUNDARY_START = `(?<!${PY_WORD})(?=${PY_WORD})`;
 export const PY_BOUNDARY_END = `(?<=${PY_WORD})(?!${PY_WORD})`;
 /** Python's `\s` for str patterns, as a character class. */
-export const PY_SPACE = '[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+export const PY_SPACE =
+  '[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 /** Python's `\d` for str patterns: any Unicode decimal digit. */
 export const PY_DIGIT = '\\p{Nd}';
 

@@ -69,4 +69,3 @@ export function shellWords(line: string): string[] {
   if (token || quoted) emit();
   return words;
 }
-

@@ -26,15 +26,24 @@ export function sealSecret(plain: string, secretKey: string, name: string): stri
   const cipher = createCipheriv('aes-256-gcm', encryptionKey(secretKey), nonce);
   cipher.setAAD(Buffer.from(name));
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [VERSION, secretKeyId(secretKey), nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return [
+    VERSION,
+    secretKeyId(secretKey),
+    nonce.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join('.');
 }
 
 /** Opens a sealed value; a wrong secret, a wrong name or a changed byte is an error that quotes nothing. */
 export function openSecret(sealed: string, secretKey: string, name: string): string {
   const [version, keyId, nonce, tag, body] = sealed.split('.');
-  if (version !== VERSION || !keyId || !nonce || !tag || body === undefined) throw new SecretBoxError(`The stored key '${name}' is not in a format this version reads.`);
+  if (version !== VERSION || !keyId || !nonce || !tag || body === undefined)
+    throw new SecretBoxError(`The stored key '${name}' is not in a format this version reads.`);
   if (keyId !== secretKeyId(secretKey)) {
-    throw new SecretBoxError(`The stored key '${name}' was sealed under another GITBENCH_SECRET_KEY (key id ${keyId}); re-encrypt it with \`gitbench keys rotate\`.`);
+    throw new SecretBoxError(
+      `The stored key '${name}' was sealed under another GITBENCH_SECRET_KEY (key id ${keyId}); re-encrypt it with \`gitbench keys rotate\`.`,
+    );
   }
   try {
     const decipher = createDecipheriv('aes-256-gcm', encryptionKey(secretKey), Buffer.from(nonce, 'base64url'));
@@ -42,7 +51,9 @@ export function openSecret(sealed: string, secretKey: string, name: string): str
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new SecretBoxError(`The stored key '${name}' does not open under this GITBENCH_SECRET_KEY (changed or damaged).`);
+    throw new SecretBoxError(
+      `The stored key '${name}' does not open under this GITBENCH_SECRET_KEY (changed or damaged).`,
+    );
   }
 }
 

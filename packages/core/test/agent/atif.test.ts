@@ -1,7 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ATIF_SCHEMA_VERSION, toAtif, trajectoryStepSchema, trajectorySummarySchema, type TrajectoryStep, type TrajectorySummary } from '../../src';
+import {
+  ATIF_SCHEMA_VERSION,
+  toAtif,
+  trajectoryStepSchema,
+  trajectorySummarySchema,
+  type TrajectoryStep,
+  type TrajectorySummary,
+} from '../../src';
 import { repo } from './repo-state';
 
 const GOLDEN = path.join(import.meta.dirname, 'atif.golden.json');
@@ -25,16 +32,39 @@ const steps: TrajectoryStep[] = [
     toolMs: 500,
     channel: 'native',
     message: { content: 'Merging the feature branch.', reasoning: 'The task asks for a merge.' },
-    toolCalls: [{ id: 'call_1', name: 'bash', rawArguments: '{"command":"git merge feature"}', arguments: { command: 'git merge feature' }, parseError: null }],
+    toolCalls: [
+      {
+        id: 'call_1',
+        name: 'bash',
+        rawArguments: '{"command":"git merge feature"}',
+        arguments: { command: 'git merge feature' },
+        parseError: null,
+      },
+    ],
     results: [
-      { callId: 'call_1', name: 'bash', isError: false, exitCode: 1, timedOut: false, durationMs: 480, output: 'CONFLICT (content): Merge conflict in a.txt\n', outputBytes: 44, truncatedBytes: 0 },
+      {
+        callId: 'call_1',
+        name: 'bash',
+        isError: false,
+        exitCode: 1,
+        timedOut: false,
+        durationMs: 480,
+        output: 'CONFLICT (content): Merge conflict in a.txt\n',
+        outputBytes: 44,
+        truncatedBytes: 0,
+      },
     ],
     usage: usage(1200, 40, 0.0034),
     finishReason: 'tool_calls',
     retries: 0,
     formatStrike: false,
     runtimeNote: null,
-    repo: repo('1111111111111111111111111111111111111111', { conflicted: 1, operations: ['merge'], diff: 'diff --cc a.txt\n', diffBytes: 16 }),
+    repo: repo('1111111111111111111111111111111111111111', {
+      conflicted: 1,
+      operations: ['merge'],
+      diff: 'diff --cc a.txt\n',
+      diffBytes: 16,
+    }),
   },
   {
     index: 1,
@@ -44,8 +74,28 @@ const steps: TrajectoryStep[] = [
     toolMs: 0,
     channel: 'native',
     message: { content: null, reasoning: null },
-    toolCalls: [{ id: 'call_2', name: 'write_file', rawArguments: '{"path":"a.txt","cont', arguments: null, parseError: 'arguments are not valid JSON' }],
-    results: [{ callId: 'call_2', name: 'write_file', isError: true, exitCode: null, timedOut: false, durationMs: 0, output: 'error: arguments are not valid JSON', outputBytes: 35, truncatedBytes: 0 }],
+    toolCalls: [
+      {
+        id: 'call_2',
+        name: 'write_file',
+        rawArguments: '{"path":"a.txt","cont',
+        arguments: null,
+        parseError: 'arguments are not valid JSON',
+      },
+    ],
+    results: [
+      {
+        callId: 'call_2',
+        name: 'write_file',
+        isError: true,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        output: 'error: arguments are not valid JSON',
+        outputBytes: 35,
+        truncatedBytes: 0,
+      },
+    ],
     usage: usage(1300, 20, null),
     finishReason: 'length',
     retries: 1,
@@ -61,15 +111,41 @@ const steps: TrajectoryStep[] = [
     toolMs: 300,
     channel: 'native',
     message: { content: 'Resolved and committed.', reasoning: null },
-    toolCalls: [{ id: 'call_3', name: 'submit', rawArguments: '{"answer":"done"}', arguments: { answer: 'done' }, parseError: null }],
-    results: [{ callId: 'call_3', name: 'submit', isError: false, exitCode: null, timedOut: false, durationMs: 0, output: 'submitted', outputBytes: 9, truncatedBytes: 0 }],
+    toolCalls: [
+      {
+        id: 'call_3',
+        name: 'submit',
+        rawArguments: '{"answer":"done"}',
+        arguments: { answer: 'done' },
+        parseError: null,
+      },
+    ],
+    results: [
+      {
+        callId: 'call_3',
+        name: 'submit',
+        isError: false,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        output: 'submitted',
+        outputBytes: 9,
+        truncatedBytes: 0,
+      },
+    ],
     usage: usage(1400, 30, 0.0039),
     finishReason: 'tool_calls',
     retries: 0,
     formatStrike: false,
     runtimeNote: null,
     repo: repo('2222222222222222222222222222222222222222', {
-      refsChanged: [{ ref: 'refs/heads/main', before: '1111111111111111111111111111111111111111', after: '2222222222222222222222222222222222222222' }],
+      refsChanged: [
+        {
+          ref: 'refs/heads/main',
+          before: '1111111111111111111111111111111111111111',
+          after: '2222222222222222222222222222222222222222',
+        },
+      ],
     }),
   },
 ];
@@ -94,7 +170,15 @@ describe('toAtif', () => {
   it('writes a finished trajectory as ATIF v1.4 (golden file)', () => {
     for (const s of steps) trajectoryStepSchema.parse(s);
     trajectorySummarySchema.parse(summary);
-    const atif = toAtif({ sessionId: 'trj_golden', version: '0.1.0', agent: summary.agent, model: summary.model, toolSet: summary.toolSet, summary, steps });
+    const atif = toAtif({
+      sessionId: 'trj_golden',
+      version: '0.1.0',
+      agent: summary.agent,
+      model: summary.model,
+      toolSet: summary.toolSet,
+      summary,
+      steps,
+    });
     const text = `${JSON.stringify(atif, null, 2)}\n`;
     if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, text);
     expect(text).toBe(readFileSync(GOLDEN, 'utf8'));
@@ -117,7 +201,12 @@ describe('toAtif', () => {
     // Refused arguments are an empty object in ATIF, their raw text kept in extra.
     expect(atif.steps[3]!.tool_calls![0]!.arguments).toEqual({});
     expect(atif.steps[3]!.metrics).toEqual({ prompt_tokens: 1300, completion_tokens: 20 });
-    expect(atif.final_metrics).toEqual({ total_prompt_tokens: 3900, total_completion_tokens: 90, total_cost_usd: 0.0081, total_steps: 5 });
+    expect(atif.final_metrics).toEqual({
+      total_prompt_tokens: 3900,
+      total_completion_tokens: 90,
+      total_cost_usd: 0.0081,
+      total_steps: 5,
+    });
   });
 
   it('exports a running trajectory without prompts, its totals unknown when a step did not report cost', () => {

@@ -285,20 +285,52 @@ describe('callsToTrajectory', () => {
 
   it("exports as ATIF: the agent's results marked as its report, the repository GitBench read beside each step", () => {
     const calls = [
-      call({ seq: 1, answer: { content: null, reasoning: null, toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{"command":"git commit -m fix"}' }], finishReason: 'tool_calls' } }),
+      call({
+        seq: 1,
+        answer: {
+          content: null,
+          reasoning: null,
+          toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{"command":"git commit -m fix"}' }],
+          finishReason: 'tool_calls',
+        },
+      }),
       call({
         seq: 2,
         toolResults: [{ callId: 'c1', name: 'Bash', content: '[main 1a2b3c4] fix', isError: false }],
         answer: { content: 'Done.', reasoning: null, toolCalls: [], finishReason: 'stop' },
       }),
     ];
-    const steps = callsToTrajectory(calls, { repoBeforeCall: new Map([[1, repo('aaa')], [2, repo('bbb')]]), repoAtEnd: repo('bbb') });
-    const atif = toAtif({ sessionId: 'trj_x', version: 'v', agent: 'claude-code@2.1.332', model: 'oracle', toolSet: 'claude-code', summary: null, steps });
-    expect(atif.steps.map((s) => [s.step_id, s.source, s.tool_calls?.map((c) => c.arguments), s.observation?.results.map((r) => [r.source_call_id, r.content])])).toEqual([
+    const steps = callsToTrajectory(calls, {
+      repoBeforeCall: new Map([
+        [1, repo('aaa')],
+        [2, repo('bbb')],
+      ]),
+      repoAtEnd: repo('bbb'),
+    });
+    const atif = toAtif({
+      sessionId: 'trj_x',
+      version: 'v',
+      agent: 'claude-code@2.1.332',
+      model: 'oracle',
+      toolSet: 'claude-code',
+      summary: null,
+      steps,
+    });
+    expect(
+      atif.steps.map((s) => [
+        s.step_id,
+        s.source,
+        s.tool_calls?.map((c) => c.arguments),
+        s.observation?.results.map((r) => [r.source_call_id, r.content]),
+      ]),
+    ).toEqual([
       [1, 'agent', [{ command: 'git commit -m fix' }], [['c1', '[main 1a2b3c4] fix']]],
       [2, 'agent', undefined, undefined],
     ]);
-    const extra = atif.steps[0]!.extra!.gitbench as { results: { agent_reported?: boolean; exit_code: number | null }[]; repo: RepoStepState };
+    const extra = atif.steps[0]!.extra!.gitbench as {
+      results: { agent_reported?: boolean; exit_code: number | null }[];
+      repo: RepoStepState;
+    };
     expect(extra.results).toMatchObject([{ source_call_id: 'c1', agent_reported: true, exit_code: null }]);
     expect(extra.repo.head).toBe('bbb');
   });
@@ -340,8 +372,19 @@ describe('settledSteps', () => {
   });
 
   it('waits for a step whose results came in a request that was refused before the repository was read', () => {
-    const calls = [call({ seq: 1, answer: answer(['a']) }), call({ seq: 2, toolResults: [result('a')], status: 400, errorKind: 'budget', answer: null })];
+    const calls = [
+      call({ seq: 1, answer: answer(['a']) }),
+      call({ seq: 2, toolResults: [result('a')], status: 400, errorKind: 'budget', answer: null }),
+    ];
     expect(settledSteps(calls, new Map([[1, repo('h1')]]))).toBe(0);
-    expect(settledSteps(calls, new Map([[1, repo('h1')], [2, null]]))).toBe(1);
+    expect(
+      settledSteps(
+        calls,
+        new Map([
+          [1, repo('h1')],
+          [2, null],
+        ]),
+      ),
+    ).toBe(1);
   });
 });

@@ -30,7 +30,9 @@ scoring:
 function parse(extra: string) {
   const result = parseFixtureFile({ path: 'tags/f001.yaml', text: BASE + extra, domain: 'tags' });
   const [fixture] = result.fixtures;
-  return result.errors.length === 0 && fixture ? { ok: true as const, fixture } : { ok: false as const, errors: result.errors };
+  return result.errors.length === 0 && fixture
+    ? { ok: true as const, fixture }
+    : { ok: false as const, errors: result.errors };
 }
 
 describe('agent configuration', () => {
@@ -52,9 +54,23 @@ describe('agent configuration', () => {
 
 describe('exit statuses', () => {
   it('excludes exactly the two infrastructure exits and a cancel from quality figures, and counts tampering unscored', () => {
-    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsCounted(s))).toEqual(['model_error', 'sandbox_error', 'cancelled']);
-    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsScored(s))).toEqual(['model_error', 'sandbox_error', 'tampering', 'cancelled']);
-    expect(AGENT_EXIT_STATUSES.filter(exitStatusIsLimit)).toEqual(['turn_limit', 'token_limit', 'cost_limit', 'time_limit']);
+    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsCounted(s))).toEqual([
+      'model_error',
+      'sandbox_error',
+      'cancelled',
+    ]);
+    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsScored(s))).toEqual([
+      'model_error',
+      'sandbox_error',
+      'tampering',
+      'cancelled',
+    ]);
+    expect(AGENT_EXIT_STATUSES.filter(exitStatusIsLimit)).toEqual([
+      'turn_limit',
+      'token_limit',
+      'cost_limit',
+      'time_limit',
+    ]);
   });
 });
 
@@ -88,14 +104,53 @@ describe('trajectory step record', () => {
     toolMs: 12,
     channel: 'native',
     message: { content: null, reasoning: 'look first' },
-    toolCalls: [{ id: 'c1', name: 'bash', rawArguments: '{"command":"git status"}', arguments: { command: 'git status' }, parseError: null }],
-    results: [{ callId: 'c1', name: 'bash', isError: false, exitCode: 0, timedOut: false, durationMs: 9, output: 'clean', outputBytes: 5, truncatedBytes: 0 }],
-    usage: { inputTokens: 100, outputTokens: 20, reasoningTokens: null, totalTokens: 120, costUsd: null, costEstimated: false },
+    toolCalls: [
+      {
+        id: 'c1',
+        name: 'bash',
+        rawArguments: '{"command":"git status"}',
+        arguments: { command: 'git status' },
+        parseError: null,
+      },
+    ],
+    results: [
+      {
+        callId: 'c1',
+        name: 'bash',
+        isError: false,
+        exitCode: 0,
+        timedOut: false,
+        durationMs: 9,
+        output: 'clean',
+        outputBytes: 5,
+        truncatedBytes: 0,
+      },
+    ],
+    usage: {
+      inputTokens: 100,
+      outputTokens: 20,
+      reasoningTokens: null,
+      totalTokens: 120,
+      costUsd: null,
+      costEstimated: false,
+    },
     finishReason: 'tool_calls',
     retries: 0,
     formatStrike: false,
     runtimeNote: null,
-    repo: { head: 'abc', branch: 'main', staged: 0, unstaged: 0, untracked: 0, conflicted: 0, operations: [], refsChanged: [], diff: '', diffBytes: 0, diffTruncatedBytes: 0 },
+    repo: {
+      head: 'abc',
+      branch: 'main',
+      staged: 0,
+      unstaged: 0,
+      untracked: 0,
+      conflicted: 0,
+      operations: [],
+      refsChanged: [],
+      diff: '',
+      diffBytes: 0,
+      diffTruncatedBytes: 0,
+    },
   };
 
   it('round-trips through JSON', () => {

@@ -4,8 +4,14 @@ import { callAsTextBlock, parseTextProtocol, textProtocolReply } from '../../src
 describe('the text protocol', () => {
   it('reads back what an agent without a model writes: a command, and a submission with its answer', () => {
     const command = 'git log --oneline | head -3\ngit status';
-    expect(parseTextProtocol(textProtocolReply('Looking around.', callAsTextBlock('bash', { command })!))).toEqual({ ok: true, kind: 'bash', command });
-    expect(parseTextProtocol(textProtocolReply(null, callAsTextBlock('submit', { answer: 'abc1234\nsecond line' })!))).toEqual({ ok: true, kind: 'submit', answer: 'abc1234\nsecond line' });
+    expect(parseTextProtocol(textProtocolReply('Looking around.', callAsTextBlock('bash', { command })!))).toEqual({
+      ok: true,
+      kind: 'bash',
+      command,
+    });
+    expect(
+      parseTextProtocol(textProtocolReply(null, callAsTextBlock('submit', { answer: 'abc1234\nsecond line' })!)),
+    ).toEqual({ ok: true, kind: 'submit', answer: 'abc1234\nsecond line' });
   });
 
   it('has no block for a tool it cannot express, nor for arguments of the wrong kind', () => {

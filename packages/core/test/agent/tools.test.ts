@@ -22,7 +22,17 @@ function fakeContext(files: Record<string, string> = {}) {
     signal: new AbortController().signal,
     exec(command, options) {
       calls.push({ command, options });
-      return Promise.resolve({ command, exitCode: command === 'false' ? 1 : 0, stdout: 'out\n', stderr: command === 'false' ? 'err\n' : '', timedOut: false, truncated: false, durationMs: 3, stdoutBytes: 4, stderrBytes: 0 });
+      return Promise.resolve({
+        command,
+        exitCode: command === 'false' ? 1 : 0,
+        stdout: 'out\n',
+        stderr: command === 'false' ? 'err\n' : '',
+        timedOut: false,
+        truncated: false,
+        durationMs: 3,
+        stdoutBytes: 4,
+        stderrBytes: 0,
+      });
     },
     readFile(path) {
       return Promise.resolve(path in files ? new TextEncoder().encode(files[path]) : null);
@@ -38,7 +48,13 @@ function fakeContext(files: Record<string, string> = {}) {
 describe('tool sets', () => {
   it('registers bash, editor and bash+editor, each ending with submit', () => {
     expect(toolSetNames()).toEqual(expect.arrayContaining(['bash', 'editor', 'bash+editor']));
-    expect(getToolSet('bash+editor').tools.map((t) => t.name)).toEqual(['bash', 'read_file', 'write_file', 'str_replace', 'submit']);
+    expect(getToolSet('bash+editor').tools.map((t) => t.name)).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'str_replace',
+      'submit',
+    ]);
     expect(() => getToolSet('nope')).toThrow(/Unknown tool set 'nope'/);
     expect(() => registerToolSet({ name: 'x', description: '', tools: [bashTool] })).toThrow(/terminal/);
   });
@@ -46,7 +62,10 @@ describe('tool sets', () => {
   it('bash runs one command with the git environment and the per-command timeout', async () => {
     const { ctx, calls } = fakeContext();
     const ok = await bashTool.run({ command: 'git status' }, ctx);
-    expect(calls[0]).toEqual({ command: 'git status', options: { timeoutMs: 1234, env: AGENT_GIT_ENV, mergeStderr: true } });
+    expect(calls[0]).toEqual({
+      command: 'git status',
+      options: { timeoutMs: 1234, env: AGENT_GIT_ENV, mergeStderr: true },
+    });
     expect(ok).toMatchObject({ output: 'out\n[exit code 0]', isError: false, exitCode: 0 });
     const bad = await bashTool.run({ command: 'false' }, ctx);
     expect(bad).toMatchObject({ output: 'out\nerr\n[exit code 1]', isError: true, exitCode: 1 });
@@ -58,7 +77,9 @@ describe('tool sets', () => {
     const { ctx, files } = fakeContext({ 'a.txt': 'one\r\ntwo two\n' });
     expect(await readFileTool.run({ path: 'a.txt' }, ctx)).toEqual({ output: 'one\r\ntwo two\n', isError: false });
     expect((await readFileTool.run({ path: 'missing' }, ctx)).isError).toBe(true);
-    expect((await strReplaceTool.run({ path: 'a.txt', old_str: 'two', new_str: '2' }, ctx)).output).toMatch(/occurs 2 times/);
+    expect((await strReplaceTool.run({ path: 'a.txt', old_str: 'two', new_str: '2' }, ctx)).output).toMatch(
+      /occurs 2 times/,
+    );
     expect((await strReplaceTool.run({ path: 'a.txt', old_str: 'zzz', new_str: '2' }, ctx)).isError).toBe(true);
     expect((await strReplaceTool.run({ path: 'a.txt', old_str: 'one\r\n', new_str: '1\n' }, ctx)).isError).toBe(false);
     expect(files['a.txt']).toBe('1\ntwo two\n');
@@ -68,7 +89,8 @@ describe('tool sets', () => {
 
   it('read_file reads a part by lines, saying which lines of how many and where the next part starts', async () => {
     const { ctx } = fakeContext({ 'big.txt': 'l1\nl2\r\nl3\nl4\nl5' });
-    const read = async (range: { offset?: number; limit?: number }) => (await readFileTool.run({ path: 'big.txt', ...range }, ctx)).output;
+    const read = async (range: { offset?: number; limit?: number }) =>
+      (await readFileTool.run({ path: 'big.txt', ...range }, ctx)).output;
     expect(await read({ offset: 2, limit: 2 })).toBe('l2\r\nl3\n[lines 2-3 of 5; the next part starts at offset 4]');
     expect(await read({ offset: 4 })).toBe('l4\nl5\n[lines 4-5 of 5]');
     expect(await read({ limit: 10 })).toBe('l1\nl2\r\nl3\nl4\nl5');
@@ -76,7 +98,9 @@ describe('tool sets', () => {
     expect(readFileTool.args.safeParse({ path: 'a', offset: 0 }).success).toBe(false);
     // What the cap cuts, and how to read the rest, is in the description and in the cut's marker.
     expect(readFileTool.description).toMatch(/cut in the middle[\s\S]*offset \(first line\) and limit/);
-    expect(capHeadTail('x'.repeat(100), 20, readFileTool.truncationHint).text).toContain('[... 80 of 100 bytes omitted: read the file in parts with offset (first line) and limit (number of lines) ...]');
+    expect(capHeadTail('x'.repeat(100), 20, readFileTool.truncationHint).text).toContain(
+      '[... 80 of 100 bytes omitted: read the file in parts with offset (first line) and limit (number of lines) ...]',
+    );
     expect(bashTool.description).toMatch(/in the order they were written.*exit code, always shown/);
   });
 

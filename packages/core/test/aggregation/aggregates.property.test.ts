@@ -39,7 +39,10 @@ const worldArb = fc
     ),
   })
   .map(({ trials1, trials2, legacy2, rows }) => {
-    const campaigns: CampaignFactsById = { c1: { trials: trials1, legacy: false }, c2: { trials: legacy2 ? 1 : trials2, legacy: legacy2 } };
+    const campaigns: CampaignFactsById = {
+      c1: { trials: trials1, legacy: false },
+      c2: { trials: legacy2 ? 1 : trials2, legacy: legacy2 },
+    };
     const seen = new Set<string>();
     const attempts: AttemptRow[] = [];
     for (const r of rows) {
@@ -79,7 +82,8 @@ describe('aggregates agree with a naive recomputation', () => {
             const k = s.key;
             return (
               (k.campaignId === undefined || k.campaignId === r.campaignId) &&
-              (k.modelId === undefined || (k.modelId === r.modelId && k.effort === r.effort && k.outputMode === r.outputMode)) &&
+              (k.modelId === undefined ||
+                (k.modelId === r.modelId && k.effort === r.effort && k.outputMode === r.outputMode)) &&
               (k.domain === undefined || k.domain === r.domain) &&
               (k.difficulty === undefined || k.difficulty === r.difficulty) &&
               (k.fixtureId === undefined || k.fixtureId === r.fixtureId)
@@ -112,7 +116,9 @@ describe('aggregates agree with a naive recomputation', () => {
 
           if (n.passAny === 'n/a') expect(s.passAnyAtN.applicable).toBe(false);
           else if (s.passAnyAtN.applicable) {
-            expect(s.passAnyAtN.points.map((p) => ({ n: p.n, num: p.numerator, den: p.denominator }))).toEqual(n.passAny);
+            expect(s.passAnyAtN.points.map((p) => ({ n: p.n, num: p.numerator, den: p.denominator }))).toEqual(
+              n.passAny,
+            );
           } else expect.unreachable('pass_any_at_n should apply');
 
           const r = s.resources;
@@ -143,7 +149,9 @@ describe('aggregates agree with a naive recomputation', () => {
           expect(flags.indexOf(true) === -1 || flags.slice(flags.indexOf(true)).every(Boolean)).toBe(true);
           expect(s.passAnyAtN.slice(flags.length).every((f) => f === null)).toBe(true);
           expect(flags.length).toBe(Math.min(s.meanSuccess.denominator, s.series.plannedTrials));
-          expect(flags.at(-1) ?? false).toBe(s.meanSuccess.numerator > 0 && s.meanSuccess.denominator <= s.series.plannedTrials);
+          expect(flags.at(-1) ?? false).toBe(
+            s.meanSuccess.numerator > 0 && s.meanSuccess.denominator <= s.series.plannedTrials,
+          );
         }
       }),
     );
@@ -190,7 +198,9 @@ describe('comparisons agree with naive counts', () => {
         const first = rows.filter((r) => r.modelId === 'm1' && r.outputMode === 'text');
         const second = rows.filter((r) => r.modelId === 'm2#high');
         const verdict = (set: AttemptRow[], d: string, f: string) => {
-          const v = set.filter((r) => r.domain === d && r.fixtureId === f && (r.status === 'VALID_PASS' || r.status === 'VALID_FAIL'));
+          const v = set.filter(
+            (r) => r.domain === d && r.fixtureId === f && (r.status === 'VALID_PASS' || r.status === 'VALID_FAIL'),
+          );
           if (v.length === 0) return undefined;
           const p = v.filter((r) => r.status === 'VALID_PASS').length;
           return 2 * p > v.length ? 'pass' : 2 * p < v.length ? 'fail' : 'tie';
@@ -211,7 +221,10 @@ describe('comparisons agree with naive counts', () => {
   });
 
   it('quadrants: half the placed points at least are on each side of each median', () => {
-    const point = fc.record({ x: fc.option(fc.double({ min: 0, max: 100, noNaN: true })), y: fc.option(fc.double({ min: 0, max: 1, noNaN: true })) });
+    const point = fc.record({
+      x: fc.option(fc.double({ min: 0, max: 100, noNaN: true })),
+      y: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+    });
     fc.assert(
       fc.property(fc.array(point, { maxLength: 30 }), (points) => {
         const { placed, unplaced, medianX, medianY } = assignQuadrants(points);

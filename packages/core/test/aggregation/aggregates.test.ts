@@ -34,7 +34,9 @@ describe('mean success, classification and pass_any_at_n', () => {
   });
 
   it('classifies each series; short series are classified on their valid attempts and marked partial', () => {
-    const byFixture = Object.fromEntries(summarizeSeries(rows, campaigns).map((s) => [s.series.fixtureId, s.classification]));
+    const byFixture = Object.fromEntries(
+      summarizeSeries(rows, campaigns).map((s) => [s.series.fixtureId, s.classification]),
+    );
     expect(byFixture.f1).toMatchObject({ class: 'stable_pass', evidence: 'full' });
     expect(byFixture.f2).toMatchObject({ class: 'stable_fail', evidence: 'full' });
     expect(byFixture.f3).toMatchObject({ class: 'flaky', passes: 1, valid: 3 });
@@ -74,12 +76,22 @@ describe('mean success, classification and pass_any_at_n', () => {
       { modelId: 'other', effort: null, outputMode: 'text', domain: 'merge' },
     ]);
     const fixtures = summarizeAttempts(more, campaigns, ['fixture']);
-    expect(fixtures.map((g) => `${g.key.domain}/${g.key.fixtureId}`)).toEqual(['log/f1', 'log/f2', 'log/f3', 'log/f4', 'log/f5', 'merge/f1']);
+    expect(fixtures.map((g) => `${g.key.domain}/${g.key.fixtureId}`)).toEqual([
+      'log/f1',
+      'log/f2',
+      'log/f3',
+      'log/f4',
+      'log/f5',
+      'merge/f1',
+    ]);
   });
 });
 
 describe('legacy campaigns', () => {
-  const legacy = [row({ campaignId: 'cmp_old', fixtureId: 'a' }), row({ campaignId: 'cmp_old', fixtureId: 'b', status: 'VALID_FAIL' })];
+  const legacy = [
+    row({ campaignId: 'cmp_old', fixtureId: 'a' }),
+    row({ campaignId: 'cmp_old', fixtureId: 'b', status: 'VALID_FAIL' }),
+  ];
 
   it('still report mean success but refuse stability and pass_any_at_n', () => {
     const [group] = summarizeAttempts(legacy, campaigns, ['campaign']);
@@ -127,12 +139,18 @@ describe('resources', () => {
     expect(unknown.totals.costUsd.value).toBeNull();
     expect(unknown.partialPricing).toBe(true);
 
-    const mixed = summarizeResources([row({ costUsd: 0.5, costEstimated: true }), row({ fixtureId: 'f2', costUsd: null })]);
+    const mixed = summarizeResources([
+      row({ costUsd: 0.5, costEstimated: true }),
+      row({ fixtureId: 'f2', costUsd: null }),
+    ]);
     expect(mixed.perCompleteTrial.costUsd).toMatchObject({ value: 0.5, partial: true, estimated: true });
   });
 
   it('does not expect a price from attempts that never reached the model', () => {
-    const r = summarizeResources([row({ status: 'HASH_MISMATCH', costUsd: null }), row({ fixtureId: 'f2', status: 'QUEUED', costUsd: null })]);
+    const r = summarizeResources([
+      row({ status: 'HASH_MISMATCH', costUsd: null }),
+      row({ fixtureId: 'f2', status: 'QUEUED', costUsd: null }),
+    ]);
     expect(r.totals.costUsd).toMatchObject({ value: null, expected: 0, partial: false });
     expect(r.completeTrials).toBe(0);
     expect(r.perCompleteTrial.costUsd.value).toBeNull();
@@ -147,7 +165,11 @@ describe('resources', () => {
 
 describe('completeness', () => {
   it('is complete when every planned attempt is valid and the review allows it', () => {
-    const c = campaignCompleteness({ plannedAttempts: 3, statusCounts: { VALID_PASS: 2, VALID_FAIL: 1 }, safetyReview: 'not_configured' });
+    const c = campaignCompleteness({
+      plannedAttempts: 3,
+      statusCounts: { VALID_PASS: 2, VALID_FAIL: 1 },
+      safetyReview: 'not_configured',
+    });
     expect(c.complete).toBe(true);
     expect(isRankingEligible({ complete: c.complete, legacy: false })).toBe(true);
     expect(isRankingEligible({ complete: c.complete, legacy: true })).toBe(false);
@@ -176,6 +198,8 @@ describe('completeness', () => {
   });
 
   it('does not call an empty plan complete', () => {
-    expect(campaignCompleteness({ plannedAttempts: 0, statusCounts: {}, safetyReview: 'approved' }).complete).toBe(false);
+    expect(campaignCompleteness({ plannedAttempts: 0, statusCounts: {}, safetyReview: 'approved' }).complete).toBe(
+      false,
+    );
   });
 });

@@ -38,7 +38,15 @@ describe('compareTargets', () => {
       row({ fixtureId: 'only-b', modelId: 'b' }),
     ];
     const result = compareTargets(a, b);
-    expect(result).toMatchObject({ b: 1, c: 1, bothPassed: 1, bothFailed: 0, tiesLeftOut: 1, onlyFirst: 1, onlySecond: 1 });
+    expect(result).toMatchObject({
+      b: 1,
+      c: 1,
+      bothPassed: 1,
+      bothFailed: 0,
+      tiesLeftOut: 1,
+      onlyFirst: 1,
+      onlySecond: 1,
+    });
     expect(result.pairs.map((p) => [p.fixtureId, p.first, p.second])).toEqual([
       ['f1', 'pass', 'fail'],
       ['f2', 'pass', 'pass'],

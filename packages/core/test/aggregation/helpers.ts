@@ -23,5 +23,7 @@ export function row(overrides: Partial<AttemptRow> = {}): AttemptRow {
 /** One series' attempts from a pattern like 'PF-' (pass, fail, infrastructure failure), trial = position + 1. */
 export function series(pattern: string, overrides: Partial<AttemptRow> = {}): AttemptRow[] {
   const statuses = { P: 'VALID_PASS', F: 'VALID_FAIL', '-': 'INFRA_FAILURE', U: 'UNSCORED', Q: 'QUEUED' } as const;
-  return [...pattern].map((ch, i) => row({ trial: i + 1, status: statuses[ch as keyof typeof statuses], ...overrides }));
+  return [...pattern].map((ch, i) =>
+    row({ trial: i + 1, status: statuses[ch as keyof typeof statuses], ...overrides }),
+  );
 }

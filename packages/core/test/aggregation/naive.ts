@@ -37,7 +37,9 @@ export interface NaiveGroup {
   attempts: number;
   passing: number;
   valid: number;
-  classes: { stable_pass: number; stable_fail: number; flaky: number; unknown: number; partial: number; legacy: number } | 'n/a';
+  classes:
+    | { stable_pass: number; stable_fail: number; flaky: number; unknown: number; partial: number; legacy: number }
+    | 'n/a';
   passAny: { n: number; num: number; den: number }[] | 'n/a';
   completeTrials: number;
   rounds: number;
@@ -56,9 +58,13 @@ export function naiveGroup(rows: AttemptRow[], campaigns: CampaignFactsById): Na
   const passing = rows.filter((r) => r.status === 'VALID_PASS').length;
   const valid = rows.filter(isValid).length;
 
-  const seriesIds = unique(rows.map((r) => [r.campaignId, r.modelId, r.effort, r.outputMode, r.domain, r.fixtureId].join('\u0001')));
+  const seriesIds = unique(
+    rows.map((r) => [r.campaignId, r.modelId, r.effort, r.outputMode, r.domain, r.fixtureId].join('\u0001')),
+  );
   const series = seriesIds.map((id) => {
-    const members = rows.filter((r) => [r.campaignId, r.modelId, r.effort, r.outputMode, r.domain, r.fixtureId].join('\u0001') === id);
+    const members = rows.filter(
+      (r) => [r.campaignId, r.modelId, r.effort, r.outputMode, r.domain, r.fixtureId].join('\u0001') === id,
+    );
     const facts = campaigns[members[0]!.campaignId]!;
     const outcomes = members
       .filter(isValid)
@@ -86,12 +92,17 @@ export function naiveGroup(rows: AttemptRow[], campaigns: CampaignFactsById): Na
     const maxN = Math.max(0, ...current.map((s) => s.planned));
     for (let n = 1; n <= maxN; n++) {
       const eligible = current.filter((s) => s.outcomes.length >= n);
-      passAny.push({ n, den: eligible.length, num: eligible.filter((s) => s.outcomes.slice(0, n).some((o) => o)).length });
+      passAny.push({
+        n,
+        den: eligible.length,
+        num: eligible.filter((s) => s.outcomes.slice(0, n).some((o) => o)).length,
+      });
     }
   }
 
   const roundIds = unique(rows.map((r) => `${r.campaignId}/${r.modelId}/${r.effort}/${r.outputMode}/${r.trial}`));
-  const inRound = (id: string) => rows.filter((r) => `${r.campaignId}/${r.modelId}/${r.effort}/${r.outputMode}/${r.trial}` === id);
+  const inRound = (id: string) =>
+    rows.filter((r) => `${r.campaignId}/${r.modelId}/${r.effort}/${r.outputMode}/${r.trial}` === id);
   const completeIds = roundIds.filter((id) => inRound(id).every(isValid));
   const completeRows = completeIds.flatMap(inRound);
 

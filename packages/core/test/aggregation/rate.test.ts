@@ -22,7 +22,9 @@ describe('wilsonInterval', () => {
     expect(WILSON_Z_95).toBe(1.959963984540054);
   });
 
-  const counts = fc.integer({ min: 1, max: 5000 }).chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n)));
+  const counts = fc
+    .integer({ min: 1, max: 5000 })
+    .chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n)));
 
   it('contains p̂ and stays within [0, 1]', () => {
     fc.assert(
@@ -36,12 +38,17 @@ describe('wilsonInterval', () => {
 
   it('narrows as n grows at the same proportion', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 2, max: 20 }), (k0, extra, m) => {
-        const n = k0 + extra;
-        const small = wilsonInterval(k0, n)!;
-        const large = wilsonInterval(k0 * m, n * m)!;
-        return large.high - large.low < small.high - small.low;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 2, max: 20 }),
+        (k0, extra, m) => {
+          const n = k0 + extra;
+          const small = wilsonInterval(k0, n)!;
+          const large = wilsonInterval(k0 * m, n * m)!;
+          return large.high - large.low < small.high - small.low;
+        },
+      ),
     );
   });
 });

@@ -62,7 +62,12 @@ describe('attempt endings', () => {
       'unjudged:judge_exhausted': ['UNSCORED', 'judge_exhausted', false, false],
       'unjudged:judge_configuration': ['UNSCORED', 'judge_configuration', false, false],
     };
-    const whole = (c: { status: string; errorClass: string | null; quality: boolean; infrastructure: boolean }) => [c.status, c.errorClass, c.quality, c.infrastructure];
+    const whole = (c: { status: string; errorClass: string | null; quality: boolean; infrastructure: boolean }) => [
+      c.status,
+      c.errorClass,
+      c.quality,
+      c.infrastructure,
+    ];
     expect(
       Object.fromEntries([
         ...ATTEMPT_OUTCOMES.map((o) => [o, whole(classifyEnding({ outcome: o }))]),
@@ -83,8 +88,15 @@ describe('attempt endings', () => {
   });
 
   it('counts tampering against the model with its own error class, never as an excluded, retryable failure', () => {
-    expect(classifyEnding({ outcome: 'TAMPERING' })).toEqual({ status: 'VALID_FAIL', errorClass: 'tampering', quality: true, infrastructure: false });
-    const wrapped = new SandboxFailure('the sandbox failed while bash ran', { cause: new TamperingError('unreadable reply') });
+    expect(classifyEnding({ outcome: 'TAMPERING' })).toEqual({
+      status: 'VALID_FAIL',
+      errorClass: 'tampering',
+      quality: true,
+      infrastructure: false,
+    });
+    const wrapped = new SandboxFailure('the sandbox failed while bash ran', {
+      cause: new TamperingError('unreadable reply'),
+    });
     expect(tamperingIn(wrapped)?.message).toBe('unreadable reply');
     expect(tamperingIn(new SandboxFailure('engine down'))).toBeUndefined();
     expect(failureOf(new TamperingError('x'))).not.toBe('sandbox');

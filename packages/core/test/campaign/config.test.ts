@@ -62,7 +62,12 @@ describe('canonicalConfig and configHash', () => {
       ...base,
       models: ['z-model', 'openai/o3-mini:high', 'openai/o3-mini#high'],
       outputModes: ['json_schema', 'text', 'text'],
-      fixtures: { domains: ['merge', 'log'], tags: ['b', 'a'], ids: ['log/f2', 'log/f1'], difficulties: ['hard', 'easy'] },
+      fixtures: {
+        domains: ['merge', 'log'],
+        tags: ['b', 'a'],
+        ids: ['log/f2', 'log/f1'],
+        difficulties: ['hard', 'easy'],
+      },
     });
     expect(canonical.models).toEqual(['openai/o3-mini#high', 'z-model']);
     expect(canonical.outputModes).toEqual(['json_schema', 'text']);

@@ -25,7 +25,12 @@ const pricing =
 
 describe('campaign cost estimate before launch', () => {
   it('prices real models from the dated table (the entry in force today), times fixtures and trials', () => {
-    const e = estimateCampaignCost({ targets: [{ modelId: 'openai/gpt-4o-mini', outputMode: 'text' }], fixtures, trials: 3 }, pricing(), table, at);
+    const e = estimateCampaignCost(
+      { targets: [{ modelId: 'openai/gpt-4o-mini', outputMode: 'text' }], fixtures, trials: 3 },
+      pricing(),
+      table,
+      at,
+    );
     const tokens = fixtures.map((f) => assumedTokens(f.prompt));
     const one = tokens.reduce((t, x) => t + (x.inputTokens * 0.15 + x.outputTokens * 0.6) / 1e6, 0);
     expect(e.usd).toBeCloseTo(one * 3, 12);
@@ -38,15 +43,30 @@ describe('campaign cost estimate before launch', () => {
       { modelId: 'mock', outputMode: 'text' },
       { modelId: 'replay:r', outputMode: 'text' },
     ];
-    const known = estimateCampaignCost({ targets, fixtures, trials: 2 }, pricing({ 'a/f1': 0.001, 'b/f2': 0.002 }), table, at);
+    const known = estimateCampaignCost(
+      { targets, fixtures, trials: 2 },
+      pricing({ 'a/f1': 0.001, 'b/f2': 0.002 }),
+      table,
+      at,
+    );
     expect(known.usd).toBeCloseTo(0.006, 12);
     expect(known.targets.map((t) => t.basis)).toEqual(['free', 'recorded']);
     const missing = estimateCampaignCost({ targets, fixtures, trials: 2 }, pricing({ 'a/f1': 0.001 }), table, at);
     expect(missing.usd).toBeNull();
     expect(missing.note).toMatch(/No price or recording is known for replay:r/);
-    const unpriced = estimateCampaignCost({ targets: [{ modelId: 'acme/unknown', outputMode: 'text' }], fixtures, trials: 1 }, pricing(), table, at);
+    const unpriced = estimateCampaignCost(
+      { targets: [{ modelId: 'acme/unknown', outputMode: 'text' }], fixtures, trials: 1 },
+      pricing(),
+      table,
+      at,
+    );
     expect(unpriced.usd).toBeNull();
-    const agent = estimateCampaignCost({ targets: [{ modelId: 'openai/gpt-4o-mini', outputMode: 'agent' }], fixtures, trials: 1 }, pricing(), table, at);
+    const agent = estimateCampaignCost(
+      { targets: [{ modelId: 'openai/gpt-4o-mini', outputMode: 'agent' }], fixtures, trials: 1 },
+      pricing(),
+      table,
+      at,
+    );
     expect(agent.usd).toBeNull();
   });
 });

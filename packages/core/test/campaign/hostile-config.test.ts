@@ -10,15 +10,23 @@ describe('a hostile campaign body is a list of field errors, never an exception'
       const result = parseCampaignConfig(body);
       expect(result.success).toBe(false);
       if (result.success) return;
-      expect(Object.getOwnPropertyDescriptor(result.error.fieldErrors, key)?.value).toEqual([`Unknown field '${key}'.`]);
-      expect(JSON.parse(JSON.stringify(result.error))).toEqual({ formErrors: [], fieldErrors: { [key]: [`Unknown field '${key}'.`] } });
+      expect(Object.getOwnPropertyDescriptor(result.error.fieldErrors, key)?.value).toEqual([
+        `Unknown field '${key}'.`,
+      ]);
+      expect(JSON.parse(JSON.stringify(result.error))).toEqual({
+        formErrors: [],
+        fieldErrors: { [key]: [`Unknown field '${key}'.`] },
+      });
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   }
 
   it('a NUL byte in a name is refused with the field named', () => {
     const result = parseCampaignConfig({ ...base, name: 'bad\u0000name' });
-    expect(result).toEqual({ success: false, error: { formErrors: [], fieldErrors: { name: ['Contains a NUL character.'] } } });
+    expect(result).toEqual({
+      success: false,
+      error: { formErrors: [], fieldErrors: { name: ['Contains a NUL character.'] } },
+    });
   });
 
   it('a lone surrogate, anywhere in the body, is refused with its path', () => {
@@ -28,7 +36,10 @@ describe('a hostile campaign body is a list of field errors, never an exception'
     });
     expect(parseCampaignConfig({ ...base, fixtures: { tags: ['ok', '\uDC00'] } })).toEqual({
       success: false,
-      error: { formErrors: [], fieldErrors: { 'fixtures.tags.1': ['Contains an unpaired surrogate (not valid Unicode).'] } },
+      error: {
+        formErrors: [],
+        fieldErrors: { 'fixtures.tags.1': ['Contains an unpaired surrogate (not valid Unicode).'] },
+      },
     });
     // A well-formed pair is fine.
     expect(parseCampaignConfig({ ...base, name: 'rocket \uD83D\uDE80' }).success).toBe(true);
@@ -44,7 +55,8 @@ describe('a hostile campaign body is a list of field errors, never an exception'
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     const result = parseCampaignConfig({ ...base, models: deep });
     expect(result.success).toBe(false);
-    if (!result.success) expect(Object.values(result.error.fieldErrors).flat()).toEqual(['Nested more than 32 levels deep.']);
+    if (!result.success)
+      expect(Object.values(result.error.fieldErrors).flat()).toEqual(['Nested more than 32 levels deep.']);
     expect(parseCampaignConfig(deep).success).toBe(false);
   });
 });

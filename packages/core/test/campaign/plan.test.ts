@@ -18,7 +18,14 @@ const suite: SelectableFixture[] = [
 ];
 
 const config = (extra: object = {}) =>
-  campaignConfigSchema.parse({ name: 'c', createdBy: 'u', models: ['m#high', 'a'], outputModes: ['text', 'json_schema'], trials: 2, ...extra });
+  campaignConfigSchema.parse({
+    name: 'c',
+    createdBy: 'u',
+    models: ['m#high', 'a'],
+    outputModes: ['text', 'json_schema'],
+    trials: 2,
+    ...extra,
+  });
 
 describe('selectFixtures', () => {
   const all = { domains: [], difficulties: [], tags: [], ids: [] };
@@ -32,7 +39,10 @@ describe('selectFixtures', () => {
   });
 
   it('narrows with every non-empty list', () => {
-    const picked = selectFixtures({ ...all, domains: ['log', 'merge'], tags: ['format', 'conflict'], difficulties: ['easy'] }, suite);
+    const picked = selectFixtures(
+      { ...all, domains: ['log', 'merge'], tags: ['format', 'conflict'], difficulties: ['easy'] },
+      suite,
+    );
     expect(picked.fixtures.map((f) => `${f.domain}/${f.id}`)).toEqual(['log/f001']);
   });
 
@@ -52,7 +62,13 @@ describe('planAttempts', () => {
       'm#high/json_schema',
       'm#high/text',
     ]);
-    expect(plan.targets[2]).toEqual({ modelId: 'm#high', baseModel: 'm', reasoningEffort: 'high', outputMode: 'json_schema', agent: null });
+    expect(plan.targets[2]).toEqual({
+      modelId: 'm#high',
+      baseModel: 'm',
+      reasoningEffort: 'high',
+      outputMode: 'json_schema',
+      agent: null,
+    });
     expect(plan.attempts).toHaveLength(4 * 4 * 2);
     expect(plannedAttemptCount(config(), 4)).toBe(32);
     expect(plan.attempts.slice(0, 5).map((a) => [a.trial, a.domain, a.fixtureId, a.modelId, a.outputMode])).toEqual([
@@ -62,14 +78,23 @@ describe('planAttempts', () => {
       [1, 'branch', 'f001', 'm#high', 'text'],
       [1, 'log', 'f001', 'a', 'json_schema'],
     ]);
-    expect(plan.attempts.at(-1)).toMatchObject({ trial: 2, domain: 'merge', fixtureId: 'f001', modelId: 'm#high', outputMode: 'text' });
+    expect(plan.attempts.at(-1)).toMatchObject({
+      trial: 2,
+      domain: 'merge',
+      fixtureId: 'f001',
+      modelId: 'm#high',
+      outputMode: 'text',
+    });
     const identities = plan.attempts.map((a) => `${a.trial}|${a.targetIndex}|${a.fixtureIndex}`);
     expect(new Set(identities).size).toBe(identities.length);
   });
 
   it('does not depend on the order of models or of the suite', () => {
     const a = planAttempts(config(), suite);
-    const b = planAttempts(config({ models: ['a', 'm:high'], outputModes: ['json_schema', 'text'] }), [...suite].reverse());
+    const b = planAttempts(
+      config({ models: ['a', 'm:high'], outputModes: ['json_schema', 'text'] }),
+      [...suite].reverse(),
+    );
     expect(b.attempts).toEqual(a.attempts);
   });
 
@@ -101,13 +126,33 @@ describe('estimateEta', () => {
 
 describe('estimateCampaignTime', () => {
   it("sums each target's attempts × its mean time over the attempts that run at once", () => {
-    expect(estimateCampaignTime([{ attempts: 10, meanMs: 2000 }, { attempts: 4, meanMs: 500 }], 4)).toEqual({ ms: 5500, unknownTargets: 0, concurrency: 4 });
+    expect(
+      estimateCampaignTime(
+        [
+          { attempts: 10, meanMs: 2000 },
+          { attempts: 4, meanMs: 500 },
+        ],
+        4,
+      ),
+    ).toEqual({ ms: 5500, unknownTargets: 0, concurrency: 4 });
   });
   it('counts the targets with a history only, and says how many have none', () => {
-    expect(estimateCampaignTime([{ attempts: 10, meanMs: 1000 }, { attempts: 99, meanMs: null }], 2)).toEqual({ ms: 5000, unknownTargets: 1, concurrency: 2 });
+    expect(
+      estimateCampaignTime(
+        [
+          { attempts: 10, meanMs: 1000 },
+          { attempts: 99, meanMs: null },
+        ],
+        2,
+      ),
+    ).toEqual({ ms: 5000, unknownTargets: 1, concurrency: 2 });
     expect(estimateCampaignTime([{ attempts: 10, meanMs: null }], 2).ms).toBeNull();
   });
   it('gives no time when no worker runs', () => {
-    expect(estimateCampaignTime([{ attempts: 10, meanMs: 1000 }], 0)).toEqual({ ms: null, unknownTargets: 0, concurrency: 0 });
+    expect(estimateCampaignTime([{ attempts: 10, meanMs: 1000 }], 0)).toEqual({
+      ms: null,
+      unknownTargets: 0,
+      concurrency: 0,
+    });
   });
 });

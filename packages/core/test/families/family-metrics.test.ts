@@ -1,12 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { familyMetrics, familyOfScoringType, readRepoTaskOutputs, type FamilyAttemptFacts, type GgbOutcome } from '../../src';
+import {
+  familyMetrics,
+  familyOfScoringType,
+  readRepoTaskOutputs,
+  type FamilyAttemptFacts,
+  type GgbOutcome,
+} from '../../src';
 
-const ggb = (scenario: GgbOutcome['scenario'], success: boolean, solved: boolean | null): GgbOutcome => ({ family: 'ggb', scenario, success, solved, detail: '' });
-const fact = (scoringType: string, difficulty: string, outcome: FamilyAttemptFacts['outcome']): FamilyAttemptFacts => ({ fixture: 'd/f', scoringType, difficulty, costUsd: null, outcome });
+const ggb = (scenario: GgbOutcome['scenario'], success: boolean, solved: boolean | null): GgbOutcome => ({
+  family: 'ggb',
+  scenario,
+  success,
+  solved,
+  detail: '',
+});
+const fact = (scoringType: string, difficulty: string, outcome: FamilyAttemptFacts['outcome']): FamilyAttemptFacts => ({
+  fixture: 'd/f',
+  scoringType,
+  difficulty,
+  costUsd: null,
+  outcome,
+});
 
 describe('family metrics', () => {
   it('knows each family by its scoring type', () => {
-    expect([familyOfScoringType('repo_task'), familyOfScoringType('gist'), familyOfScoringType('ggb_ir'), familyOfScoringType('exact_match')]).toEqual(['repo_task', 'gist', 'ggb', null]);
+    expect([
+      familyOfScoringType('repo_task'),
+      familyOfScoringType('gist'),
+      familyOfScoringType('ggb_ir'),
+      familyOfScoringType('exact_match'),
+    ]).toEqual(['repo_task', 'gist', 'ggb', null]);
   });
 
   it('GitGoodBench: unfinished attempts stay in both denominators, judge-unscored ones leave the solve denominator', () => {
@@ -30,11 +53,24 @@ describe('family metrics', () => {
       ['ir', 1, 1],
       ['icc', 0, 1],
     ]);
-    expect(m.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual(['mcr/easy', 'mcr/hard', 'ir/medium', 'icc/easy']);
+    expect(m.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual([
+      'mcr/easy',
+      'mcr/hard',
+      'ir/medium',
+      'icc/easy',
+    ]);
   });
 
   it('repository tasks: an attempt with no outcome counts in ECR and TPR as failed', () => {
-    const outcome = { family: 'repo_task' as const, process: true, result: true, comments: '', quality: 1, kind: 'graded' as const, marketValueUsd: 5 };
+    const outcome = {
+      family: 'repo_task' as const,
+      process: true,
+      result: true,
+      comments: '',
+      quality: 1,
+      kind: 'graded' as const,
+      marketValueUsd: 5,
+    };
     const m = familyMetrics('repo_task', [fact('repo_task', 'easy', outcome), fact('repo_task', 'easy', null)]);
     if (m.family !== 'repo_task') throw new Error('family');
     expect(m.metrics.ecr).toMatchObject({ numerator: 1, denominator: 2 });
@@ -43,15 +79,28 @@ describe('family metrics', () => {
 });
 
 describe('repository task outputs listing', () => {
-  const rec = (stdout: string) => ({ command: 'x', exitCode: 0, stdout, stderr: '', timedOut: false, truncated: false, durationMs: 1 });
+  const rec = (stdout: string) => ({
+    command: 'x',
+    exitCode: 0,
+    stdout,
+    stderr: '',
+    timedOut: false,
+    truncated: false,
+    durationMs: 1,
+  });
   it('reads the listing the probe printed', () => {
-    expect(readRepoTaskOutputs(rec('{"files":[{"path":"output/a.txt","bytes":3,"sha256":"ab","text":"hi\\n"}]}'))).toEqual({
+    expect(
+      readRepoTaskOutputs(rec('{"files":[{"path":"output/a.txt","bytes":3,"sha256":"ab","text":"hi\\n"}]}')),
+    ).toEqual({
       ok: true,
       files: [{ path: 'output/a.txt', bytes: 3, sha256: 'ab', text: 'hi\n' }],
     });
   });
   it('says why there is no listing', () => {
     expect(readRepoTaskOutputs(undefined)).toMatchObject({ ok: false });
-    expect(readRepoTaskOutputs(rec('Traceback'))).toMatchObject({ ok: false, problem: expect.stringContaining('no JSON') });
+    expect(readRepoTaskOutputs(rec('Traceback'))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('no JSON'),
+    });
   });
 });

@@ -60,7 +60,12 @@ export function hostContext(repoDir: string): ToolContext {
 /** A fresh repository; `sh` runs a script in it with the pinned git environment. */
 export function tempRepo(): { dir: string; sh: (script: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'ggb-tools-'));
-  const sh = (script: string) => execFileSync('bash', ['-c', script], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV }, encoding: 'utf8' });
+  const sh = (script: string) =>
+    execFileSync('bash', ['-c', script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...GIT_ENV },
+      encoding: 'utf8',
+    });
   sh('git init -q -b main');
   return { dir, sh };
 }

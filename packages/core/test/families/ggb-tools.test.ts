@@ -48,9 +48,15 @@ describe('GitGoodBench tool sets', () => {
 describe('MCR tools on a real merge', () => {
   function conflicted() {
     const { dir, sh } = tempRepo();
-    sh(`printf 'a = 1\\r\\nb = 2\\r\\nc = 3\\r\\nd = 4\\r\\ne = 5\\r\\nf = 6\\r\\ng = 7\\r\\n' > x.py && printf 'one\\n' > y.py && git add . && git commit -qm base`);
-    sh(`git checkout -qb incoming && sed -i 's/^a = 1/a = 10/; s/^g = 7/g = 70/' x.py && printf 'uno\\n' > y.py && git commit -qam theirs`);
-    sh(`git checkout -q main && sed -i 's/^a = 1/a = 100/; s/^g = 7/g = 700/' x.py && printf 'eins\\n' > y.py && git commit -qam ours`);
+    sh(
+      `printf 'a = 1\\r\\nb = 2\\r\\nc = 3\\r\\nd = 4\\r\\ne = 5\\r\\nf = 6\\r\\ng = 7\\r\\n' > x.py && printf 'one\\n' > y.py && git add . && git commit -qm base`,
+    );
+    sh(
+      `git checkout -qb incoming && sed -i 's/^a = 1/a = 10/; s/^g = 7/g = 70/' x.py && printf 'uno\\n' > y.py && git commit -qam theirs`,
+    );
+    sh(
+      `git checkout -q main && sed -i 's/^a = 1/a = 100/; s/^g = 7/g = 700/' x.py && printf 'eins\\n' > y.py && git commit -qam ours`,
+    );
     sh('git merge --no-edit incoming || true');
     return { dir, sh, ctx: hostContext(dir) };
   }
@@ -62,34 +68,60 @@ describe('MCR tools on a real merge', () => {
     expect(first.output).toContain('3 conflict(s) remain');
     const second = await viewMergeConflictAtTool.run({ conflict_index: 1, context_window_size: 0, reason: r }, ctx);
     expect(second.output).toContain('g = 700');
-    expect((await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError).toBe(true);
-    expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain('+uno');
+    expect(
+      (await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError,
+    ).toBe(true);
+    expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain(
+      '+uno',
+    );
 
     // The merge base: what both sides changed x.py from (the index's stage 1 while the file is unmerged).
     const base = await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx);
-    expect(base).toMatchObject({ isError: false, output: 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 7\r\n' });
-    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 7, limit: 1 }, ctx)).output).toBe('g = 7\r\n[lines 7-7 of 7]');
-    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'nope.py', reason: r }, ctx))).toMatchObject({ isError: true, output: expect.stringMatching(/^nope\.py does not exist in the merge base [0-9a-f]{12}/) });
+    expect(base).toMatchObject({
+      isError: false,
+      output: 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 7\r\n',
+    });
+    expect(
+      (await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 7, limit: 1 }, ctx))
+        .output,
+    ).toBe('g = 7\r\n[lines 7-7 of 7]');
+    expect(await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'nope.py', reason: r }, ctx)).toMatchObject(
+      { isError: true, output: expect.stringMatching(/^nope\.py does not exist in the merge base [0-9a-f]{12}/) },
+    );
 
     const one = await resolveCurrentMergeConflictTool.run({ content: 'a = 110\n', reason: r }, ctx);
     expect(one.output).toContain('2 conflict(s) remain');
     // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
-    expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain('g = 700');
-    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain('a = 110\r\n');
+    expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain(
+      'g = 700',
+    );
+    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain(
+      'a = 110\r\n',
+    );
     // A large file is read in parts: a cut view could not be read past its middle.
-    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+    expect(
+      (await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx))
+        .output,
+    ).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
 
     await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
     // x.py is staged now (no stage 1 left): the base is read from the merge base commit instead.
-    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx)).output).toBe('a = 1\r\n[lines 1-1 of 7; the next part starts at offset 2]');
+    expect(
+      (await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx))
+        .output,
+    ).toBe('a = 1\r\n[lines 1-1 of 7; the next part starts at offset 2]');
     expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');
-    const last = await resolveCurrentMergeConflictTool.run({ content: "it's \"merged\" $HOME\n", reason: r }, ctx);
+    const last = await resolveCurrentMergeConflictTool.run({ content: 'it\'s "merged" $HOME\n', reason: r }, ctx);
     expect(last.output).toContain('the merge is committed');
     expect(sh('git rev-list --parents -1 HEAD').trim().split(' ')).toHaveLength(3);
-    expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe('a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n');
+    expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe(
+      'a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n',
+    );
     expect(readFileSync(join(dir, 'y.py'), 'utf8')).toBe('it\'s "merged" $HOME\n');
     expect((await resolveCurrentMergeConflictTool.run({ content: 'x\n', reason: r }, ctx)).isError).toBe(true);
-    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toMatch(/no merge in progress/);
+    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toMatch(
+      /no merge in progress/,
+    );
   });
 });
 
@@ -97,7 +129,8 @@ describe('IR tools on a paused rebase', () => {
   function paused() {
     const { dir, sh } = tempRepo();
     sh(`printf 'base\\n' > f.py && git add . && git commit -qm base`);
-    for (const [i, msg] of ['add one', 'add two', 'add three'].entries()) sh(`printf 'line ${i}\\n' >> f.py && git commit -qam '${msg}'`);
+    for (const [i, msg] of ['add one', 'add two', 'add three'].entries())
+      sh(`printf 'line ${i}\\n' >> f.py && git commit -qam '${msg}'`);
     sh(`git config core.editor true && GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i HEAD~3`);
     return { dir, sh, ctx: hostContext(dir) };
   }
@@ -107,10 +140,13 @@ describe('IR tools on a paused rebase', () => {
     const todo = await viewRebaseTodoTool.run({ reason: r }, ctx);
     expect(todo.output).toMatch(/pick [0-9a-f]+ add one {4}<- COMMIT-0/);
     expect((await showChangesInTool.run({ commit_index: 2, reason: r }, ctx)).output).toContain('+line 2');
-    const bad = await updateRebaseTodoListTool.run({ rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r }, ctx);
+    const bad = await updateRebaseTodoListTool.run(
+      { rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r },
+      ctx,
+    );
     expect(bad).toMatchObject({ isError: true });
     expect(bad.output).toContain('missing: COMMIT-1, COMMIT-2');
-    const message = "Add lines one and two\n\nIt's \"quoted\", $HOME and `ticks` stay as written.";
+    const message = 'Add lines one and two\n\nIt\'s "quoted", $HOME and `ticks` stay as written.';
     const ok = await updateRebaseTodoListTool.run(
       {
         rebase_todo_list_items: [
@@ -129,40 +165,80 @@ describe('IR tools on a paused rebase', () => {
     expect(echoed[1]).toBe('break    <- done: the rebase is paused here');
     expect(echoed[2]).toMatch(/^pick [0-9a-f]{7} add one {4}<- COMMIT-0$/);
     expect(echoed[3]).toMatch(/^squash [0-9a-f]{7} add two {4}<- COMMIT-1$/);
-    expect(echoed.slice(4, 8)).toEqual(['    combined message:', '    | Add lines one and two', '    | ', '    | It\'s "quoted", $HOME and `ticks` stay as written.']);
+    expect(echoed.slice(4, 8)).toEqual([
+      '    combined message:',
+      '    | Add lines one and two',
+      '    | ',
+      '    | It\'s "quoted", $HOME and `ticks` stay as written.',
+    ]);
     expect(echoed[8]).toMatch(/^reword [0-9a-f]{7} add three {4}<- COMMIT-2$/);
     expect(echoed.slice(9)).toEqual(['    new message:', '    | Add line three']);
     expect(ok.output).not.toMatch(/exec|--amend|message-of|msg-/);
     expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).output).toBe(echoed.slice(1).join('\n'));
-    expect((await viewRewrittenHistoryTool.run({ reason: r }, ctx)).output).toBe("The rebase is still in progress; the commits written so far:\nNo commit yet: HEAD is the rebase's base.");
+    expect((await viewRewrittenHistoryTool.run({ reason: r }, ctx)).output).toBe(
+      "The rebase is still in progress; the commits written so far:\nNo commit yet: HEAD is the rebase's base.",
+    );
     const done = await executeRebaseTool.run({ reason: r }, ctx);
     expect(done.output).toContain('The rebase finished');
-    expect(sh('git log --format=%B%x00 main~2..main').split('\0').map((m) => m.trim()).filter(Boolean)).toEqual(['Add line three', message]);
+    expect(
+      sh('git log --format=%B%x00 main~2..main')
+        .split('\0')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ).toEqual(['Add line three', message]);
     expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).isError).toBe(true);
     // The rewritten history before submit: every commit with its whole message and its changes, paged.
     const history = await viewRewrittenHistoryTool.run({ reason: r }, ctx);
     expect(history.isError).toBe(false);
-    expect(history.output).toMatch(/^commit [0-9a-f]{40}\nAuthor: [^\n]+\nDate: [^\n]+\n\n {4}Add lines one and two\n {4}\n {4}It's "quoted", \$HOME and `ticks` stay as written.\n\ndiff --git a\/f.py b\/f.py\n[\s\S]*\+line 0\n\+line 1\n\ncommit [0-9a-f]{40}\n[\s\S]*\n\n {4}Add line three\n\ndiff --git[\s\S]*\+line 2\n$/);
-    expect((await viewRewrittenHistoryTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^commit [0-9a-f]{40}\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+    expect(history.output).toMatch(
+      /^commit [0-9a-f]{40}\nAuthor: [^\n]+\nDate: [^\n]+\n\n {4}Add lines one and two\n {4}\n {4}It's "quoted", \$HOME and `ticks` stay as written.\n\ndiff --git a\/f.py b\/f.py\n[\s\S]*\+line 0\n\+line 1\n\ncommit [0-9a-f]{40}\n[\s\S]*\n\n {4}Add line three\n\ndiff --git[\s\S]*\+line 2\n$/,
+    );
+    expect((await viewRewrittenHistoryTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(
+      /^commit [0-9a-f]{40}\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/,
+    );
   });
 
   it('has no rewritten history to show before a rebase ran', async () => {
     const { dir, sh } = tempRepo();
     sh('git commit -q --allow-empty -m base');
-    expect(await viewRewrittenHistoryTool.run({ reason: r }, hostContext(dir))).toMatchObject({ isError: true, output: 'No rebase has been run: there is no rewritten history yet.' });
+    expect(await viewRewrittenHistoryTool.run({ reason: r }, hostContext(dir))).toMatchObject({
+      isError: true,
+      output: 'No rebase has been run: there is no rewritten history yet.',
+    });
   });
 
   it('explains every command it lists, fixup -c included, and says a commit cannot be split', () => {
     const description = updateRebaseTodoListTool.description;
-    for (const command of ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword']) expect(description).toContain(`${command} (`);
+    for (const command of ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword'])
+      expect(description).toContain(`${command} (`);
     expect(description).toContain('A commit cannot be split.');
   });
 
   it('fixup -C keeps the fixup commit message; fixup -c is the same; a first fixup is refused', () => {
-    const state = { dir: '.git/rebase-merge', onto: 'o', commits: ['a', 'b'].map((x) => ({ sha: x.repeat(40), subject: x })) };
-    const t = buildTodo(state, [{ commit_index: 0, command: 'pick' }, { commit_index: 1, command: 'fixup -c' }], 'm');
+    const state = {
+      dir: '.git/rebase-merge',
+      onto: 'o',
+      commits: ['a', 'b'].map((x) => ({ sha: x.repeat(40), subject: x })),
+    };
+    const t = buildTodo(
+      state,
+      [
+        { commit_index: 0, command: 'pick' },
+        { commit_index: 1, command: 'fixup -c' },
+      ],
+      'm',
+    );
     expect(t).toEqual({ todo: `pick ${'a'.repeat(40)} a\nfixup -C ${'b'.repeat(40)} b\n`, messages: {} });
-    expect(buildTodo(state, [{ commit_index: 1, command: 'fixup' }, { commit_index: 0, command: 'pick' }], 'm')).toHaveProperty('error');
+    expect(
+      buildTodo(
+        state,
+        [
+          { commit_index: 1, command: 'fixup' },
+          { commit_index: 0, command: 'pick' },
+        ],
+        'm',
+      ),
+    ).toHaveProperty('error');
   });
 });
 
@@ -171,26 +247,39 @@ describe('ICC tools on an unorganised change', () => {
     const { sh, dir } = tempRepo();
     const lines = Array.from({ length: 30 }, (_, i) => `v${i} = ${i}`).join('\\n');
     sh(`printf '${lines}\\n' > t.py && printf 'x\\n' > other.py && git add . && git commit -qm base`);
-    sh(`sed -i 's/^v1 = 1$/v1 = 11/; s/^v15 = 15$/v15 = 115/; s/^v28 = 28$/v28 = 128/' t.py && printf 'y\\n' > other.py && git config ggb.targetFile t.py`);
+    sh(
+      `sed -i 's/^v1 = 1$/v1 = 11/; s/^v15 = 15$/v15 = 115/; s/^v28 = 28$/v28 = 128/' t.py && printf 'y\\n' > other.py && git config ggb.targetFile t.py`,
+    );
     const ctx = hostContext(dir);
-    const first = await commitChangesInTool.run({ selected_hunks: [2], commit_message: "Change v15's value", reason: r }, ctx);
+    const first = await commitChangesInTool.run(
+      { selected_hunks: [2], commit_message: "Change v15's value", reason: r },
+      ctx,
+    );
     expect(first.isError).toBe(false);
     expect(first.output).toContain('<HUNK-1>');
     expect(first.output).toContain('<HUNK-2>');
     expect(first.output).not.toContain('<HUNK-3>');
     expect(first.output).toContain('v28 = 128');
-    expect((await commitChangesInTool.run({ selected_hunks: [3], commit_message: 'x', reason: r }, ctx)).isError).toBe(true);
+    expect((await commitChangesInTool.run({ selected_hunks: [3], commit_message: 'x', reason: r }, ctx)).isError).toBe(
+      true,
+    );
     await commitChangesInTool.run({ selected_hunks: [1, 2], commit_message: 'Change v1 and v28', reason: r }, ctx);
     expect(sh('git diff --name-only')).toBe('other.py\n');
     // What the last commit will hold besides the target file: other.py's change and the untracked file, never t.py.
     sh(`printf 'new\\n' > added.py && printf 'v0 = 100\\n' >> t.py`);
     const others = await viewOtherChangesTool.run({ reason: r }, ctx);
     expect(others.isError).toBe(false);
-    expect(others.output).toMatch(/^diff --git a\/other.py b\/other.py\n[\s\S]*-x\n\+y\ndiff --git a\/added.py b\/added.py\nnew file mode 100644\n[\s\S]*\+new\n$/);
+    expect(others.output).toMatch(
+      /^diff --git a\/other.py b\/other.py\n[\s\S]*-x\n\+y\ndiff --git a\/added.py b\/added.py\nnew file mode 100644\n[\s\S]*\+new\n$/,
+    );
     expect(others.output).not.toContain('t.py');
-    expect((await viewOtherChangesTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(/^diff --git a\/other.py b\/other.py\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+    expect((await viewOtherChangesTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(
+      /^diff --git a\/other.py b\/other.py\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/,
+    );
     sh('rm added.py && git checkout -q -- t.py');
-    expect((await commitRemainingChangesTool.run({ commit_message: 'Update other', reason: r }, ctx)).output).toContain('Committed');
+    expect((await commitRemainingChangesTool.run({ commit_message: 'Update other', reason: r }, ctx)).output).toContain(
+      'Committed',
+    );
     expect(sh('git log --format=%s')).toBe("Update other\nChange v1 and v28\nChange v15's value\nbase\n");
     expect(sh('git status --porcelain')).toBe('');
   });

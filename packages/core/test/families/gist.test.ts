@@ -1,15 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { GIST_PROBE, gistCommand, gistConfig, gistLines, gistMetrics, gistOutcome, getScorer, lineExecution, lineExistence, parseGistCommand, runScorer, type Fixture, type GistEvidence } from '../../src';
+import {
+  GIST_PROBE,
+  gistCommand,
+  gistConfig,
+  gistLines,
+  gistMetrics,
+  gistOutcome,
+  getScorer,
+  lineExecution,
+  lineExistence,
+  parseGistCommand,
+  runScorer,
+  type Fixture,
+  type GistEvidence,
+} from '../../src';
 import { exec, HOSTILE_OUTPUTS } from '../scoring/fixture-factory';
 
 describe('the gist command', () => {
   it('splits pytest options, the test file and the node ids', () => {
-    expect(parseGistCommand('python3 -m pytest -o addopts= -q tests/test_lru.py::LRUCacheTest::test_lru tests/test_lru.py::test_x[a-b]')).toEqual({
+    expect(
+      parseGistCommand(
+        'python3 -m pytest -o addopts= -q tests/test_lru.py::LRUCacheTest::test_lru tests/test_lru.py::test_x[a-b]',
+      ),
+    ).toEqual({
       options: ['-o', 'addopts=', '-q'],
       testFile: 'tests/test_lru.py',
       nodes: ['LRUCacheTest::test_lru', 'test_x[a-b]'],
     });
-    expect(gistCommand({ gist: 'gist.py', parsedCommand: parseGistCommand('pytest -q t.py::test_a') as never })).toBe('python3 -m pytest -q gist.py::test_a');
+    expect(gistCommand({ gist: 'gist.py', parsedCommand: parseGistCommand('pytest -q t.py::test_a') as never })).toBe(
+      'python3 -m pytest -q gist.py::test_a',
+    );
   });
 
   it.each([
@@ -25,8 +45,27 @@ describe('the gist command', () => {
 });
 
 // A gist of three blocks: top level, class C with method m, and a function f not in the original.
-const TEXT = ['import re', 'import types', '', 'class C:', '    """Doc."""', '    def m(self):', '        return re.sub("a", "b", "x")', '', 'def f():', '    pass', '', 'def test_it():', '    assert C().m() == "x"'].join('\n');
-const unit = (lines: [number, number], block: string, kind: 'code' | 'potential' | 'nonexec', ...texts: string[]) => ({ lines, block, kind, texts });
+const TEXT = [
+  'import re',
+  'import types',
+  '',
+  'class C:',
+  '    """Doc."""',
+  '    def m(self):',
+  '        return re.sub("a", "b", "x")',
+  '',
+  'def f():',
+  '    pass',
+  '',
+  'def test_it():',
+  '    assert C().m() == "x"',
+].join('\n');
+const unit = (lines: [number, number], block: string, kind: 'code' | 'potential' | 'nonexec', ...texts: string[]) => ({
+  lines,
+  block,
+  kind,
+  texts,
+});
 const UNITS = [
   unit([1, 1], '', 'code', 'import re'),
   unit([2, 2], '', 'code', 'import types'),
@@ -44,9 +83,21 @@ function evidence(over: Partial<GistEvidence> = {}): GistEvidence {
   return {
     version: 1,
     original: { ran: true, exit: 0, reports: [] },
-    gist: { path: 'gist.py', exists: true, text: TEXT, units: UNITS, testsFound: ['test_it'], testsMissing: [], replaced: [], lineMap: TEXT.split('\n').map((_, i) => i + 1) },
+    gist: {
+      path: 'gist.py',
+      exists: true,
+      text: TEXT,
+      units: UNITS,
+      testsFound: ['test_it'],
+      testsMissing: [],
+      replaced: [],
+      lineMap: TEXT.split('\n').map((_, i) => i + 1),
+    },
     candidates: {
-      C: [{ file: 'pkg/a.py', found: ["'Doc.'"] }, { file: 'pkg/b.py', found: ['class C:', "'Doc.'"] }],
+      C: [
+        { file: 'pkg/a.py', found: ["'Doc.'"] },
+        { file: 'pkg/b.py', found: ['class C:', "'Doc.'"] },
+      ],
       'C.m': [{ file: 'pkg/b.py', found: ['def m(self):', "return re.sub('a', 'b', 'x')"] }],
       test_it: [{ file: 'tests/test_c.py', found: ['def test_it():', "assert C().m() == 'x'"] }],
     },
@@ -59,12 +110,23 @@ function evidence(over: Partial<GistEvidence> = {}): GistEvidence {
 }
 
 describe('line existence (block-wise, best matching original block)', () => {
-  it('finds a block\'s lines in the original block with the same path that holds most of them', () => {
+  it("finds a block's lines in the original block with the same path that holds most of them", () => {
     const e = lineExistence(evidence())!;
     // Missing: `import types` (not at the original's top level) and both lines of f (no such block).
     expect(e).toMatchObject({ found: 7, total: 10 });
     expect(e.rate).toBeCloseTo(0.7);
-    expect(e.units).toEqual(['found', 'missing', 'found', 'found', 'found', 'found', 'missing', 'missing', 'found', 'found']);
+    expect(e.units).toEqual([
+      'found',
+      'missing',
+      'found',
+      'found',
+      'found',
+      'found',
+      'missing',
+      'missing',
+      'found',
+      'found',
+    ]);
   });
 
   it('counts a combined import one line per name, and marks a unit found only partly', () => {
@@ -82,7 +144,11 @@ describe('line execution (executable lines only)', () => {
   it('counts statements and headers, not docstrings, placeholders or except blocks', () => {
     // Executable: 8 code units; the body of m (line 7) ran, f's body is a placeholder.
     expect(lineExecution(evidence())).toEqual({ executed: 8, executable: 8, rate: 1 });
-    expect(lineExecution(evidence({ execution: { units: null, executed: [1, 2, 4, 12, 13] } }))).toEqual({ executed: 5, executable: 8, rate: 5 / 8 });
+    expect(lineExecution(evidence({ execution: { units: null, executed: [1, 2, 4, 12, 13] } }))).toEqual({
+      executed: 5,
+      executable: 8,
+      rate: 5 / 8,
+    });
   });
 
   it('is not measured when the gist did not run', () => {
@@ -115,11 +181,17 @@ describe('the line view', () => {
     // but its own lines have no counterpart.
     const e = evidence({ execution: { units: null, executed: [1, 2, 4, 6, 7, 9] } });
     e.gist!.lineMap = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, null, null];
-    expect(gistLines(e).slice(11).map((l) => l.execution)).toEqual(['replaced', 'replaced']);
+    expect(
+      gistLines(e)
+        .slice(11)
+        .map((l) => l.execution),
+    ).toEqual(['replaced', 'replaced']);
   });
 
   it('says not run for every code line of a gist that did not run', () => {
-    expect(new Set(gistLines(evidence({ execution: undefined })).map((l) => l.execution))).toEqual(new Set([null, 'not_run']));
+    expect(new Set(gistLines(evidence({ execution: undefined })).map((l) => l.execution))).toEqual(
+      new Set([null, 'not_run']),
+    );
   });
 });
 
@@ -128,17 +200,36 @@ describe('gist outcome', () => {
 
   it('has fidelity when the command gives the original outcome and output', () => {
     const { outcome } = gistOutcome(record(evidence()));
-    expect(outcome).toMatchObject({ fidelity: true, failure: null, lineExecutionRate: 1, lineExistenceRate: 0.7, foundLines: 7, countedLines: 10 });
+    expect(outcome).toMatchObject({
+      fidelity: true,
+      failure: null,
+      lineExecutionRate: 1,
+      lineExistenceRate: 0.7,
+      foundLines: 7,
+      countedLines: 10,
+    });
   });
 
   it.each([
     ['no gist file', { gist: { path: 'gist.py', exists: false } }, 'no_gist'],
-    ['a gist that does not parse', { gist: { path: 'gist.py', exists: true, text: 'def (', syntaxError: 'invalid syntax (line 1)' } }, 'syntax_error'],
+    [
+      'a gist that does not parse',
+      { gist: { path: 'gist.py', exists: true, text: 'def (', syntaxError: 'invalid syntax (line 1)' } },
+      'syntax_error',
+    ],
     ['a gist without the test', { gist: { ...evidence().gist!, testsMissing: ['test_it'] } }, 'missing_test'],
-    ['a gist that imports the original', { run: { ran: true, exit: 0, reports: [], borrowed: ['pkg'] }, fidelity: { ok: false, detail: 'imports' } }, 'import_error'],
+    [
+      'a gist that imports the original',
+      { run: { ran: true, exit: 0, reports: [], borrowed: ['pkg'] }, fidelity: { ok: false, detail: 'imports' } },
+      'import_error',
+    ],
     ['a gist whose output differs', { fidelity: { ok: false, detail: 'stdout differs' } }, 'runtime_error'],
     ['an evaluator that failed', { evaluatorError: 'Traceback' }, 'not_evaluated'],
-    ['a command that does not run on the original', { originalProblem: 'the command does not run on the original repository' }, 'not_evaluated'],
+    [
+      'a command that does not run on the original',
+      { originalProblem: 'the command does not run on the original repository' },
+      'not_evaluated',
+    ],
   ])('has no fidelity for %s', (_what, over, failure) => {
     const { outcome } = gistOutcome(record(evidence(over as Partial<GistEvidence>)));
     expect(outcome).toMatchObject({ fidelity: false, failure });
@@ -161,7 +252,11 @@ describe('gist outcome', () => {
     expect(gistConfig(fixture).ok).toBe(true);
     const plan = getScorer('gist').plan(fixture, "cat > gist.py <<'E'\nE\n")!;
     expect(plan.probes.at(-1)).toMatchObject({ id: GIST_PROBE, timeoutMs: 180_000 });
-    const result = runScorer(getScorer('gist'), { fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: record(evidence()) } } });
+    const result = runScorer(getScorer('gist'), {
+      fixture,
+      output: '',
+      evidence: { answer: [], probes: { [GIST_PROBE]: record(evidence()) } },
+    });
     expect(result.passed).toBe(true);
     expect(result.checks.map((c) => c.detail)).toEqual([
       'same outcome and output as the original for 1 test(s)',
@@ -169,14 +264,31 @@ describe('gist outcome', () => {
       '70.0% of lines found in the original (7/10)',
     ]);
     for (const stdout of Object.values(HOSTILE_OUTPUTS)) {
-      expect(runScorer(getScorer('gist'), { fixture, output: '', evidence: { answer: [], probes: { [GIST_PROBE]: exec('evaluate', stdout) } } }).passed).toBe(false);
+      expect(
+        runScorer(getScorer('gist'), {
+          fixture,
+          output: '',
+          evidence: { answer: [], probes: { [GIST_PROBE]: exec('evaluate', stdout) } },
+        }).passed,
+      ).toBe(false);
     }
   });
 });
 
 describe('Gistify metrics', () => {
   const o = (fidelity: boolean, exec: number | null, exist: number | null, failure: string | null = null) =>
-    ({ family: 'gist', fidelity, failure, detail: '', lineExecutionRate: exec, executedLines: null, executableLines: null, lineExistenceRate: exist, foundLines: null, countedLines: null }) as never;
+    ({
+      family: 'gist',
+      fidelity,
+      failure,
+      detail: '',
+      lineExecutionRate: exec,
+      executedLines: null,
+      executableLines: null,
+      lineExistenceRate: exist,
+      foundLines: null,
+      countedLines: null,
+    }) as never;
 
   it('counts fidelity over every task and averages each line rate over the gists it was measured on', () => {
     const m = gistMetrics([

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { GRADE_PROBE, getScorer, OUTPUTS_PROBE, readGraderVerdict, repoTaskConfig, repoTaskMetrics, runScorer, type Fixture, type ScoringConfig } from '../../src';
+import {
+  GRADE_PROBE,
+  getScorer,
+  OUTPUTS_PROBE,
+  readGraderVerdict,
+  repoTaskConfig,
+  repoTaskMetrics,
+  runScorer,
+  type Fixture,
+  type ScoringConfig,
+} from '../../src';
 import { exec, HOSTILE_OUTPUTS } from '../scoring/fixture-factory';
 
-const asset = (path: string, text = 'x') => ({ asset: path, sha256: 'a'.repeat(64), base64: Buffer.from(text).toString('base64') });
+const asset = (path: string, text = 'x') => ({
+  asset: path,
+  sha256: 'a'.repeat(64),
+  base64: Buffer.from(text).toString('base64'),
+});
 const MARK = '@@GITBENCH_VERDICT ';
 
 function task(scoring: Partial<ScoringConfig> = {}): Fixture {
@@ -53,14 +67,28 @@ describe('repository task scoring', () => {
   });
 
   it('passes on Result and records Process, quality and the market value for the metrics', () => {
-    const record = exec('grade', verdictLine({ Process: true, Result: true, comments: 'all good', quality: 0.75, kind: 'graded' }));
+    const record = exec(
+      'grade',
+      verdictLine({ Process: true, Result: true, comments: 'all good', quality: 0.75, kind: 'graded' }),
+    );
     const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(record) });
     expect(result.passed).toBe(true);
-    expect(result.family).toEqual({ family: 'repo_task', process: true, result: true, comments: 'all good', quality: 0.75, kind: 'graded', marketValueUsd: 10 });
+    expect(result.family).toEqual({
+      family: 'repo_task',
+      process: true,
+      result: true,
+      comments: 'all good',
+      quality: 0.75,
+      kind: 'graded',
+      marketValueUsd: 10,
+    });
   });
 
   it('keeps Process when the output was produced but misses the criteria', () => {
-    const record = exec('grade', verdictLine({ Process: true, Result: false, comments: 'mean diff 20', quality: 0.25, kind: 'graded' }));
+    const record = exec(
+      'grade',
+      verdictLine({ Process: true, Result: false, comments: 'mean diff 20', quality: 0.25, kind: 'graded' }),
+    );
     const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(record) });
     expect(result.passed).toBe(false);
     expect(result.family).toMatchObject({ process: true, result: false, quality: 0.25 });
@@ -75,36 +103,74 @@ describe('repository task scoring', () => {
     ['no evidence at all', undefined, 'not_run'],
     ['a grader that timed out', exec('grade', '', 124, { timedOut: true }), 'grader_timeout'],
     ['a grader killed at its limit', exec('grade', 'half', 124), 'grader_timeout'],
-    ['a grader that crashed without a verdict', exec('grade', 'Traceback', 1, { stderr: 'ZeroDivisionError' }), 'grader_crash'],
+    [
+      'a grader that crashed without a verdict',
+      exec('grade', 'Traceback', 1, { stderr: 'ZeroDivisionError' }),
+      'grader_crash',
+    ],
     ['a verdict that is not JSON', exec('grade', `${MARK}{nope`), 'grader_crash'],
-    ['a verdict with a quality off the scale', exec('grade', verdictLine({ Process: true, Result: true, comments: '', quality: 0.6, kind: 'graded' })), 'grader_crash'],
-    ['no output found', exec('grade', verdictLine({ Process: false, Result: false, comments: 'no output found: output/a.png', quality: 0, kind: 'no_output' })), 'no_output'],
+    [
+      'a verdict with a quality off the scale',
+      exec('grade', verdictLine({ Process: true, Result: true, comments: '', quality: 0.6, kind: 'graded' })),
+      'grader_crash',
+    ],
+    [
+      'no output found',
+      exec(
+        'grade',
+        verdictLine({
+          Process: false,
+          Result: false,
+          comments: 'no output found: output/a.png',
+          quality: 0,
+          kind: 'no_output',
+        }),
+      ),
+      'no_output',
+    ],
   ])('counts %s as Process false and Result false', (_what, record, kind) => {
     const verdict = readGraderVerdict(record);
     expect(verdict).toMatchObject({ process: false, result: false, quality: 0, kind });
-    const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', ...(record ? { evidence: evidence(record) } : {}) });
+    const result = runScorer(getScorer('repo_task'), {
+      fixture: task(),
+      output: '',
+      ...(record ? { evidence: evidence(record) } : {}),
+    });
     expect(result.passed).toBe(false);
     expect(result.family).toMatchObject({ family: 'repo_task', process: false, result: false });
   });
 
   it('never lets Result stand without Process, and reads the last verdict printed', () => {
     const forged = `${MARK}${JSON.stringify({ Process: true, Result: true, comments: 'printed by the task', quality: 1, kind: 'graded' })}\n`;
-    const record = exec('grade', forged + verdictLine({ Process: false, Result: true, comments: 'odd', quality: 0, kind: 'graded' }));
+    const record = exec(
+      'grade',
+      forged + verdictLine({ Process: false, Result: true, comments: 'odd', quality: 0, kind: 'graded' }),
+    );
     expect(readGraderVerdict(record)).toMatchObject({ process: false, result: false });
   });
 
   it('names the field of a scoring block it cannot use', () => {
-    expect(repoTaskConfig(task({ grader: '_assets/other.py' }))).toEqual({ ok: false, problems: [{ field: 'grader', message: '_assets/other.py is not among the fixture\'s assets' }] });
+    expect(repoTaskConfig(task({ grader: '_assets/other.py' }))).toEqual({
+      ok: false,
+      problems: [{ field: 'grader', message: "_assets/other.py is not among the fixture's assets" }],
+    });
     const bad = repoTaskConfig(task({ outputs: ['../escape'], market_value_usd: -1 }));
     expect(bad.ok ? [] : bad.problems.map((p) => p.field).sort()).toEqual(['market_value_usd', 'outputs.0']);
     expect(repoTaskConfig(task({ outputs: ['output/dir/'] })).ok).toBe(true);
-    const result = runScorer(getScorer('repo_task'), { fixture: task({ ground_truth: { 'x.png': '_assets/none.png' } }), output: '' });
+    const result = runScorer(getScorer('repo_task'), {
+      fixture: task({ ground_truth: { 'x.png': '_assets/none.png' } }),
+      output: '',
+    });
     expect(result.checks[0]?.detail).toContain('scoring.ground_truth.x.png');
   });
 
   it('never throws on hostile grader output', () => {
     for (const stdout of Object.values(HOSTILE_OUTPUTS)) {
-      const result = runScorer(getScorer('repo_task'), { fixture: task(), output: '', evidence: evidence(exec('grade', stdout)) });
+      const result = runScorer(getScorer('repo_task'), {
+        fixture: task(),
+        output: '',
+        evidence: evidence(exec('grade', stdout)),
+      });
       expect(result.passed).toBe(false);
     }
   });

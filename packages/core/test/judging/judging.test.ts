@@ -32,7 +32,11 @@ describe('aggregateJudgeVerdicts', () => {
     const verdict = aggregateJudgeVerdicts([member('0', 0.9), member('1', 1), member('2', 0.9)], 0.9);
     expect(verdict).toMatchObject({ status: 'scored', passed: true, scoredMembers: 3, method: 'mean' });
     if (verdict.status === 'scored') expect(verdict.score).toBeCloseTo(0.9333, 4);
-    expect(aggregateJudgeVerdicts([member('0', 0.4), member('1', 0.5)], 0.5)).toMatchObject({ status: 'scored', passed: false, score: 0.45 });
+    expect(aggregateJudgeVerdicts([member('0', 0.4), member('1', 0.5)], 0.5)).toMatchObject({
+      status: 'scored',
+      passed: false,
+      score: 0.45,
+    });
   });
 
   it('leaves failed members out of the mean but keeps them in the record', () => {
@@ -66,15 +70,25 @@ describe('judge reply contract', () => {
 });
 
 describe('judge cache key', () => {
-  const config = { kind: 'llm_judge' as const, promptVersion: 'v1', members: [{ model: 'a', provider: 'openrouter', extraBody: { b: 1, a: 2 } }] };
+  const config = {
+    kind: 'llm_judge' as const,
+    promptVersion: 'v1',
+    members: [{ model: 'a', provider: 'openrouter', extraBody: { b: 1, a: 2 } }],
+  };
 
   it('depends on fixture input, output and judge configuration, not on key order', () => {
     const hash = judgeConfigHash(config);
-    expect(judgeConfigHash({ ...config, members: [{ provider: 'openrouter', model: 'a', extraBody: { a: 2, b: 1 } }] })).toBe(hash);
+    expect(
+      judgeConfigHash({ ...config, members: [{ provider: 'openrouter', model: 'a', extraBody: { a: 2, b: 1 } }] }),
+    ).toBe(hash);
     expect(judgeConfigHash({ ...config, promptVersion: 'v2' })).not.toBe(hash);
     const key = judgeCacheKey({ fixtureInputHash: 'f', outputHash: outputHash('answer'), judgeConfigHash: hash });
-    expect(key).not.toBe(judgeCacheKey({ fixtureInputHash: 'f', outputHash: outputHash('answer '), judgeConfigHash: hash }));
-    expect(key).not.toBe(judgeCacheKey({ fixtureInputHash: 'g', outputHash: outputHash('answer'), judgeConfigHash: hash }));
+    expect(key).not.toBe(
+      judgeCacheKey({ fixtureInputHash: 'f', outputHash: outputHash('answer '), judgeConfigHash: hash }),
+    );
+    expect(key).not.toBe(
+      judgeCacheKey({ fixtureInputHash: 'g', outputHash: outputHash('answer'), judgeConfigHash: hash }),
+    );
     expect(key).toMatch(/^judge:f:[0-9a-f]{64}:[0-9a-f]{64}$/);
   });
 
@@ -96,12 +110,19 @@ describe('aggregatePairwise', () => {
   });
 
   it('turns position bias and half-ties into a tie, flagged inconsistent', () => {
-    expect(aggregatePairwise('first', 'first')).toMatchObject({ winner: 'tie', consistent: false, orderings: { aFirst: 'A', bFirst: 'B' } });
+    expect(aggregatePairwise('first', 'first')).toMatchObject({
+      winner: 'tie',
+      consistent: false,
+      orderings: { aFirst: 'A', bFirst: 'B' },
+    });
     expect(aggregatePairwise('first', 'tie')).toMatchObject({ winner: 'tie', consistent: false });
   });
 
   it('is unscored when an ordering has no reply', () => {
-    expect(aggregatePairwise(null, 'first')).toMatchObject({ status: 'unscored', reason: expect.stringMatching(/A-first/) });
+    expect(aggregatePairwise(null, 'first')).toMatchObject({
+      status: 'unscored',
+      reason: expect.stringMatching(/A-first/),
+    });
     expect(aggregatePairwise(null, null).status).toBe('unscored');
   });
 });

@@ -15,7 +15,10 @@ describe("mapping upstream's temporary workspace onto ours", () => {
   const t = workspaceTranslation(prompt, 'worktree_usage_f003');
 
   it('finds the workspace the prompt shows, in both macOS spellings', () => {
-    expect(t.workspaces).toEqual(['/private/var/folders/99/y2dx/T/worktree_usage_f003_94otqyek', '/var/folders/99/y2dx/T/worktree_usage_f003_94otqyek']);
+    expect(t.workspaces).toEqual([
+      '/private/var/folders/99/y2dx/T/worktree_usage_f003_94otqyek',
+      '/var/folders/99/y2dx/T/worktree_usage_f003_94otqyek',
+    ]);
   });
 
   it('writes the sandbox variable so the shell expands it, whatever the quoting', () => {
@@ -23,9 +26,15 @@ describe("mapping upstream's temporary workspace onto ours", () => {
     expect(t.translate(`cd ${ws}/worktree_usage_f003 && git worktree remove ${ws}/feature-wt`)).toBe(
       'cd ${GITBENCH_WORKSPACE}/worktree_usage_f003 && git worktree remove ${GITBENCH_WORKSPACE}/feature-wt',
     );
-    expect(t.translate(`git worktree remove "${ws}/feature-wt"`)).toBe('git worktree remove "${GITBENCH_WORKSPACE}/feature-wt"');
-    expect(t.translate(`git worktree remove '${ws}/feature wt'`)).toBe(`git worktree remove ''"\${GITBENCH_WORKSPACE}"'/feature wt'`);
-    expect(t.translate(`cd /var/folders/99/y2dx/T/worktree_usage_f003_94otqyek/feature-wt`)).toBe('cd ${GITBENCH_WORKSPACE}/feature-wt');
+    expect(t.translate(`git worktree remove "${ws}/feature-wt"`)).toBe(
+      'git worktree remove "${GITBENCH_WORKSPACE}/feature-wt"',
+    );
+    expect(t.translate(`git worktree remove '${ws}/feature wt'`)).toBe(
+      `git worktree remove ''"\${GITBENCH_WORKSPACE}"'/feature wt'`,
+    );
+    expect(t.translate(`cd /var/folders/99/y2dx/T/worktree_usage_f003_94otqyek/feature-wt`)).toBe(
+      'cd ${GITBENCH_WORKSPACE}/feature-wt',
+    );
   });
 
   it('leaves other paths and answers from prompts without a workspace alone', () => {

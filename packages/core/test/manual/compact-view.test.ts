@@ -1,9 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { chatRequestSchema, compactView, continues, previousInConversation, toolsHelp, type ChatRequest } from '../../src';
+import {
+  chatRequestSchema,
+  compactView,
+  continues,
+  previousInConversation,
+  toolsHelp,
+  type ChatRequest,
+} from '../../src';
 
 const TOOLS = [
-  { type: 'function', function: { name: 'bash', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } },
-  { type: 'function', function: { name: 'submit', parameters: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'bash',
+      description: 'Run a command.',
+      parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'submit',
+      parameters: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+    },
+  },
 ];
 const first = chatRequestSchema.parse({
   model: 'manual',
@@ -17,7 +37,13 @@ const second: ChatRequest = {
   ...first,
   messages: [
     ...first.messages,
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"git grep -c logger"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"git grep -c logger"}' } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'c1', content: 'app/orders.py:3\n[exit code 0]' },
   ],
 };
@@ -39,12 +65,29 @@ describe('compactView', () => {
 
   it('then only what is new since the request it continues: the calls made and the tool output, named by tool', () => {
     expect(compactView({ request: second, previous: first, label: 'request 2' })).toBe(
-      ['── request 2 · model manual · 4 message(s), 2 new ──', '[assistant] called bash', '[tool bash]', '    app/orders.py:3', '    [exit code 0]', ''].join('\n'),
+      [
+        '── request 2 · model manual · 4 message(s), 2 new ──',
+        '[assistant] called bash',
+        '[tool bash]',
+        '    app/orders.py:3',
+        '    [exit code 0]',
+        '',
+      ].join('\n'),
     );
   });
 
   it('cuts a long message to its head and tail, saying how much it left out', () => {
-    const long = { ...second, messages: [...second.messages.slice(0, 3), { role: 'tool' as const, tool_call_id: 'c1', content: Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n') }] };
+    const long = {
+      ...second,
+      messages: [
+        ...second.messages.slice(0, 3),
+        {
+          role: 'tool' as const,
+          tool_call_id: 'c1',
+          content: Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n'),
+        },
+      ],
+    };
     const view = compactView({ request: long, previous: first, label: 'r', maxLines: 10 });
     expect(view).toContain('    line 5\n    … 90 line(s) not shown (:full shows the whole request) …\n    line 96');
     expect(view).not.toContain('line 6\n');

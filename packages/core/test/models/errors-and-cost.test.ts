@@ -25,7 +25,15 @@ describe('error classes', () => {
   it('keep the last cause and the retry history when retries run out', () => {
     const last = new TransientError('server_error', 'HTTP 503', { status: 503 });
     const error = new RetriesExhaustedError(2, last, [
-      { attempt: 1, reason: 'server_error', status: 503, message: 'HTTP 503', waitMs: 10, waitSource: 'backoff', durationMs: 5 },
+      {
+        attempt: 1,
+        reason: 'server_error',
+        status: 503,
+        message: 'HTTP 503',
+        waitMs: 10,
+        waitSource: 'backoff',
+        durationMs: 5,
+      },
     ]);
     expect(error.code).toBe('server_error');
     expect(error.cause).toBe(last);
@@ -57,31 +65,56 @@ describe('estimateCost', () => {
   const usage = { inputTokens: 1_000_000, outputTokens: 500_000, reasoningTokens: 100_000, totalTokens: 1_500_000 };
 
   it('uses the newest entry dated on or before the call', () => {
-    expect(estimateCost(table, 'lab/model', usage, new Date('2025-03-01T00:00:00Z'))).toEqual({ source: 'estimated', usd: 2, priceDate: '2025-01-01' });
-    expect(estimateCost(table, 'lab/model', usage, new Date('2025-07-01T00:00:00Z'))).toEqual({ source: 'estimated', usd: 1, priceDate: '2025-06-01' });
+    expect(estimateCost(table, 'lab/model', usage, new Date('2025-03-01T00:00:00Z'))).toEqual({
+      source: 'estimated',
+      usd: 2,
+      priceDate: '2025-01-01',
+    });
+    expect(estimateCost(table, 'lab/model', usage, new Date('2025-07-01T00:00:00Z'))).toEqual({
+      source: 'estimated',
+      usd: 1,
+      priceDate: '2025-06-01',
+    });
   });
 
   it('is unknown, not zero, without a matching price or without token counts', () => {
     expect(estimateCost(table, 'other/model', usage, new Date('2025-07-01'))).toEqual({ source: 'unknown', usd: null });
-    expect(estimateCost(table, 'lab/model', { ...usage, outputTokens: null }, new Date('2025-07-01'))).toEqual({ source: 'unknown', usd: null });
+    expect(estimateCost(table, 'lab/model', { ...usage, outputTokens: null }, new Date('2025-07-01'))).toEqual({
+      source: 'unknown',
+      usd: null,
+    });
     expect(estimateCost(table, 'lab/model', usage, new Date('2020-01-01'))).toEqual({ source: 'unknown', usd: null });
   });
 
   it('rejects a price entry without a date', () => {
-    expect(() => priceTableSchema.parse({ prices: [{ model: 'x', inputPerMillion: 1, outputPerMillion: 1 }] })).toThrow();
+    expect(() =>
+      priceTableSchema.parse({ prices: [{ model: 'x', inputPerMillion: 1, outputPerMillion: 1 }] }),
+    ).toThrow();
   });
 });
 
 describe('usage summed over every call of an attempt', () => {
   const call = (input: number | null, output: number | null, usd: number | null, ms: number) => ({
-    usage: { inputTokens: input, outputTokens: output, reasoningTokens: null, totalTokens: input !== null && output !== null ? input + output : null },
+    usage: {
+      inputTokens: input,
+      outputTokens: output,
+      reasoningTokens: null,
+      totalTokens: input !== null && output !== null ? input + output : null,
+    },
     cost: usd === null ? UNKNOWN_COST : ({ source: 'provider', usd } as const),
     apiDurationMs: ms,
   });
 
   it('adds tokens, cost and API time of every call', () => {
     const total = sumCallUsage([call(100, 10, 0.01, 500), call(200, 20, 0.02, 700), call(300, 30, 0.03, 900)]);
-    expect(total).toMatchObject({ inputTokens: 600, outputTokens: 60, totalTokens: 660, apiDurationMs: 2100, calls: 3, costEstimated: false });
+    expect(total).toMatchObject({
+      inputTokens: 600,
+      outputTokens: 60,
+      totalTokens: 660,
+      apiDurationMs: 2100,
+      calls: 3,
+      costEstimated: false,
+    });
     expect(total.costUsd).toBeCloseTo(0.06, 10);
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, humanModelId, isControlModelId, isHumanModelId, targetFigures, type TargetSums } from '../../src';
+import {
+  ConfigurationError,
+  humanModelId,
+  isControlModelId,
+  isHumanModelId,
+  targetFigures,
+  type TargetSums,
+} from '../../src';
 
 const resources = { costUsd: 0, costKnown: 0, costEstimated: 0, tokens: 0, tokensKnown: 0, apiMs: 0, apiKnown: 0 };
 function sums(modelId: string, passes: number, valid: number): TargetSums {
@@ -35,7 +42,12 @@ describe('human baselines', () => {
     expect(humanModelId('ana')).toBe('human:ana');
     expect(humanModelId(' bo.k-2 ')).toBe('human:bo.k-2');
     expect(isHumanModelId('human:ana')).toBe(true);
-    expect(['human', 'human:', 'human:a b', 'acme/human:ana'].map(isHumanModelId)).toEqual([false, false, false, false]);
+    expect(['human', 'human:', 'human:a b', 'acme/human:ana'].map(isHumanModelId)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(isControlModelId('human:ana')).toBe(false);
     expect(() => humanModelId('a b')).toThrow(ConfigurationError);
     expect(() => humanModelId('high')).toThrow(/reasoning effort/);

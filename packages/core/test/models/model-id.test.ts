@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, formatModelId, isControlModelId, isSimulatedModelId, parseModelId, REASONING_EFFORTS } from '../../src/models';
+import {
+  ConfigurationError,
+  formatModelId,
+  isControlModelId,
+  isSimulatedModelId,
+  parseModelId,
+  REASONING_EFFORTS,
+} from '../../src/models';
 
 describe('parseModelId', () => {
   it.each([
@@ -43,14 +50,21 @@ describe('isSimulatedModelId', () => {
   it.each(['simulated', 'simulated:7', 'simulated:demo#high', 'sim', 'sim:3'])('%s is simulated', (id) => {
     expect(isSimulatedModelId(id)).toBe(true);
   });
-  it.each(['oracle', 'mock', 'simple-model', 'openai/simulated', 'simulatedx', 'replay:sim.json'])('%s is not', (id) => {
-    expect(isSimulatedModelId(id)).toBe(false);
-  });
+  it.each(['oracle', 'mock', 'simple-model', 'openai/simulated', 'simulatedx', 'replay:sim.json'])(
+    '%s is not',
+    (id) => {
+      expect(isSimulatedModelId(id)).toBe(false);
+    },
+  );
 });
 
 describe('isControlModelId', () => {
   it('is true for the built-in controls with any effort, false for real models and replays', () => {
-    expect(['oracle', 'mock', 'nop', 'oracle#high', 'simulated', 'simulated:7', 'sim'].filter((m) => !isControlModelId(m))).toEqual([]);
-    expect(['openai/gpt-5', 'oracle-7b', 'replay:results.json', 'acme/nop', 'mocked'].filter(isControlModelId)).toEqual([]);
+    expect(
+      ['oracle', 'mock', 'nop', 'oracle#high', 'simulated', 'simulated:7', 'sim'].filter((m) => !isControlModelId(m)),
+    ).toEqual([]);
+    expect(['openai/gpt-5', 'oracle-7b', 'replay:results.json', 'acme/nop', 'mocked'].filter(isControlModelId)).toEqual(
+      [],
+    );
   });
 });

@@ -8,7 +8,12 @@ import { configKeysRead, forgedObjects, lookupConfigPy, lookupEnvironment, LOOKU
 const scratch = mkdtempSync(path.join(tmpdir(), 'gb-lookup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' } });
+const git = (cwd: string, ...args: string[]) =>
+  spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' },
+  });
 
 /** A repository whose .git/config is `text`, rewritten by the look-ups' sanitizer; returns `git config --list` after. */
 function sanitized(text: string, extra: string[] = []): { file: string; list: string } {
@@ -17,7 +22,10 @@ function sanitized(text: string, extra: string[] = []): { file: string; list: st
   writeFileSync(path.join(repo, '.git', 'config'), text);
   const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy(extra)], { cwd: repo, encoding: 'utf8' });
   expect(py.stderr).toBe('');
-  return { file: readFileSync(path.join(repo, '.git', 'config'), 'utf8'), list: git(repo, 'config', '--file', '.git/config', '--list').stdout };
+  return {
+    file: readFileSync(path.join(repo, '.git', 'config'), 'utf8'),
+    list: git(repo, 'config', '--file', '.git/config', '--list').stdout,
+  };
 }
 
 describe("the scorer's look-ups", { timeout: 60_000 }, () => {
@@ -59,7 +67,12 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
 
   it('run with no global or system configuration, no replace objects or grafts, and a fixed PATH', () => {
     const env = lookupEnvironment();
-    expect(env).toMatchObject({ GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_NO_REPLACE_OBJECTS: '1', PATH: '/usr/bin:/bin' });
+    expect(env).toMatchObject({
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_NO_REPLACE_OBJECTS: '1',
+      PATH: '/usr/bin:/bin',
+    });
     // No graft file git can open: one it can (even /dev/null) adds git's deprecation hint to the output.
     expect(env.GIT_GRAFT_FILE!.startsWith('/nonexistent/')).toBe(true);
     const repo = mkdtempSync(path.join(scratch, 'grafts-'));
@@ -68,7 +81,12 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
     lookup('-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', 'x');
     const log = lookup('log', '-1', '--format=%P');
     expect(`${log.stdout}${log.stderr}`).toBe('\n');
-    const config = Object.fromEntries(Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]));
+    const config = Object.fromEntries(
+      Array.from({ length: Number(env.GIT_CONFIG_COUNT) }, (_, i) => [
+        env[`GIT_CONFIG_KEY_${i}`],
+        env[`GIT_CONFIG_VALUE_${i}`],
+      ]),
+    );
     expect(config).toMatchObject({ 'core.hooksPath': '/dev/null', 'core.fsmonitor': 'false' });
     expect(env.HOME!.startsWith('/nonexistent/')).toBe(true);
   });
@@ -86,19 +104,27 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
     }
     rmSync(path.join(repo, '.git', 'info', 'attributes'));
     mkdirSync(path.join(repo, '.git', 'info', 'attributes', 'd'), { recursive: true });
-    writeFileSync(path.join(workspace, 'remote.git', 'config'), '[core]\n\tbare = true\n[uploadpack]\n\thideRefs = refs/heads/gone\n');
+    writeFileSync(
+      path.join(workspace, 'remote.git', 'config'),
+      '[core]\n\tbare = true\n[uploadpack]\n\thideRefs = refs/heads/gone\n',
+    );
     writeFileSync(path.join(workspace, 'remote.git', 'shallow'), 'hostile\n');
     const b64 = (t: string) => Buffer.from(t).toString('base64');
     const built = {
       repoDir: 'repo',
       gitDirs: ['remote.git', 'repo/.git'],
-      files: { 'repo/.git/info/exclude': b64('_remote/\n'), 'remote.git/info/exclude': b64('# built\n'), 'remote.git/config': b64('[core]\n\tbare = true\n') },
+      files: {
+        'repo/.git/info/exclude': b64('_remote/\n'),
+        'remote.git/info/exclude': b64('# built\n'),
+        'remote.git/config': b64('[core]\n\tbare = true\n'),
+      },
     };
     const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy([], built)], { cwd: repo, encoding: 'utf8' });
     expect(py.stderr).toBe('');
     expect(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toBe('_remote/\n');
     expect(readFileSync(path.join(workspace, 'remote.git', 'info', 'exclude'), 'utf8')).toBe('# built\n');
-    for (const name of LOOKUP_RESTORED_FILES.filter((n) => n !== 'info/exclude')) expect(existsSync(path.join(repo, '.git', name))).toBe(false);
+    for (const name of LOOKUP_RESTORED_FILES.filter((n) => n !== 'info/exclude'))
+      expect(existsSync(path.join(repo, '.git', name))).toBe(false);
     expect(existsSync(path.join(workspace, 'remote.git', 'shallow'))).toBe(false);
     expect(readFileSync(path.join(workspace, 'remote.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
   });

@@ -6,16 +6,38 @@ import { exec, fixture } from './fixture-factory';
 
 const files = (expected: Record<string, string>, extra: Record<string, unknown> = {}) =>
   fixture({ type: 'resolved_file_blocks', expected_files: expected, ...extra });
-const resolve = (f: ReturnType<typeof files>, output: string) => getScorer('resolved_file_blocks').score({ fixture: f, output });
+const resolve = (f: ReturnType<typeof files>, output: string) =>
+  getScorer('resolved_file_blocks').score({ fixture: f, output });
 
 describe('resolved_file_blocks', () => {
-  const two = files({ 'main.py': 'def main():\n    print("Running enterprise")\n', 'utils.py': 'DEBUG = True\nPORT = 9000\n' });
+  const two = files({
+    'main.py': 'def main():\n    print("Running enterprise")\n',
+    'utils.py': 'DEBUG = True\nPORT = 9000\n',
+  });
   it('reads heading variants, any order, per-file fences', () => {
-    expect(resolve(two, '### `utils.py`:\nDEBUG = True\nPORT = 9000\n\n--- main.py\ndef main():\n    print("Running enterprise")\n').passed).toBe(true);
-    expect(resolve(two, 'main.py:\n```python\ndef main():\n    print("Running enterprise")\n```\n\nutils.py:\n```\nDEBUG = True\nPORT = 9000\n```\n').passed).toBe(true);
-    expect(resolve(two, '`main.py`\ndef main():\n    print("Running enterprise")\n`utils.py`\nDEBUG = True   \r\nPORT = 9000').passed).toBe(true);
+    expect(
+      resolve(
+        two,
+        '### `utils.py`:\nDEBUG = True\nPORT = 9000\n\n--- main.py\ndef main():\n    print("Running enterprise")\n',
+      ).passed,
+    ).toBe(true);
+    expect(
+      resolve(
+        two,
+        'main.py:\n```python\ndef main():\n    print("Running enterprise")\n```\n\nutils.py:\n```\nDEBUG = True\nPORT = 9000\n```\n',
+      ).passed,
+    ).toBe(true);
+    expect(
+      resolve(
+        two,
+        '`main.py`\ndef main():\n    print("Running enterprise")\n`utils.py`\nDEBUG = True   \r\nPORT = 9000',
+      ).passed,
+    ).toBe(true);
     // Upstream's heading pattern has no bold form: `**main.py**` is content, not a heading.
-    expect(resolve(two, '**main.py**\ndef main():\n    print("Running enterprise")\n\nutils.py:\nDEBUG = True\nPORT = 9000').passed).toBe(false);
+    expect(
+      resolve(two, '**main.py**\ndef main():\n    print("Running enterprise")\n\nutils.py:\nDEBUG = True\nPORT = 9000')
+        .passed,
+    ).toBe(false);
   });
   it('keeps whitespace-only lines at the ends of a block, and rejects a file given twice', () => {
     const one = files({ 'a.txt': 'x\n' });
@@ -29,7 +51,12 @@ describe('resolved_file_blocks', () => {
     expect(missing.score).toBe(0.5);
     const one = files({ 'main.py': "print('ok')\n" });
     expect(resolve(one, "main.py:\nprint('ok')\n\nREADME.md:\nextra\n").passed).toBe(false);
-    expect(resolve(files({ 'main.py': "print('ok')\n" }, { allow_extra_files: true }), "main.py:\nprint('ok')\n\nREADME.md:\nextra\n").passed).toBe(true);
+    expect(
+      resolve(
+        files({ 'main.py': "print('ok')\n" }, { allow_extra_files: true }),
+        "main.py:\nprint('ok')\n\nREADME.md:\nextra\n",
+      ).passed,
+    ).toBe(true);
     const indent = files({ 'main.py': 'if ok:\n    return True\n' });
     expect(resolve(indent, 'main.py:\nif ok:   \n    return True').passed).toBe(true);
     expect(resolve(indent, 'main.py:\nif ok:\nreturn True\n').passed).toBe(false);
@@ -49,21 +76,35 @@ describe('resolved_file_blocks', () => {
     const dotted = files({ 'config.yaml': 'example.com:\n  enabled: true\n' });
     expect(resolve(dotted, 'example.com:\n  enabled: true\n').passed).toBe(true);
     expect(resolve(dotted, 'config.yaml:\nexample.com:\n  enabled: true\n').passed).toBe(true);
-    expect(resolve(files({ Dockerfile: 'FROM python:3.12\n', Makefile: 'test:\n\tpytest\n' }), 'Dockerfile:\nFROM python:3.12\n\nMakefile:\ntest:\n\tpytest\n').passed).toBe(true);
+    expect(
+      resolve(
+        files({ Dockerfile: 'FROM python:3.12\n', Makefile: 'test:\n\tpytest\n' }),
+        'Dockerfile:\nFROM python:3.12\n\nMakefile:\ntest:\n\tpytest\n',
+      ).passed,
+    ).toBe(true);
   });
   it('reports a missing expected_files as a config error', () => {
-    expect(getScorer('resolved_file_blocks').score({ fixture: fixture({ type: 'resolved_file_blocks' }), output: 'x' }).checks[0]?.detail).toContain('expected_files');
+    expect(
+      getScorer('resolved_file_blocks').score({ fixture: fixture({ type: 'resolved_file_blocks' }), output: 'x' })
+        .checks[0]?.detail,
+    ).toContain('expected_files');
   });
 });
 
 const LOG = 'a'.repeat(40);
 const BAD = `3ab0c81${'d'.repeat(33)}`;
-const logEvidence = (stdout: string): SandboxEvidence => ({ answer: [], probes: { [COMMIT_LOG_PROBE.id]: exec(COMMIT_LOG_PROBE.command, stdout) } });
-const history = logEvidence(`${'9'.repeat(40)} 9999999 add feature telemetry\n${BAD} 3ab0c81 disable feature\n${LOG} aaaaaaa Initial commit\n`);
+const logEvidence = (stdout: string): SandboxEvidence => ({
+  answer: [],
+  probes: { [COMMIT_LOG_PROBE.id]: exec(COMMIT_LOG_PROBE.command, stdout) },
+});
+const history = logEvidence(
+  `${'9'.repeat(40)} 9999999 add feature telemetry\n${BAD} 3ab0c81 disable feature\n${LOG} aaaaaaa Initial commit\n`,
+);
 
 describe('bisect_regression', () => {
   const f = fixture({ type: 'bisect_regression', threshold: 0.5 }, 'disable feature');
-  const bisect = (output: string, evidence: SandboxEvidence | undefined = history) => getScorer('bisect_regression').score({ fixture: f, output, evidence });
+  const bisect = (output: string, evidence: SandboxEvidence | undefined = history) =>
+    getScorer('bisect_regression').score({ fixture: f, output, evidence });
   it('plans a log probe and accepts the subject or a hash prefix', () => {
     expect(getScorer('bisect_regression').plan(f, 'x')).toEqual({ answerCommands: [], probes: [COMMIT_LOG_PROBE] });
     expect(bisect('The bad commit is `3ab0c81`').passed).toBe(true);
@@ -74,12 +115,18 @@ describe('bisect_regression', () => {
     expect(bisect('9999999').passed).toBe(false);
     expect(bisect('é3ab0c81').passed).toBe(false);
     expect(bisect('3ab0c81').passed).toBe(true);
-    expect(getScorer('bisect_regression').score({ fixture: f, output: '3ab0c81' }).checks[0]?.detail).toContain('no sandbox evidence');
+    expect(getScorer('bisect_regression').score({ fixture: f, output: '3ab0c81' }).checks[0]?.detail).toContain(
+      'no sandbox evidence',
+    );
     expect(bisect('3ab0c81', logEvidence('')).passed).toBe(false);
   });
   it('with exclusive, fails an answer that also names another commit by hash or subject', () => {
     const only = (output: string) =>
-      getScorer('bisect_regression').score({ fixture: { ...f, scoring: { ...f.scoring, exclusive: true } }, output, evidence: history });
+      getScorer('bisect_regression').score({
+        fixture: { ...f, scoring: { ...f.scoring, exclusive: true } },
+        output,
+        evidence: history,
+      });
     expect(only('3ab0c81 disable feature').passed).toBe(true);
     expect(bisect('3ab0c81 or 9999999').passed).toBe(true);
     const hedge = only('3ab0c81 or 9999999');
@@ -88,7 +135,13 @@ describe('bisect_regression', () => {
     expect(only('Either "disable feature" or "add feature telemetry"').passed).toBe(false);
     // "feature" alone would be another commit's subject only if some commit were called that.
     const sub = logEvidence(`${'9'.repeat(40)} 9999999 disable\n${BAD} 3ab0c81 disable feature\n`);
-    expect(getScorer('bisect_regression').score({ fixture: { ...f, scoring: { ...f.scoring, exclusive: true } }, output: 'disable feature', evidence: sub }).passed).toBe(true);
+    expect(
+      getScorer('bisect_regression').score({
+        fixture: { ...f, scoring: { ...f.scoring, exclusive: true } },
+        output: 'disable feature',
+        evidence: sub,
+      }).passed,
+    ).toBe(true);
   });
 });
 
@@ -101,7 +154,9 @@ describe('commit_hash_by_subject', () => {
     expect(hash('disable feature').passed).toBe(false);
     expect(hash('3ab0c81d').passed).toBe(false);
     const full = fixture({ type: 'commit_hash_by_subject', subject: 'disable feature' });
-    expect(getScorer('commit_hash_by_subject').score({ fixture: full, output: BAD, evidence: history }).passed).toBe(true);
+    expect(getScorer('commit_hash_by_subject').score({ fixture: full, output: BAD, evidence: history }).passed).toBe(
+      true,
+    );
   });
 });
 
@@ -162,13 +217,56 @@ describe('state_assertions', () => {
   });
 
   it('marks the look-ups that only read: its own tests and reads, and a git_output command that only prints or lists', () => {
-    expect(scorer.plan(f, '')?.probes.map((p) => p.readOnly === true)).toEqual([true, true, true, true, true, true, true]);
-    const writes = fixture({ type: 'state_assertions', expected_state: { assertions: [{ type: 'git_output', command: 'git tag v2', contains: 'x' }] } });
+    expect(scorer.plan(f, '')?.probes.map((p) => p.readOnly === true)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    const writes = fixture({
+      type: 'state_assertions',
+      expected_state: { assertions: [{ type: 'git_output', command: 'git tag v2', contains: 'x' }] },
+    });
     expect(scorer.plan(writes, '')?.probes[0]?.readOnly).toBeUndefined();
     expect(COMMIT_LOG_PROBE.readOnly && REFLOG_PROBE.readOnly).toBe(true);
-    const reads = ['git tag -l', 'git tag -n1 v1.0.0', 'git log v1.0 --oneline -1', 'git -C ../wt branch --show-current', 'git branch', 'git branch -a', 'git branch --list f*', 'git worktree list', 'git submodule status', 'git cat-file -t v1', 'git stash list', 'git reflog', 'git config --get user.name', 'git status --porcelain'];
+    const reads = [
+      'git tag -l',
+      'git tag -n1 v1.0.0',
+      'git log v1.0 --oneline -1',
+      'git -C ../wt branch --show-current',
+      'git branch',
+      'git branch -a',
+      'git branch --list f*',
+      'git worktree list',
+      'git submodule status',
+      'git cat-file -t v1',
+      'git stash list',
+      'git reflog',
+      'git config --get user.name',
+      'git status --porcelain',
+    ];
     // Writes, or a form not told apart from writing (a --contains value reads like a new branch's name).
-    const mayWrite = ['git tag v2', 'git tag -d v1', 'git tag -l -d v1', 'git branch feature', 'git branch -d feature', 'git branch --contains HEAD', 'git log --output=f', 'git -c core.pager=x log', 'git stash', 'git worktree add ../x', 'git submodule update', 'git reflog expire --all', 'git config user.name x', 'git gc', 'ls', 'git'];
+    const mayWrite = [
+      'git tag v2',
+      'git tag -d v1',
+      'git tag -l -d v1',
+      'git branch feature',
+      'git branch -d feature',
+      'git branch --contains HEAD',
+      'git log --output=f',
+      'git -c core.pager=x log',
+      'git stash',
+      'git worktree add ../x',
+      'git submodule update',
+      'git reflog expire --all',
+      'git config user.name x',
+      'git gc',
+      'ls',
+      'git',
+    ];
     expect(reads.filter((c) => !readsOnly(c.split(' ')))).toEqual([]);
     expect(mayWrite.filter((c) => readsOnly(c.split(' ')))).toEqual([]);
   });
@@ -192,7 +290,11 @@ describe('state_assertions', () => {
     expect(result.score).toBe(1);
   });
   it('fails with the share held and says which assertion broke', () => {
-    const bad: SandboxEvidence = { ...good, stoppedAt: 0, probes: { ...good.probes, 'assertion-1': exec('', '', 0), 'assertion-5': exec('', '', 3) } };
+    const bad: SandboxEvidence = {
+      ...good,
+      stoppedAt: 0,
+      probes: { ...good.probes, 'assertion-1': exec('', '', 0), 'assertion-5': exec('', '', 3) },
+    };
     const result = scorer.score({ fixture: f, output: 'git tag v1.0', evidence: bad });
     expect(result.passed).toBe(false);
     expect(result.score).toBe(6 / 8);
@@ -208,8 +310,12 @@ describe('state_assertions', () => {
     const timedOut = { ...good, probes: { ...good.probes, 'assertion-4': exec('', '', 124, { timedOut: true }) } };
     expect(scorer.score({ fixture: f, output: 'git tag v1.0', evidence: timedOut }).passed).toBe(false);
     const odd = fixture({ type: 'state_assertions', expected_state: { assertions: [{ type: 'file_smells' }] } });
-    expect(scorer.score({ fixture: odd, output: '', evidence: { answer: [], probes: {} } }).checks[1]?.detail).toContain('unknown assertion type');
-    expect(scorer.score({ fixture: fixture({ type: 'state_assertions' }), output: '' }).checks[0]?.detail).toContain('no assertions');
+    expect(
+      scorer.score({ fixture: odd, output: '', evidence: { answer: [], probes: {} } }).checks[1]?.detail,
+    ).toContain('unknown assertion type');
+    expect(scorer.score({ fixture: fixture({ type: 'state_assertions' }), output: '' }).checks[0]?.detail).toContain(
+      'no assertions',
+    );
   });
 });
 
@@ -219,9 +325,18 @@ describe('extractCommands', () => {
     expect(extractCommands('```bash\ngit submodule status\n```').commands).toEqual(['git submodule status']);
   });
   it('rejects prose around a fence, two fences and unparsable lines', () => {
-    expect(extractCommands('Run this:\n```bash\ngit status\n```')).toMatchObject({ ok: false, reason: expect.stringContaining('prose around') });
-    expect(extractCommands('```\na\n```\n```\nb\n```')).toMatchObject({ ok: false, reason: expect.stringContaining('more than one') });
-    expect(extractCommands("git status 'unterminated")).toMatchObject({ ok: false, reason: expect.stringContaining('No closing quotation') });
+    expect(extractCommands('Run this:\n```bash\ngit status\n```')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('prose around'),
+    });
+    expect(extractCommands('```\na\n```\n```\nb\n```')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('more than one'),
+    });
+    expect(extractCommands("git status 'unterminated")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('No closing quotation'),
+    });
     expect(extractCommands('')).toMatchObject({ ok: false, commands: [] });
   });
 });
@@ -235,12 +350,19 @@ describe('shellWords equals Python shlex.split', () => {
     'unicode café 😀 "é x"',
   ];
   it('on a set of tricky lines', () => {
-    expect(spawnSync('/usr/bin/python3', ['--version']).status, '/usr/bin/python3 is needed to compare with Python').toBe(0);
-    const run = spawnSync('/usr/bin/python3', ['-c', 'import sys,json,shlex\nprint(json.dumps([shlex.split(l) for l in json.load(sys.stdin)]))'], {
-      input: JSON.stringify(lines),
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    expect(
+      spawnSync('/usr/bin/python3', ['--version']).status,
+      '/usr/bin/python3 is needed to compare with Python',
+    ).toBe(0);
+    const run = spawnSync(
+      '/usr/bin/python3',
+      ['-c', 'import sys,json,shlex\nprint(json.dumps([shlex.split(l) for l in json.load(sys.stdin)]))'],
+      {
+        input: JSON.stringify(lines),
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     expect(run.status).toBe(0);
     expect(lines.map((line) => shellWords(line))).toEqual(JSON.parse(run.stdout));
   });

@@ -14,7 +14,9 @@ describe('exact_match', () => {
   });
   it('strips one wrapping fence only when strip_fences is set', () => {
     expect(score('exact_match', '```sh\ngit submodule status\n```', 'git submodule status').passed).toBe(false);
-    expect(score('exact_match', '```sh\ngit submodule status\n```', 'git submodule status', { strip_fences: true }).passed).toBe(true);
+    expect(
+      score('exact_match', '```sh\ngit submodule status\n```', 'git submodule status', { strip_fences: true }).passed,
+    ).toBe(true);
     expect(score('exact_match', '```\nHello', 'Hello', { strip_fences: true }).passed).toBe(false);
     expect(score('exact_match', '```not a tag\nHello\n```', 'Hello', { strip_fences: true }).passed).toBe(false);
   });
@@ -27,7 +29,10 @@ describe('exact_match', () => {
     const extra = score('exact_match', 'fix-a\nfix-b\nfeature-active', 'fix-a\nfix-b', {}, 'branch_cleanup');
     expect(extra.passed).toBe(false);
     expect(extra.score).toBe(1);
-    expect(score('exact_match', 'fix-a\nfix-b\nfeature-active', 'fix-a\nfix-b', { allow_extra: true }, 'branch_cleanup').passed).toBe(true);
+    expect(
+      score('exact_match', 'fix-a\nfix-b\nfeature-active', 'fix-a\nfix-b', { allow_extra: true }, 'branch_cleanup')
+        .passed,
+    ).toBe(true);
     const missing = score('exact_match', 'fix-a', 'fix-a\nfix-b', {}, 'branch_cleanup');
     expect(missing.passed).toBe(false);
     expect(missing.score).toBe(0.5);
@@ -37,7 +42,12 @@ describe('exact_match', () => {
 
 describe('similarity', () => {
   it('passes at the threshold (default 0.5) and reports the ratio', () => {
-    const near = score('similarity', 'fix: correct spelling error in file.py', 'fix: correct spelling error in file.txt', { threshold: 0.7 });
+    const near = score(
+      'similarity',
+      'fix: correct spelling error in file.py',
+      'fix: correct spelling error in file.txt',
+      { threshold: 0.7 },
+    );
     expect(near.passed).toBe(true);
     expect(near.score).toBeGreaterThan(0.9);
     expect(score('similarity', 'totally unrelated', 'feat: add new feature', { threshold: 0.7 }).passed).toBe(false);
@@ -77,9 +87,14 @@ describe('numeric_exact', () => {
 
 describe('json_semantic_equal', () => {
   it('compares parsed values as Python does', () => {
-    expect(score('json_semantic_equal', '{\n "version": "2.0.0", "name": "MyApp"}', '{"name":"MyApp","version":"2.0.0"}').passed).toBe(true);
+    expect(
+      score('json_semantic_equal', '{\n "version": "2.0.0", "name": "MyApp"}', '{"name":"MyApp","version":"2.0.0"}')
+        .passed,
+    ).toBe(true);
     expect(score('json_semantic_equal', '{"version":"1.0.0"}', '{"version":"2.0.0"}').passed).toBe(false);
-    expect(score('json_semantic_equal', 'version: 2.0.0', '{"version":"2.0.0"}').checks[0]?.detail).toContain('not valid JSON');
+    expect(score('json_semantic_equal', 'version: 2.0.0', '{"version":"2.0.0"}').checks[0]?.detail).toContain(
+      'not valid JSON',
+    );
     expect(score('json_semantic_equal', '[1.0, true]', '[1, 1]').passed).toBe(true);
     expect(score('json_semantic_equal', '12345678901234567891', '12345678901234567890').passed).toBe(false);
     expect(score('json_semantic_equal', '[1, 2]', '[2, 1]').passed).toBe(false);
@@ -94,7 +109,9 @@ describe('command_equivalence', () => {
     expect(score('command_equivalence', '\n  git   worktree    list  \n', '', accepted).passed).toBe(true);
     expect(score('command_equivalence', '```bash\ngit worktree list --porcelain\n```', '', accepted).passed).toBe(true);
     const lock = { accepted: ["git worktree lock --reason 'do not delete' ../feature-wt"] };
-    expect(score('command_equivalence', 'git worktree lock --reason "do not delete" ../feature-wt', '', lock).passed).toBe(true);
+    expect(
+      score('command_equivalence', 'git worktree lock --reason "do not delete" ../feature-wt', '', lock).passed,
+    ).toBe(true);
   });
   it('does not equate flag order or combined short flags', () => {
     const clean = { accepted: ['git clean -f -d'] };
@@ -108,8 +125,12 @@ describe('command_equivalence', () => {
     expect(score('command_equivalence', 'git submodule update\ngit submodule init', '', seq).passed).toBe(false);
   });
   it('fails prose around a fence and unparsable lines with a reason', () => {
-    expect(score('command_equivalence', 'Run this:\n```bash\ngit worktree list\n```', '', accepted).checks[0]?.detail).toContain('prose around');
-    expect(score('command_equivalence', "git worktree list 'unterminated", '', accepted).checks[0]?.detail).toContain('No closing quotation');
+    expect(
+      score('command_equivalence', 'Run this:\n```bash\ngit worktree list\n```', '', accepted).checks[0]?.detail,
+    ).toContain('prose around');
+    expect(score('command_equivalence', "git worktree list 'unterminated", '', accepted).checks[0]?.detail).toContain(
+      'No closing quotation',
+    );
     expect(score('command_equivalence', 'git worktree list', '', {}).checks[0]?.check).toBe('scoring config');
   });
 });
@@ -117,23 +138,43 @@ describe('command_equivalence', () => {
 describe('structured', () => {
   const fields = { fields: { sha: { type: 'exact_match' }, summary: { type: 'similarity', threshold: 0.9 } } };
   it('decides on exact fields only; similarity fields shape the score', () => {
-    const ok = score('structured', 'sha: abc123\nsummary: totally different', 'sha: abc123\nsummary: Fix the bug', fields);
+    const ok = score(
+      'structured',
+      'sha: abc123\nsummary: totally different',
+      'sha: abc123\nsummary: Fix the bug',
+      fields,
+    );
     expect(ok.passed).toBe(true);
     expect(ok.score).toBeLessThan(1);
-    expect(score('structured', 'sha: abc124\nsummary: Fix the bug', 'sha: abc123\nsummary: Fix the bug', fields).passed).toBe(false);
+    expect(
+      score('structured', 'sha: abc124\nsummary: Fix the bug', 'sha: abc123\nsummary: Fix the bug', fields).passed,
+    ).toBe(false);
     expect(score('structured', 'plain words', 'other plain words').passed).toBe(true);
   });
 });
 
 describe('commit_selection', () => {
   it('matches subjects case-insensitively, with bullets or commas', () => {
-    expect(score('commit_selection', '- wip: continue work\n* WIP: add main.py', 'WIP: add main.py\nWIP: continue work').passed).toBe(true);
-    expect(score('commit_selection', 'WIP: add main.py, WIP: continue work', 'WIP: add main.py\nWIP: continue work').passed).toBe(true);
+    expect(
+      score('commit_selection', '- wip: continue work\n* WIP: add main.py', 'WIP: add main.py\nWIP: continue work')
+        .passed,
+    ).toBe(true);
+    expect(
+      score('commit_selection', 'WIP: add main.py, WIP: continue work', 'WIP: add main.py\nWIP: continue work').passed,
+    ).toBe(true);
   });
   it('does not read subjects behind hashes and fails extras', () => {
-    expect(score('commit_selection', '785748f WIP: continue work\n6a87660 WIP: add main.py', 'WIP: add main.py\nWIP: continue work').passed).toBe(false);
+    expect(
+      score(
+        'commit_selection',
+        '785748f WIP: continue work\n6a87660 WIP: add main.py',
+        'WIP: add main.py\nWIP: continue work',
+      ).passed,
+    ).toBe(false);
     expect(score('commit_selection', 'WIP: add main.py\nAdd README', 'WIP: add main.py').passed).toBe(false);
-    expect(score('commit_selection', 'WIP: add main.py\nAdd README', 'WIP: add main.py', { allow_extra: true }).passed).toBe(true);
+    expect(
+      score('commit_selection', 'WIP: add main.py\nAdd README', 'WIP: add main.py', { allow_extra: true }).passed,
+    ).toBe(true);
   });
 });
 
@@ -148,7 +189,10 @@ describe('stash_recovery', () => {
     const hedge = score('stash_recovery', 'stash@{0} or stash@{2}', 'stash@{2}', { exclusive: true });
     expect(hedge.passed).toBe(false);
     expect(hedge.checks.at(-1)?.detail).toBe('answer also names stash@{0}');
-    expect(score('stash_recovery', 'git stash apply stash@{2} && git stash drop stash@{2}', 'stash@{2}', { exclusive: true }).passed).toBe(true);
+    expect(
+      score('stash_recovery', 'git stash apply stash@{2} && git stash drop stash@{2}', 'stash@{2}', { exclusive: true })
+        .passed,
+    ).toBe(true);
   });
 });
 
@@ -170,9 +214,18 @@ describe('registry', () => {
   });
 
   it('turns a scorer that throws into a failed check naming it', () => {
-    const broken = { ...getScorer('exact_match'), score: () => { throw new Error('boom'); } };
+    const broken = {
+      ...getScorer('exact_match'),
+      score: () => {
+        throw new Error('boom');
+      },
+    };
     const result = runScorer(broken, { fixture: fixture({ type: 'exact_match' }), output: 'x' });
-    expect(result).toEqual({ passed: false, score: 0, checks: [{ check: 'attempt', ok: false, detail: 'exact_match failed: boom' }] });
+    expect(result).toEqual({
+      passed: false,
+      score: 0,
+      checks: [{ check: 'attempt', ok: false, detail: 'exact_match failed: boom' }],
+    });
   });
 });
 
@@ -182,12 +235,22 @@ describe('hostile outputs', () => {
     structured: { fields: { answer: { type: 'exact_match' } } },
     resolved_file_blocks: { expected_files: { 'a.txt': 'x' } },
     commit_hash_by_subject: { subject: 'x' },
-    state_assertions: { expected_state: { assertions: [{ type: 'file_exists', path: 'a' }, { type: 'model_output', contains: 'git' }] } },
+    state_assertions: {
+      expected_state: {
+        assertions: [
+          { type: 'file_exists', path: 'a' },
+          { type: 'model_output', contains: 'git' },
+        ],
+      },
+    },
   };
   for (const type of SCORING_TYPES) {
     it(`${type} scores every hostile output without throwing`, () => {
       // structured needs `key: value` lines in expected, else any answer with a colon passes (as upstream).
-      const f = fixture({ type, ...(configs[type] ?? {}) }, type === 'structured' ? 'answer: expected' : 'expected answer');
+      const f = fixture(
+        { type, ...(configs[type] ?? {}) },
+        type === 'structured' ? 'answer: expected' : 'expected answer',
+      );
       for (const [name, output] of Object.entries(HOSTILE_OUTPUTS)) {
         const scorer = getScorer(type);
         const plan = scorer.plan(f, output);

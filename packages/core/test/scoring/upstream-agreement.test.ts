@@ -47,7 +47,8 @@ function loadFixture(benchmark: string, id: string): Fixture {
 }
 
 // Missing data fails the test file, naming where it was looked for; it is never a skip.
-if (!existsSync(`${UPSTREAM}results`)) throw new Error(`upstream result files not found in ${UPSTREAM}results: set GITBENCH_UPSTREAM_DIR`);
+if (!existsSync(`${UPSTREAM}results`))
+  throw new Error(`upstream result files not found in ${UPSTREAM}results: set GITBENCH_UPSTREAM_DIR`);
 const runs = readdirSync(`${UPSTREAM}results`)
   .filter((name) => name.endsWith('.json'))
   .map((name) => ({ name, run: JSON.parse(readFileSync(`${UPSTREAM}results/${name}`, 'utf8')) as RecordedRun }));
@@ -103,14 +104,20 @@ describe('agreement with upstream verdicts', () => {
           const result = scorer.score({ fixture, output, evidence });
           bump(type, 'compared');
           if (result.passed === recorded.passed) bump(type, 'agree');
-          else disagreements.push(`${where}: upstream ${recorded.passed}, ours ${result.passed}: ${JSON.stringify(result.checks)}`);
+          else
+            disagreements.push(
+              `${where}: upstream ${recorded.passed}, ours ${result.passed}: ${JSON.stringify(result.checks)}`,
+            );
         }
       }
     });
   }
 
   it('agrees on every compared answer', () => {
-    const rows = [...tally].map(([type, row]) => `${type.padEnd(22)} compared ${row.compared} agree ${row.agree} planned ${row.planned} skipped ${row.skipped}`);
+    const rows = [...tally].map(
+      ([type, row]) =>
+        `${type.padEnd(22)} compared ${row.compared} agree ${row.agree} planned ${row.planned} skipped ${row.skipped}`,
+    );
     console.log(`agreement by scoring type:\n${rows.join('\n')}`);
     expect(disagreements).toEqual([]);
     const compared = [...tally.values()].reduce((n, row) => n + row.compared, 0);

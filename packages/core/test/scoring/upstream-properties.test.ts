@@ -19,7 +19,10 @@ import { fixture } from './fixture-factory';
 const PYTHON = '/usr/bin/python3';
 const HARNESS = join(UPSTREAM_ROOT, 'harness');
 const BRIDGE = join(import.meta.dirname, 'upstream_text_scorers.py');
-if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: these tests run upstream's scorer with it (apt-get install python3 python3-yaml)`);
+if (!existsSync(PYTHON))
+  throw new Error(
+    `${PYTHON} is missing: these tests run upstream's scorer with it (apt-get install python3 python3-yaml)`,
+  );
 
 const SEED = 30;
 const RUNS = 1500;
@@ -31,14 +34,26 @@ interface ScoreCase {
   output: string;
 }
 
-function upstream(request: { shlex?: string[]; answers?: string[]; scores?: ScoreCase[] }): { shlex: Words[]; answers: Words[]; scores: { passed: boolean; similarity: number }[] } {
-  const run = spawnSync(PYTHON, [BRIDGE, HARNESS], { input: JSON.stringify(request), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+function upstream(request: { shlex?: string[]; answers?: string[]; scores?: ScoreCase[] }): {
+  shlex: Words[];
+  answers: Words[];
+  scores: { passed: boolean; similarity: number }[];
+} {
+  const run = spawnSync(PYTHON, [BRIDGE, HARNESS], {
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`upstream's functions failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as ReturnType<typeof upstream>;
 }
 
 /** The inputs on which ours and upstream's differ, shortest first, as one readable list. */
-function disagreements<T>(inputs: T[], ours: (input: T, i: number) => unknown, theirs: (i: number) => unknown): string[] {
+function disagreements<T>(
+  inputs: T[],
+  ours: (input: T, i: number) => unknown,
+  theirs: (i: number) => unknown,
+): string[] {
   return inputs
     .map((input, i) => ({ input, ours: ours(input, i), theirs: theirs(i) }))
     .filter((c) => JSON.stringify(c.ours) !== JSON.stringify(c.theirs))
@@ -48,10 +63,33 @@ function disagreements<T>(inputs: T[], ours: (input: T, i: number) => unknown, t
 }
 
 const sample = <T>(arb: fc.Arbitrary<T>) => fc.sample(arb, { seed: SEED, numRuns: RUNS });
-const textOf = (chars: string[], maxLength: number) => fc.array(fc.constantFrom(...chars), { maxLength }).map((a) => a.join(''));
+const textOf = (chars: string[], maxLength: number) =>
+  fc.array(fc.constantFrom(...chars), { maxLength }).map((a) => a.join(''));
 
 // Characters shlex treats specially, and the whitespace Python's strip and splitlines know beyond ASCII.
-const SHELL_CHARS = [' ', ' ', '\t', 'a', 'b', 'git', '-m', '"', '"', "'", "'", '\\', '\\', '$', '#', '=', '*', 'é', '\u00a0', '\x0b', '\x1c'];
+const SHELL_CHARS = [
+  ' ',
+  ' ',
+  '\t',
+  'a',
+  'b',
+  'git',
+  '-m',
+  '"',
+  '"',
+  "'",
+  "'",
+  '\\',
+  '\\',
+  '$',
+  '#',
+  '=',
+  '*',
+  'é',
+  '\u00a0',
+  '\x0b',
+  '\x1c',
+];
 const LINE_BREAKS = ['\n', '\n', '\r\n', '\r', '\u2028', '\x85', '\x0c'];
 const inQuotes = textOf(['a', ' ', '\\', '\\', '"', "'", '$', '`', 'é', '\n'], 5);
 /** Mostly lines that parse: words of plain characters, closed quotes holding backslashes, escapes. */
@@ -63,19 +101,30 @@ const wordPiece = fc.oneof(
 );
 const shellLine = fc.oneof(
   textOf(SHELL_CHARS, 14),
-  fc.array(fc.array(wordPiece, { minLength: 1, maxLength: 3 }).map((w) => w.join('')), { maxLength: 4 }).map((words) => words.join(' ')),
+  fc
+    .array(
+      fc.array(wordPiece, { minLength: 1, maxLength: 3 }).map((w) => w.join('')),
+      { maxLength: 4 },
+    )
+    .map((words) => words.join(' ')),
 );
 
 /** An answer: command lines, maybe wrapped in a fence of some shape, maybe with prose. */
 const answer = fc
   .tuple(
-    fc.array(fc.oneof(shellLine, fc.constantFrom('git status', 'git clean -fd', "git commit -m 'a b'", '')), { minLength: 0, maxLength: 4 }),
+    fc.array(fc.oneof(shellLine, fc.constantFrom('git status', 'git clean -fd', "git commit -m 'a b'", '')), {
+      minLength: 0,
+      maxLength: 4,
+    }),
     fc.constantFrom(...LINE_BREAKS),
     fc.constantFrom('', '```', '```bash', '``` bash', '```sh  ', '```not a tag', '```\t'),
     fc.constantFrom('', '```', '``` ', '  ```', '```\n```'),
     fc.constantFrom('', 'Run this:\n', '  ', '\n\n'),
   )
-  .map(([lines, br, open, close, before]) => `${before}${open ? `${open}${br}` : ''}${lines.join(br)}${close ? `${br}${close}` : ''}`);
+  .map(
+    ([lines, br, open, close, before]) =>
+      `${before}${open ? `${open}${br}` : ''}${lines.join(br)}${close ? `${br}${close}` : ''}`,
+  );
 
 const oursWords = (line: string): Words => {
   try {
@@ -104,23 +153,54 @@ describe('our text rules agree with upstream on generated inputs', () => {
   });
 
   it('refuses, as upstream does, the fences these properties found read otherwise: \\r\\n, a space before the tag, an indented close', () => {
-    const found = ['```bash\r\ngit status\r\n```', '``` bash\ngit status\n```', '```sh\ngit status\n  ```', '```\u2028git status\u2028```', '```\ngit status\n```  x'];
+    const found = [
+      '```bash\r\ngit status\r\n```',
+      '``` bash\ngit status\n```',
+      '```sh\ngit status\n  ```',
+      '```\u2028git status\u2028```',
+      '```\ngit status\n```  x',
+    ];
     const theirs = upstream({ answers: found }).answers;
     expect(theirs.every((t) => 'error' in t)).toBe(true);
     for (const text of found) expect(extractCommands(text), JSON.stringify(text)).toMatchObject({ ok: false });
     // And still reads the fences upstream reads.
-    expect(extractCommands('```sh \t\ngit status\n\ngit add -A\n```')).toEqual({ ok: true, commands: ['git status', 'git add -A'], fenced: true });
+    expect(extractCommands('```sh \t\ngit status\n\ngit add -A\n```')).toEqual({
+      ok: true,
+      commands: ['git status', 'git add -A'],
+      fenced: true,
+    });
   });
 
   it('command_equivalence passes the same answers: exact, requoted, fenced, a prefix, reordered, one line more', () => {
-    const commands = ['git status', 'git add -A', "git commit -m 'fix typo'", 'git clean -fd', 'git stash pop', 'git tag -a v1 -m "v 1"'];
+    const commands = [
+      'git status',
+      'git add -A',
+      "git commit -m 'fix typo'",
+      'git clean -fd',
+      'git stash pop',
+      'git tag -a v1 -m "v 1"',
+    ];
     // The same words spelled otherwise, which upstream's token comparison accepts.
-    const requote = (line: string) => line.replace("'fix typo'", '"fix typo"').replace('"v 1"', 'v\\ 1').replace(' -A', "  '-A'");
+    const requote = (line: string) =>
+      line.replace("'fix typo'", '"fix typo"').replace('"v 1"', 'v\\ 1').replace(' -A', "  '-A'");
     const cases = sample(
       fc
         .tuple(
-          fc.array(fc.array(fc.constantFrom(...commands), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
-          fc.constantFrom('same', 'requoted', 'fenced', 'prefix', 'suffix', 'reversed', 'extra', 'joined', 'blank lines'),
+          fc.array(fc.array(fc.constantFrom(...commands), { minLength: 1, maxLength: 3 }), {
+            minLength: 1,
+            maxLength: 2,
+          }),
+          fc.constantFrom(
+            'same',
+            'requoted',
+            'fenced',
+            'prefix',
+            'suffix',
+            'reversed',
+            'extra',
+            'joined',
+            'blank lines',
+          ),
           fc.boolean(),
         )
         .map(([accepted, how, asList]): ScoreCase => {
@@ -136,30 +216,57 @@ describe('our text rules agree with upstream on generated inputs', () => {
             joined: lines.join(' && '),
             'blank lines': `\n  ${lines.join('\n\n')}  \n`,
           }[how];
-          return { scoring: { type: 'command_equivalence', accepted: accepted.map((a) => (asList ? a : a.join('\n'))) }, expected: '', output };
+          return {
+            scoring: { type: 'command_equivalence', accepted: accepted.map((a) => (asList ? a : a.join('\n'))) },
+            expected: '',
+            output,
+          };
         }),
     );
     const theirs = upstream({ scores: cases }).scores;
-    const ours = (c: ScoreCase) => getScorer('command_equivalence').score({ fixture: fixture(c.scoring as never, c.expected), output: c.output }).passed;
+    const ours = (c: ScoreCase) =>
+      getScorer('command_equivalence').score({ fixture: fixture(c.scoring as never, c.expected), output: c.output })
+        .passed;
     expect(disagreements(cases, ours, (i) => theirs[i]!.passed)).toEqual([]);
     // The property holds both ways: some generated answers pass, some fail.
     expect(new Set(theirs.map((t) => t.passed))).toEqual(new Set([true, false]));
   });
 
   it('exact_match, unordered_line_set and numeric_exact pass the same answers with the same score', () => {
-    const noisy = fc.tuple(textOf(['a', 'b', '1', '-2', '3.5', ' ', '\t', '\n', '\r\n', '\x1c', '\u00a0', '```', 'x'], 10), textOf(['', ' ', '\n', '```\n', '```sh\n'], 2));
+    const noisy = fc.tuple(
+      textOf(['a', 'b', '1', '-2', '3.5', ' ', '\t', '\n', '\r\n', '\x1c', '\u00a0', '```', 'x'], 10),
+      textOf(['', ' ', '\n', '```\n', '```sh\n'], 2),
+    );
     const cases = sample(
       fc
-        .tuple(noisy, noisy, fc.constantFrom('exact_match', 'unordered_line_set', 'numeric_exact'), fc.boolean(), fc.constantFrom('own', 'expected', 'wrapped'))
+        .tuple(
+          noisy,
+          noisy,
+          fc.constantFrom('exact_match', 'unordered_line_set', 'numeric_exact'),
+          fc.boolean(),
+          fc.constantFrom('own', 'expected', 'wrapped'),
+        )
         .map(([[expected], [text, pad], type, flag, how]): ScoreCase => {
-          const option = { exact_match: 'strip_fences', unordered_line_set: 'allow_extra', numeric_exact: 'allow_prose' }[type];
-          const output = how === 'own' ? text : how === 'expected' ? `${pad}${expected}${pad.trim() === '' ? pad : '\n```'}` : `${pad}${expected}\n${text}`;
+          const option = {
+            exact_match: 'strip_fences',
+            unordered_line_set: 'allow_extra',
+            numeric_exact: 'allow_prose',
+          }[type];
+          const output =
+            how === 'own'
+              ? text
+              : how === 'expected'
+                ? `${pad}${expected}${pad.trim() === '' ? pad : '\n```'}`
+                : `${pad}${expected}\n${text}`;
           return { scoring: { type, [option]: flag }, expected, output };
         }),
     );
     const theirs = upstream({ scores: cases }).scores;
     const ours = (c: ScoreCase) => {
-      const r = getScorer(c.scoring['type'] as string).score({ fixture: fixture(c.scoring as never, c.expected), output: c.output });
+      const r = getScorer(c.scoring['type'] as string).score({
+        fixture: fixture(c.scoring as never, c.expected),
+        output: c.output,
+      });
       return { passed: r.passed, similarity: Math.round(r.score * 10_000) / 10_000 };
     };
     expect(disagreements(cases, ours, (i) => theirs[i])).toEqual([]);

@@ -49,7 +49,9 @@ function auditWhere(filter: AuditFilter): Prisma.AuditEventWhereInput {
 
 /** Newest first; `before` is the id of the last row of the previous page. */
 export async function listAuditEvents(db: Db, opts: AuditFilter & { limit: number; before?: string }) {
-  const cursor = opts.before ? await db.auditEvent.findUnique({ where: { id: opts.before }, select: { at: true, id: true } }) : null;
+  const cursor = opts.before
+    ? await db.auditEvent.findUnique({ where: { id: opts.before }, select: { at: true, id: true } })
+    : null;
   return db.auditEvent.findMany({
     where: {
       ...auditWhere(opts),
@@ -86,7 +88,9 @@ export async function auditFilterChoices(db: Db) {
  * keyed by target type and id. A target deleted since has no name: the page shows its id.
  */
 export async function auditTargetNames(db: Db, events: readonly { targetType: string; targetId: string | null }[]) {
-  const ids = (type: string) => [...new Set(events.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId!))];
+  const ids = (type: string) => [
+    ...new Set(events.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId!)),
+  ];
   const [campaigns, tokens, users] = await Promise.all([
     db.campaign.findMany({ where: { id: { in: ids('campaign') } }, select: { id: true, name: true } }),
     db.apiToken.findMany({ where: { id: { in: ids('token') } }, select: { id: true, name: true } }),

@@ -30,7 +30,6 @@ export interface ClaimedAttempt extends Claim {
   outputMode: Mode;
 }
 
-
 /** QUEUED -> RUNNING if nobody else got there first (one statement); null means "not yours, do nothing". */
 export async function claimAttempt(db: Db, attemptId: string, workerId: string): Promise<ClaimedAttempt | null> {
   const claimToken = randomUUID();
@@ -41,7 +40,9 @@ export async function claimAttempt(db: Db, attemptId: string, workerId: string):
   // query compilation, paid by every attempt of every campaign.
   const {
     rows: [row],
-  } = await rawQuery<Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number }>(
+  } = await rawQuery<
+    Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number }
+  >(
     db,
     `UPDATE "Attempt" a SET status = 'RUNNING', "claimedBy" = ${sql.param(workerId, 'text')}, "claimToken" = ${sql.param(claimToken, 'text')},
             "heartbeatAt" = ${at}, "startedAt" = ${at}, "tryCount" = a."tryCount" + 1
@@ -64,7 +65,10 @@ export async function heartbeatAttempt(db: Db, claim: Claim): Promise<HeartbeatV
     data: { heartbeatAt: new Date() },
   });
   if (won.count !== 1) return 'lost';
-  const campaign = await db.campaign.findFirst({ where: { attempts: { some: { id: claim.attemptId } } }, select: { status: true } });
+  const campaign = await db.campaign.findFirst({
+    where: { attempts: { some: { id: claim.attemptId } } },
+    select: { status: true },
+  });
   return campaign?.status === 'CANCELLED' ? 'cancelled' : 'owned';
 }
 
@@ -105,7 +109,10 @@ export interface AttemptWrite {
     >
   >;
   /** The evidence of this try, stored once and never overwritten. */
-  record: Omit<Prisma.AttemptTryUncheckedCreateInput, 'id' | 'attemptId' | 'tryNumber' | 'workerId' | 'status' | 'startedAt' | 'gatewayCalls'> & {
+  record: Omit<
+    Prisma.AttemptTryUncheckedCreateInput,
+    'id' | 'attemptId' | 'tryNumber' | 'workerId' | 'status' | 'startedAt' | 'gatewayCalls'
+  > & {
     /** A third-party agent's calls through the model gateway: GatewayCall rows written with the try's. */
     gatewayCalls?: GatewayCallRecord[];
   };
@@ -195,9 +202,24 @@ const ownedBy = (sql: SqlParams, claim: Claim) =>
   `"id" = ${sql.param(claim.attemptId, 'text')} AND "status" = 'RUNNING' AND "claimToken" = ${sql.param(claim.claimToken, 'text')}`;
 
 /** INSERT of the try row, from the attempt row a `won` CTE returned: no try without its attempt's change. */
-function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: string, finishedAt: string, record: AttemptWrite['record']): string {
+function tryInsert(
+  sql: SqlParams,
+  claim: Claim,
+  workerId: string,
+  status: string,
+  finishedAt: string,
+  record: AttemptWrite['record'],
+): string {
   const columns = ['"id"', '"attemptId"', '"tryNumber"', '"workerId"', '"status"', '"startedAt"', '"finishedAt"'];
-  const values = [sql.param(newId('attemptTry'), 'text'), 'won."id"', sql.param(claim.tryNumber, 'int'), sql.param(workerId, 'text'), status, sql.param(claim.startedAt.toISOString(), 'timestamp(3)'), finishedAt];
+  const values = [
+    sql.param(newId('attemptTry'), 'text'),
+    'won."id"',
+    sql.param(claim.tryNumber, 'int'),
+    sql.param(workerId, 'text'),
+    status,
+    sql.param(claim.startedAt.toISOString(), 'timestamp(3)'),
+    finishedAt,
+  ];
   for (const [key, value] of Object.entries(record)) {
     // The calls are rows of their own (gatewayCallsInsert), written by the same statement.
     if (value === undefined || key === 'gatewayCalls') continue;
@@ -210,7 +232,10 @@ function tryInsert(sql: SqlParams, claim: Claim, workerId: string, status: strin
 }
 
 /** Why a claimed attempt goes back to the queue without an outcome, and what its try already cost. */
-export type ReleaseReason = Pick<AttemptWrite['record'], 'evidence' | 'gatewayCalls' | 'productVersion' | 'productDirty'> & {
+export type ReleaseReason = Pick<
+  AttemptWrite['record'],
+  'evidence' | 'gatewayCalls' | 'productVersion' | 'productDirty'
+> & {
   errorClass: string;
   errorMessage: string;
 };
@@ -242,7 +267,12 @@ export async function releaseAttempt(
   const finishedAt = sql.now();
   const sets = [`"status" = 'QUEUED'`, `"claimToken" = NULL`, `"claimedBy" = NULL`, `"heartbeatAt" = NULL`];
   // A give-back is the worker's doing, not the attempt's: it is not counted against the dispatch cap.
-  if (next === 'send-now') sets.push(`"dispatchCount" = "dispatchCount" + 1`, `"dispatchBase" = "dispatchBase" + 1`, `"dispatchedAt" = ${finishedAt}`);
+  if (next === 'send-now')
+    sets.push(
+      `"dispatchCount" = "dispatchCount" + 1`,
+      `"dispatchBase" = "dispatchBase" + 1`,
+      `"dispatchedAt" = ${finishedAt}`,
+    );
   else sets.push(`"dispatchedAt" = NULL`);
   const insertTry = tryInsert(sql, claim, workerId, `'INFRA_FAILURE'::"AttemptStatus"`, finishedAt, reason);
   // What the given-back try's agent had called (and spent) is kept with it, as its evidence is.
@@ -275,8 +305,16 @@ export async function reapStaleAttempts(db: Db, staleAfterMs: number): Promise<s
   const reaped: string[] = [];
   for (const a of stale) {
     if (!a.claimToken) continue;
-    const claim = { attemptId: a.id, claimToken: a.claimToken, tryNumber: a.tryCount, startedAt: a.startedAt ?? staleBefore };
-    const reason = { errorClass: 'worker_lost', errorMessage: `no heartbeat for ${Math.round(staleAfterMs / 1000)} s; the attempt was given back to the queue` };
+    const claim = {
+      attemptId: a.id,
+      claimToken: a.claimToken,
+      tryNumber: a.tryCount,
+      startedAt: a.startedAt ?? staleBefore,
+    };
+    const reason = {
+      errorClass: 'worker_lost',
+      errorMessage: `no heartbeat for ${Math.round(staleAfterMs / 1000)} s; the attempt was given back to the queue`,
+    };
     const { released } = await releaseAttempt(db, claim, a.claimedBy ?? 'unknown', reason, 'reaper-sends');
     if (released) reaped.push(a.id);
   }

@@ -1,4 +1,12 @@
-import { campaignCompleteness, countStatuses, type Mode, type AttemptRow, type Completeness, type StatusCounts, type TargetFigures } from '@gitbench/core';
+import {
+  campaignCompleteness,
+  countStatuses,
+  type Mode,
+  type AttemptRow,
+  type Completeness,
+  type StatusCounts,
+  type TargetFigures,
+} from '@gitbench/core';
 import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';
@@ -7,9 +15,26 @@ import { readTargetFigures } from '../stats/target-sums';
 
 /** What every view of one campaign shows about it: identity, configuration, state and times. */
 export const campaignHeaderSelect = {
-  id: true, name: true, createdBy: true, status: true, statusDetail: true, legacy: true, safetyReview: true, configHash: true,
-  config: true, seed: true, suiteVersion: true, trials: true, createdAt: true, startedAt: true, finishedAt: true, cancelledAt: true,
-  productVersion: true, productDirty: true, publishedAt: true, publishedBy: true,
+  id: true,
+  name: true,
+  createdBy: true,
+  status: true,
+  statusDetail: true,
+  legacy: true,
+  safetyReview: true,
+  configHash: true,
+  config: true,
+  seed: true,
+  suiteVersion: true,
+  trials: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+  cancelledAt: true,
+  productVersion: true,
+  productDirty: true,
+  publishedAt: true,
+  publishedBy: true,
 } as const satisfies Prisma.CampaignSelect;
 
 export type CampaignHeader = Prisma.CampaignGetPayload<{ select: typeof campaignHeaderSelect }>;
@@ -42,13 +67,23 @@ export interface CampaignSummary {
 
 /** A campaign's attempts as core's aggregation reads them. */
 export async function loadAttemptRows(db: Db, campaignId: string): Promise<AttemptRow[]> {
-  const rows = await sqlRows<Omit<AttemptRow, 'campaignId' | 'effort' | 'tokens'> & { reasoningEffort: string | null; totalTokens: number | null }>(
+  const rows = await sqlRows<
+    Omit<AttemptRow, 'campaignId' | 'effort' | 'tokens'> & {
+      reasoningEffort: string | null;
+      totalTokens: number | null;
+    }
+  >(
     db,
     Prisma.sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty", "trial",
                       "status"::text AS "status", "totalTokens", "costUsd", "costEstimated", "apiDurationMs"
                  FROM "Attempt" WHERE "campaignId" = ${campaignId}`,
   );
-  return rows.map(({ reasoningEffort, totalTokens, ...r }) => ({ ...r, campaignId, effort: reasoningEffort, tokens: totalTokens }));
+  return rows.map(({ reasoningEffort, totalTokens, ...r }) => ({
+    ...r,
+    campaignId,
+    effort: reasoningEffort,
+    tokens: totalTokens,
+  }));
 }
 
 /**
@@ -57,11 +92,22 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
  * stored stats, brought up to date first (a running campaign's at most once per
  * `runningStatsMinAgeMs`, as the page does). Null when the campaign does not exist.
  */
-export async function summarizeCampaign(db: Db, campaignId: string, opts: { runningStatsMinAgeMs?: number } = {}): Promise<CampaignSummary | null> {
+export async function summarizeCampaign(
+  db: Db,
+  campaignId: string,
+  opts: { runningStatsMinAgeMs?: number } = {},
+): Promise<CampaignSummary | null> {
   // Every read here is plain SQL on the pool (sqlRows), none through Prisma's query compiler, whose
   // start-up was most of a `gitbench campaign status`; only refreshing stale stats (a write) takes Prisma.
-  const header = Prisma.raw(Object.keys(campaignHeaderSelect).map((column) => `"${column}"`).join(', '));
-  const [campaign] = await sqlRows<CampaignHeader>(db, Prisma.sql`SELECT ${header} FROM "Campaign" WHERE "id" = ${campaignId}`);
+  const header = Prisma.raw(
+    Object.keys(campaignHeaderSelect)
+      .map((column) => `"${column}"`)
+      .join(', '),
+  );
+  const [campaign] = await sqlRows<CampaignHeader>(
+    db,
+    Prisma.sql`SELECT ${header} FROM "Campaign" WHERE "id" = ${campaignId}`,
+  );
   if (!campaign) return null;
   await refreshStaleCampaignStats(db, { campaignId, minAgeMs: opts.runningStatsMinAgeMs ?? 3_000 });
   const [targets, [fixtures], rows, agentTargets, perTarget] = await Promise.all([
@@ -70,7 +116,10 @@ export async function summarizeCampaign(db: Db, campaignId: string, opts: { runn
       Prisma.sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", "profile"
                    FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC, "agent" ASC NULLS FIRST`,
     ),
-    sqlRows<{ n: bigint }>(db, Prisma.sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`),
+    sqlRows<{ n: bigint }>(
+      db,
+      Prisma.sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`,
+    ),
     loadAttemptRows(db, campaignId),
     agentTargetStats(db, { campaignId, includeLegacy: true }),
     readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]),
@@ -80,7 +129,15 @@ export async function summarizeCampaign(db: Db, campaignId: string, opts: { runn
   const plannedAttempts = targets.length * fixtureCount * campaign.trials;
   return {
     campaign,
-    targets: targets.map((t) => ({ id: t.id, modelId: t.modelId, baseModel: t.baseModel, effort: t.reasoningEffort, outputMode: t.outputMode, agent: t.agent, profile: t.profile })),
+    targets: targets.map((t) => ({
+      id: t.id,
+      modelId: t.modelId,
+      baseModel: t.baseModel,
+      effort: t.reasoningEffort,
+      outputMode: t.outputMode,
+      agent: t.agent,
+      profile: t.profile,
+    })),
     fixtures: fixtureCount,
     plannedAttempts,
     statusCounts,

@@ -39,7 +39,11 @@ export const DEFAULT_MAX_PLAN_DISPATCHES = 3;
 export async function findUndispatched(db: Db, olderThanMs: number, limit = 2000): Promise<DispatchJob[]> {
   const before = new Date(Date.now() - olderThanMs);
   const rows = await db.attempt.findMany({
-    where: { status: 'QUEUED', campaign: ACTIVE_CAMPAIGN, OR: [{ dispatchedAt: null }, { dispatchedAt: { lt: before } }] },
+    where: {
+      status: 'QUEUED',
+      campaign: ACTIVE_CAMPAIGN,
+      OR: [{ dispatchedAt: null }, { dispatchedAt: { lt: before } }],
+    },
     select: { id: true, dispatchCount: true },
     orderBy: [{ trial: 'asc' }, { id: 'asc' }],
     take: limit,
@@ -50,7 +54,10 @@ export async function findUndispatched(db: Db, olderThanMs: number, limit = 2000
 /** Records that these attempts' jobs were found still waiting, so they are looked at again later, not now. */
 export async function touchDispatched(db: Db, attemptIds: string[]): Promise<void> {
   if (attemptIds.length === 0) return;
-  await db.attempt.updateMany({ where: { id: { in: attemptIds }, status: 'QUEUED' }, data: { dispatchedAt: new Date() } });
+  await db.attempt.updateMany({
+    where: { id: { in: attemptIds }, status: 'QUEUED' },
+    data: { dispatchedAt: new Date() },
+  });
 }
 
 /**
@@ -59,8 +66,17 @@ export async function touchDispatched(db: Db, attemptIds: string[]): Promise<voi
  * already sent `maxDispatches` times since its last retry is not sent again: it ends as an
  * infrastructure failure that names the cap and its last try's error, and retry brings it back.
  */
-export async function redispatchAttempts(db: Db, due: DispatchJob[], maxDispatches: number): Promise<{ jobs: DispatchJob[]; capped: string[] }> {
-  const { sent, stopped } = await redispatch(db, ATTEMPTS, due.map((d) => ({ id: d.attemptId, dispatch: d.dispatch })), maxDispatches);
+export async function redispatchAttempts(
+  db: Db,
+  due: DispatchJob[],
+  maxDispatches: number,
+): Promise<{ jobs: DispatchJob[]; capped: string[] }> {
+  const { sent, stopped } = await redispatch(
+    db,
+    ATTEMPTS,
+    due.map((d) => ({ id: d.attemptId, dispatch: d.dispatch })),
+    maxDispatches,
+  );
   return { jobs: sent.map((r) => ({ attemptId: r.id, dispatch: r.dispatch })), capped: stopped };
 }
 
@@ -77,7 +93,10 @@ export async function findStalledPlans(db: Db, olderThanMs: number): Promise<Pla
 /** Records that these plan jobs are still waiting or running, so they are looked at again later. */
 export async function touchPlans(db: Db, campaignIds: string[]): Promise<void> {
   if (campaignIds.length === 0) return;
-  await db.campaign.updateMany({ where: { id: { in: campaignIds }, status: 'PLANNING' }, data: { planDispatchedAt: new Date() } });
+  await db.campaign.updateMany({
+    where: { id: { in: campaignIds }, status: 'PLANNING' },
+    data: { planDispatchedAt: new Date() },
+  });
 }
 
 /**
@@ -85,8 +104,17 @@ export async function touchPlans(db: Db, campaignIds: string[]): Promise<void> {
  * jobs; a campaign handed over `maxDispatches` times since its last retry fails instead, with the
  * reason on its page. Conditional on the dispatch number the caller saw, like attempts.
  */
-export async function redispatchPlans(db: Db, due: PlanJob[], maxDispatches: number): Promise<{ jobs: PlanJob[]; failed: string[] }> {
-  const { sent, stopped } = await redispatch(db, PLANS, due.map((d) => ({ id: d.campaignId, dispatch: d.dispatch })), maxDispatches);
+export async function redispatchPlans(
+  db: Db,
+  due: PlanJob[],
+  maxDispatches: number,
+): Promise<{ jobs: PlanJob[]; failed: string[] }> {
+  const { sent, stopped } = await redispatch(
+    db,
+    PLANS,
+    due.map((d) => ({ id: d.campaignId, dispatch: d.dispatch })),
+    maxDispatches,
+  );
   return { jobs: sent.map((r) => ({ campaignId: r.id, dispatch: r.dispatch })), failed: stopped };
 }
 
@@ -129,8 +157,14 @@ const PLANS: DispatchColumns = {
 async function redispatch(db: Db, c: DispatchColumns, due: { id: string; dispatch: number }[], cap: number) {
   if (due.length === 0) return { sent: [], stopped: [] };
   const sql = new SqlParams();
-  const ids = sql.param(due.map((d) => d.id), 'text[]');
-  const seen = sql.param(due.map((d) => d.dispatch), 'int[]');
+  const ids = sql.param(
+    due.map((d) => d.id),
+    'text[]',
+  );
+  const seen = sql.param(
+    due.map((d) => d.dispatch),
+    'int[]',
+  );
   const max = sql.param(cap, 'int');
   const now = sql.now();
   const still = `r.id = due.id AND r.${c.count} = due.dispatch AND r.status = '${c.status}'`;

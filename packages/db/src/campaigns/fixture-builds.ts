@@ -26,7 +26,11 @@ export async function findFixtureBuilds(db: Db, keys: string[]): Promise<Map<str
     where: { key: { in: keys } },
     select: { key: true, inputHash: true, repoState: true, setupLog: true, buildInfo: true },
   });
-  if (rows.length > 0) await db.fixtureBuild.updateMany({ where: { key: { in: rows.map((r) => r.key) } }, data: { lastUsedAt: new Date() } });
+  if (rows.length > 0)
+    await db.fixtureBuild.updateMany({
+      where: { key: { in: rows.map((r) => r.key) } },
+      data: { lastUsedAt: new Date() },
+    });
   return new Map(rows.map((r) => [r.key, { ...r, buildInfo: r.buildInfo as Prisma.InputJsonValue }]));
 }
 

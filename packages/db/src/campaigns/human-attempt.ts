@@ -30,7 +30,10 @@ export interface HumanAttemptRecord {
   } | null;
 }
 
-export async function recordHumanAttempt(db: Db, r: HumanAttemptRecord): Promise<{ campaignId: string; attemptId: string }> {
+export async function recordHumanAttempt(
+  db: Db,
+  r: HumanAttemptRecord,
+): Promise<{ campaignId: string; attemptId: string }> {
   const campaignId = newId('campaign');
   const targetId = newId('target');
   const snapshotId = newId('fixtureSnapshot');
@@ -97,7 +100,14 @@ export async function recordHumanAttempt(db: Db, r: HumanAttemptRecord): Promise
   });
   if (r.trajectory) {
     const t = r.trajectory;
-    const id = await startTrajectory(db, { attemptId, tryNumber: 1, agent: t.agent, model: t.model, toolSet: t.toolSet, startedAt: r.startedAt });
+    const id = await startTrajectory(db, {
+      attemptId,
+      tryNumber: 1,
+      agent: t.agent,
+      model: t.model,
+      toolSet: t.toolSet,
+      startedAt: r.startedAt,
+    });
     for (const step of t.steps) await appendTrajectoryStep(db, id, step, t.protocol);
     await finishTrajectory(db, id, t.summary);
   }

@@ -4,7 +4,8 @@ import type { Prisma } from '../generated/prisma/client';
 
 function cacheKeyParts(campaignId: string, key: string, kind: 'judge' | 'ggb-judge') {
   const [prefix, inputHash, outputHash, judgeConfigHash] = key.split(':');
-  if (prefix !== kind || !inputHash || !outputHash || !judgeConfigHash) throw new Error(`not a ${kind} cache key: ${key}`);
+  if (prefix !== kind || !inputHash || !outputHash || !judgeConfigHash)
+    throw new Error(`not a ${kind} cache key: ${key}`);
   return { campaignId, inputHash, outputHash, judgeConfigHash };
 }
 
@@ -24,7 +25,9 @@ export class PostgresJudgeCache implements JudgeCache {
   }
 
   async get(key: string): Promise<JudgeVerdict | undefined> {
-    const row = await this.db.judgeCache.findUnique({ where: { campaignId_inputHash_outputHash_judgeConfigHash: this.parts(key) } });
+    const row = await this.db.judgeCache.findUnique({
+      where: { campaignId_inputHash_outputHash_judgeConfigHash: this.parts(key) },
+    });
     return row ? (row.members as unknown as JudgeVerdict) : undefined;
   }
 
@@ -33,7 +36,12 @@ export class PostgresJudgeCache implements JudgeCache {
     const id = this.parts(key);
     await this.db.judgeCache.upsert({
       where: { campaignId_inputHash_outputHash_judgeConfigHash: id },
-      create: { ...id, aggregateScore: verdict.score, passed: verdict.passed, members: verdict as unknown as Prisma.InputJsonValue },
+      create: {
+        ...id,
+        aggregateScore: verdict.score,
+        passed: verdict.passed,
+        members: verdict as unknown as Prisma.InputJsonValue,
+      },
       update: {},
     });
   }
@@ -51,7 +59,9 @@ export class PostgresHistoryJudgeCache implements HistoryJudgeCache {
   ) {}
 
   async get(key: string): Promise<HistoryJudgement | undefined> {
-    const row = await this.db.judgeCache.findUnique({ where: { campaignId_inputHash_outputHash_judgeConfigHash: cacheKeyParts(this.campaignId, key, 'ggb-judge') } });
+    const row = await this.db.judgeCache.findUnique({
+      where: { campaignId_inputHash_outputHash_judgeConfigHash: cacheKeyParts(this.campaignId, key, 'ggb-judge') },
+    });
     return row ? (row.members as unknown as HistoryJudgement) : undefined;
   }
 
@@ -60,7 +70,12 @@ export class PostgresHistoryJudgeCache implements HistoryJudgeCache {
     const id = cacheKeyParts(this.campaignId, key, 'ggb-judge');
     await this.db.judgeCache.upsert({
       where: { campaignId_inputHash_outputHash_judgeConfigHash: id },
-      create: { ...id, aggregateScore: judgement.solved ? 1 : 0, passed: judgement.solved, members: judgement as unknown as Prisma.InputJsonValue },
+      create: {
+        ...id,
+        aggregateScore: judgement.solved ? 1 : 0,
+        passed: judgement.solved,
+        members: judgement as unknown as Prisma.InputJsonValue,
+      },
       update: {},
     });
   }

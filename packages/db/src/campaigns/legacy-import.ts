@@ -1,4 +1,10 @@
-import { ATTEMPT_EVIDENCE_VERSION, newId, upstreamEvidenceSchema, type LegacyImportPlan, type UpstreamEvidence } from '@gitbench/core';
+import {
+  ATTEMPT_EVIDENCE_VERSION,
+  newId,
+  upstreamEvidenceSchema,
+  type LegacyImportPlan,
+  type UpstreamEvidence,
+} from '@gitbench/core';
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -15,8 +21,15 @@ export interface LegacyImportResult {
  * Writes an upstream result file as a finished, one-trial legacy campaign in one transaction.
  * The config hash is the file's fingerprint, so importing the same file again finds the first import.
  */
-export async function importLegacyCampaign(db: Db, source: string, plan: LegacyImportPlan): Promise<LegacyImportResult> {
-  const existing = await db.campaign.findFirst({ where: { legacy: true, configHash: plan.fingerprint }, select: { id: true, _count: { select: { attempts: true } } } });
+export async function importLegacyCampaign(
+  db: Db,
+  source: string,
+  plan: LegacyImportPlan,
+): Promise<LegacyImportResult> {
+  const existing = await db.campaign.findFirst({
+    where: { legacy: true, configHash: plan.fingerprint },
+    select: { id: true, _count: { select: { attempts: true } } },
+  });
   if (existing) return { campaignId: existing.id, created: false, attempts: existing._count.attempts };
 
   const campaignId = newId('campaign');
@@ -36,7 +49,14 @@ export async function importLegacyCampaign(db: Db, source: string, plan: LegacyI
           status: 'COMPLETED',
           legacy: true,
           safetyReview: plan.safetyReview,
-          config: { source, model: plan.model, outputMode: plan.outputMode, suiteVersion: plan.suiteVersion, trials: 1, legacy: true },
+          config: {
+            source,
+            model: plan.model,
+            outputMode: plan.outputMode,
+            suiteVersion: plan.suiteVersion,
+            trials: 1,
+            legacy: true,
+          },
           configHash: plan.fingerprint,
           seed: 0,
           suiteVersion: plan.suiteVersion,
@@ -49,7 +69,14 @@ export async function importLegacyCampaign(db: Db, source: string, plan: LegacyI
         },
       });
       await tx.campaignTarget.create({
-        data: { id: targetId, campaignId, modelId: plan.model, baseModel: plan.model, outputMode: plan.outputMode, profile: 'legacy' },
+        data: {
+          id: targetId,
+          campaignId,
+          modelId: plan.model,
+          baseModel: plan.model,
+          outputMode: plan.outputMode,
+          profile: 'legacy',
+        },
       });
       await tx.fixtureSnapshot.createMany({
         data: plan.attempts.map((a) => ({
@@ -126,13 +153,21 @@ export async function importLegacyCampaign(db: Db, source: string, plan: LegacyI
             prompt: typeof firstUser?.content === 'string' ? firstUser.content : (s.prompt ?? null),
             output: s.model_output ?? null,
             expected: s.expected ?? null,
-            error: s.error ? { class: a.status === 'INFRA_FAILURE' ? 'transport' : 'upstream', message: s.error } : null,
+            error: s.error
+              ? { class: a.status === 'INFRA_FAILURE' ? 'transport' : 'upstream', message: s.error }
+              : null,
             verdict: { passed: s.passed, similarity: s.similarity ?? null, error: s.error ?? null },
             transcript: (s.transcript ?? []) as Record<string, unknown>[],
             requestConfig: s.request_config ?? {},
             route: s.provider_route_metadata ?? {},
             telemetry: s.request_telemetry ?? {},
-            usage: { input: s.input_tokens ?? null, output: s.output_tokens ?? null, reasoning: s.reasoning_tokens ?? null, total: s.total_tokens ?? null, costUsd: s.cost_usd ?? null },
+            usage: {
+              input: s.input_tokens ?? null,
+              output: s.output_tokens ?? null,
+              reasoning: s.reasoning_tokens ?? null,
+              total: s.total_tokens ?? null,
+              costUsd: s.cost_usd ?? null,
+            },
           }),
         });
       }

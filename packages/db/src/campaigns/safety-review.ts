@@ -12,7 +12,11 @@ const ANSWERED = ['VALID_PASS', 'VALID_FAIL', 'UNSCORED'] as const;
  * the matched text), and the campaign's review becomes blocked; none, approved. Only a pending review
  * is run; without a reviewer it stays as it is (not_configured, or pending for a person to decide).
  */
-export async function runSafetyReview(db: Db, campaignId: string, reviewer: SafetyReviewer): Promise<{ reviewed: number; blocked: number } | null> {
+export async function runSafetyReview(
+  db: Db,
+  campaignId: string,
+  reviewer: SafetyReviewer,
+): Promise<{ reviewed: number; blocked: number } | null> {
   if (reviewer.kind === 'off') return null;
   const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { safetyReview: true } });
   if (campaign?.safetyReview !== 'pending') return null;
@@ -44,7 +48,11 @@ export async function runSafetyReview(db: Db, campaignId: string, reviewer: Safe
       blocked++;
       await db.attempt.update({
         where: { id: a.id },
-        data: { status: 'SAFETY_BLOCKED', errorClass: 'safety_blocked', errorMessage: `Blocked by the safety review: the output ${findings.map((f) => `${f.reason} (${f.rule})`).join('; ')}.` },
+        data: {
+          status: 'SAFETY_BLOCKED',
+          errorClass: 'safety_blocked',
+          errorMessage: `Blocked by the safety review: the output ${findings.map((f) => `${f.reason} (${f.rule})`).join('; ')}.`,
+        },
       });
     }
   }
@@ -59,7 +67,11 @@ export async function runSafetyReview(db: Db, campaignId: string, reviewer: Safe
  * A person's decision on a campaign's review (members and admins), overriding the reviewer's. Blocking
  * a published campaign unpublishes it: what viewers see must have passed the review as it stands.
  */
-export async function decideSafetyReview(db: Db, campaignId: string, decision: 'approved' | 'blocked'): Promise<boolean> {
+export async function decideSafetyReview(
+  db: Db,
+  campaignId: string,
+  decision: 'approved' | 'blocked',
+): Promise<boolean> {
   const { count } = await db.campaign.updateMany({
     where: { id: campaignId, legacy: false },
     data: decision === 'blocked' ? { safetyReview: decision, ...UNPUBLISHED } : { safetyReview: decision },
@@ -74,14 +86,29 @@ export type PublishResult = { ok: true } | { ok: false; status: 404 | 409; error
  * it (approved, or no reviewer configured) can be published.
  */
 export async function publishCampaign(db: Db, campaignId: string, by: string, publish = true): Promise<PublishResult> {
-  const campaign = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true, safetyReview: true } });
+  const campaign = await db.campaign.findUnique({
+    where: { id: campaignId },
+    select: { status: true, safetyReview: true },
+  });
   if (!campaign) return { ok: false, status: 404, error: 'No such campaign.' };
   if (publish) {
-    if (campaign.status === 'PLANNING' || campaign.status === 'RUNNING') return { ok: false, status: 409, error: 'The campaign is still running; publish it once it has finished and been reviewed.' };
+    if (campaign.status === 'PLANNING' || campaign.status === 'RUNNING')
+      return {
+        ok: false,
+        status: 409,
+        error: 'The campaign is still running; publish it once it has finished and been reviewed.',
+      };
     if (!(ALLOWED_SAFETY_REVIEW_STATES as readonly string[]).includes(campaign.safetyReview)) {
-      return { ok: false, status: 409, error: `The safety review is ${campaign.safetyReview.replace(/_/g, ' ')}; it must be approved before the campaign is published.` };
+      return {
+        ok: false,
+        status: 409,
+        error: `The safety review is ${campaign.safetyReview.replace(/_/g, ' ')}; it must be approved before the campaign is published.`,
+      };
     }
   }
-  await db.campaign.update({ where: { id: campaignId }, data: publish ? { publishedAt: new Date(), publishedBy: by } : UNPUBLISHED });
+  await db.campaign.update({
+    where: { id: campaignId },
+    data: publish ? { publishedAt: new Date(), publishedBy: by } : UNPUBLISHED,
+  });
   return { ok: true };
 }

@@ -40,12 +40,27 @@ export const AA_COLUMNS = [
 export async function campaignAaExport(db: Db, campaignId: string): Promise<string | null> {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
-    select: { id: true, trials: true, legacy: true, suiteVersion: true, createdAt: true, finishedAt: true, productVersion: true, productDirty: true },
+    select: {
+      id: true,
+      trials: true,
+      legacy: true,
+      suiteVersion: true,
+      createdAt: true,
+      finishedAt: true,
+      productVersion: true,
+      productDirty: true,
+    },
   });
   if (!campaign) return null;
-  const [targets, rows] = await Promise.all([db.campaignTarget.findMany({ where: { campaignId } }), loadAttemptRows(db, campaignId)]);
+  const [targets, rows] = await Promise.all([
+    db.campaignTarget.findMany({ where: { campaignId } }),
+    loadAttemptRows(db, campaignId),
+  ]);
   const targetOf = new Map(targets.map((t) => [`${t.modelId}\0${t.outputMode}`, t]));
-  const groups = summarizeAttempts(rows, { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } }, ['target', 'domain']);
+  const groups = summarizeAttempts(rows, { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } }, [
+    'target',
+    'domain',
+  ]);
   const timestamp = (campaign.finishedAt ?? campaign.createdAt).toISOString();
   return toCsv(
     AA_COLUMNS,

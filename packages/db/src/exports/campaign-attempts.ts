@@ -2,21 +2,61 @@ import type { Db } from '../client';
 import { csvLine } from './csv';
 
 export const ATTEMPT_EXPORT_COLUMNS = [
-  'id', 'trial', 'modelId', 'reasoningEffort', 'outputMode', 'domain', 'fixtureId', 'difficulty', 'status', 'passed', 'score',
-  'tryCount', 'inputTokens', 'outputTokens', 'reasoningTokens', 'totalTokens', 'costUsd', 'costEstimated', 'apiDurationMs',
+  'id',
+  'trial',
+  'modelId',
+  'reasoningEffort',
+  'outputMode',
+  'domain',
+  'fixtureId',
+  'difficulty',
+  'status',
+  'passed',
+  'score',
+  'tryCount',
+  'inputTokens',
+  'outputTokens',
+  'reasoningTokens',
+  'totalTokens',
+  'costUsd',
+  'costEstimated',
+  'apiDurationMs',
   // What judging the attempt cost (LLM judge members, the history judge): operational, never inside costUsd.
-  'judgeCalls', 'judgeTotalTokens', 'judgeCostUsd',
-  'wallDurationMs', 'inputHash', 'promptHash', 'expectedHash', 'scorerConfigHash', 'requestConfigHash', 'outputHash', 'sandboxImage',
-  'errorClass', 'errorMessage', 'startedAt', 'finishedAt', 'productVersion', 'productDirty',
+  'judgeCalls',
+  'judgeTotalTokens',
+  'judgeCostUsd',
+  'wallDurationMs',
+  'inputHash',
+  'promptHash',
+  'expectedHash',
+  'scorerConfigHash',
+  'requestConfigHash',
+  'outputHash',
+  'sandboxImage',
+  'errorClass',
+  'errorMessage',
+  'startedAt',
+  'finishedAt',
+  'productVersion',
+  'productDirty',
 ] as const;
 
 /** Rows read per query: memory stays flat however large the campaign. */
 const PAGE_ROWS = 1000;
 
-const select = Object.fromEntries(ATTEMPT_EXPORT_COLUMNS.map((c) => [c, true])) as Record<(typeof ATTEMPT_EXPORT_COLUMNS)[number], true>;
+const select = Object.fromEntries(ATTEMPT_EXPORT_COLUMNS.map((c) => [c, true])) as Record<
+  (typeof ATTEMPT_EXPORT_COLUMNS)[number],
+  true
+>;
 // Unique within a campaign (a target is model × output mode, a fixture domain × id), so keyset pages
 // from the last row's id never skip or repeat a row.
-const order = [{ domain: 'asc' }, { fixtureId: 'asc' }, { modelId: 'asc' }, { outputMode: 'asc' }, { trial: 'asc' }] as const;
+const order = [
+  { domain: 'asc' },
+  { fixtureId: 'asc' },
+  { modelId: 'asc' },
+  { outputMode: 'asc' },
+  { trial: 'asc' },
+] as const;
 
 async function* attemptPages(db: Db, campaignId: string) {
   let after: string | undefined;
@@ -39,10 +79,25 @@ async function* attemptPages(db: Db, campaignId: string) {
  * attempt, unknown values empty (CSV) or null (JSON), never 0. Streamed in pages of rows, so an export
  * of any size is never held whole in memory; null when the campaign does not exist.
  */
-export async function campaignAttemptsExport(db: Db, campaignId: string, format: 'csv' | 'json'): Promise<AsyncIterable<string> | null> {
+export async function campaignAttemptsExport(
+  db: Db,
+  campaignId: string,
+  format: 'csv' | 'json',
+): Promise<AsyncIterable<string> | null> {
   const campaign = await db.campaign.findUnique({
     where: { id: campaignId },
-    select: { id: true, name: true, legacy: true, trials: true, configHash: true, suiteVersion: true, status: true, config: true, productVersion: true, productDirty: true },
+    select: {
+      id: true,
+      name: true,
+      legacy: true,
+      trials: true,
+      configHash: true,
+      suiteVersion: true,
+      status: true,
+      config: true,
+      productVersion: true,
+      productDirty: true,
+    },
   });
   if (!campaign) return null;
   if (format === 'csv') {

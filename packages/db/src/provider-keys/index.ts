@@ -21,7 +21,11 @@ export async function listProviderKeys(db: Db, secretKey: string): Promise<Provi
 }
 
 /** Stores (or replaces) a key under a name, sealed; returns whether it replaced one. */
-export async function putProviderKey(db: Db, secretKey: string, input: { name: string; value: string; by: string }): Promise<{ id: string; replaced: boolean }> {
+export async function putProviderKey(
+  db: Db,
+  secretKey: string,
+  input: { name: string; value: string; by: string },
+): Promise<{ id: string; replaced: boolean }> {
   const sealed = sealSecret(input.value, secretKey, input.name);
   const existing = await db.providerKey.findUnique({ where: { name: input.name }, select: { id: true } });
   const row = await db.providerKey.upsert({
@@ -41,7 +45,10 @@ export async function deleteProviderKey(db: Db, name: string): Promise<boolean> 
  * Every stored key, opened: for the worker's provider registry only. A key sealed under another
  * secret is left out and named, so the profile that needs it fails saying so.
  */
-export async function openProviderKeys(db: Db, secretKey: string): Promise<{ keys: Map<string, string>; unreadable: string[] }> {
+export async function openProviderKeys(
+  db: Db,
+  secretKey: string,
+): Promise<{ keys: Map<string, string>; unreadable: string[] }> {
   const keys = new Map<string, string>();
   const unreadable: string[] = [];
   for (const row of await db.providerKey.findMany()) {
@@ -58,7 +65,11 @@ export async function openProviderKeys(db: Db, secretKey: string): Promise<{ key
  * Re-encrypts every stored key from the old secret to the new one, in one transaction: run once after
  * changing GITBENCH_SECRET_KEY (`gitbench keys rotate`). Keys already under the new secret are skipped.
  */
-export async function rotateProviderKeys(db: Db, oldSecret: string, newSecret: string): Promise<{ rotated: number; already: number }> {
+export async function rotateProviderKeys(
+  db: Db,
+  oldSecret: string,
+  newSecret: string,
+): Promise<{ rotated: number; already: number }> {
   const target = secretKeyId(newSecret);
   return db.$transaction(async (tx) => {
     let rotated = 0;

@@ -111,7 +111,8 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
        GROUP BY 1, 2, 3, 4, 5`,
     ),
   ]);
-  const key = (r: { campaignId: string | null; modelId: string; outputMode: string; agent: string | null }) => `${r.campaignId}\u0000${r.modelId}\u0000${r.outputMode}\u0000${r.agent ?? ''}`;
+  const key = (r: { campaignId: string | null; modelId: string; outputMode: string; agent: string | null }) =>
+    `${r.campaignId}\u0000${r.modelId}\u0000${r.outputMode}\u0000${r.agent ?? ''}`;
   const exitsByKey = new Map<string, Record<AgentEnd, number>>();
   for (const e of exits) {
     const k = key(e);

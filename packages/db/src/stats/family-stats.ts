@@ -46,7 +46,11 @@ export interface FamilyTargetStats {
  * value per attempt, not the evidence record; every planned attempt of the family is read, finished
  * or not, because the papers' denominators are every task of the suite.
  */
-export async function familyStats(db: Db, family: Family, campaignIds: readonly string[]): Promise<FamilyTargetStats[]> {
+export async function familyStats(
+  db: Db,
+  family: Family,
+  campaignIds: readonly string[],
+): Promise<FamilyTargetStats[]> {
   if (campaignIds.length === 0) return [];
   const rows = await db.$queryRaw<FamilyAttemptRow[]>`
     SELECT t."modelId", t."reasoningEffort", t."outputMode", a."campaignId", a."domain", a."fixtureId", a."difficulty",
@@ -61,7 +65,10 @@ export async function familyStats(db: Db, family: Family, campaignIds: readonly 
      WHERE a."campaignId" = ANY(${[...campaignIds]}::text[])
        AND f."scoringType" = ANY(${familyScoringTypes(family)}::text[])
      ORDER BY t."modelId", t."reasoningEffort", t."outputMode", a."id"`;
-  const groups = new Map<string, { row: FamilyAttemptRow; campaigns: Set<string>; facts: FamilyAttemptFacts[]; unreadable: number }>();
+  const groups = new Map<
+    string,
+    { row: FamilyAttemptRow; campaigns: Set<string>; facts: FamilyAttemptFacts[]; unreadable: number }
+  >();
   for (const r of rows) {
     const key = JSON.stringify([r.modelId, r.reasoningEffort, r.outputMode]);
     let g = groups.get(key);
@@ -73,7 +80,13 @@ export async function familyStats(db: Db, family: Family, campaignIds: readonly 
       if (parsed.success && familyOfScoringType(r.scoringType) === parsed.data.family) outcome = parsed.data;
       else g.unreadable++;
     }
-    g.facts.push({ fixture: `${r.domain}/${r.fixtureId}`, scoringType: r.scoringType, difficulty: r.difficulty, costUsd: r.costUsd, outcome });
+    g.facts.push({
+      fixture: `${r.domain}/${r.fixtureId}`,
+      scoringType: r.scoringType,
+      difficulty: r.difficulty,
+      costUsd: r.costUsd,
+      outcome,
+    });
   }
   return [...groups.values()].map((g) => ({
     modelId: g.row.modelId,
@@ -86,7 +99,10 @@ export async function familyStats(db: Db, family: Family, campaignIds: readonly 
 }
 
 /** Which families each of the given campaigns has fixtures of, with its attempt count in each. */
-export async function familiesInCampaigns(db: Db, campaignIds: readonly string[]): Promise<{ campaignId: string; family: Family; attempts: number }[]> {
+export async function familiesInCampaigns(
+  db: Db,
+  campaignIds: readonly string[],
+): Promise<{ campaignId: string; family: Family; attempts: number }[]> {
   if (campaignIds.length === 0) return [];
   const rows = await db.$queryRaw<{ campaignId: string; scoringType: string; attempts: number }[]>`
     SELECT f."campaignId", f."scoringType", count(a."id")::int AS "attempts"

@@ -72,7 +72,10 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'campaign-stats:' + campaignId}))`;
-      const campaign = await tx.campaign.findUnique({ where: { id: campaignId }, select: { trials: true, legacy: true } });
+      const campaign = await tx.campaign.findUnique({
+        where: { id: campaignId },
+        select: { trials: true, legacy: true },
+      });
       if (!campaign) throw new Error(`Campaign ${campaignId} does not exist.`);
 
       const series = await tx.$queryRaw<SeriesRow[]>`
@@ -108,7 +111,8 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
 
       const facts: CampaignFactsById = { [campaignId]: { trials: campaign.trials, legacy: campaign.legacy } };
       const groups = new Map<string, Prisma.CampaignStatsCreateManyInput>();
-      const keyOf = (r: { targetId: string; domain: string; difficulty: string }) => JSON.stringify([r.targetId, r.domain, r.difficulty]);
+      const keyOf = (r: { targetId: string; domain: string; difficulty: string }) =>
+        JSON.stringify([r.targetId, r.domain, r.difficulty]);
       let attempts = 0;
       for (const s of series) {
         attempts += s.statuses.length;
@@ -140,7 +144,12 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
   );
 }
 
-function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number, trials: number): Prisma.CampaignStatsCreateManyInput {
+function emptyRow(
+  campaignId: string,
+  s: SeriesRow,
+  passAnyLength: number,
+  trials: number,
+): Prisma.CampaignStatsCreateManyInput {
   const zeros = () => new Array<number>(trials).fill(0);
   const bigZeros = () => new Array<bigint>(trials).fill(0n);
   return {
@@ -192,8 +201,24 @@ function emptyRow(campaignId: string, s: SeriesRow, passAnyLength: number, trial
 
 /** Numbers the row holds as plain counts; the casts below only undo Prisma's wide input types. */
 type Counts = Record<
-  | 'attempts' | 'valid' | 'passes' | 'infraFailures' | 'unscored' | 'otherExcluded' | 'fixtures' | 'stablePass' | 'stableFail'
-  | 'flaky' | 'unknown' | 'costKnown' | 'costEstimated' | 'costExpected' | 'tokensKnown' | 'tokensExpected' | 'apiKnown' | 'apiExpected',
+  | 'attempts'
+  | 'valid'
+  | 'passes'
+  | 'infraFailures'
+  | 'unscored'
+  | 'otherExcluded'
+  | 'fixtures'
+  | 'stablePass'
+  | 'stableFail'
+  | 'flaky'
+  | 'unknown'
+  | 'costKnown'
+  | 'costEstimated'
+  | 'costExpected'
+  | 'tokensKnown'
+  | 'tokensExpected'
+  | 'apiKnown'
+  | 'apiExpected',
   number
 >;
 
@@ -229,7 +254,9 @@ function addSeries(g: Prisma.CampaignStatsCreateManyInput, s: SeriesRow, facts: 
   if (fixtureSeries) {
     const cls = classifySeries(fixtureSeries);
     if (cls.applicable) {
-      const field = ({ stable_pass: 'stablePass', stable_fail: 'stableFail', flaky: 'flaky', unknown: 'unknown' } as const)[cls.class];
+      const field = (
+        { stable_pass: 'stablePass', stable_fail: 'stableFail', flaky: 'flaky', unknown: 'unknown' } as const
+      )[cls.class];
       c[field]++;
     }
     const flags = seriesPassAnyAtN(fixtureSeries);
@@ -245,7 +272,14 @@ function addSeries(g: Prisma.CampaignStatsCreateManyInput, s: SeriesRow, facts: 
   }
 }
 
-type NumberArrays = 'trialAttempts' | 'trialValid' | 'trialCostUsd' | 'trialCostKnown' | 'trialCostEstimated' | 'trialTokensKnown' | 'trialApiKnown';
+type NumberArrays =
+  | 'trialAttempts'
+  | 'trialValid'
+  | 'trialCostUsd'
+  | 'trialCostKnown'
+  | 'trialCostEstimated'
+  | 'trialTokensKnown'
+  | 'trialApiKnown';
 type BigIntArrays = 'trialTokens' | 'trialApiMs';
 
 /** Adds one trial round to its row: into the per-trial arrays at index trial - 1, and into the totals. */
@@ -289,14 +323,26 @@ function addRound(g: Prisma.CampaignStatsCreateManyInput, r: RoundRow) {
 }
 
 /** Fields that identify a stats row rather than count something. */
-const KEY_FIELDS = new Set(['campaignId', 'targetId', 'domain', 'difficulty', 'modelId', 'reasoningEffort', 'outputMode', 'agent', 'refreshedAt']);
+const KEY_FIELDS = new Set([
+  'campaignId',
+  'targetId',
+  'domain',
+  'difficulty',
+  'modelId',
+  'reasoningEffort',
+  'outputMode',
+  'agent',
+  'refreshedAt',
+]);
 
 /**
  * One row per target: every count, sum and per-trial or per-n array of its (domain, difficulty) rows
  * added up, element by element for arrays. Everything in a stats row is additive over disjoint sets of
  * fixture series, so the roll-up means exactly what the rows mean over the union.
  */
-export function rollUpByTarget(rows: readonly Prisma.CampaignStatsCreateManyInput[]): Prisma.CampaignTargetStatsCreateManyInput[] {
+export function rollUpByTarget(
+  rows: readonly Prisma.CampaignStatsCreateManyInput[],
+): Prisma.CampaignTargetStatsCreateManyInput[] {
   const byTarget = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
     const { domain: _domain, difficulty: _difficulty, ...rest } = row;

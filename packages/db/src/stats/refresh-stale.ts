@@ -38,10 +38,15 @@ export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<S
  * that interval. A finished campaign is refreshed at once, so its final figures show without delay.
  * The stats are a cache of the attempts, so any process may fill it.
  */
-export async function refreshStaleCampaignStats(db: Db, opts: { campaignId?: string; minAgeMs?: number } = {}): Promise<string[]> {
+export async function refreshStaleCampaignStats(
+  db: Db,
+  opts: { campaignId?: string; minAgeMs?: number } = {},
+): Promise<string[]> {
   const stale = await findStaleCampaigns(db, opts.campaignId);
   const now = Date.now();
-  const due = stale.filter((c) => !c.active || !opts.minAgeMs || !c.refreshedAt || now - c.refreshedAt.getTime() >= opts.minAgeMs);
+  const due = stale.filter(
+    (c) => !c.active || !opts.minAgeMs || !c.refreshedAt || now - c.refreshedAt.getTime() >= opts.minAgeMs,
+  );
   for (const c of due) await refreshCampaignStats(db, c.id);
   return due.map((c) => c.id);
 }

@@ -54,7 +54,16 @@ const TRIAL_ARRAYS = {
   trialApiKnown: 'apiKnown',
 } as const;
 /** What complete rounds consumed, added up: `round_<name>`. */
-const ROUND_SUMS = ['attempts', 'costUsd', 'costKnown', 'costEstimated', 'tokens', 'tokensKnown', 'apiMs', 'apiKnown'] as const;
+const ROUND_SUMS = [
+  'attempts',
+  'costUsd',
+  'costKnown',
+  'costEstimated',
+  'tokens',
+  'tokensKnown',
+  'apiMs',
+  'apiKnown',
+] as const;
 
 const raw = (s: string) => Prisma.raw(s);
 const list = (parts: Prisma.Sql[]) => (parts.length === 0 ? Prisma.empty : Prisma.sql`, ${Prisma.join(parts, ', ')}`);
@@ -66,23 +75,51 @@ const list = (parts: Prisma.Sql[]) => (parts.length === 0 ? Prisma.empty : Prism
  * is added up into scalars. The outer query then sums those per target.
  */
 function trialSql(ns: number[]) {
-  const inner = ns.flatMap((n) => Object.entries(TRIAL_ARRAYS).map(([col, name]) => raw(`sum(s."${col}"[${n}]) AS "t_${name}_${n}"`)));
+  const inner = ns.flatMap((n) =>
+    Object.entries(TRIAL_ARRAYS).map(([col, name]) => raw(`sum(s."${col}"[${n}]) AS "t_${name}_${n}"`)),
+  );
   const complete = (n: number) => `("t_attempts_${n}" > 0 AND "t_valid_${n}" = "t_attempts_${n}")`;
   const fold = (expr: (n: number) => string) => (ns.length === 0 ? '0' : ns.map(expr).join(' + '));
   const folded = [
     raw(`${fold((n) => `CASE WHEN "t_attempts_${n}" > 0 THEN 1 ELSE 0 END`)} AS "trialRounds"`),
     raw(`${fold((n) => `CASE WHEN ${complete(n)} THEN 1 ELSE 0 END`)} AS "completeTrials"`),
-    ...ROUND_SUMS.map((name) => raw(`${fold((n) => `CASE WHEN ${complete(n)} THEN coalesce("t_${name}_${n}", 0) ELSE 0 END`)} AS "round_${name}"`)),
+    ...ROUND_SUMS.map((name) =>
+      raw(
+        `${fold((n) => `CASE WHEN ${complete(n)} THEN coalesce("t_${name}_${n}", 0) ELSE 0 END`)} AS "round_${name}"`,
+      ),
+    ),
   ];
   return { inner: list(inner), folded: list(folded) };
 }
 
 /** Sums over every campaign, and over those that are not legacy imports (which have no series). */
 const ADDITIVE = ['attempts', 'valid', 'passes', 'infraFailures', 'unscored', 'otherExcluded'] as const;
-const CURRENT_ONLY = { fixtures: 'classified', stablePass: 'stablePass', stableFail: 'stableFail', flaky: 'flaky', unknown: 'unknown' } as const;
-const RESOURCES = ['costUsd', 'costKnown', 'costExpected', 'costEstimated', 'totalTokens', 'tokensKnown', 'tokensExpected', 'apiDurationMs', 'apiKnown', 'apiExpected'];
+const CURRENT_ONLY = {
+  fixtures: 'classified',
+  stablePass: 'stablePass',
+  stableFail: 'stableFail',
+  flaky: 'flaky',
+  unknown: 'unknown',
+} as const;
+const RESOURCES = [
+  'costUsd',
+  'costKnown',
+  'costExpected',
+  'costEstimated',
+  'totalTokens',
+  'tokensKnown',
+  'tokensExpected',
+  'apiDurationMs',
+  'apiKnown',
+  'apiExpected',
+];
 
-type SumRow = Record<string, unknown> & { modelId: string; reasoningEffort: string | null; outputMode: Mode; agent: string | null };
+type SumRow = Record<string, unknown> & {
+  modelId: string;
+  reasoningEffort: string | null;
+  outputMode: Mode;
+  agent: string | null;
+};
 
 /**
  * Sums the maintained CampaignStats rows of the given campaigns per target, in one statement: the
@@ -100,15 +137,25 @@ export async function sumTargets(
   const range = (max: number) => Array.from({ length: max }, (_, i) => i + 1);
   const passAnyNs = range(Math.max(0, ...campaigns.filter((c) => !c.legacy).map((c) => c.trials)));
   const trials = trialSql(range(Math.max(0, ...campaigns.map((c) => c.trials))));
-  const passAnyInner = passAnyNs.flatMap((n) => ['passAnyNum', 'passAnyDen'].map((col) => raw(`sum(s."${col}"[${n}]) AS "${col}_${n}"`)));
-  const passAnyOuter = passAnyNs.flatMap((n) =>
-    ['passAnyNum', 'passAnyDen'].map((col) => raw(`coalesce(sum("${col}_${n}") FILTER (WHERE NOT "legacy"), 0) AS "${col}_${n}"`)),
+  const passAnyInner = passAnyNs.flatMap((n) =>
+    ['passAnyNum', 'passAnyDen'].map((col) => raw(`sum(s."${col}"[${n}]) AS "${col}_${n}"`)),
   );
-  const perCampaign = [...ADDITIVE, ...Object.keys(CURRENT_ONLY), ...RESOURCES].map((col) => raw(`sum(s."${col}") AS "${col}"`));
+  const passAnyOuter = passAnyNs.flatMap((n) =>
+    ['passAnyNum', 'passAnyDen'].map((col) =>
+      raw(`coalesce(sum("${col}_${n}") FILTER (WHERE NOT "legacy"), 0) AS "${col}_${n}"`),
+    ),
+  );
+  const perCampaign = [...ADDITIVE, ...Object.keys(CURRENT_ONLY), ...RESOURCES].map((col) =>
+    raw(`sum(s."${col}") AS "${col}"`),
+  );
   const perTarget = [
     ...[...ADDITIVE, ...RESOURCES].map((col) => raw(`sum("${col}") AS "${col}"`)),
-    ...Object.entries(CURRENT_ONLY).map(([col, as]) => raw(`coalesce(sum("${col}") FILTER (WHERE NOT "legacy"), 0) AS "${as}"`)),
-    ...['trialRounds', 'completeTrials', ...ROUND_SUMS.map((name) => `round_${name}`)].map((col) => raw(`sum("${col}") AS "${col}"`)),
+    ...Object.entries(CURRENT_ONLY).map(([col, as]) =>
+      raw(`coalesce(sum("${col}") FILTER (WHERE NOT "legacy"), 0) AS "${as}"`),
+    ),
+    ...['trialRounds', 'completeTrials', ...ROUND_SUMS.map((name) => `round_${name}`)].map((col) =>
+      raw(`sum("${col}") AS "${col}"`),
+    ),
   ];
   const rows = await sqlRows<SumRow>(
     db,
@@ -128,7 +175,15 @@ export async function sumTargets(
   const passAny: PassAnyCell[] = [];
   for (const r of rows) {
     if (r.anyCurrent !== true) continue;
-    for (const n of passAnyNs) passAny.push({ modelId: r.modelId, outputMode: r.outputMode, agent: r.agent, n, num: sqlNumber(r[`passAnyNum_${n}`]), den: sqlNumber(r[`passAnyDen_${n}`]) });
+    for (const n of passAnyNs)
+      passAny.push({
+        modelId: r.modelId,
+        outputMode: r.outputMode,
+        agent: r.agent,
+        n,
+        num: sqlNumber(r[`passAnyNum_${n}`]),
+        den: sqlNumber(r[`passAnyDen_${n}`]),
+      });
   }
   return { sums: rows.map(sumsOf), passAny };
 }

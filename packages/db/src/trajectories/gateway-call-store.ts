@@ -36,11 +36,14 @@ export function capGatewayCall(record: GatewayCallRecord): GatewayCallRecord {
   if (Buffer.byteLength(JSON.stringify(record)) <= MAX_STORED_CALL_BYTES) return record;
   const { request, response, toolResults, answer, ...facts } = record;
   const room = MAX_STORED_CALL_BYTES - Buffer.byteLength(JSON.stringify(facts));
-  const cap = (req: unknown) => capJsonStrings({ request: req, response, toolResults, answer }, room, 'the stored gateway call cap').value;
+  const cap = (req: unknown) =>
+    capJsonStrings({ request: req, response, toolResults, answer }, room, 'the stored gateway call cap').value;
   let bodies = cap(request);
   if (Buffer.byteLength(JSON.stringify(bodies)) > room) {
     const bytes = Buffer.byteLength(JSON.stringify(request));
-    bodies = cap({ notStored: `the request (${bytes} bytes of JSON) could not be cut under the stored gateway call cap (${MAX_STORED_CALL_BYTES} bytes)` });
+    bodies = cap({
+      notStored: `the request (${bytes} bytes of JSON) could not be cut under the stored gateway call cap (${MAX_STORED_CALL_BYTES} bytes)`,
+    });
   }
   return { ...facts, ...bodies };
 }
@@ -87,7 +90,11 @@ const COLUMNS = `"seq" int, "protocol" text, "requestedModel" text, "model" text
  * names the CTE that inserted the try and returns its "attemptId" and "tryNumber", so the calls exist
  * only if the try row does. Null when there are no calls (nothing to add to the statement).
  */
-export function gatewayCallsInsert(sql: SqlParams, tried: string, calls: readonly GatewayCallRecord[] | undefined): string | null {
+export function gatewayCallsInsert(
+  sql: SqlParams,
+  tried: string,
+  calls: readonly GatewayCallRecord[] | undefined,
+): string | null {
   if (!calls || calls.length === 0) return null;
   const rows = sql.param(calls.map(callRow), 'jsonb');
   return `INSERT INTO "GatewayCall" ("attemptId", "tryNumber", "seq", "protocol", "requestedModel", "model", "status", "errorKind", "streamed",
@@ -105,11 +112,25 @@ export function decodeGatewayCallBody(body: Uint8Array): GatewayCallRecord {
 }
 
 /** The calls of one try (the latest try's unless `tryNumber` is given), in order, their records decompressed. */
-export async function readGatewayCalls(db: Db, attemptId: string, opts: { tryNumber?: number } = {}): Promise<StoredGatewayCall[]> {
+export async function readGatewayCalls(
+  db: Db,
+  attemptId: string,
+  opts: { tryNumber?: number } = {},
+): Promise<StoredGatewayCall[]> {
   const tryNumber =
     opts.tryNumber ??
-    (await db.gatewayCall.findFirst({ where: { attemptId }, select: { tryNumber: true }, orderBy: { tryNumber: 'desc' } }))?.tryNumber;
+    (
+      await db.gatewayCall.findFirst({
+        where: { attemptId },
+        select: { tryNumber: true },
+        orderBy: { tryNumber: 'desc' },
+      })
+    )?.tryNumber;
   if (tryNumber === undefined) return [];
-  const rows = await db.gatewayCall.findMany({ where: { attemptId, tryNumber }, select: { body: true, cutBytes: true }, orderBy: { seq: 'asc' } });
+  const rows = await db.gatewayCall.findMany({
+    where: { attemptId, tryNumber },
+    select: { body: true, cutBytes: true },
+    orderBy: { seq: 'asc' },
+  });
   return rows.map((r) => ({ record: decodeGatewayCallBody(r.body), cutBytes: r.cutBytes }));
 }

@@ -55,7 +55,9 @@ export async function storeTrajectory(
   // Batches keep each statement well under Postgres's parameter limit and a few MB of payload.
   for (let i = 0; i < steps.length; i += 50) {
     await db.trajectoryStep.createMany({
-      data: steps.slice(i, i + 50).map((s) => ({ trajectoryId: id, index: s.index, ...stepColumnsForSeed(s), ...encodeStepBody(s) })),
+      data: steps
+        .slice(i, i + 50)
+        .map((s) => ({ trajectoryId: id, index: s.index, ...stepColumnsForSeed(s), ...encodeStepBody(s) })),
     });
   }
   return id;

@@ -7,6 +7,17 @@ export async function trajectoryAtif(db: Db, attemptId: string, tryNumber?: numb
   const read = await readTrajectory(db, attemptId, tryNumber === undefined ? {} : { tryNumber });
   if (!read) return null;
   const t = read.trajectory;
-  const [attempt, steps] = await Promise.all([db.attempt.findUnique({ where: { id: attemptId }, select: { productVersion: true } }), readTrajectorySteps(db, t.id)]);
-  return toAtif({ sessionId: t.id, version: attempt?.productVersion ?? 'unknown', agent: t.agent, model: t.model, toolSet: t.toolSet, summary: t.summary, steps });
+  const [attempt, steps] = await Promise.all([
+    db.attempt.findUnique({ where: { id: attemptId }, select: { productVersion: true } }),
+    readTrajectorySteps(db, t.id),
+  ]);
+  return toAtif({
+    sessionId: t.id,
+    version: attempt?.productVersion ?? 'unknown',
+    agent: t.agent,
+    model: t.model,
+    toolSet: t.toolSet,
+    summary: t.summary,
+    steps,
+  });
 }

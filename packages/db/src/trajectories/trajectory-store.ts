@@ -38,7 +38,16 @@ export async function startTrajectory(db: Db, t: TrajectoryStart): Promise<strin
   const now = t.startedAt ?? new Date();
   const row = await db.trajectory.upsert({
     where: { attemptId_tryNumber: { attemptId: t.attemptId, tryNumber: t.tryNumber } },
-    create: { id: newId('trajectory'), attemptId: t.attemptId, tryNumber: t.tryNumber, agent: t.agent, model: t.model, toolSet: t.toolSet, startedAt: now, updatedAt: now },
+    create: {
+      id: newId('trajectory'),
+      attemptId: t.attemptId,
+      tryNumber: t.tryNumber,
+      agent: t.agent,
+      model: t.model,
+      toolSet: t.toolSet,
+      startedAt: now,
+      updatedAt: now,
+    },
     update: {},
     select: { id: true },
   });
@@ -56,7 +65,10 @@ function capText(text: string): string {
 export function capStep(step: TrajectoryStep): TrajectoryStep {
   return {
     ...step,
-    message: { content: step.message.content === null ? null : capText(step.message.content), reasoning: step.message.reasoning === null ? null : capText(step.message.reasoning) },
+    message: {
+      content: step.message.content === null ? null : capText(step.message.content),
+      reasoning: step.message.reasoning === null ? null : capText(step.message.reasoning),
+    },
     toolCalls: step.toolCalls.map((c) => ({ ...c, rawArguments: capText(c.rawArguments) })),
     results: step.results.map((r) => ({ ...r, output: capText(r.output) })),
     repo: step.repo ? { ...step.repo, diff: capText(step.repo.diff) } : null,
@@ -102,7 +114,12 @@ function stepColumns(step: TrajectoryStep) {
  * Stores one finished step and moves the trajectory's counters, in one statement: the step is
  * visible to readers as soon as this returns. Writing the same step again changes nothing.
  */
-export async function appendTrajectoryStep(db: Db, trajectoryId: string, step: TrajectoryStep, protocol?: 'native' | 'text'): Promise<boolean> {
+export async function appendTrajectoryStep(
+  db: Db,
+  trajectoryId: string,
+  step: TrajectoryStep,
+  protocol?: 'native' | 'text',
+): Promise<boolean> {
   const parsed = trajectoryStepSchema.parse(step);
   const c = stepColumns(parsed);
   const { body, bodyBytes } = encodeStepBody(parsed);
@@ -182,8 +199,15 @@ export function cancelTrajectoryUpdate(sql: SqlParams, tryNumber: number): strin
 }
 
 /** The try was abandoned (its worker died): its trajectory stays, marked so, and is never finished. */
-export async function abandonTrajectory(db: Pick<Db, 'trajectory'>, attemptId: string, tryNumber: number): Promise<void> {
-  await db.trajectory.updateMany({ where: { attemptId, tryNumber, status: 'running' }, data: { status: 'abandoned', updatedAt: new Date() } });
+export async function abandonTrajectory(
+  db: Pick<Db, 'trajectory'>,
+  attemptId: string,
+  tryNumber: number,
+): Promise<void> {
+  await db.trajectory.updateMany({
+    where: { attemptId, tryNumber, status: 'running' },
+    data: { status: 'abandoned', updatedAt: new Date() },
+  });
 }
 
 export interface TrajectoryInfo {
@@ -259,7 +283,11 @@ function info(row: Prisma.TrajectoryGetPayload<{ select: typeof INFO_SELECT }>):
 
 /** Every try's trajectory of one attempt, oldest try first, without steps. */
 export async function listTrajectories(db: Db, attemptId: string): Promise<TrajectoryInfo[]> {
-  const rows = await db.trajectory.findMany({ where: { attemptId }, select: INFO_SELECT, orderBy: { tryNumber: 'asc' } });
+  const rows = await db.trajectory.findMany({
+    where: { attemptId },
+    select: INFO_SELECT,
+    orderBy: { tryNumber: 'asc' },
+  });
   return rows.map(info);
 }
 
@@ -267,19 +295,31 @@ export async function listTrajectories(db: Db, attemptId: string): Promise<Traje
  * One attempt's trajectory (the latest try's unless `tryNumber` is given) with the head of every
  * step: what a page needs to list and navigate it. Bodies are read with readTrajectorySteps.
  */
-export async function readTrajectory(db: Db, attemptId: string, opts: { tryNumber?: number } = {}): Promise<{ trajectory: TrajectoryInfo; heads: StepHead[] } | null> {
+export async function readTrajectory(
+  db: Db,
+  attemptId: string,
+  opts: { tryNumber?: number } = {},
+): Promise<{ trajectory: TrajectoryInfo; heads: StepHead[] } | null> {
   const row = await db.trajectory.findFirst({
     where: { attemptId, ...(opts.tryNumber !== undefined ? { tryNumber: opts.tryNumber } : {}) },
     select: INFO_SELECT,
     orderBy: { tryNumber: 'desc' },
   });
   if (!row) return null;
-  const steps = await db.trajectoryStep.findMany({ where: { trajectoryId: row.id }, select: { head: true }, orderBy: { index: 'asc' } });
+  const steps = await db.trajectoryStep.findMany({
+    where: { trajectoryId: row.id },
+    select: { head: true },
+    orderBy: { index: 'asc' },
+  });
   return { trajectory: info(row), heads: steps.map((s) => s.head as unknown as StepHead) };
 }
 
 /** Full records of the steps with from <= index < to, in order, decompressed and parsed. */
-export async function readTrajectorySteps(db: Db, trajectoryId: string, range: { from?: number; to?: number } = {}): Promise<TrajectoryStep[]> {
+export async function readTrajectorySteps(
+  db: Db,
+  trajectoryId: string,
+  range: { from?: number; to?: number } = {},
+): Promise<TrajectoryStep[]> {
   const rows = await db.trajectoryStep.findMany({
     where: { trajectoryId, index: { gte: range.from ?? 0, ...(range.to !== undefined ? { lt: range.to } : {}) } },
     select: { body: true },
@@ -289,7 +329,13 @@ export async function readTrajectorySteps(db: Db, trajectoryId: string, range: {
 }
 
 /** Indexes of the steps a page jumps to: the first failing one, and the one where a limit stopped the loop. */
-export async function trajectoryJumps(db: Db, trajectoryId: string): Promise<{ firstFailedStep: number | null; exitStep: number | null; exitStatus: string | null }> {
-  const t = await db.trajectory.findUniqueOrThrow({ where: { id: trajectoryId }, select: { firstFailedStep: true, exitStep: true, exitStatus: true } });
+export async function trajectoryJumps(
+  db: Db,
+  trajectoryId: string,
+): Promise<{ firstFailedStep: number | null; exitStep: number | null; exitStatus: string | null }> {
+  const t = await db.trajectory.findUniqueOrThrow({
+    where: { id: trajectoryId },
+    select: { firstFailedStep: true, exitStep: true, exitStatus: true },
+  });
   return t;
 }

@@ -101,8 +101,18 @@ export interface AgentAttemptInput {
  * nothing scores, with its context, then the one statement of what is checked (core's agentTaskText and
  * agentCheckStatement).
  */
-export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, answerBy: 'submit' | 'final message', commandTimeoutMs: number | null): string {
-  const prompt = renderPrompt({ ...fixture, prompt: agentTaskText(fixture) }, snapshot.context, 'agent', commandTimeoutMs);
+export function agentTaskPrompt(
+  fixture: Fixture,
+  snapshot: FixtureSnapshot,
+  answerBy: 'submit' | 'final message',
+  commandTimeoutMs: number | null,
+): string {
+  const prompt = renderPrompt(
+    { ...fixture, prompt: agentTaskText(fixture) },
+    snapshot.context,
+    'agent',
+    commandTimeoutMs,
+  );
   const checked = agentCheckStatement(fixture, answerBy);
   return checked ? `${prompt}\n\n${checked}` : prompt;
 }
@@ -111,18 +121,38 @@ export function agentTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, ans
  * The task as a third-party agent gets it: its own tools set the command limit, and its system prompt
  * is its own, so the budget the gateway holds it to (model calls, wall-clock time) ends the task.
  */
-export function thirdPartyTaskPrompt(fixture: Fixture, snapshot: FixtureSnapshot, limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs'>): string {
+export function thirdPartyTaskPrompt(
+  fixture: Fixture,
+  snapshot: FixtureSnapshot,
+  limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs'>,
+): string {
   return `${agentTaskPrompt(fixture, snapshot, 'final message', null)}\n\n${agentBudgetSentence(limits, null)}`;
 }
 
 /** The model's agent side: a built-in agent, or the provider's tool-calling turns. */
-function agentModelFor(input: AgentAttemptInput, fixture: Fixture, reference: string, toolSet: ReturnType<typeof getToolSet>): AgentModel {
-  const builtin = builtinAgent(input.modelName, { fixture, reference, toolSet, ...(input.trial !== undefined ? { trial: input.trial } : {}) });
+function agentModelFor(
+  input: AgentAttemptInput,
+  fixture: Fixture,
+  reference: string,
+  toolSet: ReturnType<typeof getToolSet>,
+): AgentModel {
+  const builtin = builtinAgent(input.modelName, {
+    fixture,
+    reference,
+    toolSet,
+    ...(input.trial !== undefined ? { trial: input.trial } : {}),
+  });
   if (builtin) return builtin;
   const chat = input.model.chat;
   if (!chat) {
-    const hint = input.model.kind === 'replay' ? ' A replay in agent mode needs an ATIF trajectory file (gitbench trajectory export --format atif), not a result file.' : '';
-    throw new ConfigurationError('no_agent_side', `${input.model.name} cannot run agent attempts (it has no tool-calling side).${hint}`);
+    const hint =
+      input.model.kind === 'replay'
+        ? ' A replay in agent mode needs an ATIF trajectory file (gitbench trajectory export --format atif), not a result file.'
+        : '';
+    throw new ConfigurationError(
+      'no_agent_side',
+      `${input.model.name} cannot run agent attempts (it has no tool-calling side).${hint}`,
+    );
   }
   return { name: input.model.name, kind: input.model.kind ?? 'model', chat: (r) => chat.call(input.model, r) };
 }
@@ -158,7 +188,9 @@ const decoder = new TextDecoder();
  * Returns the scored attempt (null when the loop ended on infrastructure) and the trajectory; a restored
  * repository that is not the fixture's ends HASH_MISMATCH with no trajectory (the agent is not run).
  */
-export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attempt: AttemptResult | null; agent: AgentAttemptRecord | null; prompt: string }> {
+export async function runAgentAttempt(
+  input: AgentAttemptInput,
+): Promise<{ attempt: AttemptResult | null; agent: AgentAttemptRecord | null; prompt: string }> {
   const { fixture, snapshot, driver, thirdParty } = input;
   const config = agentConfigSchema.parse(input.agent?.config ?? {});
   const toolSet = getToolSet(resolveToolSet(fixture, config.toolSet));
@@ -166,7 +198,9 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
   // A third-party agent brings its own loop; the gateway plays the built-in models through its tools.
   const model = thirdParty ? null : agentModelFor(input, fixture, reference, toolSet);
   // Our loop stops each command at the configured limit, and its system prompt states the budget.
-  const prompt = thirdParty ? thirdPartyTaskPrompt(fixture, snapshot, config.limits) : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
+  const prompt = thirdParty
+    ? thirdPartyTaskPrompt(fixture, snapshot, config.limits)
+    : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
   const started = performance.now();
@@ -176,7 +210,10 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
 
   let session: SandboxSession;
   try {
-    session = await sessionDriver.openSession({ ...(input.labels ? { labels: input.labels } : {}), ...(socket ? { mounts: [socket.mount] } : {}) });
+    session = await sessionDriver.openSession({
+      ...(input.labels ? { labels: input.labels } : {}),
+      ...(socket ? { mounts: [socket.mount] } : {}),
+    });
   } catch (error) {
     await socket?.remove();
     throw new SandboxFailure(`the agent's sandbox could not start: ${(error as Error).message}`, { cause: error });
@@ -188,25 +225,57 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
     try {
       await session.restore(tar);
       await session.applyPreamble(
-        [environmentPreamble(), `export ${WORKSPACE_VARIABLE}="$PWD"`, ...Object.entries(ANSWER_ENV).map(([k, v]) => `export ${k}='${v}'`)].join('\n'),
+        [
+          environmentPreamble(),
+          `export ${WORKSPACE_VARIABLE}="$PWD"`,
+          ...Object.entries(ANSWER_ENV).map(([k, v]) => `export ${k}='${v}'`),
+        ].join('\n'),
       );
     } catch (error) {
-      throw new SandboxFailure(`the agent's sandbox could not be prepared: ${(error as Error).message}`, { cause: error });
+      throw new SandboxFailure(`the agent's sandbox could not be prepared: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const stateStep = sessionStateStep(repoCwd);
-    const state = await session.exec(stateStep.command, { cwd: repoCwd, maxOutputBytes: stateStep.maxOutputBytes, timeoutMs: 60_000 });
-    if (state.exitCode !== 0) throw new SandboxFailure(`the restored repository could not be read (exit ${state.exitCode}): ${state.stderr.slice(0, 300)}`);
+    const state = await session.exec(stateStep.command, {
+      cwd: repoCwd,
+      maxOutputBytes: stateStep.maxOutputBytes,
+      timeoutMs: 60_000,
+    });
+    if (state.exitCode !== 0)
+      throw new SandboxFailure(
+        `the restored repository could not be read (exit ${state.exitCode}): ${state.stderr.slice(0, 300)}`,
+      );
     const hashes = attemptHashes(fixture, snapshot, prompt, state.stdout);
     if (hashes.input !== hashes.expectedInput) {
       // Not the fixture's repository: HASH_MISMATCH, as for a single answer, before the agent is run.
-      return { attempt: hashMismatch(input, prompt, hashes, session, performance.now() - started), agent: null, prompt };
+      return {
+        attempt: hashMismatch(input, prompt, hashes, session, performance.now() - started),
+        agent: null,
+        prompt,
+      };
     }
     await session.exec(REFRESH_INDEXES, { cwd: repoCwd, timeoutMs: 60_000 });
 
-    const ctx = sessionToolContext({ session, repoDir: repoCwd, limits: config.limits, ...(input.signal ? { signal: input.signal } : {}) });
-    let run: { summary: TrajectorySummary; steps: TrajectoryStep[]; error: unknown; route: RouteMetadata | null; calls?: GatewayCallRecord[] };
+    const ctx = sessionToolContext({
+      session,
+      repoDir: repoCwd,
+      limits: config.limits,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    let run: {
+      summary: TrajectorySummary;
+      steps: TrajectoryStep[];
+      error: unknown;
+      route: RouteMetadata | null;
+      calls?: GatewayCallRecord[];
+    };
     if (thirdParty) {
-      await input.agent?.onStart?.({ agent: `${thirdParty.adapter.name}@${thirdParty.adapter.version}`, model: input.modelName, toolSet: thirdParty.adapter.name });
+      await input.agent?.onStart?.({
+        agent: `${thirdParty.adapter.name}@${thirdParty.adapter.version}`,
+        model: input.modelName,
+        toolSet: thirdParty.adapter.name,
+      });
       run = await runThirdPartyAgent({
         adapter: thirdParty.adapter,
         session,
@@ -240,31 +309,62 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
         ...(input.signal ? { signal: input.signal } : {}),
       });
     }
-    const record: AgentAttemptRecord = { summary: run.summary, steps: run.steps, scoredOn, error: run.error, route: run.route, ...(run.calls ? { calls: run.calls } : {}) };
+    const record: AgentAttemptRecord = {
+      summary: run.summary,
+      steps: run.steps,
+      scoredOn,
+      error: run.error,
+      route: run.route,
+      ...(run.calls ? { calls: run.calls } : {}),
+    };
     const loopTampering = input.signal?.aborted ? undefined : tamperingIn(run.error);
-    if (loopTampering) return { attempt: tampered(input, prompt, hashes, session, performance.now() - started, loopTampering), agent: record, prompt };
+    if (loopTampering)
+      return {
+        attempt: tampered(input, prompt, hashes, session, performance.now() - started, loopTampering),
+        agent: record,
+        prompt,
+      };
     if (!exitStatusIsScored(run.summary.exitStatus)) return { attempt: null, agent: record, prompt };
 
     const submission = run.summary.submission ?? '';
     const modelMs = run.summary.totals.modelMs;
-    const base = { fixture, snapshot, driver, outputMode: 'text' as const, prompt, modelMs, ...(input.labels ? { labels: input.labels } : {}) };
+    const base = {
+      fixture,
+      snapshot,
+      driver,
+      outputMode: 'text' as const,
+      prompt,
+      modelMs,
+      ...(input.labels ? { labels: input.labels } : {}),
+    };
     // The session the agent worked in is the sandbox that ran, for its whole life; an answer scored on
     // its text alone ran no other.
     const sessionMs = () => performance.now() - started;
     if (scoredOn === 'answer') {
       const attempt = await scoreAttempt({ ...base, output: submission });
-      return { attempt: attempt.sandbox.kind === 'none' ? withSession(attempt, sessionDriver, session, null, sessionMs()) : attempt, agent: record, prompt };
+      return {
+        attempt:
+          attempt.sandbox.kind === 'none' ? withSession(attempt, sessionDriver, session, null, sessionMs()) : attempt,
+        agent: record,
+        prompt,
+      };
     }
     try {
       if (fixture.scoring.type === 'resolved_file_blocks') {
         const names = Object.keys((fixture.scoring.expected_files ?? {}) as Record<string, unknown>);
-        const files = await Promise.all(names.map(async (n): Promise<[string, string | null]> => [n, await readLeftFile(ctx, n)]));
+        const files = await Promise.all(
+          names.map(async (n): Promise<[string, string | null]> => [n, await readLeftFile(ctx, n)]),
+        );
         const attempt = await scoreAttempt({ ...base, output: filesAsBlocks(files) });
         return { attempt: withSession(attempt, sessionDriver, session, null, sessionMs()), agent: record, prompt };
       }
       const evidence = await probeSession(input, session, submission, tar);
       const attempt = await scoreAttempt({ ...base, output: submission, recordedEvidence: evidence });
-      return { attempt: withSession(agentChecks(attempt, run.summary), sessionDriver, session, evidence, sessionMs()), agent: record, prompt };
+      return {
+        attempt: withSession(agentChecks(attempt, run.summary), sessionDriver, session, evidence, sessionMs()),
+        agent: record,
+        prompt,
+      };
     } catch (error) {
       // What the agent left broke the session's channel or the scorer's view when its repository was
       // read: its loop ends as tampering (a counted failure), and its trajectory says so.
@@ -273,7 +373,11 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
       const exit = sandboxExit('', tampering);
       return {
         attempt: tampered(input, prompt, hashes, session, sessionMs(), tampering),
-        agent: { ...record, summary: { ...record.summary, exitStatus: exit.status, exitDetail: exit.detail }, error: tampering },
+        agent: {
+          ...record,
+          summary: { ...record.summary, exitStatus: exit.status, exitDetail: exit.detail },
+          error: tampering,
+        },
         prompt,
       };
     }
@@ -290,7 +394,14 @@ export async function runAgentAttempt(input: AgentAttemptInput): Promise<{ attem
  * (the CLI's report and result file, the worker's rows) sees it as the failure it is, never as an
  * attempt that did not run.
  */
-function tampered(input: AgentAttemptInput, prompt: string, hashes: AttemptHashes, session: SandboxSession, durationMs: number, tampering: Error): AttemptResult {
+function tampered(
+  input: AgentAttemptInput,
+  prompt: string,
+  hashes: AttemptHashes,
+  session: SandboxSession,
+  durationMs: number,
+  tampering: Error,
+): AttemptResult {
   const error = `the agent's processes tampered with the sandbox: ${tampering.message}`;
   return unscored(input, { prompt, hashes, session, durationMs }, 'TAMPERING', error, error);
 }
@@ -299,9 +410,21 @@ function tampered(input: AgentAttemptInput, prompt: string, hashes: AttemptHashe
  * The restored repository is not the fixture's: the attempt ends HASH_MISMATCH unscored (as a single
  * answer's does in scoreAttempt), its hashes saying which input hash was found and which expected.
  */
-function hashMismatch(input: AgentAttemptInput, prompt: string, hashes: AttemptHashes, session: SandboxSession, durationMs: number): AttemptResult {
+function hashMismatch(
+  input: AgentAttemptInput,
+  prompt: string,
+  hashes: AttemptHashes,
+  session: SandboxSession,
+  durationMs: number,
+): AttemptResult {
   const error = hashMismatchError(hashes);
-  return unscored(input, { prompt, hashes, session, durationMs }, 'HASH_MISMATCH', error, `${error}; the agent was not run`);
+  return unscored(
+    input,
+    { prompt, hashes, session, durationMs },
+    'HASH_MISMATCH',
+    error,
+    `${error}; the agent was not run`,
+  );
 }
 
 /** An attempt that ends without its scorer's checks: one failed check saying why, and the session that ran. */
@@ -330,13 +453,26 @@ function unscored(
     scoredText: '',
     error,
     hashes: ran.hashes,
-    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: ran.session.id, evidence: { answer: [], probes: {} }, durationMs },
+    sandbox: {
+      kind: d.driver,
+      image: d.image,
+      imageId: d.imageId,
+      isolated: d.isolated,
+      sandboxId: ran.session.id,
+      evidence: { answer: [], probes: {} },
+      durationMs,
+    },
     timings: { totalMs: durationMs, scoreMs: 0 },
   };
 }
 
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */
-async function probeSession(input: AgentAttemptInput, session: SandboxSession, submission: string, tar: Buffer): Promise<SandboxEvidence> {
+async function probeSession(
+  input: AgentAttemptInput,
+  session: SandboxSession,
+  submission: string,
+  tar: Buffer,
+): Promise<SandboxEvidence> {
   const { fixture, snapshot } = input;
   const plan = getScorer(fixture.scoring.type).plan(fixture, submission);
   if (plan) {
@@ -346,7 +482,11 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
     // processes after its last command.
     // Its stderr names the forged objects it found, if any.
     const { thenPython, timeoutMs } = lookupConfigStep(plan, '.', builtGitFiles(tar, snapshot.repoDir));
-    const prepared = await session.exec('python3 -I -S -', { cwd: snapshot.repoDir, stdin: thenPython ?? '', timeoutMs: timeoutMs ?? 60_000 });
+    const prepared = await session.exec('python3 -I -S -', {
+      cwd: snapshot.repoDir,
+      stdin: thenPython ?? '',
+      timeoutMs: timeoutMs ?? 60_000,
+    });
     const unprepared = scorerViewTampering([{ id: 'lookup.config', ...prepared }]);
     if (unprepared) throw new TamperingError(unprepared);
   }
@@ -355,7 +495,17 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
     ...(plan?.env ? { env: plan.env } : {}),
     groups: [
       // Each look-up with the fixed environment.
-      { stopOnFailure: false, steps: plan ? lookupSteps(plan, '.').map((p) => ({ id: p.id, command: p.command, env: p.env!, ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) })) : [] },
+      {
+        stopOnFailure: false,
+        steps: plan
+          ? lookupSteps(plan, '.').map((p) => ({
+              id: p.id,
+              command: p.command,
+              env: p.env!,
+              ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}),
+            }))
+          : [],
+      },
       { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after', env: lookupEnvironment() }] },
     ],
   });
@@ -373,11 +523,25 @@ async function probeSession(input: AgentAttemptInput, session: SandboxSession, s
  * The session the attempt ran and was scored in, instead of scoreAttempt's "no sandbox" for recorded
  * evidence; its duration is the session's, from its start to the scorer's end.
  */
-function withSession(attempt: AttemptResult, driver: SandboxDriver, session: SandboxSession, evidence: SandboxEvidence | null, durationMs: number): AttemptResult {
+function withSession(
+  attempt: AttemptResult,
+  driver: SandboxDriver,
+  session: SandboxSession,
+  evidence: SandboxEvidence | null,
+  durationMs: number,
+): AttemptResult {
   const d = driver.describe();
   return {
     ...attempt,
-    sandbox: { kind: d.driver, image: d.image, imageId: d.imageId, isolated: d.isolated, sandboxId: session.id, evidence: evidence ?? { answer: [], probes: {} }, durationMs: Math.round(durationMs) },
+    sandbox: {
+      kind: d.driver,
+      image: d.image,
+      imageId: d.imageId,
+      isolated: d.isolated,
+      sandboxId: session.id,
+      evidence: evidence ?? { answer: [], probes: {} },
+      durationMs: Math.round(durationMs),
+    },
   };
 }
 
@@ -387,7 +551,11 @@ function agentChecks(attempt: AttemptResult, summary: TrajectorySummary): Attemp
     ...attempt,
     checks: attempt.checks.map((c) =>
       c.check === 'answer commands (not decisive)'
-        ? { check: 'agent actions (not decisive)', ok: true, detail: `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} step(s) (${summary.exitStatus}); assertions checked on the repository it left` }
+        ? {
+            check: 'agent actions (not decisive)',
+            ok: true,
+            detail: `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} step(s) (${summary.exitStatus}); assertions checked on the repository it left`,
+          }
         : c,
     ),
   };
@@ -405,11 +573,37 @@ export function agentResponse(record: AgentAttemptRecord, modelName: string): Co
     output: s.submission ?? '',
     qualityFailure: null,
     reasoning: null,
-    usage: { inputTokens: t.inputTokens, outputTokens: t.outputTokens, reasoningTokens: t.reasoningTokens, totalTokens: t.totalTokens },
-    cost: t.costUsd === null ? UNKNOWN_COST : t.costEstimated ? { source: 'estimated', usd: t.costUsd, priceDate: 'various' } : { source: 'provider', usd: t.costUsd },
+    usage: {
+      inputTokens: t.inputTokens,
+      outputTokens: t.outputTokens,
+      reasoningTokens: t.reasoningTokens,
+      totalTokens: t.totalTokens,
+    },
+    cost:
+      t.costUsd === null
+        ? UNKNOWN_COST
+        : t.costEstimated
+          ? { source: 'estimated', usd: t.costUsd, priceDate: 'various' }
+          : { source: 'provider', usd: t.costUsd },
     apiDurationMs: t.modelMs,
-    route: record.route ?? { provider: 'agent', profile: 'builtin', baseUrl: null, requestedModel: modelName, servedModel: null, responseId: null, upstreamProvider: null, simulated: false },
-    requestConfig: { mode: 'agent', toolSet: s.toolSet, protocol: s.protocol, exitStatus: s.exitStatus, steps: s.steps, toolCalls: t.toolCalls },
+    route: record.route ?? {
+      provider: 'agent',
+      profile: 'builtin',
+      baseUrl: null,
+      requestedModel: modelName,
+      servedModel: null,
+      responseId: null,
+      upstreamProvider: null,
+      simulated: false,
+    },
+    requestConfig: {
+      mode: 'agent',
+      toolSet: s.toolSet,
+      protocol: s.protocol,
+      exitStatus: s.exitStatus,
+      steps: s.steps,
+      toolCalls: t.toolCalls,
+    },
     retries: [],
     transcript: [
       { role: 'system', content: s.systemPrompt },

@@ -14,6 +14,11 @@ export interface AgentExit {
  */
 export function sandboxExit(detail: string, error: unknown): AgentExit {
   const tampering = tamperingIn(error);
-  if (tampering) return { status: 'tampering', detail: `the agent's processes tampered with the sandbox: ${tampering.message}`, error: tampering };
+  if (tampering)
+    return {
+      status: 'tampering',
+      detail: `the agent's processes tampered with the sandbox: ${tampering.message}`,
+      error: tampering,
+    };
   return { status: 'sandbox_error', detail, error };
 }

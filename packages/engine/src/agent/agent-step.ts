@@ -1,4 +1,12 @@
-import { sumStepUsage, type AgentConfig, type StepUsage, type ToolCallResult, type ToolContext, type ToolSet, type TrajectoryStep } from '@gitbench/core';
+import {
+  sumStepUsage,
+  type AgentConfig,
+  type StepUsage,
+  type ToolCallResult,
+  type ToolContext,
+  type ToolSet,
+  type TrajectoryStep,
+} from '@gitbench/core';
 import type { AgentChatResult, AgentMessage, AgentModel, AgentWireProtocol, RouteMetadata } from '@gitbench/providers';
 import { sandboxExit, type AgentExit } from './agent-exit';
 import { agentSystemPrompt, continueMessage } from './agent-prompt';
@@ -49,8 +57,16 @@ export interface AgentLoop {
 
 function stepUsage(r: AgentChatResult): StepUsage {
   const { inputTokens, outputTokens, reasoningTokens } = r.usage;
-  const totalTokens = r.usage.totalTokens ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null);
-  return { inputTokens, outputTokens, reasoningTokens, totalTokens, costUsd: r.cost.usd, costEstimated: r.cost.source === 'estimated' };
+  const totalTokens =
+    r.usage.totalTokens ?? (inputTokens !== null && outputTokens !== null ? inputTokens + outputTokens : null);
+  return {
+    inputTokens,
+    outputTokens,
+    reasoningTokens,
+    totalTokens,
+    costUsd: r.cost.usd,
+    costEstimated: r.cost.source === 'estimated',
+  };
 }
 
 /**
@@ -89,7 +105,14 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   const modelMs = Math.max(0, now() - stepStarted);
   const turn = parseTurn(reply, loop.protocol, loop.steps.length);
   const executed = await executeCalls(
-    { toolSet: input.toolSet, ctx: input.ctx, limits, deadline: loop.deadline, now, throwIfCancelled: loop.throwIfCancelled },
+    {
+      toolSet: input.toolSet,
+      ctx: input.ctx,
+      limits,
+      deadline: loop.deadline,
+      now,
+      throwIfCancelled: loop.throwIfCancelled,
+    },
     turn.calls,
     reply.finishReason,
   );
@@ -148,14 +171,33 @@ function judgeFormat(loop: AgentLoop, reply: AgentChatResult, turn: ParsedTurn, 
   loop.strikes = formatStrike ? loop.strikes + 1 : 0;
   const runtimeNote = formatStrike ? continueMessage(loop.protocol, turn.strikeWhy ?? 'no tool call') : null;
   if (loop.strikes < MAX_FORMAT_STRIKES) return { formatStrike, runtimeNote };
-  return { formatStrike, runtimeNote, exit: { status: 'format_errors', detail: `${loop.strikes} turns in a row without a usable tool call` } satisfies AgentExit };
+  return {
+    formatStrike,
+    runtimeNote,
+    exit: {
+      status: 'format_errors',
+      detail: `${loop.strikes} turns in a row without a usable tool call`,
+    } satisfies AgentExit,
+  };
 }
 
 /** The conversation goes on with this turn and every call's answer (one answer under the text protocol). */
-function appendTurn(messages: AgentMessage[], reply: AgentChatResult, turn: ParsedTurn, results: ToolCallResult[], runtimeNote: string | null) {
+function appendTurn(
+  messages: AgentMessage[],
+  reply: AgentChatResult,
+  turn: ParsedTurn,
+  results: ToolCallResult[],
+  runtimeNote: string | null,
+) {
   const { channel, calls } = turn;
-  messages.push({ role: 'assistant', content: reply.content, reasoning: reply.reasoning, ...(channel !== 'text' && calls.length > 0 ? { toolCalls: calls } : {}) });
-  if (channel === 'text' && calls.length > 0) messages.push({ role: 'tool', callId: calls[0]!.id, name: calls[0]!.name, content: results[0]!.output });
+  messages.push({
+    role: 'assistant',
+    content: reply.content,
+    reasoning: reply.reasoning,
+    ...(channel !== 'text' && calls.length > 0 ? { toolCalls: calls } : {}),
+  });
+  if (channel === 'text' && calls.length > 0)
+    messages.push({ role: 'tool', callId: calls[0]!.id, name: calls[0]!.name, content: results[0]!.output });
   else for (const r of results) messages.push({ role: 'tool', callId: r.callId, name: r.name, content: r.output });
   if (runtimeNote) messages.push({ role: 'user', content: runtimeNote });
 }
@@ -167,7 +209,9 @@ function limitReached(loop: AgentLoop, timeStoppedCalls: boolean): AgentExit | n
   const tokens = totals.totalTokens ?? loop.steps.reduce((t, s) => t + (s.usage.totalTokens ?? 0), 0);
   const cost = loop.steps.reduce((t, s) => t + (s.usage.costUsd ?? 0), 0);
   if (tokens >= limits.maxTokens) return { status: 'token_limit', detail: `${tokens} of ${limits.maxTokens} tokens` };
-  if (limits.maxCostUsd !== null && cost >= limits.maxCostUsd) return { status: 'cost_limit', detail: `$${cost.toFixed(4)} of $${limits.maxCostUsd}` };
-  if (timeStoppedCalls || loop.now() >= loop.deadline) return { status: 'time_limit', detail: `${limits.maxWallMs} ms` };
+  if (limits.maxCostUsd !== null && cost >= limits.maxCostUsd)
+    return { status: 'cost_limit', detail: `$${cost.toFixed(4)} of $${limits.maxCostUsd}` };
+  if (timeStoppedCalls || loop.now() >= loop.deadline)
+    return { status: 'time_limit', detail: `${limits.maxWallMs} ms` };
   return null;
 }

@@ -42,7 +42,15 @@ export interface BuiltinAgentInput {
 
 type Turn = { calls: { name: string; args: Record<string, unknown> }[]; text?: string } | { calls: []; text: string };
 
-const EXPLORE = ['git status --short --branch', 'git log --oneline -n 10', 'git branch -a', 'ls -la', 'git stash list', 'git diff --stat', 'git log --all --graph --oneline -n 15'];
+const EXPLORE = [
+  'git status --short --branch',
+  'git log --oneline -n 10',
+  'git branch -a',
+  'ls -la',
+  'git stash list',
+  'git diff --stat',
+  'git log --all --graph --oneline -n 15',
+];
 const MISTAKES = ['git show no-such-ref', 'cat no-such-file.txt', 'git checkout definitely-missing-branch'];
 
 function b64(text: string): string {
@@ -60,10 +68,14 @@ function referenceTurns(fixture: Fixture, reference: string, toolSet: ToolSet): 
   if (ownCalls && ownCalls.every((c) => findTool(toolSet, c.name))) return ownCalls.map((c) => ({ calls: [c] }));
   if (fixture.scoring.type === 'resolved_file_blocks' && hasWrite) {
     const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
-    return Object.entries(files).map(([path, content]) => ({ calls: [{ name: 'write_file', args: { path, content } }] }));
+    return Object.entries(files).map(([path, content]) => ({
+      calls: [{ name: 'write_file', args: { path, content } }],
+    }));
   }
   if (!hasBash) return turns;
-  return referenceShellCommands(fixture, reference).map((command) => ({ calls: [{ name: 'bash', args: { command } }] }));
+  return referenceShellCommands(fixture, reference).map((command) => ({
+    calls: [{ name: 'bash', args: { command } }],
+  }));
 }
 
 /**
@@ -75,17 +87,34 @@ export function referenceShellCommands(fixture: Fixture, reference: string): str
   if (agentScoredOn(fixture) !== 'repository') return [];
   if (fixture.scoring.type === 'resolved_file_blocks') {
     const files = (fixture.scoring.expected_files ?? {}) as Record<string, string>;
-    return Object.entries(files).map(([path, content]) => `printf %s '${b64(content)}' | base64 -d > ${shellQuote(path)}`);
+    return Object.entries(files).map(
+      ([path, content]) => `printf %s '${b64(content)}' | base64 -d > ${shellQuote(path)}`,
+    );
   }
   return getScorer(fixture.scoring.type).plan(fixture, reference)?.answerCommands ?? [];
 }
 
 function route(kind: string, simulated: boolean): RouteMetadata {
-  return { provider: kind, profile: 'builtin', baseUrl: null, requestedModel: kind, servedModel: null, responseId: null, upstreamProvider: null, simulated };
+  return {
+    provider: kind,
+    profile: 'builtin',
+    baseUrl: null,
+    requestedModel: kind,
+    servedModel: null,
+    responseId: null,
+    upstreamProvider: null,
+    simulated,
+  };
 }
 
 /** A scripted agent: each chat() answers the next turn; past the script it submits again. */
-function scripted(name: string, kind: string, turns: Turn[], simulated: boolean, tokens?: (turn: number) => { input: number; output: number }): AgentModel {
+function scripted(
+  name: string,
+  kind: string,
+  turns: Turn[],
+  simulated: boolean,
+  tokens?: (turn: number) => { input: number; output: number },
+): AgentModel {
   let next = 0;
   return {
     name,
@@ -95,12 +124,18 @@ function scripted(name: string, kind: string, turns: Turn[], simulated: boolean,
       const n = next++;
       const turn: Turn = turns[Math.min(n, turns.length - 1)] ?? { calls: [{ name: 'submit', args: { answer: '' } }] };
       let content: string | null = turn.text ?? null;
-      let toolCalls: AgentToolCall[] = turn.calls.map((c, i) => ({ id: `${kind}_${n}_${i}`, name: c.name, arguments: JSON.stringify(c.args) }));
+      let toolCalls: AgentToolCall[] = turn.calls.map((c, i) => ({
+        id: `${kind}_${n}_${i}`,
+        name: c.name,
+        arguments: JSON.stringify(c.args),
+      }));
       if (request.protocol === 'text' && toolCalls.length > 0) {
         const c = turn.calls[0]!;
         const block =
           callAsTextBlock(c.name, c.args) ??
-          (c.name === 'write_file' ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s '${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'` : 'true');
+          (c.name === 'write_file'
+            ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s '${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'`
+            : 'true');
         content = textProtocolReply(content, block);
         toolCalls = [];
       }
@@ -126,7 +161,8 @@ const submit = (answer: string): Turn => ({ calls: [{ name: 'submit', args: { an
 
 export function oracleAgent(input: BuiltinAgentInput): AgentModel {
   const turns: Turn[] = [];
-  if (findTool(input.toolSet, 'bash')) turns.push({ calls: [{ name: 'bash', args: { command: 'git status --short --branch' } }] });
+  if (findTool(input.toolSet, 'bash'))
+    turns.push({ calls: [{ name: 'bash', args: { command: 'git status --short --branch' } }] });
   turns.push(...referenceTurns(input.fixture, input.reference, input.toolSet), submit(input.reference));
   return scripted('oracle', 'oracle', turns, false);
 }
@@ -156,9 +192,13 @@ export function simulatedAgent(seed: string, input: BuiltinAgentInput): AgentMod
   }
   const reference = referenceTurns(input.fixture, input.reference, input.toolSet);
   if (correct) turns.push(...reference, submit(input.reference));
-  else if (reference.length > 1 && u('partial') < 0.5) turns.push(...reference.slice(0, Math.floor(reference.length / 2)), submit(''));
+  else if (reference.length > 1 && u('partial') < 0.5)
+    turns.push(...reference.slice(0, Math.floor(reference.length / 2)), submit(''));
   else turns.push(submit('I could not find it.'));
-  return scripted(`simulated (seed ${seed})`, 'simulated', turns, true, (n) => ({ input: 900 + 350 * n, output: 40 + Math.floor(u('out', n) * 160) }));
+  return scripted(`simulated (seed ${seed})`, 'simulated', turns, true, (n) => ({
+    input: 900 + 350 * n,
+    output: 40 + Math.floor(u('out', n) * 160),
+  }));
 }
 
 /** The built-in agent a model id names, or null for a real model (which brings its own AgentModel). */

@@ -21,13 +21,20 @@ export const NOT_RUN_SUBMITTED = 'Not run: the task was already submitted in thi
 export const NOT_RUN_TIME = 'Not run: the time limit was reached.';
 
 function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues.map((i) => (i.path.length > 0 ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+  return error.issues
+    .map((i) => (i.path.length > 0 ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+    .join('; ');
 }
 
 /** The arguments of one call, validated against its tool, or why not (sent back to the model, never `{}`). */
-export function validateCall(toolSet: ToolSet, call: AgentToolCall, finishReason: string | null): { tool: Tool; args: unknown } | { error: string } {
+export function validateCall(
+  toolSet: ToolSet,
+  call: AgentToolCall,
+  finishReason: string | null,
+): { tool: Tool; args: unknown } | { error: string } {
   const tool = findTool(toolSet, call.name);
-  if (!tool) return { error: `unknown tool '${call.name}'; the tools are ${toolSet.tools.map((t) => t.name).join(', ')}` };
+  if (!tool)
+    return { error: `unknown tool '${call.name}'; the tools are ${toolSet.tools.map((t) => t.name).join(', ')}` };
   const cut = finishReason === 'length' ? ' (your reply was cut at the output token limit)' : '';
   let parsed: unknown;
   if (call.arguments.trim() === '') return { error: `no arguments given for ${tool.name}; send a JSON object${cut}` };
@@ -36,7 +43,8 @@ export function validateCall(toolSet: ToolSet, call: AgentToolCall, finishReason
   } catch (e) {
     return { error: `the arguments of ${tool.name} are not valid JSON: ${(e as Error).message}${cut}` };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: `the arguments of ${tool.name} must be a JSON object` };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { error: `the arguments of ${tool.name} must be a JSON object` };
   const checked = tool.args.safeParse(parsed);
   if (!checked.success) return { error: `invalid arguments for ${tool.name}: ${describeIssues(checked.error)}` };
   return { tool, args: checked.data };
@@ -70,16 +78,42 @@ export interface ExecutedCalls {
  * validated against its tool first, and every call id gets an answer, a refusal or an error included.
  * After a submit, the time limit or a broken sandbox, the remaining calls are answered as not run.
  */
-export async function executeCalls(x: ExecuteContext, calls: readonly AgentToolCall[], finishReason: string | null): Promise<ExecutedCalls> {
-  const out: ExecutedCalls = { toolCalls: [], results: [], toolMs: 0, ran: 0, exit: null, submission: null, stopCalls: null };
+export async function executeCalls(
+  x: ExecuteContext,
+  calls: readonly AgentToolCall[],
+  finishReason: string | null,
+): Promise<ExecutedCalls> {
+  const out: ExecutedCalls = {
+    toolCalls: [],
+    results: [],
+    toolMs: 0,
+    ran: 0,
+    exit: null,
+    submission: null,
+    stopCalls: null,
+  };
   for (const call of calls) {
-    const record: ToolCallRecord = { id: call.id, name: call.name, rawArguments: call.arguments, arguments: null, parseError: null };
+    const record: ToolCallRecord = {
+      id: call.id,
+      name: call.name,
+      rawArguments: call.arguments,
+      arguments: null,
+      parseError: null,
+    };
     out.toolCalls.push(record);
     const answer = (output: string, isError: boolean, extra: Partial<ToolCallResult> = {}): void => {
       const capped = capHeadTail(output, x.limits.maxToolOutputBytes);
       out.results.push({
-        callId: call.id, name: call.name, isError, exitCode: null, timedOut: false, durationMs: 0,
-        output: capped.text, outputBytes: capped.bytes, truncatedBytes: capped.truncatedBytes, ...extra,
+        callId: call.id,
+        name: call.name,
+        isError,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        output: capped.text,
+        outputBytes: capped.bytes,
+        truncatedBytes: capped.truncatedBytes,
+        ...extra,
       });
     };
     if (out.stopCalls) {
@@ -118,7 +152,11 @@ export async function executeCalls(x: ExecuteContext, calls: readonly AgentToolC
     const durationMs = Math.max(0, x.now() - t0);
     out.toolMs += durationMs;
     out.ran++;
-    const capped = capHeadTail(res.output, x.limits.maxToolOutputBytes, checked.tool.truncationHint ?? DEFAULT_TRUNCATION_HINT);
+    const capped = capHeadTail(
+      res.output,
+      x.limits.maxToolOutputBytes,
+      checked.tool.truncationHint ?? DEFAULT_TRUNCATION_HINT,
+    );
     const fullBytes = res.outputBytes ?? capped.bytes;
     out.results.push({
       callId: call.id,

@@ -13,7 +13,11 @@ export interface ParsedTurn {
  * Reads a turn's calls, as mini-swe-agent's parse_action does: native tool calls first, then calls
  * leaked into the text as <tool_call> blocks, then (under the text protocol) the one action the text names.
  */
-export function parseTurn(reply: { content: string | null; toolCalls: AgentToolCall[] }, protocol: AgentWireProtocol, stepIndex: number): ParsedTurn {
+export function parseTurn(
+  reply: { content: string | null; toolCalls: AgentToolCall[] },
+  protocol: AgentWireProtocol,
+  stepIndex: number,
+): ParsedTurn {
   const content = reply.content;
   if (reply.toolCalls.length > 0) return { channel: 'native', calls: reply.toolCalls, strikeWhy: null };
   const leaked = content?.includes('<tool_call>') ? parseLeakedToolCalls(content, `leaked_${stepIndex}`) : null;
@@ -27,5 +31,11 @@ function textAction(content: string | null, stepIndex: number): ParsedTurn {
   const parsed = parseTextProtocol(content);
   if (!parsed.ok) return { channel: 'text', calls: [], strikeWhy: parsed.error };
   const args = parsed.kind === 'bash' ? { command: parsed.command } : { answer: parsed.answer };
-  return { channel: 'text', calls: [{ id: `text_${stepIndex}_0`, name: parsed.kind === 'bash' ? 'bash' : 'submit', arguments: JSON.stringify(args) }], strikeWhy: null };
+  return {
+    channel: 'text',
+    calls: [
+      { id: `text_${stepIndex}_0`, name: parsed.kind === 'bash' ? 'bash' : 'submit', arguments: JSON.stringify(args) },
+    ],
+    strikeWhy: null,
+  };
 }

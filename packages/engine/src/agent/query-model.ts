@@ -1,5 +1,11 @@
 import { ConfigurationError, type ToolSet } from '@gitbench/core';
-import { TOOLS_UNSUPPORTED, type AgentChatResult, type AgentMessage, type AgentModel, type AgentWireProtocol } from '@gitbench/providers';
+import {
+  TOOLS_UNSUPPORTED,
+  type AgentChatResult,
+  type AgentMessage,
+  type AgentModel,
+  type AgentWireProtocol,
+} from '@gitbench/providers';
 import type { AgentExit } from './agent-exit';
 
 export interface QueryInput {
@@ -29,13 +35,25 @@ export async function queryModel(q: QueryInput): Promise<QueryOutcome> {
   const timer = setTimeout(() => wall.abort(new Error('time limit')), Math.max(0, q.deadline - q.now()));
   const signal = q.signal ? AbortSignal.any([q.signal, wall.signal]) : wall.signal;
   try {
-    const tools = q.protocol === 'native' ? q.toolSet.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) : [];
-    return { reply: await q.model.chat({ model: q.modelName, messages: q.messages, tools, protocol: q.protocol, signal }) };
+    const tools =
+      q.protocol === 'native'
+        ? q.toolSet.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
+        : [];
+    return {
+      reply: await q.model.chat({ model: q.modelName, messages: q.messages, tools, protocol: q.protocol, signal }),
+    };
   } catch (error) {
     q.throwIfCancelled();
-    if (wall.signal.aborted) return { exit: { status: 'time_limit', detail: `${q.maxWallMs} ms (during a model call)` } };
+    if (wall.signal.aborted)
+      return { exit: { status: 'time_limit', detail: `${q.maxWallMs} ms (during a model call)` } };
     // The endpoint refuses tools: the same turn again under the text protocol.
-    if (error instanceof ConfigurationError && error.code === TOOLS_UNSUPPORTED && q.configured === 'auto' && q.protocol === 'native') return { switchToText: true };
+    if (
+      error instanceof ConfigurationError &&
+      error.code === TOOLS_UNSUPPORTED &&
+      q.configured === 'auto' &&
+      q.protocol === 'native'
+    )
+      return { switchToText: true };
     return { exit: { status: 'model_error', detail: (error as Error)?.message ?? String(error), error } };
   } finally {
     clearTimeout(timer);

@@ -9,7 +9,10 @@ export interface RepoStateReader {
 
 /** Where the reader runs its one command: the attempt's tool context, or an observer beside a running agent. */
 export interface RepoStateExec {
-  exec(command: string, options: { timeoutMs: number; maxOutputBytes: number; env: Record<string, string> }): Promise<{ stdout: string; timedOut: boolean }>;
+  exec(
+    command: string,
+    options: { timeoutMs: number; maxOutputBytes: number; env: Record<string, string> },
+  ): Promise<{ stdout: string; timedOut: boolean }>;
 }
 
 export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
@@ -17,7 +20,11 @@ export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
   return {
     async read() {
       // With the look-ups' environment: the host's read runs no hook or fsmonitor of the agent's.
-      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024, env: lookupEnvironment() });
+      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), {
+        timeoutMs: 30_000,
+        maxOutputBytes: 4 * 1024 * 1024,
+        env: lookupEnvironment(),
+      });
       if (r.timedOut) return null;
       const next = parseRepoState(r.stdout, previous);
       if (next) previous = next;

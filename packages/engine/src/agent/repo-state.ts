@@ -71,7 +71,11 @@ function sections(stdout: string): Map<string, string> {
 const CONFLICT_CODES = new Set(['DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU']);
 
 /** Reads the script's output; null when the directory is no longer a repository. */
-export function parseRepoState(stdout: string, previous: RepoSnapshot | null, diffBytes = DEFAULT_DIFF_BYTES): RepoSnapshot | null {
+export function parseRepoState(
+  stdout: string,
+  previous: RepoSnapshot | null,
+  diffBytes = DEFAULT_DIFF_BYTES,
+): RepoSnapshot | null {
   const s = sections(stdout);
   if (s.has('nogit') || !s.has('head')) return null;
   const line = (name: string) => (s.get(name) ?? '').trim();
@@ -115,7 +119,10 @@ export function parseRepoState(stdout: string, previous: RepoSnapshot | null, di
   const nl = diffSection.indexOf('\n');
   const total = nl < 0 ? 0 : Number(diffSection.slice(0, nl).trim()) || 0;
   const kept = nl < 0 ? '' : diffSection.slice(nl + 1);
-  const shown = total > diffBytes ? capHeadTail(kept, diffBytes).text + `\n[... diff cut: ${total - diffBytes} more bytes ...]` : kept;
+  const shown =
+    total > diffBytes
+      ? capHeadTail(kept, diffBytes).text + `\n[... diff cut: ${total - diffBytes} more bytes ...]`
+      : kept;
   return {
     tree,
     refs,

@@ -37,7 +37,9 @@ export function sessionToolContext(input: SessionToolContextInput): ToolContext 
         maxOutputBytes: options.maxOutputBytes ?? limits.maxToolOutputBytes,
         drainBytes: DRAIN_BYTES,
         ...(options.env ? { env: options.env } : {}),
-        ...(options.stdin !== undefined ? { stdin: typeof options.stdin === 'string' ? options.stdin : Buffer.from(options.stdin) } : {}),
+        ...(options.stdin !== undefined
+          ? { stdin: typeof options.stdin === 'string' ? options.stdin : Buffer.from(options.stdin) }
+          : {}),
       });
       return { ...toExecRecord({ ...r, id: 'tool', command }), stdoutBytes: r.stdoutBytes, stderrBytes: r.stderrBytes };
     },

@@ -35,22 +35,44 @@ const AGENT_DRAIN_BYTES = 64 * 1024 * 1024;
 const WALL_GRACE_MS = 15_000;
 
 /** A directory on the host for one attempt's gateway socket, mounted into its container. */
-export async function gatewaySocketDir(root = os.tmpdir()): Promise<{ dir: string; mount: SandboxMount; remove: () => Promise<void> }> {
+export async function gatewaySocketDir(
+  root = os.tmpdir(),
+): Promise<{ dir: string; mount: SandboxMount; remove: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(root, 'gitbench-gw-'));
   // The agent runs as another uid in the container: it must reach the socket, which the gateway makes 0666.
   await chmod(dir, 0o755);
-  return { dir, mount: { hostPath: dir, containerPath: GATEWAY_SOCKET_DIR, readOnly: true }, remove: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    mount: { hostPath: dir, containerPath: GATEWAY_SOCKET_DIR, readOnly: true },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Who answers the agent's calls: the built-in oracle or nop, or the target's provider (its key stays here). */
-export function gatewayBackend(modelName: string, model: Pick<Provider, 'name'> & Partial<Pick<Provider, 'chat'>>, adapter: AgentAdapter, fixture: Fixture, reference: string): GatewayBackend {
+export function gatewayBackend(
+  modelName: string,
+  model: Pick<Provider, 'name'> & Partial<Pick<Provider, 'chat'>>,
+  adapter: AgentAdapter,
+  fixture: Fixture,
+  reference: string,
+): GatewayBackend {
   if (modelName === 'oracle') {
     const answer = agentScoredOn(fixture) === 'answer';
-    return { kind: 'builtin', model: 'oracle', commands: referenceShellCommands(fixture, reference), finalText: answer ? reference : 'Done.', shellTool: adapter.shellTool };
+    return {
+      kind: 'builtin',
+      model: 'oracle',
+      commands: referenceShellCommands(fixture, reference),
+      finalText: answer ? reference : 'Done.',
+      shellTool: adapter.shellTool,
+    };
   }
   if (modelName === 'nop') return { kind: 'builtin', model: 'nop', finalText: '' };
   const chat = model.chat;
-  if (!chat) throw new ConfigurationError('no_agent_side', `${model.name} cannot drive a third-party agent (it has no tool-calling side); use a provider model, oracle or nop.`);
+  if (!chat)
+    throw new ConfigurationError(
+      'no_agent_side',
+      `${model.name} cannot drive a third-party agent (it has no tool-calling side); use a provider model, oracle or nop.`,
+    );
   return { kind: 'provider', model: modelName, chat: (request) => chat.call(model, request) };
 }
 
@@ -61,17 +83,31 @@ export function gatewayBackend(modelName: string, model: Pick<Provider, 'name'> 
  */
 function observerReader(session: SandboxSession, repoDir: string): RepoStateReader {
   const observe = session.observe;
-  if (!observe) throw new SandboxFailure('this sandbox driver cannot read a repository beside a running agent; third-party agents need the Docker driver');
+  if (!observe)
+    throw new SandboxFailure(
+      'this sandbox driver cannot read a repository beside a running agent; third-party agents need the Docker driver',
+    );
   const stateDir = `/tmp/gitbench-observer-${randomUUID()}`;
   const env = lookupEnvironment();
   const n = Number(env.GIT_CONFIG_COUNT ?? 0);
-  const observerEnv = { ...env, GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.directory', [`GIT_CONFIG_VALUE_${n}`]: '*', TMPDIR: stateDir };
+  const observerEnv = {
+    ...env,
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: 'safe.directory',
+    [`GIT_CONFIG_VALUE_${n}`]: '*',
+    TMPDIR: stateDir,
+  };
   let made: Promise<unknown> | null = null;
   return repoStateReader({
     async exec(command, options) {
       made ??= observe(`mkdir -m 700 ${stateDir}`, { timeoutMs: 10_000 });
       await made;
-      return observe(command, { cwd: repoDir, env: { ...options.env, ...observerEnv }, timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes });
+      return observe(command, {
+        cwd: repoDir,
+        env: { ...options.env, ...observerEnv },
+        timeoutMs: options.timeoutMs,
+        maxOutputBytes: options.maxOutputBytes,
+      });
     },
   });
 }
@@ -154,7 +190,13 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   let result: Awaited<ReturnType<SandboxSession['exec']>> | null = null;
   let failure: unknown = null;
   try {
-    const invocation = agentInvocation(adapter, { model: input.modelName, prompt: input.taskPrompt, limits, home: '/home/sandbox', workdir: repoAbs });
+    const invocation = agentInvocation(adapter, {
+      model: input.modelName,
+      prompt: input.taskPrompt,
+      limits,
+      home: '/home/sandbox',
+      workdir: repoAbs,
+    });
     for (const file of invocation.files) await session.writeFile(file.path, file.content);
     result = await session.exec(invocation.command, {
       cwd: repoAbs,

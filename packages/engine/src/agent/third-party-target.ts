@@ -28,9 +28,15 @@ export interface AgentTargetOptions {
  * A third-party agent ready to run attempts: its image built on demand (once; the tag names its
  * content) and a Docker driver on that image, whose description is what each attempt records.
  */
-export async function openAgentTarget(name: string, opts: AgentTargetOptions): Promise<ThirdPartyAgentTarget & { image: string; built: boolean }> {
+export async function openAgentTarget(
+  name: string,
+  opts: AgentTargetOptions,
+): Promise<ThirdPartyAgentTarget & { image: string; built: boolean }> {
   const adapter = findAgent(name);
-  const image = await buildAgentImage(adapter, { sandboxImage: opts.sandboxImage, stagingRoot: path.join(opts.stateDir, 'agent-staging') });
+  const image = await buildAgentImage(adapter, {
+    sandboxImage: opts.sandboxImage,
+    stagingRoot: path.join(opts.stateDir, 'agent-staging'),
+  });
   const driver = await new DockerSandboxDriver({
     image: image.tag,
     ...(opts.labels ? { labels: opts.labels } : {}),

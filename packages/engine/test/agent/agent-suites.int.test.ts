@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentScoredOn, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
-import { buildFixtureRepositories, executeAttempt, loadSuiteDir, mapPool, type AttemptRun, type FixtureSnapshot } from '../../src';
+import {
+  buildFixtureRepositories,
+  executeAttempt,
+  loadSuiteDir,
+  mapPool,
+  type AttemptRun,
+  type FixtureSnapshot,
+} from '../../src';
 import { UPSTREAM_FIXTURES } from '../../../core/test/fixtures/upstream-data';
 import { useTestDriver } from '../test-driver';
 
@@ -31,7 +38,8 @@ function sample(fixtures: Fixture[]): Fixture[] {
 }
 
 /** Whether the oracle's own trajectory changed the repository (a diff or a moved ref at some step). */
-const changedRepository = (run: AttemptRun) => run.agent!.steps.some((s) => s.repo !== null && (s.repo.diffBytes > 0 || s.repo.refsChanged.length > 0));
+const changedRepository = (run: AttemptRun) =>
+  run.agent!.steps.some((s) => s.repo !== null && (s.repo.diffBytes > 0 || s.repo.refsChanged.length > 0));
 
 async function checkSuite(dir: string) {
   const suite = await loadSuiteDir(dir);
@@ -47,12 +55,23 @@ async function checkSuite(dir: string) {
       return;
     }
     const snapshot: FixtureSnapshot = b.snapshot;
-    const run = (modelName: string) => executeAttempt({ fixture: b.fixture, snapshot, driver, model: { name: modelName, complete: () => Promise.reject(new Error('no single answers here')) }, modelName, mode: 'agent', labels: runLabel });
+    const run = (modelName: string) =>
+      executeAttempt({
+        fixture: b.fixture,
+        snapshot,
+        driver,
+        model: { name: modelName, complete: () => Promise.reject(new Error('no single answers here')) },
+        modelName,
+        mode: 'agent',
+        labels: runLabel,
+      });
     const oracle = await run('oracle');
     const exit = oracle.agent?.summary.exitStatus ?? 'none';
     exits.set(exit, (exits.get(exit) ?? 0) + 1);
     if (oracle.status !== 'VALID_PASS') {
-      failures.push(`${key}: oracle ${oracle.status} ${exit} ${oracle.errorMessage ?? ''} ${JSON.stringify(oracle.attempt?.checks.filter((c) => !c.ok) ?? [])}`);
+      failures.push(
+        `${key}: oracle ${oracle.status} ${exit} ${oracle.errorMessage ?? ''} ${JSON.stringify(oracle.attempt?.checks.filter((c) => !c.ok) ?? [])}`,
+      );
       return;
     }
     const nop = await run('nop');

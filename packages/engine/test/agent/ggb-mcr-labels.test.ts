@@ -15,7 +15,10 @@ const mcr: Fixture[] = (await loadSuiteDir(SUITE)).fixtures.filter((f) => f.scor
 
 /** The prompt's `<CONFLICT-i> (file)` blocks, in order. */
 function promptBlocks(prompt: string): { file: string; text: string }[] {
-  return [...prompt.matchAll(/^<CONFLICT-(\d+)> \((.+)\)\n([\s\S]*?)\n<\/CONFLICT-\1>$/gm)].map((m) => ({ file: m[2]!, text: m[3]! }));
+  return [...prompt.matchAll(/^<CONFLICT-(\d+)> \((.+)\)\n([\s\S]*?)\n<\/CONFLICT-\1>$/gm)].map((m) => ({
+    file: m[2]!,
+    text: m[3]!,
+  }));
 }
 
 /** What the miner wrote beside the scoring keys the scorer reads. */
@@ -40,9 +43,14 @@ describe('MCR conflict markers', () => {
       expect(markerLabels(blocks.map((b) => b.text).join('\n')), f.id).toEqual(new Set(['HEAD', 'incoming']));
       const ctx = hostContext(built(f));
       for (const [i, block] of blocks.entries()) {
-        const view = await viewMergeConflictAtTool.run({ conflict_index: i, context_window_size: 0, reason: 'test' }, ctx);
+        const view = await viewMergeConflictAtTool.run(
+          { conflict_index: i, context_window_size: 0, reason: 'test' },
+          ctx,
+        );
         const lines = view.output.split('\n');
-        expect(lines[0], `${f.id} CONFLICT-${i}`).toMatch(new RegExp(`^<CONFLICT-${i}> ${block.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, lines`));
+        expect(lines[0], `${f.id} CONFLICT-${i}`).toMatch(
+          new RegExp(`^<CONFLICT-${i}> ${block.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, lines`),
+        );
         const shown = lines.slice(1, -1).map((l) => l.replace(/^ *\d+\| /, ''));
         expect(shown.join('\n'), `${f.id} CONFLICT-${i}`).toBe(block.text.replaceAll('\r', ''));
       }
@@ -54,12 +62,16 @@ describe('MCR conflict markers', () => {
       const theirs = mined(f).source.rewritten.theirs;
       const single = promptBlocks(f.prompt);
       expect(markerLabels(single.map((b) => b.text).join('\n')), f.id).toEqual(new Set(['HEAD', theirs]));
-      expect(single.map((b) => ({ ...b, text: b.text.replaceAll(`>>>>>>> ${theirs}`, '>>>>>>> incoming') })), f.id).toEqual(promptBlocks(agentTaskText(f)));
+      expect(
+        single.map((b) => ({ ...b, text: b.text.replaceAll(`>>>>>>> ${theirs}`, '>>>>>>> incoming') })),
+        f.id,
+      ).toEqual(promptBlocks(agentTaskText(f)));
     }
   });
 
   it('are described by the tools with the same two names', () => {
-    for (const tool of getToolSet('ggb-mcr').tools) expect(`${tool.name}: ${tool.description}`).not.toMatch(/MERGE_HEAD|theirs|\bours\b/);
+    for (const tool of getToolSet('ggb-mcr').tools)
+      expect(`${tool.name}: ${tool.description}`).not.toMatch(/MERGE_HEAD|theirs|\bours\b/);
     expect(getToolSet('ggb-mcr').tools.find((t) => t.name === 'view_diff_for')!.description).toMatch(/HEAD.*incoming/);
   });
 });

@@ -27,7 +27,8 @@ function originalLines(f: Fixture): Set<string> {
   execFileSync('tar', ['-xzf', join(SUITE, gistScoringSchema.parse(f.scoring).original), '-C', dir]);
   const lines = new Set<string>();
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile() && e.name.endsWith('.py')) for (const l of readFileSync(join(e.parentPath, e.name), 'utf8').split('\n')) lines.add(l.trim());
+    if (e.isFile() && e.name.endsWith('.py'))
+      for (const l of readFileSync(join(e.parentPath, e.name), 'utf8').split('\n')) lines.add(l.trim());
   }
   return lines;
 }
@@ -39,9 +40,15 @@ describe('gist agent prompts', () => {
     expect(gists.length).toBe(12);
     for (const f of gists) {
       const text = agentTaskText(f);
-      expect(text, f.id).toContain("the scorer puts the original test's text back in place of the file's own version of it");
-      expect(text, f.id).toContain('every name that test uses (functions, classes, constants, fixtures, modules) must be defined in the file');
-      expect(text, f.id).toContain('`mod = types.SimpleNamespace(name=name)`); glue is allowed, and counts as lines not found in the original');
+      expect(text, f.id).toContain(
+        "the scorer puts the original test's text back in place of the file's own version of it",
+      );
+      expect(text, f.id).toContain(
+        'every name that test uses (functions, classes, constants, fixtures, modules) must be defined in the file',
+      );
+      expect(text, f.id).toContain(
+        '`mod = types.SimpleNamespace(name=name)`); glue is allowed, and counts as lines not found in the original',
+      );
       // The single-answer prompt is left as it was (its hash is part of every stored result).
       expect(f.prompt, f.id).not.toContain('glue');
     }

@@ -16,11 +16,18 @@ function normalise(steps: TrajectoryStep[]): unknown {
 
 describe('golden trajectory', () => {
   it('records every step of a scripted conversation exactly', async () => {
-    const repo = fakeRepo({ 'notes.txt': 'one\ntwo\n' }, (c) => (c.startsWith('git show') ? { stderr: 'fatal: bad revision\n', exitCode: 128 } : { stdout: `ran: ${c}\n` }));
+    const repo = fakeRepo({ 'notes.txt': 'one\ntwo\n' }, (c) =>
+      c.startsWith('git show') ? { stderr: 'fatal: bad revision\n', exitCode: 128 } : { stdout: `ran: ${c}\n` },
+    );
     const run = await runScripted(
       [
-        toolReply({ content: 'Looking around.', calls: [bash('git status --short', 'c1'), bash('git show nope', 'c2')] }),
-        toolReply({ calls: [{ name: 'str_replace', args: { path: 'notes.txt', old_str: 'two', new_str: '2' }, id: 'c3' }] }),
+        toolReply({
+          content: 'Looking around.',
+          calls: [bash('git status --short', 'c1'), bash('git show nope', 'c2')],
+        }),
+        toolReply({
+          calls: [{ name: 'str_replace', args: { path: 'notes.txt', old_str: 'two', new_str: '2' }, id: 'c3' }],
+        }),
         toolReply({ content: 'Hmm.' }),
         toolReply({ calls: [{ name: 'read_file', args: '{"path": ', id: 'c4' }], finish: 'length' }),
         toolReply({ calls: [submit('done', 'c5'), bash('echo late', 'c6')] }),

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { findTool, getToolSet, ggbReferenceToolCalls, resolveToolSet, type Fixture } from '@gitbench/core';
 import { createOracleProvider } from '@gitbench/providers';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
-import { buildFixtureRepositories, executeAttempt, loadSuiteDir, mapPool, type AttemptRun, type FixtureSnapshot } from '../../src';
+import {
+  buildFixtureRepositories,
+  executeAttempt,
+  loadSuiteDir,
+  mapPool,
+  type AttemptRun,
+  type FixtureSnapshot,
+} from '../../src';
 import { useTestDriver } from '../test-driver';
 import { oraclePlan, selectForOracle } from './support/oracle-selection';
 
@@ -54,12 +61,15 @@ function fingerprint(): string {
     const full = join(ROOT, p);
     if (!existsSync(full)) return [];
     if (!statSync(full).isDirectory()) return [full];
-    return readdirSync(full, { recursive: true, withFileTypes: true })
-      // Documentation scores nothing; compiled Python is not source.
-      .filter((e) => e.isFile() && !e.name.endsWith('.md') && !e.parentPath.includes('__pycache__'))
-      .map((e) => join(e.parentPath, e.name));
+    return (
+      readdirSync(full, { recursive: true, withFileTypes: true })
+        // Documentation scores nothing; compiled Python is not source.
+        .filter((e) => e.isFile() && !e.name.endsWith('.md') && !e.parentPath.includes('__pycache__'))
+        .map((e) => join(e.parentPath, e.name))
+    );
   });
-  for (const file of files.sort()) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of files.sort())
+    hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
 }
 
@@ -68,7 +78,11 @@ const key = (f: Fixture) => `${f.domain}/${f.id}`;
 /** The oracle agent reaches the reference through bash, the editor, or the family's own reference calls. */
 function agentCanPlay(f: Fixture): boolean {
   const tools = getToolSet(resolveToolSet(f, 'default'));
-  return findTool(tools, 'bash') !== undefined || ggbReferenceToolCalls(f) !== null || (f.scoring.type === 'resolved_file_blocks' && findTool(tools, 'write_file') !== undefined);
+  return (
+    findTool(tools, 'bash') !== undefined ||
+    ggbReferenceToolCalls(f) !== null ||
+    (f.scoring.type === 'resolved_file_blocks' && findTool(tools, 'write_file') !== undefined)
+  );
 }
 
 /** Passed, or for a scenario the pairwise history judge decides, every check before the judge passed. */
@@ -102,7 +116,10 @@ describe('the oracle on every fixture of our suites', () => {
     const t0 = performance.now();
     await mapPool(which, 3, async ({ fixture, snapshot }) => {
       const agent = toolSet ? { agent: { config: { toolSet } } } : {};
-      const why = failure(fixture, await executeAttempt({ fixture, snapshot, driver, model: oracle, modelName: 'oracle', mode, labels, ...agent }));
+      const why = failure(
+        fixture,
+        await executeAttempt({ fixture, snapshot, driver, model: oracle, modelName: 'oracle', mode, labels, ...agent }),
+      );
       if (why) failures.push(why);
     });
     const s = (performance.now() - t0) / 1000;
@@ -145,7 +162,12 @@ describe('the oracle on every fixture of our suites', () => {
   it('passes each as an agent, through the fixture’s tools (with bash where they cannot solve it)', async () => {
     const unplayable = built.filter((b) => !agentCanPlay(b.fixture));
     expect(unplayable.map((b) => key(b.fixture)).sort()).toEqual(EDITS_OUTSIDE_CONFLICTS);
-    expect(await oracleOnEvery('agent', built.filter((b) => agentCanPlay(b.fixture)))).toEqual([]);
+    expect(
+      await oracleOnEvery(
+        'agent',
+        built.filter((b) => agentCanPlay(b.fixture)),
+      ),
+    ).toEqual([]);
     expect(await oracleOnEvery('agent', unplayable, 'bash')).toEqual([]);
     passed.agent = true;
     record();

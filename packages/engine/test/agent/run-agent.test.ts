@@ -7,10 +7,23 @@ import { bash, fakeRepo, openAIError, runScripted, submit, toolReply } from './s
 describe('agent loop against a scripted OpenAI-compatible server', () => {
   it('runs parallel calls one at a time, in order, and answers every call id', async () => {
     const repo = fakeRepo({}, (c) => ({ stdout: `out of ${c}\n`, delayMs: 30 }));
-    const run = await runScripted([toolReply({ calls: [bash('git status', 'a'), bash('git log', 'b'), { name: 'read_file', args: { path: 'x' }, id: 'c' }] }), toolReply({ calls: [submit('done')] })], {
-      repo,
+    const run = await runScripted(
+      [
+        toolReply({
+          calls: [bash('git status', 'a'), bash('git log', 'b'), { name: 'read_file', args: { path: 'x' }, id: 'c' }],
+        }),
+        toolReply({ calls: [submit('done')] }),
+      ],
+      {
+        repo,
+      },
+    );
+    expect(run.result.summary).toMatchObject({
+      exitStatus: 'submitted',
+      submission: 'done',
+      protocol: 'native',
+      steps: 2,
     });
-    expect(run.result.summary).toMatchObject({ exitStatus: 'submitted', submission: 'done', protocol: 'native', steps: 2 });
     expect(repo.maxRunning()).toBe(1);
     expect(repo.log.map((l) => l.command)).toEqual(['git status', 'git log']);
     const second = run.sent(1);
@@ -26,7 +39,12 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   it('sends bad and truncated arguments back as errors, never as {}', async () => {
     const run = await runScripted([
       toolReply({ calls: [{ name: 'bash', args: '{"command": "git sta', id: 'cut' }], finish: 'length' }),
-      toolReply({ calls: [{ name: 'bash', args: {}, id: 'empty' }, { name: 'nope', args: {}, id: 'unknown' }] }),
+      toolReply({
+        calls: [
+          { name: 'bash', args: {}, id: 'empty' },
+          { name: 'nope', args: {}, id: 'unknown' },
+        ],
+      }),
       toolReply({ calls: [submit('')] }),
     ]);
     const [s0, s1] = run.result.steps;
@@ -35,13 +53,17 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
     expect(s1!.toolCalls[0]!.parseError).toMatch(/invalid arguments for bash: command/);
     expect(s1!.toolCalls[1]!.parseError).toMatch(/unknown tool 'nope'/);
     expect(run.repo.log).toEqual([]);
-    expect(run.sent(1).find((m) => m.tool_call_id === 'cut')?.content).toMatch(/^Error: the arguments of bash are not valid JSON/);
+    expect(run.sent(1).find((m) => m.tool_call_id === 'cut')?.content).toMatch(
+      /^Error: the arguments of bash are not valid JSON/,
+    );
     expect(run.result.summary.exitStatus).toBe('submitted');
   });
 
   it('runs tool calls leaked into the content as <tool_call> text', async () => {
     const run = await runScripted([
-      toolReply({ content: 'Let me look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "git branch"}}\n</tool_call>' }),
+      toolReply({
+        content: 'Let me look.\n<tool_call>\n{"name": "bash", "arguments": {"command": "git branch"}}\n</tool_call>',
+      }),
       toolReply({ content: '<tool_call>{"name": "submit", "arguments": {"answer": "main"}}</tool_call>' }),
     ]);
     expect(run.result.steps[0]).toMatchObject({ channel: 'leaked', formatStrike: false });
@@ -57,17 +79,27 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
           ? toolReply({ content: 'I will check.\n```bash\ngit log --oneline\n```' })
           : toolReply({ content: '```bash\nsubmit\nabc123\n```' }),
     );
-    expect(run.result.summary).toMatchObject({ protocol: 'text', exitStatus: 'submitted', submission: 'abc123', steps: 2 });
+    expect(run.result.summary).toMatchObject({
+      protocol: 'text',
+      exitStatus: 'submitted',
+      submission: 'abc123',
+      steps: 2,
+    });
     expect(run.server.requests[1]!.body.tools).toBeUndefined();
     expect(run.result.summary.systemPrompt).toMatch(/exactly one fenced code block/);
-    expect(run.sent(2).at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/^Output of bash:\nran: git log --oneline/) });
+    expect(run.sent(2).at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringMatching(/^Output of bash:\nran: git log --oneline/),
+    });
     expect(run.result.steps[0]!.channel).toBe('text');
   });
 
   it('recognises the tools-unsupported answers of Ollama, OpenRouter and vLLM', () => {
     expect(toolsUnsupported(400, 'gemma does not support tools')).toBe(true);
     expect(toolsUnsupported(404, 'No endpoints found that support tool use. Try disabling "tools".')).toBe(true);
-    expect(toolsUnsupported(400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set')).toBe(true);
+    expect(
+      toolsUnsupported(400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'),
+    ).toBe(true);
     expect(toolsUnsupported(404, 'model not found')).toBe(false);
     expect(toolsUnsupported(400, 'context length exceeded')).toBe(false);
   });
@@ -80,13 +112,22 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   });
 
   it('a strike streak is broken by a usable call', async () => {
-    const run = await runScripted([toolReply({ content: 'hm' }), toolReply({ content: 'hm' }), toolReply({ calls: [bash('ls')] }), toolReply({ content: 'hm' }), toolReply({ content: 'hm' }), toolReply({ calls: [submit('x')] })]);
+    const run = await runScripted([
+      toolReply({ content: 'hm' }),
+      toolReply({ content: 'hm' }),
+      toolReply({ calls: [bash('ls')] }),
+      toolReply({ content: 'hm' }),
+      toolReply({ content: 'hm' }),
+      toolReply({ calls: [submit('x')] }),
+    ]);
     expect(run.result.summary.exitStatus).toBe('submitted');
     expect(run.result.steps.map((s) => s.formatStrike)).toEqual([true, true, false, true, true, false]);
   });
 
   it('waits out a 429 Retry-After and records the retry on the step', async () => {
-    const run = await runScripted((i) => (i === 0 ? openAIError(429, 'slow down', { 'retry-after-ms': '50' }) : toolReply({ calls: [submit('ok')] })));
+    const run = await runScripted((i) =>
+      i === 0 ? openAIError(429, 'slow down', { 'retry-after-ms': '50' }) : toolReply({ calls: [submit('ok')] }),
+    );
     expect(run.result.summary.exitStatus).toBe('submitted');
     expect(run.result.steps[0]!.retries).toBe(1);
     expect(run.server.requests[1]!.receivedAt - run.server.requests[0]!.receivedAt).toBeGreaterThanOrEqual(45);
@@ -100,17 +141,24 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   });
 
   it('stops a slow answer at the wall-clock limit', async () => {
-    const run = await runScripted([{ ...toolReply({ calls: [bash('ls')] }), delayMs: 2_500 }], { config: { limits: { maxWallMs: 1_000 } } });
+    const run = await runScripted([{ ...toolReply({ calls: [bash('ls')] }), delayMs: 2_500 }], {
+      config: { limits: { maxWallMs: 1_000 } },
+    });
     expect(run.result.summary).toMatchObject({ exitStatus: 'time_limit', steps: 0 });
   });
 
   it('stops at the turn, token and cost limits, and records usage per step', async () => {
     const turns = await runScripted([toolReply({ calls: [bash('ls')] })], { config: { limits: { maxTurns: 2 } } });
     expect(turns.result.summary).toMatchObject({ exitStatus: 'turn_limit', steps: 2, exitStep: 1 });
-    const tokens = await runScripted([toolReply({ calls: [bash('ls')], usage: { prompt: 900, completion: 200 } })], { config: { limits: { maxTokens: 2_000 } } });
+    const tokens = await runScripted([toolReply({ calls: [bash('ls')], usage: { prompt: 900, completion: 200 } })], {
+      config: { limits: { maxTokens: 2_000 } },
+    });
     expect(tokens.result.summary).toMatchObject({ exitStatus: 'token_limit', steps: 2 });
     expect(tokens.result.summary.totals).toMatchObject({ inputTokens: 1800, outputTokens: 400, totalTokens: 2200 });
-    const cost = await runScripted([toolReply({ calls: [bash('ls')], usage: { prompt: 10, completion: 10, cost: 0.6 } })], { config: { limits: { maxCostUsd: 1 } } });
+    const cost = await runScripted(
+      [toolReply({ calls: [bash('ls')], usage: { prompt: 10, completion: 10, cost: 0.6 } })],
+      { config: { limits: { maxCostUsd: 1 } } },
+    );
     expect(cost.result.summary).toMatchObject({ exitStatus: 'cost_limit', steps: 2 });
     expect(cost.result.steps[0]!.usage.costUsd).toBe(0.6);
   });
@@ -123,8 +171,24 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   it('ends with tampering when the session broke its protocol under a tool call, with sandbox_error when the sandbox failed', async () => {
     const failing = (error: Error) => {
       const repo = fakeRepo();
-      repo.ctx.exec = (command) => (command === 'break' ? Promise.reject(error) : Promise.resolve({ command, exitCode: 0, stdout: '', stderr: '', timedOut: false, truncated: false, durationMs: 1, stdoutBytes: 0, stderrBytes: 0 }));
-      return runScripted([toolReply({ calls: [bash('break'), bash('git status', 'b')] }), toolReply({ calls: [submit('x')] })], { repo });
+      repo.ctx.exec = (command) =>
+        command === 'break'
+          ? Promise.reject(error)
+          : Promise.resolve({
+              command,
+              exitCode: 0,
+              stdout: '',
+              stderr: '',
+              timedOut: false,
+              truncated: false,
+              durationMs: 1,
+              stdoutBytes: 0,
+              stderrBytes: 0,
+            });
+      return runScripted(
+        [toolReply({ calls: [bash('break'), bash('git status', 'b')] }), toolReply({ calls: [submit('x')] })],
+        { repo },
+      );
     };
     const tampered = await failing(new TamperingError('a reply to no request'));
     expect(tampered.result.summary).toMatchObject({ exitStatus: 'tampering', steps: 1 });
@@ -137,26 +201,46 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
   it('caps tool output keeping head and tail, says how to read the rest, and records the full size', async () => {
     const big = `${'a'.repeat(5_000)}${'z'.repeat(5_000)}`;
     const repo = fakeRepo({}, () => ({ stdout: big }));
-    const run = await runScripted([toolReply({ calls: [bash('cat big')] }), toolReply({ calls: [submit('')] })], { repo, config: { limits: { maxToolOutputBytes: 2_000 } } });
+    const run = await runScripted([toolReply({ calls: [bash('cat big')] }), toolReply({ calls: [submit('')] })], {
+      repo,
+      config: { limits: { maxToolOutputBytes: 2_000 } },
+    });
     const r = run.result.steps[0]!.results[0]!;
     // The output with its exit code line, `\n[exit code 0]`.
     expect(r.outputBytes).toBe(10_014);
     expect(r.truncatedBytes).toBe(8_014);
-    expect(r.output).toMatch(/^a+\n\[\.\.\. 8014 of 10014 bytes omitted: run it again narrowed \(head, tail, sed -n 'FROM,TOp', grep\), or redirect it to a file and print that in parts \.\.\.\]\nz+\n\[exit code 0\]$/);
+    expect(r.output).toMatch(
+      /^a+\n\[\.\.\. 8014 of 10014 bytes omitted: run it again narrowed \(head, tail, sed -n 'FROM,TOp', grep\), or redirect it to a file and print that in parts \.\.\.\]\nz+\n\[exit code 0\]$/,
+    );
   });
 });
 
 describe('tool calls in text', () => {
   it('parses leaked calls, and unreadable ones keep their text', () => {
-    expect(parseLeakedToolCalls('<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>', 'x')).toEqual([{ id: 'x_0', name: 'bash', arguments: '{"command":"ls"}' }]);
-    expect(parseLeakedToolCalls('<tool_call>{"name": "bash", "argu', 'x')).toEqual([{ id: 'x_0', name: '', arguments: '{"name": "bash", "argu' }]);
+    expect(parseLeakedToolCalls('<tool_call>{"name":"bash","arguments":{"command":"ls"}}</tool_call>', 'x')).toEqual([
+      { id: 'x_0', name: 'bash', arguments: '{"command":"ls"}' },
+    ]);
+    expect(parseLeakedToolCalls('<tool_call>{"name": "bash", "argu', 'x')).toEqual([
+      { id: 'x_0', name: '', arguments: '{"name": "bash", "argu' },
+    ]);
   });
 
   it('takes exactly one bash block per turn; submit blocks carry the answer', () => {
-    expect(parseTextProtocol('run:\n```bash\ngit status\n```')).toEqual({ ok: true, kind: 'bash', command: 'git status' });
+    expect(parseTextProtocol('run:\n```bash\ngit status\n```')).toEqual({
+      ok: true,
+      kind: 'bash',
+      command: 'git status',
+    });
     expect(parseTextProtocol('```bash\nsubmit abc\n```')).toEqual({ ok: true, kind: 'submit', answer: 'abc' });
-    expect(parseTextProtocol('```bash\nsubmit\nline 1\nline 2\n```')).toEqual({ ok: true, kind: 'submit', answer: 'line 1\nline 2' });
-    expect(parseTextProtocol('```bash\nls\n```\n```bash\npwd\n```')).toMatchObject({ ok: false, error: expect.stringMatching(/2 bash blocks/) });
+    expect(parseTextProtocol('```bash\nsubmit\nline 1\nline 2\n```')).toEqual({
+      ok: true,
+      kind: 'submit',
+      answer: 'line 1\nline 2',
+    });
+    expect(parseTextProtocol('```bash\nls\n```\n```bash\npwd\n```')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/2 bash blocks/),
+    });
     expect(parseTextProtocol('no block')).toMatchObject({ ok: false });
     expect(parseTextProtocol('```python\nprint(1)\n```')).toMatchObject({ ok: false });
   });

@@ -17,8 +17,15 @@ describe('tools over a sandbox session', () => {
   afterAll(() => session?.close());
 
   it('runs bash in the repository with the git environment, caps output and kills on timeout', async () => {
-    const ctx = sessionToolContext({ session, repoDir: 'repo', limits: { commandTimeoutMs: 2_000, maxToolOutputBytes: 256 } });
-    const r = await bashTool.run({ command: 'pwd; echo $GIT_PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT; git log --format=%s' }, ctx);
+    const ctx = sessionToolContext({
+      session,
+      repoDir: 'repo',
+      limits: { commandTimeoutMs: 2_000, maxToolOutputBytes: 256 },
+    });
+    const r = await bashTool.run(
+      { command: 'pwd; echo $GIT_PAGER $GIT_EDITOR $GIT_TERMINAL_PROMPT; git log --format=%s' },
+      ctx,
+    );
     expect(r.output).toMatch(/\/repo\ncat true 0\none\n\[exit code 0\]$/);
     // stderr where it was written, not after all of stdout; the exit code always.
     const mixed = await bashTool.run({ command: 'echo out1; echo err1 >&2; echo out2; exit 3' }, ctx);
@@ -33,10 +40,23 @@ describe('tools over a sandbox session', () => {
   }, 20_000);
 
   it('reads the repository state in one command: counts, operations, refs changed and the diff since the last step', async () => {
-    const ctx = sessionToolContext({ session, repoDir: 'repo', limits: { commandTimeoutMs: 5_000, maxToolOutputBytes: 4096 } });
-    const read = async (prev: RepoSnapshot | null) => parseRepoState((await ctx.exec(repoStateScript(prev?.tree ?? null), { maxOutputBytes: 1 << 20 })).stdout, prev);
+    const ctx = sessionToolContext({
+      session,
+      repoDir: 'repo',
+      limits: { commandTimeoutMs: 5_000, maxToolOutputBytes: 4096 },
+    });
+    const read = async (prev: RepoSnapshot | null) =>
+      parseRepoState((await ctx.exec(repoStateScript(prev?.tree ?? null), { maxOutputBytes: 1 << 20 })).stdout, prev);
     const s0 = (await read(null))!;
-    expect(s0.state).toMatchObject({ branch: 'main', staged: 0, unstaged: 0, untracked: 0, operations: [], refsChanged: [], diff: '' });
+    expect(s0.state).toMatchObject({
+      branch: 'main',
+      staged: 0,
+      unstaged: 0,
+      untracked: 0,
+      operations: [],
+      refsChanged: [],
+      diff: '',
+    });
     await writeFileTool.run({ path: 'new.txt', content: 'new\n' }, ctx);
     await strReplaceTool.run({ path: 'a.txt', old_str: 'hi', new_str: 'hello' }, ctx);
     const s1 = (await read(s0))!;

@@ -1,7 +1,13 @@
 import type { Fixture, TrajectoryStep } from '@gitbench/core';
 import type { AgentAdapter } from '@gitbench/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, executeAttempt, openAgentTarget, type BuiltSnapshot, type ThirdPartyAgentTarget } from '../../src';
+import {
+  buildFixtureRepository,
+  executeAttempt,
+  openAgentTarget,
+  type BuiltSnapshot,
+  type ThirdPartyAgentTarget,
+} from '../../src';
 import { useTestDriver } from '../test-driver';
 import { cleanFixture } from './support/clean-fixture';
 
@@ -59,7 +65,11 @@ let target: ThirdPartyAgentTarget;
 beforeAll(async () => {
   fixture = cleanFixture('liar', 'git clean -f junk.txt');
   snapshot = await buildFixtureRepository(fixture, driver);
-  const opened = await openAgentTarget('claude-code', { sandboxImage: process.env.GITBENCH_SANDBOX_IMAGE!, stateDir: process.env.GITBENCH_STATE_DIR ?? '.gitbench', labels });
+  const opened = await openAgentTarget('claude-code', {
+    sandboxImage: process.env.GITBENCH_SANDBOX_IMAGE!,
+    stateDir: process.env.GITBENCH_STATE_DIR ?? '.gitbench',
+    labels,
+  });
   target = { adapter: liar(opened.adapter), driver: opened.driver };
 }, 900_000);
 afterAll(async () => {
@@ -71,7 +81,17 @@ describe('a third-party agent that lies in its tool results', () => {
   it('is scored on the repository it left, and its trajectory shows the repository as read, the lie as its report', async () => {
     const streamed: TrajectoryStep[] = [];
     const model = { name: 'oracle', complete: () => Promise.reject(new Error('agent mode only')) };
-    const run = await executeAttempt({ fixture, snapshot, driver, model, modelName: 'oracle', mode: 'agent', thirdParty: target, labels, agent: { onStep: (s) => void streamed.push(s) } });
+    const run = await executeAttempt({
+      fixture,
+      snapshot,
+      driver,
+      model,
+      modelName: 'oracle',
+      mode: 'agent',
+      thirdParty: target,
+      labels,
+      agent: { onStep: (s) => void streamed.push(s) },
+    });
     // It ended its turn cleanly and claimed success; the file is still there: a counted failure.
     expect(run.agent!.summary.exitStatus).toBe('model_stopped');
     expect(run.status).toBe('VALID_FAIL');

@@ -103,7 +103,11 @@ function sendError(res: ServerResponse, status: number, message: string): void {
 
 function completionOf(request: ChatRequest, answer: ManualAnswer): Record<string, unknown> {
   const id = `chatcmpl-manual-${randomBytes(6).toString('hex')}`;
-  const toolCalls = answer.toolCalls.map((c, i) => ({ id: `call_${id.slice(-12)}_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  const toolCalls = answer.toolCalls.map((c, i) => ({
+    id: `call_${id.slice(-12)}_${i}`,
+    type: 'function',
+    function: { name: c.name, arguments: c.arguments },
+  }));
   return {
     id,
     object: 'chat.completion',
@@ -112,7 +116,11 @@ function completionOf(request: ChatRequest, answer: ManualAnswer): Record<string
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: answer.content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: answer.content,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       },
     ],
@@ -121,12 +129,24 @@ function completionOf(request: ChatRequest, answer: ManualAnswer): Record<string
 
 /** The same answer as one server-sent chunk and [DONE], for a client that asked to stream. */
 function streamCompletion(res: ServerResponse, completion: Record<string, unknown>): void {
-  const choice = (completion.choices as { message: { content: string | null; tool_calls?: unknown[] }; finish_reason: string }[])[0]!;
+  const choice = (
+    completion.choices as { message: { content: string | null; tool_calls?: unknown[] }; finish_reason: string }[]
+  )[0]!;
   const toolCalls = (choice.message.tool_calls ?? []).map((c, index) => ({ index, ...(c as object) }));
   const chunk = {
     ...completion,
     object: 'chat.completion.chunk',
-    choices: [{ index: 0, delta: { role: 'assistant', content: choice.message.content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: choice.finish_reason }],
+    choices: [
+      {
+        index: 0,
+        delta: {
+          role: 'assistant',
+          content: choice.message.content,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: choice.finish_reason,
+      },
+    ],
   };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
@@ -143,7 +163,9 @@ function parseGiven(given: string | MessageAnswer, request: ChatRequest): Manual
   if (typeof given === 'string') return parseManualAnswer(given, tools);
   if (tools.length > 0) return parseManualAnswer(JSON.stringify(given), tools);
   if (typeof given.content !== 'string' || (Array.isArray(given.tool_calls) && given.tool_calls.length > 0)) {
-    throw new ManualAnswerError('This request offers no tools: the message needs "content" (a string) and no "tool_calls".');
+    throw new ManualAnswerError(
+      'This request offers no tools: the message needs "content" (a string) and no "tool_calls".',
+    );
   }
   return { content: given.content, toolCalls: [] };
 }
@@ -230,7 +252,8 @@ export async function startManualEndpoint(options: ManualEndpointOptions = {}): 
   async function sideChannel(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const parts = url.pathname.split('/').filter(Boolean); // manual, requests, [id], [answer]
     if (parts[1] !== 'requests') throw new RequestError(404, `no such path ${url.pathname}`);
-    if (parts.length === 2 && req.method === 'GET') return send(res, 200, { pending: [...waiting.values()].sort((a, b) => a.seq - b.seq).map(publicOf) });
+    if (parts.length === 2 && req.method === 'GET')
+      return send(res, 200, { pending: [...waiting.values()].sort((a, b) => a.seq - b.seq).map(publicOf) });
     if (parts.length === 3 && parts[2] === 'next' && req.method === 'GET') {
       const wait = Math.min(Math.max(Number(url.searchParams.get('wait') ?? '0') || 0, 0), 300);
       const next = await nextPending(wait, res);
@@ -250,7 +273,11 @@ export async function startManualEndpoint(options: ManualEndpointOptions = {}): 
       let given: string | MessageAnswer;
       if (typeof body.answer === 'string') given = body.answer;
       else if (typeof body.message === 'object' && body.message !== null) given = body.message as MessageAnswer;
-      else throw new RequestError(400, 'send {"answer": "<text or a call as typed in the terminal>"} or {"message": {"content": …, "tool_calls": […]}}');
+      else
+        throw new RequestError(
+          400,
+          'send {"answer": "<text or a call as typed in the terminal>"} or {"message": {"content": …, "tool_calls": […]}}',
+        );
       const parsed = answer(parts[2]!, given);
       return send(res, 200, { answered: parts[2], ...parsed });
     }
@@ -262,8 +289,12 @@ export async function startManualEndpoint(options: ManualEndpointOptions = {}): 
     const route = async () => {
       if (url.pathname.startsWith('/manual/')) return sideChannel(req, res, url);
       if (url.pathname === '/v1/chat/completions' && req.method === 'POST') return completions(req, res);
-      if (url.pathname === '/v1/models' && req.method === 'GET') return send(res, 200, { object: 'list', data: [{ id: 'manual', object: 'model', owned_by: 'a person' }] });
-      throw new RequestError(404, `no such path ${req.method} ${url.pathname} (this endpoint serves POST /v1/chat/completions and /manual/requests)`);
+      if (url.pathname === '/v1/models' && req.method === 'GET')
+        return send(res, 200, { object: 'list', data: [{ id: 'manual', object: 'model', owned_by: 'a person' }] });
+      throw new RequestError(
+        404,
+        `no such path ${req.method} ${url.pathname} (this endpoint serves POST /v1/chat/completions and /manual/requests)`,
+      );
     };
     route().catch((error: unknown) => {
       if (error instanceof RequestError) sendError(res, error.status, error.message);

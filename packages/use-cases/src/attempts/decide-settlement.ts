@@ -42,7 +42,9 @@ export type Settlement =
  * What a try had already cost when it was given back: its model call's evidence, if there was one, and
  * a third-party agent's calls through the gateway.
  */
-function spentOf(record: Partial<AttemptWrite['record']> | undefined): Pick<ReleaseReason, 'evidence' | 'gatewayCalls'> {
+function spentOf(
+  record: Partial<AttemptWrite['record']> | undefined,
+): Pick<ReleaseReason, 'evidence' | 'gatewayCalls'> {
   return {
     ...(record?.evidence === undefined ? {} : { evidence: record.evidence }),
     ...(record?.gatewayCalls?.length ? { gatewayCalls: record.gatewayCalls } : {}),

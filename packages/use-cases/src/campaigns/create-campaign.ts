@@ -13,7 +13,15 @@ export interface CreateCampaignDeps extends PrepareCampaignDeps {
 }
 
 export type CreateCampaignResult =
-  | { ok: true; campaignId: string; attempts: number; fixtures: number; targets: number; queued: boolean; queueError?: string }
+  | {
+      ok: true;
+      campaignId: string;
+      attempts: number;
+      fixtures: number;
+      targets: number;
+      queued: boolean;
+      queueError?: string;
+    }
   | { ok: false; errors: CampaignConfigErrors };
 
 /**

@@ -65,7 +65,10 @@ export type PreparedCampaign =
 
 const SUITE_MANIFEST = 'suite.yaml';
 
-const fail = (field: string, message: string): PreparedCampaign => ({ ok: false, errors: { formErrors: [], fieldErrors: { [field]: [message] } } });
+const fail = (field: string, message: string): PreparedCampaign => ({
+  ok: false,
+  errors: { formErrors: [], fieldErrors: { [field]: [message] } },
+});
 
 /**
  * Validates a configuration against the suite and the configured profiles and plans it, writing
@@ -84,16 +87,25 @@ export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps)
     return fail('fixtures.suiteDir', (err as Error).message);
   }
   // An agent campaign runs under its suite's limits: a suite.yaml that does not load cannot say them.
-  const manifestError = parsed.data.outputModes.includes('agent') ? suite.invalid.find((e) => e.file === SUITE_MANIFEST) : undefined;
-  if (manifestError) return fail('fixtures.suiteDir', `${SUITE_MANIFEST}: ${manifestError.field || '(file)'}: ${manifestError.message}`);
+  const manifestError = parsed.data.outputModes.includes('agent')
+    ? suite.invalid.find((e) => e.file === SUITE_MANIFEST)
+    : undefined;
+  if (manifestError)
+    return fail('fixtures.suiteDir', `${SUITE_MANIFEST}: ${manifestError.field || '(file)'}: ${manifestError.message}`);
   let config: CampaignConfig;
   try {
-    config = canonicalConfig(withSuiteLimits(resolveSuiteVersion(parsed.data, suite.version), input, suite.agentLimits));
+    config = canonicalConfig(
+      withSuiteLimits(resolveSuiteVersion(parsed.data, suite.version), input, suite.agentLimits),
+    );
   } catch (err) {
     if (err instanceof SuiteVersionMismatchError) return fail('fixtures.suiteVersion', err.message);
     throw err;
   }
-  const tooManyAttempts = attemptLimitError(config, selectFixtures(config.fixtures, suite.fixtures).fixtures.length, limits);
+  const tooManyAttempts = attemptLimitError(
+    config,
+    selectFixtures(config.fixtures, suite.fixtures).fixtures.length,
+    limits,
+  );
   if (tooManyAttempts) return { ok: false, errors: tooManyAttempts };
   const profiles = new Map<string, string>();
   const fieldErrors: Record<string, string[]> = {};
@@ -103,7 +115,9 @@ export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps)
     else profiles.set(model, found.profile);
   });
   const modelErrors = await Promise.all(
-    config.models.map((model, i) => (fieldErrors[`models.${i}`] || !deps.modelError ? null : deps.modelError(model, config.outputModes))),
+    config.models.map((model, i) =>
+      fieldErrors[`models.${i}`] || !deps.modelError ? null : deps.modelError(model, config.outputModes),
+    ),
   );
   // The form lists every model's errors together, so each names its entry (models[2]) as well as its key.
   modelErrors.forEach((error, i) => {
@@ -141,6 +155,8 @@ function withSuiteLimits(config: CampaignConfig, input: unknown, limits: SuiteAg
 export function agentErrors(config: CampaignConfig, known: readonly string[]): [string, string][] {
   const choices = [OWN_AGENT, ...known].join(', ');
   return (config.agents ?? []).flatMap((name, i): [string, string][] =>
-    name === OWN_AGENT || known.includes(name) ? [] : [[`agents.${i}`, `agents[${i}]: unknown agent '${name}'. Use one of ${choices}.`]],
+    name === OWN_AGENT || known.includes(name)
+      ? []
+      : [[`agents.${i}`, `agents[${i}]: unknown agent '${name}'. Use one of ${choices}.`]],
   );
 }

@@ -22,7 +22,17 @@ export const GET = apiRoute('viewer', async ({ request }) => {
   const campaigns = await services().db.campaign.findMany({
     orderBy: { createdAt: 'desc' },
     take: limit,
-    select: { id: true, name: true, status: true, legacy: true, trials: true, suiteVersion: true, createdAt: true, finishedAt: true, configHash: true },
+    select: {
+      id: true,
+      name: true,
+      status: true,
+      legacy: true,
+      trials: true,
+      suiteVersion: true,
+      createdAt: true,
+      finishedAt: true,
+      configHash: true,
+    },
   });
   return NextResponse.json({ campaigns });
 });

@@ -21,7 +21,10 @@ export const GET = apiRoute('member', async () => {
       name: BUILTIN_PROFILE,
       provider: BUILTIN_PROFILE,
       models: builtin.map((m) => m.model),
-      note: `No endpoint; ${builtin.filter((m) => m.simulated).map((m) => m.model).join(', ')} is not a model: its results are labelled simulated.`,
+      note: `No endpoint; ${builtin
+        .filter((m) => m.simulated)
+        .map((m) => m.model)
+        .join(', ')} is not a model: its results are labelled simulated.`,
     },
     ...registry.listProfiles().map((p) => ({
       name: p.name,
@@ -32,7 +35,12 @@ export const GET = apiRoute('member', async () => {
   ];
   const agents = [
     { name: OWN_AGENT, displayName: "GitBench's own loop", version: null, protocol: null },
-    ...describeAgents().map((a) => ({ name: a.name, displayName: a.displayName, version: a.version, protocol: a.protocol })),
+    ...describeAgents().map((a) => ({
+      name: a.name,
+      displayName: a.displayName,
+      version: a.version,
+      protocol: a.protocol,
+    })),
   ];
   return NextResponse.json({ profiles, suites: await describeSuites(), agents });
 });

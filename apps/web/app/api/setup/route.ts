@@ -19,9 +19,11 @@ export async function POST(request: NextRequest) {
   if (!isSameOrigin(request.headers, request.url, webEnv().GITBENCH_PUBLIC_URL)) {
     return NextResponse.json({ error: 'Cross-origin request refused.' }, { status: 403 });
   }
-  if (!isJsonContentType(request.headers)) return NextResponse.json({ error: 'Send the request as application/json.' }, { status: 415 });
+  if (!isJsonContentType(request.headers))
+    return NextResponse.json({ error: 'Send the request as application/json.' }, { status: 415 });
   const { db } = services();
-  if ((await db.user.count()) > 0) return NextResponse.json({ error: 'GitBench already has users: sign in instead.' }, { status: 409 });
+  if ((await db.user.count()) > 0)
+    return NextResponse.json({ error: 'GitBench already has users: sign in instead.' }, { status: 409 });
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const parsed = firstAdminSchema.safeParse(body.value);

@@ -33,10 +33,17 @@ export const POST = apiRoute('admin', async ({ request, actor }) => {
   if (!body.ok) return body.response;
   const { db } = services();
   if (await db.user.findUnique({ where: { email: body.value.email.toLowerCase() }, select: { id: true } })) {
-    return NextResponse.json({ formErrors: [], fieldErrors: { email: ['A user with this email exists already.'] } }, { status: 409 });
+    return NextResponse.json(
+      { formErrors: [], fieldErrors: { email: ['A user with this email exists already.'] } },
+      { status: 409 },
+    );
   }
   const password = randomBytes(15).toString('base64url');
   const user = await createUser(authServer(), { ...body.value, password });
-  await audit(actor, { action: 'user.create', target: { type: 'user', id: user.id }, detail: { email: user.email, role: user.role } });
+  await audit(actor, {
+    action: 'user.create',
+    target: { type: 'user', id: user.id },
+    detail: { email: user.email, role: user.role },
+  });
   return NextResponse.json({ ...user, password }, { status: 201, headers: { 'cache-control': 'no-store' } });
 });

@@ -30,11 +30,16 @@ const RUNNING_STATS_MIN_AGE_MS = 3_000;
 function JudgeSpendLine({ spend }: { spend: JudgeSpend }) {
   return (
     <p className="text-xs text-slate-600" data-testid="judge-spend">
-      Judging: {spend.attempts} attempt{spend.attempts === 1 ? '' : 's'} decided by a judge with {spend.calls} model call{spend.calls === 1 ? '' : 's'}
-      {spend.calls < spend.attempts ? ' (verdicts from the campaign’s cache or the scripted judge make none)' : ''},{' '}
-      {spend.totalTokens === null ? 'tokens unknown' : `${int(spend.totalTokens)} tokens`}, {spend.costUsd === null ? 'cost unknown' : usd(spend.costUsd)}
-      {spend.unknownCost > 0 ? ` (${spend.unknownCost} attempt${spend.unknownCost === 1 ? '' : 's'} of unknown cost left out)` : ''}. Not counted in the targets&apos; cost
-      above.
+      Judging: {spend.attempts} attempt{spend.attempts === 1 ? '' : 's'} decided by a judge with {spend.calls} model
+      call{spend.calls === 1 ? '' : 's'}
+      {spend.calls < spend.attempts
+        ? ' (verdicts from the campaign’s cache or the scripted judge make none)'
+        : ''}, {spend.totalTokens === null ? 'tokens unknown' : `${int(spend.totalTokens)} tokens`},{' '}
+      {spend.costUsd === null ? 'cost unknown' : usd(spend.costUsd)}
+      {spend.unknownCost > 0
+        ? ` (${spend.unknownCost} attempt${spend.unknownCost === 1 ? '' : 's'} of unknown cost left out)`
+        : ''}
+      . Not counted in the targets&apos; cost above.
     </p>
   );
 }
@@ -84,27 +89,30 @@ export default async function CampaignPage({
           / {c.id} <CopyButton text={c.id} label="campaign id" />
         </p>
         <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
-          {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null} {simulated ? <SimulatedBadge /> : null}
+          {c.name} <StatusBadge status={c.status} /> {c.legacy ? <LegacyBadge /> : null}{' '}
+          {simulated ? <SimulatedBadge /> : null}
         </h1>
         <p className="text-sm text-slate-600">
-          {actor ? `By ${c.createdBy} · ` : ''}created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} · {c.trials} trial{c.trials === 1 ? '' : 's'} ·{' '}
-          {o.targets.length} target{o.targets.length === 1 ? '' : 's'} × {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
+          {actor ? `By ${c.createdBy} · ` : ''}created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} ·{' '}
+          {c.trials} trial{c.trials === 1 ? '' : 's'} · {o.targets.length} target{o.targets.length === 1 ? '' : 's'} ×{' '}
+          {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
           {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
         <p className="break-all font-mono text-xs text-slate-500" data-testid="campaign-hashes">
-          config hash {c.configHash} <CopyButton text={c.configHash} label="config hash" /> · GitBench {productVersion(c.productVersion, c.productDirty)}
+          config hash {c.configHash} <CopyButton text={c.configHash} label="config hash" /> · GitBench{' '}
+          {productVersion(c.productVersion, c.productDirty)}
         </p>
         {c.statusDetail ? <p className="text-sm text-rose-700">{c.statusDetail}</p> : null}
         {c.legacy ? (
           <p className="rounded border border-violet-200 bg-violet-50 p-3 text-sm text-violet-900">
-            A legacy campaign imported from an upstream result file: one trial and no repeated-trial evidence, so no stability
-            classification or pass_any_at_n is claimed for it. It is never in default rankings.
+            A legacy campaign imported from an upstream result file: one trial and no repeated-trial evidence, so no
+            stability classification or pass_any_at_n is claimed for it. It is never in default rankings.
           </p>
         ) : null}
         {simulated ? (
           <p className="rounded border border-orange-200 bg-orange-50 p-3 text-sm text-orange-900">
-            Targets marked simulated are answered by a seeded coin, not by a model: their figures show how flaky fixtures and pass_any_at_n
-            look, and say nothing about any model.
+            Targets marked simulated are answered by a seeded coin, not by a model: their figures show how flaky
+            fixtures and pass_any_at_n look, and say nothing about any model.
           </p>
         ) : null}
         {actor ? (
@@ -143,15 +151,31 @@ export default async function CampaignPage({
         )}
       </Section>
 
-      <Section title="Per model" id="per-model" aside={<span className="text-xs text-slate-500">figures as of <LocalTime at={o.statsRefreshedAt} /></span>}>
+      <Section
+        title="Per model"
+        id="per-model"
+        aside={
+          <span className="text-xs text-slate-500">
+            figures as of <LocalTime at={o.statsRefreshedAt} />
+          </span>
+        }
+      >
         {o.perModel.length === 0 ? (
           <EmptyState title="No attempts yet">{noAttemptsYet(c.status, c.statusDetail)}</EmptyState>
         ) : (
           <>
-            <LeaderboardTable rows={o.perModel} showRank={false} filters={{ campaign: id }} testId="per-model" countCampaigns={false} linkModels={actor !== null} />
+            <LeaderboardTable
+              rows={o.perModel}
+              showRank={false}
+              filters={{ campaign: id }}
+              testId="per-model"
+              countCampaigns={false}
+              linkModels={actor !== null}
+            />
             <p className="text-xs text-slate-500">
-              Cost, tokens and API time: mean per complete trial round (every attempt of the round has a valid outcome), with the campaign total
-              underneath. API time adds up time spent waiting on providers across parallel attempts; the wall clock above is the elapsed time.
+              Cost, tokens and API time: mean per complete trial round (every attempt of the round has a valid outcome),
+              with the campaign total underneath. API time adds up time spent waiting on providers across parallel
+              attempts; the wall clock above is the elapsed time.
             </p>
             {o.judging ? <JudgeSpendLine spend={o.judging} /> : null}
           </>
@@ -188,7 +212,13 @@ export default async function CampaignPage({
             />
           }
         >
-          <CampaignFixtureTable campaignId={id} targets={o.targets} table={table} domain={domain} noAttempts={noAttemptsYet(c.status, c.statusDetail)} />
+          <CampaignFixtureTable
+            campaignId={id}
+            targets={o.targets}
+            table={table}
+            domain={domain}
+            noAttempts={noAttemptsYet(c.status, c.statusDetail)}
+          />
         </Section>
       ) : (
         <p className="text-sm text-slate-600" data-testid="public-note">

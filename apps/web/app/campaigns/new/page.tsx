@@ -13,11 +13,14 @@ export default async function NewCampaignPage() {
       <div>
         <h1 className="text-2xl font-semibold">New campaign</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Every chosen model runs every selected fixture in each output mode, once per trial, each attempt in its own sandbox. You will see the
-          number of attempts, a cost estimate and a time estimate, and confirm them, before launching.
+          Every chosen model runs every selected fixture in each output mode, once per trial, each attempt in its own
+          sandbox. You will see the number of attempts, a cost estimate and a time estimate, and confirm them, before
+          launching.
         </p>
       </div>
-      <NewCampaignForm vocabulary={{ difficulties: [...DIFFICULTIES], simulatedModelPattern: SIMULATED_MODEL_ID.source }} />
+      <NewCampaignForm
+        vocabulary={{ difficulties: [...DIFFICULTIES], simulatedModelPattern: SIMULATED_MODEL_ID.source }}
+      />
     </div>
   );
 }

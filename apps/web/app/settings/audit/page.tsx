@@ -1,5 +1,11 @@
 import Link from 'next/link';
-import { auditFilterChoices, auditTargetNames, countAuditEvents, listAuditEvents, type AuditFilter } from '@gitbench/db';
+import {
+  auditFilterChoices,
+  auditTargetNames,
+  countAuditEvents,
+  listAuditEvents,
+  type AuditFilter,
+} from '@gitbench/db';
 import { DataTable } from '@/components/data-table';
 import { LabelledSelect } from '@/components/labelled-select';
 import { LocalTime } from '@/components/local-time';
@@ -28,7 +34,11 @@ function auditHref(filter: AuditFilter, before?: string): string {
   return `/settings/audit${s ? `?${s}` : ''}`;
 }
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const actor = await requirePage('admin');
   const sp = await searchParams;
   const db = services().db;
@@ -47,7 +57,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   ]);
   const events = fetched.slice(0, PAGE);
   const names = await auditTargetNames(db, events);
-  const targetName = (e: (typeof events)[number]) => (e.targetId ? names.get(`${e.targetType}:${e.targetId}`) : undefined);
+  const targetName = (e: (typeof events)[number]) =>
+    e.targetId ? names.get(`${e.targetType}:${e.targetId}`) : undefined;
   const last = events[events.length - 1];
   const filtered = Object.keys(filter).length > 0;
   return (
@@ -55,11 +66,26 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <h1 className="text-2xl font-semibold">Settings</h1>
       <SettingsNav role={actor.role} current="/settings/audit" />
       {/* Keyed by the filters: after a link changes them, the selects show the new choice, not the old default. */}
-      <form key={JSON.stringify(filter)} method="get" action="/settings/audit" aria-label="Filter the audit log" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3">
+      <form
+        key={JSON.stringify(filter)}
+        method="get"
+        action="/settings/audit"
+        aria-label="Filter the audit log"
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3"
+      >
         {FILTERS.map(([key, label]) => (
-          <LabelledSelect key={key} name={key} label={label} value={filter[key] ?? ''} options={[{ value: '', label: 'All' }, ...choices[key].map((v) => ({ value: v, label: v }))]} />
+          <LabelledSelect
+            key={key}
+            name={key}
+            label={label}
+            value={filter[key] ?? ''}
+            options={[{ value: '', label: 'All' }, ...choices[key].map((v) => ({ value: v, label: v }))]}
+          />
         ))}
-        <button type="submit" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+        <button
+          type="submit"
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+        >
           Apply
         </button>
         {filtered ? (
@@ -78,10 +104,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         rowKey={(e) => e.id}
         testId="audit-log"
         searchLabel="the audit log"
-        search={(e) => `${e.targetId ?? ''} ${targetName(e) ?? ''} ${auditDetailLines(e.detail).map((l) => `${l.key} ${l.value}`).join(' ')}`}
+        search={(e) =>
+          `${e.targetId ?? ''} ${targetName(e) ?? ''} ${auditDetailLines(e.detail)
+            .map((l) => `${l.key} ${l.value}`)
+            .join(' ')}`
+        }
         dense
         caption="Who created, cancelled, retried, exported or published a campaign, and who changed a user, a token, a key or a setting. Times in your time zone; UTC on hover."
-        empty={<p className="text-sm text-slate-600">{filtered ? 'Nothing recorded under these filters.' : 'Nothing recorded yet.'}</p>}
+        empty={
+          <p className="text-sm text-slate-600">
+            {filtered ? 'Nothing recorded under these filters.' : 'Nothing recorded yet.'}
+          </p>
+        }
         columns={[
           { header: 'When', sort: (e) => e.at.getTime(), cell: (e) => <LocalTime at={e.at} seconds /> },
           { header: 'Who', sort: (e) => e.actorEmail, cell: (e) => e.actorEmail, className: 'whitespace-nowrap' },

@@ -16,11 +16,19 @@ export default async function ProviderKeysPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <SettingsNav role={actor.role} current="/settings/provider-keys" />
       <p className="text-sm text-slate-600">
-        Keys for model providers, stored encrypted (AES-256-GCM under a key derived from <code>GITBENCH_SECRET_KEY</code>) and never shown again.
-        A profile uses one with <code>&quot;api_key_ref&quot;: &quot;&lt;name&gt;&quot;</code> in gitbench.json; workers read them with the same
+        Keys for model providers, stored encrypted (AES-256-GCM under a key derived from{' '}
+        <code>GITBENCH_SECRET_KEY</code>) and never shown again. A profile uses one with{' '}
+        <code>&quot;api_key_ref&quot;: &quot;&lt;name&gt;&quot;</code> in gitbench.json; workers read them with the same
         secret. Saving a name that exists replaces its key.
       </p>
-      <ProviderKeysPanel initial={keys.map((k) => ({ name: k.name, createdBy: k.createdBy, updatedAt: k.updatedAt.toISOString(), readable: k.readable }))} />
+      <ProviderKeysPanel
+        initial={keys.map((k) => ({
+          name: k.name,
+          createdBy: k.createdBy,
+          updatedAt: k.updatedAt.toISOString(),
+          readable: k.readable,
+        }))}
+      />
     </div>
   );
 }

@@ -16,11 +16,17 @@ export default async function TokensPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <SettingsNav role={actor.role} current="/settings/tokens" />
       <p className="text-sm text-slate-600">
-        Tokens let the CLI and CI act as you, with the role you give them (never above yours). Only a hash is stored: a token is shown once, when
-        you create it. Revoke one and it stops working at once.
+        Tokens let the CLI and CI act as you, with the role you give them (never above yours). Only a hash is stored: a
+        token is shown once, when you create it. Revoke one and it stops working at once.
       </p>
       <TokensPanel
-        initial={tokens.map((t) => ({ ...t, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null, expiresAt: t.expiresAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null }))}
+        initial={tokens.map((t) => ({
+          ...t,
+          createdAt: t.createdAt.toISOString(),
+          lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+          expiresAt: t.expiresAt?.toISOString() ?? null,
+          revokedAt: t.revokedAt?.toISOString() ?? null,
+        }))}
         roles={ROLES.filter((r) => roleAtLeast(actor.role, r))}
       />
     </div>

@@ -18,10 +18,14 @@ export default async function UsersPage() {
       <h1 className="text-2xl font-semibold">Settings</h1>
       <SettingsNav role={actor.role} current="/settings/users" />
       <p className="text-sm text-slate-600">
-        Viewers read; members also launch, cancel, retry and export; admins also manage users, provider keys and settings. A deactivated user
-        cannot sign in, and their sessions and API tokens stop working at once.
+        Viewers read; members also launch, cancel, retry and export; admins also manage users, provider keys and
+        settings. A deactivated user cannot sign in, and their sessions and API tokens stop working at once.
       </p>
-      <UsersPanel initial={users.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() }))} roles={[...ROLES]} self={actor.userId} />
+      <UsersPanel
+        initial={users.map((u) => ({ ...u, createdAt: u.createdAt.toISOString() }))}
+        roles={[...ROLES]}
+        self={actor.userId}
+      />
     </div>
   );
 }

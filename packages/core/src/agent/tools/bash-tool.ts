@@ -14,7 +14,8 @@ export const AGENT_GIT_ENV: Readonly<Record<string, string>> = {
 };
 
 /** How to see what a cut left out of a command's output. */
-export const BASH_TRUNCATION_HINT = "run it again narrowed (head, tail, sed -n 'FROM,TOp', grep), or redirect it to a file and print that in parts";
+export const BASH_TRUNCATION_HINT =
+  "run it again narrowed (head, tail, sed -n 'FROM,TOp', grep), or redirect it to a file and print that in parts";
 
 /**
  * What the model is shown of one command: its output (stderr merged into stdout in the order written,
@@ -27,11 +28,11 @@ export function formatCommandOutput(record: ToolExecRecord, timeoutMs: number): 
   if (record.stderr !== '') parts.push(record.stderr.replace(/\n$/, ''));
   if (parts.length === 0) parts.push('[no output]');
   if (record.truncated) parts.push(`[output cut in the middle to fit the limit: ${BASH_TRUNCATION_HINT}]`);
-  parts.push(record.timedOut ? `[timed out after ${timeoutMs} ms; the command was killed]` : `[exit code ${record.exitCode}]`);
+  parts.push(
+    record.timedOut ? `[timed out after ${timeoutMs} ms; the command was killed]` : `[exit code ${record.exitCode}]`,
+  );
   return parts.join('\n');
 }
-
-
 
 export const bashArgs = z.object({ command: z.string().min(1, 'command must not be empty') }).strict();
 

@@ -21,7 +21,9 @@ export function capHeadTail(text: string, maxBytes: number, hint?: string): Capp
   const head = Math.ceil(maxBytes / 2);
   const tail = maxBytes - head;
   const omitted = bytes.length - head - tail;
-  const marker = hint ? `[... ${omitted} of ${bytes.length} bytes omitted: ${hint} ...]` : `[... ${omitted} bytes omitted ...]`;
+  const marker = hint
+    ? `[... ${omitted} of ${bytes.length} bytes omitted: ${hint} ...]`
+    : `[... ${omitted} bytes omitted ...]`;
   const shown = `${decoder.decode(bytes.subarray(0, head))}\n${marker}\n${decoder.decode(bytes.subarray(bytes.length - tail))}`;
   return { text: shown, bytes: bytes.length, truncatedBytes: omitted };
 }

@@ -18,7 +18,11 @@ export const LINE_RANGE_ARGS = {
 };
 export const LINE_RANGE_PARAMETERS = {
   offset: { type: 'integer', minimum: 1, description: 'First line to return (1-based). Default 1.' },
-  limit: { type: 'integer', minimum: 1, description: 'How many lines to return from offset. Default: to the end of the file.' },
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    description: 'How many lines to return from offset. Default: to the end of the file.',
+  },
 } as const;
 export const RANGE_TRUNCATION_HINT = 'read the file in parts with offset (first line) and limit (number of lines)';
 
@@ -45,7 +49,10 @@ export const readFileTool = defineTool<z.infer<typeof readFileArgs>>({
     `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
   parameters: {
     type: 'object',
-    properties: { path: { type: 'string', description: 'File path relative to the repository root.' }, ...LINE_RANGE_PARAMETERS },
+    properties: {
+      path: { type: 'string', description: 'File path relative to the repository root.' },
+      ...LINE_RANGE_PARAMETERS,
+    },
     required: ['path'],
     additionalProperties: false,
   },
@@ -61,7 +68,8 @@ export const readFileTool = defineTool<z.infer<typeof readFileArgs>>({
 export const writeFileArgs = z.object({ path, content: z.string() }).strict();
 export const writeFileTool = defineTool<z.infer<typeof writeFileArgs>>({
   name: 'write_file',
-  description: 'Create or overwrite a file with the given content (parent directories are created). Path relative to the repository root.',
+  description:
+    'Create or overwrite a file with the given content (parent directories are created). Path relative to the repository root.',
   parameters: {
     type: 'object',
     properties: {
@@ -78,10 +86,13 @@ export const writeFileTool = defineTool<z.infer<typeof writeFileArgs>>({
   },
 });
 
-export const strReplaceArgs = z.object({ path, old_str: z.string().min(1, 'old_str must not be empty'), new_str: z.string() }).strict();
+export const strReplaceArgs = z
+  .object({ path, old_str: z.string().min(1, 'old_str must not be empty'), new_str: z.string() })
+  .strict();
 export const strReplaceTool = defineTool<z.infer<typeof strReplaceArgs>>({
   name: 'str_replace',
-  description: 'Replace the one occurrence of old_str in a file with new_str. Fails when old_str occurs zero or several times (add surrounding lines to make it unique).',
+  description:
+    'Replace the one occurrence of old_str in a file with new_str. Fails when old_str occurs zero or several times (add surrounding lines to make it unique).',
   parameters: {
     type: 'object',
     properties: {
@@ -100,7 +111,10 @@ export const strReplaceTool = defineTool<z.infer<typeof strReplaceArgs>>({
     if (first < 0) return { output: `old_str does not occur in ${args.path}; nothing changed.`, isError: true };
     if (text.indexOf(args.old_str, first + 1) >= 0) {
       const count = text.split(args.old_str).length - 1;
-      return { output: `old_str occurs ${count} times in ${args.path}; make it unique. Nothing changed.`, isError: true };
+      return {
+        output: `old_str occurs ${count} times in ${args.path}; make it unique. Nothing changed.`,
+        isError: true,
+      };
     }
     await ctx.writeFile(args.path, text.slice(0, first) + args.new_str + text.slice(first + args.old_str.length));
     return { output: `Replaced 1 occurrence in ${args.path}.`, isError: false };

@@ -10,7 +10,9 @@ export const submitTool = defineTool<z.infer<typeof submitArgs>>({
     'Finish the task with your final answer. The task says what is checked: the answer, or what you leave in the repository.',
   parameters: {
     type: 'object',
-    properties: { answer: { type: 'string', description: 'Your final answer (empty when the task checks only the repository).' } },
+    properties: {
+      answer: { type: 'string', description: 'Your final answer (empty when the task checks only the repository).' },
+    },
     required: ['answer'],
     additionalProperties: false,
   },

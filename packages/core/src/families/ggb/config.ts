@@ -13,16 +13,23 @@ const sha = z.string().regex(/^[0-9a-f]{40}$/, 'must be a full commit or tree id
 const relative = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '..' && part !== '.'), 'must be a path inside the repository');
+  .refine(
+    (p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '..' && part !== '.'),
+    'must be a path inside the repository',
+  );
 
 /**
  * The reference solution as calls of the scenario's own tools (ggb-mcr, ggb-ir, ggb-icc), for the
  * oracle agent; absent where the miner could not express it with them. Never shown to an agent.
  */
-export const referenceToolCallsSchema = z.array(z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict()).optional();
+export const referenceToolCallsSchema = z
+  .array(z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict())
+  .optional();
 
 /** The reference tool calls of a GitGoodBench fixture, or null when it has none (or is not one). */
-export function ggbReferenceToolCalls(fixture: Pick<Fixture, 'scoring'>): { name: string; args: Record<string, unknown> }[] | null {
+export function ggbReferenceToolCalls(
+  fixture: Pick<Fixture, 'scoring'>,
+): { name: string; args: Record<string, unknown> }[] | null {
   const parsed = referenceToolCallsSchema.safeParse(fixture.scoring['reference_tool_calls']);
   return parsed.success && parsed.data && parsed.data.length > 0 ? parsed.data : null;
 }
@@ -73,7 +80,8 @@ export type ConfigResult<C> = { ok: true; config: C } | { ok: false; problems: {
 
 function parse<C>(schema: z.ZodType<C>, fixture: Pick<Fixture, 'scoring'>): ConfigResult<C> {
   const parsed = schema.safeParse(fixture.scoring);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
   return { ok: true, config: parsed.data };
 }
 
@@ -83,9 +91,12 @@ export function ggbMcrConfig(f: Pick<Fixture, 'scoring' | 'assets' | 'files'>): 
   const parsed = parse(ggbMcrScoringSchema, f);
   if (!parsed.ok) return parsed;
   const mergeBundle = fixtureAsset(f, parsed.config.merge_bundle);
-  if (!mergeBundle) return { ok: false, problems: [{ field: 'merge_bundle', message: `${parsed.config.merge_bundle} is not among the fixture's assets` }] };
+  if (!mergeBundle)
+    return {
+      ok: false,
+      problems: [{ field: 'merge_bundle', message: `${parsed.config.merge_bundle} is not among the fixture's assets` }],
+    };
   return { ok: true, config: { ...parsed.config, mergeBundle } };
 }
 export const ggbIrConfig = (f: Pick<Fixture, 'scoring'>) => parse(ggbIrScoringSchema, f);
 export const ggbIccConfig = (f: Pick<Fixture, 'scoring'>) => parse(ggbIccScoringSchema, f);
-

@@ -14,7 +14,15 @@ const RS = '\u001e';
 const US = '\u001f';
 
 /** `git log` arguments, without the range: records separated by RS, fields by US, then the patch. */
-export const HISTORY_LOG_ARGS = ['log', '--reverse', '--no-color', '--no-renames', '--no-ext-diff', '--format=%x1e%H%x1f%B%x1f', '-p'] as const;
+export const HISTORY_LOG_ARGS = [
+  'log',
+  '--reverse',
+  '--no-color',
+  '--no-renames',
+  '--no-ext-diff',
+  '--format=%x1e%H%x1f%B%x1f',
+  '-p',
+] as const;
 
 const q = shellQuote;
 
@@ -36,7 +44,13 @@ export function parseHistory(stdout: string): HistoryCommit[] {
       .replace(/^\n+/, '')
       .replace(/\n+$/, '');
     const files = [...diff.matchAll(/^diff --git a\/(.*?) b\//gm)].map((m) => m[1]!);
-    commits.push({ sha: sha.trim(), subject: message.split('\n')[0] ?? '', message, files, diff: diff === '' ? '' : `${diff}\n` });
+    commits.push({
+      sha: sha.trim(),
+      subject: message.split('\n')[0] ?? '',
+      message,
+      files,
+      diff: diff === '' ? '' : `${diff}\n`,
+    });
   }
   return commits;
 }
@@ -44,7 +58,8 @@ export function parseHistory(stdout: string): HistoryCommit[] {
 /** A trailer line (`Token: value`, as git interpret-trailers reads them) or the note a cherry-pick -x leaves. */
 const TRAILER_LINE = /^(?:[A-Za-z0-9][A-Za-z0-9-]*:\s+\S.*|\(cherry picked from commit [0-9a-f]+\))$/;
 /** Author and review trailers, dropped wherever they stand: only the original's authors wrote them. */
-const AUTHOR_TRAILER = /^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id)\s*:/i;
+const AUTHOR_TRAILER =
+  /^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id)\s*:/i;
 
 /**
  * A commit message as the judge reads it. The original history's messages carry trailers
@@ -72,7 +87,13 @@ export function judgeMessage(message: string): string {
   // The subject paragraph is never a trailer block, as git reads it; a last paragraph of trailers
   // (continuation lines start with whitespace) is.
   const last = kept.at(-1);
-  if (kept.length > 1 && last && TRAILER_LINE.test(last[0]!) && last.every((l) => TRAILER_LINE.test(l) || /^\s/.test(l))) kept.pop();
+  if (
+    kept.length > 1 &&
+    last &&
+    TRAILER_LINE.test(last[0]!) &&
+    last.every((l) => TRAILER_LINE.test(l) || /^\s/.test(l))
+  )
+    kept.pop();
   // Author trailers elsewhere go too, with their continuation lines.
   const rest: string[] = [];
   let dropping = false;
@@ -88,7 +109,13 @@ export function judgeMessage(message: string): string {
 /** A history as the judge reads it: no commit ids (they differ between equal histories), messages through judgeMessage. */
 export function renderHistory(commits: readonly HistoryCommit[]): string {
   if (commits.length === 0) return '(no commits)';
-  return commits.map((c, i) => [`<COMMIT-${i}>`, 'Message:', judgeMessage(c.message), '', 'Changes:', c.diff.trimEnd(), `</COMMIT-${i}>`].join('\n')).join('\n\n');
+  return commits
+    .map((c, i) =>
+      [`<COMMIT-${i}>`, 'Message:', judgeMessage(c.message), '', 'Changes:', c.diff.trimEnd(), `</COMMIT-${i}>`].join(
+        '\n',
+      ),
+    )
+    .join('\n\n');
 }
 
 /** Two histories with the same messages and the same patches, in the same order. */

@@ -8,11 +8,12 @@ import type { GgbOutcome } from '../outcome';
  */
 export function withHistoryJudgement(outcome: GgbOutcome, judgement: HistoryJudgement): GgbOutcome {
   const judge = { status: judgement.status, reason: judgement.reason, verdicts: judgement.verdicts };
-  if (judgement.status === 'unscored') return { ...outcome, solved: null, judge, detail: `unscored: ${judgement.reason}` };
+  if (judgement.status === 'unscored')
+    return { ...outcome, solved: null, judge, detail: `unscored: ${judgement.reason}` };
   const wins = judgement.verdicts.filter((v) => v.agentWon).length;
   const ties = judgement.verdicts.filter((v) => v.result === 'TIE').length;
   const detail = judgement.solved
-    ? 'the judge preferred the agent\'s history in both orderings'
+    ? "the judge preferred the agent's history in both orderings"
     : `the agent's history won ${wins} of 2 orderings${ties > 0 ? ` (${ties} tie${ties > 1 ? 's' : ''})` : ''}; solved needs both`;
   return { ...outcome, solved: judgement.solved, judge, detail };
 }

@@ -12,7 +12,10 @@ import { shellWords, ShellWordsError } from '../../scoring/shell-words';
 const relative = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '..' && part !== '.'), 'must be a path inside the repository, without "." or ".."');
+  .refine(
+    (p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '..' && part !== '.'),
+    'must be a path inside the repository, without "." or ".."',
+  );
 
 export const GIST_LIMITS = { defaultTimeoutSeconds: 60, maxTimeoutSeconds: 240 } as const;
 
@@ -27,7 +30,12 @@ export const gistScoringSchema = z.looseObject({
   /** Directories of the original put on PYTHONPATH when the command runs there (a src layout). */
   pythonpath: z.array(relative).default([]),
   /** Per run of the command (the original's, then the gist's). */
-  timeout_seconds: z.number().int().min(5).max(GIST_LIMITS.maxTimeoutSeconds).default(GIST_LIMITS.defaultTimeoutSeconds),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(5)
+    .max(GIST_LIMITS.maxTimeoutSeconds)
+    .default(GIST_LIMITS.defaultTimeoutSeconds),
 });
 
 export interface GistCommand {
@@ -43,7 +51,8 @@ export interface GistConfig extends z.output<typeof gistScoringSchema> {
   originalAsset: SuiteAsset;
 }
 
-export type GistConfigResult = { ok: true; config: GistConfig } | { ok: false; problems: { field: string; message: string }[] };
+export type GistConfigResult =
+  { ok: true; config: GistConfig } | { ok: false; problems: { field: string; message: string }[] };
 
 const PYTEST_PREFIXES = [['python3', '-m', 'pytest'], ['python', '-m', 'pytest'], ['pytest']];
 
@@ -65,7 +74,13 @@ export function parseGistCommand(command: string): GistCommand | string {
   if (files.size > 1) return `must name tests of one file, not ${[...files].join(', ')}`;
   const testFile = [...files][0]!;
   if (!testFile.endsWith('.py')) return `the test file ${testFile} must be a .py file`;
-  const stray = options.find((o) => !o.startsWith('-') && !/^[A-Za-z_]+=/.test(o) && options[options.indexOf(o) - 1] !== '-o' && options[options.indexOf(o) - 1] !== '-k');
+  const stray = options.find(
+    (o) =>
+      !o.startsWith('-') &&
+      !/^[A-Za-z_]+=/.test(o) &&
+      options[options.indexOf(o) - 1] !== '-o' &&
+      options[options.indexOf(o) - 1] !== '-k',
+  );
   if (stray) return `only options and <file>::<test> targets may follow pytest, not ${JSON.stringify(stray)}`;
   const nodes = targets.map((t) => t.slice(t.indexOf('::') + 2));
   const bad = nodes.find((n) => n.split('::').some((part) => !/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/.test(part)));
@@ -76,18 +91,25 @@ export function parseGistCommand(command: string): GistCommand | string {
 /** The command as it is run against the gist: the same options and tests, in the gist file. */
 export function gistCommand(config: Pick<GistConfig, 'parsedCommand' | 'gist'>): string {
   const base = config.gist.split('/').pop()!;
-  return ['python3 -m pytest', ...config.parsedCommand.options, ...config.parsedCommand.nodes.map((n) => `${base}::${n}`)].join(' ');
+  return [
+    'python3 -m pytest',
+    ...config.parsedCommand.options,
+    ...config.parsedCommand.nodes.map((n) => `${base}::${n}`),
+  ].join(' ');
 }
 
 export function gistConfig(fixture: Pick<Fixture, 'scoring' | 'assets' | 'files'>): GistConfigResult {
   const parsed = gistScoringSchema.safeParse(fixture.scoring);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
   const problems: { field: string; message: string }[] = [];
   const command = parseGistCommand(parsed.data.command);
   if (typeof command === 'string') problems.push({ field: 'command', message: command });
   const original = fixtureAsset(fixture, parsed.data.original);
-  if (!original) problems.push({ field: 'original', message: `${parsed.data.original} is not among the fixture's files or assets` });
-  else if (!/\.(tar\.gz|tgz)$/.test(original.asset)) problems.push({ field: 'original', message: 'must be a .tar.gz archive of the repository' });
+  if (!original)
+    problems.push({ field: 'original', message: `${parsed.data.original} is not among the fixture's files or assets` });
+  else if (!/\.(tar\.gz|tgz)$/.test(original.asset))
+    problems.push({ field: 'original', message: 'must be a .tar.gz archive of the repository' });
   if (problems.length > 0 || typeof command === 'string' || !original) return { ok: false, problems };
   return { ok: true, config: { ...parsed.data, parsedCommand: command, originalAsset: original } };
 }

@@ -62,7 +62,9 @@ export const gistEvidenceSchema = z.object({
       testsFound: z.array(z.string()).optional(),
       testsMissing: z.array(z.string()).optional(),
       /** Tests of the gist replaced by the original's before the run, with the gist's lines they held. */
-      replaced: z.array(z.object({ test: z.string(), lines: z.tuple([z.number().int(), z.number().int()]) })).optional(),
+      replaced: z
+        .array(z.object({ test: z.string(), lines: z.tuple([z.number().int(), z.number().int()]) }))
+        .optional(),
       /** Per gist line (index 0 = line 1): its line in the file that ran, null inside a replaced test. */
       lineMap: z.array(z.number().int().nullable()).optional(),
     })
@@ -96,6 +98,10 @@ export function parseGistEvidence(stdout: string): GistEvidenceRead {
     return { ok: false, problem: 'the gist evaluator printed no JSON' };
   }
   const parsed = gistEvidenceSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problem: `the gist evaluator's output does not have the expected shape: ${parsed.error.issues[0]?.message ?? ''}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problem: `the gist evaluator's output does not have the expected shape: ${parsed.error.issues[0]?.message ?? ''}`,
+    };
   return { ok: true, evidence: parsed.data };
 }

@@ -67,7 +67,11 @@ export function lineExecution(evidence: GistEvidence): LineExecution | null {
   const executed = new Set(execution.executed);
   const executable = units.filter((u) => u.kind === 'code');
   const hit = executable.filter((u) => ran(u, executed)).length;
-  return { executed: hit, executable: executable.length, rate: executable.length === 0 ? null : hit / executable.length };
+  return {
+    executed: hit,
+    executable: executable.length,
+    rate: executable.length === 0 ? null : hit / executable.length,
+  };
 }
 
 export const LINE_MARKS = ['executed', 'not_executed', 'not_counted', 'replaced', 'not_run'] as const;
@@ -112,6 +116,12 @@ export function gistLines(evidence: GistEvidence): GistLine[] {
     else if (map(number) === null) mark = 'replaced';
     else if (unit.kind !== 'code') mark = 'not_counted';
     else mark = ran(unit, executed, map) ? 'executed' : 'not_executed';
-    return { number, text: content, execution: mark, existence: existence?.units[at] ?? null, block: unit.block || null };
+    return {
+      number,
+      text: content,
+      execution: mark,
+      existence: existence?.units[at] ?? null,
+      block: unit.block || null,
+    };
   });
 }

@@ -5,14 +5,46 @@ import { lineExecution, lineExistence } from './lines';
 import type { GistFailure, GistOutcome } from '../outcome';
 
 export function gistOutcome(record: ExecRecord | undefined): { outcome: GistOutcome; evidence: GistEvidence | null } {
-  const empty = { lineExecutionRate: null, executedLines: null, executableLines: null, lineExistenceRate: null, foundLines: null, countedLines: null };
-  const fail = (failure: GistFailure, detail: string): GistOutcome => ({ family: 'gist', fidelity: false, failure, detail, ...empty });
-  if (!record) return { outcome: fail('not_evaluated', 'the gist was not evaluated: no sandbox evidence'), evidence: null };
-  if (record.timedOut) return { outcome: fail('not_evaluated', 'the gist evaluation did not finish within its time limit'), evidence: null };
+  const empty = {
+    lineExecutionRate: null,
+    executedLines: null,
+    executableLines: null,
+    lineExistenceRate: null,
+    foundLines: null,
+    countedLines: null,
+  };
+  const fail = (failure: GistFailure, detail: string): GistOutcome => ({
+    family: 'gist',
+    fidelity: false,
+    failure,
+    detail,
+    ...empty,
+  });
+  if (!record)
+    return { outcome: fail('not_evaluated', 'the gist was not evaluated: no sandbox evidence'), evidence: null };
+  if (record.timedOut)
+    return {
+      outcome: fail('not_evaluated', 'the gist evaluation did not finish within its time limit'),
+      evidence: null,
+    };
   const read = parseGistEvidence(record.stdout);
-  if (!read.ok) return { outcome: fail('not_evaluated', `${read.problem}${record.stderr.trim() ? `: ${record.stderr.trim().slice(-400)}` : ''}`), evidence: null };
+  if (!read.ok)
+    return {
+      outcome: fail(
+        'not_evaluated',
+        `${read.problem}${record.stderr.trim() ? `: ${record.stderr.trim().slice(-400)}` : ''}`,
+      ),
+      evidence: null,
+    };
   const e = read.evidence;
-  if (e.evaluatorError) return { outcome: fail('not_evaluated', `the gist evaluator failed: ${e.evaluatorError.trim().split('\n').slice(-2).join(' ')}`), evidence: e };
+  if (e.evaluatorError)
+    return {
+      outcome: fail(
+        'not_evaluated',
+        `the gist evaluator failed: ${e.evaluatorError.trim().split('\n').slice(-2).join(' ')}`,
+      ),
+      evidence: e,
+    };
   if (e.originalProblem) return { outcome: fail('not_evaluated', e.originalProblem), evidence: e };
   const existence = lineExistence(e);
   const execution = lineExecution(e);
@@ -33,7 +65,8 @@ function classify(e: GistEvidence): [GistFailure | null, string] {
   const detail = e.fidelity?.detail ?? '';
   if (!gist?.exists) return ['no_gist', `no gist file at ${gist?.path ?? 'the expected path'}`];
   if (gist.syntaxError) return ['syntax_error', `the gist does not parse: ${gist.syntaxError}`];
-  if (gist.testsMissing?.length) return ['missing_test', `the gist lacks the command's test(s): ${gist.testsMissing.join(', ')}`];
+  if (gist.testsMissing?.length)
+    return ['missing_test', `the gist lacks the command's test(s): ${gist.testsMissing.join(', ')}`];
   if (e.run?.borrowed?.length) return ['import_error', detail];
   if (!e.fidelity?.ok) return ['runtime_error', detail];
   return [null, detail];

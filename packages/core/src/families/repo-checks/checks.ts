@@ -48,7 +48,13 @@ function testSpec(check: TestCheck, stagedName: (asset: string) => string): stri
 }
 
 /** The look-up a check needs, or null when it is judged without one (on the answer or the state reads). */
-export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, stageDir: string, stagedName: (asset: string) => string): Probe | null {
+export function checkProbe(
+  check: RepoCheck,
+  id: string,
+  staged: StagedFiles,
+  stageDir: string,
+  stagedName: (asset: string) => string,
+): Probe | null {
   switch (check.type) {
     case 'tests_pass':
     case 'tests_fail':
@@ -74,7 +80,11 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
       };
     case 'commits_preserved':
       // NUL ends each record: the id on the first line, the whole message after it.
-      return { id, readOnly: true, command: `git log -z --reverse --format='%H%n%B' --end-of-options ${q(check.range)} --` };
+      return {
+        id,
+        readOnly: true,
+        command: `git log -z --reverse --format='%H%n%B' --end-of-options ${q(check.range)} --`,
+      };
     case 'commit_count':
       return { id, readOnly: true, command: `git rev-list --count --end-of-options ${q(check.range)} --` };
     case 'no_conflict_markers':
@@ -108,7 +118,11 @@ export function checkProbe(check: RepoCheck, id: string, staged: StagedFiles, st
         ].join('\n'),
       };
     case 'worktree_file':
-      return { id, readOnly: true, command: `if [ -f ${q(check.path)} ] && [ ! -L ${q(check.path)} ]; then git hash-object --no-filters -- ${q(check.path)}; else exit 3; fi` };
+      return {
+        id,
+        readOnly: true,
+        command: `if [ -f ${q(check.path)} ] && [ ! -L ${q(check.path)} ]; then git hash-object --no-filters -- ${q(check.path)}; else exit 3; fi`,
+      };
     case 'remote_branch':
       return {
         id,
@@ -223,12 +237,16 @@ interface CommitRun {
   counts: Record<string, number> | null;
 }
 
-function runsOf(stdout: string): { commits: { commit: string; subject: string }[]; runs: CommitRun[] } | { error: string } {
+function runsOf(
+  stdout: string,
+): { commits: { commit: string; subject: string }[]; runs: CommitRun[] } | { error: string } {
   const records = testRecords(stdout);
   const head = records[0];
   if (!head) return { error: 'the test harness printed no record' };
   if (typeof head.error === 'string') return { error: head.error };
-  const commits = Array.isArray(head.commits) ? (head.commits as unknown[]).filter((c): c is { commit: string; subject: string } => !!c && typeof c === 'object') : [];
+  const commits = Array.isArray(head.commits)
+    ? (head.commits as unknown[]).filter((c): c is { commit: string; subject: string } => !!c && typeof c === 'object')
+    : [];
   const runs = records.slice(1).map((r) => ({
     commit: String(r.commit ?? ''),
     subject: commits.find((c) => c.commit === r.commit)?.subject ?? '',
@@ -240,45 +258,78 @@ function runsOf(stdout: string): { commits: { commit: string; subject: string }[
   return { commits, runs };
 }
 
-
 function describeRun(run: CommitRun): string {
   if (run.error !== undefined) return `${short(run.commit)}: ${run.error}`;
   if (run.timedOut) return `${short(run.commit)}: timed out`;
-  const tally = run.counts ? ` (${Object.entries(run.counts).map(([k, n]) => `${n} ${k}`).join(', ')})` : '';
+  const tally = run.counts
+    ? ` (${Object.entries(run.counts)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')})`
+    : '';
   return `${short(run.commit)}: exit ${run.exit}${tally}`;
 }
 
 function judgeTests(check: TestCheck, record: ExecRecord): Judged {
-  if (record.exitCode === 5) return { ok: false, detail: 'the pinned test files could not be staged', actual: record.stderr };
+  if (record.exitCode === 5)
+    return { ok: false, detail: 'the pinned test files could not be staged', actual: record.stderr };
   const parsed = runsOf(record.stdout);
-  if ('error' in parsed) return { ok: false, detail: parsed.error, actual: record.stderr || record.stdout.slice(-2000) };
+  if ('error' in parsed)
+    return { ok: false, detail: parsed.error, actual: record.stderr || record.stdout.slice(-2000) };
   const { commits, runs } = parsed;
   const output = record.stdout.slice(-4000);
-  if (runs.length !== commits.length) return { ok: false, detail: `tests ran at ${runs.length} of ${commits.length} commit(s)${record.timedOut ? ' before the time limit' : ''}`, actual: output };
+  if (runs.length !== commits.length)
+    return {
+      ok: false,
+      detail: `tests ran at ${runs.length} of ${commits.length} commit(s)${record.timedOut ? ' before the time limit' : ''}`,
+      actual: output,
+    };
   if (check.type === 'tests_pass_each') {
-    if (commits.length < check.min_commits) return { ok: false, detail: `${check.range} holds ${commits.length} commit(s); at least ${check.min_commits} expected` };
-    const failing = runs.filter((r) => !check.except_subjects.includes(r.subject) && (r.error !== undefined || r.timedOut || r.exit !== 0));
+    if (commits.length < check.min_commits)
+      return {
+        ok: false,
+        detail: `${check.range} holds ${commits.length} commit(s); at least ${check.min_commits} expected`,
+      };
+    const failing = runs.filter(
+      (r) => !check.except_subjects.includes(r.subject) && (r.error !== undefined || r.timedOut || r.exit !== 0),
+    );
     const exempt = runs.filter((r) => check.except_subjects.includes(r.subject)).length;
     return failing.length === 0
-      ? { ok: true, detail: `tests pass at all ${runs.length - exempt} commit(s) of ${check.range}${exempt ? ` (${exempt} exempt)` : ''}` }
-      : { ok: false, detail: `tests fail at ${failing.length} of ${runs.length} commit(s): ${failing.map(describeRun).join('; ')}`, actual: output };
+      ? {
+          ok: true,
+          detail: `tests pass at all ${runs.length - exempt} commit(s) of ${check.range}${exempt ? ` (${exempt} exempt)` : ''}`,
+        }
+      : {
+          ok: false,
+          detail: `tests fail at ${failing.length} of ${runs.length} commit(s): ${failing.map(describeRun).join('; ')}`,
+          actual: output,
+        };
   }
   const run = runs[0]!;
   if (run.error !== undefined || run.timedOut) return { ok: false, detail: describeRun(run), actual: output };
   if (check.type === 'tests_fail') {
     // pytest's 1 is "tests failed"; a usage error, no tests, an interrupted run or a missing program is not a failing test.
     const ok = run.exit === 1;
-    return { ok, detail: ok ? `tests fail at ${short(run.commit)}, as they must` : `expected failing tests (exit 1) at ${describeRun(run)}`, actual: output };
+    return {
+      ok,
+      detail: ok
+        ? `tests fail at ${short(run.commit)}, as they must`
+        : `expected failing tests (exit 1) at ${describeRun(run)}`,
+      actual: output,
+    };
   }
   if (run.exit !== 0) return { ok: false, detail: `tests fail at ${describeRun(run)}`, actual: output };
   if (check.expect_passed !== undefined) {
     const c = run.counts;
     const ok = !!c && c.passed === check.expect_passed && !c.failed && !c.errors;
-    if (!ok) return { ok: false, detail: `expected ${check.expect_passed} passed tests, the run reports ${c ? JSON.stringify(c) : 'no pytest summary'}`, actual: output };
+    if (!ok)
+      return {
+        ok: false,
+        detail: `expected ${check.expect_passed} passed tests, the run reports ${c ? JSON.stringify(c) : 'no pytest summary'}`,
+        actual: output,
+      };
   }
   return { ok: true, detail: `tests pass at ${describeRun(run)}` };
 }
-
 
 /** Sections of a repository state (REPO_STATE_SCRIPT) that "as found" compares; reflogs may grow. */
 const FOUND_SECTIONS = ['HEAD', 'refs', 'index', 'unmerged', 'in-progress', 'stash', 'worktree'];
@@ -301,7 +352,8 @@ function foundSections(state: string): Map<string, string[]> {
 }
 
 function judgeAsFound(ctx: JudgeContext): Judged {
-  if (ctx.stateBefore === undefined || ctx.stateAfter === undefined) return { ok: false, detail: 'the repository state before or after the attempt was not read' };
+  if (ctx.stateBefore === undefined || ctx.stateAfter === undefined)
+    return { ok: false, detail: 'the repository state before or after the attempt was not read' };
   const before = foundSections(ctx.stateBefore);
   const after = foundSections(ctx.stateAfter);
   const changed: string[] = [];
@@ -311,23 +363,43 @@ function judgeAsFound(ctx: JudgeContext): Judged {
     if (b.join('\n') === a.join('\n')) continue;
     const gone = b.filter((l) => !a.includes(l));
     const added = a.filter((l) => !b.includes(l));
-    changed.push(`${name}: ${[...gone.slice(0, 3).map((l) => `- ${l}`), ...added.slice(0, 3).map((l) => `+ ${l}`)].join('; ')}`);
+    changed.push(
+      `${name}: ${[...gone.slice(0, 3).map((l) => `- ${l}`), ...added.slice(0, 3).map((l) => `+ ${l}`)].join('; ')}`,
+    );
   }
   return changed.length === 0
-    ? { ok: true, detail: 'HEAD, refs, index, working tree, stash and operations in progress are as the task found them' }
-    : { ok: false, detail: `the repository was not left as found (${changed.map((c) => c.split(':')[0]).join(', ')} changed)`, actual: changed.join('\n') };
+    ? {
+        ok: true,
+        detail: 'HEAD, refs, index, working tree, stash and operations in progress are as the task found them',
+      }
+    : {
+        ok: false,
+        detail: `the repository was not left as found (${changed.map((c) => c.split(':')[0]).join(', ')} changed)`,
+        actual: changed.join('\n'),
+      };
 }
 
 function judgeAnswerCommit(check: CheckOf<'answer_commit'>, answer: string): Judged {
   const named = [...new Set((answer.match(hashPattern()) ?? []).map((h) => h.toLowerCase()))];
-  if (named.length === 0) return { ok: false, detail: 'the answer names no commit id (7 to 40 hexadecimal characters)', actual: answer.slice(0, 300) };
+  if (named.length === 0)
+    return {
+      ok: false,
+      detail: 'the answer names no commit id (7 to 40 hexadecimal characters)',
+      actual: answer.slice(0, 300),
+    };
   const wrong = named.filter((h) => !check.expected.startsWith(h));
-  if (wrong.length > 0) return { ok: false, detail: `the answer names ${wrong.length === named.length ? 'another commit' : 'other commits besides the first bad one'}: ${wrong.join(', ')}`, actual: answer.slice(0, 300) };
+  if (wrong.length > 0)
+    return {
+      ok: false,
+      detail: `the answer names ${wrong.length === named.length ? 'another commit' : 'other commits besides the first bad one'}: ${wrong.join(', ')}`,
+      actual: answer.slice(0, 300),
+    };
   return { ok: true, detail: `the answer names ${short(check.expected)}` };
 }
 
 function judgeCommits(check: CheckOf<'commits_preserved'>, record: ExecRecord): Judged {
-  if (record.exitCode !== 0) return { ok: false, detail: `${check.range} cannot be listed (exit ${record.exitCode})`, actual: record.stderr };
+  if (record.exitCode !== 0)
+    return { ok: false, detail: `${check.range} cannot be listed (exit ${record.exitCode})`, actual: record.stderr };
   const commits = record.stdout
     .split('\0')
     .filter((r) => r.trim() !== '')
@@ -336,16 +408,24 @@ function judgeCommits(check: CheckOf<'commits_preserved'>, record: ExecRecord): 
       const message = r.slice(nl + 1).replace(/\s+$/, '');
       return { oid: r.slice(0, nl).trim(), message, subject: message.split('\n')[0] ?? '' };
     });
-  const matches = (want: string, c: { message: string; subject: string }) => (want.trim().includes('\n') ? c.message === want.replace(/\s+$/, '') : c.subject === want.trim());
+  const matches = (want: string, c: { message: string; subject: string }) =>
+    want.trim().includes('\n') ? c.message === want.replace(/\s+$/, '') : c.subject === want.trim();
   const problems: string[] = [];
   for (const want of check.messages) {
     const n = commits.filter((c) => matches(want, c)).length;
     if (n !== 1) problems.push(`"${want.split('\n')[0]}" appears ${n} times`);
   }
   const order = commits.map((c) => check.messages.findIndex((w) => matches(w, c))).filter((i) => i >= 0);
-  if (problems.length === 0 && order.some((v, i) => i > 0 && v < order[i - 1]!)) problems.push('the commits are not in their original order');
+  if (problems.length === 0 && order.some((v, i) => i > 0 && v < order[i - 1]!))
+    problems.push('the commits are not in their original order');
   const extra = commits.filter((c) => !check.messages.some((w) => matches(w, c)));
-  if (!check.allow_extra && extra.length > 0) problems.push(`${extra.length} other commit(s): ${extra.slice(0, 3).map((c) => `"${c.subject}"`).join(', ')}`);
+  if (!check.allow_extra && extra.length > 0)
+    problems.push(
+      `${extra.length} other commit(s): ${extra
+        .slice(0, 3)
+        .map((c) => `"${c.subject}"`)
+        .join(', ')}`,
+    );
   return problems.length === 0
     ? { ok: true, detail: `each of the ${check.messages.length} commit(s) appears once, in order, with its message` }
     : { ok: false, detail: problems.join('; '), actual: commits.map((c) => `${short(c.oid)} ${c.subject}`).join('\n') };
@@ -356,7 +436,8 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
   if (check.type === 'answer_commit') return judgeAnswerCommit(check, ctx.answer);
   if (check.type === 'repo_as_found') return judgeAsFound(ctx);
   if (!record) return { ok: false, detail: 'no sandbox evidence for this check; the attempt was not run in a sandbox' };
-  if (record.timedOut && check.type !== 'tests_pass' && check.type !== 'tests_fail' && check.type !== 'tests_pass_each') return { ok: false, detail: 'the look-up timed out' };
+  if (record.timedOut && check.type !== 'tests_pass' && check.type !== 'tests_fail' && check.type !== 'tests_pass_each')
+    return { ok: false, detail: 'the look-up timed out' };
   const out = record.stdout.trim();
   switch (check.type) {
     case 'tests_pass':
@@ -368,43 +449,66 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
       if (facts.onto === 'missing') return { ok: false, detail: `${check.onto} does not name a commit` };
       if (facts.branch === 'missing') return { ok: false, detail: `${check.branch} does not name a commit` };
       if (facts.ancestor !== 'yes') return { ok: false, detail: `${check.branch} is not based on ${check.onto}` };
-      if (facts.merges !== '0') return { ok: false, detail: `${check.branch} has ${facts.merges} merge commit(s) on top of ${check.onto}` };
+      if (facts.merges !== '0')
+        return { ok: false, detail: `${check.branch} has ${facts.merges} merge commit(s) on top of ${check.onto}` };
       return { ok: true, detail: `${check.branch} is ${facts.commits} commit(s) in a line on ${check.onto}` };
     }
     case 'commits_preserved':
       return judgeCommits(check, record);
     case 'commit_count': {
-      if (record.exitCode !== 0) return { ok: false, detail: `${check.range} cannot be counted`, actual: record.stderr };
+      if (record.exitCode !== 0)
+        return { ok: false, detail: `${check.range} cannot be counted`, actual: record.stderr };
       const ok = out === String(check.equals);
       return { ok, detail: `${check.range} holds ${out} commit(s)${ok ? '' : `, ${check.equals} expected`}` };
     }
     case 'no_conflict_markers':
-      if (record.exitCode !== 0) return { ok: false, detail: `${check.rev} does not name a commit`, actual: record.stderr };
-      return out === '' ? { ok: true, detail: `no conflict marker line in ${check.rev}` } : { ok: false, detail: `conflict marker lines in ${check.rev}`, actual: out.slice(0, 2000) };
+      if (record.exitCode !== 0)
+        return { ok: false, detail: `${check.rev} does not name a commit`, actual: record.stderr };
+      return out === ''
+        ? { ok: true, detail: `no conflict marker line in ${check.rev}` }
+        : { ok: false, detail: `conflict marker lines in ${check.rev}`, actual: out.slice(0, 2000) };
     case 'ref_equals':
       if (record.exitCode !== 0) return { ok: false, detail: `${check.ref} does not exist` };
-      return out === check.commit ? { ok: true, detail: `${check.ref} is ${short(check.commit)}` } : { ok: false, detail: `${check.ref} is ${short(out)}, not ${short(check.commit)}` };
+      return out === check.commit
+        ? { ok: true, detail: `${check.ref} is ${short(check.commit)}` }
+        : { ok: false, detail: `${check.ref} is ${short(out)}, not ${short(check.commit)}` };
     case 'ref_exists':
-      return record.exitCode === 0 ? { ok: true, detail: `${check.ref} exists (${short(out)})` } : { ok: false, detail: `${check.ref} does not name a commit` };
+      return record.exitCode === 0
+        ? { ok: true, detail: `${check.ref} exists (${short(out)})` }
+        : { ok: false, detail: `${check.ref} does not name a commit` };
     case 'tree_equals':
       if (record.exitCode !== 0) return { ok: false, detail: `${check.rev} does not name a commit` };
-      return out === check.tree ? { ok: true, detail: `the tree of ${check.rev} is ${short(check.tree)}` } : { ok: false, detail: `the tree of ${check.rev} is ${short(out)}, not ${short(check.tree)}` };
+      return out === check.tree
+        ? { ok: true, detail: `the tree of ${check.rev} is ${short(check.tree)}` }
+        : { ok: false, detail: `the tree of ${check.rev} is ${short(out)}, not ${short(check.tree)}` };
     case 'file_at': {
       if (record.exitCode !== 0) return { ok: false, detail: `${check.rev} has no ${check.path}` };
       const nl = record.stdout.indexOf('\n');
       const [kind, oid] = record.stdout.slice(0, nl).split(' ');
       if (kind !== 'blob') return { ok: false, detail: `${check.path} in ${check.rev} is a ${kind}, not a file` };
-      if (check.blob !== undefined) return oid === check.blob ? { ok: true, detail: `${check.path} in ${check.rev} has the expected content` } : { ok: false, detail: `${check.path} in ${check.rev} is ${short(oid ?? '')}, not ${short(check.blob)}` };
+      if (check.blob !== undefined)
+        return oid === check.blob
+          ? { ok: true, detail: `${check.path} in ${check.rev} has the expected content` }
+          : { ok: false, detail: `${check.path} in ${check.rev} is ${short(oid ?? '')}, not ${short(check.blob)}` };
       const found = record.stdout.slice(nl + 1).includes(check.contains!);
       return { ok: found, detail: `${check.path} in ${check.rev} ${found ? 'contains' : 'does not contain'} the text` };
     }
     case 'worktree_file':
       if (record.exitCode !== 0) return { ok: false, detail: `${check.path} is not a file in the working tree` };
-      return out === check.blob ? { ok: true, detail: `${check.path} in the working tree has the expected content` } : { ok: false, detail: `${check.path} in the working tree is ${short(out)}, not ${short(check.blob)}` };
+      return out === check.blob
+        ? { ok: true, detail: `${check.path} in the working tree has the expected content` }
+        : { ok: false, detail: `${check.path} in the working tree is ${short(out)}, not ${short(check.blob)}` };
     case 'absent_everywhere': {
-      if (record.exitCode !== 0) return { ok: false, detail: `the objects could not be searched (exit ${record.exitCode})`, actual: record.stderr };
+      if (record.exitCode !== 0)
+        return {
+          ok: false,
+          detail: `the objects could not be searched (exit ${record.exitCode})`,
+          actual: record.stderr,
+        };
       const n = /^matches=(\d+)$/.exec(out)?.[1];
-      return n === '0' ? { ok: true, detail: 'no object any ref reaches contains the text' } : { ok: false, detail: `${n ?? '?'} line(s) of objects that refs reach still contain the text` };
+      return n === '0'
+        ? { ok: true, detail: 'no object any ref reaches contains the text' }
+        : { ok: false, detail: `${n ?? '?'} line(s) of objects that refs reach still contain the text` };
     }
     case 'remote_branch':
       return judgeRemoteBranch(check, out);
@@ -415,10 +519,17 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
     case 'stash_entries':
       return judgeStash(check, record);
     case 'identities': {
-      if (record.exitCode !== 0) return { ok: false, detail: 'the identities could not be listed', actual: record.stderr };
+      if (record.exitCode !== 0)
+        return { ok: false, detail: 'the identities could not be listed', actual: record.stderr };
       const seen = [...new Set(lines(record.stdout))];
       const stray = seen.filter((who) => !check.allowed.includes(who));
-      return stray.length === 0 ? { ok: true, detail: `every author, committer and tagger is one of the ${check.allowed.length} allowed` } : { ok: false, detail: `identities that must not remain: ${stray.slice(0, 5).join(', ')}`, actual: seen.join('\n') };
+      return stray.length === 0
+        ? { ok: true, detail: `every author, committer and tagger is one of the ${check.allowed.length} allowed` }
+        : {
+            ok: false,
+            detail: `identities that must not remain: ${stray.slice(0, 5).join(', ')}`,
+            actual: seen.join('\n'),
+          };
     }
   }
 }

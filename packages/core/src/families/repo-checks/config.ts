@@ -9,18 +9,36 @@ import { referenceToolCallsSchema } from '../ggb/config';
  * steer (see checks.ts and tests-run.py), all of which must hold.
  */
 
-const oid = z.string({ error: 'must be a full 40-character object id' }).regex(/^[0-9a-f]{40}$/, 'must be a full 40-character object id');
+const oid = z
+  .string({ error: 'must be a full 40-character object id' })
+  .regex(/^[0-9a-f]{40}$/, 'must be a full 40-character object id');
 /** A revision or range as git reads it; never an option, never more than one word. */
 const revision = z
   .string()
   .min(1)
-  .refine((r) => !r.startsWith('-') && !/\s/.test(r), 'must be one revision (a ref, an id or a range), not an option or several words');
+  .refine(
+    (r) => !r.startsWith('-') && !/\s/.test(r),
+    'must be one revision (a ref, an id or a range), not an option or several words',
+  );
 const relative = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && p.replace(/\/$/, '').split('/').every((part) => part !== '' && part !== '..' && part !== '.'), 'must be a path inside the repository, without "." or ".."');
+  .refine(
+    (p) =>
+      !p.startsWith('/') &&
+      p
+        .replace(/\/$/, '')
+        .split('/')
+        .every((part) => part !== '' && part !== '..' && part !== '.'),
+    'must be a path inside the repository, without "." or ".."',
+  );
 
-export const REPO_CHECKS_LIMITS = { defaultTimeoutSeconds: 120, maxTimeoutSeconds: 600, defaultMaxCommits: 30, maxCommits: 200 } as const;
+export const REPO_CHECKS_LIMITS = {
+  defaultTimeoutSeconds: 120,
+  maxTimeoutSeconds: 600,
+  defaultMaxCommits: 30,
+  maxCommits: 200,
+} as const;
 
 const testRun = {
   /** Run by bash from the root of the exported tree, e.g. `python3 -m pytest -q tests`. */
@@ -33,14 +51,21 @@ const testRun = {
   /** Directories of the tree put on PYTHONPATH: `.` for the root, `src` for a src layout. */
   pythonpath: z.array(z.union([z.literal('.'), relative])).default([]),
   /** Per commit, in seconds. */
-  timeout: z.number().int().min(5).max(REPO_CHECKS_LIMITS.maxTimeoutSeconds).default(REPO_CHECKS_LIMITS.defaultTimeoutSeconds),
+  timeout: z
+    .number()
+    .int()
+    .min(5)
+    .max(REPO_CHECKS_LIMITS.maxTimeoutSeconds)
+    .default(REPO_CHECKS_LIMITS.defaultTimeoutSeconds),
 };
 
 /** pytest's summary must report exactly this many passed tests (and no failure or error). */
 const expectPassed = z.number().int().min(1).optional();
 
 export const checkSchemas = {
-  tests_pass: z.object({ type: z.literal('tests_pass'), rev: revision, ...testRun, expect_passed: expectPassed }).strict(),
+  tests_pass: z
+    .object({ type: z.literal('tests_pass'), rev: revision, ...testRun, expect_passed: expectPassed })
+    .strict(),
   tests_fail: z.object({ type: z.literal('tests_fail'), rev: revision, ...testRun }).strict(),
   tests_pass_each: z
     .object({
@@ -51,7 +76,12 @@ export const checkSchemas = {
       except_subjects: z.array(z.string().min(1)).default([]),
       /** The range must hold at least this many commits (an empty range passes nothing). */
       min_commits: z.number().int().min(1).default(1),
-      max_commits: z.number().int().min(1).max(REPO_CHECKS_LIMITS.maxCommits).default(REPO_CHECKS_LIMITS.defaultMaxCommits),
+      max_commits: z
+        .number()
+        .int()
+        .min(1)
+        .max(REPO_CHECKS_LIMITS.maxCommits)
+        .default(REPO_CHECKS_LIMITS.defaultMaxCommits),
     })
     .strict(),
   linear_onto: z.object({ type: z.literal('linear_onto'), branch: revision, onto: revision }).strict(),
@@ -65,19 +95,35 @@ export const checkSchemas = {
       allow_extra: z.boolean().default(false),
     })
     .strict(),
-  commit_count: z.object({ type: z.literal('commit_count'), range: revision, equals: z.number().int().min(0) }).strict(),
+  commit_count: z
+    .object({ type: z.literal('commit_count'), range: revision, equals: z.number().int().min(0) })
+    .strict(),
   no_conflict_markers: z.object({ type: z.literal('no_conflict_markers'), rev: revision }).strict(),
   ref_equals: z.object({ type: z.literal('ref_equals'), ref: revision, commit: oid }).strict(),
   ref_exists: z.object({ type: z.literal('ref_exists'), ref: revision }).strict(),
   tree_equals: z.object({ type: z.literal('tree_equals'), rev: revision, tree: oid }).strict(),
   file_at: z
-    .object({ type: z.literal('file_at'), rev: revision, path: relative, blob: oid.optional(), contains: z.string().min(1).optional() })
+    .object({
+      type: z.literal('file_at'),
+      rev: revision,
+      path: relative,
+      blob: oid.optional(),
+      contains: z.string().min(1).optional(),
+    })
     .strict()
-    .refine((c) => (c.blob === undefined) !== (c.contains === undefined), { message: 'needs exactly one of blob or contains', path: ['blob'] }),
+    .refine((c) => (c.blob === undefined) !== (c.contains === undefined), {
+      message: 'needs exactly one of blob or contains',
+      path: ['blob'],
+    }),
   worktree_file: z.object({ type: z.literal('worktree_file'), path: relative, blob: oid }).strict(),
   answer_commit: z.object({ type: z.literal('answer_commit'), expected: oid }).strict(),
   repo_as_found: z.object({ type: z.literal('repo_as_found') }).strict(),
-  absent_everywhere: z.object({ type: z.literal('absent_everywhere'), text: z.string().min(4, 'must be at least 4 characters (shorter text matches by chance)') }).strict(),
+  absent_everywhere: z
+    .object({
+      type: z.literal('absent_everywhere'),
+      text: z.string().min(4, 'must be at least 4 characters (shorter text matches by chance)'),
+    })
+    .strict(),
   remote_branch: z
     .object({
       type: z.literal('remote_branch'),
@@ -113,7 +159,9 @@ export const checkSchemas = {
       /** The commit the note is on (any revision: main~3, a tag). */
       rev: revision,
       /** The notes ref, full. */
-      ref: revision.refine((r) => r.startsWith('refs/notes/'), 'must be a full notes ref (refs/notes/...)').default('refs/notes/commits'),
+      ref: revision
+        .refine((r) => r.startsWith('refs/notes/'), 'must be a full notes ref (refs/notes/...)')
+        .default('refs/notes/commits'),
       /** The note's whole text (trailing blank space aside). */
       text: z.string().min(1),
     })
@@ -132,7 +180,9 @@ export const CHECK_TYPES = Object.keys(checkSchemas) as CheckType[];
 export type RepoCheck = { [K in CheckType]: z.output<(typeof checkSchemas)[K]> }[CheckType];
 export type CheckOf<K extends CheckType> = z.output<(typeof checkSchemas)[K]>;
 
-const checkSchema = z.looseObject({ type: z.enum(CHECK_TYPES as [CheckType, ...CheckType[]], { error: `must be one of ${CHECK_TYPES.join(', ')}` }) });
+const checkSchema = z.looseObject({
+  type: z.enum(CHECK_TYPES as [CheckType, ...CheckType[]], { error: `must be one of ${CHECK_TYPES.join(', ')}` }),
+});
 
 export const repoChecksScoringSchema = z.looseObject({
   type: z.literal('repo_checks'),
@@ -164,12 +214,14 @@ export interface RepoChecksConfig {
   overlayAssets: Record<string, SuiteAsset>;
 }
 
-export type RepoChecksConfigResult = { ok: true; config: RepoChecksConfig } | { ok: false; problems: { field: string; message: string }[] };
+export type RepoChecksConfigResult =
+  { ok: true; config: RepoChecksConfig } | { ok: false; problems: { field: string; message: string }[] };
 
 /** The scoring block parsed, each check by its own type, overlay assets resolved; every problem names its field. */
 export function repoChecksConfig(fixture: Pick<Fixture, 'scoring' | 'assets' | 'files'>): RepoChecksConfigResult {
   const parsed = repoChecksScoringSchema.safeParse(fixture.scoring);
-  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
+  if (!parsed.success)
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) };
   const problems: { field: string; message: string }[] = [];
   const checks: RepoCheck[] = [];
   const overlayAssets: Record<string, SuiteAsset> = {};
@@ -182,15 +234,28 @@ export function repoChecksConfig(fixture: Pick<Fixture, 'scoring' | 'assets' | '
     }
     const check = checkSchemas[kind.data.type].safeParse(raw);
     if (!check.success) {
-      problems.push(...check.error.issues.map((i) => ({ field: at(i.path), message: i.code === 'unrecognized_keys' ? `${i.message} (a ${kind.data.type} check takes ${Object.keys(checkSchemas[kind.data.type].shape ?? {}).join(', ')})` : i.message })));
+      problems.push(
+        ...check.error.issues.map((i) => ({
+          field: at(i.path),
+          message:
+            i.code === 'unrecognized_keys'
+              ? `${i.message} (a ${kind.data.type} check takes ${Object.keys(checkSchemas[kind.data.type].shape ?? {}).join(', ')})`
+              : i.message,
+        })),
+      );
       return;
     }
     const value = check.data as RepoCheck;
     if ('overlay' in value) {
       for (const [path, asset] of Object.entries(value.overlay)) {
         const found = fixtureAsset(fixture, asset);
-        if (!found) problems.push({ field: at(['overlay', path]), message: `${asset} is not among the fixture's assets` });
-        else if (path.endsWith('/') && !asset.endsWith('.tar.gz')) problems.push({ field: at(['overlay', path]), message: 'a directory (a path ending in "/") is replaced by a .tar.gz asset' });
+        if (!found)
+          problems.push({ field: at(['overlay', path]), message: `${asset} is not among the fixture's assets` });
+        else if (path.endsWith('/') && !asset.endsWith('.tar.gz'))
+          problems.push({
+            field: at(['overlay', path]),
+            message: 'a directory (a path ending in "/") is replaced by a .tar.gz asset',
+          });
         else overlayAssets[asset] = found;
       }
     }

@@ -30,9 +30,16 @@ export function readRepoTaskOutputs(record: ExecRecord | undefined): RepoTaskOut
   try {
     raw = JSON.parse(line);
   } catch {
-    return { ok: false, problem: `the outputs listing printed no JSON (exit ${record.exitCode})${record.stderr.trim() ? `: ${record.stderr.trim().slice(-300)}` : ''}` };
+    return {
+      ok: false,
+      problem: `the outputs listing printed no JSON (exit ${record.exitCode})${record.stderr.trim() ? `: ${record.stderr.trim().slice(-300)}` : ''}`,
+    };
   }
   const parsed = listingSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problem: `the outputs listing does not have the expected shape: ${parsed.error.issues[0]?.message ?? ''}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      problem: `the outputs listing does not have the expected shape: ${parsed.error.issues[0]?.message ?? ''}`,
+    };
   return { ok: true, files: parsed.data.files };
 }

@@ -19,7 +19,9 @@ export const bisectRegressionScorer: Scorer = {
     const log = parseCommitLog(probe.record.stdout);
     const targets = log.filter((commit) => commit.subject === fixture.expected).map((commit) => commit.hash);
     if (targets.length === 0) {
-      return verdict(false, 0, [check('target commit', false, `no commit with subject ${JSON.stringify(fixture.expected)} in the repository`)]);
+      return verdict(false, 0, [
+        check('target commit', false, `no commit with subject ${JSON.stringify(fixture.expected)} in the repository`),
+      ]);
     }
     const hashes = mentionedHashes(output);
     const byHash = hashes.find((h) => targets.some((target) => hashNames(target, h)));
@@ -31,7 +33,11 @@ export const bisectRegressionScorer: Scorer = {
       check(
         'names the bad commit',
         found,
-        byHash ? `answer mentions ${byHash}` : bySubject ? 'answer mentions the subject' : `answer mentions neither the subject nor a prefix of ${targets.join(', ')}`,
+        byHash
+          ? `answer mentions ${byHash}`
+          : bySubject
+            ? 'answer mentions the subject'
+            : `answer mentions neither the subject nor a prefix of ${targets.join(', ')}`,
         fixture.expected,
         hashes.join(' '),
       ),
@@ -43,10 +49,17 @@ export const bisectRegressionScorer: Scorer = {
         (commit) =>
           !targets.includes(commit.hash) &&
           (hashes.some((h) => hashNames(commit.hash, h)) ||
-            (!fixture.expected.toLowerCase().includes(commit.subject.toLowerCase()) && lower.includes(commit.subject.toLowerCase()))),
+            (!fixture.expected.toLowerCase().includes(commit.subject.toLowerCase()) &&
+              lower.includes(commit.subject.toLowerCase()))),
       );
       const names = [...new Set(others.map((commit) => `${commit.shortHash} ${commit.subject}`))];
-      checks.push(check('no other commit named', names.length === 0, names.length === 0 ? 'only the bad commit is named' : `answer also names ${names.join('; ')}`));
+      checks.push(
+        check(
+          'no other commit named',
+          names.length === 0,
+          names.length === 0 ? 'only the bad commit is named' : `answer also names ${names.join('; ')}`,
+        ),
+      );
       if (names.length > 0) return verdict(false, 0, checks);
     }
     return verdict(found, found ? 1 : 0, checks);

@@ -23,10 +23,13 @@ function toSequence(text: string): Sequence {
 }
 
 function sameSequence(a: Sequence, b: Sequence): boolean {
-  return a.length === b.length && a.every((words, i) => {
-    const other = b[i] as string[];
-    return words.length === other.length && words.every((word, k) => word === other[k]);
-  });
+  return (
+    a.length === b.length &&
+    a.every((words, i) => {
+      const other = b[i] as string[];
+      return words.length === other.length && words.every((word, k) => word === other[k]);
+    })
+  );
 }
 
 const display = (sequence: Sequence) => sequence.map((words) => words.join(' ')).join(' && ');
@@ -41,8 +44,10 @@ export const commandEquivalenceScorer: Scorer = {
     for (const [index, alternative] of accepted.entries()) {
       let text: string;
       if (typeof alternative === 'string') text = alternative;
-      else if (Array.isArray(alternative) && alternative.every((line) => typeof line === 'string')) text = alternative.join('\n');
-      else return configError(fixture, `scoring.accepted[${index}] must be a command string or a list of command strings`);
+      else if (Array.isArray(alternative) && alternative.every((line) => typeof line === 'string'))
+        text = alternative.join('\n');
+      else
+        return configError(fixture, `scoring.accepted[${index}] must be a command string or a list of command strings`);
       try {
         alternatives.push(toSequence(text));
       } catch (error) {
@@ -54,13 +59,25 @@ export const commandEquivalenceScorer: Scorer = {
 
     const extraction = extractCommands(output);
     if (!extraction.ok) {
-      return verdict(false, 0, [check('commands parse', false, `could not read commands from the answer: ${extraction.reason}`, undefined, output)]);
+      return verdict(false, 0, [
+        check(
+          'commands parse',
+          false,
+          `could not read commands from the answer: ${extraction.reason}`,
+          undefined,
+          output,
+        ),
+      ]);
     }
     const answer = extraction.commands.map((line) => shellWords(line));
     const match = alternatives.find((alternative) => sameSequence(answer, alternative));
     const expected = alternatives.map(display);
     return verdict(match !== undefined, match ? 1 : 0, [
-      check('commands parse', true, `${answer.length} command line(s)${extraction.fenced ? ' from one fenced block' : ''}`),
+      check(
+        'commands parse',
+        true,
+        `${answer.length} command line(s)${extraction.fenced ? ' from one fenced block' : ''}`,
+      ),
       check(
         'matches an accepted alternative',
         match !== undefined,

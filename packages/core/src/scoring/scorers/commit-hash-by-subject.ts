@@ -15,11 +15,15 @@ export const commitHashBySubjectScorer: Scorer = {
   plan: () => ({ answerCommands: [], probes: [COMMIT_LOG_PROBE] }),
   score({ fixture, output, evidence }) {
     const subject = fixture.scoring.subject;
-    if (typeof subject !== 'string' || !subject) return configError(fixture, 'commit_hash_by_subject needs scoring.subject');
+    if (typeof subject !== 'string' || !subject)
+      return configError(fixture, 'commit_hash_by_subject needs scoring.subject');
     const probe = readProbe(evidence, COMMIT_LOG_PROBE.id, 'target commit');
     if (!probe.ok) return verdict(false, 0, [probe.problem]);
     const target = parseCommitLog(probe.record.stdout).find((commit) => commit.subject === subject);
-    if (!target) return verdict(false, 0, [check('target commit', false, `no commit with subject ${JSON.stringify(subject)} in the repository`)]);
+    if (!target)
+      return verdict(false, 0, [
+        check('target commit', false, `no commit with subject ${JSON.stringify(subject)} in the repository`),
+      ]);
     const short = fixture.scoring.hash_length === 'short';
     const expected = short ? target.hash.slice(0, 7) : target.hash;
     const actual = pyStrip(output).toLowerCase();
@@ -27,7 +31,13 @@ export const commitHashBySubjectScorer: Scorer = {
     const passed = actual === expected || embedded.has(expected);
     return verdict(passed, passed ? 1 : 0, [
       check('target commit', true, `${JSON.stringify(subject)} is ${target.hash}`),
-      check(`${short ? 'short' : 'full'} hash`, passed, passed ? 'answer gives the hash' : 'answer does not give the hash', expected, pyStrip(output)),
+      check(
+        `${short ? 'short' : 'full'} hash`,
+        passed,
+        passed ? 'answer gives the hash' : 'answer does not give the hash',
+        expected,
+        pyStrip(output),
+      ),
     ]);
   },
 };

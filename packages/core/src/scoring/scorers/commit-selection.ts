@@ -60,13 +60,17 @@ export const commitSelectionScorer: Scorer = {
       check(
         'expected commits selected',
         share >= threshold.value,
-        missing.length === 0 ? `all ${expected.length} expected commits selected` : `missing ${listForDisplay(missing)} (threshold ${threshold.value})`,
+        missing.length === 0
+          ? `all ${expected.length} expected commits selected`
+          : `missing ${listForDisplay(missing)} (threshold ${threshold.value})`,
         expected.join('\n'),
       ),
       check(
         'no other commits selected',
         allowExtra || extra.length === 0,
-        extra.length === 0 ? 'nothing else selected' : `also selected ${listForDisplay(extra)}${allowExtra ? ' (allowed)' : ''}`,
+        extra.length === 0
+          ? 'nothing else selected'
+          : `also selected ${listForDisplay(extra)}${allowExtra ? ' (allowed)' : ''}`,
         undefined,
         selected.join('\n'),
       ),

@@ -49,7 +49,11 @@ function scoreLineSet(fixture: Fixture, output: string): ScoreResult {
       undefined,
       [...actual].join('\n'),
     ),
-    check('share of expected lines', share >= threshold.value, `${found}/${expected.size} found, threshold ${threshold.value}`),
+    check(
+      'share of expected lines',
+      share >= threshold.value,
+      `${found}/${expected.size} found, threshold ${threshold.value}`,
+    ),
   ]);
 }
 
@@ -66,7 +70,9 @@ export const exactMatchScorer: Scorer = {
       check(
         'exact match',
         passed,
-        passed ? 'answer equals the expected answer (ends trimmed)' : `answer differs from the expected answer (${clip(actual, 60)})`,
+        passed
+          ? 'answer equals the expected answer (ends trimmed)'
+          : `answer differs from the expected answer (${clip(actual, 60)})`,
         expected,
         actual,
       ),

@@ -50,7 +50,8 @@ function ggbScorer<C>(
     },
     score({ fixture, evidence }) {
       const parsed = config(fixture);
-      if (!parsed.ok) return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
+      if (!parsed.ok)
+        return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
       const result = decide(parsed.config, evidence);
       if (result.family?.family === 'ggb' && result.family.scenario !== scenario) throw new Error('scenario mismatch');
       return result;
@@ -79,7 +80,10 @@ export const ggbMcrScorer = ggbScorer(
       { id: GGB_PROBES.unmerged, command: 'git diff --name-only --diff-filter=U' },
       // Objects only (no ref, no reflog): the merge commit's tree becomes readable for the diff.
       ...staged.probes,
-      { id: GGB_PROBES.diff, command: `${staged.ready} && git bundle unbundle ${staged.paths['merge.bundle']} >/dev/null && git diff --no-color --no-ext-diff ${c.merge_tree} HEAD` },
+      {
+        id: GGB_PROBES.diff,
+        command: `${staged.ready} && git bundle unbundle ${staged.paths['merge.bundle']} >/dev/null && git diff --no-color --no-ext-diff ${c.merge_tree} HEAD`,
+      },
     ];
   },
   (c, evidence) => {
@@ -89,11 +93,25 @@ export const ggbMcrScorer = ggbScorer(
     const diff = diffRec?.stdout ?? '';
     const diffOk = diffRec !== undefined && diffRec.exitCode === 0 && !diffRec.timedOut && diff === '';
     const checks = [
-      check('no unmerged file', unmergedRec !== undefined && unmergedRec.exitCode === 0 && unmerged.length === 0, unmergedRec ? (unmerged.length === 0 ? 'no file is left unmerged' : `unmerged: ${unmerged.join(', ')}`) : missing(GGB_PROBES.unmerged)),
+      check(
+        'no unmerged file',
+        unmergedRec !== undefined && unmergedRec.exitCode === 0 && unmerged.length === 0,
+        unmergedRec
+          ? unmerged.length === 0
+            ? 'no file is left unmerged'
+            : `unmerged: ${unmerged.join(', ')}`
+          : missing(GGB_PROBES.unmerged),
+      ),
       check(
         'HEAD equals the merge commit',
         diffOk,
-        diffRec === undefined ? missing(GGB_PROBES.diff) : diffRec.exitCode !== 0 ? `git diff failed: ${diffRec.stderr.trim()}` : diff === '' ? '`git diff <merge commit> HEAD` is empty' : differenceDetail(diff),
+        diffRec === undefined
+          ? missing(GGB_PROBES.diff)
+          : diffRec.exitCode !== 0
+            ? `git diff failed: ${diffRec.stderr.trim()}`
+            : diff === ''
+              ? '`git diff <merge commit> HEAD` is empty'
+              : differenceDetail(diff),
       ),
     ];
     const solved = checks.every((x) => x.ok);
@@ -103,8 +121,18 @@ export const ggbMcrScorer = ggbScorer(
       success: true,
       solved,
       // The one-line form: the attempt page shows the whole kept diff right under this line.
-      detail: solved ? 'merge resolved exactly as the real merge commit' : checks.filter((x) => !x.ok).map((x) => x.detail.split('\n')[0]).join('; '),
-      mcr: { mergeCommit: c.merge_commit, unmerged, diff: diff.slice(0, GGB_DIFF_CAP), diffTruncated: diff.length > GGB_DIFF_CAP || diffRec?.truncated === true },
+      detail: solved
+        ? 'merge resolved exactly as the real merge commit'
+        : checks
+            .filter((x) => !x.ok)
+            .map((x) => x.detail.split('\n')[0])
+            .join('; '),
+      mcr: {
+        mergeCommit: c.merge_commit,
+        unmerged,
+        diff: diff.slice(0, GGB_DIFF_CAP),
+        diffTruncated: diff.length > GGB_DIFF_CAP || diffRec?.truncated === true,
+      },
     };
     return outcomeResult(outcome, checks);
   },
@@ -156,7 +184,18 @@ function historyDecision(
   const rebaseInProgress = rebaseRec?.stdout.trim() === 'in-progress';
   const agent = historyRec && historyRec.exitCode === 0 ? parseHistory(historyRec.stdout) : [];
   const checks: ScoreCheck[] = [];
-  if (scenario === 'ir') checks.push(check('no rebase in progress', rebaseRec !== undefined && !rebaseInProgress, rebaseRec === undefined ? missing(GGB_PROBES.rebase) : rebaseInProgress ? 'a rebase is still in progress' : 'the rebase has finished'));
+  if (scenario === 'ir')
+    checks.push(
+      check(
+        'no rebase in progress',
+        rebaseRec !== undefined && !rebaseInProgress,
+        rebaseRec === undefined
+          ? missing(GGB_PROBES.rebase)
+          : rebaseInProgress
+            ? 'a rebase is still in progress'
+            : 'the rebase has finished',
+      ),
+    );
   checks.push(readable(historyRec, agent.length));
   if (scenario === 'icc') {
     const finalRec = evidence?.probes[GGB_PROBES.finalBlob];
@@ -165,7 +204,11 @@ function historyDecision(
       check(
         `every change to ${c.target_file} is committed`,
         blob === c.final_blob,
-        finalRec === undefined ? missing(GGB_PROBES.finalBlob) : blob === c.final_blob ? 'HEAD holds the file as the chain ends' : `HEAD holds ${blob === '' ? 'no such file' : `blob ${blob.slice(0, 12)}`}, not the chain's end (${c.final_blob!.slice(0, 12)})`,
+        finalRec === undefined
+          ? missing(GGB_PROBES.finalBlob)
+          : blob === c.final_blob
+            ? 'HEAD holds the file as the chain ends'
+            : `HEAD holds ${blob === '' ? 'no such file' : `blob ${blob.slice(0, 12)}`}, not the chain's end (${c.final_blob!.slice(0, 12)})`,
       ),
     );
   }
@@ -176,16 +219,36 @@ function historyDecision(
     success: true,
     solved: failed.length > 0 ? false : null,
     detail: failed.length > 0 ? failed.map((x) => x.detail).join('; ') : 'awaits the pairwise judge',
-    histories: { original: c.original_history, agent, rebaseInProgress, targetFile: scenario === 'icc' ? (c.target_file ?? null) : null },
+    histories: {
+      original: c.original_history,
+      agent,
+      rebaseInProgress,
+      targetFile: scenario === 'icc' ? (c.target_file ?? null) : null,
+    },
   };
   if (failed.length > 0) return outcomeResult(outcome, checks);
-  return outcomeResult(outcome, [...checks, check('pairwise judge', false, 'needs the pairwise history judge: solved only if the agent\'s history wins both orderings')], true);
+  return outcomeResult(
+    outcome,
+    [
+      ...checks,
+      check(
+        'pairwise judge',
+        false,
+        "needs the pairwise history judge: solved only if the agent's history wins both orderings",
+      ),
+    ],
+    true,
+  );
 }
 
 function readable(rec: ExecRecord | undefined, commits: number): ScoreCheck {
   if (rec === undefined) return check('history', false, missing(GGB_PROBES.history));
   if (rec.exitCode !== 0) return check('history', false, `the history could not be read: ${rec.stderr.trim()}`);
-  return check('history', commits > 0, commits > 0 ? `${commits} commit(s) since the chain's base` : 'no commit since the chain\'s base');
+  return check(
+    'history',
+    commits > 0,
+    commits > 0 ? `${commits} commit(s) since the chain's base` : "no commit since the chain's base",
+  );
 }
 
 export const ggbIrScorer = ggbScorer(

@@ -21,12 +21,20 @@ export const jsonSemanticEqualScorer: Scorer = {
     if (!expected.ok) return configError(fixture, `expected is not valid JSON: ${expected.error}`);
     const actual = parse(output);
     if (!actual.ok) {
-      return verdict(false, 0, [check('valid JSON', false, `answer is not valid JSON: ${actual.error}`, undefined, output)]);
+      return verdict(false, 0, [
+        check('valid JSON', false, `answer is not valid JSON: ${actual.error}`, undefined, output),
+      ]);
     }
     const passed = pyEqual(actual.value, expected.value);
     return verdict(passed, passed ? 1 : 0, [
       check('valid JSON', true, 'answer parses as JSON'),
-      check('same value', passed, passed ? 'same JSON value' : `different JSON value: ${clip(output, 80)}`, fixture.expected, output),
+      check(
+        'same value',
+        passed,
+        passed ? 'same JSON value' : `different JSON value: ${clip(output, 80)}`,
+        fixture.expected,
+        output,
+      ),
     ]);
   },
 };

@@ -25,6 +25,10 @@ export function judgeVerdict(fixture: Fixture, judgeScore: number, rationale?: s
   if (!threshold.ok) return configError(fixture, threshold.error);
   const passed = judgeScore >= threshold.value;
   return verdict(passed, judgeScore, [
-    check('judge', passed, `judge score ${judgeScore.toFixed(4)} ${passed ? '>=' : '<'} threshold ${threshold.value}${rationale ? `: ${rationale}` : ''}`),
+    check(
+      'judge',
+      passed,
+      `judge score ${judgeScore.toFixed(4)} ${passed ? '>=' : '<'} threshold ${threshold.value}${rationale ? `: ${rationale}` : ''}`,
+    ),
   ]);
 }

@@ -18,9 +18,13 @@ export const reflogRecoveryScorer: Scorer = {
     const probe = readProbe(evidence, REFLOG_PROBE.id, 'target entry');
     if (!probe.ok) return verdict(false, 0, [probe.problem]);
     const entries = parseReflog(probe.record.stdout);
-    const targets = new Set(entries.filter((entry) => entry.line.includes(fixture.expected)).map((entry) => entry.hash));
+    const targets = new Set(
+      entries.filter((entry) => entry.line.includes(fixture.expected)).map((entry) => entry.hash),
+    );
     if (targets.size === 0) {
-      return verdict(false, 0, [check('target entry', false, `no reflog entry contains ${JSON.stringify(fixture.expected)}`)]);
+      return verdict(false, 0, [
+        check('target entry', false, `no reflog entry contains ${JSON.stringify(fixture.expected)}`),
+      ]);
     }
     const bySelector = new Map(entries.map((entry) => [entry.selector, entry.hash]));
     const namesTarget = (h: string) => [...targets].some((target) => hashNames(target, h));
@@ -55,7 +59,13 @@ export const reflogRecoveryScorer: Scorer = {
       ),
     ];
     if (exclusive) {
-      checks.push(check('no other entry named', others.length === 0, others.length === 0 ? 'only the target is named' : `answer also names ${others.join(', ')}`));
+      checks.push(
+        check(
+          'no other entry named',
+          others.length === 0,
+          others.length === 0 ? 'only the target is named' : `answer also names ${others.join(', ')}`,
+        ),
+      );
     }
     return verdict(passed, passed ? 1 : 0, checks);
   },

@@ -22,7 +22,11 @@ export const repoChecksScorer: Scorer = {
     const dir = stagingDir(STAGING);
     const names = Object.keys(overlayAssets);
     const stagedName = (asset: string) => `overlay.${names.indexOf(asset)}`;
-    const staged = stageFiles(STAGING, dir, Object.fromEntries(names.map((asset) => [stagedName(asset), overlayAssets[asset]!])));
+    const staged = stageFiles(
+      STAGING,
+      dir,
+      Object.fromEntries(names.map((asset) => [stagedName(asset), overlayAssets[asset]!])),
+    );
     const probes: Probe[] = [];
     checks.forEach((c, index) => {
       const probe = checkProbe(c, probeId(index), staged, dir, stagedName);
@@ -36,12 +40,17 @@ export const repoChecksScorer: Scorer = {
   },
   score({ fixture, output, evidence, repoStateBefore }) {
     const parsed = repoChecksConfig(fixture);
-    if (!parsed.ok) return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
+    if (!parsed.ok)
+      return configError(fixture, parsed.problems.map((p) => `scoring.${p.field}: ${p.message}`).join('; '));
     const { checks } = parsed.config;
     const results: ScoreCheck[] = [];
     let held = 0;
     checks.forEach((c, index) => {
-      const judged = judgeCheck(c, evidence?.probes[probeId(index)], { answer: output, stateBefore: repoStateBefore, stateAfter: evidence?.repoStateAfter });
+      const judged = judgeCheck(c, evidence?.probes[probeId(index)], {
+        answer: output,
+        stateBefore: repoStateBefore,
+        stateAfter: evidence?.repoStateAfter,
+      });
       if (judged.ok) held++;
       results.push(check(describeCheck(c), judged.ok, judged.detail, undefined, judged.actual));
     });

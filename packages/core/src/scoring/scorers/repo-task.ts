@@ -31,7 +31,10 @@ export const repoTaskScorer = familyScorer({
     ].join('\n');
     return [
       { id: GRADE_PROBE, command: run, timeoutMs: (config.timeout_seconds + 15) * 1000 },
-      { id: OUTPUTS_PROBE, command: `/usr/bin/python3 -I -c ${shellQuote(OUTPUTS_LISTING_PY)} ${shellQuote(JSON.stringify(config.outputs))} ${OUTPUT_PREVIEW_BYTES}` },
+      {
+        id: OUTPUTS_PROBE,
+        command: `/usr/bin/python3 -I -c ${shellQuote(OUTPUTS_LISTING_PY)} ${shellQuote(JSON.stringify(config.outputs))} ${OUTPUT_PREVIEW_BYTES}`,
+      },
     ];
   },
   decide: (config, evidence) => repoTaskResult(config, readGraderVerdict(evidence?.probes[GRADE_PROBE])),

@@ -20,13 +20,18 @@ export const resolvedFileBlocksScorer: Scorer = {
     }
     const expectedFiles = new Map<string, string>();
     for (const [name, content] of Object.entries(raw as Record<string, unknown>)) {
-      if (typeof content !== 'string' || pyStrip(name) === '') return configError(fixture, `scoring.expected_files.${name} must be a file name with text content`);
+      if (typeof content !== 'string' || pyStrip(name) === '')
+        return configError(fixture, `scoring.expected_files.${name} must be a file name with text content`);
       expectedFiles.set(name, content);
     }
 
     let blocks;
     try {
-      blocks = parseFileBlocks(output, expectedFiles.keys(), expectedFiles.size === 1 ? ([...expectedFiles.keys()][0] as string) : null);
+      blocks = parseFileBlocks(
+        output,
+        expectedFiles.keys(),
+        expectedFiles.size === 1 ? ([...expectedFiles.keys()][0] as string) : null,
+      );
     } catch (error) {
       if (!(error instanceof FileBlocksError)) throw error;
       return verdict(false, 0, [check('file blocks', false, `the answer cannot be read as files: ${error.message}`)]);
@@ -45,12 +50,16 @@ export const resolvedFileBlocksScorer: Scorer = {
       const want = normalizeFileContent(content);
       const have = normalizeFileContent(got);
       if (want === have) matched++;
-      checks.push(check(`file ${name}`, want === have, want === have ? 'content matches' : 'content mismatch', want, have));
+      checks.push(
+        check(`file ${name}`, want === have, want === have ? 'content matches' : 'content mismatch', want, have),
+      );
     }
     const extra = [...blocks.files.keys()].filter((name) => !expectedFiles.has(name)).sort();
     const allowExtra = fixture.scoring.allow_extra_files === true;
     if (extra.length > 0) {
-      checks.push(check('no extra files', allowExtra, `extra files ${listForDisplay(extra)}${allowExtra ? ' (allowed)' : ''}`));
+      checks.push(
+        check('no extra files', allowExtra, `extra files ${listForDisplay(extra)}${allowExtra ? ' (allowed)' : ''}`),
+      );
     }
     if (missing.length > 0) checks.push(check('missing files', false, `missing files ${listForDisplay(missing)}`));
     const passed = matched === expectedFiles.size && (allowExtra || extra.length === 0);

@@ -12,7 +12,13 @@ export const similarityScorer: Scorer = {
     const ratio = sequenceRatio(output, fixture.expected);
     const passed = ratio >= threshold.value;
     return verdict(passed, ratio, [
-      check('similarity', passed, `ratio ${ratio.toFixed(4)} ${passed ? '>=' : '<'} threshold ${threshold.value}`, fixture.expected, output),
+      check(
+        'similarity',
+        passed,
+        `ratio ${ratio.toFixed(4)} ${passed ? '>=' : '<'} threshold ${threshold.value}`,
+        fixture.expected,
+        output,
+      ),
     ]);
   },
 };

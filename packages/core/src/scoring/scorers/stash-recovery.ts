@@ -40,7 +40,13 @@ export const stashRecoveryScorer: Scorer = {
       ),
     ];
     if (exclusive) {
-      checks.push(check('no other stash named', others.length === 0, others.length === 0 ? 'only the expected stash is named' : `answer also names ${others.join(', ')}`));
+      checks.push(
+        check(
+          'no other stash named',
+          others.length === 0,
+          others.length === 0 ? 'only the expected stash is named' : `answer also names ${others.join(', ')}`,
+        ),
+      );
     }
     return verdict(passed, passed ? 1 : 0, checks);
   },

@@ -39,13 +39,28 @@ function assertionsOf(fixture: Fixture): Assertion[] | null {
 function answerCommands(output: string): CommandExtraction {
   const extraction = extractCommands(output);
   if (extraction.ok && extraction.commands.length > MAX_ANSWER_COMMANDS) {
-    return { ok: false, reason: `the answer has ${extraction.commands.length} command lines; at most ${MAX_ANSWER_COMMANDS} are run`, commands: [] };
+    return {
+      ok: false,
+      reason: `the answer has ${extraction.commands.length} command lines; at most ${MAX_ANSWER_COMMANDS} are run`,
+      commands: [],
+    };
   }
   return extraction;
 }
 
 const KNOWN: Record<string, true> = Object.fromEntries(
-  ['file_exists', 'file_not_exists', 'dir_exists', 'dir_not_exists', 'file_content', 'file_not_contains', 'branch_exists', 'git_config', 'git_output', 'model_output'].map((t) => [t, true]),
+  [
+    'file_exists',
+    'file_not_exists',
+    'dir_exists',
+    'dir_not_exists',
+    'file_content',
+    'file_not_contains',
+    'branch_exists',
+    'git_config',
+    'git_output',
+    'model_output',
+  ].map((t) => [t, true]),
 );
 
 const READ_FILE = (path: string) => `if test -f ${q(path)}; then cat -- ${q(path)}; else exit 3; fi`;
@@ -95,19 +110,37 @@ function probeFor(a: Assertion): string | null {
 const universalNewlines = (s: string) => s.replace(/\r\n?/g, '\n');
 
 function existence(record: ExecRecord, want: boolean, what: string): Outcome {
-  if (record.exitCode !== 0 && record.exitCode !== 1) return { ok: false, detail: `could not test for the ${what} (exit ${record.exitCode})` };
+  if (record.exitCode !== 0 && record.exitCode !== 1)
+    return { ok: false, detail: `could not test for the ${what} (exit ${record.exitCode})` };
   const exists = record.exitCode === 0;
   return { ok: exists === want, detail: `${what} ${exists ? 'exists' : 'does not exist'}` };
 }
 
 function judge(a: Assertion, output: string, record: ExecRecord | undefined): Outcome {
   if (a.type === 'model_output') {
-    if ('contains' in a) return str(a.contains) && output.includes(a.contains) ? { ok: true, detail: 'answer contains the text' } : { ok: false, detail: 'answer does not contain the text' };
-    if ('exact' in a) return { ok: pyStrip(output) === a.exact, detail: pyStrip(output) === a.exact ? 'answer is exactly the text' : 'answer is not exactly the text', actual: pyStrip(output) };
-    return { ok: pyStrip(output).length > 0, detail: pyStrip(output).length > 0 ? 'answer is not empty' : 'answer is empty' };
+    if ('contains' in a)
+      return str(a.contains) && output.includes(a.contains)
+        ? { ok: true, detail: 'answer contains the text' }
+        : { ok: false, detail: 'answer does not contain the text' };
+    if ('exact' in a)
+      return {
+        ok: pyStrip(output) === a.exact,
+        detail: pyStrip(output) === a.exact ? 'answer is exactly the text' : 'answer is not exactly the text',
+        actual: pyStrip(output),
+      };
+    return {
+      ok: pyStrip(output).length > 0,
+      detail: pyStrip(output).length > 0 ? 'answer is not empty' : 'answer is empty',
+    };
   }
   if (probeFor(a) === null) {
-    return { ok: false, detail: typeof a.type === 'string' && a.type in KNOWN ? 'assertion is missing a required field' : `unknown assertion type ${JSON.stringify(a.type)}` };
+    return {
+      ok: false,
+      detail:
+        typeof a.type === 'string' && a.type in KNOWN
+          ? 'assertion is missing a required field'
+          : `unknown assertion type ${JSON.stringify(a.type)}`,
+    };
   }
   if (!record) return { ok: false, detail: 'no sandbox evidence for this assertion' };
   if (record.timedOut) return { ok: false, detail: 'look-up timed out' };
@@ -121,10 +154,19 @@ function judge(a: Assertion, output: string, record: ExecRecord | undefined): Ou
     case 'dir_not_exists':
       return existence(record, false, 'directory');
     case 'file_content': {
-      if (record.exitCode !== 0) return { ok: false, detail: record.exitCode === 3 ? 'file does not exist' : `file could not be read (exit ${record.exitCode})` };
+      if (record.exitCode !== 0)
+        return {
+          ok: false,
+          detail: record.exitCode === 3 ? 'file does not exist' : `file could not be read (exit ${record.exitCode})`,
+        };
       if (record.truncated) return { ok: false, detail: 'file is larger than the sandbox output cap; not compared' };
       const actual = universalNewlines(record.stdout);
-      if (str(a.contains)) return { ok: actual.includes(a.contains), detail: actual.includes(a.contains) ? 'file contains the text' : 'file does not contain the text', actual };
+      if (str(a.contains))
+        return {
+          ok: actual.includes(a.contains),
+          detail: actual.includes(a.contains) ? 'file contains the text' : 'file does not contain the text',
+          actual,
+        };
       if (pyTruthy(a.contains)) {
         const value = pyTruthy(a.value) ? a.value : '';
         const ok = str(value) && actual.includes(value);
@@ -143,33 +185,49 @@ function judge(a: Assertion, output: string, record: ExecRecord | undefined): Ou
       return { ok: !found, detail: found ? 'file contains the text' : 'file does not contain the text' };
     }
     case 'branch_exists': {
-      if (str(a.in_worktree) && record.exitCode === 3) return { ok: false, detail: `worktree ${a.in_worktree} does not exist` };
+      if (str(a.in_worktree) && record.exitCode === 3)
+        return { ok: false, detail: `worktree ${a.in_worktree} does not exist` };
       const ok = record.stdout.includes(a.name as string);
       return { ok, detail: ok ? 'branch listed' : 'branch not listed', actual: record.stdout };
     }
     case 'git_config': {
       const actual = pyStrip(record.stdout);
       const ok = record.exitCode === 0 && str(a.value) && actual === a.value;
-      return { ok, detail: record.exitCode === 0 ? (ok ? 'value matches' : 'value differs') : 'key is not set', actual };
+      return {
+        ok,
+        detail: record.exitCode === 0 ? (ok ? 'value matches' : 'value differs') : 'key is not set',
+        actual,
+      };
     }
     case 'git_output': {
-      if (record.exitCode === 126 || record.exitCode === 127) return { ok: false, detail: `command could not be run (exit ${record.exitCode})`, actual: record.stderr };
+      if (record.exitCode === 126 || record.exitCode === 127)
+        return { ok: false, detail: `command could not be run (exit ${record.exitCode})`, actual: record.stderr };
       const text = record.stdout + record.stderr;
       if ('exact' in a) {
         const ok = str(a.exact) && pyStrip(text) === a.exact;
-        if (!ok && record.truncated) return { ok: false, detail: 'output was cut at the sandbox cap; cannot compare', actual: text };
-        return { ok, detail: ok ? 'output is exactly the text (ends trimmed)' : 'output is not exactly the text', actual: text };
+        if (!ok && record.truncated)
+          return { ok: false, detail: 'output was cut at the sandbox cap; cannot compare', actual: text };
+        return {
+          ok,
+          detail: ok ? 'output is exactly the text (ends trimmed)' : 'output is not exactly the text',
+          actual: text,
+        };
       }
       if ('contains' in a) {
         const ok = str(a.contains) && text.includes(a.contains);
-        if (!ok && record.truncated) return { ok: false, detail: 'output was cut at the sandbox cap before the text appeared', actual: text };
+        if (!ok && record.truncated)
+          return { ok: false, detail: 'output was cut at the sandbox cap before the text appeared', actual: text };
         return { ok, detail: ok ? 'output contains the text' : 'output does not contain the text', actual: text };
       }
       if ('not_contains' in a) {
         if (!str(a.not_contains)) return { ok: false, detail: 'not_contains is not text' };
         if (record.truncated) return { ok: false, detail: 'output was cut at the sandbox cap; cannot tell' };
         const found = text.includes(a.not_contains);
-        return { ok: !found, detail: found ? 'output contains the text' : 'output does not contain the text', actual: text };
+        return {
+          ok: !found,
+          detail: found ? 'output contains the text' : 'output does not contain the text',
+          actual: text,
+        };
       }
       return { ok: record.exitCode === 0, detail: `command exited ${record.exitCode}`, actual: text };
     }
@@ -185,9 +243,17 @@ function describe(a: Assertion): string {
   return `${String(a.type)}${target ? ` ${target}` : ''}${want !== undefined ? ` ${JSON.stringify(clip(want, 60))}` : ''}`;
 }
 
-function answerCheck(fixture: Fixture, extraction: CommandExtraction, evidence: SandboxEvidence | undefined): ScoreCheck {
+function answerCheck(
+  fixture: Fixture,
+  extraction: CommandExtraction,
+  evidence: SandboxEvidence | undefined,
+): ScoreCheck {
   if (!runsAnswer(fixture)) {
-    return check('answer commands (not decisive)', true, `not run: the ${fixture.domain} benchmark checks the repository as set up (scoring.execute_answer is not true)`);
+    return check(
+      'answer commands (not decisive)',
+      true,
+      `not run: the ${fixture.domain} benchmark checks the repository as set up (scoring.execute_answer is not true)`,
+    );
   }
   if (!extraction.ok) return check('answer commands (not decisive)', false, `no commands run: ${extraction.reason}`);
   const ran = evidence?.answer ?? [];
@@ -201,7 +267,13 @@ function answerCheck(fixture: Fixture, extraction: CommandExtraction, evidence: 
       failed ? `${failed.command}\n${failed.stderr}` : undefined,
     );
   }
-  return check('answer commands (not decisive)', true, `${ran.length} of ${extraction.commands.length} command(s) ran`, undefined, extraction.commands.join('\n'));
+  return check(
+    'answer commands (not decisive)',
+    true,
+    `${ran.length} of ${extraction.commands.length} command(s) ran`,
+    undefined,
+    extraction.commands.join('\n'),
+  );
 }
 
 export const stateAssertionsScorer: Scorer = {
@@ -213,11 +285,18 @@ export const stateAssertionsScorer: Scorer = {
       const lookUp = a.type === 'model_output' ? null : lookUpFor(a);
       if (lookUp !== null) probes.push({ id: probeId(index), ...lookUp });
     });
-    return { answerCommands: runsAnswer(fixture) ? answerCommands(output).commands : [], probes, env: { ...ANSWER_ENV } };
+    return {
+      answerCommands: runsAnswer(fixture) ? answerCommands(output).commands : [],
+      probes,
+      env: { ...ANSWER_ENV },
+    };
   },
   score({ fixture, output, evidence }) {
     const assertions = assertionsOf(fixture);
-    if (!assertions) return verdict(false, 0, [check('assertions', false, 'no assertions defined in scoring.expected_state.assertions')]);
+    if (!assertions)
+      return verdict(false, 0, [
+        check('assertions', false, 'no assertions defined in scoring.expected_state.assertions'),
+      ]);
     const checks: ScoreCheck[] = [answerCheck(fixture, answerCommands(output), evidence)];
     let held = 0;
     assertions.forEach((a, index) => {

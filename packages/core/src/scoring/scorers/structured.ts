@@ -45,7 +45,13 @@ export const structuredScorer: Scorer = {
     if (actual.size === 0 && expected.size === 0) {
       const ratio = sequenceRatio(output, fixture.expected);
       return verdict(ratio >= 0.5, ratio, [
-        check('similarity (no fields on either side)', ratio >= 0.5, `ratio ${ratio.toFixed(4)}, threshold 0.5`, fixture.expected, output),
+        check(
+          'similarity (no fields on either side)',
+          ratio >= 0.5,
+          `ratio ${ratio.toFixed(4)}, threshold 0.5`,
+          fixture.expected,
+          output,
+        ),
       ]);
     }
     const checks: ScoreCheck[] = [];
@@ -58,11 +64,21 @@ export const structuredScorer: Scorer = {
         const ok = pyStrip(got) === pyStrip(want);
         if (!ok) allExact = false;
         total += ok ? 1 : 0;
-        checks.push(check(`field ${name}`, ok, ok ? 'exact match' : actual.has(name) ? 'differs (exact)' : 'missing', want, got));
+        checks.push(
+          check(`field ${name}`, ok, ok ? 'exact match' : actual.has(name) ? 'differs (exact)' : 'missing', want, got),
+        );
       } else {
         const ratio = sequenceRatio(got, want);
         total += ratio;
-        checks.push(check(`field ${name}`, ratio >= rule.threshold, `similarity ${ratio.toFixed(4)}, threshold ${rule.threshold} (does not decide pass)`, want, got));
+        checks.push(
+          check(
+            `field ${name}`,
+            ratio >= rule.threshold,
+            `similarity ${ratio.toFixed(4)}, threshold ${rule.threshold} (does not decide pass)`,
+            want,
+            got,
+          ),
+        );
       }
     }
     return verdict(allExact, expected.size > 0 ? total / expected.size : 0, checks);

@@ -29,7 +29,9 @@ export const unorderedLineSetScorer: Scorer = {
       check(
         'expected lines present',
         missing.length === 0,
-        missing.length === 0 ? `all ${expected.size} expected lines present` : `missing lines ${listForDisplay(missing)}`,
+        missing.length === 0
+          ? `all ${expected.size} expected lines present`
+          : `missing lines ${listForDisplay(missing)}`,
         [...expected].join('\n'),
       ),
       check(

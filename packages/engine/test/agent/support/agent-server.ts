@@ -1,6 +1,17 @@
-import { agentConfigSchema, getToolSet, type AgentConfigInput, type ToolContext, type ToolExecOptions, type TrajectoryStep } from '@gitbench/core';
+import {
+  agentConfigSchema,
+  getToolSet,
+  type AgentConfigInput,
+  type ToolContext,
+  type ToolExecOptions,
+  type TrajectoryStep,
+} from '@gitbench/core';
 import { ProviderRegistry } from '@gitbench/providers';
-import { startFakeModelServer, type FakeModelServer, type Reply } from '../../../../providers/test/support/fake-model-server';
+import {
+  startFakeModelServer,
+  type FakeModelServer,
+  type Reply,
+} from '../../../../providers/test/support/fake-model-server';
 import { runAgent, type AgentRunResult } from '../../../src/agent/run-agent';
 
 export { openAIError } from '../../../../providers/test/support/fake-model-server';
@@ -19,7 +30,12 @@ export interface ScriptedCall {
 
 let counter = 0;
 
-export function toolReply(o: { content?: string | null; calls?: ScriptedCall[]; finish?: string; usage?: { prompt: number; completion: number; cost?: number } }): Reply {
+export function toolReply(o: {
+  content?: string | null;
+  calls?: ScriptedCall[];
+  finish?: string;
+  usage?: { prompt: number; completion: number; cost?: number };
+}): Reply {
   const usage = o.usage ?? { prompt: 100, completion: 20 };
   const calls = o.calls ?? [];
   return {
@@ -47,16 +63,32 @@ export function toolReply(o: { content?: string | null; calls?: ScriptedCall[]; 
           },
         },
       ],
-      usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion, ...(usage.cost !== undefined ? { cost: usage.cost } : {}) },
+      usage: {
+        prompt_tokens: usage.prompt,
+        completion_tokens: usage.completion,
+        total_tokens: usage.prompt + usage.completion,
+        ...(usage.cost !== undefined ? { cost: usage.cost } : {}),
+      },
     },
   };
 }
 
-export const bash = (command: string, id?: string): ScriptedCall => ({ name: 'bash', args: { command }, ...(id ? { id } : {}) });
-export const submit = (answer: string, id?: string): ScriptedCall => ({ name: 'submit', args: { answer }, ...(id ? { id } : {}) });
+export const bash = (command: string, id?: string): ScriptedCall => ({
+  name: 'bash',
+  args: { command },
+  ...(id ? { id } : {}),
+});
+export const submit = (answer: string, id?: string): ScriptedCall => ({
+  name: 'submit',
+  args: { answer },
+  ...(id ? { id } : {}),
+});
 
 /** A repository in memory: files, and commands answered by a function (default: echo the command). */
-export function fakeRepo(files: Record<string, string> = {}, answer?: (command: string) => { stdout?: string; stderr?: string; exitCode?: number; delayMs?: number }) {
+export function fakeRepo(
+  files: Record<string, string> = {},
+  answer?: (command: string) => { stdout?: string; stderr?: string; exitCode?: number; delayMs?: number },
+) {
   const log: { command: string; started: number; ended: number }[] = [];
   let running = 0;
   let maxRunning = 0;
@@ -74,7 +106,17 @@ export function fakeRepo(files: Record<string, string> = {}, answer?: (command: 
       log.push({ command, started, ended: Date.now() });
       const stdout = a.stdout ?? '';
       const stderr = a.stderr ?? '';
-      return { command, exitCode: a.exitCode ?? 0, stdout, stderr, timedOut: false, truncated: false, durationMs: 1, stdoutBytes: stdout.length, stderrBytes: stderr.length };
+      return {
+        command,
+        exitCode: a.exitCode ?? 0,
+        stdout,
+        stderr,
+        timedOut: false,
+        truncated: false,
+        durationMs: 1,
+        stdoutBytes: stdout.length,
+        stderrBytes: stderr.length,
+      };
     },
     readFile: (path: string) => Promise.resolve(path in files ? new TextEncoder().encode(files[path]) : null),
     writeFile: (path: string, content: Uint8Array | string) => {
@@ -98,9 +140,13 @@ export async function runScripted(
   replies: Reply[] | ((index: number) => Reply),
   opts: { config?: AgentConfigInput; repo?: ReturnType<typeof fakeRepo>; toolSet?: string; now?: () => number } = {},
 ): Promise<ScriptedRun> {
-  const server = await startFakeModelServer((_req, i) => (typeof replies === 'function' ? replies(i) : replies[Math.min(i, replies.length - 1)]!));
+  const server = await startFakeModelServer((_req, i) =>
+    typeof replies === 'function' ? replies(i) : replies[Math.min(i, replies.length - 1)]!,
+  );
   try {
-    const registry = new ProviderRegistry({ policy: { maxAttempts: 2, backoffBaseMs: 5, backoffMaxMs: 10, timeoutMs: 5_000 } });
+    const registry = new ProviderRegistry({
+      policy: { maxAttempts: 2, backoffBaseMs: 5, backoffMaxMs: 10, timeoutMs: 5_000 },
+    });
     const target = await registry.resolve({ model: 'test-model', provider: 'openai', baseUrl: `${server.url}/v1` });
     const chat = target.provider.chat!;
     const repo = opts.repo ?? fakeRepo();

@@ -33,6 +33,7 @@ scoring:
 difficulty: easy
 `;
   const parsed = parseSuite([{ path: `${domain}/f001.yaml`, text }]);
-  if (parsed.errors.length || !parsed.fixtures[0]) throw new Error(`the test fixture does not load: ${JSON.stringify(parsed.errors)}`);
+  if (parsed.errors.length || !parsed.fixtures[0])
+    throw new Error(`the test fixture does not load: ${JSON.stringify(parsed.errors)}`);
   return parsed.fixtures[0];
 }

@@ -19,10 +19,17 @@ export async function POST(request: NextRequest) {
   if (!isSameOrigin(request.headers, request.url, webEnv().GITBENCH_PUBLIC_URL)) {
     return NextResponse.json({ error: 'Cross-origin request refused.' }, { status: 403 });
   }
-  if (!isJsonContentType(request.headers)) return NextResponse.json({ error: 'Send the request as application/json.' }, { status: 415 });
+  if (!isJsonContentType(request.headers))
+    return NextResponse.json({ error: 'Send the request as application/json.' }, { status: 415 });
   // Counted as read: a chunked body carries no Content-Length, and an 8 MB sign-in was parsed whole.
   const limit = webEnv().GITBENCH_MAX_BODY_BYTES;
   const body = await readCapped(request, limit);
-  if (body === null) return NextResponse.json({ error: `The request body is larger than ${limit} bytes (GITBENCH_MAX_BODY_BYTES).` }, { status: 413 });
-  return authServer().handler(new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) }));
+  if (body === null)
+    return NextResponse.json(
+      { error: `The request body is larger than ${limit} bytes (GITBENCH_MAX_BODY_BYTES).` },
+      { status: 413 },
+    );
+  return authServer().handler(
+    new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(body) }),
+  );
 }

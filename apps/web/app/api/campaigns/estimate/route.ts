@@ -22,7 +22,12 @@ export const POST = apiRoute('member', async ({ request, actor }) => {
     const described = registry.describeModel(target.modelId);
     const recorded = await registry.recordedCosts(target.modelId).catch(() => undefined);
     const key = `${target.modelId}|${target.outputMode}`;
-    if (recorded) pricing.set(key, { kind: 'recorded', usdOf: (domain, fixtureId) => (target.outputMode === 'agent' ? null : recorded(domain, fixtureId, target.outputMode)) });
+    if (recorded)
+      pricing.set(key, {
+        kind: 'recorded',
+        usdOf: (domain, fixtureId) =>
+          target.outputMode === 'agent' ? null : recorded(domain, fixtureId, target.outputMode),
+      });
     else if (described.ok && described.builtin) pricing.set(key, { kind: 'free' });
     else pricing.set(key, { kind: 'priced', baseModel: target.baseModel });
   }

@@ -24,7 +24,11 @@ export const GET = apiRoute('member', async ({ request: req, actor }) => {
   });
   if (!analysis)
     return NextResponse.json({ error: `No campaign has run the suite '${suite.slice(0, 200)}'.` }, { status: 404 });
-  await audit(actor, { action: 'items.export', target: { type: 'suite', id: suite }, detail: { format, controls: analysis.controls.included } });
+  await audit(actor, {
+    action: 'items.export',
+    target: { type: 'suite', id: suite },
+    detail: { format, controls: analysis.controls.included },
+  });
   const name = `gitbench-items-${suite.replace(/[^A-Za-z0-9_.-]+/g, '_')}-${new Date().toISOString().slice(0, 10)}`;
   if (format === 'csv') {
     return new NextResponse(itemAnalysisCsv(analysis), {

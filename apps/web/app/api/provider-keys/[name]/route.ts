@@ -7,7 +7,8 @@ import { services } from '@/lib/services';
 export const dynamic = 'force-dynamic';
 
 export const DELETE = apiRoute<{ name: string }>('admin', async ({ params: { name }, actor }) => {
-  if (!(await deleteProviderKey(services().db, name))) return NextResponse.json({ error: 'No stored key has that name.' }, { status: 404 });
+  if (!(await deleteProviderKey(services().db, name)))
+    return NextResponse.json({ error: 'No stored key has that name.' }, { status: 404 });
   await audit(actor, { action: 'key.delete', target: { type: 'provider_key', id: name } });
   return NextResponse.json({ deleted: name });
 });

@@ -22,6 +22,10 @@ export const PATCH = apiRoute<{ id: string }>('admin', async ({ request, params:
   if (!body.ok) return body.response;
   const result = await updateUser(services().db, id, body.value);
   if (!result.ok) return NextResponse.json({ error: result.error }, { status: result.status });
-  await audit(actor, { action: 'user.update', target: { type: 'user', id }, detail: { email: result.user.email, ...body.value } });
+  await audit(actor, {
+    action: 'user.update',
+    target: { type: 'user', id },
+    detail: { email: result.user.email, ...body.value },
+  });
   return NextResponse.json(result.user);
 });

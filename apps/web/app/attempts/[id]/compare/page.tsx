@@ -15,7 +15,10 @@ const title = (s: CompareSide) => `${s.modelId} · trial ${s.trial}`;
 function SideSummary({ side, label }: { side: CompareSide; label: string }) {
   const m = side.view.meta;
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid={`compare-side-${label.toLowerCase()}`}>
+    <div
+      className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
+      data-testid={`compare-side-${label.toLowerCase()}`}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold">{label}</span>
         <Link className="text-indigo-700 hover:underline" href={`/attempts/${side.attemptId}`}>
@@ -24,14 +27,21 @@ function SideSummary({ side, label }: { side: CompareSide; label: string }) {
         <StatusBadge status={side.status} />
       </div>
       <p className="text-xs text-slate-600">
-        {side.campaignName} · {m.steps} steps · {m.failedSteps} failed · ended {m.exitStatus?.replace(/_/g, ' ') ?? m.status}
+        {side.campaignName} · {m.steps} steps · {m.failedSteps} failed · ended{' '}
+        {m.exitStatus?.replace(/_/g, ' ') ?? m.status}
         {m.costUsd !== null ? ` · $${m.costUsd.toFixed(4)}` : ''}
       </p>
     </div>
   );
 }
 
-export default async function CompareTrajectoriesPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ with?: string }> }) {
+export default async function CompareTrajectoriesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ with?: string }>;
+}) {
   const actor = await requirePage('viewer');
   const { id } = await params;
   const { with: otherId } = await searchParams;
@@ -40,7 +50,9 @@ export default async function CompareTrajectoriesPage({ params, searchParams }: 
   // viewer, and picks by default, only attempts of published campaigns, and answers hidden when A or
   // the attempt named by ?with= is one they may not open.
   const onlyPublished = !roleAtLeast(actor.role, 'member');
-  const cmp = await getTrajectoryComparison(db, id, typeof otherId === 'string' && otherId ? otherId : undefined, { onlyPublished });
+  const cmp = await getTrajectoryComparison(db, id, typeof otherId === 'string' && otherId ? otherId : undefined, {
+    onlyPublished,
+  });
   if (!cmp) notFound();
   if (cmp.hidden) forbidden();
   const { a, b, candidates, sameFixture } = cmp;
@@ -59,10 +71,16 @@ export default async function CompareTrajectoriesPage({ params, searchParams }: 
       <form method="get" className="flex flex-wrap items-end gap-2 text-sm">
         <label className="flex flex-col gap-1">
           <span className="text-xs text-slate-600">Compare with another attempt of this fixture</span>
-          <select name="with" defaultValue={b?.attemptId ?? ''} className="rounded border border-slate-300 px-2 py-1" aria-label="Other attempt">
+          <select
+            name="with"
+            defaultValue={b?.attemptId ?? ''}
+            className="rounded border border-slate-300 px-2 py-1"
+            aria-label="Other attempt"
+          >
             {candidates.map((c) => (
               <option key={c.id} value={c.id}>
-                {c.modelId} · trial {c.trial} · {c.status.replace(/_/g, ' ').toLowerCase()} · {c.steps} steps · {c.campaignName}
+                {c.modelId} · trial {c.trial} · {c.status.replace(/_/g, ' ').toLowerCase()} · {c.steps} steps ·{' '}
+                {c.campaignName}
               </option>
             ))}
           </select>
@@ -75,7 +93,11 @@ export default async function CompareTrajectoriesPage({ params, searchParams }: 
         <EmptyState title="No other attempt of this fixture has a trajectory yet." />
       ) : (
         <>
-          {!sameFixture ? <p className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">These attempts ran different fixtures.</p> : null}
+          {!sameFixture ? (
+            <p className="rounded border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">
+              These attempts ran different fixtures.
+            </p>
+          ) : null}
           <div className="grid gap-3 lg:grid-cols-2">
             <SideSummary side={a} label="A" />
             <SideSummary side={b} label="B" />

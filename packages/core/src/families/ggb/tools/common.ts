@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CAP_NOTE, type ToolContext, type ToolExecOptions, type ToolExecRecord, type ToolResult } from '../../../agent/tool-set';
+import {
+  CAP_NOTE,
+  type ToolContext,
+  type ToolExecOptions,
+  type ToolExecRecord,
+  type ToolResult,
+} from '../../../agent/tool-set';
 import { AGENT_GIT_ENV } from '../../../agent/tools/bash-tool';
 import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS } from '../../../agent/tools/editor-tools';
 import { shellQuote } from '../../../shell-quote';
@@ -10,7 +16,12 @@ export const REASON_PARAMETER = { type: 'string', description: 'Why you call thi
 
 /** The arguments of a tool that takes nothing but its reason. */
 export const REASON_ONLY = {
-  parameters: { type: 'object' as const, properties: { reason: REASON_PARAMETER }, required: ['reason'], additionalProperties: false },
+  parameters: {
+    type: 'object' as const,
+    properties: { reason: REASON_PARAMETER },
+    required: ['reason'],
+    additionalProperties: false,
+  },
   args: z.object({ reason }).strict(),
 };
 
@@ -21,7 +32,12 @@ export const PAGED_CAP_NOTE = `${CAP_NOTE}: to see the rest, ${PAGED_ANSWER_HINT
 
 /** The arguments of a view that takes its reason and pages its answer by lines (not in the paper's tools, which could not page). */
 export const REASON_AND_LINE_RANGE = {
-  parameters: { type: 'object' as const, properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS }, required: ['reason'], additionalProperties: false },
+  parameters: {
+    type: 'object' as const,
+    properties: { reason: REASON_PARAMETER, ...LINE_RANGE_PARAMETERS },
+    required: ['reason'],
+    additionalProperties: false,
+  },
   args: z.object({ reason, ...LINE_RANGE_ARGS }).strict(),
   truncationHint: PAGED_ANSWER_HINT,
 };
@@ -30,8 +46,17 @@ const decoder = new TextDecoder('utf-8');
 export const decode = (bytes: Uint8Array): string => decoder.decode(bytes);
 
 /** Runs one git command with the agent's non-interactive environment; commands are recorded. */
-export async function run(ctx: ToolContext, commands: ToolExecRecord[], command: string, options: ToolExecOptions = {}): Promise<ToolExecRecord> {
-  const record = await ctx.exec(command, { timeoutMs: ctx.limits.commandTimeoutMs, ...options, env: { ...AGENT_GIT_ENV, ...options.env } });
+export async function run(
+  ctx: ToolContext,
+  commands: ToolExecRecord[],
+  command: string,
+  options: ToolExecOptions = {},
+): Promise<ToolExecRecord> {
+  const record = await ctx.exec(command, {
+    timeoutMs: ctx.limits.commandTimeoutMs,
+    ...options,
+    env: { ...AGENT_GIT_ENV, ...options.env },
+  });
   commands.push(record);
   return record;
 }

@@ -36,12 +36,15 @@ function listing(file: string | null, diff: FileDiff | null): string {
 }
 
 async function commit(ctx: ToolContext, commands: ToolExecRecord[], message: string): Promise<ToolExecRecord> {
-  return run(ctx, commands, 'git commit --quiet --file=-', { stdin: message.endsWith('\n') ? message : `${message}\n` });
+  return run(ctx, commands, 'git commit --quiet --file=-', {
+    stdin: message.endsWith('\n') ? message : `${message}\n`,
+  });
 }
 
 export const commitChangesInTool = defineTool({
   name: 'commit_changes_in',
-  description: 'Commit the selected hunks of the target file (numbers from the latest list, from 1) with commit_message; the remaining hunks are then listed, renumbered from 1.',
+  description:
+    'Commit the selected hunks of the target file (numbers from the latest list, from 1) with commit_message; the remaining hunks are then listed, renumbered from 1.',
   parameters: {
     type: 'object',
     properties: {
@@ -52,7 +55,13 @@ export const commitChangesInTool = defineTool({
     required: ['selected_hunks', 'commit_message', 'reason'],
     additionalProperties: false,
   },
-  args: z.object({ selected_hunks: z.array(z.number().int().min(1)).min(1), commit_message: z.string().trim().min(1), reason }).strict(),
+  args: z
+    .object({
+      selected_hunks: z.array(z.number().int().min(1)).min(1),
+      commit_message: z.string().trim().min(1),
+      reason,
+    })
+    .strict(),
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const file = await targetFile(ctx, commands);
@@ -60,19 +69,26 @@ export const commitChangesInTool = defineTool({
     if (!diff || diff.hunks.length === 0) return result(listing(file, diff), true, commands);
     const bad = args.selected_hunks.filter((n) => n > diff.hunks.length);
     if (bad.length > 0) return result(`No such hunk: ${bad.join(', ')}. ${listing(file, diff)}`, true, commands);
-    const apply = await run(ctx, commands, 'git apply --cached --whitespace=nowarn -', { stdin: patchOf(diff, args.selected_hunks) });
+    const apply = await run(ctx, commands, 'git apply --cached --whitespace=nowarn -', {
+      stdin: patchOf(diff, args.selected_hunks),
+    });
     if (apply.exitCode !== 0) return result(`The hunks could not be staged: ${apply.stderr.trim()}`, true, commands);
     const rec = await commit(ctx, commands, args.commit_message);
     if (rec.exitCode !== 0) {
       await run(ctx, commands, 'git reset --quiet');
       return result(`The commit failed: ${(rec.stderr || rec.stdout).trim()}`, true, commands);
     }
-    return result(`Committed ${args.selected_hunks.length} hunk(s).\n${listing(file, await remaining(ctx, commands, file))}`, false, commands);
+    return result(
+      `Committed ${args.selected_hunks.length} hunk(s).\n${listing(file, await remaining(ctx, commands, file))}`,
+      false,
+      commands,
+    );
   },
 });
 export const commitRemainingChangesTool = defineTool({
   name: 'commit_remaining_changes',
-  description: 'Commit every change that is left (the remaining hunks and changes to other files) in one commit with commit_message.',
+  description:
+    'Commit every change that is left (the remaining hunks and changes to other files) in one commit with commit_message.',
   parameters: {
     type: 'object',
     properties: { commit_message: { type: 'string' }, reason: REASON_PARAMETER },
@@ -114,7 +130,8 @@ export const viewOtherChangesTool = defineTool({
       parts.push(rec.exitCode <= 1 ? rec.stdout : `${path}: untracked, could not be shown: ${rec.stderr.trim()}\n`);
     }
     const text = parts.join('');
-    if (text === '') return result(`No file other than ${file ?? 'the target file'} has uncommitted changes.`, false, commands);
+    if (text === '')
+      return result(`No file other than ${file ?? 'the target file'} has uncommitted changes.`, false, commands);
     return result(lineRange(text, args), false, commands);
   },
 });
@@ -123,7 +140,8 @@ export const GGB_ICC_TOOLS = [commitChangesInTool, commitRemainingChangesTool, v
 
 export const GGB_ICC_TOOL_SET: ToolSet = {
   name: 'ggb-icc',
-  description: "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the other files' changes, commit the rest; submit.",
+  description:
+    "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the other files' changes, commit the rest; submit.",
   tools: [...GGB_ICC_TOOLS, submitTool],
   instructions:
     'Commit the changes to the target file as a sequence of small, cohesive commits by selecting hunks (numbered from 1, renumbered after each commit); ' +

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
 import { lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
-import { PAGED_CAP_NOTE, REASON_AND_LINE_RANGE, REASON_ONLY, REASON_PARAMETER, decode, q, reason, result, run } from './common';
+import {
+  PAGED_CAP_NOTE,
+  REASON_AND_LINE_RANGE,
+  REASON_ONLY,
+  REASON_PARAMETER,
+  decode,
+  q,
+  reason,
+  result,
+  run,
+} from './common';
 import type { ToolResult } from '../../../agent/tool-set';
 
 /**
@@ -39,7 +49,9 @@ export async function rebaseState(ctx: ToolContext, commands: ToolExecRecord[]):
 }
 
 /** A tool body that needs the paused rebase; without one the call fails and says so. */
-function inRebase<A>(body: (args: A, state: RebaseState, ctx: ToolContext, commands: ToolExecRecord[]) => Promise<ToolResult>) {
+function inRebase<A>(
+  body: (args: A, state: RebaseState, ctx: ToolContext, commands: ToolExecRecord[]) => Promise<ToolResult>,
+) {
   return async (args: A, ctx: ToolContext): Promise<ToolResult> => {
     const commands: ToolExecRecord[] = [];
     const state = await rebaseState(ctx, commands);
@@ -50,7 +62,9 @@ function inRebase<A>(body: (args: A, state: RebaseState, ctx: ToolContext, comma
 
 /** A reword's or squash's message file: named by the commit's index, read by the `exec` line after it. */
 const MESSAGE_FILE_PREFIX = 'message-of-COMMIT-';
-const MESSAGE_EXEC = new RegExp(`^exec git commit --amend --quiet --allow-empty --file='?([^']*/${MESSAGE_FILE_PREFIX}\\d+)'?$`);
+const MESSAGE_EXEC = new RegExp(
+  `^exec git commit --amend --quiet --allow-empty --file='?([^']*/${MESSAGE_FILE_PREFIX}\\d+)'?$`,
+);
 
 const indexOf = (state: RebaseState, sha: string): number | undefined => {
   const i = state.commits.findIndex((c) => c.sha.startsWith(sha) || sha.startsWith(c.sha));
@@ -64,12 +78,17 @@ const indexOf = (state: RebaseState, sha: string): number | undefined => {
  * above, marked so.
  */
 export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<string> {
-  const read = async (name: string) => decode((await ctx.readFile(`${state.dir}/${name}`)) ?? new Uint8Array()).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const read = async (name: string) =>
+    decode((await ctx.readFile(`${state.dir}/${name}`)) ?? new Uint8Array())
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'));
   const render = async (lines: string[], done: boolean): Promise<string[]> => {
     const out: string[] = [];
     for (const [k, line] of lines.entries()) {
       if (MESSAGE_EXEC.test(line)) continue;
-      const mark = done ? `    <- done${line.trim() === 'break' && k === lines.length - 1 ? ': the rebase is paused here' : ''}` : '';
+      const mark = done
+        ? `    <- done${line.trim() === 'break' && k === lines.length - 1 ? ': the rebase is paused here' : ''}`
+        : '';
       const m = /^(pick|drop|fixup -[cC]|fixup|squash|reword|edit|p|d|f|s|r|e) ([0-9a-f]{7,40})(?: (.*))?$/.exec(line);
       const i = m ? indexOf(state, m[2]!) : undefined;
       if (!m || i === undefined) {
@@ -78,10 +97,15 @@ export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<
       }
       const messageFile = MESSAGE_EXEC.exec(lines[k + 1] ?? '')?.[1];
       const command = messageFile && m[1] === 'pick' ? 'reword' : m[1]!;
-      out.push(`${command} ${m[2]!.slice(0, 7)} ${m[3] ?? ''}    <- COMMIT-${i}${mark ? `, ${mark.trim().slice(3)}` : ''}`);
+      out.push(
+        `${command} ${m[2]!.slice(0, 7)} ${m[3] ?? ''}    <- COMMIT-${i}${mark ? `, ${mark.trim().slice(3)}` : ''}`,
+      );
       if (messageFile) {
         const message = decode((await ctx.readFile(messageFile)) ?? new Uint8Array()).trimEnd();
-        out.push(`    ${command === 'squash' ? 'combined message' : 'new message'}:`, ...message.split('\n').map((l) => `    | ${l}`));
+        out.push(
+          `    ${command === 'squash' ? 'combined message' : 'new message'}:`,
+          ...message.split('\n').map((l) => `    | ${l}`),
+        );
       }
     }
     return out;
@@ -95,7 +119,7 @@ export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<
 export const viewRebaseTodoTool = defineTool({
   name: 'view_rebase_todo',
   description:
-    'Show the rebase todo list: the lines already done (the `break` the rebase is paused at), then what is left, each commit with its COMMIT-i index and a reword\'s or squash\'s new message.',
+    "Show the rebase todo list: the lines already done (the `break` the rebase is paused at), then what is left, each commit with its COMMIT-i index and a reword's or squash's new message.",
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => result(await renderTodo(state, ctx), false, commands)),
 });
@@ -103,36 +127,65 @@ export const viewRebaseTodoTool = defineTool({
 export const showChangesInTool = defineTool({
   name: 'show_changes_in',
   description: 'Show the message and the changes of COMMIT-i (git show).',
-  parameters: { type: 'object', properties: { commit_index: { type: 'integer', minimum: 0 }, reason: REASON_PARAMETER }, required: ['commit_index', 'reason'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { commit_index: { type: 'integer', minimum: 0 }, reason: REASON_PARAMETER },
+    required: ['commit_index', 'reason'],
+    additionalProperties: false,
+  },
   args: z.object({ commit_index: z.number().int().min(0), reason }).strict(),
   run: inRebase<{ commit_index: number; reason: string }>(async (args, state, ctx, commands) => {
     const c = state.commits[args.commit_index];
-    if (!c) return result(`There is no COMMIT-${args.commit_index}: the rebase covers COMMIT-0 to COMMIT-${state.commits.length - 1}.`, true, commands);
+    if (!c)
+      return result(
+        `There is no COMMIT-${args.commit_index}: the rebase covers COMMIT-0 to COMMIT-${state.commits.length - 1}.`,
+        true,
+        commands,
+      );
     const rec = await run(ctx, commands, `git show --no-color --no-ext-diff ${c.sha}`);
     return result(rec.stdout || rec.stderr, rec.exitCode !== 0, commands);
   }),
 });
 
 const todoItem = z
-  .object({ commit_index: z.number().int().min(0), command: z.enum(REBASE_COMMANDS), commit_msg: z.string().optional() })
+  .object({
+    commit_index: z.number().int().min(0),
+    command: z.enum(REBASE_COMMANDS),
+    commit_msg: z.string().optional(),
+  })
   .strict()
   .superRefine((item, ctx) => {
     const needs = item.command === 'reword' || item.command === 'squash';
-    if (needs && !item.commit_msg?.trim()) ctx.addIssue({ code: 'custom', message: `${item.command} needs commit_msg` });
-    if (!needs && item.commit_msg !== undefined) ctx.addIssue({ code: 'custom', message: `${item.command} takes no commit_msg` });
+    if (needs && !item.commit_msg?.trim())
+      ctx.addIssue({ code: 'custom', message: `${item.command} needs commit_msg` });
+    if (!needs && item.commit_msg !== undefined)
+      ctx.addIssue({ code: 'custom', message: `${item.command} takes no commit_msg` });
   });
 export type TodoItem = z.infer<typeof todoItem>;
 
 /** The todo list for the items, and the message files it reads; or why the items cannot be a todo list. */
-export function buildTodo(state: RebaseState, items: readonly TodoItem[], messageDir: string): { todo: string; messages: Record<string, string> } | { error: string } {
+export function buildTodo(
+  state: RebaseState,
+  items: readonly TodoItem[],
+  messageDir: string,
+): { todo: string; messages: Record<string, string> } | { error: string } {
   const n = state.commits.length;
   const seen = items.map((i) => i.commit_index);
   const bad = seen.filter((i) => i >= n);
-  if (bad.length > 0) return { error: `No such commit: ${bad.map((i) => `COMMIT-${i}`).join(', ')} (the rebase covers COMMIT-0 to COMMIT-${n - 1}).` };
+  if (bad.length > 0)
+    return {
+      error: `No such commit: ${bad.map((i) => `COMMIT-${i}`).join(', ')} (the rebase covers COMMIT-0 to COMMIT-${n - 1}).`,
+    };
   const missing = [...Array(n).keys()].filter((i) => !seen.includes(i));
-  if (seen.length !== n || missing.length > 0) return { error: `Give exactly one item per commit (COMMIT-0 to COMMIT-${n - 1})${missing.length > 0 ? `; missing: ${missing.map((i) => `COMMIT-${i}`).join(', ')}` : '; some commit is named twice'}.` };
+  if (seen.length !== n || missing.length > 0)
+    return {
+      error: `Give exactly one item per commit (COMMIT-0 to COMMIT-${n - 1})${missing.length > 0 ? `; missing: ${missing.map((i) => `COMMIT-${i}`).join(', ')}` : '; some commit is named twice'}.`,
+    };
   const firstKept = items.find((i) => i.command !== 'drop');
-  if (firstKept && /^(fixup|squash)/.test(firstKept.command)) return { error: `The first commit that is kept cannot be a ${firstKept.command}: there is no previous commit to meld it into.` };
+  if (firstKept && /^(fixup|squash)/.test(firstKept.command))
+    return {
+      error: `The first commit that is kept cannot be a ${firstKept.command}: there is no previous commit to meld it into.`,
+    };
   const lines: string[] = [];
   const messages: Record<string, string> = {};
   items.forEach((item) => {
@@ -152,7 +205,7 @@ export const updateRebaseTodoListTool = defineTool({
   name: 'update_rebase_todo_list',
   description:
     'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick (keep the commit as it is), drop (leave it out), fixup (meld into the previous commit, keep its message), ' +
-    'fixup -C (meld, keep this commit\'s message), fixup -c (the same as fixup -C here: Git would open an editor on the message, and there is none), ' +
+    "fixup -C (meld, keep this commit's message), fixup -c (the same as fixup -C here: Git would open an editor on the message, and there is none), " +
     'squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message). A commit cannot be split.',
   parameters: {
     type: 'object',
@@ -191,12 +244,19 @@ export const executeRebaseTool = defineTool({
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => {
     // Where the rewritten history starts, for view_rewritten_history once the rebase state is gone.
-    await ctx.writeFile(`${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`, `${state.onto}\n`);
+    await ctx.writeFile(
+      `${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`,
+      `${state.onto}\n`,
+    );
     const rec = await run(ctx, commands, 'git rebase --continue');
     const after = await rebaseState(ctx, commands);
     const log = await run(ctx, commands, `git log --reverse --format='%h %s' ${q(`${state.onto}..HEAD`)}`);
     if (rec.exitCode !== 0 || after) {
-      return result(`The rebase stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory so far:\n${log.stdout.trim()}`, true, commands);
+      return result(
+        `The rebase stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory so far:\n${log.stdout.trim()}`,
+        true,
+        commands,
+      );
     }
     return result(`The rebase finished. The history is now:\n${log.stdout.trim()}`, false, commands);
   }),
@@ -209,28 +269,41 @@ export const viewRewrittenHistoryTool = defineTool({
   name: 'view_rewritten_history',
   // Not in the paper's tools: execute_rebase showed subjects only, so the history judged was never seen whole.
   description:
-    'Show the history the rebase has written so far, oldest first: every commit from the rebase\'s base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). ' +
+    "Show the history the rebase has written so far, oldest first: every commit from the rebase's base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). " +
     'Once the rebase has finished, this is the history that is judged. With offset and limit only those lines of the answer. ' +
     PAGED_CAP_NOTE,
   ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const state = await rebaseState(ctx, commands);
-    const saved = await ctx.readFile(`${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`);
+    const saved = await ctx.readFile(
+      `${(await run(ctx, commands, 'git rev-parse --git-dir')).stdout.trim()}/${ONTO_FILE}`,
+    );
     const onto = state?.onto ?? (saved ? decode(saved).trim() : null);
     if (!onto) return result('No rebase has been run: there is no rewritten history yet.', true, commands);
     const log = await run(ctx, commands, `git log --reverse --no-color --no-ext-diff -p ${q(`${onto}..HEAD`)}`);
     if (log.exitCode !== 0) return result(`git log failed: ${log.stderr.trim()}`, true, commands);
     const head = state ? 'The rebase is still in progress; the commits written so far:\n' : '';
-    return result(log.stdout === '' ? `${head}No commit yet: HEAD is the rebase's base.` : lineRange(`${head}${log.stdout}`, args), false, commands);
+    return result(
+      log.stdout === '' ? `${head}No commit yet: HEAD is the rebase's base.` : lineRange(`${head}${log.stdout}`, args),
+      false,
+      commands,
+    );
   },
 });
 
-export const GGB_IR_TOOLS = [viewRebaseTodoTool, showChangesInTool, updateRebaseTodoListTool, executeRebaseTool, viewRewrittenHistoryTool] as const;
+export const GGB_IR_TOOLS = [
+  viewRebaseTodoTool,
+  showChangesInTool,
+  updateRebaseTodoListTool,
+  executeRebaseTool,
+  viewRewrittenHistoryTool,
+] as const;
 
 export const GGB_IR_TOOL_SET: ToolSet = {
   name: 'ggb-ir',
-  description: "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, view the rewritten history; submit.",
+  description:
+    "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, view the rewritten history; submit.",
   tools: [...GGB_IR_TOOLS, submitTool],
   instructions:
     'The rebase is paused at its start, at a `break`. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +

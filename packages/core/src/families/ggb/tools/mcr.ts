@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
-import { LINE_RANGE_ARGS, LINE_RANGE_PARAMETERS, lineRange, RANGE_TRUNCATION_HINT } from '../../../agent/tools/editor-tools';
+import {
+  LINE_RANGE_ARGS,
+  LINE_RANGE_PARAMETERS,
+  lineRange,
+  RANGE_TRUNCATION_HINT,
+} from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { REASON_PARAMETER, decode, lineEnding, q, reason, result, run, splitLines, withEnding } from './common';
 
@@ -49,11 +54,20 @@ export async function currentConflicts(ctx: ToolContext, commands: ToolExecRecor
   return all;
 }
 
-async function showConflict(ctx: ToolContext, commands: ToolExecRecord[], index: number, context: number): Promise<{ text: string; error: boolean }> {
+async function showConflict(
+  ctx: ToolContext,
+  commands: ToolExecRecord[],
+  index: number,
+  context: number,
+): Promise<{ text: string; error: boolean }> {
   const conflicts = await currentConflicts(ctx, commands);
   if (conflicts.length === 0) return { text: 'There is no merge conflict left.', error: true };
   const c = conflicts[index];
-  if (!c) return { text: `There is no conflict at index ${index}: ${conflicts.length} conflict(s) remain, indexes 0-${conflicts.length - 1}.`, error: true };
+  if (!c)
+    return {
+      text: `There is no conflict at index ${index}: ${conflicts.length} conflict(s) remain, indexes 0-${conflicts.length - 1}.`,
+      error: true,
+    };
   const lines = splitLines(decode((await ctx.readFile(c.file))!));
   const from = Math.max(0, c.startLine - 1 - context);
   const to = Math.min(lines.length, c.endLine + context);
@@ -61,7 +75,10 @@ async function showConflict(ctx: ToolContext, commands: ToolExecRecord[], index:
     .slice(from, to)
     .map((l, i) => `${String(from + i + 1).padStart(5)}| ${l.replace(/\r?\n$/, '')}`)
     .join('\n');
-  return { text: `<CONFLICT-${index}> ${c.file}, lines ${c.startLine}-${c.endLine} (${conflicts.length} conflict(s) remain; CONFLICT-0 is the current one)\n${body}\n</CONFLICT-${index}>`, error: false };
+  return {
+    text: `<CONFLICT-${index}> ${c.file}, lines ${c.startLine}-${c.endLine} (${conflicts.length} conflict(s) remain; CONFLICT-0 is the current one)\n${body}\n</CONFLICT-${index}>`,
+    error: false,
+  };
 }
 
 /** The conflict and diff views cannot page; view_file_at reads any part of a file. */
@@ -71,10 +88,18 @@ const windowSize = z.number().int().min(0).max(500);
 
 export const viewCurrentMergeConflictTool = defineTool({
   name: 'view_current_merge_conflict_with',
-  description: 'Show the current merge conflict (CONFLICT-0, the first one still unresolved) with context_window_size lines of context on each side.',
+  description:
+    'Show the current merge conflict (CONFLICT-0, the first one still unresolved) with context_window_size lines of context on each side.',
   parameters: {
     type: 'object',
-    properties: { context_window_size: { type: 'integer', minimum: 0, description: 'Lines of context before and after the conflict.' }, reason: REASON_PARAMETER },
+    properties: {
+      context_window_size: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Lines of context before and after the conflict.',
+      },
+      reason: REASON_PARAMETER,
+    },
     required: ['context_window_size', 'reason'],
     additionalProperties: false,
   },
@@ -89,7 +114,8 @@ export const viewCurrentMergeConflictTool = defineTool({
 
 export const viewMergeConflictAtTool = defineTool({
   name: 'view_merge_conflict_at',
-  description: 'Show the unresolved merge conflict at conflict_index (0 is the current one; indexes count the conflicts still unresolved) with context.',
+  description:
+    'Show the unresolved merge conflict at conflict_index (0 is the current one; indexes count the conflicts still unresolved) with context.',
   parameters: {
     type: 'object',
     properties: {
@@ -109,7 +135,10 @@ export const viewMergeConflictAtTool = defineTool({
   },
 });
 
-const pathArg = z.string().min(1).refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the repository');
+const pathArg = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the repository');
 
 /** The paper's path argument (`relative_path_from_project_root`) and the reason. */
 const PATH_TOOL = {
@@ -130,9 +159,17 @@ export const viewDiffForTool = defineTool({
   truncationHint: VIEW_FILE_HINT,
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
-    const rec = await run(ctx, commands, `git diff --no-color --no-ext-diff HEAD MERGE_HEAD -- ${q(args.relative_path_from_project_root)}`);
+    const rec = await run(
+      ctx,
+      commands,
+      `git diff --no-color --no-ext-diff HEAD MERGE_HEAD -- ${q(args.relative_path_from_project_root)}`,
+    );
     if (rec.exitCode !== 0) return result(`git diff failed: ${rec.stderr.trim()}`, true, commands);
-    return result(rec.stdout === '' ? 'No difference between the two sides for this file.' : rec.stdout, false, commands);
+    return result(
+      rec.stdout === '' ? 'No difference between the two sides for this file.' : rec.stdout,
+      false,
+      commands,
+    );
   },
 });
 
@@ -172,16 +209,26 @@ export const viewMergeBaseOfTool = defineTool({
     let rec = await run(ctx, commands, `git show ${q(`:1:${path}`)}`);
     if (rec.exitCode !== 0) {
       const base = await run(ctx, commands, 'git merge-base HEAD MERGE_HEAD');
-      if (base.exitCode !== 0) return result('There is no merge in progress, so there is no merge base to show.', true, commands);
+      if (base.exitCode !== 0)
+        return result('There is no merge in progress, so there is no merge base to show.', true, commands);
       const commit = base.stdout.trim();
       if ((await run(ctx, commands, `git cat-file -e ${q(`${commit}:${path}`)}`)).exitCode !== 0) {
-        return result(`${path} does not exist in the merge base ${commit.slice(0, 12)}: both sides added it, or it is not in the repository.`, true, commands);
+        return result(
+          `${path} does not exist in the merge base ${commit.slice(0, 12)}: both sides added it, or it is not in the repository.`,
+          true,
+          commands,
+        );
       }
       rec = await run(ctx, commands, `git show ${q(`${commit}:${path}`)}`);
       if (rec.exitCode !== 0) return result(`git show failed: ${rec.stderr.trim()}`, true, commands);
     }
     // The sandbox keeps a few MiB of a command's output: line numbers past that cut would be wrong.
-    if (rec.truncated) return result(`The merge base's ${path} is larger than the ${rec.stdout.length} bytes a command's output keeps; its first lines:\n${lineRange(rec.stdout, { offset: 1, limit: 200 })}`, true, commands);
+    if (rec.truncated)
+      return result(
+        `The merge base's ${path} is larger than the ${rec.stdout.length} bytes a command's output keeps; its first lines:\n${lineRange(rec.stdout, { offset: 1, limit: 200 })}`,
+        true,
+        commands,
+      );
     return result(lineRange(rec.stdout, args), false, commands);
   },
 });
@@ -193,7 +240,10 @@ export const resolveCurrentMergeConflictTool = defineTool({
     'When a file has no conflict left it is staged; after the last conflict the merge is committed.',
   parameters: {
     type: 'object',
-    properties: { content: { type: 'string', description: 'The resolved text that replaces the whole conflict block.' }, reason: REASON_PARAMETER },
+    properties: {
+      content: { type: 'string', description: 'The resolved text that replaces the whole conflict block.' },
+      reason: REASON_PARAMETER,
+    },
     required: ['content', 'reason'],
     additionalProperties: false,
   },
@@ -212,7 +262,8 @@ export const resolveCurrentMergeConflictTool = defineTool({
     const notes = [`Resolved the conflict in ${current.file} at lines ${current.startLine}-${current.endLine}.`];
     if (leftInFile === 0) {
       const add = await run(ctx, commands, `git add -- ${q(current.file)}`);
-      if (add.exitCode !== 0) return result(`${notes[0]} Staging ${current.file} failed: ${add.stderr.trim()}`, true, commands);
+      if (add.exitCode !== 0)
+        return result(`${notes[0]} Staging ${current.file} failed: ${add.stderr.trim()}`, true, commands);
       notes.push(`${current.file} has no conflict left and is staged.`);
     }
     const remaining = conflicts.length - 1;
@@ -222,22 +273,37 @@ export const resolveCurrentMergeConflictTool = defineTool({
     }
     const unmerged = await run(ctx, commands, 'git diff --name-only --diff-filter=U');
     if (unmerged.stdout.trim() !== '') {
-      notes.push(`No conflict markers are left, but these files are still unmerged: ${unmerged.stdout.trim().split('\n').join(', ')}.`);
+      notes.push(
+        `No conflict markers are left, but these files are still unmerged: ${unmerged.stdout.trim().split('\n').join(', ')}.`,
+      );
       return result(notes.join(' '), true, commands);
     }
     // Git's own merge message file: no message ever passes through a shell.
     const commit = await run(ctx, commands, 'git commit -q --no-edit');
-    if (commit.exitCode !== 0) return result(`${notes.join(' ')} Committing the merge failed: ${commit.stderr.trim() || commit.stdout.trim()}`, true, commands);
+    if (commit.exitCode !== 0)
+      return result(
+        `${notes.join(' ')} Committing the merge failed: ${commit.stderr.trim() || commit.stdout.trim()}`,
+        true,
+        commands,
+      );
     notes.push('That was the last conflict: the merge is committed.');
     return result(notes.join(' '), false, commands);
   },
 });
 
-export const GGB_MCR_TOOLS = [viewCurrentMergeConflictTool, viewMergeConflictAtTool, viewDiffForTool, viewFileAtTool, viewMergeBaseOfTool, resolveCurrentMergeConflictTool] as const;
+export const GGB_MCR_TOOLS = [
+  viewCurrentMergeConflictTool,
+  viewMergeConflictAtTool,
+  viewDiffForTool,
+  viewFileAtTool,
+  viewMergeBaseOfTool,
+  resolveCurrentMergeConflictTool,
+] as const;
 
 export const GGB_MCR_TOOL_SET: ToolSet = {
   name: 'ggb-mcr',
-  description: "GitGoodBench's merge conflict tools: view conflicts, diffs, files and the merge base; resolve the current conflict; submit.",
+  description:
+    "GitGoodBench's merge conflict tools: view conflicts, diffs, files and the merge base; resolve the current conflict; submit.",
   tools: [...GGB_MCR_TOOLS, submitTool],
   instructions:
     'Resolve the conflicts in order: CONFLICT-0 is always the current one, and after each resolution the next one becomes CONFLICT-0. ' +

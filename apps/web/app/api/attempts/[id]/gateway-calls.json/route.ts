@@ -12,8 +12,18 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = trajectoryRoute(trajectoryQuery, async ({ id, query, db }) => {
   const calls = await readGatewayCalls(db, id, query.try !== undefined ? { tryNumber: query.try } : {});
-  if (calls.length === 0) return NextResponse.json({ error: `attempt ${id} has no gateway calls (only a third-party agent's attempts do)` }, { status: 404 });
-  return new NextResponse(JSON.stringify({ attemptId: id, calls: calls.map((c) => ({ ...c.record, cutBytes: c.cutBytes })) }), {
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${id}.gateway-calls.json"` },
-  });
+  if (calls.length === 0)
+    return NextResponse.json(
+      { error: `attempt ${id} has no gateway calls (only a third-party agent's attempts do)` },
+      { status: 404 },
+    );
+  return new NextResponse(
+    JSON.stringify({ attemptId: id, calls: calls.map((c) => ({ ...c.record, cutBytes: c.cutBytes })) }),
+    {
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'content-disposition': `attachment; filename="${id}.gateway-calls.json"`,
+      },
+    },
+  );
 });

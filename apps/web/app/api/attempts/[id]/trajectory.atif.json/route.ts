@@ -9,6 +9,9 @@ export const GET = trajectoryRoute(trajectoryQuery, async ({ id, query, db }) =>
   const atif = await getAtifExport(db, id, query.try);
   if (!atif) return noTrajectory(id);
   return new NextResponse(JSON.stringify(atif), {
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${id}.atif.json"` },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="${id}.atif.json"`,
+    },
   });
 });

@@ -23,10 +23,17 @@ export const GET = apiRoute<{ id: string }>('viewer', async ({ request, params: 
   if (bad) return bad;
   const parsed = querySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
   if (!parsed.success) {
-    return NextResponse.json({ formErrors: [], fieldErrors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), [i.message]])) }, { status: 400 });
+    return NextResponse.json(
+      {
+        formErrors: [],
+        fieldErrors: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), [i.message]])),
+      },
+      { status: 400 },
+    );
   }
   const { db } = services();
-  if (!(await db.campaign.findUnique({ where: { id }, select: { id: true } }))) return NextResponse.json({ error: `no campaign ${id}` }, { status: 404 });
+  if (!(await db.campaign.findUnique({ where: { id }, select: { id: true } })))
+    return NextResponse.json({ error: `no campaign ${id}` }, { status: 404 });
   const q = parsed.data;
   const where = {
     campaignId: id,
@@ -45,8 +52,23 @@ export const GET = apiRoute<{ id: string }>('viewer', async ({ request, params: 
       skip: (q.page - 1) * q.pageSize,
       take: q.pageSize,
       select: {
-        id: true, trial: true, modelId: true, reasoningEffort: true, outputMode: true, domain: true, fixtureId: true, difficulty: true,
-        status: true, passed: true, score: true, tryCount: true, costUsd: true, totalTokens: true, apiDurationMs: true, errorClass: true, finishedAt: true,
+        id: true,
+        trial: true,
+        modelId: true,
+        reasoningEffort: true,
+        outputMode: true,
+        domain: true,
+        fixtureId: true,
+        difficulty: true,
+        status: true,
+        passed: true,
+        score: true,
+        tryCount: true,
+        costUsd: true,
+        totalTokens: true,
+        apiDurationMs: true,
+        errorClass: true,
+        finishedAt: true,
       },
     }),
   ]);

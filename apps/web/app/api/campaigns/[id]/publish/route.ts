@@ -19,6 +19,9 @@ export const POST = apiRoute<{ id: string }>('member', async ({ request, params:
   if (!body.ok) return body.response;
   const result = await publishCampaign(services().db, id, actor.email, body.value.publish);
   if (!result.ok) return NextResponse.json({ error: result.error }, { status: result.status });
-  await audit(actor, { action: body.value.publish ? 'campaign.publish' : 'campaign.unpublish', target: { type: 'campaign', id } });
+  await audit(actor, {
+    action: body.value.publish ? 'campaign.publish' : 'campaign.unpublish',
+    target: { type: 'campaign', id },
+  });
   return NextResponse.json({ published: body.value.publish });
 });

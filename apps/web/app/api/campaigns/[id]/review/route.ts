@@ -9,7 +9,9 @@ import { services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-const decisionSchema = z.object({ decision: z.enum(['approved', 'blocked'], { error: 'Decide approved or blocked.' }) }).strict();
+const decisionSchema = z
+  .object({ decision: z.enum(['approved', 'blocked'], { error: 'Decide approved or blocked.' }) })
+  .strict();
 
 /** A member's or admin's decision on the campaign's safety review, after reading its raw outputs. */
 export const POST = apiRoute<{ id: string }>('member', async ({ request, params: { id }, actor }) => {
@@ -17,7 +19,12 @@ export const POST = apiRoute<{ id: string }>('member', async ({ request, params:
   if (bad) return bad;
   const body = await parseBody(request, decisionSchema);
   if (!body.ok) return body.response;
-  if (!(await decideSafetyReview(services().db, id, body.value.decision))) return NextResponse.json({ error: 'No such campaign (or a legacy import).' }, { status: 404 });
-  await audit(actor, { action: 'campaign.review', target: { type: 'campaign', id }, detail: { decision: body.value.decision } });
+  if (!(await decideSafetyReview(services().db, id, body.value.decision)))
+    return NextResponse.json({ error: 'No such campaign (or a legacy import).' }, { status: 404 });
+  await audit(actor, {
+    action: 'campaign.review',
+    target: { type: 'campaign', id },
+    detail: { decision: body.value.decision },
+  });
   return NextResponse.json({ safetyReview: body.value.decision });
 });

@@ -26,14 +26,20 @@ function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
 export const GET = apiRoute<{ id: string }>('member', async ({ request: req, params: { id }, actor }) => {
   const requested = req.nextUrl.searchParams.get('format') ?? 'json';
   if (requested !== 'csv' && requested !== 'aa' && requested !== 'json') {
-    return NextResponse.json({ error: `Unknown export format '${requested.slice(0, 40)}': use csv, json or aa.` }, { status: 400 });
+    return NextResponse.json(
+      { error: `Unknown export format '${requested.slice(0, 40)}': use csv, json or aa.` },
+      { status: 400 },
+    );
   }
   const format = requested;
   const { db } = services();
   const body = format === 'aa' ? await campaignAaExport(db, id) : await campaignAttemptsExport(db, id, format);
   if (body === null) return NextResponse.json({ error: `Campaign ${id} does not exist.` }, { status: 404 });
   await audit(actor, { action: 'campaign.export', target: { type: 'campaign', id }, detail: { format } });
-  const [type, suffix] = format === 'json' ? ['application/json', 'attempts.json'] : ['text/csv; charset=utf-8', format === 'aa' ? 'artificialanalysis.csv' : 'attempts.csv'];
+  const [type, suffix] =
+    format === 'json'
+      ? ['application/json', 'attempts.json']
+      : ['text/csv; charset=utf-8', format === 'aa' ? 'artificialanalysis.csv' : 'attempts.csv'];
   return new NextResponse(typeof body === 'string' ? body : streamOf(body), {
     headers: { 'content-type': type, 'content-disposition': `attachment; filename="gitbench-${id}-${suffix}"` },
   });
