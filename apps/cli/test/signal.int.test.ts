@@ -57,7 +57,19 @@ describe('gitbench run stopped by a signal', () => {
   it('SIGKILL leaves its sandboxes, and the next run on this machine removes them', { timeout: 180_000 }, async () => {
     const killed = startRun();
     const pid = killed.proc.pid!;
-    await waitFor('the first run to start sandboxes', () => containersOf(pid).length > 0, 60_000);
+    // An attempt's sandbox can end, and be removed by the run, between seeing it and the kill: freeze
+    // the run first (SIGSTOP), so the sandboxes seen are the ones the SIGKILL leaves behind.
+    await waitFor(
+      'the first run to be frozen with sandboxes started',
+      () => {
+        if (containersOf(pid).length === 0) return false;
+        killed.proc.kill('SIGSTOP');
+        if (containersOf(pid).length > 0) return true;
+        killed.proc.kill('SIGCONT');
+        return false;
+      },
+      60_000,
+    );
     killed.proc.kill('SIGKILL');
     await killed.exited;
     // No handler ran: its containers outlive it.
