@@ -131,13 +131,25 @@ function removeOnSignal(making: Promise<SandboxDriver>, labels: Record<string, s
         making
           .then(async (driver) => {
             await driver.close().catch(() => undefined);
-            return driver.removeByLabels(labels);
+            return removeUntilNoneLeft(driver, labels);
           })
           .catch(() => 0)
           .then(() => (signal === 'SIGINT' ? 130 : 143)),
       );
       void interrupted.then((code) => process.exit(code));
     });
+  }
+}
+
+/**
+ * Sweeps by label until a sweep finds nothing: a container Docker was still removing when the first
+ * sweep listed it (a 409 answers at once) is still listed until it is gone, and the run must not exit
+ * before. Bounded, so a Docker engine that stopped answering cannot keep a stopped run alive.
+ */
+async function removeUntilNoneLeft(driver: SandboxDriver, labels: Record<string, string>): Promise<void> {
+  for (let sweep = 0; sweep < 50; sweep++) {
+    if ((await driver.removeByLabels(labels)) === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

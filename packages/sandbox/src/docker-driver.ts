@@ -313,6 +313,9 @@ export class DockerSandboxDriver implements SandboxDriver {
     extraLabels?: Record<string, string>,
     { init = true, binds = [] }: { init?: boolean; binds?: string[] } = {},
   ): Promise<Docker.Container> {
+    // Once close() began, no creation starts: a pooled container that failed (removed by the signal
+    // handler) would otherwise be replaced by one whose creation Docker answers after the process exited.
+    if (this.closed) throw new Error('sandbox driver is closed');
     const created = this.docker.createContainer(
       containerSpec(
         this.config.image,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Docker from 'dockerode';
 import { DockerSandboxDriver, type Sandbox } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
@@ -339,6 +340,41 @@ describe('one-shot sandboxes', () => {
     expect([await session, await sandbox]).toEqual(['sandbox driver is closed', 'sandbox driver is closed']);
     expect(
       await driver.docker.listContainers({ all: true, filters: { label: [`org.gitbench.close-race=${process.pid}`] } }),
+    ).toEqual([]);
+  });
+
+  it('start no creation once close() began, even to replace a pooled container that failed', async () => {
+    // A SIGTERM'd run's pooled container is removed under an attempt waiting for it; the attempt's fallback
+    // used to create a replacement that Docker answered after the process had exited (CI: 2 left behind).
+    const labels = { ...runLabel, 'org.gitbench.close-refill': String(process.pid) };
+    const docker = new Docker();
+    const create = docker.createContainer.bind(docker);
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    let creations = 0;
+    let closing = false;
+    let createdWhileClosing = 0;
+    // The first creation is init's look at the image; the second, the pooled container, waits at the gate.
+    docker.createContainer = (async (...args: Parameters<typeof create>) => {
+      creations++;
+      if (closing) createdWhileClosing++;
+      const container = await create(...args);
+      if (creations > 1) await gate;
+      return container;
+    }) as typeof create;
+    const racing = await new DockerSandboxDriver({ image: image!, labels, prestart: 1, docker }).init();
+    const attempt = racing.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'true' }] }] }).then(
+      () => 'ran',
+      (err: Error) => err.message,
+    );
+    closing = true;
+    const closed = racing.close();
+    release();
+    await closed;
+    expect(await attempt).toBe('sandbox driver is closed');
+    expect(createdWhileClosing).toBe(0);
+    expect(
+      await docker.listContainers({ all: true, filters: { label: [`org.gitbench.close-refill=${process.pid}`] } }),
     ).toEqual([]);
   });
 
