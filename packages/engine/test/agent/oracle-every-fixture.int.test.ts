@@ -161,7 +161,9 @@ describe('the oracle on every fixture of our suites', () => {
 
   it('passes each as an agent, through the fixture’s tools (with bash where they cannot solve it)', async () => {
     const unplayable = built.filter((b) => !agentCanPlay(b.fixture));
-    expect(unplayable.map((b) => key(b.fixture)).sort()).toEqual(EDITS_OUTSIDE_CONFLICTS);
+    // A run over some fixtures (GITBENCH_ORACLE_FIXTURES) expects only the unplayable ones it built.
+    const expectedUnplayable = EDITS_OUTSIDE_CONFLICTS.filter((k) => built.some((b) => key(b.fixture) === k));
+    expect(unplayable.map((b) => key(b.fixture)).sort()).toEqual(expectedUnplayable);
     expect(
       await oracleOnEvery(
         'agent',
