@@ -64,7 +64,7 @@ export { parseRepoState, repoStateScript, type RepoSnapshot } from './agent/repo
 export { runAgent, validateCall, MAX_FORMAT_STRIKES, type AgentRunResult, type RunAgentInput } from './agent/run-agent';
 export { repoStateReader, type RepoStateReader } from './agent/repo-state-reader';
 export { parseLeakedToolCalls } from './agent/parse-calls';
-export { agentSystemPrompt, continueMessage } from './agent/agent-prompt';
+export { agentSystemPrompt, continueMessage, tmpSentence } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
 export {
   agentResponse,

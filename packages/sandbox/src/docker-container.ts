@@ -20,6 +20,8 @@ export const DEFAULT_LIMITS: DockerLimits = {
   workdirBytes: 256 * 1024 * 1024,
   homeBytes: 16 * 1024 * 1024,
 };
+/** The size of /tmp (a tmpfs, as every writable directory is): the agent's prompt says so (SandboxDescription.tmpBytes). */
+export const TMP_BYTES = 64 * 1024 * 1024;
 export const SANDBOX_LABEL = 'org.gitbench.sandbox';
 export const WORKDIR = '/work';
 export const UID = SANDBOX_UID;
@@ -73,7 +75,7 @@ export function containerSpec(
       ReadonlyRootfs: true,
       Tmpfs: {
         [WORKDIR]: tmpfs(limits.workdirBytes, '0755'),
-        '/tmp': tmpfs(64 * 1024 * 1024, '1777'),
+        '/tmp': tmpfs(TMP_BYTES, '1777'),
         '/home/sandbox': tmpfs(limits.homeBytes, '0755'),
       },
       AutoRemove: false,

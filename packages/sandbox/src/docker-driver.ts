@@ -7,6 +7,7 @@ import {
   DEFAULT_LIMITS,
   removeContainer,
   SANDBOX_LABEL,
+  TMP_BYTES,
   WORKDIR,
   type DockerLimits,
 } from './docker-container';
@@ -120,7 +121,14 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   describe(): SandboxDescription {
-    return { driver: 'docker', image: this.config.image, imageId: this.imageId, isolated: true, workdir: WORKDIR };
+    return {
+      driver: 'docker',
+      image: this.config.image,
+      imageId: this.imageId,
+      isolated: true,
+      workdir: WORKDIR,
+      tmpBytes: TMP_BYTES,
+    };
   }
 
   async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {

@@ -119,6 +119,11 @@ export interface SandboxDescription {
    * absent where each sandbox has its own (the local driver's temporary directories).
    */
   workdir?: string;
+  /**
+   * The size of the sandbox's /tmp where the driver caps it (Docker's is a tmpfs in the container's memory);
+   * absent where /tmp is the host's (the local driver).
+   */
+  tmpBytes?: number;
 }
 
 export interface OneShotResult extends BatchResult {

@@ -49,6 +49,17 @@ describe('a container from the sandbox image', () => {
     expect(flood.stdout.length).toBeLessThanOrEqual(4096);
   });
 
+  it('has a /tmp of the size its driver describes (the agent is told it): a bigger file does not fit', async () => {
+    const tmpBytes = driver.describe().tmpBytes!;
+    expect(tmpBytes).toBe(64 * 1024 * 1024);
+    const size = await box.exec("stat -f -c '%b %S' /tmp");
+    const [blocks, blockSize] = size.stdout.trim().split(' ').map(Number);
+    expect(blocks! * blockSize!).toBe(tmpBytes);
+    const big = await box.exec(`head -c ${tmpBytes + 1024 * 1024} /dev/zero > /tmp/big; echo $?; rm -f /tmp/big`);
+    expect(big.stdout.trim()).not.toBe('0');
+    expect(big.stderr).toMatch(/No space left on device/);
+  });
+
   it('is removed by destroy and by label', async () => {
     const extra = await driver.create();
     await extra.destroy();

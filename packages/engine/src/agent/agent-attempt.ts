@@ -206,6 +206,7 @@ export async function runAgentAttempt(
   const started = performance.now();
   // The session runs where the agent runs: a third-party agent's image, with the gateway's socket mounted.
   const sessionDriver = thirdParty?.driver ?? driver;
+  const { tmpBytes } = sessionDriver.describe();
   const socket = thirdParty ? await gatewaySocketDir() : null;
 
   let session: SandboxSession;
@@ -304,6 +305,7 @@ export async function runAgentAttempt(
         taskPrompt: prompt,
         ctx,
         repoLabel: `${ctx.repoDir} (the current directory of every command)`,
+        ...(tmpBytes !== undefined ? { tmpBytes } : {}),
         repoState: repoStateReader(ctx),
         ...(input.agent?.onStep ? { onStep: input.agent.onStep } : {}),
         ...(input.signal ? { signal: input.signal } : {}),

@@ -27,6 +27,8 @@ export interface RunAgentInput {
   ctx: ToolContext;
   /** Shown to the model as where the repository is. */
   repoLabel?: string;
+  /** The size of the sandbox's /tmp where the driver caps it: the system prompt says so. */
+  tmpBytes?: number;
   /** Reads the repository after each step; without it steps record no repository state. */
   repoState?: RepoStateReader;
   /** Called once per finished step, in order, before the next model call: the worker stores it (live). */
@@ -96,7 +98,13 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   if ('exit' in queried) return queried.exit;
   if ('switchToText' in queried) {
     loop.protocol = 'text';
-    loop.systemPrompt = agentSystemPrompt(input.toolSet, 'text', input.repoLabel ?? input.ctx.repoDir, limits);
+    loop.systemPrompt = agentSystemPrompt(
+      input.toolSet,
+      'text',
+      input.repoLabel ?? input.ctx.repoDir,
+      limits,
+      input.tmpBytes,
+    );
     loop.messages[0] = { role: 'system', content: loop.systemPrompt };
     return null;
   }

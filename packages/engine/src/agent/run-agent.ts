@@ -32,6 +32,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
     protocol,
     input.repoLabel ?? input.ctx.repoDir,
     input.config.limits,
+    input.tmpBytes,
   );
   const messages: AgentMessage[] = [
     { role: 'system', content: systemPrompt },

@@ -17,6 +17,7 @@ import {
   agentTaskPrompt,
   loadSuiteDir,
   thirdPartyTaskPrompt,
+  tmpSentence,
   type FixtureSnapshot,
 } from '../../src';
 
@@ -111,6 +112,32 @@ describe('the budget in the system prompt', () => {
     expect(agentBudgetSentence({ maxTurns: 1, maxWallMs: 90_000 }, null)).toBe(
       'You have at most 1 turn and 90 seconds in all (each reply is one turn, with its tool call).',
     );
+  });
+});
+
+describe('the size of /tmp in the system prompt', () => {
+  const shell = getToolSet(toolSetNames().find((n) => getToolSet(n).tools.some((t) => t.name === 'bash'))!);
+  const noShell = toolSetNames()
+    .map(getToolSet)
+    .find((t) => !t.tools.some((x) => x.name === 'bash'))!;
+  const limits = DEFAULT_AGENT_CONFIG.limits;
+
+  it('is said once, after the budget, where the sandbox caps /tmp and the tool set has a shell', () => {
+    for (const protocol of ['native', 'text'] as const) {
+      const lines = agentSystemPrompt(shell, protocol, '/work/repo', limits, 64 * 1024 * 1024).split('\n');
+      expect(
+        lines.filter((l) => l.includes('/tmp')),
+        protocol,
+      ).toEqual([
+        '/tmp is an in-memory file system of 64 MB: keep large temporary files (a copy of the repository, big archives or logs) out of it.',
+      ]);
+      expect(lines.indexOf(tmpSentence(64 * 1024 * 1024)), protocol).toBe(3);
+    }
+  });
+
+  it('is left out where /tmp is the host’s, and where the tool set runs no command', () => {
+    expect(agentSystemPrompt(shell, 'native', '/work/repo', limits)).not.toMatch(/\/tmp/);
+    expect(agentSystemPrompt(noShell, 'native', '/work/repo', limits, 64 * 1024 * 1024)).not.toMatch(/\/tmp/);
   });
 });
 
