@@ -35,7 +35,7 @@ import {
   sessionToolContext,
   type RepoSnapshot,
 } from '@gitbench/engine';
-import { DockerSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
+import { DockerSandboxDriver, type Sandbox } from '@gitbench/sandbox';
 import { benchThirdPartyAgents } from './lib/bench-third-party';
 import { loadSetUpEnv } from './lib/set-up-env';
 
@@ -70,7 +70,7 @@ const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** A small repository with some history in the session's workdir, so `git status` has something to read. */
-async function seedRepository(session: SandboxSession): Promise<void> {
+async function seedRepository(session: Sandbox): Promise<void> {
   const r = await session.exec(
     'git init -q -b main repo && cd repo && for i in $(seq 1 40); do echo "line $i" > "f$i.txt"; done && git add . && ' +
       'git -c user.name=b -c user.email=b@b commit -qm base && echo change >> f1.txt',
@@ -116,7 +116,7 @@ async function dockerApi(docker: Docker, containerId: string, command: string): 
 
 async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
   console.log(`\n## 1. One tool call in a warm sandbox session (${CALLS} calls per row)\n`);
-  const session = await driver.openSession({ labels });
+  const session = await driver.create({ labels });
   try {
     await seedRepository(session);
     for (const command of COMMANDS) {
@@ -157,7 +157,7 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
     }
     await agentStep(session);
   } finally {
-    await session.close();
+    await session.cleanup();
   }
 }
 
@@ -178,7 +178,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number[]> {
  * capping) through the engine's tool context, and a whole step's sandbox work, the tool call plus
  * the read of the repository's state the trajectory records after it (HEAD, status, refs, diff).
  */
-async function agentStep(session: SandboxSession): Promise<void> {
+async function agentStep(session: Sandbox): Promise<void> {
   const ctx = sessionToolContext({ session, repoDir: 'repo', limits: DEFAULT_AGENT_CONFIG.limits });
   const tool = await timed(async () => {
     const r = await bashTool.run({ command: 'true' }, ctx);
@@ -293,7 +293,7 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   );
   const hostBefore = hostProcessMemory();
   const rssBefore = process.memoryUsage().rss;
-  const sessions: SandboxSession[] = [];
+  const sessions: Sandbox[] = [];
   const rows: {
     n: number;
     openMs: number;
@@ -308,11 +308,11 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   try {
     while (sessions.length < MAX_SESSIONS) {
       const t0 = performance.now();
-      let opened: SandboxSession[];
+      let opened: Sandbox[];
       try {
         opened = await Promise.all(
           Array.from({ length: Math.min(STEP, MAX_SESSIONS - sessions.length) }, async () => {
-            const s = await driver.openSession({ labels });
+            const s = await driver.create({ labels });
             sessions.push(s);
             await s.restore(snapshot.tar);
             const r = await s.exec(`git status --short && git log --oneline | wc -l`, { cwd: snapshot.repoDir });
@@ -355,7 +355,7 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
     }
   } finally {
     const t0 = performance.now();
-    await Promise.all(sessions.map((s) => s.close()));
+    await Promise.all(sessions.map((s) => s.cleanup()));
     console.log(`closed ${sessions.length} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   if (stopped) console.log(stopped);

@@ -53,7 +53,7 @@ async function oneRun(
     },
   });
   const t0 = performance.now();
-  const session = await driver.openSession({
+  const session = await driver.create({
     labels,
     mounts: [{ hostPath: dir, containerPath: GATEWAY_SOCKET_DIR, readOnly: true }],
   });
@@ -88,7 +88,7 @@ async function oneRun(
       throw new Error(`${adapter.name} never reached the gateway (exit ${r.exitCode}): ${r.stderr.slice(-400)}`);
     return { readyMs: firstCall - t0, memoryBytes };
   } finally {
-    await session.close();
+    await session.cleanup();
     await gateway.close();
     await rm(dir, { recursive: true, force: true });
   }

@@ -40,9 +40,6 @@ class RecordingDriver implements SandboxDriver {
       sandboxId: 'recorded',
     };
   }
-  openSession(): never {
-    throw new Error('not used');
-  }
   create(): never {
     throw new Error('not used');
   }

@@ -1,5 +1,5 @@
 import { REPO_STATE_SCRIPT } from '@gitbench/core';
-import { withSandbox, type DockerSandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { describe, expect, it } from 'vitest';
 import { sessionStateStep, stateSteps } from '../src/sandbox-steps';
 import { useTestDriver } from './test-driver';
@@ -35,29 +35,27 @@ mkdir closed && printf 'c\n' > closed/c && chmod 000 closed
 
 describe('the state steps', () => {
   it('print exactly what REPO_STATE_SCRIPT prints, in a batch and in an agent session', async () => {
-    const text = await withSandbox(driver, async (box) => {
-      const batch = await box.runBatch({
-        groups: [
-          { stopOnFailure: true, steps: [{ id: 'tree', command: TRICKY_TREE }] },
-          {
-            stopOnFailure: false,
-            requires: 0,
-            steps: [
-              ...stateSteps('repo'),
-              { id: 'standalone', command: REPO_STATE_SCRIPT, cwd: 'repo', maxOutputBytes: 16 * 1024 * 1024 },
-            ],
-          },
-        ],
-      });
-      expect(batch.aborted).toBeUndefined();
-      expect(batch.groups[0]![0]).toMatchObject({ exitCode: 0, stderr: '' });
-      const [steps, standalone] = batch.groups[1]!;
-      expect(steps).toMatchObject({ id: 'state', exitCode: 0, stderr: '', truncated: false });
-      expect(standalone).toMatchObject({ id: 'standalone', exitCode: 0, stderr: '', truncated: false });
-      // The text as the engine stores and hashes it (the step's stdout, as UTF-8).
-      expect(steps!.stdout).toBe(standalone!.stdout);
-      return steps!.stdout;
+    const batch = await driver.runOnce({
+      groups: [
+        { stopOnFailure: true, steps: [{ id: 'tree', command: TRICKY_TREE }] },
+        {
+          stopOnFailure: false,
+          requires: 0,
+          steps: [
+            ...stateSteps('repo'),
+            { id: 'standalone', command: REPO_STATE_SCRIPT, cwd: 'repo', maxOutputBytes: 16 * 1024 * 1024 },
+          ],
+        },
+      ],
     });
+    expect(batch.aborted).toBeUndefined();
+    expect(batch.groups[0]![0]).toMatchObject({ exitCode: 0, stderr: '' });
+    const [steps, standalone] = batch.groups[1]!;
+    expect(steps).toMatchObject({ id: 'state', exitCode: 0, stderr: '', truncated: false });
+    expect(standalone).toMatchObject({ id: 'standalone', exitCode: 0, stderr: '', truncated: false });
+    // The text as the engine stores and hashes it (the step's stdout, as UTF-8).
+    expect(steps!.stdout).toBe(standalone!.stdout);
+    const text = steps!.stdout;
 
     expect(text).toMatch(/^MERGE_HEAD [0-9a-f]{64}$/m);
     expect(text).toMatch(/== unmerged\n100644 [0-9a-f]{40} 1\tf\.txt\n/);
@@ -72,7 +70,7 @@ describe('the state steps', () => {
     expect(text).not.toContain('./closed/c');
 
     // An agent's session reads the state with REPO_STATE_SCRIPT whole: the same text, so the same input hash.
-    const session = await driver.openSession({ labels });
+    const session = await driver.create({ labels });
     try {
       expect((await session.exec(TRICKY_TREE, { timeoutMs: 60_000 })).exitCode).toBe(0);
       const step = sessionStateStep('repo');
@@ -84,7 +82,7 @@ describe('the state steps', () => {
       expect(read).toMatchObject({ exitCode: 0, stderr: '', truncated: false });
       expect(read.stdout).toBe(text);
     } finally {
-      await session.close();
+      await session.cleanup();
     }
   });
 });

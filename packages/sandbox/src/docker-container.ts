@@ -26,7 +26,7 @@ export const SANDBOX_LABEL = 'org.gitbench.sandbox';
 export const WORKDIR = '/work';
 export const UID = SANDBOX_UID;
 /**
- * Who reads a session's repository beside its runner (SandboxSession.observe): a uid no process of the
+ * Who reads a sandbox's repository beside its runner (Sandbox.observe): a uid no process of the
  * sandbox has, so the sandbox's uid can neither signal it nor be swept with it, and it owns no file there.
  */
 export const OBSERVER_UID = SANDBOX_UID + 1;

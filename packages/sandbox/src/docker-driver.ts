@@ -12,20 +12,12 @@ import {
   type DockerLimits,
 } from './docker-container';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
-import { DockerSandbox, observeIn } from './docker-sandbox';
-import { RunnerSession } from './session';
+import { observeIn } from './docker-observe';
+import { RunnerSandbox } from './runner-sandbox';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
 import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
-import type {
-  BatchRequest,
-  OneShotResult,
-  OpenSessionOptions,
-  Sandbox,
-  SandboxDescription,
-  SandboxDriver,
-  SandboxSession,
-} from './types';
+import type { BatchRequest, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxOptions } from './types';
 
 export { OBSERVER_UID, SANDBOX_LABEL, type DockerLimits } from './docker-container';
 
@@ -59,8 +51,8 @@ export class DockerSandboxDriver implements SandboxDriver {
   /** Logical labels of one-shot containers in use: they were started before their attempt was known. */
   private readonly inUse = new Map<string, { labels: Record<string, string>; container: Docker.Container }>();
   private readonly removals = new Set<Promise<void>>();
-  /** Containers of open sessions, removed by close() if their owner did not. */
-  private readonly sessions = new Set<Docker.Container>();
+  /** Containers of sandboxes from create(), removed by close() if their owner did not clean them up. */
+  private readonly live = new Set<Docker.Container>();
   private closed = false;
   /** Container creations Docker has not answered yet: close() waits for them (see createContainer). */
   private readonly creating = new Set<Promise<unknown>>();
@@ -94,7 +86,7 @@ export class DockerSandboxDriver implements SandboxDriver {
   }
 
   /**
-   * The image must hold the runner every batch and session starts, or every attempt would fail one by
+   * The image must hold the runner every batch and sandbox starts, or every attempt would fail one by
    * one, each as a sandbox failure. Looked at in a container that is created and never started
    * (Docker's archive API reads its file system): a few tens of milliseconds, once per driver.
    */
@@ -131,19 +123,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     };
   }
 
-  async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {
-    if (this.closed) throw new Error('sandbox driver is closed');
-    const container = await this.createContainer({ Cmd: ['sleep', 'infinity'] }, opts.labels);
-    try {
-      await container.start();
-    } catch (err) {
-      await removeContainer(container).catch(() => undefined);
-      throw err;
-    }
-    return new DockerSandbox(container, this.docker, (p) => this.track(p));
-  }
-
-  async openSession(opts: OpenSessionOptions = {}): Promise<SandboxSession> {
+  async create(opts: SandboxOptions = {}): Promise<Sandbox> {
     if (this.closed) throw new Error('sandbox driver is closed');
     // Created with the attempt's labels, so cancel, shutdown and the orphan sweep find it in Docker itself.
     const container = await this.createContainer(
@@ -201,14 +181,14 @@ export class DockerSandboxDriver implements SandboxDriver {
       stream.once('end', ended);
       stream.once('close', ended);
       await container.start();
-      this.sessions.add(container);
-      return new RunnerSession({
+      this.live.add(container);
+      return new RunnerSandbox({
         id: container.id,
         workdir: WORKDIR,
         connection,
         observe: (command, options) => observeIn(container, command, options),
         dispose: async () => {
-          this.sessions.delete(container);
+          this.live.delete(container);
           stream.destroy();
           await remove();
         },
@@ -273,7 +253,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     await Promise.allSettled([...this.creating]);
     const pending = this.waiting.splice(0);
     await Promise.all(pending.map((p) => p.then((w) => removeContainer(w.container)).catch(() => undefined)));
-    await Promise.all([...this.sessions].map((c) => removeContainer(c).catch(() => undefined)));
+    await Promise.all([...this.live].map((c) => removeContainer(c).catch(() => undefined)));
     await Promise.all([...this.removals]);
   }
 

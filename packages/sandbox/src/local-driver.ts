@@ -5,21 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBatch, parseBatch, streamingReader, type RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
-import { execViaBatch } from './exec-via-batch';
-import { RunnerSession } from './session';
+import { RunnerSandbox } from './runner-sandbox';
 import { RunnerConnection } from './session-protocol';
 import { hostRunner, KILL_GRACE_S } from './step-runner';
 import type {
   BatchRequest,
   BatchResult,
-  ExecOptions,
-  ExecResult,
   OneShotResult,
-  OpenSessionOptions,
   Sandbox,
   SandboxDescription,
   SandboxDriver,
-  SandboxSession,
+  SandboxOptions,
 } from './types';
 
 export const LOCAL_DRIVER_WARNING =
@@ -38,7 +34,7 @@ export interface LocalDriverConfig {
  * time, that it isolates nothing: the commands can still read and write anything this user can.
  */
 export class LocalSandboxDriver implements SandboxDriver {
-  private readonly live = new Map<string, LocalSandbox>();
+  private readonly live = new Map<string, LocalDirectory>();
 
   constructor(private readonly config: LocalDriverConfig = {}) {}
 
@@ -46,34 +42,35 @@ export class LocalSandboxDriver implements SandboxDriver {
     return { driver: 'local', image: 'host', imageId: 'host', isolated: false };
   }
 
-  async create(opts: { labels?: Record<string, string> } = {}): Promise<Sandbox> {
+  private async directory(labels: Record<string, string>): Promise<LocalDirectory> {
     (this.config.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(LOCAL_DRIVER_WARNING);
     // A run-time temporary directory, not a project file: the comments keep the web app's bundler
     // from tracing the whole repository into its output because of these paths.
     const root = await mkdtemp(join(/*turbopackIgnore: true*/ this.config.baseDir ?? tmpdir(), 'gitbench-sandbox-'));
     await Promise.all(['work', 'home', 'tmp'].map((d) => mkdir(join(/*turbopackIgnore: true*/ root, d))));
-    const box = new LocalSandbox(root, opts.labels ?? {}, () => this.live.delete(root));
+    const box = new LocalDirectory(root, labels, () => this.live.delete(root));
     this.live.set(root, box);
     return box;
   }
 
-  async openSession(opts: OpenSessionOptions = {}): Promise<SandboxSession> {
+  async create(opts: SandboxOptions = {}): Promise<Sandbox> {
     // A host directory has no mount namespace to put a socket into: the agents that need one need Docker.
     if (opts.mounts?.length)
       throw new Error(
-        'the local sandbox driver cannot mount directories into a session; third-party agents need the Docker driver',
+        'the local sandbox driver cannot mount directories into a sandbox; third-party agents need the Docker driver',
       );
-    const box = (await this.create(opts)) as LocalSandbox;
+    const box = await this.directory(opts.labels ?? {});
     try {
-      return box.openSession();
+      return box.startRunner();
     } catch (err) {
       await box.destroy();
       throw err;
     }
   }
 
+  /** The batch runs in a process of its own (batch-script.ts), as in a Docker one-shot container. */
   async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
-    const box = await this.create(opts);
+    const box = await this.directory(opts.labels ?? {});
     try {
       return { ...(await box.runBatch(request)), sandboxId: box.id };
     } finally {
@@ -97,7 +94,8 @@ export class LocalSandboxDriver implements SandboxDriver {
   }
 }
 
-class LocalSandbox implements Sandbox {
+/** One sandbox's temporary directory (work, home, tmp): a runner's, or one batch's. */
+class LocalDirectory {
   readonly workdir: string;
   private destroying: Promise<void> | undefined;
 
@@ -127,10 +125,6 @@ class LocalSandbox implements Sandbox {
     };
   }
 
-  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    return execViaBatch(this, command, options);
-  }
-
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const built = buildBatch(request, this.workdir, { runner: hostRunner() });
     const streamed = streamingReader(request);
@@ -144,24 +138,6 @@ class LocalSandbox implements Sandbox {
     return parseBatch(request, raw, streamed.reader);
   }
 
-  async copyIn(tar: Buffer, dir: string = this.workdir): Promise<void> {
-    const raw = await this.run(['tar', '-x', '-f', '-', '-C', dir], {
-      stdin: tar,
-      guardMs: 60_000,
-      maxBytes: 64 * 1024,
-    });
-    if (raw.exitCode !== 0) throw new Error(`copyIn to ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
-  }
-
-  async copyOut(dir: string = this.workdir): Promise<Buffer> {
-    const raw = await this.run(['tar', '-c', '-f', '-', '-C', dir, '.'], {
-      guardMs: 60_000,
-      maxBytes: 512 * 1024 * 1024,
-    });
-    if (raw.exitCode !== 0) throw new Error(`copyOut of ${dir} failed: ${raw.stderr.toString('utf8').trim()}`);
-    return raw.stdout;
-  }
-
   destroy(): Promise<void> {
     this.destroying ??= (async () => {
       this.stopRunner?.();
@@ -172,8 +148,8 @@ class LocalSandbox implements Sandbox {
 
   private stopRunner: (() => void) | undefined;
 
-  /** The session runner as a child process of this one, its stdio the connection; removal kills it. */
-  openSession(): SandboxSession {
+  /** The sandbox's runner as a child process of this one, its stdio the connection; removal kills it. */
+  startRunner(): Sandbox {
     // Debian's interpreter where the PATH's python3 may be a shim that needs the user's environment.
     const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
     const child = spawn(
@@ -205,7 +181,7 @@ class LocalSandbox implements Sandbox {
         `the runner exited (${code ?? 'killed'})${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
       ),
     );
-    return new RunnerSession({ id: this.root, workdir: this.workdir, connection, dispose: () => this.destroy() });
+    return new RunnerSandbox({ id: this.root, workdir: this.workdir, connection, dispose: () => this.destroy() });
   }
 
   private run(

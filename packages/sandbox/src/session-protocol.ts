@@ -1,6 +1,6 @@
 import { SandboxFailure, TamperingError, ToolRefusal } from '@gitbench/core';
 import { KILL_GRACE_S } from './step-runner';
-import type { SessionExecOptions, SessionExecResult } from './types';
+import type { ExecOptions, SandboxExecResult } from './types';
 
 /**
  * The host's side of the session runner (step-runner.ts, SESSION_RUNNER_PY): requests go to the
@@ -148,7 +148,7 @@ export class RunnerConnection {
     return this.ended !== undefined;
   }
 
-  async exec(command: string, opts: SessionExecOptions & { cwd: string }): Promise<SessionExecResult> {
+  async exec(command: string, opts: ExecOptions & { cwd: string }): Promise<SandboxExecResult> {
     const timeoutMs = opts.timeoutMs ?? 30_000;
     const cap = opts.maxOutputBytes ?? 1024 * 1024;
     const head = Math.ceil(cap / 2);

@@ -1,15 +1,9 @@
-/** What every sandbox driver offers. Attempts only ever talk to this interface. */
-export interface ExecOptions {
-  /** Wall-clock limit for the command; the process is killed after it. Default 30 s. */
-  timeoutMs?: number;
-  /** Bytes of stdout and of stderr kept; the rest is discarded and the result marked truncated. */
-  maxOutputBytes?: number;
-  /** Working directory inside the sandbox. Default the repository root. */
-  cwd?: string;
-  env?: Record<string, string>;
-  stdin?: Buffer | string;
-}
-
+/**
+ * What every sandbox driver offers, modelled on Inspect's SandboxEnvironment: a driver (the environment
+ * level) makes a Sandbox for one attempt and says what it is; the Sandbox runs commands, reads and
+ * writes files, runs a fixture's batches of steps, and is removed by its cleanup(). Attempts only ever
+ * talk to these interfaces.
+ */
 export interface ExecResult {
   exitCode: number;
   stdout: string;
@@ -37,8 +31,8 @@ export interface BatchStep {
    * that a step would otherwise start one for. An exception ends the step with exit code 1 and its
    * traceback on stderr; the step's timeout covers the command and the code together, and its
    * duration includes both. The code runs inside the runner: it is the caller's own code, never an
-   * answer's, and should change nothing of the process but what it writes. Batches only: a session
-   * runs commands alone and refuses such a step.
+   * answer's, and should change nothing of the process but what it writes. runOnce only: a Sandbox's
+   * runBatch runs commands alone and refuses such a step.
    */
   thenPython?: string;
 }
@@ -56,7 +50,7 @@ export interface BatchGroup {
 }
 
 export interface BatchRequest {
-  /** A tar archive unpacked into the working directory before the first step. */
+  /** A tar archive unpacked into the working directory before the first step (runOnce only: else restore()). */
   restoreTar?: Buffer;
   groups: BatchGroup[];
   /** Bash run in the batch's shell after the restore, before the steps: exports reach every step. */
@@ -64,8 +58,8 @@ export interface BatchRequest {
   cwd?: string;
   env?: Record<string, string>;
   /**
-   * Told each step's record as soon as the step ended, while later steps still run (sandboxes from
-   * create(); the result holds the same records). A batch that builds many things hands each over
+   * Told each step's record as soon as the step ended, while later steps still run (runOnce; the
+   * result holds the same records). A batch that builds many things hands each over
    * the moment it is built.
    */
   onRecord?: (group: number, record: StepRecord) => void;
@@ -91,23 +85,6 @@ export interface BatchResult {
   durationMs: number;
 }
 
-export interface Sandbox {
-  readonly id: string;
-  /** Where the repository lives inside the sandbox. */
-  readonly workdir: string;
-  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
-  /**
-   * Runs many commands in one round trip (restore, answer, probes): what an attempt does, at the cost
-   * of a single process start in the sandbox instead of one per command.
-   */
-  runBatch(request: BatchRequest): Promise<BatchResult>;
-  /** Unpacks a tar archive into `dir` (default: workdir). */
-  copyIn(tar: Buffer, dir?: string): Promise<void>;
-  /** Packs `dir` (default: workdir) into a tar archive. */
-  copyOut(dir?: string): Promise<Buffer>;
-  destroy(): Promise<void>;
-}
-
 export interface SandboxDescription {
   driver: 'docker' | 'local';
   /** Image tag and content id for docker; 'host' for the local driver. */
@@ -131,21 +108,21 @@ export interface OneShotResult extends BatchResult {
   sandboxId: string;
 }
 
-export interface SessionExecOptions {
+export interface ExecOptions {
   /** Wall-clock limit; the command's process group gets TERM, then KILL after a grace. Default 30 s. */
   timeoutMs?: number;
   /** Bytes of stdout and of stderr kept, half from the head and half from the tail; the sizes are counted in full. */
   maxOutputBytes?: number;
   /** Bytes read from a stream before its pipe is closed, so a flood stops its writer. */
   drainBytes?: number;
-  /** Relative to the session's workdir, or absolute. */
+  /** Relative to the sandbox's workdir, or absolute. */
   cwd?: string;
-  /** Added to the session's environment for this command only. */
+  /** Added to the sandbox's environment for this command only. */
   env?: Record<string, string>;
   stdin?: Buffer | string;
 }
 
-export interface SessionExecResult extends ExecResult {
+export interface SandboxExecResult extends ExecResult {
   /** The shell exited by itself (not killed by its timeout or a signal). */
   finished: boolean;
   /** Sizes of the full output streams before capping. */
@@ -154,11 +131,11 @@ export interface SessionExecResult extends ExecResult {
 }
 
 /**
- * One sandbox kept for one attempt: many commands, file reads and writes over time (an agent's tool
- * calls), then the scorer's probes, then removal. A long-lived runner inside answers each request, so
- * a command costs a few milliseconds instead of a process start in the sandbox engine.
+ * One attempt's sandbox (Inspect's SandboxEnvironment): many commands, file reads and writes over time
+ * (an agent's tool calls), then the scorer's probes, then cleanup. A long-lived runner inside answers
+ * each request, so a command costs a few milliseconds instead of a process start in the sandbox engine.
  */
-export interface SandboxSession {
+export interface Sandbox {
   readonly id: string;
   /** Where the repository workspace lives inside the sandbox. */
   readonly workdir: string;
@@ -166,31 +143,31 @@ export interface SandboxSession {
   restore(tar: Buffer, dir?: string): Promise<void>;
   /** Runs `preamble` once in bash and makes the environment it exports every later command's. */
   applyPreamble(preamble: string): Promise<void>;
-  exec(command: string, options?: SessionExecOptions): Promise<SessionExecResult>;
+  exec(command: string, options?: ExecOptions): Promise<SandboxExecResult>;
   /**
    * The file's bytes exactly, or null when it does not exist. Relative paths are under workdir. A file
-   * of more than `maxBytes` (default 64 MiB) is refused with FileTooLargeError; the session goes on.
+   * of more than `maxBytes` (default 64 MiB) is refused with FileTooLargeError; the sandbox goes on.
    */
   readFile(path: string, options?: { maxBytes?: number }): Promise<Buffer | null>;
   /** Writes bytes exactly; creates parent directories. */
   writeFile(path: string, content: Buffer | string): Promise<void>;
-  /** The batch's steps run one after another in this session (no restore; a preamble is applied once). */
+  /** The batch's steps run one after another here (no restoreTar, no thenPython; a preamble is applied once). */
   runBatch(request: BatchRequest): Promise<BatchResult>;
-  /** Stops the runner and removes the sandbox; idempotent. */
-  close(): Promise<void>;
+  /** Stops the runner and removes the sandbox; idempotent (Inspect's sample_cleanup). */
+  cleanup(): Promise<void>;
   /**
-   * Runs a command beside the runner, while a request of the session may still be running (a
+   * Runs a command beside the runner, while a request of the sandbox may still be running (a
    * third-party agent's whole run is one request): as OBSERVER_UID, which owns nothing in the sandbox
-   * and which no process of the sandbox's uid can signal, with no shell environment of the session's.
-   * It reads what the sandbox's uid leaves readable. Docker sessions only (absent elsewhere).
+   * and which no process of the sandbox's uid can signal, with no shell environment of the sandbox's.
+   * It reads what the sandbox's uid leaves readable. Docker sandboxes only (absent elsewhere).
    */
   observe?(command: string, options?: ObserveOptions): Promise<ExecResult>;
 }
 
 export interface ObserveOptions {
-  /** Relative to the session's workdir, or absolute. */
+  /** Relative to the sandbox's workdir, or absolute. */
   cwd?: string;
-  /** The whole environment of the command (nothing of the session's or the image's is added but PATH). */
+  /** The whole environment of the command (nothing of the sandbox's or the image's is added but PATH). */
   env?: Record<string, string>;
   /** Default 30 s; the command is killed after it. */
   timeoutMs?: number;
@@ -198,28 +175,30 @@ export interface ObserveOptions {
   maxOutputBytes?: number;
 }
 
-/** A host directory bind-mounted into a session's sandbox (the model gateway's socket directory). */
+/** A host directory bind-mounted into a sandbox (the model gateway's socket directory). */
 export interface SandboxMount {
   hostPath: string;
   containerPath: string;
   readOnly?: boolean;
 }
 
-export interface OpenSessionOptions {
+export interface SandboxOptions {
+  /** Found by cancel, shutdown and the orphan sweep. */
   labels?: Record<string, string>;
-  /** Docker only: a driver that cannot mount refuses the session. */
+  /** Docker only: a driver that cannot mount refuses the sandbox. */
   mounts?: SandboxMount[];
 }
 
 export interface SandboxDriver {
   describe(): SandboxDescription;
-  /** A sandbox for one attempt's many commands; labels find it for cancel, shutdown and the orphan sweep. */
-  openSession(opts?: OpenSessionOptions): Promise<SandboxSession>;
-  create(opts?: { labels?: Record<string, string> }): Promise<Sandbox>;
+  /** A fresh sandbox for one attempt (Inspect's sample_init); its cleanup() removes it. */
+  create(opts?: SandboxOptions): Promise<Sandbox>;
   /**
-   * Runs one batch in a fresh sandbox used for nothing else, then removes that sandbox. Removal may
-   * finish after this returns (close() waits for it). What an attempt does goes through here: it is
-   * each driver's cheapest way to a fresh sandbox.
+   * create(), restore, runBatch and cleanup() in one: one batch in a fresh sandbox used for nothing
+   * else, which is then removed. Removal may finish after this returns (close() waits for it). A single
+   * answer goes through here: it is each driver's cheapest way to a fresh sandbox (Docker takes a
+   * container started ahead of need, whose one process reads the batch; see docker-one-shot.ts), and
+   * the only batch that takes restoreTar and thenPython.
    */
   runOnce(request: BatchRequest, opts?: { labels?: Record<string, string> }): Promise<OneShotResult>;
   /** Removes every sandbox this driver family created with the given labels (shutdown, cancel). */
@@ -237,7 +216,7 @@ export interface SandboxDriver {
     within: Record<string, string>,
     opts?: { createdBeforeMs?: number },
   ): Promise<number>;
-  /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent. */
+  /** Releases what the driver holds (pre-created sandboxes, pending removals). Idempotent (Inspect's task_cleanup). */
   close(): Promise<void>;
 }
 

@@ -1,18 +1,18 @@
-import type { Sandbox, SandboxDriver } from './types';
+import type { Sandbox, SandboxDriver, SandboxOptions } from './types';
 
 /**
- * Runs `fn` with a fresh sandbox and removes the sandbox afterwards, whatever happens in `fn`.
- * Removal is awaited, so a caller that returns has nothing left running.
+ * Runs `fn` with a fresh sandbox and cleans the sandbox up afterwards, whatever happens in `fn`.
+ * Clean-up is awaited, so a caller that returns has nothing left running.
  */
 export async function withSandbox<T>(
   driver: SandboxDriver,
   fn: (sandbox: Sandbox) => Promise<T>,
-  opts: { labels?: Record<string, string> } = {},
+  opts: SandboxOptions = {},
 ): Promise<T> {
   const sandbox = await driver.create(opts);
   try {
     return await fn(sandbox);
   } finally {
-    await sandbox.destroy();
+    await sandbox.cleanup();
   }
 }

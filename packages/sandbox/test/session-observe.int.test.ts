@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerSandboxDriver, LocalSandboxDriver, OBSERVER_UID, type SandboxSession } from '../src';
+import { DockerSandboxDriver, LocalSandboxDriver, OBSERVER_UID, type Sandbox } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image)
@@ -20,7 +20,7 @@ describe('docker session: mounts and observe', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gitbench-mount-'));
   const socketPath = path.join(dir, 'echo.sock');
   let server: net.Server;
-  let session: SandboxSession;
+  let session: Sandbox;
 
   beforeAll(async () => {
     await driver.init();
@@ -29,7 +29,7 @@ describe('docker session: mounts and observe', () => {
     execFileSync('chmod', ['0755', dir]);
     execFileSync('chmod', ['0666', socketPath]);
     writeFileSync(path.join(dir, 'note.txt'), 'from the host\n');
-    session = await driver.openSession({
+    session = await driver.create({
       mounts: [{ hostPath: dir, containerPath: '/run/gitbench-test', readOnly: true }],
     });
     const init = await session.exec(
@@ -38,7 +38,7 @@ describe('docker session: mounts and observe', () => {
     expect(init.exitCode).toBe(0);
   });
   afterAll(async () => {
-    await session?.close();
+    await session?.cleanup();
     await driver.close();
     server?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -78,7 +78,7 @@ describe('docker session: mounts and observe', () => {
 describe('local driver', () => {
   it('refuses a session with mounts, naming why', async () => {
     const local = new LocalSandboxDriver({});
-    await expect(local.openSession({ mounts: [{ hostPath: '/tmp', containerPath: '/x' }] })).rejects.toThrow(
+    await expect(local.create({ mounts: [{ hostPath: '/tmp', containerPath: '/x' }] })).rejects.toThrow(
       /cannot mount directories/,
     );
     await local.close();

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver, type SandboxSession } from '../src';
+import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver, type Sandbox } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image)
@@ -27,15 +27,15 @@ function repoTar(): Buffer {
 function sessionSuite(name: string, makeDriver: () => Promise<SandboxDriver>) {
   describe(`${name} sandbox session`, () => {
     let driver: SandboxDriver;
-    let session: SandboxSession;
+    let session: Sandbox;
     beforeAll(async () => {
       driver = await makeDriver();
-      session = await driver.openSession({ labels: { 'org.gitbench.attempt': `s-${name}` } });
+      session = await driver.create({ labels: { 'org.gitbench.attempt': `s-${name}` } });
       await session.restore(repoTar());
       await session.applyPreamble('export GB_PINNED=yes');
     });
     afterAll(async () => {
-      await session?.close();
+      await session?.cleanup();
       await driver?.close();
     });
 
@@ -119,7 +119,7 @@ describe('docker session lifecycle', () => {
   });
 
   it('is found and stopped by its labels mid-command, and the command fails as a sandbox failure within 2 s', async () => {
-    const session = await driver.openSession({ labels: { 'org.gitbench.attempt': 'cancel-me' } });
+    const session = await driver.create({ labels: { 'org.gitbench.attempt': 'cancel-me' } });
     const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
       () => null,
       (err: Error) => err,
@@ -129,29 +129,29 @@ describe('docker session lifecycle', () => {
     expect(await driver.removeByLabels({ 'org.gitbench.attempt': 'cancel-me' })).toBe(1);
     expect(await running).toMatchObject({ name: 'SessionEndedError' });
     expect(performance.now() - t0).toBeLessThan(2_000);
-    await session.close();
+    await session.cleanup();
   });
 
   it('closed mid-command (an attempt cancelled), is removed within 2 s and the command fails as a sandbox failure', async () => {
-    const session = await driver.openSession({ labels: { 'org.gitbench.attempt': 'close-me' } });
+    const session = await driver.create({ labels: { 'org.gitbench.attempt': 'close-me' } });
     const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
       () => null,
       (err: Error) => err,
     );
     await new Promise((r) => setTimeout(r, 300));
     const t0 = performance.now();
-    await session.close();
+    await session.cleanup();
     expect(await running).toMatchObject({ name: 'SessionEndedError' });
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect(await driver.docker.listContainers({ all: true, filters: { id: [session.id] } })).toHaveLength(0);
   });
 
   it('keeps --network none and leaves nothing behind when closed', async () => {
-    const session = await driver.openSession();
+    const session = await driver.create();
     expect((await session.exec('ls /sys/class/net')).stdout.trim()).toBe('lo');
     const id = session.id;
-    await session.close();
-    await session.close();
+    await session.cleanup();
+    await session.cleanup();
     expect(await driver.docker.listContainers({ all: true, filters: { id: [id] } })).toHaveLength(0);
   });
 
@@ -160,11 +160,11 @@ describe('docker session lifecycle', () => {
       image: image!,
       labels: { ...runLabel, 'org.gitbench.worker': 'dead-worker' },
     }).init();
-    const session = await orphaned.openSession();
+    const session = await orphaned.create();
     const removed = await driver.removeOrphans('org.gitbench.worker', new Set(['alive']), runLabel);
     expect(removed).toBe(1);
     await expect(session.exec('true')).rejects.toMatchObject({ name: 'SessionEndedError' });
-    await session.close();
+    await session.cleanup();
     await orphaned.close();
   });
 });

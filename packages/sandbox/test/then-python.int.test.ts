@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerSandboxDriver, LocalSandboxDriver, withSandbox, type BatchStep, type SandboxDriver } from '../src';
+import { DockerSandboxDriver, LocalSandboxDriver, type BatchStep, type SandboxDriver } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image)
@@ -53,9 +53,11 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
         { id: 'nul', command: 'echo never', thenPython: 'out.write(b"x")\0' },
         { id: 'last', command: 'echo still running' },
       ];
-      await withSandbox(driver, async (box) => {
-        const batch = await box.runBatch({ groups: [{ stopOnFailure: false, steps }] });
+      {
+        const batch = await driver.runOnce({ groups: [{ stopOnFailure: false, steps }] }, { labels: runLabel });
         expect(batch.aborted).toBeUndefined();
+        // Docker's workdir is every sandbox's; a local sandbox's is under its own directory.
+        const box = { workdir: driver.describe().workdir ?? `${batch.sandboxId}/work` };
         const r = Object.fromEntries(batch.groups[0]!.map((s) => [s.id, s]));
         expect(batch.groups[0]!.map((s) => s.id)).toEqual(steps.map((s) => s.id));
 
@@ -84,11 +86,11 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
         expect(r.timeout!.durationMs).toBeLessThan(5_000);
         expect(r.nul).toMatchObject({ exitCode: 126, stdout: '' });
         expect(r.last).toMatchObject({ exitCode: 0, stdout: 'still running\n' });
-      });
+      }
     });
 
-    it('is refused by a session, whose runner runs commands only', async () => {
-      const session = await driver.openSession({ labels: runLabel });
+    it('is refused by a sandbox from create(), whose runner runs commands only', async () => {
+      const session = await driver.create({ labels: runLabel });
       try {
         await expect(
           session.runBatch({
@@ -96,7 +98,7 @@ function thenPythonSuite(name: string, makeDriver: () => Promise<SandboxDriver>)
           }),
         ).rejects.toThrow(/thenPython/);
       } finally {
-        await session.close();
+        await session.cleanup();
       }
     });
   });

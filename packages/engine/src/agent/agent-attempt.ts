@@ -33,7 +33,7 @@ import {
 } from '@gitbench/core';
 import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
 import type { AgentAdapter } from '@gitbench/agents';
-import type { SandboxDriver, SandboxSession } from '@gitbench/sandbox';
+import type { Sandbox, SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptHashes, AttemptResult } from '../attempt-result';
 import { sessionStateStep, toExecRecord } from '../sandbox-steps';
 import { builtGitFiles } from '../built-git-files';
@@ -209,9 +209,9 @@ export async function runAgentAttempt(
   const { tmpBytes } = sessionDriver.describe();
   const socket = thirdParty ? await gatewaySocketDir() : null;
 
-  let session: SandboxSession;
+  let session: Sandbox;
   try {
-    session = await sessionDriver.openSession({
+    session = await sessionDriver.create({
       ...(input.labels ? { labels: input.labels } : {}),
       ...(socket ? { mounts: [socket.mount] } : {}),
     });
@@ -219,7 +219,7 @@ export async function runAgentAttempt(
     await socket?.remove();
     throw new SandboxFailure(`the agent's sandbox could not start: ${(error as Error).message}`, { cause: error });
   }
-  const abort = () => void session.close();
+  const abort = () => void session.cleanup();
   input.signal?.addEventListener('abort', abort, { once: true });
   try {
     const repoCwd = snapshot.repoDir;
@@ -385,7 +385,7 @@ export async function runAgentAttempt(
     }
   } finally {
     input.signal?.removeEventListener('abort', abort);
-    await session.close().catch(() => undefined);
+    await session.cleanup().catch(() => undefined);
     await socket?.remove();
   }
 }
@@ -400,7 +400,7 @@ function tampered(
   input: AgentAttemptInput,
   prompt: string,
   hashes: AttemptHashes,
-  session: SandboxSession,
+  session: Sandbox,
   durationMs: number,
   tampering: Error,
 ): AttemptResult {
@@ -416,7 +416,7 @@ function hashMismatch(
   input: AgentAttemptInput,
   prompt: string,
   hashes: AttemptHashes,
-  session: SandboxSession,
+  session: Sandbox,
   durationMs: number,
 ): AttemptResult {
   const error = hashMismatchError(hashes);
@@ -432,7 +432,7 @@ function hashMismatch(
 /** An attempt that ends without its scorer's checks: one failed check saying why, and the session that ran. */
 function unscored(
   input: AgentAttemptInput,
-  ran: { prompt: string; hashes: AttemptHashes; session: SandboxSession; durationMs: number },
+  ran: { prompt: string; hashes: AttemptHashes; session: Sandbox; durationMs: number },
   outcome: 'TAMPERING' | 'HASH_MISMATCH',
   error: string,
   detail: string,
@@ -471,7 +471,7 @@ function unscored(
 /** The scorer's probes in the agent's own session, on the repository as the agent left it. */
 async function probeSession(
   input: AgentAttemptInput,
-  session: SandboxSession,
+  session: Sandbox,
   submission: string,
   tar: Buffer,
 ): Promise<SandboxEvidence> {
@@ -528,7 +528,7 @@ async function probeSession(
 function withSession(
   attempt: AttemptResult,
   driver: SandboxDriver,
-  session: SandboxSession,
+  session: Sandbox,
   evidence: SandboxEvidence | null,
   durationMs: number,
 ): AttemptResult {

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import type { AgentLimits, ToolContext, ToolExecOptions, ToolExecRecord } from '@gitbench/core';
-import type { SandboxSession } from '@gitbench/sandbox';
+import type { Sandbox } from '@gitbench/sandbox';
 import { toExecRecord } from '../sandbox-steps';
 
 export interface SessionToolContextInput {
-  session: Pick<SandboxSession, 'exec' | 'readFile' | 'writeFile' | 'workdir'>;
+  session: Pick<Sandbox, 'exec' | 'readFile' | 'writeFile' | 'workdir'>;
   /** The repository's directory, relative to the session's workdir or absolute. */
   repoDir: string;
   limits: Pick<AgentLimits, 'commandTimeoutMs' | 'maxToolOutputBytes'>;

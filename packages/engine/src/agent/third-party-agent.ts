@@ -23,7 +23,7 @@ import {
 import { agentInvocation, GATEWAY_SOCKET_DIR, GATEWAY_SOCKET_NAME, type AgentAdapter } from '@gitbench/agents';
 import { startModelGateway, type GatewayBackend } from '@gitbench/gateway';
 import type { Provider, RouteMetadata } from '@gitbench/providers';
-import type { SandboxMount, SandboxSession } from '@gitbench/sandbox';
+import type { Sandbox, SandboxMount } from '@gitbench/sandbox';
 import { referenceShellCommands } from './builtin-agents';
 import { repoStateReader, type RepoStateReader } from './repo-state-reader';
 
@@ -77,11 +77,11 @@ export function gatewayBackend(
 }
 
 /**
- * Reads the repository beside the running agent (SandboxSession.observe): as a uid of its own, with the
+ * Reads the repository beside the running agent (Sandbox.observe): as a uid of its own, with the
  * look-ups' environment (no hook, no configuration of the agent's), the repository trusted whoever owns
  * it, and a state directory only it can write, named so the agent cannot prepare it.
  */
-function observerReader(session: SandboxSession, repoDir: string): RepoStateReader {
+function observerReader(session: Sandbox, repoDir: string): RepoStateReader {
   const observe = session.observe;
   if (!observe)
     throw new SandboxFailure(
@@ -114,7 +114,7 @@ function observerReader(session: SandboxSession, repoDir: string): RepoStateRead
 
 export interface ThirdPartyRunInput {
   adapter: AgentAdapter;
-  session: SandboxSession;
+  session: Sandbox;
   /** The gateway socket's directory on the host, mounted into the session at GATEWAY_SOCKET_DIR. */
   socketDir: string;
   /** The repository, relative to the session's workdir. */
@@ -187,7 +187,7 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
     },
     ...(input.onCall || input.onStep ? { onCall } : {}),
   });
-  let result: Awaited<ReturnType<SandboxSession['exec']>> | null = null;
+  let result: Awaited<ReturnType<Sandbox['exec']>> | null = null;
   let failure: unknown = null;
   try {
     const invocation = agentInvocation(adapter, {

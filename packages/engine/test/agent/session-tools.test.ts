@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bashTool, strReplaceTool, writeFileTool } from '@gitbench/core';
-import { LocalSandboxDriver, type SandboxSession } from '@gitbench/sandbox';
+import { LocalSandboxDriver, type Sandbox } from '@gitbench/sandbox';
 import { parseRepoState, repoStateScript, type RepoSnapshot } from '../../src/agent/repo-state';
 import { sessionToolContext } from '../../src/agent/session-tool-context';
 
 // The local driver runs the same session runner as Docker, without isolation: enough for the tools' plumbing.
 describe('tools over a sandbox session', () => {
-  let session: SandboxSession;
+  let session: Sandbox;
   beforeAll(async () => {
-    session = await new LocalSandboxDriver({ warn: () => undefined }).openSession();
+    session = await new LocalSandboxDriver({ warn: () => undefined }).create();
     const r = await session.exec(
       'mkdir repo && cd repo && git init -q -b main && git config user.email a@b && git config user.name A && echo hi > a.txt && git add a.txt && git commit -qm one',
     );
     expect(r.exitCode).toBe(0);
   });
-  afterAll(() => session?.close());
+  afterAll(() => session?.cleanup());
 
   it('runs bash in the repository with the git environment, caps output and kills on timeout', async () => {
     const ctx = sessionToolContext({

@@ -7,26 +7,26 @@ import {
   type BatchRequest,
   type BatchResult,
   type ExecResult,
+  type ExecOptions,
   type ObserveOptions,
-  type SandboxSession,
-  type SessionExecOptions,
-  type SessionExecResult,
+  type Sandbox,
+  type SandboxExecResult,
   type StepRecord,
 } from './types';
 
-/** Everything a session needs of its driver: the connection to its runner and how to remove the sandbox. */
-export interface SessionParts {
+/** Everything a sandbox needs of its driver: the connection to its runner and how to remove the sandbox. */
+export interface RunnerSandboxParts {
   id: string;
   workdir: string;
   connection: RunnerConnection;
   /** Removes the sandbox (container, directory); must be safe to call twice. */
   dispose: () => Promise<void>;
-  /** SandboxSession.observe, where the driver offers it (cwd resolved against the workdir by the driver). */
+  /** Sandbox.observe, where the driver offers it (cwd resolved against the workdir by the driver). */
   observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
 }
 
-/** A driver's session: requests through the runner connection, paths resolved against the workdir. */
-export class RunnerSession implements SandboxSession {
+/** A driver's sandbox: requests through the runner connection, paths resolved against the workdir. */
+export class RunnerSandbox implements Sandbox {
   readonly id: string;
   readonly workdir: string;
   private readonly connection: RunnerConnection;
@@ -35,7 +35,7 @@ export class RunnerSession implements SandboxSession {
 
   readonly observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
 
-  constructor(private readonly parts: SessionParts) {
+  constructor(private readonly parts: RunnerSandboxParts) {
     this.id = parts.id;
     this.workdir = parts.workdir;
     this.connection = parts.connection;
@@ -86,7 +86,7 @@ export class RunnerSession implements SandboxSession {
     this.preamble = preamble;
   }
 
-  exec(command: string, options: SessionExecOptions = {}): Promise<SessionExecResult> {
+  exec(command: string, options: ExecOptions = {}): Promise<SandboxExecResult> {
     return this.connection.exec(command, { ...options, cwd: this.resolve(options.cwd ?? '.') });
   }
 
@@ -103,13 +103,13 @@ export class RunnerSession implements SandboxSession {
 
   async runBatch(request: BatchRequest): Promise<BatchResult> {
     const started = performance.now();
-    if (request.restoreTar) throw new Error('a session restores with restore(), not through a batch');
-    // The session's runner runs commands only; running the command without its code would print
+    if (request.restoreTar) throw new Error('a sandbox restores with restore(), not through a batch');
+    // The sandbox's runner runs commands only; running the command without its code would print
     // something else than the step asks for, silently.
     const withPython = request.groups.flatMap((g) => g.steps).find((s) => s.thenPython !== undefined);
     if (withPython)
       throw new Error(
-        `a session runs commands only: step ${withPython.id} has thenPython (run a standalone command instead)`,
+        `a sandbox runs commands only: step ${withPython.id} has thenPython (run a standalone command instead)`,
       );
     const groups: StepRecord[][] = request.groups.map(() => []);
     const stoppedAt: (number | undefined)[] = request.groups.map(() => undefined);
@@ -165,7 +165,7 @@ export class RunnerSession implements SandboxSession {
     };
   }
 
-  close(): Promise<void> {
+  cleanup(): Promise<void> {
     this.closing ??= (async () => {
       await this.connection.quit().catch(() => undefined);
       await this.parts.dispose();

@@ -1,0 +1,98 @@
+import { posix } from 'node:path';
+import type Docker from 'dockerode';
+import type { RawRun } from './batch-script';
+import { CappedBuffer } from './capped-buffer';
+import { DockerDemuxer } from './demux';
+import { OBSERVER_UID, WORKDIR } from './docker-container';
+import type { ExecResult, ObserveOptions } from './types';
+
+interface DockerRunOptions {
+  env?: Record<string, string>;
+  guardMs: number;
+  maxBytes: number;
+  /** uid:gid; the image's user (root) when absent. */
+  user?: string;
+  cwd?: string;
+}
+
+/** One process started in the container by the engine (`docker exec`), its output capped, its time guarded. */
+async function dockerRun(container: Docker.Container, argv: string[], opts: DockerRunOptions): Promise<RawRun> {
+  const started = performance.now();
+  const exec = await container.exec({
+    Cmd: argv,
+    ...(opts.user ? { User: opts.user } : {}),
+    ...(opts.cwd ? { WorkingDir: opts.cwd } : {}),
+    AttachStdout: true,
+    AttachStderr: true,
+    Env: opts.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
+  });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const out = new CappedBuffer(opts.maxBytes);
+  const err = new CappedBuffer(64 * 1024);
+  const demux = new DockerDemuxer(
+    (c) => out.push(c),
+    (c) => err.push(c),
+  );
+  stream.on('data', (c: Buffer) => demux.push(c));
+  let hostTimedOut = false;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(guard);
+      resolve();
+    };
+    const guard = setTimeout(() => {
+      hostTimedOut = true;
+      stream.destroy();
+      resolve();
+    }, opts.guardMs);
+    stream.on('end', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+  let info = hostTimedOut ? undefined : await exec.inspect().catch(() => undefined);
+  // The connection can close a moment before the engine records the exit code.
+  for (let i = 0; i < 20 && info?.Running; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    info = await exec.inspect().catch(() => undefined);
+  }
+  return {
+    stdout: out.toBuffer(),
+    stderr: err.toBuffer(),
+    exitCode: info?.ExitCode ?? 137,
+    streamError: demux.leftover ? `the output stream was cut inside a frame (${demux.leftover} bytes left)` : undefined,
+    hostTimedOut,
+    durationMs: performance.now() - started,
+  };
+}
+
+/**
+ * Sandbox.observe: a `docker exec` as OBSERVER_UID beside the sandbox's runner, whose own
+ * requests are one at a time. `timeout` ends the command inside; the host's guard ends the wait.
+ */
+export async function observeIn(
+  container: Docker.Container,
+  command: string,
+  options: ObserveOptions = {},
+): Promise<ExecResult> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
+  const raw = await dockerRun(
+    container,
+    ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command],
+    {
+      user: `${OBSERVER_UID}:${OBSERVER_UID}`,
+      cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
+      env: { PATH: '/usr/bin:/bin', ...options.env },
+      guardMs: timeoutMs + 5_000,
+      maxBytes,
+    },
+  );
+  return {
+    exitCode: raw.exitCode,
+    stdout: raw.stdout.toString('utf8'),
+    stderr: raw.stderr.toString('utf8'),
+    timedOut: raw.hostTimedOut || raw.exitCode === 137,
+    truncated: raw.stdout.length >= maxBytes,
+    durationMs: raw.durationMs,
+  };
+}
