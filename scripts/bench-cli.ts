@@ -5,7 +5,11 @@
  * its TypeScript sources through tsx (GITBENCH_CLI_FROM_SOURCE=1). The campaign is an upstream result
  * file imported as a legacy campaign (68 attempts) in a database schema of the bench's own.
  *
- *   npm run bench:cli -- [--runs N] [--source-runs N]
+ * With --baseline DIR, a build of another revision (a copy of its apps/cli/dist, placed beside this one
+ * so that its paths resolve) runs in the same rounds: each round runs every build once, in turn, so a
+ * load that comes and goes weighs on both alike.
+ *
+ *   npm run bench:cli -- [--runs N] [--source-runs N] [--baseline apps/cli/dist-before]
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -24,6 +28,7 @@ const flag = (name: string, fallback: string) => {
 };
 const RUNS = Number(flag('runs', '15'));
 const SOURCE_RUNS = Number(flag('source-runs', '5'));
+const BASELINE = argv.includes('--baseline') ? path.resolve(flag('baseline', '')) : null;
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const UPSTREAM = process.env.GITBENCH_UPSTREAM_DIR ?? path.resolve(ROOT, '../shared/gitbench-upstream');
 
@@ -50,18 +55,30 @@ function node(args: string[], env: NodeJS.ProcessEnv): { wallMs: number; cpuMs: 
   return { wallMs, cpuMs: childrenCpuMs() - cpu, stdout: r.stdout };
 }
 
-function measure(label: string, runs: number, args: string[], env: NodeJS.ProcessEnv): void {
-  const wall: number[] = [];
-  const cpu: number[] = [];
+interface Row {
+  label: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  wall: number[];
+  cpu: number[];
+}
+
+/** Runs every row once per round, `runs` rounds, then prints each row's wall and CPU time. */
+function measure(runs: number, rows: Omit<Row, 'wall' | 'cpu'>[]): void {
+  const timed: Row[] = rows.map((r) => ({ ...r, wall: [], cpu: [] }));
   for (let i = 0; i < runs; i++) {
-    const r = node(args, env);
-    wall.push(r.wallMs);
-    cpu.push(r.cpuMs);
+    for (const row of timed) {
+      const r = node(row.args, row.env);
+      row.wall.push(r.wallMs);
+      row.cpu.push(r.cpuMs);
+    }
   }
   const f = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
-  console.log(
-    `${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   CPU p50 ${f(percentile(cpu, 50))}  (${runs} runs)`,
-  );
+  for (const { label, wall, cpu } of timed) {
+    console.log(
+      `${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   CPU (user+sys) p50 ${f(percentile(cpu, 50))}  p95 ${f(percentile(cpu, 95))}  (${runs} runs)`,
+    );
+  }
 }
 
 const t = await createTestDatabase(DATABASE_URL, 'bench_cli');
@@ -81,9 +98,20 @@ try {
       .map((l) => l.toFixed(2))
       .join(' ')}, ${os.cpus().length} CPU(s)`,
   );
-  measure('compiled (apps/cli/dist)', RUNS, status, env);
-  measure('from source (tsx)', SOURCE_RUNS, status, { ...env, GITBENCH_CLI_FROM_SOURCE: '1' });
-  measure('node -e 0 (the floor: Node alone)', RUNS, ['-e', '0'], env);
+  const baseline = BASELINE
+    ? [{ label: path.relative(ROOT, BASELINE), args: [path.join(BASELINE, 'main.js'), ...status.slice(1)], env }]
+    : [];
+  measure(RUNS, [
+    { label: 'compiled (apps/cli/dist)', args: status, env },
+    // Without the bin's freshness check (a stat of every source the build read), as the baseline runs.
+    { label: 'apps/cli/dist/main.js alone', args: [path.join(ROOT, 'apps/cli/dist/main.js'), ...status.slice(1)], env },
+    ...baseline,
+    { label: 'node -e 0 (the floor: Node alone)', args: ['-e', '0'], env },
+  ]);
+  if (SOURCE_RUNS > 0)
+    measure(SOURCE_RUNS, [
+      { label: 'from source (tsx)', args: status, env: { ...env, GITBENCH_CLI_FROM_SOURCE: '1' } },
+    ]);
   console.log(
     `load average after: ${os
       .loadavg()

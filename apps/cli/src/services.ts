@@ -1,4 +1,4 @@
-import { createDb, Prisma, sqlRows, type Db } from '@gitbench/db';
+import { createDb, Prisma, sqlRows, type Db } from '@gitbench/db/client';
 import type { QueueClient } from '@gitbench/queue';
 import { redacted, type CliEnv } from './env';
 import { InfrastructureError } from './exit';

@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 
+/** Order by UTF-16 code unit, as canonicalJson orders keys: the same on every machine and locale. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
  * JSON with object keys sorted by UTF-16 code unit and no whitespace, so equal values give equal text
  * on every machine. Every hash in GitBench (fixture inputs, campaign configurations, judge cache keys)

@@ -1,6 +1,9 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient, type Prisma } from './generated/prisma/client';
+import { Prisma, PrismaClient } from './generated/prisma/client';
+
+// For the reads that import this module alone (@gitbench/db/client), not the whole package.
+export { Prisma };
 
 export type Db = PrismaClient;
 

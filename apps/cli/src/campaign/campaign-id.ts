@@ -1,4 +1,4 @@
-import { ID_PREFIXES } from '@gitbench/core';
+import { ID_PREFIXES } from '@gitbench/core/figures';
 import { UsageError, type ParsedArgs } from '../args';
 import { EXIT } from '../exit';
 

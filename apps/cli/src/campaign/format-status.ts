@@ -1,4 +1,10 @@
-import { ATTEMPT_STATUSES, COMPLETENESS_PARTS, type Rate, type Resource, type TargetFigures } from '@gitbench/core';
+import {
+  ATTEMPT_STATUSES,
+  COMPLETENESS_PARTS,
+  type Rate,
+  type Resource,
+  type TargetFigures,
+} from '@gitbench/core/figures';
 import type { CampaignSummary } from '@gitbench/db';
 
 const PART_LABEL: Record<(typeof COMPLETENESS_PARTS)[number], string> = {

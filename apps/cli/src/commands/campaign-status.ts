@@ -1,4 +1,4 @@
-import { summarizeCampaign, type CampaignSummary } from '@gitbench/db';
+import { summarizeCampaign, type CampaignSummary } from '@gitbench/db/campaign-summary';
 import { CampaignApi } from '../campaign/api-client';
 import type { ParsedArgs } from '../args';
 import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';

@@ -1,4 +1,4 @@
-import { compareCodeUnits } from '../campaign/config-hash';
+import { compareCodeUnits } from '../canonical-json';
 import { rateOf, type Rate } from './rate';
 
 /**

@@ -1,5 +1,5 @@
 import { isValidOutcome } from '../campaign/attempt-status';
-import { compareCodeUnits } from '../campaign/config-hash';
+import { compareCodeUnits } from '../canonical-json';
 import {
   campaignFactsFor,
   LEGACY_NOT_APPLICABLE,

@@ -1,5 +1,5 @@
 import { isValidOutcome } from '../campaign/attempt-status';
-import { compareCodeUnits } from '../campaign/config-hash';
+import { compareCodeUnits } from '../canonical-json';
 import { LEGACY_NOT_APPLICABLE, type AttemptRow, type CampaignFactsById, type NotApplicable } from './attempt-row';
 import { countStatuses, type StatusCounts } from './completeness';
 import { passAnyAtN, type PassAnyAtN } from './pass-any';

@@ -1,13 +1,9 @@
-import { canonicalJson, sha256Hex } from '../canonical-json';
+import { canonicalJson, compareCodeUnits, sha256Hex } from '../canonical-json';
 import { formatModelId, parseModelId } from '../models/model-id';
 import { agentConfigSchema, OWN_AGENT } from '../agent/agent-config';
 import { campaignConfigSchema, type CampaignConfig, type CampaignConfigInput } from './config-schema';
 
 /** Sorted by UTF-16 code units, never by locale, so every machine orders alike. */
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function sortedSet<T extends string>(values: readonly T[]): T[] {
   return [...new Set(values)].sort(compareCodeUnits);
 }

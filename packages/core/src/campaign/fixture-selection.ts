@@ -1,5 +1,5 @@
 import type { Fixture } from '../fixtures/types';
-import { compareCodeUnits } from './config-hash';
+import { compareCodeUnits } from '../canonical-json';
 import type { FixtureSelection } from './config-schema';
 
 export type SelectableFixture = Pick<Fixture, 'domain' | 'id' | 'difficulty' | 'tags'>;

@@ -1,5 +1,6 @@
 import { formatModelId, parseModelId, type ReasoningEffort } from '../models/model-id';
-import { campaignAgents, canonicalConfig, compareCodeUnits } from './config-hash';
+import { compareCodeUnits } from '../canonical-json';
+import { campaignAgents, canonicalConfig } from './config-hash';
 import { storedAgent } from '../agent/agent-config';
 import type { Mode } from '../mode';
 import type { CampaignConfig } from './config-schema';

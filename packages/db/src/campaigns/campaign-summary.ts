@@ -6,7 +6,7 @@ import {
   type Completeness,
   type StatusCounts,
   type TargetFigures,
-} from '@gitbench/core';
+} from '@gitbench/core/figures';
 import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';

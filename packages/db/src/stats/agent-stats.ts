@@ -1,4 +1,4 @@
-import { AGENT_EXIT_STATUSES, type AgentExitStatus } from '@gitbench/core';
+import { AGENT_EXIT_STATUSES, type AgentExitStatus } from '@gitbench/core/figures';
 import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 

@@ -8,7 +8,7 @@ import {
   type AttemptRow,
   type AttemptStatus,
   type CampaignFactsById,
-} from '@gitbench/core';
+} from '@gitbench/core/figures';
 import type { Db } from '../client';
 import type { OutputMode, Prisma } from '../generated/prisma/client';
 

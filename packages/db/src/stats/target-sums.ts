@@ -1,4 +1,10 @@
-import { targetFigures, type Mode, type PassAnyCell, type TargetFigures, type TargetSums } from '@gitbench/core';
+import {
+  targetFigures,
+  type Mode,
+  type PassAnyCell,
+  type TargetFigures,
+  type TargetSums,
+} from '@gitbench/core/figures';
 import { sqlRows, type Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
 
