@@ -1,7 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import {
   resetScratchStep,
-  withSandbox,
   type BatchGroup,
   type BatchRequest,
   type BatchStep,
@@ -230,13 +229,10 @@ async function buildInOneSandbox(
     },
   });
   const labels = opts.labels ? { labels: opts.labels } : {};
-  // Where every sandbox has the same workspace path, the batch goes to the driver's cheapest fresh
-  // sandbox (Docker's pre-started one: no container start before the first build, no exec); the
-  // local driver's sandboxes each have their own path, which the look-ups read ahead must name.
-  const result =
-    d.workdir !== undefined
-      ? await driver.runOnce(request(d.workdir), labels)
-      : await withSandbox(driver, (box) => box.runBatch(request(box.workdir)), labels);
+  // The batch goes to the driver's cheapest fresh sandbox (Docker's pre-started one: no container
+  // start before the first build, no exec). The local driver's sandboxes each have their own path,
+  // which the look-ups read ahead must name: there the batch is made once the sandbox is.
+  const result = await driver.runOnce(d.workdir !== undefined ? request(d.workdir) : request, labels);
   for (let i = 0; i < fixtures.length; i++) settle(i, result.groups, result.aborted);
   return outcomes;
 }

@@ -17,7 +17,15 @@ import { RunnerSandbox } from './runner-sandbox';
 import { RunnerConnection } from './session-protocol';
 import { spareCpuMeter } from './spare-cpu';
 import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
-import type { BatchRequest, OneShotResult, Sandbox, SandboxDescription, SandboxDriver, SandboxOptions } from './types';
+import type {
+  BatchRequest,
+  BatchRequestIn,
+  OneShotResult,
+  Sandbox,
+  SandboxDescription,
+  SandboxDriver,
+  SandboxOptions,
+} from './types';
 
 export { OBSERVER_UID, SANDBOX_LABEL, type DockerLimits } from './docker-container';
 
@@ -199,7 +207,10 @@ export class DockerSandboxDriver implements SandboxDriver {
     }
   }
 
-  async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
+  async runOnce(
+    request: BatchRequest | BatchRequestIn,
+    opts: { labels?: Record<string, string> } = {},
+  ): Promise<OneShotResult> {
     if (this.closed) throw new Error('sandbox driver is closed');
     const pooled = this.waiting.shift();
     if (this.waiting.length < this.lowWater() && this.spareCpu()) this.refill(this.lowWater());
@@ -207,7 +218,8 @@ export class DockerSandboxDriver implements SandboxDriver {
     const id = waiting.container.id;
     this.inUse.set(id, { labels: opts.labels ?? {}, container: waiting.container });
     try {
-      const result = await runInWaitingContainer(waiting, request, WORKDIR);
+      const batch = typeof request === 'function' ? request(WORKDIR) : request;
+      const result = await runInWaitingContainer(waiting, batch, WORKDIR);
       return { ...result, sandboxId: id };
     } finally {
       this.inUse.delete(id);

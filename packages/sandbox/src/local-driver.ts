@@ -10,6 +10,7 @@ import { RunnerConnection } from './session-protocol';
 import { hostRunner, KILL_GRACE_S } from './step-runner';
 import type {
   BatchRequest,
+  BatchRequestIn,
   BatchResult,
   OneShotResult,
   Sandbox,
@@ -69,10 +70,14 @@ export class LocalSandboxDriver implements SandboxDriver {
   }
 
   /** The batch runs in a process of its own (batch-script.ts), as in a Docker one-shot container. */
-  async runOnce(request: BatchRequest, opts: { labels?: Record<string, string> } = {}): Promise<OneShotResult> {
+  async runOnce(
+    request: BatchRequest | BatchRequestIn,
+    opts: { labels?: Record<string, string> } = {},
+  ): Promise<OneShotResult> {
     const box = await this.directory(opts.labels ?? {});
     try {
-      return { ...(await box.runBatch(request)), sandboxId: box.id };
+      const batch = typeof request === 'function' ? request(box.workdir) : request;
+      return { ...(await box.runBatch(batch)), sandboxId: box.id };
     } finally {
       await box.destroy();
     }

@@ -65,6 +65,12 @@ export interface BatchRequest {
   onRecord?: (group: number, record: StepRecord) => void;
 }
 
+/**
+ * A batch that names the sandbox's workspace path (a build's look-ups read ahead do), made once the
+ * sandbox is known: the local driver's sandboxes each have their own (SandboxDescription.workdir).
+ */
+export type BatchRequestIn = (workdir: string) => BatchRequest;
+
 export interface StepRecord extends ExecResult {
   id: string;
   command: string;
@@ -200,7 +206,7 @@ export interface SandboxDriver {
    * container started ahead of need, whose one process reads the batch; see docker-one-shot.ts), and
    * the only batch that takes restoreTar and thenPython.
    */
-  runOnce(request: BatchRequest, opts?: { labels?: Record<string, string> }): Promise<OneShotResult>;
+  runOnce(request: BatchRequest | BatchRequestIn, opts?: { labels?: Record<string, string> }): Promise<OneShotResult>;
   /** Removes every sandbox this driver family created with the given labels (shutdown, cancel). */
   removeByLabels(labels: Record<string, string>): Promise<number>;
   /**
