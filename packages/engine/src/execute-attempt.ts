@@ -25,12 +25,8 @@ import {
   type Fixture,
   type Mode,
 } from './core-api';
-import {
-  runAgentAttempt,
-  type AgentAttemptOptions,
-  type AgentAttemptRecord,
-  type ThirdPartyAgentTarget,
-} from './agent/agent-attempt';
+import { runAgentAttempt } from './agent/agent-attempt';
+import type { AgentAttemptOptions, AgentAttemptRecord, ThirdPartyAgentTarget } from './agent/agent-attempt-input';
 import { ANSWER_COMMAND_TIMEOUT_MS, type ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';

@@ -66,16 +66,15 @@ export { repoStateReader, type RepoStateReader } from './agent/repo-state-reader
 export { parseLeakedToolCalls } from './agent/parse-calls';
 export { agentSystemPrompt, continueMessage, tmpSentence } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';
-export {
-  agentResponse,
-  agentTaskPrompt,
-  thirdPartyTaskPrompt,
-  runAgentAttempt,
-  type AgentAttemptInput,
-  type AgentAttemptOptions,
-  type AgentAttemptRecord,
-  type ThirdPartyAgentTarget,
-} from './agent/agent-attempt';
+export { runAgentAttempt } from './agent/agent-attempt';
+export type {
+  AgentAttemptInput,
+  AgentAttemptOptions,
+  AgentAttemptRecord,
+  ThirdPartyAgentTarget,
+} from './agent/agent-attempt-input';
+export { agentTaskPrompt, thirdPartyTaskPrompt } from './agent/agent-task-prompt';
+export { agentResponse } from './agent/agent-response';
 export { gatewayBackend, runThirdPartyAgent, type ThirdPartyRun } from './agent/third-party-agent';
 export { AGENT_SANDBOX_LIMITS, openAgentTarget, type AgentTargetOptions } from './agent/third-party-target';
 // The third-party agents an app may offer (name, version, protocol), without each app depending on the adapters.

@@ -7,7 +7,8 @@ import type { AgentConfigInput } from '@gitbench/core';
 import { isBrokenOutcome, isQualityOutcome, type AnswerMode, type Fixture } from './core-api';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { executeAttempt, type AttemptRun } from './execute-attempt';
-import { agentResponse, type ThirdPartyAgentTarget } from './agent/agent-attempt';
+import type { ThirdPartyAgentTarget } from './agent/agent-attempt-input';
+import { agentResponse } from './agent/agent-response';
 import { mapPool } from './map-pool';
 import type { ModelClient, ModelResponse } from './model-client';
 

@@ -1,6 +1,6 @@
 import type { RetryRecord, TokenUsage } from '@gitbench/core';
 import type { LlmJudgement, RouteMetadata } from '@gitbench/providers';
-import type { AgentAttemptRecord } from './agent/agent-attempt';
+import type { AgentAttemptRecord } from './agent/agent-attempt-input';
 import type { AttemptResult } from './attempt-result';
 import type { AnswerMode, ProductVersion } from './core-api';
 import type { ModelResponse } from './model-client';

@@ -1,185 +1,37 @@
 import {
-  agentBudgetSentence,
-  agentCheckStatement,
   agentConfigSchema,
   agentScoredOn,
-  agentTaskText,
   ANSWER_ENV,
-  ConfigurationError,
   environmentPreamble,
   exitStatusIsScored,
-  getScorer,
-  lookupEnvironment,
-  parseModelId,
-  UNKNOWN_COST,
   getToolSet,
-  renderPrompt,
   resolveToolSet,
   SandboxFailure,
-  TamperingError,
   tamperingIn,
-  ToolRefusal,
   WORKSPACE_VARIABLE,
-  type AgentConfig,
-  type AgentConfigInput,
-  type AgentLimits,
-  type ExecRecord,
-  type Fixture,
   type GatewayCallRecord,
-  type SandboxEvidence,
-  type ToolContext,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
-import type { AgentModel, AgentWireProtocol, CompletionResult, Provider, RouteMetadata } from '@gitbench/providers';
-import type { AgentAdapter } from '@gitbench/agents';
-import type { Sandbox, SandboxDriver } from '@gitbench/sandbox';
-import type { AttemptHashes, AttemptResult } from '../attempt-result';
-import { sessionStateStep, toExecRecord } from '../sandbox-steps';
-import { builtGitFiles } from '../built-git-files';
-import { lookupConfigStep, lookupSteps, REFRESH_INDEXES, scorerViewTampering } from '../execute-plan';
-import { archiveBytes, type FixtureSnapshot } from '../fixture-snapshot';
+import type { RouteMetadata } from '@gitbench/providers';
+import type { Sandbox } from '@gitbench/sandbox';
+import type { AttemptResult } from '../attempt-result';
+import { sessionStateStep } from '../sandbox-steps';
+import { REFRESH_INDEXES } from '../execute-plan';
+import { archiveBytes } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
-import { attemptHashes, hashMismatchError, scoreAttempt } from '../score-attempt';
+import { attemptHashes, scoreAttempt } from '../score-attempt';
 import { sandboxExit } from './agent-exit';
-import { builtinAgent } from './builtin-agents';
 import { repoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
 import { sessionToolContext } from './session-tool-context';
 import { gatewaySocketDir, runThirdPartyAgent } from './third-party-agent';
-
-/** What the caller of an agent attempt may add: its configuration and where steps go as they finish. */
-export interface AgentAttemptOptions {
-  /** Tool set and limits; defaults apply to what is not given. */
-  config?: AgentConfigInput | AgentConfig;
-  /** Called once, before the first model call, with what the trajectory is (the worker starts its row). */
-  onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
-  /**
-   * Every finished step, in order, before the next model call (the worker stores it: live trajectories).
-   * A third-party agent's steps are rebuilt from its gateway calls, each once it is final (settledSteps).
-   */
-  onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
-  /** A third-party agent's every call through the model gateway, as it completes. */
-  onCall?: (call: GatewayCallRecord) => void | Promise<void>;
-}
-
-/** A third-party agent (Claude Code, Codex CLI, ...) instead of our own loop, and the driver on its image. */
-export interface ThirdPartyAgentTarget {
-  adapter: AgentAdapter;
-  /** A Docker driver whose image is the agent's (gitbench-agent-<name>:<hash>); the attempt records it. */
-  driver: SandboxDriver;
-}
-
-/** The agent's side of an attempt: its trajectory and why it stopped. */
-export interface AgentAttemptRecord {
-  summary: TrajectorySummary;
-  steps: TrajectoryStep[];
-  /** Whether the result was scored on the repository or on the submitted answer. */
-  scoredOn: 'repository' | 'answer';
-  /** Set for model_error, sandbox_error and tampering: what failed (the attempt's failure class is read from it). */
-  error: unknown;
-  route: RouteMetadata | null;
-  /** A third-party agent's calls through the gateway, the trajectory's source. */
-  calls?: GatewayCallRecord[];
-}
-
-export interface AgentAttemptInput {
-  fixture: Fixture;
-  snapshot: FixtureSnapshot;
-  driver: SandboxDriver;
-  model: Pick<Provider, 'name'> & Partial<Pick<Provider, 'kind' | 'chat'>>;
-  modelName: string;
-  trial?: number;
-  labels?: Record<string, string>;
-  signal?: AbortSignal;
-  agent?: AgentAttemptOptions;
-  thirdParty?: ThirdPartyAgentTarget;
-}
-
-/**
- * The task as the agent is given it: the fixture's agent prompt, or its prompt without an output format
- * nothing scores, with its context, then the one statement of what is checked (core's agentTaskText and
- * agentCheckStatement).
- */
-export function agentTaskPrompt(
-  fixture: Fixture,
-  snapshot: FixtureSnapshot,
-  answerBy: 'submit' | 'final message',
-  commandTimeoutMs: number | null,
-): string {
-  const prompt = renderPrompt(
-    { ...fixture, prompt: agentTaskText(fixture) },
-    snapshot.context,
-    'agent',
-    commandTimeoutMs,
-  );
-  const checked = agentCheckStatement(fixture, answerBy);
-  return checked ? `${prompt}\n\n${checked}` : prompt;
-}
-
-/**
- * The task as a third-party agent gets it: its own tools set the command limit, and its system prompt
- * is its own, so the budget the gateway holds it to (model calls, wall-clock time) ends the task.
- */
-export function thirdPartyTaskPrompt(
-  fixture: Fixture,
-  snapshot: FixtureSnapshot,
-  limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs'>,
-): string {
-  return `${agentTaskPrompt(fixture, snapshot, 'final message', null)}\n\n${agentBudgetSentence(limits, null)}`;
-}
-
-/** The model's agent side: a built-in agent, or the provider's tool-calling turns. */
-function agentModelFor(
-  input: AgentAttemptInput,
-  fixture: Fixture,
-  reference: string,
-  toolSet: ReturnType<typeof getToolSet>,
-): AgentModel {
-  const builtin = builtinAgent(input.modelName, {
-    fixture,
-    reference,
-    toolSet,
-    ...(input.trial !== undefined ? { trial: input.trial } : {}),
-  });
-  if (builtin) return builtin;
-  const chat = input.model.chat;
-  if (!chat) {
-    const hint =
-      input.model.kind === 'replay'
-        ? ' A replay in agent mode needs an ATIF trajectory file (gitbench trajectory export --format atif), not a result file.'
-        : '';
-    throw new ConfigurationError(
-      'no_agent_side',
-      `${input.model.name} cannot run agent attempts (it has no tool-calling side).${hint}`,
-    );
-  }
-  return { name: input.model.name, kind: input.model.kind ?? 'model', chat: (r) => chat.call(input.model, r) };
-}
-
-/**
- * A file as the agent left it, or null when it left none a read can return: missing, or refused (a
- * directory, a FIFO, too large), which the model chose, so the file counts as absent, not as the
- * sandbox failing.
- */
-async function readLeftFile(ctx: ToolContext, name: string): Promise<string | null> {
-  try {
-    const bytes = await ctx.readFile(name);
-    return bytes === null ? null : decoder.decode(bytes);
-  } catch (error) {
-    if (error instanceof ToolRefusal) return null;
-    throw error;
-  }
-}
-
-/** A single text that a resolved_file_blocks scorer reads: the files as the agent left them. */
-function filesAsBlocks(files: [string, string | null][]): string {
-  const present = files.filter((f): f is [string, string] => f[1] !== null);
-  if (files.length === 1) return present[0]?.[1] ?? '';
-  return present.map(([name, content]) => `--- ${name}\n${content.replace(/\n$/, '')}\n`).join('\n');
-}
-
-const decoder = new TextDecoder();
+import type { AgentAttemptRecord, AgentAttemptInput } from './agent-attempt-input';
+import { agentTaskPrompt, thirdPartyTaskPrompt } from './agent-task-prompt';
+import { agentModelFor } from './agent-model';
+import { readLeftFile, filesAsBlocks } from './left-files';
+import { tampered, hashMismatch, withSession, agentChecks } from './agent-attempt-result';
+import { probeSession } from './agent-probes';
 
 /**
  * One agent attempt: a session sandbox restored from the snapshot (its hash checked), the loop, then
@@ -388,229 +240,4 @@ export async function runAgentAttempt(
     await session.cleanup().catch(() => undefined);
     await socket?.remove();
   }
-}
-
-/**
- * The agent's processes tampered with the session's channel or the scorer's view: the attempt ends
- * TAMPERING, a counted failure scored 0, with what was found as its error. Every reader of attempts
- * (the CLI's report and result file, the worker's rows) sees it as the failure it is, never as an
- * attempt that did not run.
- */
-function tampered(
-  input: AgentAttemptInput,
-  prompt: string,
-  hashes: AttemptHashes,
-  session: Sandbox,
-  durationMs: number,
-  tampering: Error,
-): AttemptResult {
-  const error = `the agent's processes tampered with the sandbox: ${tampering.message}`;
-  return unscored(input, { prompt, hashes, session, durationMs }, 'TAMPERING', error, error);
-}
-
-/**
- * The restored repository is not the fixture's: the attempt ends HASH_MISMATCH unscored (as a single
- * answer's does in scoreAttempt), its hashes saying which input hash was found and which expected.
- */
-function hashMismatch(
-  input: AgentAttemptInput,
-  prompt: string,
-  hashes: AttemptHashes,
-  session: Sandbox,
-  durationMs: number,
-): AttemptResult {
-  const error = hashMismatchError(hashes);
-  return unscored(
-    input,
-    { prompt, hashes, session, durationMs },
-    'HASH_MISMATCH',
-    error,
-    `${error}; the agent was not run`,
-  );
-}
-
-/** An attempt that ends without its scorer's checks: one failed check saying why, and the session that ran. */
-function unscored(
-  input: AgentAttemptInput,
-  ran: { prompt: string; hashes: AttemptHashes; session: Sandbox; durationMs: number },
-  outcome: 'TAMPERING' | 'HASH_MISMATCH',
-  error: string,
-  detail: string,
-): AttemptResult {
-  const { fixture } = input;
-  // The sandbox that ran: a third-party agent's image, or the sandbox image.
-  const d = (input.thirdParty?.driver ?? input.driver).describe();
-  const durationMs = Math.round(ran.durationMs);
-  return {
-    domain: fixture.domain,
-    fixtureId: fixture.id,
-    scoringType: fixture.scoring.type,
-    outputMode: 'text',
-    outcome,
-    passed: false,
-    score: 0,
-    checks: [{ check: 'attempt', ok: false, detail }],
-    prompt: ran.prompt,
-    output: '',
-    scoredText: '',
-    error,
-    hashes: ran.hashes,
-    sandbox: {
-      kind: d.driver,
-      image: d.image,
-      imageId: d.imageId,
-      isolated: d.isolated,
-      sandboxId: ran.session.id,
-      evidence: { answer: [], probes: {} },
-      durationMs,
-    },
-    timings: { totalMs: durationMs, scoreMs: 0 },
-  };
-}
-
-/** The scorer's probes in the agent's own session, on the repository as the agent left it. */
-async function probeSession(
-  input: AgentAttemptInput,
-  session: Sandbox,
-  submission: string,
-  tar: Buffer,
-): Promise<SandboxEvidence> {
-  const { fixture, snapshot } = input;
-  const plan = getScorer(fixture.scoring.type).plan(fixture, submission);
-  if (plan) {
-    // The configuration rewritten to the whitelist and the build's files put back first, as in a single
-    // answer's sandbox (execute-plan.ts); a session runs no thenPython, so python3 reads the code on
-    // stdin (the build's files could pass a command line's limit). The runner killed the agent's
-    // processes after its last command.
-    // Its stderr names the forged objects it found, if any.
-    const { thenPython, timeoutMs } = lookupConfigStep(plan, '.', builtGitFiles(tar, snapshot.repoDir));
-    const prepared = await session.exec('python3 -I -S -', {
-      cwd: snapshot.repoDir,
-      stdin: thenPython ?? '',
-      timeoutMs: timeoutMs ?? 60_000,
-    });
-    const unprepared = scorerViewTampering([{ id: 'lookup.config', ...prepared }]);
-    if (unprepared) throw new TamperingError(unprepared);
-  }
-  const batch = await session.runBatch({
-    cwd: snapshot.repoDir,
-    ...(plan?.env ? { env: plan.env } : {}),
-    groups: [
-      // Each look-up with the fixed environment.
-      {
-        stopOnFailure: false,
-        steps: plan
-          ? lookupSteps(plan, '.').map((p) => ({
-              id: p.id,
-              command: p.command,
-              env: p.env!,
-              ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}),
-            }))
-          : [],
-      },
-      { stopOnFailure: false, steps: [{ ...sessionStateStep('.'), id: 'state.after', env: lookupEnvironment() }] },
-    ],
-  });
-  if (batch.tampering) throw new TamperingError(batch.tampering);
-  if (batch.aborted) throw new SandboxFailure(batch.aborted);
-  const probes: Record<string, ExecRecord> = {};
-  for (const r of batch.groups[0] ?? []) probes[r.id] = toExecRecord(r);
-  const evidence: SandboxEvidence = { answer: [], probes };
-  const after = batch.groups[1]?.[0];
-  if (after?.exitCode === 0) evidence.repoStateAfter = after.stdout;
-  return evidence;
-}
-
-/**
- * The session the attempt ran and was scored in, instead of scoreAttempt's "no sandbox" for recorded
- * evidence; its duration is the session's, from its start to the scorer's end.
- */
-function withSession(
-  attempt: AttemptResult,
-  driver: SandboxDriver,
-  session: Sandbox,
-  evidence: SandboxEvidence | null,
-  durationMs: number,
-): AttemptResult {
-  const d = driver.describe();
-  return {
-    ...attempt,
-    sandbox: {
-      kind: d.driver,
-      image: d.image,
-      imageId: d.imageId,
-      isolated: d.isolated,
-      sandboxId: session.id,
-      evidence: evidence ?? { answer: [], probes: {} },
-      durationMs: Math.round(durationMs),
-    },
-  };
-}
-
-/** A state scorer's "answer commands" check speaks of a single answer's commands; an agent ran its own. */
-function agentChecks(attempt: AttemptResult, summary: TrajectorySummary): AttemptResult {
-  return {
-    ...attempt,
-    checks: attempt.checks.map((c) =>
-      c.check === 'answer commands (not decisive)'
-        ? {
-            check: 'agent actions (not decisive)',
-            ok: true,
-            detail: `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} step(s) (${summary.exitStatus}); assertions checked on the repository it left`,
-          }
-        : c,
-    ),
-  };
-}
-
-/**
- * An agent attempt seen as one model response, for what reads single answers (the upstream envelope,
- * the run report): the submission as output, usage and model time summed over every step.
- */
-export function agentResponse(record: AgentAttemptRecord, modelName: string): CompletionResult {
-  const s = record.summary;
-  const t = s.totals;
-  return {
-    model: parseModelId(modelName),
-    output: s.submission ?? '',
-    qualityFailure: null,
-    reasoning: null,
-    usage: {
-      inputTokens: t.inputTokens,
-      outputTokens: t.outputTokens,
-      reasoningTokens: t.reasoningTokens,
-      totalTokens: t.totalTokens,
-    },
-    cost:
-      t.costUsd === null
-        ? UNKNOWN_COST
-        : t.costEstimated
-          ? { source: 'estimated', usd: t.costUsd, priceDate: 'various' }
-          : { source: 'provider', usd: t.costUsd },
-    apiDurationMs: t.modelMs,
-    route: record.route ?? {
-      provider: 'agent',
-      profile: 'builtin',
-      baseUrl: null,
-      requestedModel: modelName,
-      servedModel: null,
-      responseId: null,
-      upstreamProvider: null,
-      simulated: false,
-    },
-    requestConfig: {
-      mode: 'agent',
-      toolSet: s.toolSet,
-      protocol: s.protocol,
-      exitStatus: s.exitStatus,
-      steps: s.steps,
-      toolCalls: t.toolCalls,
-    },
-    retries: [],
-    transcript: [
-      { role: 'system', content: s.systemPrompt },
-      { role: 'user', content: s.taskPrompt },
-    ],
-    flags: [],
-  };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { buildAgentImage, findAgent } from '@gitbench/agents';
 import { DockerSandboxDriver, type DockerLimits } from '@gitbench/sandbox';
-import type { ThirdPartyAgentTarget } from './agent-attempt';
+import type { ThirdPartyAgentTarget } from './agent-attempt-input';
 
 /**
  * What an agent's sandbox may take. More memory and processes than our own loop's sandbox (the agent
