@@ -14,17 +14,32 @@ const MARK = '@@gb:';
 /** Bytes of the per-step diff kept (head and tail); its full size is recorded. */
 export const DEFAULT_DIFF_BYTES = 64 * 1024;
 
-/** The shell script; `$1` is the previous step's tree (empty at the start). */
+/**
+ * The shell script; the previous step's tree (empty at the start) is written into it. Every process it
+ * starts is most of a step's sandbox time, so it starts as few as give the same state: one rev-parse
+ * for the git directory and the work tree's top, one status (porcelain v2 with its branch headers: HEAD
+ * and the branch come with it), for-each-ref, and for the tree a copy of the index, add and write-tree;
+ * the diff only when the tree changed.
+ */
 export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT_DIFF_BYTES): string {
   const prev = previousTree ?? '';
   return [
     'export GIT_OPTIONAL_LOCKS=0 GIT_PAGER=cat LC_ALL=C',
-    `st=${REPO_STATE_DIR}; mkdir -p "$st/objects"`,
+    `st=${REPO_STATE_DIR}; [ -d "$st/objects" ] || mkdir -p "$st/objects"`,
     `m() { printf '\\n${MARK}%s\\n' "$1"; }`,
-    'gd=$(git rev-parse --absolute-git-dir 2>/dev/null) || { m nogit; exit 0; }',
-    'm head; git rev-parse -q --verify HEAD 2>/dev/null',
-    'm branch; git symbolic-ref -q --short HEAD 2>/dev/null',
-    'm status; git status --porcelain=v1 2>/dev/null',
+    "nl=$'\\n'",
+    // A bare repository or a .git directory has no work tree: there --show-toplevel fails, and the top is here.
+    'if loc=$(git rev-parse --absolute-git-dir --show-toplevel 2>/dev/null) && [ "${loc#*$nl}" != "$loc" ]; then',
+    '  gd=${loc%%$nl*}; top=${loc#*$nl}',
+    'else',
+    '  gd=$(git rev-parse --absolute-git-dir 2>/dev/null) || { m nogit; exit 0; }; top=$PWD',
+    'fi',
+    'status=$(git status --porcelain=v2 --branch --no-ahead-behind 2>/dev/null)',
+    'case $status in',
+    '  "# branch.oid "*) m status; printf \'%s\\n\' "$status" ;;',
+    // A status that failed still leaves HEAD and the branch to read.
+    '  *) m head; git rev-parse -q --verify HEAD 2>/dev/null; m branch; git symbolic-ref -q --short HEAD 2>/dev/null ;;',
+    'esac',
     'm ops',
     '[ -f "$gd/MERGE_HEAD" ] && echo merge',
     '[ -d "$gd/rebase-merge" ] && echo rebase',
@@ -34,7 +49,7 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     '[ -f "$gd/BISECT_LOG" ] && echo bisect',
     'm refs; git for-each-ref --format="%(objectname) %(refname)" 2>/dev/null',
     // The work tree as a tree object, in an object store of our own.
-    'cd "$(git rev-parse --show-toplevel 2>/dev/null || pwd)"',
+    'cd "$top"',
     'export GIT_OBJECT_DIRECTORY="$st/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$gd/objects" GIT_INDEX_FILE="$st/index"',
     'if [ -f "$gd/index" ]; then cp "$gd/index" "$st/index"; else rm -f "$st/index"; fi',
     'tree=$(git add -A . >/dev/null 2>&1; git write-tree 2>/dev/null)',
@@ -42,9 +57,11 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     `prev='${prev.replace(/[^0-9a-f]/g, '')}'`,
     'm diff',
     'if [ -n "$tree" ]; then',
-    `  if [ -n "$prev" ]; then git diff --no-color --no-ext-diff "$prev" "$tree" > "$st/diff" 2>/dev/null; else : > "$st/diff"; fi`,
-    '  wc -c < "$st/diff"',
-    `  head -c ${diffBytes} "$st/diff"`,
+    '  if [ -n "$prev" ] && [ "$prev" != "$tree" ]; then',
+    '    git diff --no-color --no-ext-diff "$prev" "$tree" > "$st/diff" 2>/dev/null',
+    '    wc -c < "$st/diff"',
+    `    head -c ${diffBytes} "$st/diff"`,
+    '  else echo 0; fi',
     'fi',
     'true',
   ].join('\n');
@@ -68,7 +85,27 @@ function sections(stdout: string): Map<string, string> {
   return out;
 }
 
-const CONFLICT_CODES = new Set(['DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU']);
+/** HEAD, the branch and the change counts, from `git status --porcelain=v2 --branch` (its v1 codes are v2's XY). */
+function readStatus(status: string) {
+  let head: string | null = null;
+  let branch: string | null = null;
+  let staged = 0;
+  let unstaged = 0;
+  let untracked = 0;
+  let conflicted = 0;
+  for (const l of status.split('\n')) {
+    if (l.startsWith('# branch.oid ')) head = l.slice(13).trim() === '(initial)' ? null : l.slice(13).trim() || null;
+    else if (l.startsWith('# branch.head '))
+      branch = l.slice(14).trim() === '(detached)' ? null : l.slice(14).trim() || null;
+    else if (l.startsWith('? ')) untracked++;
+    else if (l.startsWith('u ')) conflicted++;
+    else if (l.startsWith('1 ') || l.startsWith('2 ')) {
+      if (l[2] !== '.') staged++;
+      if (l[3] !== '.') unstaged++;
+    }
+  }
+  return { head, branch, staged, unstaged, untracked, conflicted };
+}
 
 /** Reads the script's output; null when the directory is no longer a repository. */
 export function parseRepoState(
@@ -77,22 +114,19 @@ export function parseRepoState(
   diffBytes = DEFAULT_DIFF_BYTES,
 ): RepoSnapshot | null {
   const s = sections(stdout);
-  if (s.has('nogit') || !s.has('head')) return null;
+  if (s.has('nogit') || !(s.has('status') || s.has('head'))) return null;
   const line = (name: string) => (s.get(name) ?? '').trim();
-  let staged = 0;
-  let unstaged = 0;
-  let untracked = 0;
-  let conflicted = 0;
-  for (const l of (s.get('status') ?? '').split('\n')) {
-    if (l.length < 3) continue;
-    const xy = l.slice(0, 2);
-    if (xy === '??') untracked++;
-    else if (CONFLICT_CODES.has(xy)) conflicted++;
-    else {
-      if (xy[0] !== ' ' && xy[0] !== '!') staged++;
-      if (xy[1] !== ' ' && xy[1] !== '!') unstaged++;
-    }
-  }
+  // Without a status (it failed), HEAD and the branch were read alone and no change is counted.
+  const { head, branch, staged, unstaged, untracked, conflicted } = s.has('status')
+    ? readStatus(s.get('status')!)
+    : {
+        head: line('head') || null,
+        branch: line('branch') || null,
+        staged: 0,
+        unstaged: 0,
+        untracked: 0,
+        conflicted: 0,
+      };
   const ops = line('ops')
     .split('\n')
     .map((o) => o.trim())
@@ -102,7 +136,6 @@ export function parseRepoState(
     const m = /^([0-9a-f]{7,64}) (\S.*)$/.exec(l.trim());
     if (m) refs.set(m[2]!, m[1]!);
   }
-  const head = line('head') || null;
   refs.set('HEAD', head ?? '');
   const refsChanged: RepoStepState['refsChanged'] = [];
   if (previous) {
@@ -128,7 +161,7 @@ export function parseRepoState(
     refs,
     state: {
       head,
-      branch: line('branch') || null,
+      branch,
       staged,
       unstaged,
       untracked,
