@@ -1,12 +1,5 @@
-import {
-  HISTORY_JUDGE_PROMPT_VERSION,
-  InMemoryHistoryJudgeCache,
-  judgeConfigHash,
-  type HistoryJudgeCache,
-  type JudgeCache,
-  type UsageTotals,
-} from '@gitbench/core';
-import { historyJudgeAsk, type CompletionResult, type JudgePanel, type LlmJudgement } from '@gitbench/providers';
+import type { UsageTotals } from '@gitbench/core';
+import type { CompletionResult, LlmJudgement } from '@gitbench/providers';
 import type { SandboxDriver } from '@gitbench/sandbox';
 import type { AttemptResult } from './attempt-result';
 import {
@@ -30,24 +23,11 @@ import type { AgentAttemptOptions, AgentAttemptRecord, ThirdPartyAgentTarget } f
 import { ANSWER_COMMAND_TIMEOUT_MS, type ExecutePlanOptions } from './execute-plan';
 import type { FixtureSnapshot } from './fixture-snapshot';
 import { judgeAttempt, withJudgement } from './judge-attempt';
-import { judgeGgbAttempt } from './ggb-judge';
+import { judgeHistoryAttempt, type AttemptJudge } from './judge-history-attempt';
 import { fixtureRef, type ModelClient, type ModelResponse } from './model-client';
 import { referenceAnswer } from './reference-answer';
 import { scoreAttempt } from './score-attempt';
 import { expectedStructured } from './structured-answer';
-
-export interface AttemptJudge {
-  /** Built only when a scorer asks for a judge; a ConfigurationError leaves the attempt unjudged, visibly. */
-  panel: () => JudgePanel;
-  cache?: JudgeCache;
-  /** GitGoodBench's history judgements (IR/ICC); without it, judgements are kept for this process only. */
-  historyCache?: HistoryJudgeCache;
-}
-
-const processHistoryCache = new InMemoryHistoryJudgeCache();
-
-/** Provider kinds with no model behind them; as GitGoodBench judges they play the scripted history judge. */
-const SCRIPTED_JUDGE_KINDS: readonly string[] = ['mock', 'oracle', 'simulated'];
 
 export interface ExecuteAttemptInput {
   fixture: Fixture;
@@ -175,7 +155,7 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
       { attempt, errorMessage: 'This fixture is scored by an LLM judge and no judge profile was named.' },
     );
   }
-  if (attempt.family?.family === 'ggb') return judgeHistoryAttempt(input, attempt, input.judge, finish, message);
+  if (attempt.family?.family === 'ggb') return judgeHistoryAttempt(input.signal, attempt, input.judge, finish, message);
   let judgement: LlmJudgement;
   try {
     judgement = await judgeAttempt({
@@ -207,80 +187,6 @@ export async function executeAttempt(input: ExecuteAttemptInput): Promise<Attemp
     );
   }
   return finish({ outcome: judged.outcome }, { attempt: judged, judgement, errorMessage: message });
-}
-
-/**
- * GitGoodBench IR/ICC: the judge panel's first member is asked the paper's pairwise question twice
- * (positions swapped, temperature 0); solved only if the agent's history wins both. No usable reply
- * leaves the attempt unscored and excluded.
- */
-async function judgeHistoryAttempt(
-  input: ExecuteAttemptInput,
-  attempt: AttemptResult,
-  judge: AttemptJudge,
-  finish: (ending: AttemptEnding, rest?: Partial<AttemptRun> & { errorMessage?: string | null }) => AttemptRun,
-  message: string | null,
-): Promise<AttemptRun> {
-  let panel: JudgePanel;
-  try {
-    panel = judge.panel();
-  } catch (err) {
-    if (!(err instanceof ConfigurationError)) throw err;
-    return finish({ unjudged: 'judge_configuration' }, { attempt, errorMessage: err.message });
-  }
-  const member = panel.members[0];
-  if (!member)
-    return finish(
-      { unjudged: 'judge_configuration' },
-      { attempt, errorMessage: `Judge profile ${panel.profile} has no member.` },
-    );
-  const historyJudgeCalls: CompletionResult[] = [];
-  // A judge profile of a built-in provider has no model to ask: it judges with the scripted judge.
-  const ask = SCRIPTED_JUDGE_KINDS.includes(member.provider.kind)
-    ? 'scripted'
-    : historyJudgeAsk(member, {
-        onCall: (r) => historyJudgeCalls.push(r),
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-  const configHash = judgeConfigHash({
-    kind: 'pairwise',
-    promptVersion: HISTORY_JUDGE_PROMPT_VERSION,
-    members: [{ model: member.model, ...member.identity }],
-  });
-  let judged;
-  try {
-    judged = await judgeGgbAttempt({
-      attempt,
-      ask,
-      cache: { store: judge.historyCache ?? processHistoryCache, judgeConfigHash: configHash },
-    });
-  } catch (err) {
-    if (input.signal?.aborted)
-      return finish(
-        { failure: 'cancelled' },
-        {
-          attempt,
-          historyJudgeCalls,
-          errorMessage: String((input.signal.reason as Error)?.message ?? input.signal.reason),
-        },
-      );
-    throw err;
-  }
-  if (judged.judgement?.status !== 'scored') {
-    return finish(
-      { unjudged: 'judge_exhausted' },
-      {
-        attempt: judged.attempt,
-        historyJudgeCalls,
-        errorMessage:
-          judged.attempt.error ?? 'The history judge had no usable reply; the attempt is left unscored and excluded.',
-      },
-    );
-  }
-  return finish(
-    { outcome: judged.attempt.outcome },
-    { attempt: judged.attempt, historyJudgeCalls, errorMessage: message },
-  );
 }
 
 /** Usage of an agent attempt: every step's model call. */

@@ -43,7 +43,8 @@ export {
   type RescoreSummary,
 } from './rescore-legacy';
 export { evidenceOfRun } from './evidence-of-run';
-export { executeAttempt, type AttemptJudge, type AttemptRun, type ExecuteAttemptInput } from './execute-attempt';
+export { executeAttempt, type AttemptRun, type ExecuteAttemptInput } from './execute-attempt';
+export type { AttemptJudge } from './judge-history-attempt';
 export { isScoredEntry, runSuite, whyNotScored, type SuiteRunEntry, type SuiteRunOptions } from './run-suite';
 export {
   replayAgreement,
