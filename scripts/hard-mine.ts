@@ -52,6 +52,12 @@ interface Project {
   command: string;
   /** Why the command leaves tests out, told in the ticket (a test that fails upstream or races is left out, never a discriminating one). */
   deselected?: string;
+  /**
+   * Stand-ins for test-only dependencies the sandbox lacks: every file of `from` (under scripts/hard-ports) is added
+   * to every re-created tree under `dir` (a directory inside the tests, so the pinned copy carries them too, and on
+   * `pythonpath`). `note` is the ticket's sentence about them; the fixture's `staged` names them too.
+   */
+  shims?: { from: string; dir: string; note: string };
 }
 
 interface MergeSpec {
@@ -155,12 +161,25 @@ function keptPaths(repo: string, commit: string, keep: string[]): string[] {
   return keep.filter((p) => top.has(p.split('/')[0]!));
 }
 
-/** A commit re-created over the kept paths of `original`'s tree (or of `treeFrom`). */
+/** `tree` with the project's shims added (see Project.shims); `tree` itself when it has none. */
+function shimmed(scratch: string, p: Project, tree: string): string {
+  if (!p.shims) return tree;
+  const from = resolve('scripts/hard-ports', p.shims.from);
+  const files = Object.fromEntries(
+    execFileSync('ls', [from], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((name) => [`${p.shims!.dir}/${name}`, readFileSync(join(from, name))]),
+  );
+  return withFiles(scratch, tree, files);
+}
+
+/** A commit re-created over the kept paths of `original`'s tree (or of `treeFrom`), with the project's shims. */
 function trimmed(scratch: string, p: Project, original: string, parents: string[], treeFrom = original): string {
   return recreate(
     scratch,
     commitMeta(p.mirror, original),
-    restrictedTree(scratch, treeFrom, keptPaths(p.mirror, treeFrom, p.keep)),
+    shimmed(scratch, p, restrictedTree(scratch, treeFrom, keptPaths(p.mirror, treeFrom, p.keep))),
     parents,
   );
 }
@@ -466,9 +485,15 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   const oursLog = sideLog(base, ours);
   const theirsLog = sideLog(base, theirs);
   // The reference: the real merge's tree, reached from the conflicted state without leaving the merge.
-  const patch = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', o, m]));
+  // From our side's tree; or, where that patch would not fit in one command line (Linux takes at most 128 KiB in
+  // one argument, and the answer runs as `bash -c`), from the incoming side's (MERGE_HEAD, still set by the merge).
+  const fromOurs = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', o, m]));
+  const [start, patch] =
+    fromOurs.length <= 100_000
+      ? ['HEAD', fromOurs]
+      : ['MERGE_HEAD', b64(gitBuf(scratch, ['diff', '--binary', '--full-index', t, m]))];
   const reference = [
-    `git read-tree --reset -u HEAD`,
+    `git read-tree --reset -u ${start}`,
     `printf '%s' ${patch} | base64 -d | git apply --index`,
     'git commit -q --no-edit',
   ].join(' && ');
@@ -495,6 +520,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     `- no tracked file of ${ob} holds a conflict marker line;`,
     `- the project's test suite as it stands after the merge (both sides' tests) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
     ...(p.deselected ? [`  ${p.deselected}`] : []),
+    ...(p.shims ? [`  ${p.shims.note}`] : []),
     `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` directory, so editing tests changes nothing.`,
     'The merge result is not compared with any particular resolution; the tests decide.',
   ].join('\n');
@@ -529,9 +555,12 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
         spec.composed
           ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase }
           : { base, ours, theirs, merge: spec.merge! },
-        spec.composed
+        (spec.composed
           ? `Upstream never merged these two commits as such (it merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution (${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest of ${spec.theirsBranch} merged and resolved by hand: scripts/hard-ports/${spec.id}/resolution.patch.`
-          : `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`,
+          : `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
+          (p.shims
+            ? ` Every re-created tree also holds ${p.shims.dir}/ (stand-ins for test-only dependencies the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
+            : ''),
       ),
       measured: Object.fromEntries(Object.entries(verdicts).map(([k, v]) => [k, v.summary])),
     },
