@@ -3,6 +3,7 @@ import type { Probe } from '../../scoring/types';
 import type { StagedFiles } from '../sandbox-staging';
 import type { RepoCheck } from './config';
 import type { TestCheck } from './judge-tests';
+import { namesGuard, refNamesOf } from './ref-names';
 import { TESTS_RUN_PY } from './tests-run-py.generated';
 
 /** The look-up each check of a repo_checks task runs in the sandbox after the attempt (see checks.ts). */
@@ -26,8 +27,23 @@ function testSpec(check: TestCheck, stagedName: (asset: string) => string): stri
   });
 }
 
-/** The look-up a check needs, or null when it is judged without one (on the answer or the state reads). */
+/**
+ * The look-up a check needs, or null when it is judged without one (on the answer or the state reads):
+ * it first makes sure each branch or tag name the check gives reads as one ref (ref-names.ts).
+ */
 export function checkProbe(
+  check: RepoCheck,
+  id: string,
+  staged: StagedFiles,
+  stageDir: string,
+  stagedName: (asset: string) => string,
+): Probe | null {
+  const probe = lookUp(check, id, staged, stageDir, stagedName);
+  const guard = namesGuard(refNamesOf(check));
+  return probe && guard ? { ...probe, command: `${guard}\n${probe.command}` } : probe;
+}
+
+function lookUp(
   check: RepoCheck,
   id: string,
   staged: StagedFiles,

@@ -3,6 +3,7 @@ import type { RepoCheck } from './config';
 import { judgeNote, judgeRemoteBranch, judgeStash, judgeTagMessage, lines, short, type Judged } from './judge-refs';
 import { judgeAnswerCommit, judgeAsFound, judgeCommits } from './judge-history';
 import { judgeTests } from './judge-tests';
+import { judgeAmbiguous } from './ref-names';
 
 /**
  * Each check of a repo_checks task: the look-up it runs in the sandbox after the attempt (with the
@@ -31,6 +32,8 @@ export function judgeCheck(check: RepoCheck, record: ExecRecord | undefined, ctx
   if (check.type === 'answer_commit') return judgeAnswerCommit(check, ctx.answer);
   if (check.type === 'repo_as_found') return judgeAsFound(ctx);
   if (!record) return { ok: false, detail: 'no sandbox evidence for this check; the attempt was not run in a sandbox' };
+  const ambiguous = judgeAmbiguous(record);
+  if (ambiguous) return ambiguous;
   if (record.timedOut && check.type !== 'tests_pass' && check.type !== 'tests_fail' && check.type !== 'tests_pass_each')
     return { ok: false, detail: 'the look-up timed out' };
   const out = record.stdout.trim();
