@@ -121,6 +121,11 @@ interface RebaseSpec {
    */
   eachCommand?: string;
   eachNote?: string;
+  /**
+   * Which commits can end up empty in this rebase and that they are kept, in the ticket's words; without it the
+   * ticket has a general line (a commit main already has is kept as an empty commit).
+   */
+  emptyNote?: string;
   /** Commits (1-based) whose originals already failed the tests (work in progress fixed later on the branch): left out of `tests_pass_each`, the ticket says why. */
   eachExempt?: { commits: number[]; why: string };
   /**
@@ -1024,7 +1029,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     'What is checked, on the repository you leave:',
     `- \`${spec.branch}\` is a straight line of commits on top of \`main\` (no merge commit), and \`main\` itself is left where it is;`,
     `- each of the ${spec.commits.length} commits above appears exactly once on it, in this order, with its original message, and nothing else is added.`,
-    '  Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);',
+    `  ${spec.emptyNote ?? 'Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);'}`,
     `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
     ...(p.deselected ? [`  ${p.deselected.replace('the merge does not touch', 'the rebase does not touch')}`] : []),
     spec.eachNote ??
