@@ -80,18 +80,19 @@ function columnsFor(
         />
       ),
     },
+    // Next to the model: on a phone the key figure is in view without scrolling the table sideways.
+    {
+      header: 'Mean success',
+      sort: (r) => r.meanSuccess.value,
+      title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval',
+      cell: (r) => <RateCell rate={r.meanSuccess} />,
+    },
     // Apart from the model, so one agent with two models and two agents with one model both read as such.
     {
       header: 'Agent',
       sort: (r) => (r.outputMode === 'agent' ? (r.agent ?? '') : null),
       title: 'What drives the model in agent mode: gitbench (our own loop) or a third-party coding agent',
       cell: (r) => <AgentName agent={r.agent} outputMode={r.outputMode} modelId={r.modelId} />,
-    },
-    {
-      header: 'Mean success',
-      sort: (r) => r.meanSuccess.value,
-      title: 'Passing valid attempts ÷ valid attempts, with a Wilson 95% interval',
-      cell: (r) => <RateCell rate={r.meanSuccess} />,
     },
     {
       header: 'pass_any@n',

@@ -52,11 +52,16 @@ export function providerRegistry(): Promise<ProviderRegistry> {
 export interface ServiceCheck {
   name: 'PostgreSQL' | 'Redis' | 'Worker' | 'Docker';
   ok: boolean;
+  /** Not known either way: Docker, when no worker is alive to report on it (nothing is asked then). */
+  unknown?: boolean;
   detail: string;
   ms: number;
   /** When the check started (ISO): a page left open shows how old its answer is. */
   checkedAt: string;
 }
+
+/** A check that cannot be made now, and why: shown as unknown, neither reachable nor not. */
+class NotKnown extends Error {}
 
 async function timed(name: ServiceCheck['name'], fn: () => Promise<string>): Promise<ServiceCheck> {
   const started = Date.now();
@@ -65,6 +70,8 @@ async function timed(name: ServiceCheck['name'], fn: () => Promise<string>): Pro
     const detail = await fn();
     return { name, ok: true, detail, ms: Date.now() - started, checkedAt };
   } catch (err) {
+    if (err instanceof NotKnown)
+      return { name, ok: false, unknown: true, detail: err.message, ms: Date.now() - started, checkedAt };
     return { name, ok: false, detail: (err as Error).message, ms: Date.now() - started, checkedAt };
   }
 }
@@ -82,7 +89,12 @@ export async function checkServices(): Promise<ServiceCheck[]> {
   const env = webEnv();
   const { db, queue } = services();
   // One ping answers for the worker and for Docker: the web app holds no Docker socket (compose), so a
-  // live worker reports on the engine it runs sandboxes with.
+  // live worker reports on the engine it runs sandboxes with. With no worker alive nobody would take the
+  // ping, and waiting out its 5 s would hold the page for nothing: Docker is then unknown, at once.
+  const alive = db.workerHeartbeat.findMany({
+    where: { lastSeenAt: { gt: new Date(Date.now() - WORKER_FRESH_MS) } },
+    orderBy: { lastSeenAt: 'desc' },
+  });
   let ping: Promise<WorkerPing> | null = null;
   const pingWorker = () =>
     (ping ??= queue.enqueueAndWait('system.ping', { pingId: newId('ping') }, 5_000) as Promise<WorkerPing>);
@@ -98,16 +110,15 @@ export async function checkServices(): Promise<ServiceCheck[]> {
       return `queue '${env.GITBENCH_QUEUE}': ${counts.waiting ?? 0} waiting, ${counts.active ?? 0} active`;
     }),
     timed('Worker', async () => {
-      const alive = await db.workerHeartbeat.findMany({
-        where: { lastSeenAt: { gt: new Date(Date.now() - WORKER_FRESH_MS) } },
-        orderBy: { lastSeenAt: 'desc' },
-      });
-      if (alive.length === 0)
+      const workers = await alive;
+      if (workers.length === 0)
         throw new Error('no worker has sent a heartbeat in the last 20 s (start one: npm run demo)');
       const reply = await pingWorker();
-      return `${alive.length} alive; ping answered by ${reply.workerId}`;
+      return `${workers.length} alive; ping answered by ${reply.workerId}`;
     }),
     timed('Docker', async () => {
+      if ((await alive.catch(() => [])).length === 0)
+        throw new NotKnown('unknown: no worker is alive to report on its Docker engine (the web app has none)');
       const reply = await pingWorker().catch((err: Error) => {
         throw new Error(`no worker answered to report on its Docker engine (${err.message})`);
       });

@@ -8,6 +8,8 @@ export default async function StatusPage() {
   await requirePage('viewer');
   const checks = await checkServices();
   const allOk = checks.every((c) => c.ok);
+  const down = checks.filter((c) => !c.ok && !c.unknown).length;
+  const unknown = checks.filter((c) => c.unknown).length;
   return (
     <section aria-labelledby="status-title" className="space-y-6">
       <div>
@@ -27,7 +29,7 @@ export default async function StatusPage() {
         <p className={`mt-1 text-sm ${allOk ? 'text-emerald-700' : 'text-rose-700'}`} data-testid="status-summary">
           {allOk
             ? `All ${checks.length} services are reachable.`
-            : `${checks.filter((c) => !c.ok).length} of ${checks.length} services are not reachable.`}
+            : `${down} of ${checks.length} services are not reachable${unknown ? `; ${unknown} unknown` : ''}.`}
         </p>
       </div>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
@@ -38,14 +40,14 @@ export default async function StatusPage() {
             data-testid={`service-${c.name}`}
           >
             <span
-              className={`mt-1 inline-block h-2.5 w-2.5 rounded-full ${c.ok ? 'bg-emerald-500' : 'bg-rose-500'}`}
+              className={`mt-1 inline-block h-2.5 w-2.5 rounded-full ${c.ok ? 'bg-emerald-500' : c.unknown ? 'bg-slate-400' : 'bg-rose-500'}`}
               aria-hidden
             />
             <div className="flex-1">
               <div className="font-medium">
                 {c.name}{' '}
-                <span className={c.ok ? 'text-emerald-700' : 'text-rose-700'}>
-                  {c.ok ? 'reachable' : 'unreachable'}
+                <span className={c.ok ? 'text-emerald-700' : c.unknown ? 'text-slate-600' : 'text-rose-700'}>
+                  {c.ok ? 'reachable' : c.unknown ? 'unknown' : 'unreachable'}
                 </span>
               </div>
               <div className="text-sm text-slate-600">{c.detail}</div>
