@@ -275,7 +275,10 @@ function runTests(
     return {
       passed: run.status === 0,
       exit: run.status ?? -1,
-      summary: [summary.trim().replace(/ in [0-9.]+s\b/, ''), ...failed].join('; ').split(`${root}/`).join(''),
+      summary: [summary.trim().replace(/ in [0-9.]+s\b( \([0-9:]+\))?/, ''), ...failed]
+        .join('; ')
+        .split(`${root}/`)
+        .join(''),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
