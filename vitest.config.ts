@@ -23,6 +23,9 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          // A few unit tests read the whole fixture tree (build keys, the suite loader): 2-6 s on two
+          // loaded cores, over vitest's 5 s default. No test asserts a duration, so a wider bound loses nothing.
+          testTimeout: 30_000,
         },
       },
       {
