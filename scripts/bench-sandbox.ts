@@ -130,7 +130,7 @@ async function suiteCpu(dockerImage: string): Promise<void> {
       let passed = 0;
       for (let r = 0; r < rounds; r++) {
         for (const [i, { fixture, plan }] of tasks.entries()) {
-          const run = await executePlan(plan, driver, built[i]!.snapshot);
+          const run = await executePlan(plan, driver, built[i]!.snapshot!);
           const verdict = getScorer(fixture.scoring.type).score({
             fixture,
             output: fixture.expected,
