@@ -135,6 +135,12 @@ interface RebaseSpec {
   wrongReplays?: { name: string; why: string }[];
   /** What the branch holds, for the ticket's first sentence (default: "<n> real fixes made on the maintenance line"). */
   about?: string;
+  /**
+   * What the task stages on main (scripts/hard-ports/<id>/main.patch, applied to `onto` before anything else): a test
+   * of main's own behaviour that upstream's change came without, so that undoing main's work is caught. The ticket and
+   * `scoring.source.staged` say so, with these words.
+   */
+  mainStaged?: string;
 }
 
 interface Sources {
@@ -852,7 +858,20 @@ function applied(scratch: string, parent: string, patch: Buffer, meta: CommitMet
 
 function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
   const b = trimmed(scratch, p, spec.base, []);
-  const onto = trimmed(scratch, p, spec.onto, [b]);
+  const ontoMeta = commitMeta(p.mirror, spec.onto);
+  const upstreamOnto = trimmed(scratch, p, spec.onto, [b]);
+  // A staged change to main stays part of main's one commit (its message, identity and dates upstream's).
+  const onto = spec.mainStaged
+    ? recreate(
+        scratch,
+        ontoMeta,
+        git(scratch, [
+          'rev-parse',
+          `${applied(scratch, upstreamOnto, readFileSync(resolve('scripts/hard-ports', spec.id, 'main.patch')), ontoMeta)}^{tree}`,
+        ]).trim(),
+        [b],
+      )
+    : upstreamOnto;
   const metas = spec.commits.map((c) => commitMeta(p.mirror, c));
   // The branch as it was: each commit's own change (against its first parent), over the kept paths.
   const feature: string[] = [];
@@ -1024,6 +1043,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   const ticket = [
     `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. Our policy is a linear history:`,
     `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot since the branch started: ${spec.mainMoved}`,
+    ...(spec.mainStaged ? [spec.mainStaged] : []),
     "Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main's current code.",
     '',
     'The branch, oldest first:',
@@ -1084,7 +1104,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
           onto: spec.onto,
           ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])),
         },
-        `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}. ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
+        `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}.${spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''} ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
       ),
       measured: {
         conflicted,

@@ -265,6 +265,17 @@ describe('repo_checks verdicts', () => {
     expect(checks[1]!.detail).toContain('not in their original order');
     expect(checks[3]!.detail).toContain('Bo <bo@corp.example>');
   });
+  it('commits_preserved wants a message listed twice (two real commits share it) exactly twice', () => {
+    const f = task([{ type: 'commits_preserved', range: 'main..feature', messages: ['One', 'Same', 'Same', 'Two'] }]);
+    const run = (subjects: string[]) =>
+      score(f, { 'check.1': exec('x', subjects.map((m) => `${GOOD}\n${m}\n\0`).join('')) }).checks[0]!;
+    expect(run(['One', 'Same', 'Same', 'Two']).ok).toBe(true);
+    const dropped = run(['One', 'Same', 'Two']);
+    expect(dropped.ok).toBe(false);
+    expect(dropped.detail).toBe('"Same" appears 1 times (2 wanted)');
+    expect(run(['One', 'Same', 'Same', 'Same', 'Two']).ok).toBe(false);
+    expect(run(['Same', 'One', 'Same', 'Two']).detail).toBe('the commits are not in their original order');
+  });
   it('remote_branch reads a bare remote in the sandbox: the branch must reach every listed commit, and have the tree when one is given', () => {
     const LOST = 'd'.repeat(40);
     const f = task([
