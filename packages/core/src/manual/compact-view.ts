@@ -36,7 +36,7 @@ function cut(text: string, maxLines: number): string {
   const tail = maxLines - head;
   return [
     ...lines.slice(0, head),
-    `… ${lines.length - maxLines} line(s) not shown (:full shows the whole request) …`,
+    `… ${lines.length - maxLines} line(s) not shown (the whole request: :full at the terminal, the request field over the side channel) …`,
     ...lines.slice(-tail),
   ].join('\n');
 }
