@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId, type AgentExitStatus } from '@gitbench/core';
+import { compareCodeUnits, newId, type AgentExitStatus } from '@gitbench/core';
 import { agentTargetStats, storeTrajectory, summarizeCampaign } from '../src';
 import { createTestDatabase, randomTrajectory, type TestDatabase } from '@gitbench/test-support';
 
@@ -164,7 +164,9 @@ describe('agentTargetStats', () => {
         [c.campaignId, 'agent', 1],
         [c.campaignId, 'text', 1],
         [other.campaignId, 'text', 1],
-      ].sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+        // The query orders by campaign id in the database's C collation (byte order), which localeCompare
+        // does not follow when two random ids first differ in letter case (a < B here, B < a there).
+      ].sort((x, y) => compareCodeUnits(String(x[0]), String(y[0]))),
     );
     expect(await attempts({ campaignIds: [c.campaignId], mode: 'agent' })).toEqual([[null, 'agent', 1]]);
     expect(await attempts({ campaignIds: [c.campaignId], domain: 'rebase' })).toEqual([[null, 'agent', 1]]);
