@@ -1,23 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { AMBIGUOUS_MARK, getScorer, refNamesOf, repoChecksConfig, type Fixture, type RepoCheck } from '../../src';
-import { exec } from '../scoring/fixture-factory';
+import {
+  AMBIGUOUS_MARK,
+  getScorer,
+  refNamesOf,
+  repoChecksConfig,
+  type Fixture,
+  type RepoCheck,
+  type ScoringConfig,
+} from '../../src';
+import { exec, fixture } from '../scoring/fixture-factory';
 
 const ID = 'c'.repeat(40);
 
-function task(checks: unknown[]): Fixture {
-  return {
-    domain: 'history-surgery',
-    id: 't01',
-    description: 'task',
-    difficulty: 'hard',
-    tags: [],
-    setup: [],
-    prompt: 'p',
-    expected: 'true',
-    scoring: { type: 'repo_checks', checks },
-    sourcePath: 'history-surgery/t01.yaml',
-  };
-}
+const task = (checks: unknown[]): Fixture =>
+  fixture({ type: 'repo_checks', checks } as ScoringConfig, 'true', 'history-surgery');
 
 /** The checks as the scorer reads them (defaults filled in). */
 function checksOf(checks: unknown[]): RepoCheck[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getScorer, parseSuite, repoChecksConfig, TESTS_MARK, type Fixture, type ScoringConfig } from '../../src';
-import { exec } from '../scoring/fixture-factory';
+import { exec, fixture } from '../scoring/fixture-factory';
 
 const asset = (path: string, text = 'x') => ({
   asset: path,
@@ -11,19 +11,8 @@ const BAD = 'b'.repeat(40);
 const GOOD = 'c'.repeat(40);
 
 function task(checks: unknown[], extra: Partial<ScoringConfig> = {}): Fixture {
-  return {
-    domain: 'bisection',
-    id: 't01',
-    description: 'task',
-    difficulty: 'hard',
-    tags: [],
-    setup: [],
-    prompt: 'p',
-    expected: BAD,
-    assets: [asset('_assets/tests.tar.gz')],
-    scoring: { type: 'repo_checks', checks, ...extra },
-    sourcePath: 'bisection/t01.yaml',
-  };
+  const scoring = { type: 'repo_checks', checks, ...extra } as ScoringConfig;
+  return { ...fixture(scoring, BAD, 'bisection'), assets: [asset('_assets/tests.tar.gz')] };
 }
 
 const testsPass = {
