@@ -49,16 +49,16 @@ export async function runAgentAttempt(
   const reference = referenceAnswer(fixture, snapshot);
   // A third-party agent brings its own loop; the gateway plays the built-in models through its tools.
   const model = thirdParty ? null : agentModelFor(input, fixture, reference, toolSet);
+  // The session runs where the agent runs: a third-party agent's image, with the gateway's socket mounted.
+  const sessionDriver = thirdParty?.driver ?? driver;
+  const { tmpBytes } = sessionDriver.describe();
   // Our loop stops each command at the configured limit, and its system prompt states the budget.
   const prompt = thirdParty
-    ? thirdPartyTaskPrompt(fixture, snapshot, config.limits)
+    ? thirdPartyTaskPrompt(fixture, snapshot, config.limits, tmpBytes)
     : agentTaskPrompt(fixture, snapshot, 'submit', config.limits.commandTimeoutMs);
   const scoredOn = agentScoredOn(fixture);
   const tar = await archiveBytes(snapshot.tar);
   const started = performance.now();
-  // The session runs where the agent runs: a third-party agent's image, with the gateway's socket mounted.
-  const sessionDriver = thirdParty?.driver ?? driver;
-  const { tmpBytes } = sessionDriver.describe();
   const socket = thirdParty ? await gatewaySocketDir() : null;
 
   let session: Sandbox;

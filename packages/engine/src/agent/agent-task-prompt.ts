@@ -7,6 +7,7 @@ import {
   type Fixture,
 } from '@gitbench/core';
 import type { FixtureSnapshot } from '../fixture-snapshot';
+import { tmpSentence } from './agent-prompt';
 
 /**
  * The task as the agent is given it: the fixture's agent prompt, or its prompt without an output format
@@ -31,12 +32,17 @@ export function agentTaskPrompt(
 
 /**
  * The task as a third-party agent gets it: its own tools set the command limit, and its system prompt
- * is its own, so the budget the gateway holds it to (model calls, wall-clock time) ends the task.
+ * is its own, so the budget the gateway holds it to (model calls, wall-clock time) ends the task, and
+ * so does the size of /tmp where the sandbox caps it (every third-party agent has a shell, and nothing
+ * else tells it that a big scratch copy there fails).
  */
 export function thirdPartyTaskPrompt(
   fixture: Fixture,
   snapshot: FixtureSnapshot,
   limits: Pick<AgentLimits, 'maxTurns' | 'maxWallMs'>,
+  tmpBytes?: number,
 ): string {
-  return `${agentTaskPrompt(fixture, snapshot, 'final message', null)}\n\n${agentBudgetSentence(limits, null)}`;
+  const budget = agentBudgetSentence(limits, null);
+  const tail = tmpBytes !== undefined ? `${budget}\n${tmpSentence(tmpBytes)}` : budget;
+  return `${agentTaskPrompt(fixture, snapshot, 'final message', null)}\n\n${tail}`;
 }

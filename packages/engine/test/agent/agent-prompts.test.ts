@@ -142,15 +142,24 @@ describe('the size of /tmp in the system prompt', () => {
 });
 
 describe('the budget at the end of a third-party agent’s task', () => {
+  const f = fixtures.find((x) => x.domain === 'cherry_pick' && x.id === 'f007')!;
+  const snapshot = {
+    context: contextPlan(f).map((s) => ({ command: s.command, stdout: '', exitCode: 0 })),
+  } as unknown as FixtureSnapshot;
+  const limits = { maxTurns: 60, maxWallMs: 1_800_000 };
+
   it('is the gateway’s limits after the task, without a command limit its own tools set', () => {
-    const f = fixtures.find((x) => x.domain === 'cherry_pick' && x.id === 'f007')!;
-    const snapshot = {
-      context: contextPlan(f).map((s) => ({ command: s.command, stdout: '', exitCode: 0 })),
-    } as unknown as FixtureSnapshot;
     const task = agentTaskPrompt(f, snapshot, 'final message', null);
-    expect(thirdPartyTaskPrompt(f, snapshot, { maxTurns: 60, maxWallMs: 1_800_000 })).toBe(
+    expect(thirdPartyTaskPrompt(f, snapshot, limits)).toBe(
       `${task}\n\nYou have at most 60 turns and 30 minutes in all (each reply is one turn, with its tool call).`,
     );
+  });
+
+  it('is followed by the size of /tmp where the sandbox caps it, and by nothing of it where /tmp is the host’s', () => {
+    expect(thirdPartyTaskPrompt(f, snapshot, limits, 64 * 1024 * 1024)).toBe(
+      `${thirdPartyTaskPrompt(f, snapshot, limits)}\n/tmp is an in-memory file system of 64 MB: keep large temporary files (a copy of the repository, big archives or logs) out of it.`,
+    );
+    expect(thirdPartyTaskPrompt(f, snapshot, limits)).not.toMatch(/\/tmp/);
   });
 });
 
