@@ -54,6 +54,44 @@ const pick = (key: string) => {
   return f;
 };
 
+/** A model that answers with one scripted tool call per turn, the last one repeated. */
+function scriptedAgent(
+  name: string,
+  turns: { name: string; args: unknown }[],
+): AgentModel & { complete: () => Promise<CompletionResult> } {
+  let next = 0;
+  return {
+    complete: () => Promise.reject(new Error('agent mode only')),
+    name,
+    kind: 'scripted',
+    simulated: false,
+    chat: () => {
+      const t = turns[Math.min(next++, turns.length - 1)]!;
+      const result: AgentChatResult = {
+        content: null,
+        reasoning: null,
+        toolCalls: [{ id: `c${next}`, name: t.name, arguments: JSON.stringify(t.args) }],
+        finishReason: 'tool_calls',
+        usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
+        cost: UNKNOWN_COST,
+        apiDurationMs: 0,
+        retries: [],
+        route: {
+          provider: 'scripted',
+          profile: 'test',
+          baseUrl: null,
+          requestedModel: name,
+          servedModel: null,
+          responseId: null,
+          upstreamProvider: null,
+          simulated: false,
+        },
+      };
+      return Promise.resolve(result);
+    },
+  };
+}
+
 beforeAll(async () => {
   const loaded = await loadSuiteDir(SUITE);
   expect(loaded.errors).toEqual([]);
@@ -366,37 +404,7 @@ describe('GitGoodBench suite', () => {
       { name: 'execute_rebase', args: { reason: 'apply it' } },
       { name: 'submit', args: { answer: '' } },
     ];
-    let next = 0;
-    const agent: AgentModel & { complete: () => Promise<CompletionResult> } = {
-      complete: () => Promise.reject(new Error('agent mode only')),
-      name: 'scripted-ir',
-      kind: 'scripted',
-      simulated: false,
-      chat: () => {
-        const t = turns[Math.min(next++, turns.length - 1)]!;
-        const result: AgentChatResult = {
-          content: null,
-          reasoning: null,
-          toolCalls: [{ id: `c${next}`, name: t.name, arguments: JSON.stringify(t.args) }],
-          finishReason: 'tool_calls',
-          usage: { inputTokens: null, outputTokens: null, reasoningTokens: null, totalTokens: null },
-          cost: UNKNOWN_COST,
-          apiDurationMs: 0,
-          retries: [],
-          route: {
-            provider: 'scripted',
-            profile: 'test',
-            baseUrl: null,
-            requestedModel: 'scripted-ir',
-            servedModel: null,
-            responseId: null,
-            upstreamProvider: null,
-            simulated: false,
-          },
-        };
-        return Promise.resolve(result);
-      },
-    };
+    const agent = scriptedAgent('scripted-ir', turns);
     const tie = {
       memberId: 'j',
       model: 'judge-agent',
@@ -425,5 +433,61 @@ describe('GitGoodBench suite', () => {
     expect(family.histories!.agent.at(-1)!.message).toBe("Combined change: 'quoted' $HOME");
     expect(run.ending).toEqual({ outcome: 'FAIL' });
     expect(family.judge?.verdicts).toHaveLength(2);
+  }, 300_000);
+
+  it('splits an IR commit in a real sandbox: edit stops the rebase, split_commit makes a commit of each hunk, the rebase finishes', async () => {
+    const ir = pick('ir/requests-ir01');
+    const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
+    const n = ir.scoring.chain_length as number;
+    const messages = ['Remove the unused timeout argument', "Drop Request's timeout attribute: 'quoted' $HOME"];
+    const turns = [
+      {
+        name: 'update_rebase_todo_list',
+        args: {
+          reason: 'stop at the first commit to split it',
+          rebase_todo_list_items: [...Array(n).keys()].map((i) => ({
+            commit_index: i,
+            command: i === 0 ? 'edit' : 'pick',
+          })),
+        },
+      },
+      { name: 'execute_rebase', args: { reason: 'go to the edit stop' } },
+      { name: 'view_hunks_to_split', args: { reason: 'number the hunks' } },
+      {
+        name: 'split_commit',
+        args: {
+          reason: 'one change per commit',
+          parts: messages.map((commit_msg, i) => ({ hunks: [i + 1], commit_msg })),
+        },
+      },
+      { name: 'execute_rebase', args: { reason: 'finish' } },
+      { name: 'submit', args: { answer: '' } },
+    ];
+    const run = await executeAttempt({
+      fixture: ir,
+      snapshot,
+      driver,
+      model: scriptedAgent('scripted-ir-split', turns),
+      modelName: 'scripted-ir-split',
+      mode: 'agent',
+      agent: { config: { limits: { maxTurns: 12, commandTimeoutMs: 30_000 } } },
+      labels: runLabel,
+    });
+    const outputs = run.agent!.steps.map((s) => s.results[0]!);
+    expect(outputs.map((o) => o.isError)).toEqual([false, false, false, false, false, false]);
+    expect(outputs[1]!.output).toMatch(/^The rebase stopped after COMMIT-0 \(edit\) so that it can be split/);
+    expect(outputs[2]!.output).toMatch(
+      /^COMMIT-0 as picked, 2 hunk\(s\):\n[\s\S]*<HUNK-1>\n@@ -156,7[\s\S]*<HUNK-2>\n@@ -168,7/,
+    );
+    expect(outputs[4]!.output).toContain('The rebase finished');
+    expect(run.ending).toEqual({ unjudged: 'no_judge_profile' });
+    const { agent, original, rebaseInProgress } = (run.attempt!.family as GgbOutcome).histories!;
+    expect(rebaseInProgress).toBe(false);
+    expect(agent.map((c) => c.message)).toEqual([...messages, ...original.slice(1).map((c) => c.message)]);
+    // Each part holds one of the split commit's two hunks; the commits after it are picked unchanged.
+    const [first, second] = original[0]!.diff.split(/(?=^@@ )/m).slice(1);
+    expect(agent[0]!.diff.endsWith(first!)).toBe(true);
+    expect(agent[1]!.diff).toContain(second!.split('\n').slice(1).join('\n'));
+    expect(agent.slice(2).map((c) => c.diff)).toEqual(original.slice(1).map((c) => c.diff));
   }, 300_000);
 });

@@ -9,9 +9,12 @@ import {
   getToolSet,
   resolveCurrentMergeConflictTool,
   showChangesInTool,
+  splitCommitTool,
+  splitPartsError,
   updateRebaseTodoListTool,
   viewCurrentMergeConflictTool,
   viewDiffForTool,
+  viewHunksToSplitTool,
   viewFileAtTool,
   viewMergeBaseOfTool,
   viewMergeConflictAtTool,
@@ -207,11 +210,119 @@ describe('IR tools on a paused rebase', () => {
     });
   });
 
-  it('explains every command it lists, fixup -c included, and says a commit cannot be split', () => {
+  it('explains every command it lists, fixup -c and edit included, and the tool set says how to split a commit', () => {
     const description = updateRebaseTodoListTool.description;
-    for (const command of ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword'])
-      expect(description).toContain(`${command} (`);
-    expect(description).toContain('A commit cannot be split.');
+    type Schema = {
+      properties: { rebase_todo_list_items: { items: { properties: { command: { enum: string[] } } } } };
+    };
+    const listed = (updateRebaseTodoListTool.parameters as unknown as Schema).properties.rebase_todo_list_items.items
+      .properties.command.enum;
+    expect(listed).toEqual(['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword', 'edit']);
+    for (const command of listed) expect(description).toContain(`${command} (`);
+    expect(description).not.toContain('cannot be split');
+    expect(getToolSet('ggb-ir').instructions).toMatch(
+      /mark it edit in the todo list: the rebase stops after it, view_hunks_to_split .* split_commit/,
+    );
+  });
+
+  it('splits a commit at an edit stop into commits of its hunks, keeping its author and its files', async () => {
+    const { dir, sh } = tempRepo();
+    const lines = [...Array(20).keys()].map((i) => `line ${i}`).join('\\n');
+    sh(`printf '${lines}\\n' > f.py && git add . && git commit -qm base`);
+    sh(
+      `sed -i -e 's/^line 1$/ONE/' -e 's/^line 18$/EIGHTEEN/' f.py && printf 'new\\n' > g.py && printf '\\000\\001' > b.bin && git add . && ` +
+        `git commit -q --author='Ann <ann@example.com>' --date='2020-02-02T02:02:02Z' -m 'mixed change'`,
+    );
+    sh(`printf 'tail\\n' >> f.py && git commit -qam 'add tail'`);
+    const [mixedTree, tipTree] = sh('git rev-parse HEAD~^{tree} HEAD^{tree}').trim().split('\n');
+    sh(`git config core.editor true && GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i HEAD~2`);
+    const ctx = hostContext(dir);
+    const noStop = await splitCommitTool.run({ parts: [], reason: r } as never, ctx);
+    expect(noStop).toMatchObject({ isError: true });
+    expect(noStop.output).toContain('not stopped at an `edit` item');
+    const set = await updateRebaseTodoListTool.run(
+      {
+        rebase_todo_list_items: [
+          { commit_index: 0, command: 'edit' },
+          { commit_index: 1, command: 'pick' },
+        ],
+        reason: r,
+      },
+      ctx,
+    );
+    expect(set.output.split('\n')[2]).toMatch(/^edit [0-9a-f]{7} mixed change {4}<- COMMIT-0$/);
+    const stopped = await executeRebaseTool.run({ reason: r }, ctx);
+    expect(stopped.isError).toBe(false);
+    expect(stopped.output).toMatch(/^The rebase stopped after COMMIT-0 \(edit\) so that it can be split/);
+    expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).output.split('\n')[1]).toMatch(
+      /^edit [0-9a-f]{7} mixed change {4}<- COMMIT-0, done: the rebase is paused here$/,
+    );
+    // Past the start a whole list would pick both commits again on top of the ones done.
+    expect(
+      await updateRebaseTodoListTool.run(
+        { rebase_todo_list_items: [0, 1].map((i) => ({ commit_index: i, command: 'pick' as const })), reason: r },
+        ctx,
+      ),
+    ).toMatchObject({ isError: true, output: expect.stringContaining('can no longer be replaced') });
+
+    const hunks = (await viewHunksToSplitTool.run({ reason: r }, ctx)).output;
+    expect(hunks.split('\n')[0]).toBe('COMMIT-0 as picked, 4 hunk(s):');
+    expect(hunks).toMatch(/<HUNK-1>\ndiff --git a\/b\.bin b\/b\.bin\n[\s\S]*GIT binary patch[\s\S]*<\/HUNK-1>/);
+    expect(hunks).toMatch(
+      /<HUNK-2>\n@@ [^\n]*\n[\s\S]*\+ONE\n[\s\S]*<HUNK-3>\n@@[\s\S]*\+EIGHTEEN[\s\S]*<HUNK-4>\n@@ -0,0 \+1 @@\n\+new/,
+    );
+    const bad = await splitCommitTool.run(
+      {
+        parts: [
+          { hunks: [1, 2], commit_msg: 'a' },
+          { hunks: [2, 5], commit_msg: 'b' },
+        ],
+        reason: r,
+      },
+      ctx,
+    );
+    expect(bad).toMatchObject({
+      isError: true,
+      output: 'No such hunk: 5 (the commit has hunks 1 to 4). view_hunks_to_split shows the hunks.',
+    });
+
+    const split = await splitCommitTool.run(
+      {
+        parts: [
+          { hunks: [2, 4], commit_msg: 'Rename line one and add g.py' },
+          { hunks: [1, 3], commit_msg: "Rename line eighteen, add b.bin\n\nIt's $HOME" },
+        ],
+        reason: r,
+      },
+      ctx,
+    );
+    expect(split.isError).toBe(false);
+    expect(split.output).toMatch(
+      /^COMMIT-0 is now 2 commits:\n[0-9a-f]+ Rename line one and add g.py\n[0-9a-f]+ Rename line eighteen, add b.bin\n/,
+    );
+    expect((await splitCommitTool.run({ parts: [], reason: r } as never, ctx)).output).toContain('already been split');
+    expect((await executeRebaseTool.run({ reason: r }, ctx)).output).toContain('The rebase finished');
+
+    expect(sh('git log --format=%an%x09%ad%x09%s --date=iso-strict main~3..main').trim().split('\n')).toEqual([
+      'T\t2024-01-01T00:00:00+00:00\tadd tail',
+      'Ann\t2020-02-02T02:02:02+00:00\tRename line eighteen, add b.bin',
+      'Ann\t2020-02-02T02:02:02+00:00\tRename line one and add g.py',
+    ]);
+    expect(sh('git log -1 --format=%B main~1').trim()).toBe("Rename line eighteen, add b.bin\n\nIt's $HOME");
+    // The first part holds its hunks only; the second ends at the split commit's files, the tip unchanged.
+    expect(sh('git diff --name-status main~3 main~2').trim()).toBe('M\tf.py\nA\tg.py');
+    expect(sh('git show main~2:f.py')).toContain('ONE\nline 2');
+    expect(sh('git show main~2:f.py')).toContain('line 18\n');
+    expect(sh('git rev-parse main~1^{tree} main^{tree}').trim().split('\n')).toEqual([mixedTree, tipTree]);
+    expect(sh('git status --porcelain')).toBe('');
+  });
+
+  it('wants every hunk in exactly one part', () => {
+    const parts = (...groups: number[][]) => groups.map((hunks) => ({ hunks, commit_msg: 'm' }));
+    expect(splitPartsError(parts([1], [2, 3]), 3)).toBeNull();
+    expect(splitPartsError(parts([1, 2], [2, 3]), 3)).toBe('Hunk 2 is given to more than one part.');
+    expect(splitPartsError(parts([1], [3]), 3)).toBe('Every hunk goes to one part; not given: 2.');
+    expect(splitPartsError(parts([1], [4, 2, 3]), 3)).toBe('No such hunk: 4 (the commit has hunks 1 to 3).');
   });
 
   it('fixup -C keeps the fixup commit message; fixup -c is the same; a first fixup is refused', () => {

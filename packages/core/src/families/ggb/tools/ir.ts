@@ -13,7 +13,11 @@ import {
   result,
   run,
 } from './common';
-import type { ToolResult } from '../../../agent/tool-set';
+import { splitCommitTool, splitStop, viewHunksToSplitTool } from './ir-split';
+import { commitIndexOf, inRebase, rebaseState, type RebaseState } from './ir-state';
+
+export { commitIndexOf, inRebase, rebaseState, type RebaseState } from './ir-state';
+export { splitCommitTool, splitPartsError, splitStop, viewHunksToSplitTool } from './ir-split';
 
 /**
  * GitGoodBench's interactive rebase tools, for a rebase paused at its start. COMMIT-i is the i-th
@@ -21,55 +25,17 @@ import type { ToolResult } from '../../../agent/tool-set';
  * says now. Messages given for `reword` and `squash` are written to files and applied with
  * `git commit --amend -F` from an `exec` line: no message passes through shell quotes. `fixup -C`
  * keeps the fixup commit's message; `fixup -c` does the same (the editor Git would open is `true`).
+ * `edit` stops the rebase after that commit so that split_commit can split it (ir-split.ts).
  */
 
-export const REBASE_COMMANDS = ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword'] as const;
+export const REBASE_COMMANDS = ['pick', 'drop', 'fixup', 'fixup -C', 'fixup -c', 'squash', 'reword', 'edit'] as const;
 export type RebaseCommand = (typeof REBASE_COMMANDS)[number];
-
-export interface RebaseState {
-  dir: string;
-  onto: string;
-  commits: { sha: string; subject: string }[];
-}
-
-/** The paused rebase: its directory, onto, and the commits it covers. Null when no rebase is in progress. */
-export async function rebaseState(ctx: ToolContext, commands: ToolExecRecord[]): Promise<RebaseState | null> {
-  const dirRec = await run(ctx, commands, 'git rev-parse --git-path rebase-merge');
-  const dir = dirRec.stdout.trim();
-  const onto = await ctx.readFile(`${dir}/onto`);
-  const orig = await ctx.readFile(`${dir}/orig-head`);
-  if (!onto || !orig) return null;
-  const [o, h] = [decode(onto).trim(), decode(orig).trim()];
-  const list = await run(ctx, commands, `git log --reverse --no-merges --format=%H%x09%s ${q(`${o}..${h}`)}`);
-  const commits = list.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => ({ sha: l.slice(0, 40), subject: l.slice(41) }));
-  return { dir, onto: o, commits };
-}
-
-/** A tool body that needs the paused rebase; without one the call fails and says so. */
-function inRebase<A>(
-  body: (args: A, state: RebaseState, ctx: ToolContext, commands: ToolExecRecord[]) => Promise<ToolResult>,
-) {
-  return async (args: A, ctx: ToolContext): Promise<ToolResult> => {
-    const commands: ToolExecRecord[] = [];
-    const state = await rebaseState(ctx, commands);
-    if (!state) return result('No interactive rebase is in progress.', true, commands);
-    return body(args, state, ctx, commands);
-  };
-}
 
 /** A reword's or squash's message file: named by the commit's index, read by the `exec` line after it. */
 const MESSAGE_FILE_PREFIX = 'message-of-COMMIT-';
 const MESSAGE_EXEC = new RegExp(
   `^exec git commit --amend --quiet --allow-empty --file='?([^']*/${MESSAGE_FILE_PREFIX}\\d+)'?$`,
 );
-
-const indexOf = (state: RebaseState, sha: string): number | undefined => {
-  const i = state.commits.findIndex((c) => c.sha.startsWith(sha) || sha.startsWith(c.sha));
-  return i < 0 ? undefined : i;
-};
 
 /**
  * The todo list as the agent wrote it, not as it is carried out: a reword is shown as `reword`
@@ -86,11 +52,11 @@ export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<
     const out: string[] = [];
     for (const [k, line] of lines.entries()) {
       if (MESSAGE_EXEC.test(line)) continue;
-      const mark = done
-        ? `    <- done${line.trim() === 'break' && k === lines.length - 1 ? ': the rebase is paused here' : ''}`
-        : '';
+      // The rebase waits at the last line done only when it is a `break` or an `edit` (a conflict stops at a pick).
+      const paused = k === lines.length - 1 && /^(break|b|edit|e)( |$)/.test(line.trim());
+      const mark = done ? `    <- done${paused ? ': the rebase is paused here' : ''}` : '';
       const m = /^(pick|drop|fixup -[cC]|fixup|squash|reword|edit|p|d|f|s|r|e) ([0-9a-f]{7,40})(?: (.*))?$/.exec(line);
-      const i = m ? indexOf(state, m[2]!) : undefined;
+      const i = m ? commitIndexOf(state, m[2]!) : undefined;
       if (!m || i === undefined) {
         out.push(`${line.trim()}${mark}`);
         continue;
@@ -201,12 +167,20 @@ export function buildTodo(
   return { todo: `${lines.join('\n')}\n`, messages };
 }
 
+/** Whether the rebase has carried out any line of the todo list besides the `break` it was set up paused at. */
+async function rebaseStarted(state: RebaseState, ctx: ToolContext): Promise<boolean> {
+  const done = decode((await ctx.readFile(`${state.dir}/done`)) ?? new Uint8Array()).split('\n');
+  return done.some((l) => l.trim() !== '' && !l.startsWith('#') && !/^(break|b)$/.test(l.trim()));
+}
+
 export const updateRebaseTodoListTool = defineTool({
   name: 'update_rebase_todo_list',
   description:
     'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick (keep the commit as it is), drop (leave it out), fixup (meld into the previous commit, keep its message), ' +
     "fixup -C (meld, keep this commit's message), fixup -c (the same as fixup -C here: Git would open an editor on the message, and there is none), " +
-    'squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message). A commit cannot be split.',
+    'squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message), ' +
+    'edit (keep, and stop the rebase right after it so that split_commit can split it into several commits). ' +
+    'The list can only be replaced before execute_rebase has carried out any of it.',
   parameters: {
     type: 'object',
     properties: {
@@ -230,6 +204,13 @@ export const updateRebaseTodoListTool = defineTool({
   },
   args: z.object({ rebase_todo_list_items: z.array(todoItem).min(1), reason }).strict(),
   run: inRebase<{ rebase_todo_list_items: TodoItem[]; reason: string }>(async (args, state, ctx, commands) => {
+    // Past the start the list holds only what is left; a whole list would pick every commit again on top.
+    if (await rebaseStarted(state, ctx))
+      return result(
+        'The rebase has already carried out part of the todo list, so it can no longer be replaced. Call execute_rebase to go on.',
+        true,
+        commands,
+      );
     const built = buildTodo(state, args.rebase_todo_list_items, `${state.dir}/ggb-messages`);
     if ('error' in built) return result(built.error, true, commands);
     for (const [file, message] of Object.entries(built.messages)) await ctx.writeFile(file, message);
@@ -240,7 +221,8 @@ export const updateRebaseTodoListTool = defineTool({
 
 export const executeRebaseTool = defineTool({
   name: 'execute_rebase',
-  description: 'Run the rebase with the current todo list (git rebase --continue) and show the resulting history.',
+  description:
+    'Run the rebase with the current todo list (git rebase --continue) and show the resulting history; it stops after an `edit` item, and the next call goes on.',
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => {
     // Where the rewritten history starts, for view_rewritten_history once the rebase state is gone.
@@ -251,6 +233,14 @@ export const executeRebaseTool = defineTool({
     const rec = await run(ctx, commands, 'git rebase --continue');
     const after = await rebaseState(ctx, commands);
     const log = await run(ctx, commands, `git log --reverse --format='%h %s' ${q(`${state.onto}..HEAD`)}`);
+    const stop = after && rec.exitCode === 0 ? await splitStop(after, ctx, commands) : null;
+    if (stop && !('error' in stop))
+      return result(
+        `The rebase stopped after COMMIT-${stop.index} (edit) so that it can be split: view_hunks_to_split shows its hunks, split_commit splits it, ` +
+          `and execute_rebase then carries out the rest of the todo list (without a split the commit stays whole).\nHistory so far:\n${log.stdout.trim()}`,
+        false,
+        commands,
+      );
     if (rec.exitCode !== 0 || after) {
       return result(
         `The rebase stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory so far:\n${log.stdout.trim()}`,
@@ -298,14 +288,18 @@ export const GGB_IR_TOOLS = [
   updateRebaseTodoListTool,
   executeRebaseTool,
   viewRewrittenHistoryTool,
+  viewHunksToSplitTool,
+  splitCommitTool,
 ] as const;
 
 export const GGB_IR_TOOL_SET: ToolSet = {
   name: 'ggb-ir',
   description:
-    "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, view the rewritten history; submit.",
+    "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, split a commit at an edit stop, view the rewritten history; submit.",
   tools: [...GGB_IR_TOOLS, submitTool],
   instructions:
     'The rebase is paused at its start, at a `break`. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
-    'then execute the rebase; view_rewritten_history shows the commits it wrote, messages and changes. Every tool needs a reason. Call submit when the rebase has finished.',
+    'then execute the rebase; view_rewritten_history shows the commits it wrote, messages and changes. ' +
+    'To split a commit, mark it edit in the todo list: the rebase stops after it, view_hunks_to_split numbers its hunks, split_commit makes one commit per group of hunks, and execute_rebase goes on. ' +
+    'Every tool needs a reason. Call submit when the rebase has finished.',
 };
