@@ -435,11 +435,11 @@ describe('GitGoodBench suite', () => {
     expect(family.judge?.verdicts).toHaveLength(2);
   }, 300_000);
 
-  it('splits an IR commit in a real sandbox: edit stops the rebase, split_commit makes a commit of each hunk, the rebase finishes', async () => {
+  /** A scripted agent splits requests-ir01's COMMIT-0 (two hunks) into parts, each holding the hunks given. */
+  async function splitFirstCommit(parts: { hunks: number[]; commit_msg: string }[], maxToolOutputBytes?: number) {
     const ir = pick('ir/requests-ir01');
     const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
     const n = ir.scoring.chain_length as number;
-    const messages = ['Remove the unused timeout argument', "Drop Request's timeout attribute: 'quoted' $HOME"];
     const turns = [
       {
         name: 'update_rebase_todo_list',
@@ -453,16 +453,11 @@ describe('GitGoodBench suite', () => {
       },
       { name: 'execute_rebase', args: { reason: 'go to the edit stop' } },
       { name: 'view_hunks_to_split', args: { reason: 'number the hunks' } },
-      {
-        name: 'split_commit',
-        args: {
-          reason: 'one change per commit',
-          parts: messages.map((commit_msg, i) => ({ hunks: [i + 1], commit_msg })),
-        },
-      },
+      { name: 'split_commit', args: { reason: 'one change per commit', parts } },
       { name: 'execute_rebase', args: { reason: 'finish' } },
       { name: 'submit', args: { answer: '' } },
     ];
+    const limits = { maxTurns: 12, commandTimeoutMs: 30_000, ...(maxToolOutputBytes ? { maxToolOutputBytes } : {}) };
     const run = await executeAttempt({
       fixture: ir,
       snapshot,
@@ -470,24 +465,47 @@ describe('GitGoodBench suite', () => {
       model: scriptedAgent('scripted-ir-split', turns),
       modelName: 'scripted-ir-split',
       mode: 'agent',
-      agent: { config: { limits: { maxTurns: 12, commandTimeoutMs: 30_000 } } },
+      agent: { config: { limits } },
       labels: runLabel,
     });
     const outputs = run.agent!.steps.map((s) => s.results[0]!);
     expect(outputs.map((o) => o.isError)).toEqual([false, false, false, false, false, false]);
+    expect(run.ending).toEqual({ unjudged: 'no_judge_profile' });
+    const { agent, original, rebaseInProgress } = (run.attempt!.family as GgbOutcome).histories!;
+    expect(rebaseInProgress).toBe(false);
+    expect(agent.map((c) => c.message)).toEqual([
+      ...parts.map((p) => p.commit_msg),
+      ...original.slice(1).map((c) => c.message),
+    ]);
+    // The commits after the split one are picked unchanged; the split one's hunks, as Git wrote them.
+    expect(agent.slice(2).map((c) => c.diff)).toEqual(original.slice(1).map((c) => c.diff));
+    const hunks = original[0]!.diff.split(/(?=^@@ )/m).slice(1);
+    return { outputs, agent, hunks };
+  }
+
+  it('splits an IR commit in a real sandbox: edit stops the rebase, split_commit makes a commit of each hunk, the rebase finishes', async () => {
+    const messages = ['Remove the unused timeout argument', "Drop Request's timeout attribute: 'quoted' $HOME"];
+    const { outputs, agent, hunks } = await splitFirstCommit(
+      messages.map((commit_msg, i) => ({ hunks: [i + 1], commit_msg })),
+    );
     expect(outputs[1]!.output).toMatch(/^The rebase stopped after COMMIT-0 \(edit\) so that it can be split/);
     expect(outputs[2]!.output).toMatch(
       /^COMMIT-0 as picked, 2 hunk\(s\):\n[\s\S]*<HUNK-1>\n@@ -156,7[\s\S]*<HUNK-2>\n@@ -168,7/,
     );
     expect(outputs[4]!.output).toContain('The rebase finished');
-    expect(run.ending).toEqual({ unjudged: 'no_judge_profile' });
-    const { agent, original, rebaseInProgress } = (run.attempt!.family as GgbOutcome).histories!;
-    expect(rebaseInProgress).toBe(false);
-    expect(agent.map((c) => c.message)).toEqual([...messages, ...original.slice(1).map((c) => c.message)]);
-    // Each part holds one of the split commit's two hunks; the commits after it are picked unchanged.
-    const [first, second] = original[0]!.diff.split(/(?=^@@ )/m).slice(1);
-    expect(agent[0]!.diff.endsWith(first!)).toBe(true);
-    expect(agent[1]!.diff).toContain(second!.split('\n').slice(1).join('\n'));
-    expect(agent.slice(2).map((c) => c.diff)).toEqual(original.slice(1).map((c) => c.diff));
+    expect(agent[0]!.diff.endsWith(hunks[0]!)).toBe(true);
+    expect(agent[1]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
+  }, 300_000);
+
+  it("splits by the whole diff when the attempt's output limit is smaller than it (the session keeps 256 bytes of a command)", async () => {
+    const { agent, hunks } = await splitFirstCommit(
+      [
+        { hunks: [2], commit_msg: 'The later hunk first' },
+        { hunks: [1], commit_msg: 'Then the earlier one' },
+      ],
+      256,
+    );
+    expect(agent[0]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
+    expect(agent[1]!.diff.endsWith(hunks[0]!)).toBe(true);
   }, 300_000);
 });

@@ -57,6 +57,27 @@ export function hostContext(repoDir: string): ToolContext {
   };
 }
 
+/**
+ * hostContext whose commands keep what a sandbox session keeps: head and tail of stdout, the attempt's
+ * output limit unless the call asks for another (sessionToolContext's maxOutputBytes).
+ */
+export function cappedContext(repoDir: string, maxToolOutputBytes: number): ToolContext {
+  const host = hostContext(repoDir);
+  return {
+    ...host,
+    limits: { ...host.limits, maxToolOutputBytes },
+    async exec(command, options) {
+      const r = await host.exec(command, options);
+      const cap = options?.maxOutputBytes ?? maxToolOutputBytes;
+      const out = Buffer.from(r.stdout);
+      if (out.length <= cap) return r;
+      const head = Math.ceil(cap / 2);
+      const stdout = `${out.subarray(0, head).toString()}${out.subarray(out.length - (cap - head)).toString()}`;
+      return { ...r, stdout, truncated: true };
+    },
+  };
+}
+
 /** A fresh repository; `sh` runs a script in it with the pinned git environment. */
 export function tempRepo(): { dir: string; sh: (script: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'ggb-tools-'));

@@ -22,7 +22,7 @@ import {
   viewRebaseTodoTool,
   viewRewrittenHistoryTool,
 } from '../../src';
-import { hostContext, tempRepo } from './ggb-host-context';
+import { cappedContext, hostContext, tempRepo } from './ggb-host-context';
 
 const r = 'testing';
 
@@ -315,6 +315,41 @@ describe('IR tools on a paused rebase', () => {
     expect(sh('git show main~2:f.py')).toContain('line 18\n');
     expect(sh('git rev-parse main~1^{tree} main^{tree}').trim().split('\n')).toEqual([mixedTree, tipTree]);
     expect(sh('git status --porcelain')).toBe('');
+  });
+
+  it("reads what it splits and pages whole, past the attempt's output limit", async () => {
+    const { dir, sh } = tempRepo();
+    const block = (tag: string) => [...Array(60).keys()].map((k) => `${tag} line ${k}`).join('\\n');
+    sh(`printf 'top\\n${block('base')}\\n' > f.py && git add . && git commit -qm base`);
+    sh(`sed -i 's/^top$/TOP/' f.py && printf '${block('zero')}\\n' >> f.py && git commit -qam 'zero'`);
+    for (const tag of ['one', 'two']) sh(`printf '${block(tag)}\\n' >> f.py && git commit -qam '${tag}'`);
+    sh(`git config core.editor true && GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i HEAD~3`);
+    // A session keeps 512 bytes of a command here: every diff and the history are longer.
+    const ctx = cappedContext(dir, 512);
+    await updateRebaseTodoListTool.run(
+      { rebase_todo_list_items: [0, 1, 2].map((i) => ({ commit_index: i, command: i ? 'pick' : 'edit' })), reason: r },
+      ctx,
+    );
+    await executeRebaseTool.run({ reason: r }, ctx);
+    const split = await splitCommitTool.run(
+      {
+        parts: [
+          { hunks: [1], commit_msg: 'Capitalise top' },
+          { hunks: [2], commit_msg: 'Add the zero lines' },
+        ],
+        reason: r,
+      },
+      ctx,
+    );
+    expect(split.isError, split.output).toBe(false);
+    expect((await executeRebaseTool.run({ reason: r }, ctx)).output).toContain('The rebase finished');
+    expect(sh('git diff --stat main~4 main~3 | tail -1').trim()).toBe('1 file changed, 1 insertion(+), 1 deletion(-)');
+    expect(sh('git diff --stat main~3 main~2 | tail -1').trim()).toBe('1 file changed, 60 insertions(+)');
+    const log = sh('git log --reverse --no-color --no-ext-diff -p main~4..main').split('\n');
+    const middle = log.indexOf('+one line 30');
+    expect(middle).toBeGreaterThan(100);
+    const page = await viewRewrittenHistoryTool.run({ reason: r, offset: middle + 1, limit: 1 }, ctx);
+    expect(page.output.split('\n')[0]).toBe('+one line 30');
   });
 
   it('wants every hunk in exactly one part', () => {

@@ -45,6 +45,15 @@ export const REASON_AND_LINE_RANGE = {
 const decoder = new TextDecoder('utf-8');
 export const decode = (bytes: Uint8Array): string => decoder.decode(bytes);
 
+/**
+ * Bytes of a command's stdout and stderr a tool reads. A session keeps only the attempt's output limit
+ * (16 KiB by default, head and tail) of a command unless told otherwise, and these commands' output is
+ * not the model's answer: the tools parse it (hunks, todo lines) or page it, and the loop caps what the
+ * model is sent afterwards. Cut at the attempt's limit, a history or diff longer than it lost its middle
+ * before a view could page it, and a commit's hunks were read from a cut diff.
+ */
+export const TOOL_READ_BYTES = 8 * 1024 * 1024;
+
 /** Runs one git command with the agent's non-interactive environment; commands are recorded. */
 export async function run(
   ctx: ToolContext,
@@ -54,6 +63,7 @@ export async function run(
 ): Promise<ToolExecRecord> {
   const record = await ctx.exec(command, {
     timeoutMs: ctx.limits.commandTimeoutMs,
+    maxOutputBytes: TOOL_READ_BYTES,
     ...options,
     env: { ...AGENT_GIT_ENV, ...options.env },
   });

@@ -49,6 +49,7 @@ export async function splitStop(
 async function hunksOf(ctx: ToolContext, commands: ToolExecRecord[]): Promise<FileDiff[] | { error: string }> {
   const rec = await run(ctx, commands, 'git diff --no-color --no-ext-diff --no-renames --binary HEAD~ HEAD');
   if (rec.exitCode !== 0) return { error: `git diff failed: ${rec.stderr.trim()}` };
+  if (rec.truncated) return { error: `The commit's diff is larger than the tools read (${rec.stdoutBytes} bytes).` };
   return parseDiffFiles(rec.stdout);
 }
 
