@@ -77,6 +77,13 @@ const workspace = {
       contents: withoutCloudflareProbe(readFileSync(args.path, 'utf8')),
       loader: 'js',
     }));
+    build.onLoad(
+      { filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/](core[\\/]index|mini[\\/]external|classic[\\/]external)\.js$/ },
+      (args) => ({
+        contents: withoutZodLocales(readFileSync(args.path, 'utf8')),
+        loader: 'js',
+      }),
+    );
     build.onLoad({ filter: /\.ts$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const located = source.includes('import.meta.url') || source.includes('import.meta.dirname');
@@ -98,6 +105,17 @@ export function withoutCloudflareProbe(source) {
     probe,
     `${probe}\n  if (typeof process === 'object' && process.release && process.release.name === 'node') return false;`,
   );
+}
+
+/**
+ * zod's entry modules re-export every locale (about 60 of them, 400 KB) as a `locales` namespace. With
+ * code splitting that edge puts them in the chunk every command using zod loads, so the campaign
+ * commands, which validate their environment with zod/mini, parsed them on each start (about a third
+ * of that chunk's load). Nothing here selects a locale; classic zod registers English from its own
+ * import of locales/en.js, which stays. A zod without that line is left as it is.
+ */
+export function withoutZodLocales(source) {
+  return source.replace(/^export \* as locales from "\.\.\/locales\/index\.js";$/m, '');
 }
 
 /** Builds into a directory of its own and swaps it in, so a CLI starting meanwhile never sees half a build. */

@@ -1,4 +1,6 @@
-import { createDb, Prisma, sqlRows, type Db } from '@gitbench/db/client';
+import type { Db } from '@gitbench/db/client';
+import { createSqlDb, sqlRows, type SqlDb } from '@gitbench/db/pool';
+import { sql } from '@gitbench/db/sql';
 import type { QueueClient } from '@gitbench/queue';
 import { redacted, type CliEnv } from './env';
 import { InfrastructureError } from './exit';
@@ -38,26 +40,20 @@ async function pingRedis(url: string): Promise<void> {
 }
 
 /**
- * Connects to Postgres (and Redis when asked) and proves both answer before a command does anything,
- * so an unreachable service or an unmigrated database is one clear message, not a stack trace halfway.
+ * Connects to Postgres and proves it answers with GitBench's tables, so an unreachable server or an
+ * unmigrated database is one clear message, not a stack trace halfway. No Prisma client yet: a command
+ * that only reads (campaign status) never loads Prisma's runtime.
  */
-export async function openServices(env: CliEnv, opts: { queue: boolean }): Promise<Services> {
-  const db = createDb({
+async function openSqlDb(env: CliEnv): Promise<SqlDb> {
+  const db = createSqlDb({
     databaseUrl: env.DATABASE_URL,
     ...(env.GITBENCH_DATABASE_SCHEMA ? { schema: env.GITBENCH_DATABASE_SCHEMA } : {}),
     maxConnections: 4,
   });
-  let queue: QueueClient | undefined;
-  const close = async () => {
-    await queue?.close().catch(() => undefined);
-    await db.$disconnect();
-  };
   try {
-    // Straight on the pool: through Prisma, this first statement would start its query compiler, which a
-    // command that reads only through sqlRows (campaign status) never needs.
     const [row] = await sqlRows<{ table: string | null }>(
       db,
-      Prisma.sql`SELECT to_regclass('"Campaign"')::text AS "table"`,
+      sql`SELECT to_regclass('"Campaign"')::text AS "table"`,
     ).catch((err: Error) => {
       // The driver's reason (ECONNREFUSED ..., password authentication failed ...) is its message's last line.
       const reason = err.message.trim().split('\n').filter(Boolean).pop();
@@ -70,17 +66,34 @@ export async function openServices(env: CliEnv, opts: { queue: boolean }): Promi
         `the database at ${redacted(env.DATABASE_URL)} has no GitBench tables: run npm run db:migrate (or npm run setup)`,
       );
     }
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Connects to Postgres (and Redis when asked) and proves both answer before a command does anything. */
+export async function openServices(env: CliEnv, opts: { queue: boolean }): Promise<Services> {
+  const sqlDb = await openSqlDb(env);
+  let queue: QueueClient | undefined;
+  const close = async () => {
+    await queue?.close().catch(() => undefined);
+    await sqlDb.close();
+  };
+  try {
+    const db = await sqlDb.prisma();
     if (opts.queue) {
       await pingRedis(env.REDIS_URL);
       // Loaded only by the commands that queue work: BullMQ is most of a read-only command's start-up.
       const { createQueueClient } = await import('@gitbench/queue');
       queue = createQueueClient({ redisUrl: env.REDIS_URL, queueName: env.GITBENCH_QUEUE });
     }
+    return { db, ...(queue ? { queue } : {}), close };
   } catch (err) {
     await close();
     throw err;
   }
-  return { db, ...(queue ? { queue } : {}), close };
 }
 
 /** Opens the services for one command and closes them whatever happens. */
@@ -94,5 +107,15 @@ export async function withServices<T>(
     return await fn(services);
   } finally {
     await services.close();
+  }
+}
+
+/** The database alone, for a command that reads through plain SQL (Prisma's client made only if it writes). */
+export async function withSqlDb<T>(env: CliEnv, fn: (db: SqlDb) => Promise<T>): Promise<T> {
+  const db = await openSqlDb(env);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
   }
 }

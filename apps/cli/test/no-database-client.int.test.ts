@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, UPSTREAM, type CliResult } from './cli-process';
+import { createTestDatabase } from '@gitbench/test-support';
+import { gitbench, jsonOf, ROOT, UPSTREAM, type CliResult } from './cli-process';
 
 /**
  * Right after `npm ci` there is no generated Prisma client. The commands that need only Docker (or
@@ -33,7 +34,7 @@ function gitbenchWithoutClient(args: string[], env: NodeJS.ProcessEnv = process.
 
 describe('gitbench without a generated database client', () => {
   it('refuses the client in this harness (so the checks below mean something)', { timeout: 120_000 }, async () => {
-    const r = await gitbenchWithoutClient(['campaign', 'status', 'cmp_x']);
+    const r = await gitbenchWithoutClient(['campaign', 'export', 'cmp_x']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('the database client was loaded');
   });
@@ -63,6 +64,32 @@ describe('gitbench without a generated database client', () => {
       expect(r.stderr).not.toContain('the database client was loaded');
     }
   });
+
+  it(
+    "campaign status reads a campaign whose stats are current without Prisma's client, and prints what it printed with it",
+    { timeout: 120_000 },
+    async () => {
+      const t = await createTestDatabase(
+        process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench',
+        'noclient',
+      );
+      try {
+        const env = { ...process.env, GITBENCH_DATABASE_SCHEMA: t.schema };
+        const file = path.join(UPSTREAM, 'results', '2026-06-29T23-06-17_mistralai_devstral-2512_text_v0.3.1.json');
+        const [imported] = jsonOf<{ campaignId: string }[]>(await gitbench(['import-legacy', file, '--json'], env));
+        // The first status brings the stored stats up to date: a write, which takes Prisma's client.
+        const withClient = await gitbench(['campaign', 'status', imported!.campaignId], env);
+        expect(withClient.code, withClient.stderr).toBe(0);
+        const r = await gitbenchWithoutClient(['campaign', 'status', imported!.campaignId], env);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        expect(r.stdout).toBe(withClient.stdout);
+        expect(r.stdout).toContain('68');
+      } finally {
+        await t.drop();
+      }
+    },
+  );
 
   it(
     'finds (or builds) the sandbox image itself when GITBENCH_SANDBOX_IMAGE is not set',

@@ -1,4 +1,6 @@
 export { createDb, sqlRows, type Db, type DbConfig } from './client';
+export { createSqlDb, prismaOf, SqlDb, type SqlSource } from './pool';
+export { Sql, sql } from './sql';
 export { applyMigrations, listMigrations, MigrationError, quoteIdent, type MigrationReport } from './migrate';
 export { grantAppRole, type AppRole } from './app-role';
 export { snapshotSchema } from './schema-snapshot';

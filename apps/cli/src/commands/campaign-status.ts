@@ -5,7 +5,7 @@ import { campaignIdArg, noSuchCampaign } from '../campaign/campaign-id';
 import { formatStatus } from '../campaign/format-status';
 import type { CliEnv } from '../env';
 import { EXIT } from '../exit';
-import { withServices } from '../services';
+import { withSqlDb } from '../services';
 
 /**
  * `gitbench campaign status <id> [--json]`: counts by status, completeness in its three parts, and per
@@ -23,8 +23,8 @@ export async function campaignStatusCommand(args: ParsedArgs, env: CliEnv): Prom
     const answer = await api.json<CampaignSummary>('GET', `/api/campaigns/${id}/summary`);
     return answer.status === 404 ? noSuchCampaign(id) : print(answer.body);
   }
-  return withServices(env, { queue: false }, async (services) => {
-    const summary = await summarizeCampaign(services.db, id);
+  return withSqlDb(env, async (db) => {
+    const summary = await summarizeCampaign(db, id);
     return summary ? print(summary) : noSuchCampaign(id);
   });
 }

@@ -7,7 +7,7 @@ import {
   type Rate,
   type SeriesSummary,
 } from '@gitbench/core';
-import { Prisma, readTargetFigures, type Db } from '@gitbench/db';
+import { Prisma, readTargetFigures, sql, type Db } from '@gitbench/db';
 import { includedCampaigns, listCampaigns, type CampaignListItem } from './campaigns';
 import { difficultyRank, num } from './common';
 import { suiteOfView, type DashboardFilters } from './filters';
@@ -113,7 +113,8 @@ export async function getModelReport(
     );
 
   const [targets, byDomain, byDifficulty, overTime] = await Promise.all([
-    readTargetFigures(db, included, f, modelWhere),
+    // The stats reads build their statements with db's sql, not Prisma's: the same filter, in that form.
+    readTargetFigures(db, included, f, sql`AND s."modelId" = ${modelId}`),
     slice('domain'),
     slice('difficulty'),
     db.$queryRaw<{ campaignId: string; outputMode: Mode; agent: string | null; v: unknown; p: unknown }[]>`

@@ -7,8 +7,9 @@ import {
   type StatusCounts,
   type TargetFigures,
 } from '@gitbench/core/figures';
-import { sqlRows, type Db } from '../client';
-import { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
+import { sqlRows, type SqlSource } from '../pool';
+import { raw, sql } from '../sql';
 import { agentTargetStats, type AgentTargetStats } from '../stats/agent-stats';
 import { refreshStaleCampaignStats } from '../stats/refresh-stale';
 import { readTargetFigures } from '../stats/target-sums';
@@ -66,7 +67,7 @@ export interface CampaignSummary {
 }
 
 /** A campaign's attempts as core's aggregation reads them. */
-export async function loadAttemptRows(db: Db, campaignId: string): Promise<AttemptRow[]> {
+export async function loadAttemptRows(db: SqlSource, campaignId: string): Promise<AttemptRow[]> {
   const rows = await sqlRows<
     Omit<AttemptRow, 'campaignId' | 'effort' | 'tokens'> & {
       reasoningEffort: string | null;
@@ -74,7 +75,7 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
     }
   >(
     db,
-    Prisma.sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty", "trial",
+    sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty", "trial",
                       "status"::text AS "status", "totalTokens", "costUsd", "costEstimated", "apiDurationMs"
                  FROM "Attempt" WHERE "campaignId" = ${campaignId}`,
   );
@@ -93,33 +94,30 @@ export async function loadAttemptRows(db: Db, campaignId: string): Promise<Attem
  * `runningStatsMinAgeMs`, as the page does). Null when the campaign does not exist.
  */
 export async function summarizeCampaign(
-  db: Db,
+  db: SqlSource,
   campaignId: string,
   opts: { runningStatsMinAgeMs?: number } = {},
 ): Promise<CampaignSummary | null> {
   // Every read here is plain SQL on the pool (sqlRows), none through Prisma's query compiler, whose
   // start-up was most of a `gitbench campaign status`; only refreshing stale stats (a write) takes Prisma.
-  const header = Prisma.raw(
+  const header = raw(
     Object.keys(campaignHeaderSelect)
       .map((column) => `"${column}"`)
       .join(', '),
   );
   const [campaign] = await sqlRows<CampaignHeader>(
     db,
-    Prisma.sql`SELECT ${header} FROM "Campaign" WHERE "id" = ${campaignId}`,
+    sql`SELECT ${header} FROM "Campaign" WHERE "id" = ${campaignId}`,
   );
   if (!campaign) return null;
   await refreshStaleCampaignStats(db, { campaignId, minAgeMs: opts.runningStatsMinAgeMs ?? 3_000 });
   const [targets, [fixtures], rows, agentTargets, perTarget] = await Promise.all([
     sqlRows<Omit<CampaignTargetRow, 'effort'> & { reasoningEffort: string | null }>(
       db,
-      Prisma.sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", "profile"
+      sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", "profile"
                    FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC, "agent" ASC NULLS FIRST`,
     ),
-    sqlRows<{ n: bigint }>(
-      db,
-      Prisma.sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`,
-    ),
+    sqlRows<{ n: bigint }>(db, sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`),
     loadAttemptRows(db, campaignId),
     agentTargetStats(db, { campaignId, includeLegacy: true }),
     readTargetFigures(db, [{ id: campaignId, trials: campaign.trials, legacy: campaign.legacy }]),

@@ -1,6 +1,6 @@
 import { AGENT_EXIT_STATUSES, type AgentExitStatus } from '@gitbench/core/figures';
-import { sqlRows, type Db } from '../client';
-import { Prisma } from '../generated/prisma/client';
+import { sqlRows, type SqlSource } from '../pool';
+import { empty, sql } from '../sql';
 
 /** How an attempt's latest try ended: an exit status, or still running / abandoned (no exit status). */
 export type AgentEnd = AgentExitStatus | 'running' | 'abandoned';
@@ -67,17 +67,17 @@ interface ExitRow {
 }
 
 /** Per agent target (per campaign when asked), computed in SQL over the latest try of each attempt. */
-export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Promise<AgentTargetStats[]> {
-  const where = Prisma.sql`WHERE TRUE
-    ${scope.campaignId ? Prisma.sql`AND a."campaignId" = ${scope.campaignId}` : Prisma.empty}
-    ${scope.campaignIds ? Prisma.sql`AND a."campaignId" = ANY(${[...scope.campaignIds]}::text[])` : Prisma.empty}
-    ${scope.modelId ? Prisma.sql`AND a."modelId" = ${scope.modelId}` : Prisma.empty}
-    ${scope.domain ? Prisma.sql`AND a."domain" = ${scope.domain}` : Prisma.empty}
-    ${scope.difficulty ? Prisma.sql`AND a."difficulty" = ${scope.difficulty}` : Prisma.empty}
-    ${scope.mode ? Prisma.sql`AND a."outputMode"::text = ${scope.mode}` : Prisma.empty}
-    ${scope.includeLegacy ? Prisma.empty : Prisma.sql`AND NOT c."legacy"`}`;
-  const campaignCol = scope.perCampaign || scope.campaignId ? Prisma.sql`a."campaignId"` : Prisma.sql`NULL::text`;
-  const latest = Prisma.sql`
+export async function agentTargetStats(db: SqlSource, scope: AgentStatsScope = {}): Promise<AgentTargetStats[]> {
+  const where = sql`WHERE TRUE
+    ${scope.campaignId ? sql`AND a."campaignId" = ${scope.campaignId}` : empty}
+    ${scope.campaignIds ? sql`AND a."campaignId" = ANY(${[...scope.campaignIds]}::text[])` : empty}
+    ${scope.modelId ? sql`AND a."modelId" = ${scope.modelId}` : empty}
+    ${scope.domain ? sql`AND a."domain" = ${scope.domain}` : empty}
+    ${scope.difficulty ? sql`AND a."difficulty" = ${scope.difficulty}` : empty}
+    ${scope.mode ? sql`AND a."outputMode"::text = ${scope.mode}` : empty}
+    ${scope.includeLegacy ? empty : sql`AND NOT c."legacy"`}`;
+  const campaignCol = scope.perCampaign || scope.campaignId ? sql`a."campaignId"` : sql`NULL::text`;
+  const latest = sql`
     latest AS (
       SELECT DISTINCT ON (t."attemptId") t."attemptId", t."steps", t."status"::text AS status, t."exitStatus", t."costUsd"
         FROM "Trajectory" t
@@ -89,7 +89,7 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
   const [targets, exits] = await Promise.all([
     sqlRows<TargetRow>(
       db,
-      Prisma.sql`
+      sql`
       WITH ${latest}
       SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode", g."agent",
              count(*) AS attempts, avg(l."steps")::float8 AS "stepsMean", max(l."steps") AS "stepsMax",
@@ -103,7 +103,7 @@ export async function agentTargetStats(db: Db, scope: AgentStatsScope = {}): Pro
     ),
     sqlRows<ExitRow>(
       db,
-      Prisma.sql`
+      sql`
       WITH ${latest}
       SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode", g."agent",
              COALESCE(l."exitStatus", CASE WHEN l.status = 'abandoned' THEN 'abandoned' ELSE 'running' END) AS "end", count(*) AS n

@@ -1,5 +1,5 @@
-import { sqlRows, type Db } from '../client';
-import { Prisma } from '../generated/prisma/client';
+import { prismaOf, sqlRows, type SqlSource } from '../pool';
+import { empty, sql } from '../sql';
 import { refreshCampaignStats } from './refresh-campaign-stats';
 
 export interface StaleCampaign {
@@ -13,10 +13,10 @@ export interface StaleCampaign {
  * finished (or was cancelled) after the last refresh, the attempt count changed, or the rows were
  * marked stale by a migration (refreshedAt at the epoch).
  */
-export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<StaleCampaign[]> {
+export async function findStaleCampaigns(db: SqlSource, campaignId?: string): Promise<StaleCampaign[]> {
   return sqlRows<StaleCampaign>(
     db,
-    Prisma.sql`
+    sql`
     SELECT c."id", c."status"::text IN ('PLANNING', 'QUEUED', 'RUNNING') AS "active", st."refreshedAt"
       FROM "Campaign" c
       CROSS JOIN LATERAL (SELECT max(s."refreshedAt") AS "refreshedAt", coalesce(sum(s."attempts"), 0) AS n
@@ -24,7 +24,7 @@ export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<S
       CROSS JOIN LATERAL (SELECT max(a."finishedAt") AS "finishedAt", count(*) AS n
                             FROM "Attempt" a WHERE a."campaignId" = c."id") at
      WHERE at.n > 0
-       ${campaignId ? Prisma.sql`AND c."id" = ${campaignId}` : Prisma.empty}
+       ${campaignId ? sql`AND c."id" = ${campaignId}` : empty}
        AND (st."refreshedAt" IS NULL
             OR st."refreshedAt" <= TIMESTAMP '1970-01-01 00:00:00'
             OR st."refreshedAt" < at."finishedAt"
@@ -39,7 +39,7 @@ export async function findStaleCampaigns(db: Db, campaignId?: string): Promise<S
  * The stats are a cache of the attempts, so any process may fill it.
  */
 export async function refreshStaleCampaignStats(
-  db: Db,
+  db: SqlSource,
   opts: { campaignId?: string; minAgeMs?: number } = {},
 ): Promise<string[]> {
   const stale = await findStaleCampaigns(db, opts.campaignId);
@@ -47,6 +47,6 @@ export async function refreshStaleCampaignStats(
   const due = stale.filter(
     (c) => !c.active || !opts.minAgeMs || !c.refreshedAt || now - c.refreshedAt.getTime() >= opts.minAgeMs,
   );
-  for (const c of due) await refreshCampaignStats(db, c.id);
+  for (const c of due) await refreshCampaignStats(await prismaOf(db), c.id);
   return due.map((c) => c.id);
 }

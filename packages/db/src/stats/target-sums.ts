@@ -5,8 +5,8 @@ import {
   type TargetFigures,
   type TargetSums,
 } from '@gitbench/core/figures';
-import { sqlRows, type Db } from '../client';
-import { Prisma } from '../generated/prisma/client';
+import { sqlRows, type SqlSource } from '../pool';
+import { empty, join, raw, sql, type Sql } from '../sql';
 
 /** Which rows of the stored stats a sum covers: all of a campaign's, or one domain's, difficulty's or output mode's. */
 export interface StatsSlice {
@@ -34,17 +34,17 @@ export function sqlNumber(v: unknown): number {
  * Without a domain or difficulty filter the per-target roll-up has every figure, in about a fiftieth
  * of the rows; a filter needs the (domain, difficulty) rows. Both tables have the same columns.
  */
-function statsTable(f: StatsSlice): Prisma.Sql {
-  return f.domain || f.difficulty ? Prisma.raw('"CampaignStats"') : Prisma.raw('"CampaignTargetStats"');
+function statsTable(f: StatsSlice): Sql {
+  return f.domain || f.difficulty ? raw('"CampaignStats"') : raw('"CampaignTargetStats"');
 }
 
 /** Slice filters apply to CampaignStats rows directly. */
-export function sliceWhere(f: StatsSlice): Prisma.Sql {
-  const parts: Prisma.Sql[] = [];
-  if (f.domain) parts.push(Prisma.sql`s."domain" = ${f.domain}`);
-  if (f.difficulty) parts.push(Prisma.sql`s."difficulty" = ${f.difficulty}`);
-  if (f.mode) parts.push(Prisma.sql`s."outputMode" = ${f.mode}::"OutputMode"`);
-  return parts.length ? Prisma.sql`AND ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
+export function sliceWhere(f: StatsSlice): Sql {
+  const parts: Sql[] = [];
+  if (f.domain) parts.push(sql`s."domain" = ${f.domain}`);
+  if (f.difficulty) parts.push(sql`s."difficulty" = ${f.difficulty}`);
+  if (f.mode) parts.push(sql`s."outputMode" = ${f.mode}::"OutputMode"`);
+  return parts.length ? sql`AND ${join(parts, ' AND ')}` : empty;
 }
 
 /** Per-trial arrays of CampaignStats, each summed element-wise into `<column>_<n>`. */
@@ -71,8 +71,7 @@ const ROUND_SUMS = [
   'apiKnown',
 ] as const;
 
-const raw = (s: string) => Prisma.raw(s);
-const list = (parts: Prisma.Sql[]) => (parts.length === 0 ? Prisma.empty : Prisma.sql`, ${Prisma.join(parts, ', ')}`);
+const list = (parts: Sql[]) => (parts.length === 0 ? empty : sql`, ${join(parts, ', ')}`);
 
 /**
  * Inner level, per campaign and target: element-wise sums of the per-trial arrays over the slice's
@@ -133,10 +132,10 @@ type SumRow = Record<string, unknown> & {
  * per complete trial and in total.
  */
 export async function sumTargets(
-  db: Db,
+  db: SqlSource,
   campaigns: readonly SummedCampaign[],
   slice: StatsSlice,
-  extraWhere: Prisma.Sql = Prisma.empty,
+  extraWhere: Sql = empty,
 ): Promise<{ sums: TargetSums[]; passAny: PassAnyCell[] }> {
   if (campaigns.length === 0) return { sums: [], passAny: [] };
   const ids = campaigns.map((c) => c.id);
@@ -165,7 +164,7 @@ export async function sumTargets(
   ];
   const rows = await sqlRows<SumRow>(
     db,
-    Prisma.sql`
+    sql`
     WITH per_campaign AS (
       SELECT s."campaignId", s."modelId", s."reasoningEffort", s."outputMode", s."agent", c."legacy", c."trials"
              ${list(perCampaign)} ${list(passAnyInner)} ${trials.inner}
@@ -246,10 +245,10 @@ function sumsOf(r: SumRow): TargetSums {
 
 /** The figures of every target over these campaigns, read from the stored stats: what every view shows. */
 export async function readTargetFigures(
-  db: Db,
+  db: SqlSource,
   campaigns: readonly SummedCampaign[],
   slice: StatsSlice = {},
-  extraWhere: Prisma.Sql = Prisma.empty,
+  extraWhere: Sql = empty,
 ): Promise<TargetFigures[]> {
   const { sums, passAny } = await sumTargets(db, campaigns, slice, extraWhere);
   return targetFigures(sums, passAny);
