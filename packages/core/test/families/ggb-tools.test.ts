@@ -20,6 +20,7 @@ import {
   viewMergeConflictAtTool,
   viewOtherChangesTool,
   viewRebaseTodoTool,
+  viewRemainingHunksTool,
   viewRewrittenHistoryTool,
 } from '../../src';
 import { cappedContext, hostContext, tempRepo } from './ggb-host-context';
@@ -143,6 +144,11 @@ describe('IR tools on a paused rebase', () => {
     const todo = await viewRebaseTodoTool.run({ reason: r }, ctx);
     expect(todo.output).toMatch(/pick [0-9a-f]+ add one {4}<- COMMIT-0/);
     expect((await showChangesInTool.run({ commit_index: 2, reason: r }, ctx)).output).toContain('+line 2');
+    // A commit's changes can be longer than the attempt's output limit: they page like every view.
+    expect(showChangesInTool.truncationHint).toMatch(/offset .* limit/);
+    expect((await showChangesInTool.run({ commit_index: 2, reason: r, offset: 2, limit: 1 }, ctx)).output).toMatch(
+      /^Author: T <t@example.com>\n\[lines 2-2 of \d+; the next part starts at offset 3\]$/,
+    );
     const bad = await updateRebaseTodoListTool.run(
       { rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r },
       ctx,
@@ -406,6 +412,13 @@ describe('ICC tools on an unorganised change', () => {
     expect(first.output).toContain('<HUNK-2>');
     expect(first.output).not.toContain('<HUNK-3>');
     expect(first.output).toContain('v28 = 128');
+    // The list after a commit can be cut by the output limit: view_remaining_hunks gives it again, in parts.
+    expect(commitChangesInTool.truncationHint).toContain('view_remaining_hunks');
+    const list = await viewRemainingHunksTool.run({ reason: r }, ctx);
+    expect(list.output).toBe(first.output.slice(first.output.indexOf('Remaining hunks')));
+    expect((await viewRemainingHunksTool.run({ reason: r, offset: 2, limit: 1 }, ctx)).output).toMatch(
+      /^<HUNK-1>\n\[lines 2-2 of \d+; the next part starts at offset 3\]$/,
+    );
     expect((await commitChangesInTool.run({ selected_hunks: [3], commit_message: 'x', reason: r }, ctx)).isError).toBe(
       true,
     );

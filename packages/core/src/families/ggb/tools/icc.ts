@@ -1,9 +1,18 @@
 import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
+import { CAP_NOTE, defineTool, type ToolContext, type ToolExecRecord, type ToolSet } from '../../../agent/tool-set';
 import { lineRange } from '../../../agent/tools/editor-tools';
 import { submitTool } from '../../../agent/tools/submit-tool';
 import { parseFileDiff, patchOf, renderHunks, type FileDiff } from '../hunks';
-import { PAGED_CAP_NOTE, REASON_AND_LINE_RANGE, REASON_PARAMETER, q, reason, result, run } from './common';
+import {
+  PAGED_ANSWER_HINT,
+  PAGED_CAP_NOTE,
+  REASON_AND_LINE_RANGE,
+  REASON_PARAMETER,
+  q,
+  reason,
+  result,
+  run,
+} from './common';
 
 /**
  * GitGoodBench's iterative committing tools: the agent commits hunks of the target file (numbered from
@@ -41,10 +50,14 @@ async function commit(ctx: ToolContext, commands: ToolExecRecord[], message: str
   });
 }
 
+/** How to read a list of hunks the output limit cut. */
+const REMAINING_HINT = `call view_remaining_hunks and ${PAGED_ANSWER_HINT}`;
+
 export const commitChangesInTool = defineTool({
   name: 'commit_changes_in',
   description:
-    'Commit the selected hunks of the target file (numbers from the latest list, from 1) with commit_message; the remaining hunks are then listed, renumbered from 1.',
+    'Commit the selected hunks of the target file (numbers from the latest list, from 1) with commit_message; the remaining hunks are then listed, renumbered from 1. ' +
+    `${CAP_NOTE}: to see the rest, ${REMAINING_HINT}.`,
   parameters: {
     type: 'object',
     properties: {
@@ -55,6 +68,7 @@ export const commitChangesInTool = defineTool({
     required: ['selected_hunks', 'commit_message', 'reason'],
     additionalProperties: false,
   },
+  truncationHint: REMAINING_HINT,
   args: z
     .object({
       selected_hunks: z.array(z.number().int().min(1)).min(1),
@@ -136,15 +150,34 @@ export const viewOtherChangesTool = defineTool({
   },
 });
 
-export const GGB_ICC_TOOLS = [commitChangesInTool, commitRemainingChangesTool, viewOtherChangesTool] as const;
+export const viewRemainingHunksTool = defineTool({
+  name: 'view_remaining_hunks',
+  // Not in the paper's tools: the list after a commit is the only other view of the hunks, and it can be cut.
+  description:
+    'Show the hunks of the target file not committed yet, numbered from 1 as commit_changes_in takes them; with offset and limit only those lines of the answer. ' +
+    PAGED_CAP_NOTE,
+  ...REASON_AND_LINE_RANGE,
+  async run(args, ctx) {
+    const commands: ToolExecRecord[] = [];
+    const file = await targetFile(ctx, commands);
+    return result(lineRange(listing(file, await remaining(ctx, commands, file)), args), false, commands);
+  },
+});
+
+export const GGB_ICC_TOOLS = [
+  commitChangesInTool,
+  commitRemainingChangesTool,
+  viewOtherChangesTool,
+  viewRemainingHunksTool,
+] as const;
 
 export const GGB_ICC_TOOL_SET: ToolSet = {
   name: 'ggb-icc',
   description:
-    "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the other files' changes, commit the rest; submit.",
+    "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the hunks left and the other files' changes, commit the rest; submit.",
   tools: [...GGB_ICC_TOOLS, submitTool],
   instructions:
     'Commit the changes to the target file as a sequence of small, cohesive commits by selecting hunks (numbered from 1, renumbered after each commit); ' +
-    'view_other_changes shows the changes to the other files, which commit_remaining_changes commits with the hunks left. ' +
+    'view_remaining_hunks lists the hunks left; view_other_changes shows the changes to the other files, which commit_remaining_changes commits with the hunks left. ' +
     'Every tool needs a reason. Finish with commit_remaining_changes, then call submit.',
 };

@@ -92,25 +92,35 @@ export const viewRebaseTodoTool = defineTool({
 
 export const showChangesInTool = defineTool({
   name: 'show_changes_in',
-  description: 'Show the message and the changes of COMMIT-i (git show).',
+  // offset and limit are not in the paper's tool, whose answer could be cut with no way to read the rest.
+  description:
+    'Show the message and the changes of COMMIT-i (git show); with offset and limit only those lines of the answer. ' +
+    PAGED_CAP_NOTE,
   parameters: {
     type: 'object',
-    properties: { commit_index: { type: 'integer', minimum: 0 }, reason: REASON_PARAMETER },
+    properties: {
+      commit_index: { type: 'integer', minimum: 0 },
+      ...REASON_AND_LINE_RANGE.parameters.properties,
+    },
     required: ['commit_index', 'reason'],
     additionalProperties: false,
   },
-  args: z.object({ commit_index: z.number().int().min(0), reason }).strict(),
-  run: inRebase<{ commit_index: number; reason: string }>(async (args, state, ctx, commands) => {
-    const c = state.commits[args.commit_index];
-    if (!c)
-      return result(
-        `There is no COMMIT-${args.commit_index}: the rebase covers COMMIT-0 to COMMIT-${state.commits.length - 1}.`,
-        true,
-        commands,
-      );
-    const rec = await run(ctx, commands, `git show --no-color --no-ext-diff ${c.sha}`);
-    return result(rec.stdout || rec.stderr, rec.exitCode !== 0, commands);
-  }),
+  args: REASON_AND_LINE_RANGE.args.extend({ commit_index: z.number().int().min(0) }).strict(),
+  truncationHint: REASON_AND_LINE_RANGE.truncationHint,
+  run: inRebase<{ commit_index: number; reason: string; offset?: number; limit?: number }>(
+    async (args, state, ctx, commands) => {
+      const c = state.commits[args.commit_index];
+      if (!c)
+        return result(
+          `There is no COMMIT-${args.commit_index}: the rebase covers COMMIT-0 to COMMIT-${state.commits.length - 1}.`,
+          true,
+          commands,
+        );
+      const rec = await run(ctx, commands, `git show --no-color --no-ext-diff ${c.sha}`);
+      if (rec.exitCode !== 0) return result(rec.stderr || rec.stdout, true, commands);
+      return result(lineRange(rec.stdout, args), false, commands);
+    },
+  ),
 });
 
 const todoItem = z
