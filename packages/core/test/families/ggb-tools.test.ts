@@ -356,6 +356,10 @@ describe('IR tools on a paused rebase', () => {
     expect(middle).toBeGreaterThan(100);
     const page = await viewRewrittenHistoryTool.run({ reason: r, offset: middle + 1, limit: 1 }, ctx);
     expect(page.output.split('\n')[0]).toBe('+one line 30');
+    // A history is not a file: an offset past its end says so in those words.
+    expect((await viewRewrittenHistoryTool.run({ reason: r, offset: log.length + 5, limit: 1 }, ctx)).output).toBe(
+      `[the answer has ${log.length - 1} line(s); offset ${log.length + 5} is past its end]`,
+    );
   });
 
   it('wants every hunk in exactly one part', () => {

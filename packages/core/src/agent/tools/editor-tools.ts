@@ -28,13 +28,18 @@ export const RANGE_TRUNCATION_HINT = 'read the file in parts with offset (first 
 
 /**
  * The lines asked for, exactly as in the file; a part that is not the whole file ends with a line
- * saying which lines these are and how many the file has, so the model knows where to go on.
+ * saying which lines these are and how many the file has, so the model knows where to go on. `what`
+ * names the text for an offset past its end: a view that pages a history or a diff is not a file.
  */
-export function lineRange(text: string, range: { offset?: number | undefined; limit?: number | undefined }): string {
+export function lineRange(
+  text: string,
+  range: { offset?: number | undefined; limit?: number | undefined },
+  what = 'the file',
+): string {
   if (range.offset === undefined && range.limit === undefined) return text;
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const from = (range.offset ?? 1) - 1;
-  if (from >= lines.length) return `[the file has ${lines.length} line(s); offset ${from + 1} is past its end]`;
+  if (from >= lines.length) return `[${what} has ${lines.length} line(s); offset ${from + 1} is past its end]`;
   const to = range.limit === undefined ? lines.length : Math.min(lines.length, from + range.limit);
   const part = lines.slice(from, to).join('');
   if (from === 0 && to === lines.length) return part;

@@ -25,6 +25,9 @@ export const REASON_ONLY = {
   args: z.object({ reason }).strict(),
 };
 
+/** What a view that pages its answer calls it when an offset is past its end (lineRange's `what`). */
+export const THE_ANSWER = 'the answer';
+
 /** How to read past the output cap of a view that pages its answer. */
 export const PAGED_ANSWER_HINT = 'read the answer in parts with offset (first line) and limit (number of lines)';
 /** The end of such a view's description: what is cut, and how to read the rest. */

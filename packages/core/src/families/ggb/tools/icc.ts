@@ -12,6 +12,7 @@ import {
   reason,
   result,
   run,
+  THE_ANSWER,
 } from './common';
 
 /**
@@ -146,7 +147,7 @@ export const viewOtherChangesTool = defineTool({
     const text = parts.join('');
     if (text === '')
       return result(`No file other than ${file ?? 'the target file'} has uncommitted changes.`, false, commands);
-    return result(lineRange(text, args), false, commands);
+    return result(lineRange(text, args, THE_ANSWER), false, commands);
   },
 });
 
@@ -160,7 +161,7 @@ export const viewRemainingHunksTool = defineTool({
   async run(args, ctx) {
     const commands: ToolExecRecord[] = [];
     const file = await targetFile(ctx, commands);
-    return result(lineRange(listing(file, await remaining(ctx, commands, file)), args), false, commands);
+    return result(lineRange(listing(file, await remaining(ctx, commands, file)), args, THE_ANSWER), false, commands);
   },
 });
 

@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolExecRecord } from '../../../agent/tool-set';
 import { lineRange } from '../../../agent/tools/editor-tools';
 import { parseDiffFiles, patchOfFiles, renderDiffFiles, type FileDiff } from '../hunks';
-import { PAGED_CAP_NOTE, REASON_AND_LINE_RANGE, REASON_PARAMETER, decode, q, reason, result, run } from './common';
+import {
+  PAGED_CAP_NOTE,
+  REASON_AND_LINE_RANGE,
+  REASON_PARAMETER,
+  decode,
+  q,
+  reason,
+  result,
+  run,
+  THE_ANSWER,
+} from './common';
 import { commitIndexOf, inRebase, type RebaseState } from './ir-state';
 
 /**
@@ -68,7 +78,7 @@ export const viewHunksToSplitTool = defineTool({
     if ('error' in files) return result(files.error, true, commands);
     const count = files.reduce((n, f) => n + f.hunks.length, 0);
     const head = `COMMIT-${stop.index} as picked, ${count} hunk(s):\n`;
-    return result(lineRange(`${head}${renderDiffFiles(files)}\n`, args), false, commands);
+    return result(lineRange(`${head}${renderDiffFiles(files)}\n`, args, THE_ANSWER), false, commands);
   }),
 });
 

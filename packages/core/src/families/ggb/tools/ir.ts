@@ -12,6 +12,7 @@ import {
   reason,
   result,
   run,
+  THE_ANSWER,
 } from './common';
 import { splitCommitTool, splitStop, viewHunksToSplitTool } from './ir-split';
 import { commitIndexOf, inRebase, rebaseState, type RebaseState } from './ir-state';
@@ -118,7 +119,7 @@ export const showChangesInTool = defineTool({
         );
       const rec = await run(ctx, commands, `git show --no-color --no-ext-diff ${c.sha}`);
       if (rec.exitCode !== 0) return result(rec.stderr || rec.stdout, true, commands);
-      return result(lineRange(rec.stdout, args), false, commands);
+      return result(lineRange(rec.stdout, args, THE_ANSWER), false, commands);
     },
   ),
 });
@@ -285,7 +286,9 @@ export const viewRewrittenHistoryTool = defineTool({
     if (log.exitCode !== 0) return result(`git log failed: ${log.stderr.trim()}`, true, commands);
     const head = state ? 'The rebase is still in progress; the commits written so far:\n' : '';
     return result(
-      log.stdout === '' ? `${head}No commit yet: HEAD is the rebase's base.` : lineRange(`${head}${log.stdout}`, args),
+      log.stdout === ''
+        ? `${head}No commit yet: HEAD is the rebase's base.`
+        : lineRange(`${head}${log.stdout}`, args, THE_ANSWER),
       false,
       commands,
     );
