@@ -133,6 +133,8 @@ export const HISTORY_ATTACKS: Record<string, string> = {
   'a commit-graph that rewires HEAD past the commit': `git commit-graph write --reachable && ${FORGE_COMMIT_GRAPH}`,
   'a commit object rewritten in place with another parent': FORGE_COMMIT_OBJECT,
   'a commit object rewritten with another parent, then packed': `${FORGE_COMMIT_OBJECT} && git repack -a -d -q`,
+  'a tag named HEAD, refs/HEAD and a branch HEAD at a commit without it, which git never reads for HEAD':
+    'c=$(git commit-tree HEAD^{tree} -p HEAD~2 -m top) && git update-ref refs/tags/HEAD "$c" && git update-ref refs/HEAD "$c" && git update-ref refs/heads/HEAD "$c"',
   'a file the look-ups cannot put back, in the way of the shallow list':
     'rm -f .git/info/exclude && mkdir -p .git/info/exclude/d && touch .git/info/exclude/d/f && chmod 000 .git/info/exclude/d && git rev-parse HEAD > .git/shallow',
 };

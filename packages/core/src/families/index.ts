@@ -14,4 +14,4 @@ export * from './family-metrics';
 export * from './ggb';
 export * from './repo-checks/config';
 export { TESTS_MARK, testRecords } from './repo-checks/checks';
-export { AMBIGUOUS_MARK, refNamesOf } from './repo-checks/ref-names';
+export { refNamesOf } from './repo-checks/ref-names';

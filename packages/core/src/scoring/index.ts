@@ -21,3 +21,4 @@ export {
   lookupEnvironment,
   type BuiltGitFiles,
 } from './lookup-environment';
+export { AMBIGUOUS_MARK, gitCommandRefNames, namesGuard, refNamesIn } from './ref-name-guard';

@@ -23,7 +23,7 @@ function checksOf(checks: unknown[]): RepoCheck[] {
 }
 
 describe('the branch and tag names a check gives', () => {
-  it('are the short names in its revisions, each side of a range, without suffixes; full names, HEAD and ids are left out', () => {
+  it('are the ref names in its revisions, each side of a range, without suffixes; HEAD and ids are left out', () => {
     const names = checksOf([
       { type: 'tree_equals', rev: 'main~26', tree: ID },
       { type: 'commit_count', range: `${ID}..main`, equals: 3 },
@@ -34,7 +34,16 @@ describe('the branch and tag names a check gives', () => {
       { type: 'ref_equals', ref: 'refs/heads/main', commit: ID },
       { type: 'tag_message', tag: 'v1', message: 'm' },
     ]).map(refNamesOf);
-    expect(names).toEqual([['main'], ['main'], ['1.2.x'], ['v7.0.0'], ['origin/main', 'topic'], [], [], []]);
+    expect(names).toEqual([
+      ['main'],
+      ['main'],
+      ['1.2.x'],
+      ['v7.0.0'],
+      ['origin/main', 'topic'],
+      [],
+      ['refs/heads/main'],
+      [],
+    ]);
   });
 
   it('are checked before the look-up of a check that gives them, and only there', () => {

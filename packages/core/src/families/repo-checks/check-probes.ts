@@ -3,7 +3,8 @@ import type { Probe } from '../../scoring/types';
 import type { StagedFiles } from '../sandbox-staging';
 import type { RepoCheck } from './config';
 import type { TestCheck } from './judge-tests';
-import { namesGuard, refNamesOf } from './ref-names';
+import { namesGuard } from '../../scoring/ref-name-guard';
+import { refNamesOf } from './ref-names';
 import { TESTS_RUN_PY } from './tests-run-py.generated';
 
 /** The look-up each check of a repo_checks task runs in the sandbox after the attempt (see checks.ts). */
@@ -29,7 +30,7 @@ function testSpec(check: TestCheck, stagedName: (asset: string) => string): stri
 
 /**
  * The look-up a check needs, or null when it is judged without one (on the answer or the state reads):
- * it first makes sure each branch or tag name the check gives reads as one ref (ref-names.ts).
+ * it first makes sure each branch or tag name the check gives reads as one ref (scoring/ref-name-guard.ts).
  */
 export function checkProbe(
   check: RepoCheck,

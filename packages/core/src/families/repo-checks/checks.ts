@@ -3,7 +3,7 @@ import type { RepoCheck } from './config';
 import { judgeNote, judgeRemoteBranch, judgeStash, judgeTagMessage, lines, short, type Judged } from './judge-refs';
 import { judgeAnswerCommit, judgeAsFound, judgeCommits } from './judge-history';
 import { judgeTests } from './judge-tests';
-import { judgeAmbiguous } from './ref-names';
+import { judgeAmbiguous } from '../../scoring/ref-name-guard';
 
 /**
  * Each check of a repo_checks task: the look-up it runs in the sandbox after the attempt (with the

@@ -3,6 +3,7 @@ import { runsAnswer } from '../domain-rules';
 import { extractCommands } from '../extract-commands';
 import type { CommandExtraction } from '../extract-commands';
 import { readsOnly } from '../probes';
+import { gitCommandRefNames, judgeAmbiguous, namesGuard } from '../ref-name-guard';
 import { pySplitWhitespace, pyStrip } from '../python-text';
 import { check, clip, pyTruthy, verdict } from '../result';
 import { shellArg } from '../../shell-quote';
@@ -99,7 +100,11 @@ function probeFor(a: Assertion): string | null {
     case 'git_output': {
       // Upstream runs command.split() without a shell: every word is quoted so none is expanded.
       const words = str(a.command) ? pySplitWhitespace(a.command) : [];
-      return words.length > 0 ? words.map(q).join(' ') : null;
+      if (words.length === 0) return null;
+      // A branch or tag the command names must read as that ref, not as one the model made to shadow it.
+      const { names, git } = gitCommandRefNames(words);
+      const guard = namesGuard(names, git);
+      return `${guard ? `${guard}\n` : ''}${words.map(q).join(' ')}`;
     }
     default:
       return null;
@@ -200,6 +205,8 @@ function judge(a: Assertion, output: string, record: ExecRecord | undefined): Ou
       };
     }
     case 'git_output': {
+      const ambiguous = judgeAmbiguous(record);
+      if (ambiguous) return ambiguous;
       if (record.exitCode === 126 || record.exitCode === 127)
         return { ok: false, detail: `command could not be run (exit ${record.exitCode})`, actual: record.stderr };
       const text = record.stdout + record.stderr;
