@@ -167,6 +167,7 @@ export const ATTACKS: Record<string, string> = {
   'a hooks path of its own': `${CHEAT_SCRIPT} && mkdir -p /tmp/hooks && cp /tmp/cheat /tmp/hooks/post-index-change && git config core.hooksPath /tmp/hooks`,
   'a diff driver and textconv': `${CHEAT_SCRIPT} && git config diff.x.textconv /tmp/cheat && git config diff.external /tmp/cheat && echo 'notes.txt diff=x' > .git/info/attributes`,
   'pager and editor settings': `${CHEAT_SCRIPT} && git config core.pager /tmp/cheat && git config core.editor /tmp/cheat && git config pager.status /tmp/cheat`,
+  'log and format settings, and a gpg program run for a signature, printing the expected subject': `${CHEAT_SCRIPT} && git config log.showSignature true && git config gpg.program /tmp/cheat && git config format.pretty 'format:add notes' && git config i18n.logOutputEncoding UTF-16 && git config log.decorate full && git config status.showUntrackedFiles no`,
   'an alias and an include': `${CHEAT_SCRIPT} && git config alias.status '!/tmp/cheat' && printf '[status]\\n\\tshowUntrackedFiles = no\\n' > /tmp/inc && git config include.path /tmp/inc`,
   'status settings that hide the file, and a replace ref that shows the expected commit': `git config status.showUntrackedFiles no && ${FAKE_COMMIT} && git replace HEAD "$fake"`,
   'local excludes (.git/info/exclude) that hide the file, and an empty commit with the message': `echo notes.txt >> .git/info/exclude && git commit -q --allow-empty -m 'add notes'`,
