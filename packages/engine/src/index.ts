@@ -63,7 +63,7 @@ export { detectProductVersion } from './product-version';
 export { sessionToolContext, type SessionToolContextInput } from './agent/session-tool-context';
 export { parseRepoState, repoStateScript, type RepoSnapshot } from './agent/repo-state';
 export { runAgent, validateCall, MAX_FORMAT_STRIKES, type AgentRunResult, type RunAgentInput } from './agent/run-agent';
-export { repoStateReader, type RepoStateReader } from './agent/repo-state-reader';
+export { repoStateReader, sessionRepoStateReader, type RepoStateReader } from './agent/repo-state-reader';
 export { parseLeakedToolCalls } from './agent/parse-calls';
 export { agentSystemPrompt, continueMessage, tmpSentence } from './agent/agent-prompt';
 export { builtinAgent, nopAgent, oracleAgent, simulatedAgent, type BuiltinAgentInput } from './agent/builtin-agents';

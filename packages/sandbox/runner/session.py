@@ -17,6 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import Sandbox, Sink, emit, exit_code, parse_env, run_command  # noqa: E402
+from repo_state import NO_LIMIT, read_repo_state  # noqa: E402
 
 
 def read_exact(n):
@@ -123,6 +124,18 @@ def main():
                 o, e = out.kept(), err.kept()
                 reply(b'EXEC', rid, [b'%d' % exit_code(status, timed_out), b'1' if finished else b'0', b'1' if timed_out else b'0',
                       b'%.6f' % t0, b'%.6f' % t1, b'%d' % out.total, b'%d' % err.total, b'%d' % len(o), b'%d' % len(e)], o, e)
+            elif kind == b'S':
+                # S id timeout_ms head tail diff_bytes cwd_len env_len prev_len: the repository's state (repo_state.py)
+                timeout_ms, head, tail, diff_bytes, cwd_len, env_len, prev_len = sizes
+                cwd, env_blob, prev = read_exact(cwd_len), read_exact(env_len), read_exact(prev_len)
+                env = dict(base_env)
+                env.update(parse_env(env_blob))
+                text, timed_out = read_repo_state(sandbox, cwd, env, prev, diff_bytes, timeout_ms / 1000.0, grace_s, home,
+                                                  devnull, init)
+                kept = Sink(head, tail, NO_LIMIT)
+                kept.push(text)
+                k = kept.kept()
+                reply(b'STATE', rid, [b'1' if timed_out else b'0', b'%d' % kept.total, b'%d' % len(k)], k)
             elif kind == b'R':
                 path, limit = read_exact(sizes[0]), sizes[1]
                 sandbox.acting_start()

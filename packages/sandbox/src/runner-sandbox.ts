@@ -9,6 +9,7 @@ import {
   type ExecResult,
   type ExecOptions,
   type ObserveOptions,
+  type RepoStateOptions,
   type Sandbox,
   type SandboxExecResult,
   type StepRecord,
@@ -88,6 +89,10 @@ export class RunnerSandbox implements Sandbox {
 
   exec(command: string, options: ExecOptions = {}): Promise<SandboxExecResult> {
     return this.connection.exec(command, { ...options, cwd: this.resolve(options.cwd ?? '.') });
+  }
+
+  readRepoState(options: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }> {
+    return this.connection.repoState({ ...options, cwd: this.resolve(options.cwd) });
   }
 
   readFile(path: string, options: { maxBytes?: number } = {}): Promise<Buffer | null> {

@@ -1,6 +1,6 @@
 import { SandboxFailure, TamperingError, ToolRefusal } from '@gitbench/core';
 import { KILL_GRACE_S } from './step-runner';
-import type { ExecOptions, SandboxExecResult } from './types';
+import type { ExecOptions, RepoStateOptions, SandboxExecResult } from './types';
 
 /**
  * The host's side of the session runner (step-runner.ts, SESSION_RUNNER_PY): requests go to the
@@ -10,10 +10,12 @@ import type { ExecOptions, SandboxExecResult } from './types';
  *   X id timeout_ms head tail limit cwd_len cmd_len env_len stdin_len   run one command
  *   R id path_len limit                                                  read a file of at most limit bytes
  *   W id path_len data_len                                               write a file (parents made)
+ *   S id timeout_ms head tail diff_bytes cwd_len env_len prev_len        read the repository's state (runner/repo_state.py)
  *   E id env_len                                                         replace the base environment
  *   Q id                                                                 stop
  * Replies: a line `@@GB<KIND> <id> <fields...>` then the payload its fields announce.
  *   @@GBEXEC id rc finished timed_out t0 t1 out_total err_total out_kept err_kept  <out><err>
+ *   @@GBSTATE id timed_out total kept  <the state's text, head and tail>
  *   @@GBFILE id found len <bytes>      @@GBOK id      @@GBERR id len <message>
  *   (found: 0 no such file, 1 the file's len bytes follow, 2 larger than the limit: len is its size, no bytes follow)
  * Byte counts are measured by the runner, and the channel is out of the reach of the commands it runs
@@ -184,6 +186,30 @@ export class RunnerConnection {
     };
   }
 
+  /**
+   * The repository's state at `cwd` as the engine's repository-state script prints it, read by the runner
+   * itself (runner/repo_state.py: git's own processes only, in one request). Kept as a command's output
+   * is: head and tail of `maxOutputBytes`, the size counted in full.
+   */
+  async repoState(opts: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }> {
+    const cap = opts.maxOutputBytes;
+    const head = Math.ceil(cap / 2);
+    const cwd = Buffer.from(opts.cwd, 'utf8');
+    const env = encodeEnv(opts.env ?? {});
+    const prev = Buffer.from(opts.previousTree ?? '', 'utf8');
+    const guardMs = opts.timeoutMs + KILL_GRACE_S * 1000 + GUARD_SLACK_MS;
+    const r = await this.request(
+      'S',
+      [opts.timeoutMs, head, cap - head, opts.diffBytes, cwd.length, env.length, prev.length],
+      [cwd, env, prev],
+      guardMs,
+      cap,
+    );
+    if (r.kind !== 'STATE') throw this.unexpected(r);
+    const [timedOut, total] = r.fields;
+    return { stdout: joinHeadTail(r.payload, Number(total), head), timedOut: timedOut === '1' };
+  }
+
   async readFile(path: string, maxBytes = DEFAULT_READ_BYTES): Promise<Buffer | null> {
     const p = Buffer.from(path, 'utf8');
     const r = await this.request('R', [p.length, maxBytes], [p], 60_000, maxBytes);
@@ -302,6 +328,8 @@ function replySize(kind: string, fields: string[]): number | undefined {
           : fields[0] === '0' || fields[0] === '2'
             ? 0
             : undefined;
+    case 'STATE':
+      return fields.length === 3 && (fields[0] === '0' || fields[0] === '1') ? n(2) : undefined;
     case 'ERR':
       return fields.length === 1 ? n(0) : undefined;
     case 'OK':

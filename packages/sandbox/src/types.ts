@@ -128,6 +128,21 @@ export interface ExecOptions {
   stdin?: Buffer | string;
 }
 
+/** A read of the repository's state (RunnerConnection.repoState, Sandbox.readRepoState). */
+export interface RepoStateOptions {
+  /** The repository's directory (relative to the sandbox's workdir, or absolute). */
+  cwd: string;
+  /** The previous read's tree, diffed against; null at the first read. */
+  previousTree: string | null;
+  /** Bytes of the diff kept; its full size is printed. */
+  diffBytes: number;
+  /** Added to the session's environment for the read's git processes (the look-ups' environment). */
+  env?: Record<string, string>;
+  /** For the whole read: past it, it stops and says it timed out. */
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
 export interface SandboxExecResult extends ExecResult {
   /** The shell exited by itself (not killed by its timeout or a signal). */
   finished: boolean;
@@ -161,6 +176,12 @@ export interface Sandbox {
   runBatch(request: BatchRequest): Promise<BatchResult>;
   /** Stops the runner and removes the sandbox; idempotent (Inspect's sample_cleanup). */
   cleanup(): Promise<void>;
+  /**
+   * The repository's state after an agent's step, as the engine's repository-state script prints it,
+   * read by the runner in one request that starts git's processes alone (RunnerConnection.repoState).
+   * `cwd` is relative to workdir, or absolute. Absent where no runner serves it.
+   */
+  readRepoState?(options: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }>;
   /**
    * Runs a command beside the runner, while a request of the sandbox may still be running (a
    * third-party agent's whole run is one request): as OBSERVER_UID, which owns nothing in the sandbox

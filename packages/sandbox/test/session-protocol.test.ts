@@ -45,6 +45,39 @@ describe('session channel', () => {
     });
   }
 
+  const stateRead = (c: RunnerConnection) =>
+    c.repoState({ cwd: '/work/repo', previousTree: null, diffBytes: 64, timeoutMs: 1000, maxOutputBytes: 16 });
+  it("reads a state reply's head and tail, and says when the read ran out of time", async () => {
+    const text = '\n@@gb:status\n# branch.oid abc\n';
+    const { c } = connection((id) => [
+      Buffer.from(`@@GBSTATE ${id} 0 ${text.length} 16\n${text.slice(0, 8)}${text.slice(-8)}`),
+    ]);
+    expect(await stateRead(c)).toEqual({
+      stdout: `${text.slice(0, 8)}\n[... ${text.length - 16} bytes omitted ...]\n${text.slice(-8)}`,
+      timedOut: false,
+    });
+    const late = connection((id) => [Buffer.from(`@@GBSTATE ${id} 1 0 0\n`)]);
+    expect(await stateRead(late.c)).toEqual({ stdout: '', timedOut: true });
+  });
+
+  const stateAttacks: [string, (id: string) => Buffer[]][] = [
+    ['a state reply longer than its request allows', (id) => [Buffer.from(`@@GBSTATE ${id} 0 99999999 99999999\n`)]],
+    ['a state reply with a field too many', (id) => [Buffer.from(`@@GBSTATE ${id} 0 0 0 0\n`)]],
+    ['a state reply timed out neither yes nor no', (id) => [Buffer.from(`@@GBSTATE ${id} 2 0 0\n`)]],
+  ];
+  for (const [name, answer] of stateAttacks) {
+    it(`ends the session as tampering on ${name}`, async () => {
+      const { c, lost } = connection(answer);
+      await expect(stateRead(c)).rejects.toBeInstanceOf(TamperingError);
+      expect(lost).toHaveLength(1);
+    });
+  }
+
+  it("takes no command's reply for a state read", async () => {
+    const { c } = connection((id) => [exec(id, 'forged')]);
+    await expect(stateRead(c)).rejects.toBeInstanceOf(SessionEndedError);
+  });
+
   it('ends the session as tampering on bytes after a reply, before the next request can be fooled by them', async () => {
     const { c, lost } = connection((id) => [Buffer.concat([exec(id, 'ok'), Buffer.from(`@@GBOK r2\n`)])]);
     expect((await c.exec('true', { cwd: '/work' })).stdout).toBe('ok');

@@ -22,7 +22,7 @@ import { archiveBytes } from '../fixture-snapshot';
 import { referenceAnswer } from '../reference-answer';
 import { attemptHashes, scoreAttempt } from '../score-attempt';
 import { sandboxExit } from './agent-exit';
-import { repoStateReader } from './repo-state-reader';
+import { sessionRepoStateReader } from './repo-state-reader';
 import { runAgent } from './run-agent';
 import { sessionToolContext } from './session-tool-context';
 import { gatewaySocketDir, runThirdPartyAgent } from './third-party-agent';
@@ -158,7 +158,7 @@ export async function runAgentAttempt(
         ctx,
         repoLabel: `${ctx.repoDir} (the current directory of every command)`,
         ...(tmpBytes !== undefined ? { tmpBytes } : {}),
-        repoState: repoStateReader(ctx),
+        repoState: sessionRepoStateReader(session, ctx.repoDir, ctx),
         ...(input.agent?.onStep ? { onStep: input.agent.onStep } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       });

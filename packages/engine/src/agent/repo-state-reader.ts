@@ -1,5 +1,6 @@
 import { lookupEnvironment, type RepoStepState } from '@gitbench/core';
-import { parseRepoState, repoStateScript, type RepoSnapshot } from './repo-state';
+import type { Sandbox } from '@gitbench/sandbox';
+import { DEFAULT_DIFF_BYTES, parseRepoState, repoStateScript, type RepoSnapshot } from './repo-state';
 
 /** Reads the repository's state after each step, remembering the last one for refs changed and the diff. */
 export interface RepoStateReader {
@@ -13,22 +14,51 @@ export interface RepoStateExec {
     command: string,
     options: { timeoutMs: number; maxOutputBytes: number; env: Record<string, string> },
   ): Promise<{ stdout: string; timedOut: boolean }>;
+  /**
+   * The same output, read by the session's runner itself without the script (Sandbox.readRepoState):
+   * git's processes alone, no shell. Used when present.
+   */
+  readState?(options: {
+    previousTree: string | null;
+    diffBytes: number;
+    timeoutMs: number;
+    maxOutputBytes: number;
+    env: Record<string, string>;
+  }): Promise<{ stdout: string; timedOut: boolean }>;
 }
+
+const READ_LIMITS = { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 };
 
 export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
   let previous: RepoSnapshot | null = null;
   return {
     async read() {
+      const previousTree = previous?.tree ?? null;
       // With the look-ups' environment: the host's read runs no hook or fsmonitor of the agent's.
-      const r = await ctx.exec(repoStateScript(previous?.tree ?? null), {
-        timeoutMs: 30_000,
-        maxOutputBytes: 4 * 1024 * 1024,
-        env: lookupEnvironment(),
-      });
+      const env = lookupEnvironment();
+      const r = ctx.readState
+        ? await ctx.readState({ previousTree, diffBytes: DEFAULT_DIFF_BYTES, env, ...READ_LIMITS })
+        : await ctx.exec(repoStateScript(previousTree), { ...READ_LIMITS, env });
       if (r.timedOut) return null;
       const next = parseRepoState(r.stdout, previous);
       if (next) previous = next;
       return next?.state ?? null;
     },
   };
+}
+
+/**
+ * The reader of an attempt's own loop: through the session's runner where it reads the state itself
+ * (one request, git's processes only), else the script through the tool context.
+ */
+export function sessionRepoStateReader(
+  session: Pick<Sandbox, 'readRepoState'>,
+  repoDir: string,
+  ctx: Pick<RepoStateExec, 'exec'>,
+): RepoStateReader {
+  const readRepoState = session.readRepoState?.bind(session);
+  return repoStateReader({
+    exec: (command, options) => ctx.exec(command, options),
+    ...(readRepoState ? { readState: (options) => readRepoState({ ...options, cwd: repoDir }) } : {}),
+  });
 }

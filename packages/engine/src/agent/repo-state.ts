@@ -19,7 +19,9 @@ export const DEFAULT_DIFF_BYTES = 64 * 1024;
  * starts is most of a step's sandbox time, so it starts as few as give the same state: one rev-parse
  * for the git directory and the work tree's top, one status (porcelain v2 with its branch headers: HEAD
  * and the branch come with it), for-each-ref, and for the tree a copy of the index, add and write-tree;
- * the diff only when the tree changed.
+ * the diff only when the tree changed. The session's runner prints the same without the script
+ * (packages/sandbox/runner/repo_state.py, Sandbox.readRepoState): a change here is made there too, and a
+ * test compares the two on the same repositories.
  */
 export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT_DIFF_BYTES): string {
   const prev = previousTree ?? '';

@@ -1,0 +1,184 @@
+"""The repository's state after an agent's step, read inside the session runner (the S request).
+
+It prints, byte for byte, what the engine's repository-state script (packages/engine/src/agent/
+repo-state.ts, repoStateScript) prints, and the engine parses it the same way; a test runs both on the
+same repositories and compares. Run here it starts only git's own processes: no bash, no cp, no wc or
+head, and no second round trip for a script; the shell's tests and copies are done by the runner,
+acting as the sandbox's uid, so they see and touch only what the sandbox's uid may. Every git process
+is run as a command is (common.run_command: the sandbox's uid, its own process group, and everything
+of that uid killed after it), under one deadline for the whole read.
+"""
+import os
+import stat
+import time
+
+from common import Sink, run_command
+
+MARK = b'\n@@gb:'
+# Big enough for any section of a real repository; what passes it is counted and dropped.
+SECTION_BYTES = 64 * 1024 * 1024
+NO_LIMIT = 1 << 62
+
+
+class TimedOut(Exception):
+    pass
+
+
+def _hex(text):
+    return bytes(c for c in text if c in b'0123456789abcdef')
+
+
+def read_repo_state(sandbox, cwd, env, previous_tree, diff_bytes, timeout_s, grace_s, home, devnull, init):
+    """The script's stdout, and whether the read ran out of time (the engine then records no state)."""
+    out = []
+    try:
+        _read(out, sandbox, cwd, env, _hex(previous_tree), diff_bytes, timeout_s, grace_s, home, devnull, init)
+        return b''.join(out), False
+    except TimedOut:
+        return b''.join(out), True
+
+
+def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, devnull, init):
+    deadline = time.time() + timeout_s
+    env = dict(env)
+    env.update({b'GIT_OPTIONAL_LOCKS': b'0', b'GIT_PAGER': b'cat', b'LC_ALL': b'C'})
+
+    def git(args, where=cwd, keep=SECTION_BYTES, run_env=None):
+        # (exit status, stdout as $(...) would keep it: at most 'keep' bytes, then the total counted)
+        left = deadline - time.time()
+        if left <= 0:
+            raise TimedOut()
+        o, e = Sink(keep, 0, NO_LIMIT), Sink(0, 0, NO_LIMIT)
+        status, _, timed_out, _, _ = run_command(sandbox, None, where, left, grace_s, o, e, home, devnull,
+                                                 run_env or env, init, argv=[b'git'] + args)
+        if timed_out:
+            raise TimedOut()
+        return status, o
+
+    def m(name):
+        out.append(MARK + name + b'\n')
+
+    def subst(sink):
+        # What bash's $(...) keeps of a command's output: no NUL bytes, no trailing newlines.
+        return sink.kept().replace(b'\0', b'').rstrip(b'\n')
+
+    st = (env.get(b'TMPDIR') or b'/tmp') + b'/.gitbench-agent-state'
+    sandbox.acting_start()
+    try:
+        if not os.path.isdir(st + b'/objects'):
+            try:
+                os.makedirs(st + b'/objects', exist_ok=True)
+            except OSError:
+                pass  # as mkdir -p failing: the reads below go on, the tree is then empty
+    finally:
+        sandbox.acting_end()
+
+    status, loc = git([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'])
+    loc = subst(loc)
+    if status == 0 and b'\n' in loc:
+        gd, top = loc.split(b'\n', 1)
+    else:
+        status, loc = git([b'rev-parse', b'--absolute-git-dir'])
+        if status != 0:
+            m(b'nogit')
+            return
+        # No work tree (a bare repository, or inside .git): the script's top is where it runs.
+        gd, top = subst(loc), cwd
+
+    _, st_out = git([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'])
+    status_text = subst(st_out)
+    if status_text.startswith(b'# branch.oid '):
+        m(b'status')
+        out.append(status_text + b'\n')
+    else:
+        m(b'head')
+        out.append(git([b'rev-parse', b'-q', b'--verify', b'HEAD'])[1].kept())
+        m(b'branch')
+        out.append(git([b'symbolic-ref', b'-q', b'--short', b'HEAD'])[1].kept())
+
+    m(b'ops')
+    sandbox.acting_start()
+    try:
+        isfile, isdir = os.path.isfile, os.path.isdir
+        if isfile(gd + b'/MERGE_HEAD'):
+            out.append(b'merge\n')
+        if isdir(gd + b'/rebase-merge'):
+            out.append(b'rebase\n')
+        if isdir(gd + b'/rebase-apply'):
+            out.append(b'am\n' if isfile(gd + b'/rebase-apply/applying') else b'rebase\n')
+        if isfile(gd + b'/CHERRY_PICK_HEAD'):
+            out.append(b'cherry-pick\n')
+        if isfile(gd + b'/REVERT_HEAD'):
+            out.append(b'revert\n')
+        if isfile(gd + b'/BISECT_LOG'):
+            out.append(b'bisect\n')
+    finally:
+        sandbox.acting_end()
+
+    m(b'refs')
+    out.append(git([b'for-each-ref', b'--format=%(objectname) %(refname)'])[1].kept())
+
+    # The work tree as a tree object, in an object store of our own (as the script's cd "$top"; a top
+    # that cannot be entered leaves the script where it was).
+    where = top if _enterable(sandbox, top) else cwd
+    tree_env = dict(env)
+    tree_env.update({b'GIT_OBJECT_DIRECTORY': st + b'/objects', b'GIT_ALTERNATE_OBJECT_DIRECTORIES': gd + b'/objects',
+                     b'GIT_INDEX_FILE': st + b'/index'})
+    _copy_index(sandbox, gd + b'/index', st + b'/index')
+    git([b'add', b'-A', b'.'], where, 0, tree_env)
+    tree = subst(git([b'write-tree'], where, SECTION_BYTES, tree_env)[1])
+    m(b'tree')
+    out.append(tree + b'\n')
+    m(b'diff')
+    if tree:
+        if prev and prev != tree:
+            _, diff = git([b'diff', b'--no-color', b'--no-ext-diff', prev, tree], where, diff_bytes, tree_env)
+            out.append(b'%d\n' % diff.total + diff.kept())
+        else:
+            out.append(b'0\n')
+
+
+def _enterable(sandbox, path):
+    sandbox.acting_start()
+    try:
+        return os.path.isdir(path) and os.access(path, os.X_OK, effective_ids=True)
+    finally:
+        sandbox.acting_end()
+
+
+def _copy_index(sandbox, index, copy):
+    # if [ -f "$gd/index" ]; then cp "$gd/index" "$st/index"; else rm -f "$st/index"; fi
+    # as the sandbox's uid; the opens never wait (no FIFO holds the runner), and a failure is cp's or
+    # rm's: said on stderr, which the read discards, and the add below then works from what is there.
+    sandbox.acting_start()
+    try:
+        if not os.path.isfile(index):
+            try:
+                os.unlink(copy)
+            except OSError:
+                pass
+            return
+        try:
+            src = os.open(index, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            if not stat.S_ISREG(os.fstat(src).st_mode):
+                return
+            dst = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+            try:
+                while True:
+                    data = os.read(src, 1048576)
+                    if not data:
+                        break
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(dst, view):]
+            finally:
+                os.close(dst)
+        except OSError:
+            pass
+        finally:
+            os.close(src)
+    finally:
+        sandbox.acting_end()
