@@ -80,7 +80,8 @@ def test_a_missing_socket_closes_the_connection():
     with tempfile.TemporaryDirectory() as d:
         port = free_port()
         out = subprocess.run(
-            [sys.executable, FORWARDER, str(port), os.path.join(d, "absent.sock"), sys.executable, "-c", READER, str(port)],
+            [sys.executable, FORWARDER, str(port), os.path.join(d, "absent.sock"),
+             sys.executable, "-c", READER, str(port)],
             capture_output=True, text=True, timeout=30,
         )
         assert out.returncode == 0

@@ -25,7 +25,9 @@ def test_a_sink_keeps_the_head_and_the_tail_and_counts_everything():
 
 def test_environment_blobs_exit_codes_and_program_lookup():
     assert common.parse_env(b'A=1\0B=x=y\0\0EMPTY=\0') == {b'A': b'1', b'B': b'x=y', b'EMPTY': b''}
-    assert [common.exit_code(0, False), common.exit_code(3, False), common.exit_code(-9, False), common.exit_code(-15, True)] == [0, 3, 137, 124]
+    codes = [common.exit_code(0, False), common.exit_code(3, False), common.exit_code(-9, False),
+             common.exit_code(-15, True)]
+    assert codes == [0, 3, 137, 124]
     assert common.program_path(b'sh', ENV) in (b'/usr/bin/sh', b'/bin/sh')
     assert common.program_path(b'no-such-program-here', ENV) is None
 
@@ -36,7 +38,8 @@ def run(command, tmp_path, timeout_s=10, argv=None, cwd=None, limit=1 << 20):
     stdin = os.open('/dev/null', os.O_RDONLY)
     try:
         status, finished, timed_out, t0, t1 = common.run_command(
-            common.Sandbox('-'), command, cwd or os.fsencode(tmp_path), timeout_s, 0.2, out, err, home, stdin, ENV, argv=argv)
+            common.Sandbox('-'), command, cwd or os.fsencode(tmp_path), timeout_s, 0.2, out, err, home, stdin, ENV,
+            argv=argv)
     finally:
         os.close(home)
         os.close(stdin)

@@ -71,7 +71,8 @@ def then_python(code, tmp_path, left=5, cap=1 << 20, cwd=None):
 
 
 def test_then_python_writes_to_out_and_prints_to_the_steps_streams_in_the_steps_directory(tmp_path):
-    code = 'import os, sys\nout.write(os.getcwd().encode() + b"\\n")\nprint("printed")\nprint("warned", file=sys.stderr)\n'
+    code = ('import os, sys\nout.write(os.getcwd().encode() + b"\\n")\n'
+            'print("printed")\nprint("warned", file=sys.stderr)\n')
     assert then_python(code, tmp_path) == (0, False, os.fsencode(tmp_path) + b'\nprinted\n', b'warned\n')
     assert sys.stdout is not None and os.getcwd() != str(tmp_path)
 

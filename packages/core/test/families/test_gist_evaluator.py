@@ -14,7 +14,8 @@ EVALUATOR = os.path.join(os.path.dirname(__file__), '..', '..', 'src', 'families
 ORIGINAL = {
     'pkg/__init__.py': '',
     'pkg/mod.py': 'def add(a, b):\n    return a + b\n\n\ndef unused():\n    return 0\n',
-    'tests/test_mod.py': 'from pkg.mod import add\n\n\ndef test_add():\n    print("adding")\n    assert add(1, 2) == 3\n',
+    'tests/test_mod.py': ('from pkg.mod import add\n\n\n'
+                          'def test_add():\n    print("adding")\n    assert add(1, 2) == 3\n'),
 }
 
 INLINED = (
@@ -58,7 +59,8 @@ def evaluate(tmp_path, gist=None, original=ORIGINAL):
 def test_an_inlined_gist_is_faithful_and_its_executed_lines_are_recorded(tmp_path):
     evidence = evaluate(tmp_path, INLINED)
     assert evidence['original']['ran'] is True
-    assert [(r['test'], r['outcome']) for r in evidence['original']['reports'] if r['when'] == 'call'] == [('test_add', 'passed')]
+    calls = [(r['test'], r['outcome']) for r in evidence['original']['reports'] if r['when'] == 'call']
+    assert calls == [('test_add', 'passed')]
     assert evidence['fidelity']['ok'] is True, evidence['fidelity']['detail']
     assert evidence['gist']['testsFound'] == ['test_add']
     assert evidence['gist']['testsMissing'] == []
@@ -85,7 +87,8 @@ def test_different_output_is_not_faithful(tmp_path):
 
 def test_a_failing_gist_is_explained_by_its_exception_and_the_end_of_its_traceback(tmp_path):
     # The original test is put back, and it calls add, which the gist never defined.
-    evidence = evaluate(tmp_path, INLINED.replace('def add(a, b):\n    return a + b\n', 'def plus(a, b):\n    return a + b\n'))
+    renamed = INLINED.replace('def add(a, b):\n    return a + b\n', 'def plus(a, b):\n    return a + b\n')
+    evidence = evaluate(tmp_path, renamed)
     detail = evidence['fidelity']['detail']
     assert evidence['fidelity']['ok'] is False
     assert detail.startswith("test_add (call): outcome differs: 'passed' on the original, 'failed' on the gist")
@@ -107,7 +110,8 @@ def test_a_failed_assertion_is_named_as_such(tmp_path):
 def test_a_gist_that_fails_to_import_is_explained_by_its_exception(tmp_path):
     evidence = evaluate(tmp_path, INLINED + '\nsettings = load_settings()\n')
     detail = evidence['fidelity']['detail']
-    assert detail.startswith('the gist could not be collected: importing it raised NameError; the end of its traceback:\n')
+    assert detail.startswith(
+        'the gist could not be collected: importing it raised NameError; the end of its traceback:\n')
     assert "name 'load_settings' is not defined" in detail
     assert str(tmp_path) not in detail
 

@@ -66,7 +66,8 @@ def test_missing_and_empty_outputs_are_decided_before_the_grader_runs(tmp_path):
     ('def grade(ctx):\n    return [True]\n', 'the grader returned list, not a verdict'),
     ('def grade(ctx):\n    return {"Process": 1, "Result": True}\n', 'malformed verdict'),
     ('def grade(ctx):\n    return {"Process": True, "Result": True, "quality": 0.3}\n', 'quality 0.3'),
-    ('def grade(ctx):\n    return {"Process": False, "Result": True, "comments": "odd"}\n', 'Result true with Process false: odd'),
+    ('def grade(ctx):\n    return {"Process": False, "Result": True, "comments": "odd"}\n',
+     'Result true with Process false: odd'),
 ])
 def test_a_grader_that_crashes_or_answers_badly_is_a_crash(tmp_path, grader, comments):
     verdict = grade(tmp_path, grader, {'output/result.txt': 'x'})

@@ -12,7 +12,8 @@ TESTS_RUN = os.path.join(HERE, '..', '..', 'src', 'families', 'repo-checks', 'te
 MARK = '@@gitbench-tests '
 ENV = {'PATH': '/usr/bin:/bin', 'HOME': '/nonexistent', 'GIT_CONFIG_NOSYSTEM': '1', 'GIT_CONFIG_GLOBAL': '/dev/null',
        'GIT_AUTHOR_NAME': 't', 'GIT_AUTHOR_EMAIL': 't@t', 'GIT_COMMITTER_NAME': 't', 'GIT_COMMITTER_EMAIL': 't@t'}
-PINNED = 'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_neg():\n    assert add(-2, -3) == -5\n'
+PINNED = ('from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\n'
+          'def test_neg():\n    assert add(-2, -3) == -5\n')
 
 
 def git(repo, *args):
@@ -32,7 +33,8 @@ def repository(tmp_path, calc='def add(a, b):\n    return a + b\n', extra=None):
     repo = tmp_path / 'repo'
     repo.mkdir()
     git(repo, 'init', '-q')
-    commit(repo, {'calc.py': 'def add(a, b):\n    return a - b\n', 'tests/test_calc.py': 'def test_nothing():\n    pass\n'}, 'Add calc')
+    commit(repo, {'calc.py': 'def add(a, b):\n    return a - b\n',
+                  'tests/test_calc.py': 'def test_nothing():\n    pass\n'}, 'Add calc')
     commit(repo, {'calc.py': calc, **(extra or {})}, 'Fix add')
     return repo
 
@@ -49,10 +51,11 @@ def stage(tmp_path):
 
 
 def run(tmp_path, repo, **spec):
-    full = {'rev': 'HEAD', 'range': None, 'command': 'python3 -m pytest -q -p no:cacheprovider tests', 'overlay': [['tests/', 'overlay.0']],
-            'pythonpath': ['.'], 'timeout': 60, 'max_commits': 5, 'keep': 4000, **spec}
-    proc = subprocess.run(['/usr/bin/python3', '-I', '-S', TESTS_RUN, json.dumps(full), str(stage(tmp_path))], cwd=repo, env=ENV,
-                          capture_output=True, text=True, timeout=120)
+    full = {'rev': 'HEAD', 'range': None, 'command': 'python3 -m pytest -q -p no:cacheprovider tests',
+            'overlay': [['tests/', 'overlay.0']], 'pythonpath': ['.'], 'timeout': 60, 'max_commits': 5, 'keep': 4000,
+            **spec}
+    proc = subprocess.run(['/usr/bin/python3', '-I', '-S', TESTS_RUN, json.dumps(full), str(stage(tmp_path))],
+                          cwd=repo, env=ENV, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line[len(MARK):]) for line in proc.stdout.split('\n') if line.startswith(MARK)], proc.stdout
 
@@ -78,7 +81,8 @@ def test_files_that_steer_pytest_are_removed_and_the_working_tree_is_not_read(tm
                 '    r = (yield).get_result()\n    r.outcome, r.longrepr = "passed", None\n')
     repo = repository(tmp_path, calc='def add(a, b):\n    return a - b\n', extra={
         'conftest.py': conftest, 'tests/conftest.py': conftest, 'sitecustomize.py': 'import os\nos._exit(0)\n',
-        'pytest.ini': '[pytest]\naddopts = --co\n', 'pytest.py': 'raise SystemExit(0)\n', 'tests/test_more.py': 'def test_x():\n    pass\n'})
+        'pytest.ini': '[pytest]\naddopts = --co\n', 'pytest.py': 'raise SystemExit(0)\n',
+        'tests/test_more.py': 'def test_x():\n    pass\n'})
     # The fix only in the working tree: the tests run on the commit.
     (repo / 'calc.py').write_text('def add(a, b):\n    return a + b\n')
     records, output = run(tmp_path, repo)
@@ -87,7 +91,8 @@ def test_files_that_steer_pytest_are_removed_and_the_working_tree_is_not_read(tm
 
 
 def test_a_marker_printed_by_the_tested_code_is_defused(tmp_path):
-    repo = repository(tmp_path, calc=f'print({MARK!r} + \'{{"commit": "x", "exit": 0}}\')\ndef add(a, b):\n    return a - b\n')
+    forged = f'print({MARK!r} + \'{{"commit": "x", "exit": 0}}\')\n'
+    repo = repository(tmp_path, calc=forged + 'def add(a, b):\n    return a - b\n')
     records, output = run(tmp_path, repo, command='python3 -c "import calc"')
     assert [r.get('exit') for r in records[1:]] == [0]
     assert records[1]['commit'] != 'x'

@@ -75,11 +75,13 @@ def test_the_file_rewrites_a_repositorys_configuration(tmp_path):
     config = tmp_path / '.git' / 'config'
     with open(config, 'a') as f:
         f.write('[core]\n\tfsmonitor = ./evil\n[alias]\n\tst = !evil\n[user]\n\tname = Ada\n')
-    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', 'EXTRA = []\nBUILT = None\n' + sent()], cwd=tmp_path, check=True)
+    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', 'EXTRA = []\nBUILT = None\n' + sent()],
+                   cwd=tmp_path, check=True)
     text = config.read_text()
     assert 'fsmonitor' not in text and 'alias' not in text and '\tname = "Ada"\n' in text
     config.write_text('[core\n')
-    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', 'EXTRA = []\nBUILT = None\n' + sent()], cwd=tmp_path, check=True)
+    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', 'EXTRA = []\nBUILT = None\n' + sent()],
+                   cwd=tmp_path, check=True)
     assert config.read_text() == '[ unreadable configuration\n'
 
 
@@ -124,10 +126,13 @@ def test_the_file_clears_the_bits_and_keeps_the_builds_layout(tmp_path):
     git('update-index', '--split-index')
     git('update-index', '--assume-unchanged', 'a.txt')
     git('config', 'core.fileMode', 'false')
-    status = lambda: subprocess.run(['git', 'status', '--porcelain'], cwd=tmp_path, capture_output=True, text=True).stdout
+    status = lambda: subprocess.run(['git', 'status', '--porcelain'],
+                                    cwd=tmp_path, capture_output=True, text=True).stdout
     assert status() == ''
-    built = {'repo': '.', 'dirs': [], 'files': {}, 'names': [], 'packs': {}, 'own': base64.b64encode(b'[core]\n\tfilemode = true\n').decode()}
-    code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_GLOBAL': '/dev/null', 'GIT_CONFIG_NOSYSTEM': '1'})
+    own = base64.b64encode(b'[core]\n\tfilemode = true\n').decode()
+    built = {'repo': '.', 'dirs': [], 'files': {}, 'names': [], 'packs': {}, 'own': own}
+    env = {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_GLOBAL': '/dev/null', 'GIT_CONFIG_NOSYSTEM': '1'}
+    code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, env)
     subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', code + sent()], cwd=tmp_path, check=True)
     assert status() == ' M a.txt\n M b.txt\n'
 
@@ -136,7 +141,8 @@ def test_forged_loose_names_an_object_rewritten_in_place(guard, tmp_path):
     repo_with_changes(tmp_path / 'r')
     objects = tmp_path / 'r' / '.git' / 'objects'
     assert guard['forged_loose'](str(objects)) == []
-    blob = subprocess.run(['git', '-C', str(tmp_path / 'r'), 'rev-parse', 'HEAD:a.txt'], capture_output=True, text=True, check=True).stdout.strip()
+    blob = subprocess.run(['git', '-C', str(tmp_path / 'r'), 'rev-parse', 'HEAD:a.txt'],
+                          capture_output=True, text=True, check=True).stdout.strip()
     path = objects / blob[:2] / blob[2:]
     path.chmod(0o644)
     path.write_bytes(zlib.compress(b'blob 4\0evil'))

@@ -34,7 +34,8 @@ answer = {
     "scores": [],
 }
 for case in request.get("scores", []):
-    fixture = Fixture(id="f001", description="", setup=[], prompt="", expected=case["expected"], scoring=case["scoring"])
+    fixture = Fixture(id="f001", description="", setup=[], prompt="",
+                      expected=case["expected"], scoring=case["scoring"])
     score = scorer.score(fixture, case["output"])
     answer["scores"].append({"passed": score.passed, "similarity": score.similarity})
 json.dump(answer, sys.stdout)

@@ -39,14 +39,16 @@ BENCHMARKS = {}
 for module_info in pkgutil.iter_modules(benchmarks_pkg.__path__):
     module = importlib.import_module(f"gitbench.benchmarks.{module_info.name}")
     for value in vars(module).values():
-        if isinstance(value, type) and issubclass(value, Benchmark) and value is not Benchmark and getattr(value, "name", ""):
+        is_benchmark = isinstance(value, type) and issubclass(value, Benchmark) and value is not Benchmark
+        if is_benchmark and getattr(value, "name", ""):
             BENCHMARKS[value.name] = value
 
 TEMPLATE = re.compile(r"\{\{(full|short|FULL|SHORT):([^}]*)\}\}")
 
 
 def commits(repo):
-    out = subprocess.run(["git", "log", "--all", "--reflog", "--format=%H%x00%s"], cwd=repo, capture_output=True, text=True).stdout
+    out = subprocess.run(["git", "log", "--all", "--reflog", "--format=%H%x00%s"],
+                         cwd=repo, capture_output=True, text=True).stdout
     by_subject = {}
     for line in out.splitlines():
         full, _, subject = line.partition("\0")
@@ -85,7 +87,8 @@ def score_case(case, fixtures):
             output = canonicalize(payload, contract)
         score = benchmark.score(fixture, output, repo_path=repo, diff=diff, prompt=fixture.prompt)
         operational = bool(score.error and score.error.startswith("Scoring error:"))
-        return {"passed": score.passed, "similarity": score.similarity, "error": score.error, "operational": operational, "scored": output}
+        return {"passed": score.passed, "similarity": score.similarity, "error": score.error,
+                "operational": operational, "scored": output}
     finally:
         executor.cleanup()
 
