@@ -2,9 +2,10 @@ import { expect, test, type Locator } from '@playwright/test';
 import { LEGACY_MODEL, shot } from './support';
 
 /**
- * The charts (recharts SVG) in both schemes: ticks, axis labels and median labels readable on the chart's
- * card (WCAG 4.5:1), series and points standing out from it (3:1, as for any graphic), the grid fainter than
- * the text, and the tooltip on the card's own background. Colours are read as drawn (computed style, which an inline style wins), through a canvas.
+ * The charts (recharts SVG) in both schemes: ticks, axis labels and median labels readable on the chart's card (WCAG
+ * 4.5:1), series and points standing out from it (3:1, as for any graphic), the grid fainter than the text, and the
+ * tooltip on the card's own background. Colours are read as drawn (computed style, which an inline style wins), through
+ * a canvas.
  */
 async function colours(chart: Locator, selectors: Record<string, [string, 'fill' | 'stroke']>) {
   return chart.evaluate((root, sel) => {

@@ -87,7 +87,8 @@ test('drill down leaderboard → model → fixture → attempt and find the evid
   await expect(page.getByTestId('metric-cost')).toHaveText(
     cost === null
       ? '— unknown'
-      : `${cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(3)}`}${attempt.costEstimated ? ' (estimated)' : ''}`,
+      : (cost < 0.01 ? `$${cost.toPrecision(2)}` : `$${cost.toFixed(3)}`) +
+          (attempt.costEstimated ? ' (estimated)' : ''),
   );
   await shot(page, 'attempt');
 
@@ -159,7 +160,8 @@ test('compare two legacy targets: per-domain differences and an exact McNemar te
     `Exact McNemar test: p = ${e.pValue < 0.0001 ? e.pValue.toExponential(2) : e.pValue.toFixed(4)} (`,
   );
   await expect(page.getByTestId('mcnemar')).toContainText(
-    `A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; both failed ${e.bothFailed}`,
+    `A passed and B failed on ${e.b}; A failed and B passed on ${e.c}; ` +
+      `both passed ${e.bothPassed}; both failed ${e.bothFailed}`,
   );
   await expect(page.getByTestId('compare-domains')).toBeVisible();
   await shot(page, 'compare');

@@ -26,7 +26,8 @@ export async function figuresOf(modelIds: readonly string[]): Promise<DashboardS
     const ids = campaigns.rows.map((c) => c.id);
     const [targets, fixtures, attempts] = await Promise.all([
       client.query<{ campaignId: string; modelId: string; reasoningEffort: string | null; outputMode: string }>(
-        `SELECT "campaignId", "modelId", "reasoningEffort", "outputMode"::text AS "outputMode" FROM "CampaignTarget" WHERE "campaignId" = ANY($1)`,
+        `SELECT "campaignId", "modelId", "reasoningEffort", "outputMode"::text AS "outputMode" FROM "CampaignTarget"
+          WHERE "campaignId" = ANY($1)`,
         [ids],
       ),
       client.query<{ campaignId: string; domain: string; fixtureId: string; difficulty: string }>(
@@ -34,7 +35,8 @@ export async function figuresOf(modelIds: readonly string[]): Promise<DashboardS
         [ids],
       ),
       client.query(
-        `SELECT id, "campaignId", "modelId", "reasoningEffort" AS effort, "outputMode"::text AS "outputMode", domain, "fixtureId", difficulty, trial,
+        `SELECT id, "campaignId", "modelId", "reasoningEffort" AS effort, "outputMode"::text AS "outputMode", domain,
+          "fixtureId", difficulty, trial,
                 status::text AS status, "tryCount", "costUsd", "costEstimated", "totalTokens" AS tokens, "apiDurationMs"
            FROM "Attempt" WHERE "campaignId" = ANY($1)`,
         [ids],

@@ -13,30 +13,32 @@ async function runCampaign(page: Page, suite: string, domain: string, name: stri
   return campaignId;
 }
 
-test('a campaign over repository tasks from the form: ECR and TPR per target, the grader evidence on the attempt page', async ({
-  page,
-}) => {
-  test.setTimeout(540_000);
-  const id = await runCampaign(page, 'fixtures/repo-tasks', 'image', `e2e repo tasks ${Date.now()}`);
-  await page.goto(`/families/repo_task?campaign=${id}`);
-  const row = (model: string) => page.getByTestId('family-repo_task').getByRole('row').filter({ hasText: model });
-  await expect(row('oracle').getByTestId('tpr')).toContainText(/^100\.0%\s*(\d+)\/\1$/);
-  await expect(row('mock').getByTestId('ecr')).toContainText(/^0\.0%\s*0\/\d+$/);
-  await shot(page, 'families-run-repo-task-page');
+test(
+  'a campaign over repository tasks from the form: ECR and ' +
+    'TPR per target, the grader evidence on the attempt page',
+  async ({ page }) => {
+    test.setTimeout(540_000);
+    const id = await runCampaign(page, 'fixtures/repo-tasks', 'image', `e2e repo tasks ${Date.now()}`);
+    await page.goto(`/families/repo_task?campaign=${id}`);
+    const row = (model: string) => page.getByTestId('family-repo_task').getByRole('row').filter({ hasText: model });
+    await expect(row('oracle').getByTestId('tpr')).toContainText(/^100\.0%\s*(\d+)\/\1$/);
+    await expect(row('mock').getByTestId('ecr')).toContainText(/^0\.0%\s*0\/\d+$/);
+    await shot(page, 'families-run-repo-task-page');
 
-  await page.goto(`/campaigns/${id}`);
-  await page
-    .getByTestId('fixture-table')
-    .getByRole('link', { name: /^Trial 1.*: pass/ })
-    .first()
-    .click();
-  await expect(page.getByTestId('grader-verdict')).toContainText('Result true');
-  await expect(page.getByTestId('agent-outputs').getByRole('img')).toBeVisible();
-  await shot(page, 'families-run-repo-task-attempt');
-  await page
-    .getByTestId('repo-task-evidence')
-    .screenshot({ path: 'test-results/screens/families-run-repo-task-evidence.png' });
-});
+    await page.goto(`/campaigns/${id}`);
+    await page
+      .getByTestId('fixture-table')
+      .getByRole('link', { name: /^Trial 1.*: pass/ })
+      .first()
+      .click();
+    await expect(page.getByTestId('grader-verdict')).toContainText('Result true');
+    await expect(page.getByTestId('agent-outputs').getByRole('img')).toBeVisible();
+    await shot(page, 'families-run-repo-task-attempt');
+    await page
+      .getByTestId('repo-task-evidence')
+      .screenshot({ path: 'test-results/screens/families-run-repo-task-evidence.png' });
+  },
+);
 
 test('a campaign over gists from the form: fidelity and line rates, the gist line view on the attempt page', async ({
   page,

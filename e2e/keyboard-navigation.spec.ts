@@ -22,80 +22,84 @@ test.beforeAll(() => {
   attempt = seeded.attempts.find((a) => a.steps > 22)!;
 });
 
-test("j and k walk a trajectory's steps across its pages, Enter opens the step, and typing in its search moves nothing", async ({
-  page,
-}) => {
-  await page.goto(`/attempts/${attempt.id}?step=18`);
-  const viewer = page.getByTestId('trajectory-viewer');
-  await expect(viewer).toHaveAttribute('data-ready', 'true');
-  await expect(viewer.getByTestId('keys-hint')).toContainText('next / previous step');
-  const step = (index: number) => viewer.locator(`[data-testid="step"][data-step="${index}"]`);
-  await expect(step(18)).toHaveClass(/ring-2/);
+test(
+  "j and k walk a trajectory's steps across its pages, Enter " +
+    'opens the step, and typing in its search moves nothing',
+  async ({ page }) => {
+    await page.goto(`/attempts/${attempt.id}?step=18`);
+    const viewer = page.getByTestId('trajectory-viewer');
+    await expect(viewer).toHaveAttribute('data-ready', 'true');
+    await expect(viewer.getByTestId('keys-hint')).toContainText('next / previous step');
+    const step = (index: number) => viewer.locator(`[data-testid="step"][data-step="${index}"]`);
+    await expect(step(18)).toHaveClass(/ring-2/);
 
-  await page.keyboard.press('j');
-  await expect(page).toHaveURL(/[?&]step=19\b/);
-  await expect(step(19)).toHaveClass(/ring-2/);
-  await expect(step(18)).not.toHaveClass(/ring-2/);
-  // Past the page's last step: the next page comes, with the step on it.
-  await page.keyboard.press('j');
-  await expect(page).toHaveURL(/[?&]step=20\b/);
-  await expect(viewer.getByTestId('step-page')).toContainText('Steps 21–');
-  await expect(step(20)).toHaveClass(/ring-2/);
-  await page.keyboard.press('k');
-  await expect(page).toHaveURL(/[?&]step=19\b/);
-  await expect(step(19)).toHaveClass(/ring-2/);
+    await page.keyboard.press('j');
+    await expect(page).toHaveURL(/[?&]step=19\b/);
+    await expect(step(19)).toHaveClass(/ring-2/);
+    await expect(step(18)).not.toHaveClass(/ring-2/);
+    // Past the page's last step: the next page comes, with the step on it.
+    await page.keyboard.press('j');
+    await expect(page).toHaveURL(/[?&]step=20\b/);
+    await expect(viewer.getByTestId('step-page')).toContainText('Steps 21–');
+    await expect(step(20)).toHaveClass(/ring-2/);
+    await page.keyboard.press('k');
+    await expect(page).toHaveURL(/[?&]step=19\b/);
+    await expect(step(19)).toHaveClass(/ring-2/);
 
-  await page.keyboard.press('Enter');
-  await expect(step(19)).toBeFocused();
-  for (const details of await step(19).locator('details').all()) await expect(details).toHaveAttribute('open', '');
-  await shot(page, 'keyboard-trajectory');
+    await page.keyboard.press('Enter');
+    await expect(step(19)).toBeFocused();
+    for (const details of await step(19).locator('details').all()) await expect(details).toHaveAttribute('open', '');
+    await shot(page, 'keyboard-trajectory');
 
-  const search = viewer.getByLabel('Search the trajectory');
-  await search.click();
-  await page.keyboard.type('jk');
-  await expect(search).toHaveValue('jk');
-  await expect(page).toHaveURL(/[?&]step=19\b/);
-});
+    const search = viewer.getByLabel('Search the trajectory');
+    await search.click();
+    await page.keyboard.type('jk');
+    await expect(search).toHaveValue('jk');
+    await expect(page).toHaveURL(/[?&]step=19\b/);
+  },
+);
 
-test("j and k select a long table's rows, Enter follows the selected row's link, and the table's search box keeps its keys", async ({
-  page,
-  baseURL,
-}) => {
-  const api = await request.newContext({ baseURL, storageState: authStatePath('viewer') });
-  const { campaigns } = (await (await api.get('/api/campaigns?limit=200')).json()) as {
-    campaigns: { id: string; name: string; legacy: boolean }[];
-  };
-  const legacy =
-    campaigns.find((c) => c.legacy && c.name.includes(LEGACY_MODEL.split('/')[1]!)) ?? campaigns.find((c) => c.legacy)!;
-  await page.goto(`/campaigns/${legacy.id}`);
-  const table = page.getByTestId('fixture-table');
-  const rows = table.locator('tbody tr');
-  expect(await rows.count()).toBeGreaterThanOrEqual(10);
-  await expect(page.getByTestId('keys-hint').first()).toContainText('next / previous row');
+test(
+  "j and k select a long table's rows, Enter follows the " +
+    "selected row's link, and the table's search box keeps its keys",
+  async ({ page, baseURL }) => {
+    const api = await request.newContext({ baseURL, storageState: authStatePath('viewer') });
+    const { campaigns } = (await (await api.get('/api/campaigns?limit=200')).json()) as {
+      campaigns: { id: string; name: string; legacy: boolean }[];
+    };
+    const legacy =
+      campaigns.find((c) => c.legacy && c.name.includes(LEGACY_MODEL.split('/')[1]!)) ??
+      campaigns.find((c) => c.legacy)!;
+    await page.goto(`/campaigns/${legacy.id}`);
+    const table = page.getByTestId('fixture-table');
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBeGreaterThanOrEqual(10);
+    await expect(page.getByTestId('keys-hint').first()).toContainText('next / previous row');
 
-  await page.keyboard.press('j');
-  await expect(rows.nth(0)).toHaveAttribute('data-selected', 'true');
-  await page.keyboard.press('j');
-  await page.keyboard.press('j');
-  await expect(rows.nth(2)).toHaveAttribute('data-selected', 'true');
-  await page.keyboard.press('k');
-  await expect(rows.nth(1)).toHaveAttribute('data-selected', 'true');
-  await expect(table.locator('tr[data-selected]')).toHaveCount(1);
-  await shot(page, 'keyboard-table');
+    await page.keyboard.press('j');
+    await expect(rows.nth(0)).toHaveAttribute('data-selected', 'true');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(rows.nth(2)).toHaveAttribute('data-selected', 'true');
+    await page.keyboard.press('k');
+    await expect(rows.nth(1)).toHaveAttribute('data-selected', 'true');
+    await expect(table.locator('tr[data-selected]')).toHaveCount(1);
+    await shot(page, 'keyboard-table');
 
-  // Typing j into the search box is a search for "j", not a move.
-  const search = page.getByLabel('Search fixtures on this page');
-  await search.click();
-  await page.keyboard.type('j');
-  await expect(search).toHaveValue('j');
-  await search.fill('');
-  await expect(rows.nth(1)).toHaveAttribute('data-selected', 'true');
+    // Typing j into the search box is a search for "j", not a move.
+    const search = page.getByLabel('Search fixtures on this page');
+    await search.click();
+    await page.keyboard.type('j');
+    await expect(search).toHaveValue('j');
+    await search.fill('');
+    await expect(rows.nth(1)).toHaveAttribute('data-selected', 'true');
 
-  // Focus back on the page: Enter follows the selected row's first link.
-  await page.getByRole('heading', { level: 1 }).click();
-  const href = await rows.nth(1).locator('a[href]').first().getAttribute('href');
-  expect(href).toBeTruthy();
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`${href!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-  await api.dispose();
-});
+    // Focus back on the page: Enter follows the selected row's first link.
+    await page.getByRole('heading', { level: 1 }).click();
+    const href = await rows.nth(1).locator('a[href]').first().getAttribute('href');
+    expect(href).toBeTruthy();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`${href!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    await api.dispose();
+  },
+);

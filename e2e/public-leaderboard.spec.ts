@@ -103,25 +103,26 @@ test('the spec finds the pages and routes it guards', () => {
 });
 
 for (const setting of ['off', 'on'] as const) {
-  test(`public leaderboard ${setting}: anonymous callers get 401 from every API route, published campaign or not`, async ({
-    baseURL,
-  }) => {
-    const api = await as(null, setting === 'on' ? PUBLIC_URL : baseURL!);
-    for (const ids of [seeded.published, seeded.unpublished]) {
-      for (const r of routes.filter((x) => !ALWAYS_PUBLIC_ROUTES.includes(x.pattern))) {
-        for (const method of r.methods) {
-          const url = urlWith(r.pattern, ids);
-          const res = await api.fetch(url, {
-            method,
-            headers: { 'content-type': 'application/json', origin: baseURL! },
-            data: method === 'GET' ? undefined : '{}',
-          });
-          expect(res.status(), `${method} ${url}`).toBe(401);
+  test(
+    `public leaderboard ${setting}: anonymous callers get 401 from ` + `every API route, published campaign or not`,
+    async ({ baseURL }) => {
+      const api = await as(null, setting === 'on' ? PUBLIC_URL : baseURL!);
+      for (const ids of [seeded.published, seeded.unpublished]) {
+        for (const r of routes.filter((x) => !ALWAYS_PUBLIC_ROUTES.includes(x.pattern))) {
+          for (const method of r.methods) {
+            const url = urlWith(r.pattern, ids);
+            const res = await api.fetch(url, {
+              method,
+              headers: { 'content-type': 'application/json', origin: baseURL! },
+              data: method === 'GET' ? undefined : '{}',
+            });
+            expect(res.status(), `${method} ${url}`).toBe(401);
+          }
         }
       }
-    }
-    await api.dispose();
-  });
+      await api.dispose();
+    },
+  );
 
   test(`public leaderboard ${setting}: which pages anonymous visitors may read`, async ({ baseURL }) => {
     const web = await as(null, setting === 'on' ? PUBLIC_URL : baseURL!);
@@ -151,38 +152,40 @@ for (const setting of ['off', 'on'] as const) {
 test.describe('an anonymous visitor of the public leaderboard', () => {
   test.use(anonymous);
 
-  test('reads the published campaign on the leaderboard and its aggregates, never the unpublished one, and is offered sign-in for the rest', async ({
-    page,
-  }) => {
-    await page.goto(`${PUBLIC_URL}/?suite=public-suite`);
-    const board = page.getByTestId('leaderboard');
-    await expect(board.getByRole('row').filter({ hasText: 'public/open' })).toHaveCount(1);
-    await expect(page.getByText('public/hidden')).toHaveCount(0);
-    await expect(page.getByTestId('public-note')).toContainText('Published campaigns only');
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Leaderboard', 'Methodology']);
-    await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
-    await expect(page.getByText(/Export .*CSV/)).toHaveCount(0);
-    await shot(page, 'public-leaderboard');
+  test(
+    'reads the published campaign on the leaderboard and its aggregates, ' +
+      'never the unpublished one, and is offered sign-in for the rest',
+    async ({ page }) => {
+      await page.goto(`${PUBLIC_URL}/?suite=public-suite`);
+      const board = page.getByTestId('leaderboard');
+      await expect(board.getByRole('row').filter({ hasText: 'public/open' })).toHaveCount(1);
+      await expect(page.getByText('public/hidden')).toHaveCount(0);
+      await expect(page.getByTestId('public-note')).toContainText('Published campaigns only');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect(nav.getByRole('link')).toHaveText(['Leaderboard', 'Methodology']);
+      await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+      await expect(page.getByText(/Export .*CSV/)).toHaveCount(0);
+      await shot(page, 'public-leaderboard');
 
-    // Asking for the unpublished campaign by id shows nothing of it.
-    await page.goto(`${PUBLIC_URL}/?campaign=${seeded.unpublished.id}`);
-    await expect(page.getByText('public/hidden')).toHaveCount(0);
-    await expect(page.getByText('public unpublished')).toHaveCount(0);
+      // Asking for the unpublished campaign by id shows nothing of it.
+      await page.goto(`${PUBLIC_URL}/?campaign=${seeded.unpublished.id}`);
+      await expect(page.getByText('public/hidden')).toHaveCount(0);
+      await expect(page.getByText('public unpublished')).toHaveCount(0);
 
-    await page.goto(`${PUBLIC_URL}/campaigns/${seeded.published.id}`);
-    await expect(page.getByRole('heading', { name: 'public published' })).toBeVisible();
-    await expect(page.getByTestId('per-model').getByRole('row').filter({ hasText: 'public/open' })).toHaveCount(1);
-    await expect(page.getByTestId('per-model').getByRole('link')).toHaveCount(0);
-    await expect(page.getByTestId('review-panel')).toHaveCount(0);
-    await expect(page.getByRole('heading', { name: /^Fixtures/ })).toHaveCount(0);
-    await expect(page.getByText('By seed')).toHaveCount(0);
-    await expect(page.getByTestId('public-note')).toContainText('Sign in for its fixtures and attempts');
-    await shot(page, 'public-campaign');
+      await page.goto(`${PUBLIC_URL}/campaigns/${seeded.published.id}`);
+      await expect(page.getByRole('heading', { name: 'public published' })).toBeVisible();
+      await expect(page.getByTestId('per-model').getByRole('row').filter({ hasText: 'public/open' })).toHaveCount(1);
+      await expect(page.getByTestId('per-model').getByRole('link')).toHaveCount(0);
+      await expect(page.getByTestId('review-panel')).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: /^Fixtures/ })).toHaveCount(0);
+      await expect(page.getByText('By seed')).toHaveCount(0);
+      await expect(page.getByTestId('public-note')).toContainText('Sign in for its fixtures and attempts');
+      await shot(page, 'public-campaign');
 
-    await page.goto(`${PUBLIC_URL}/methodology`);
-    await expect(page.getByRole('heading', { name: 'How GitBench counts' })).toBeVisible();
-  });
+      await page.goto(`${PUBLIC_URL}/methodology`);
+      await expect(page.getByRole('heading', { name: 'How GitBench counts' })).toBeVisible();
+    },
+  );
 });
 
 test.describe('a signed-in viewer of the public leaderboard', () => {

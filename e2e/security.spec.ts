@@ -79,57 +79,62 @@ test('an oversized body gets 413 and an oversized campaign a 400 that names the 
   expect((await api.get('/api/health')).status()).toBe(200);
 });
 
-test('a campaign naming a replay source that cannot be replayed gets a 400 naming the model field, the source and why, and nothing is created', async ({
-  baseURL,
-}) => {
-  const api = await as('member', baseURL!);
-  const headers = { ...json, origin: baseURL! };
-  // An upstream text-mode result file: GITBENCH_REPLAY_DIRS holds the upstream results (playwright.config.ts).
-  const recorded = readdirSync(path.join(UPSTREAM, 'results')).find((f) => f.includes('_text_'))!;
-  const campaign = (model: string, outputModes = ['text']) => ({
-    name: `e2e replay check ${Date.now()}`,
-    models: ['oracle', model],
-    outputModes,
-    trials: 1,
-    fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
-  });
-  const count = async () =>
-    ((await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: unknown[] }).campaigns.length;
-  const before = await count();
-  const refusals: [string, string[], string][] = [
-    [
-      'replay:gitbench-e2e-absent.json',
-      ['text'],
-      "models[1]: Replay source 'gitbench-e2e-absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
-    ],
-    [
-      'replay:/etc/passwd',
-      ['text'],
-      "models[1]: Replay source '/etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).",
-    ],
-    [
-      'replay:../../../etc/passwd',
-      ['text'],
-      "models[1]: Replay source '../../../etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).",
-    ],
-    [
-      `replay:${recorded}`,
-      ['agent'],
-      `models[1]: 'replay:${recorded}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`,
-    ],
-  ];
-  for (const [model, outputModes, message] of refusals) {
-    for (const url of ['/api/campaigns/estimate', '/api/campaigns']) {
-      const res = await api.post(url, { headers, data: campaign(model, outputModes) });
-      expect(res.status(), `${url} ${model}`).toBe(400);
-      expect(await res.json(), `${url} ${model}`).toEqual({ formErrors: [], fieldErrors: { 'models.1': [message] } });
+test(
+  'a campaign naming a replay source that cannot be replayed gets a 400 ' +
+    'naming the model field, the source and why, and nothing is created',
+  async ({ baseURL }) => {
+    const api = await as('member', baseURL!);
+    const headers = { ...json, origin: baseURL! };
+    // An upstream text-mode result file: GITBENCH_REPLAY_DIRS holds the upstream results (playwright.config.ts).
+    const recorded = readdirSync(path.join(UPSTREAM, 'results')).find((f) => f.includes('_text_'))!;
+    const campaign = (model: string, outputModes = ['text']) => ({
+      name: `e2e replay check ${Date.now()}`,
+      models: ['oracle', model],
+      outputModes,
+      trials: 1,
+      fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
+    });
+    const count = async () =>
+      ((await (await api.get('/api/campaigns?limit=200')).json()) as { campaigns: unknown[] }).campaigns.length;
+    const before = await count();
+    const refusals: [string, string[], string][] = [
+      [
+        'replay:gitbench-e2e-absent.json',
+        ['text'],
+        "models[1]: Replay source 'gitbench-e2e-absent.json' does not " +
+          'exist in the configured replay directories (GITBENCH_REPLAY_DIRS).',
+      ],
+      [
+        'replay:/etc/passwd',
+        ['text'],
+        "models[1]: Replay source '/etc/passwd' lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).",
+      ],
+      [
+        'replay:../../../etc/passwd',
+        ['text'],
+        "models[1]: Replay source '../../../etc/passwd' lies outside " +
+          'the configured replay directories (GITBENCH_REPLAY_DIRS).',
+      ],
+      [
+        `replay:${recorded}`,
+        ['agent'],
+        `models[1]: 'replay:${recorded}' holds no ATIF trajectory, which the agent ` +
+          `output mode replays (a result file replays text and json_schema answers).`,
+      ],
+    ];
+    for (const [model, outputModes, message] of refusals) {
+      for (const url of ['/api/campaigns/estimate', '/api/campaigns']) {
+        const res = await api.post(url, { headers, data: campaign(model, outputModes) });
+        expect(res.status(), `${url} ${model}`).toBe(400);
+        expect(await res.json(), `${url} ${model}`).toEqual({ formErrors: [], fieldErrors: { 'models.1': [message] } });
+      }
     }
-  }
-  expect(await count()).toBe(before);
-  // The same recording in text mode is accepted (estimated only: nothing is run).
-  const valid = await api.post('/api/campaigns/estimate', { headers, data: campaign(`replay:${recorded}`) });
-  expect(valid.status()).toBe(200);
-});
+    expect(await count()).toBe(before);
+    // The same recording in text mode is accepted (estimated only: nothing is run).
+    const valid = await api.post('/api/campaigns/estimate', { headers, data: campaign(`replay:${recorded}`) });
+    expect(valid.status()).toBe(200);
+  },
+);
 
 /** Bodies a careless or hostile client sends: any JSON, broken JSON, wrong types, deep nesting, odd text. */
 const bodies = fc.oneof(
@@ -198,74 +203,75 @@ test('fuzz: random and malformed bodies to every route, as every role, never get
 });
 
 test.describe('review, then publish', () => {
-  test('a viewer is refused the launch form, a member launches, reviews and publishes, and only then does the viewer see raw outputs', async ({
-    browser,
-    baseURL,
-  }) => {
-    test.setTimeout(240_000);
-    const viewer = await browser.newContext(signedInAs('viewer'));
-    const vpage = await viewer.newPage();
-    const refused = await vpage.goto('/campaigns/new');
-    expect(refused?.status()).toBe(403);
+  test(
+    'a viewer is refused the launch form, a member launches, reviews ' +
+      'and publishes, and only then does the viewer see raw outputs',
+    async ({ browser, baseURL }) => {
+      test.setTimeout(240_000);
+      const viewer = await browser.newContext(signedInAs('viewer'));
+      const vpage = await viewer.newPage();
+      const refused = await vpage.goto('/campaigns/new');
+      expect(refused?.status()).toBe(403);
 
-    const member = await browser.newContext(signedInAs('member'));
-    const page = await member.newPage();
-    const api = await as('member', baseURL!);
-    const created = await api.post('/api/campaigns', {
-      headers: { ...json, origin: baseURL! },
-      data: {
-        name: `e2e review ${Date.now()}`,
-        models: ['oracle'],
-        trials: 1,
-        fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
-      },
-    });
-    expect(created.status()).toBe(201);
-    const { campaignId } = (await created.json()) as { campaignId: string };
-    await page.goto(`/campaigns/${campaignId}`);
-    await expect(page.getByTestId('campaign-status')).toHaveText('completed', { timeout: 180_000 });
-    await page.reload();
-    // No reviewer is configured in this deployment: the panel says so, never "ok".
-    await expect(page.getByTestId('completeness')).toContainText('Safety review: not configured');
-    await expect(page.getByTestId('publication')).toContainText('Not published');
+      const member = await browser.newContext(signedInAs('member'));
+      const page = await member.newPage();
+      const api = await as('member', baseURL!);
+      const created = await api.post('/api/campaigns', {
+        headers: { ...json, origin: baseURL! },
+        data: {
+          name: `e2e review ${Date.now()}`,
+          models: ['oracle'],
+          trials: 1,
+          fixtures: { suiteDir: 'fixtures', ids: ['blame_forensics/f001'] },
+        },
+      });
+      expect(created.status()).toBe(201);
+      const { campaignId } = (await created.json()) as { campaignId: string };
+      await page.goto(`/campaigns/${campaignId}`);
+      await expect(page.getByTestId('campaign-status')).toHaveText('completed', { timeout: 180_000 });
+      await page.reload();
+      // No reviewer is configured in this deployment: the panel says so, never "ok".
+      await expect(page.getByTestId('completeness')).toContainText('Safety review: not configured');
+      await expect(page.getByTestId('publication')).toContainText('Not published');
 
-    const attempts = (await (await api.get(`/api/campaigns/${campaignId}/attempts`)).json()) as {
-      attempts: { id: string }[];
-    };
-    const attemptId = attempts.attempts[0]!.id;
-    await vpage.goto(`/attempts/${attemptId}`);
-    await expect(vpage.getByTestId('raw-hidden')).toBeVisible();
-    await expect(vpage.locator('pre[aria-label="model output"]')).toHaveCount(0);
+      const attempts = (await (await api.get(`/api/campaigns/${campaignId}/attempts`)).json()) as {
+        attempts: { id: string }[];
+      };
+      const attemptId = attempts.attempts[0]!.id;
+      await vpage.goto(`/attempts/${attemptId}`);
+      await expect(vpage.getByTestId('raw-hidden')).toBeVisible();
+      await expect(vpage.locator('pre[aria-label="model output"]')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Approve outputs' }).click();
-    await expect(page.getByTestId('safety-review')).toContainText('approved');
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await expect(page.getByTestId('publication')).toContainText('Published');
-    await shot(page, 'campaign-published');
+      await page.getByRole('button', { name: 'Approve outputs' }).click();
+      await expect(page.getByTestId('safety-review')).toContainText('approved');
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await expect(page.getByTestId('publication')).toContainText('Published');
+      await shot(page, 'campaign-published');
 
-    await vpage.reload();
-    await expect(vpage.getByTestId('raw-hidden')).toHaveCount(0);
-    await expect(vpage.locator('pre[aria-label="model output"]')).toBeVisible();
-    // A viewer cannot publish or decide the review.
-    const vapi = await as('viewer', baseURL!);
-    expect(
-      (
-        await vapi.post(`/api/campaigns/${campaignId}/publish`, {
-          headers: { ...json, origin: baseURL! },
-          data: { publish: false },
-        })
-      ).status(),
-    ).toBe(403);
+      await vpage.reload();
+      await expect(vpage.getByTestId('raw-hidden')).toHaveCount(0);
+      await expect(vpage.locator('pre[aria-label="model output"]')).toBeVisible();
+      // A viewer cannot publish or decide the review.
+      const vapi = await as('viewer', baseURL!);
+      expect(
+        (
+          await vapi.post(`/api/campaigns/${campaignId}/publish`, {
+            headers: { ...json, origin: baseURL! },
+            data: { publish: false },
+          })
+        ).status(),
+      ).toBe(403);
 
-    const audit = (await (await (await as('admin', baseURL!)).get('/api/audit')).json()) as {
-      events: { action: string; targetId: string | null }[];
-    };
-    expect(audit.events.filter((e) => e.targetId === campaignId).map((e) => e.action)).toEqual(
-      expect.arrayContaining(['campaign.create', 'campaign.review', 'campaign.publish']),
-    );
-    await viewer.close();
-    await member.close();
-  });
+      const audit = (await (await (await as('admin', baseURL!)).get('/api/audit')).json()) as {
+        events: { action: string; targetId: string | null }[];
+      };
+      expect(audit.events.filter((e) => e.targetId === campaignId).map((e) => e.action)).toEqual(
+        expect.arrayContaining(['campaign.create', 'campaign.review', 'campaign.publish']),
+      );
+      await viewer.close();
+      await member.close();
+    },
+  );
 });
 
 test('every answer carries the security headers', async ({ baseURL }) => {
@@ -341,47 +347,55 @@ async function freePort(): Promise<number> {
   });
 }
 
-test('the built app refuses to start when published beyond loopback without its public URL, or with a default database password', async () => {
-  const cases: [Record<string, string>, RegExp][] = [
-    [
-      { GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: '' },
-      /refusing to start: .*GITBENCH_BIND=0\.0\.0\.0 .*set GITBENCH_PUBLIC_URL/,
-    ],
-    [
-      {
-        GITBENCH_BIND: '0.0.0.0',
-        GITBENCH_PUBLIC_URL: 'https://gitbench.example.com',
-        DATABASE_URL: 'postgresql://gitbench:gitbench@127.0.0.1:5432/gitbench',
-      },
-      /refusing to start: .*DATABASE_URL has a default password/,
-    ],
-  ];
-  for (const [env, reason] of cases) {
-    const port = await freePort();
-    const server = spawn('npm', ['run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'], {
-      cwd: path.resolve(import.meta.dirname, '..'),
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    server.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    server.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    // Whichever comes first: the process ends, or it answers a request (then it did start, and serves).
-    let answered: number | null = null;
-    let done = false;
-    void exited.then(() => (done = true));
-    while (!done && answered === null) {
-      answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        (r) => r.status,
-        () => null,
+test(
+  'the built app refuses to start when published beyond loopback ' +
+    'without its public URL, or with a default database password',
+  async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [
+        { GITBENCH_BIND: '0.0.0.0', GITBENCH_PUBLIC_URL: '' },
+        /refusing to start: .*GITBENCH_BIND=0\.0\.0\.0 .*set GITBENCH_PUBLIC_URL/,
+      ],
+      [
+        {
+          GITBENCH_BIND: '0.0.0.0',
+          GITBENCH_PUBLIC_URL: 'https://gitbench.example.com',
+          DATABASE_URL: 'postgresql://gitbench:gitbench@127.0.0.1:5432/gitbench',
+        },
+        /refusing to start: .*DATABASE_URL has a default password/,
+      ],
+    ];
+    for (const [env, reason] of cases) {
+      const port = await freePort();
+      const server = spawn(
+        'npm',
+        ['run', 'start', '-w', '@gitbench/web', '--', '-p', String(port), '-H', '127.0.0.1'],
+        {
+          cwd: path.resolve(import.meta.dirname, '..'),
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        },
       );
-      if (answered === null) await new Promise((r) => setTimeout(r, 200));
+      let output = '';
+      server.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      server.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+      // Whichever comes first: the process ends, or it answers a request (then it did start, and serves).
+      let answered: number | null = null;
+      let done = false;
+      void exited.then(() => (done = true));
+      while (!done && answered === null) {
+        answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.status,
+          () => null,
+        );
+        if (answered === null) await new Promise((r) => setTimeout(r, 200));
+      }
+      if (!done) process.kill(-server.pid!, 'SIGKILL');
+      expect(answered, `it served (${answered}):\n${output.slice(-1500)}`).toBeNull();
+      expect(await exited).toBe(1);
+      expect(output).toMatch(reason);
     }
-    if (!done) process.kill(-server.pid!, 'SIGKILL');
-    expect(answered, `it served (${answered}):\n${output.slice(-1500)}`).toBeNull();
-    expect(await exited).toBe(1);
-    expect(output).toMatch(reason);
-  }
-});
+  },
+);

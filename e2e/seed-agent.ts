@@ -60,7 +60,10 @@ async function newCampaign(
   return db.campaign.findUniqueOrThrow({ where: { id: campaignId }, include: { targets: true, fixtures: true } });
 }
 
-/** A finished agent try's evidence: scored on the repository, the steps in its trajectory, no transcript and no sandbox of the answer's own. */
+/**
+ * A finished agent try's evidence: scored on the repository, the steps in its trajectory, no transcript and no sandbox
+ * of the answer's own.
+ */
 function agentTryEvidence(exitStatus: AgentExitStatus, steps: number): GitbenchEvidence {
   return {
     version: ATTEMPT_EVIDENCE_VERSION,
@@ -88,7 +91,8 @@ function agentTryEvidence(exitStatus: AgentExitStatus, steps: number): GitbenchE
 }
 
 async function seedCampaign(db: Db, mode: 'text' | 'agent') {
-  const name = `Seeded ${mode === 'agent' ? 'agent-mode ' : ''}agent campaign ${new Date().toISOString().slice(11, 19)}`;
+  const name =
+    `Seeded ${mode === 'agent' ? 'agent-mode ' : ''}agent ` + `campaign ${new Date().toISOString().slice(11, 19)}`;
   const c = await newCampaign(
     db,
     name,

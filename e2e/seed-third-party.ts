@@ -39,7 +39,8 @@ function state(head: string, over: Partial<RepoStepState> = {}): RepoStepState {
 const BEFORE = '1111111111111111111111111111111111111111';
 const AFTER = '2222222222222222222222222222222222222222';
 const CONFLICT_DIFF =
-  'diff --cc a.txt\n--- a/a.txt\n+++ b/a.txt\n@@@ -1,1 -1,1 +1,5 @@@\n++<<<<<<< HEAD\n +main\n++=======\n+ feature\n++>>>>>>> feature\n';
+  'diff --cc a.txt\n--- a/a.txt\n+++ b/a.txt\n@@@ -1,1 -1,1 +1,5 ' +
+  '@@@\n++<<<<<<< HEAD\n +main\n++=======\n+ feature\n++>>>>>>> feature\n';
 const RESOLVED_DIFF = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n main\n+feature\n';
 
 /** Bash tool_use blocks, as the oracle answers Claude Code through its own shell tool. */
@@ -93,7 +94,8 @@ const CALLS: GatewayCallRecord[] = [
         callId: 'call_gboracle_1_a',
         name: 'Bash',
         content:
-          'Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\nAutomatic merge failed; fix conflicts and then commit the result.\nExit code 1',
+          'Auto-merging a.txt\nCONFLICT (content): Merge conflict in a.txt\nAutomatic ' +
+          'merge failed; fix conflicts and then commit the result.\nExit code 1',
         isError: true,
       },
     ],

@@ -72,7 +72,8 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 /** A small repository with some history in the session's workdir, so `git status` has something to read. */
 async function seedRepository(session: Sandbox): Promise<void> {
   const r = await session.exec(
-    'git init -q -b main repo && cd repo && for i in $(seq 1 40); do echo "line $i" > "f$i.txt"; done && git add . && ' +
+    'git init -q -b main repo && cd repo && for i in $(seq 1 ' +
+      '40); do echo "line $i" > "f$i.txt"; done && git add . && ' +
       'git -c user.name=b -c user.email=b@b commit -qm base && echo change >> f1.txt',
   );
   if (r.exitCode !== 0) throw new Error(`seeding the bench repository failed: ${r.stderr}`);
@@ -143,16 +144,21 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
         `  session call, wall                 p50 ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`,
       );
       console.log(
-        `  session call, overhead             p50 ${ms(percentile(overhead, 50))}   p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`,
+        `  session call, overhead             p50 ${ms(percentile(overhead, 50))}   ` +
+          `p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ` +
+          `ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`,
       );
       console.log(
-        `  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`,
+        `  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   ` +
+          `p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`,
       );
       console.log(
-        `  docker exec (Engine API), wall     p50 ${ms(percentile(api, 50))}   p95 ${ms(percentile(api, 95))}   (${cliRuns} runs)`,
+        `  docker exec (Engine API), wall     p50 ${ms(percentile(api, 50))}   ` +
+          `p95 ${ms(percentile(api, 95))}   (${cliRuns} runs)`,
       );
       console.log(
-        `  ratio docker exec / session call   CLI p50 ${(percentile(cli, 50) / percentile(wall, 50)).toFixed(1)}x   Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
+        `  ratio docker exec / session call   CLI p50 ${(percentile(cli, 50) / percentile(wall, 50)).toFixed(1)}x   ` +
+          `Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
       );
     }
     await agentStep(session);
@@ -217,10 +223,13 @@ async function agentStep(session: Sandbox): Promise<void> {
     `  bash tool \`true\`, wall            p50 ${ms(percentile(tool, 50))}   p95 ${ms(percentile(tool, 95))}`,
   );
   console.log(
-    `  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   (bash \`git status --short\` + the repository state read after it; target p50 ≤ 10 ms)`,
+    `  a step's sandbox work, wall        p50 ${ms(percentile(step, 50))}   p95 ${ms(percentile(step, 95))}   ` +
+      `(bash \`git status --short\` + the repository state read after it; target p50 ≤ 10 ms)`,
   );
   console.log(
-    `    the same, state read by script   p50 ${ms(percentile(stepScript, 50))}   p95 ${ms(percentile(stepScript, 95))}   (as before the runner read it: ratio p50 ${(percentile(stepScript, 50) / percentile(step, 50)).toFixed(2)}x)`,
+    `    the same, state read by script   p50 ${ms(percentile(stepScript, 50))}   ` +
+      `p95 ${ms(percentile(stepScript, 95))}   (as before the runner read it: ` +
+      `ratio p50 ${(percentile(stepScript, 50) / percentile(step, 50)).toFixed(2)}x)`,
   );
 }
 
@@ -233,13 +242,15 @@ async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
   const suite = await loadSuiteDir(SUITE_DIR);
   const fixtures = suite.fixtures.filter((f) => f.scoring.type !== 'llm_judge');
   console.log(
-    `\n## 2. The oracle agent over ${path.relative(ROOT, SUITE_DIR) || '.'} (${fixtures.length} non-judge fixtures, ${WORKERS} at once)\n`,
+    `\n## 2. The oracle agent over ${path.relative(ROOT, SUITE_DIR) || '.'} ` +
+      `(${fixtures.length} non-judge fixtures, ${WORKERS} at once)\n`,
   );
   const b0 = performance.now();
   const builds = await buildFixtureRepositories(fixtures, driver, { sandboxes: WORKERS, labels });
   const built = builds.filter((b) => b.snapshot);
   console.log(
-    `repositories built in ${((performance.now() - b0) / 1000).toFixed(1)} s (not timed below); ${builds.length - built.length} failed to build`,
+    `repositories built in ${((performance.now() - b0) / 1000).toFixed(1)} ` +
+      `s (not timed below); ${builds.length - built.length} failed to build`,
   );
   const oracle = {
     name: 'oracle',
@@ -265,12 +276,14 @@ async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
   const attemptMs = runs.map((r) => r.ms);
   console.log(`${runs.length} attempts in ${seconds.toFixed(1)} s: ${(runs.length / seconds).toFixed(2)} attempts/s`);
   console.log(
-    `one attempt p50 ${ms(percentile(attemptMs, 50))}   p95 ${ms(percentile(attemptMs, 95))}; steps per attempt p50 ${percentile(steps, 50)}, max ${Math.max(...steps)}`,
+    `one attempt p50 ${ms(percentile(attemptMs, 50))}   p95 ${ms(percentile(attemptMs, 95))}; ` +
+      `steps per attempt p50 ${percentile(steps, 50)}, max ${Math.max(...steps)}`,
   );
   console.log(`passed ${passed.length} of ${runs.length}`);
   for (const r of runs.filter((x) => x.run.passed !== true).slice(0, 10)) {
     console.log(
-      `  not passed: ${r.fixture.domain}/${r.fixture.id} (${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`,
+      `  not passed: ${r.fixture.domain}/${r.fixture.id} ` +
+        `(${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`,
     );
   }
 }
@@ -311,7 +324,8 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
   if (!fixture) throw new Error(`no fixture in ${SUITE_DIR}`);
   const snapshot = await buildFixtureRepository(fixture, driver);
   console.log(
-    `each session: the repository of ${fixture.domain}/${fixture.id} restored (${mb(snapshot.tar.length)} archive), then git status and git log run in it`,
+    `each session: the repository of ${fixture.domain}/${fixture.id} restored ` +
+      `(${mb(snapshot.tar.length)} archive), then git status and git log run in it`,
   );
   const hostBefore = hostProcessMemory();
   const rssBefore = process.memoryUsage().rss;
@@ -371,8 +385,10 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
       });
       const r = rows.at(-1)!;
       console.log(
-        `${String(r.n).padStart(4)} sessions   open+restore ${ms(r.openMs)} each   a call with all open p50 ${ms(r.callP50)}   ` +
-          `memory per session: in its cgroup ${mb(r.perSession)} (${mb(r.perSessionCache)} with page cache), its shim ${mb(r.shim)}, daemons' growth ${mb(r.daemons)}, this process ${mb(r.worker)}`,
+        `${String(r.n).padStart(4)} sessions   open+restore ${ms(r.openMs)} ` +
+          `each   a call with all open p50 ${ms(r.callP50)}   ` +
+          `memory per session: in its cgroup ${mb(r.perSession)} (${mb(r.perSessionCache)} with page ` +
+          `cache), its shim ${mb(r.shim)}, daemons' growth ${mb(r.daemons)}, this process ${mb(r.worker)}`,
       );
     }
   } finally {
@@ -395,8 +411,10 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
     1024;
   console.log(
     `\n${last.n} sessions held at once, every one answering (${os.cpus().length} cores, ${mb(available)} memory).` +
-      `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim, daemons' and this process's share): memory alone would allow about ${Math.floor(available / each)}.` +
-      `\nEach may grow to its ${mb(limit)} limit (repository tmpfs included): at the limit ${Math.floor(available / limit)} fit without overcommitting memory.` +
+      `\nIdle, each takes ${mb(each)} of host memory (cgroup, shim, daemons' and this ` +
+      `process's share): memory alone would allow about ${Math.floor(available / each)}.` +
+      `\nEach may grow to its ${mb(limit)} limit (repository tmpfs included): at ` +
+      `the limit ${Math.floor(available / limit)} fit without overcommitting memory.` +
       `\nCPU, not memory, bounds how many do work at once: each sandbox is allowed one core of ${os.cpus().length}.`,
   );
 }

@@ -1,14 +1,15 @@
 /**
- * `npm run bench:campaign -- [<fixtures dir>] [--workers N] [--concurrency N] [--runs N] [--cold-runs N] [--upstream-workers N] [--no-build] [--no-reference]`
+ * `npm run bench:campaign -- [<fixtures dir>] [--workers N] [--concurrency N] [--runs N] [--cold-runs N]
+ * [--upstream-workers N] [--no-build] [--no-reference]`
  *
- * Runs every fixture of a suite x text and json_schema with the mock model the way a user does: a
- * campaign created over HTTP (POST /api/campaigns on a started `next start`), planned and run by real
- * worker processes over Redis and Postgres, every sandboxed step in Docker. Prints wall time from the
- * POST to the campaign's recorded completion, when its first attempts could start (planning writes
- * each fixture's attempts as its repository is built), and attempts per second. The first run starts
- * from an empty database (cold: every fixture repository is built; the web app has answered one request per route first, see warmUp); later runs reuse the fixture
- * builds of the first (warm), as a team re-running a suite does. `--cold-runs N` repeats the cold run
- * N times, each after the stored builds are deleted, and prints the median of each ratio.
+ * Runs every fixture of a suite x text and json_schema with the mock model the way a user does: a campaign created over
+ * HTTP (POST /api/campaigns on a started `next start`), planned and run by real worker processes over Redis and
+ * Postgres, every sandboxed step in Docker. Prints wall time from the POST to the campaign's recorded completion, when
+ * its first attempts could start (planning writes each fixture's attempts as its repository is built), and attempts per
+ * second. The first run starts from an empty database (cold: every fixture repository is built; the web app has
+ * answered one request per route first, see warmUp); later runs reuse the fixture builds of the first (warm), as a team
+ * re-running a suite does. `--cold-runs N` repeats the cold run N times, each after the stored builds are deleted, and
+ * prints the median of each ratio.
  *
  * Side by side: after each run, upstream's own Python harness (GITBENCH_UPSTREAM_DIR/harness) runs the
  * same fixtures with its mock model in both output modes, on the host without any isolation, and the
@@ -216,7 +217,9 @@ async function runOnce(web: string, n: number) {
  * "Cold" is about fixture repositories, not about the web server's first request. The POST is refused
  * (400, an empty body) and creates nothing.
  */
-/** Deletes every campaign of the bench's database and every stored build, so the next run builds every fixture again. */
+/**
+ * Deletes every campaign of the bench's database and every stored build, so the next run builds every fixture again.
+ */
 async function forgetBuilds() {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -248,7 +251,8 @@ async function countTries(campaignId: string) {
   const { rows } = await client.query<{ attempts: string; finished: string; tries: string; max_tries: number }>(
     `SELECT count(*) AS attempts,
             count(*) FILTER (WHERE "finishedAt" IS NOT NULL) AS finished,
-            (SELECT count(*) FROM "AttemptTry" t JOIN "Attempt" a2 ON a2.id = t."attemptId" WHERE a2."campaignId" = $1) AS tries,
+            (SELECT count(*) FROM "AttemptTry" t JOIN "Attempt" a2 ON a2.id = t."attemptId"
+              WHERE a2."campaignId" = $1) AS tries,
             max("tryCount") AS max_tries
        FROM "Attempt" WHERE "campaignId" = $1`,
     [campaignId],
@@ -278,13 +282,16 @@ const withUpstream =
 
 try {
   console.log(
-    `suite ${suiteDir}, mock model, text + json_schema, ${workers} worker process(es) x concurrency ${concurrency}, image ${image}`,
+    `suite ${suiteDir}, mock model, text + json_schema, ${workers} ` +
+      `worker process(es) x concurrency ${concurrency}, image ${image}`,
   );
   console.log(`machine: ${os.cpus().length} cores, load average ${loadavg()}`);
   console.log(
     withUpstream
-      ? `side by side: upstream's harness (${path.join(UPSTREAM_DIR, 'harness')}) with --fixture-workers ${upstreamWorkers}, after each run\n`
-      : `no side-by-side run: upstream's harness reads upstream's fixture layout only, or ${path.join(UPSTREAM_DIR, 'harness')} is missing\n`,
+      ? `side by side: upstream's harness (${path.join(UPSTREAM_DIR, 'harness')}) ` +
+          `with --fixture-workers ${upstreamWorkers}, after each run\n`
+      : `no side-by-side run: upstream's harness reads upstream's fixture ` +
+          `layout only, or ${path.join(UPSTREAM_DIR, 'harness')} is missing\n`,
   );
   await recreateDatabase(baseUrl, benchDatabase);
   authorization = `Bearer ${await benchToken()}`;
@@ -354,14 +361,17 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     console.log(
-      `run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could start after ${r.firstSeconds.toFixed(1)} s); machine ${quiet}, load average ${loadBefore}`,
+      `run ${n}, ${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s (first attempts could ` +
+        `start after ${r.firstSeconds.toFixed(1)} s); machine ${quiet}, load average ${loadBefore}`,
     );
     console.log(`  ${(r.attempts / r.seconds).toFixed(1)} attempts/s; ${r.cpuToFinish}`);
     console.log(
-      `  by process, until the completion was seen (up to 2 s later, idle work such as refilling the sandbox pool included): ${r.cpu}`,
+      `  by process, until the completion was seen (up to 2 s later, ` +
+        `idle work such as refilling the sandbox pool included): ${r.cpu}`,
     );
     console.log(
-      `  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`,
+      `  outcomes: ${statuses}; ${counts.finished}/${counts.attempts} ` +
+        `finished, ${counts.tries} tries recorded, max tries per attempt ${counts.max_tries}`,
     );
     if (Number(counts.finished) !== r.attempts || Number(counts.tries) !== r.attempts)
       throw new Error('an attempt is missing or was counted twice');
@@ -380,7 +390,8 @@ try {
       );
       const upAccount = cpuAccount(upCpu, cpuSnapshot());
       console.log(
-        `  upstream's harness, same fixtures, repositories in ${place.where}: ${up.attempts} attempts in ${up.seconds.toFixed(1)} s (${up.passed} passed); machine ${upQuiet}, load average ${upLoad}`,
+        `  upstream's harness, same fixtures, repositories in ${place.where}: ${up.attempts} attempts ` +
+          `in ${up.seconds.toFixed(1)} s (${up.passed} passed); machine ${upQuiet}, load average ${upLoad}`,
       );
       console.log(`    ${upAccount}`);
       if (up.attempts !== r.attempts)
@@ -394,7 +405,10 @@ try {
       const ratio = r.seconds / t.seconds;
       const key = `${kind} against upstream under ${t.where}`;
       ratiosOf.set(key, [...(ratiosOf.get(key) ?? []), ratio]);
-      return `${ratio.toFixed(2)}x against ${t.seconds.toFixed(1)} s under ${t.where}: ${ratio <= target ? 'met' : 'NOT met'}`;
+      return (
+        `${ratio.toFixed(2)}x against ${t.seconds.toFixed(1)} s ` +
+        `under ${t.where}: ${ratio <= target ? 'met' : 'NOT met'}`
+      );
     });
     console.log(`  ratio ${kind} (target <= ${target.toFixed(1)}x): ${verdicts.join('; ')}`);
     summary.push(`${kind}: ours ${r.seconds.toFixed(1)} s (target <= ${target.toFixed(1)}x); ${verdicts.join('; ')}`);
@@ -412,7 +426,9 @@ try {
         : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
     const target = TARGETS[what.startsWith('cold') ? 'cold' : 'warm'];
     console.log(
-      `median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} runs (${list.map((x) => x.toFixed(2)).join(', ')}); target <= ${target.toFixed(1)}x: ${mid <= target ? 'met' : 'NOT met'}`,
+      `median ratio ${what}: ${mid.toFixed(2)}x over ${list.length} ` +
+        `runs (${list.map((x) => x.toFixed(2)).join(', ')}); ` +
+        `target <= ${target.toFixed(1)}x: ${mid <= target ? 'met' : 'NOT met'}`,
     );
   }
   console.log(`load average after: ${loadavg()}`);
@@ -443,7 +459,8 @@ async function referenceBuilds() {
       .map(([id, t]) => `${id} ${(t.ms / 1000).toFixed(2)} s`)
       .join(', ');
     console.log(
-      `\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`,
+      `\nbuilds, ${name}: ${suite.fixtures.length} fixture repositories (2 sandboxes) ` +
+        `in ${seconds.toFixed(1)} s${failed ? ` (${failed} failed)` : ''}; load average ${loadavg()}`,
     );
     const starts =
       p.containerMs.length > 0

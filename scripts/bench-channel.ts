@@ -21,7 +21,8 @@ function measure(label: string, push: (c: Buffer) => void, verdict: () => string
   const cpu = process.cpuUsage(cpu0);
   const rss = process.memoryUsage().rss - rss0;
   console.log(
-    `${label.padEnd(28)} ${mb} MB: ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms CPU, RSS ${(rss / 1024 / 1024).toFixed(1)} MB more; ${verdict()}`,
+    `${label.padEnd(28)} ${mb} MB: ${((cpu.user + cpu.system) / 1000).toFixed(1)} ` +
+      `ms CPU, RSS ${(rss / 1024 / 1024).toFixed(1)} MB more; ${verdict()}`,
   );
 }
 

@@ -76,7 +76,8 @@ function measure(runs: number, rows: Omit<Row, 'wall' | 'cpu'>[]): void {
   const f = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
   for (const { label, wall, cpu } of timed) {
     console.log(
-      `${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   CPU (user+sys) p50 ${f(percentile(cpu, 50))}  p95 ${f(percentile(cpu, 95))}  (${runs} runs)`,
+      `${label.padEnd(34)} wall p50 ${f(percentile(wall, 50))}  p95 ${f(percentile(wall, 95))}   ` +
+        `CPU (user+sys) p50 ${f(percentile(cpu, 50))}  p95 ${f(percentile(cpu, 95))}  (${runs} runs)`,
     );
   }
 }

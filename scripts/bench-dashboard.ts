@@ -29,7 +29,8 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 const TARGET_MS = 200;
 
 const seedSql = `
-INSERT INTO "Campaign" ("id", "name", "createdBy", "status", "legacy", "safetyReview", "config", "configHash", "seed", "suiteVersion", "trials", "createdAt", "startedAt", "finishedAt")
+INSERT INTO "Campaign" ("id", "name", "createdBy", "status", "legacy", "safetyReview", "config", "configHash", "seed",
+  "suiteVersion", "trials", "createdAt", "startedAt", "finishedAt")
 SELECT 'bcmp_' || c, 'Bench campaign ' || c, 'bench',
        (CASE WHEN c % 10 = 0 THEN 'RUNNING' ELSE 'COMPLETED' END)::"CampaignStatus", false, 'not_configured',
        '{}'::jsonb, md5('c' || c), c, CASE WHEN c % 3 = 0 THEN '0.3.1' ELSE '0.4.0' END, ${TRIALS},
@@ -38,27 +39,36 @@ SELECT 'bcmp_' || c, 'Bench campaign ' || c, 'bench',
   FROM generate_series(1, ${CAMPAIGNS}) c;
 
 INSERT INTO "CampaignTarget" ("id", "campaignId", "modelId", "baseModel", "reasoningEffort", "outputMode", "profile")
-SELECT 'btgt_' || c || '_' || m || '_' || o, 'bcmp_' || c, 'bench/model-' || ((c + m) % 12), 'bench/model-' || ((c + m) % 12), NULL,
+SELECT 'btgt_' || c || '_' || m || '_' || o, 'bcmp_' || c, 'bench/model-' || ((c + m) % 12),
+  'bench/model-' || ((c + m) % 12), NULL,
        (CASE WHEN o = 0 THEN 'text' ELSE 'json_schema' END)::"OutputMode", 'bench'
   FROM generate_series(1, ${CAMPAIGNS}) c, generate_series(1, ${MODELS}) m, generate_series(0, 1) o;
 
-INSERT INTO "FixtureSnapshot" ("id", "campaignId", "domain", "fixtureId", "difficulty", "tags", "definition", "scoringType", "inputHash")
-SELECT 'bfxs_' || c || '_' || d || '_' || f, 'bcmp_' || c, 'domain_' || lpad(d::text, 2, '0'), 'f' || lpad(f::text, 3, '0'),
+INSERT INTO "FixtureSnapshot" ("id", "campaignId", "domain", "fixtureId", "difficulty", "tags", "definition",
+  "scoringType", "inputHash")
+SELECT 'bfxs_' || c || '_' || d || '_' || f, 'bcmp_' || c, 'domain_' || lpad(d::text, 2, '0'), 'f' || lpad(f::text, 3,
+  '0'),
        (ARRAY['easy', 'medium', 'hard'])[1 + (f % 3)], ARRAY['bench'],
-       jsonb_build_object('prompt', 'Do task ' || d || '/' || f, 'expected', 'answer ' || f, 'setup', jsonb_build_array('git init -q'),
+       jsonb_build_object('prompt', 'Do task ' || d || '/' || f, 'expected', 'answer ' || f, 'setup',
+         jsonb_build_array('git init -q'),
                           'scoring', jsonb_build_object('type', 'exact_match')),
        'exact_match', md5(d || '/' || f)
-  FROM generate_series(1, ${CAMPAIGNS}) c, generate_series(1, ${DOMAINS}) d, generate_series(1, ${FIXTURES_PER_DOMAIN}) f;
+  FROM generate_series(1, ${CAMPAIGNS}) c, generate_series(1, ${DOMAINS}) d,
+    generate_series(1, ${FIXTURES_PER_DOMAIN}) f;
 
 -- Pass probability depends on the model and the fixture; every tenth campaign is still running and
 -- every seventh has a few infrastructure failures, so completeness has something to find.
-INSERT INTO "Attempt" ("id", "campaignId", "targetId", "fixtureSnapshotId", "trial", "modelId", "outputMode", "domain", "fixtureId",
-                       "difficulty", "status", "passed", "score", "tryCount", "queuedAt", "startedAt", "finishedAt", "inputTokens",
+INSERT INTO "Attempt" ("id", "campaignId", "targetId", "fixtureSnapshotId", "trial", "modelId", "outputMode",
+  "domain", "fixtureId",
+                       "difficulty", "status", "passed", "score", "tryCount", "queuedAt", "startedAt", "finishedAt",
+                         "inputTokens",
                        "outputTokens", "totalTokens", "costUsd", "apiDurationMs", "wallDurationMs")
-SELECT 'batt_' || t."id" || '_' || f."domain" || f."fixtureId" || '_' || tr, t."campaignId", t."id", f."id", tr, t."modelId", t."outputMode",
+SELECT 'batt_' || t."id" || '_' || f."domain" || f."fixtureId" || '_' || tr, t."campaignId", t."id", f."id", tr,
+  t."modelId", t."outputMode",
        f."domain", f."fixtureId", f."difficulty",
        s.status::"AttemptStatus", s.status = 'VALID_PASS', CASE WHEN s.status LIKE 'VALID%' THEN r.x ELSE NULL END, 1,
-       c."createdAt", c."createdAt", CASE WHEN s.status IN ('QUEUED', 'RUNNING') THEN NULL ELSE c."createdAt" + (r.x * interval '30 minutes') END,
+       c."createdAt", c."createdAt", CASE WHEN s.status IN ('QUEUED', 'RUNNING') THEN NULL
+         ELSE c."createdAt" + (r.x * interval '30 minutes') END,
        200 + (r.x * 300)::int, 10 + (r.x * 90)::int, 210 + (r.x * 390)::int,
        CASE WHEN r.x < 0.05 THEN NULL ELSE 0.0001 + r.x * 0.002 END, 300 + (r.x * 3000)::int, 400 + (r.x * 3500)::int
   FROM "CampaignTarget" t
@@ -70,7 +80,8 @@ SELECT 'batt_' || t."id" || '_' || f."domain" || f."fixtureId" || '_' || tr, t."
     SELECT CASE
       WHEN c."status" = 'RUNNING' AND tr = ${TRIALS} THEN 'QUEUED'
       WHEN right(c."id", 1) = '7' AND r.x < 0.004 THEN 'INFRA_FAILURE'
-      WHEN r.x < 0.25 + (('x' || substr(md5(t."modelId" || f."fixtureId"), 1, 4))::bit(16)::int / 65536.0) * 0.7 THEN 'VALID_PASS'
+      WHEN r.x < 0.25 + (('x' || substr(md5(t."modelId" || f."fixtureId"), 1, 4))::bit(16)::int / 65536.0) * 0.7
+        THEN 'VALID_PASS'
       ELSE 'VALID_FAIL' END AS status) s;
 `;
 
@@ -91,7 +102,8 @@ async function time(label: string, fn: () => Promise<unknown>) {
   const p95 = percentile(samples, 95);
   const verdict = p95 < TARGET_MS ? 'ok' : `OVER the ${TARGET_MS} ms target`;
   console.log(
-    `${label.padEnd(34)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${ITERATIONS} runs) ${verdict}`,
+    `${label.padEnd(34)} p50 ${p50.toFixed(1).padStart(7)} ms   ` +
+      `p95 ${p95.toFixed(1).padStart(7)} ms   (${ITERATIONS} runs) ${verdict}`,
   );
   return { p50, p95 };
 }
@@ -120,7 +132,8 @@ async function main() {
     return;
   }
   console.log(
-    `schema ${t.schema}: seeding ${CAMPAIGNS} campaigns × ${MODELS * 2} targets × ${DOMAINS * FIXTURES_PER_DOMAIN} fixtures × ${TRIALS} trials`,
+    `schema ${t.schema}: seeding ${CAMPAIGNS} campaigns × ${MODELS * 2} ` +
+      `targets × ${DOMAINS * FIXTURES_PER_DOMAIN} fixtures × ${TRIALS} trials`,
   );
   try {
     await runSql(DATABASE_URL, t.schema, seedSql);
@@ -134,7 +147,8 @@ async function main() {
     for (const c of campaigns) await refreshCampaignStats(t.db, c.id);
     const refreshMs = performance.now() - r0;
     console.log(
-      `refreshCampaignStats: ${campaigns.length} campaigns in ${(refreshMs / 1000).toFixed(1)} s (${(refreshMs / campaigns.length).toFixed(0)} ms each)`,
+      `refreshCampaignStats: ${campaigns.length} campaigns in ${(refreshMs / 1000).toFixed(1)} ` +
+        `s (${(refreshMs / campaigns.length).toFixed(0)} ms each)`,
     );
     await runSql(DATABASE_URL, t.schema, 'VACUUM ANALYZE');
 
@@ -143,7 +157,8 @@ async function main() {
     const campaignId = campaigns[Math.floor(campaigns.length / 2)]!.id;
     const board = await getLeaderboard(db, {});
     console.log(
-      `leaderboard: ${board.rows.length} targets over ${board.included.length} complete campaigns (${board.leftOut.incomplete} incomplete left out)`,
+      `leaderboard: ${board.rows.length} targets over ${board.included.length} ` +
+        `complete campaigns (${board.leftOut.incomplete} incomplete left out)`,
     );
     console.log('');
     await time('leaderboard (default filters)', () => leaderboardPage(db, {}));

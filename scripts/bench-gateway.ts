@@ -169,10 +169,12 @@ async function main(): Promise<void> {
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   console.log(
-    `Model gateway overhead per call, provider excluded (${CALLS} calls per case after ${WARMUP} warm-up, one keep-alive connection, Node ${process.version})`,
+    `Model gateway overhead per call, provider excluded (${CALLS} calls per case ` +
+      `after ${WARMUP} warm-up, one keep-alive connection, Node ${process.version})`,
   );
   console.log(
-    `${'case'.padEnd(36)} ${'request'.padStart(9)}   ${'gateway p50'.padStart(10)} ${'p95'.padStart(10)}   ${'round trip p50'.padStart(10)} ${'p95'.padStart(10)}`,
+    `${'case'.padEnd(36)} ${'request'.padStart(9)}   ${'gateway p50'.padStart(10)} ${'p95'.padStart(10)}   ` +
+      `${'round trip p50'.padStart(10)} ${'p95'.padStart(10)}`,
   );
   const allGateway: number[] = [];
   try {
@@ -190,13 +192,16 @@ async function main(): Promise<void> {
           allGateway.push(...inside);
           const name = `${protocol}${stream ? ' stream' : ''}, ${turns === 0 ? 'first turn' : `${turns} turns`}`;
           console.log(
-            `${name.padEnd(36)} ${`${(Buffer.byteLength(payload) / 1024).toFixed(0)} KB`.padStart(9)}   ${ms(percentile(inside, 50))} ${ms(percentile(inside, 95))}   ${ms(percentile(roundTrip, 50))} ${ms(percentile(roundTrip, 95))}`,
+            `${name.padEnd(36)} ${`${(Buffer.byteLength(payload) / 1024).toFixed(0)} KB`.padStart(9)}   ` +
+              `${ms(percentile(inside, 50))} ${ms(percentile(inside, 95))}   ` +
+              `${ms(percentile(roundTrip, 50))} ${ms(percentile(roundTrip, 95))}`,
           );
         }
       }
     }
     console.log(
-      `all cases: gateway p50 ${ms(percentile(allGateway, 50))}, p95 ${ms(percentile(allGateway, 95))} (target: p50 <= 5 ms)`,
+      `all cases: gateway p50 ${ms(percentile(allGateway, 50))}, ` +
+        `p95 ${ms(percentile(allGateway, 95))} (target: p50 <= 5 ms)`,
     );
   } finally {
     agent.destroy();

@@ -173,8 +173,10 @@ async function outcomes(database: Db, campaignId: string) {
   const [row] = await database.$queryRaw<{ attempts: bigint; terminal: bigint; scored_once: bigint; tries: bigint }[]>`
     SELECT count(*) AS attempts,
            count(*) FILTER (WHERE a.status NOT IN ('QUEUED', 'RUNNING')) AS terminal,
-           count(*) FILTER (WHERE (SELECT count(*) FROM "AttemptTry" t WHERE t."attemptId" = a.id AND t.status = a.status) = 1) AS scored_once,
-           (SELECT count(*) FROM "AttemptTry" t JOIN "Attempt" b ON b.id = t."attemptId" WHERE b."campaignId" = ${campaignId}) AS tries
+           count(*) FILTER (WHERE (SELECT count(*) FROM "AttemptTry" t WHERE t."attemptId" = a.id
+             AND t.status = a.status) = 1) AS scored_once,
+           (SELECT count(*) FROM "AttemptTry" t JOIN "Attempt" b ON b.id = t."attemptId"
+             WHERE b."campaignId" = ${campaignId}) AS tries
       FROM "Attempt" a WHERE a."campaignId" = ${campaignId}`;
   const perWorker = await database.$queryRaw<{ workerId: string; tries: bigint }[]>`
     SELECT t."workerId", count(*) AS tries FROM "AttemptTry" t JOIN "Attempt" a ON a.id = t."attemptId"
@@ -184,7 +186,8 @@ async function outcomes(database: Db, campaignId: string) {
 
 try {
   console.log(
-    `suite ${suiteDir}: ${suite.fixtures.length} fixtures; mock + oracle x text + json_schema; worker concurrency ${concurrency}`,
+    `suite ${suiteDir}: ${suite.fixtures.length} fixtures; mock + ` +
+      `oracle x text + json_schema; worker concurrency ${concurrency}`,
   );
   console.log(`machine: ${os.cpus().length} cores, load average ${loadavg()}\n`);
   await startWorker(HOSTS[0]!);
@@ -207,16 +210,19 @@ try {
       .map((p) => `${workers.find((w) => w.id === p.workerId)?.host.name ?? p.workerId}: ${p.tries}`)
       .join(', ');
     console.log(
-      `${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} s = ${rate.toFixed(1)} attempts/s; load average before ${load}`,
+      `${label}: ${r.attempts} attempts in ${r.seconds.toFixed(1)} ` +
+        `s = ${rate.toFixed(1)} attempts/s; load average before ${load}`,
     );
     console.log(
-      `  tries per host: ${who}; ${o.terminal}/${o.attempts} attempts ended, ${o.scored_once} with exactly one try of their outcome, ${o.tries} tries in all`,
+      `  tries per host: ${who}; ${o.terminal}/${o.attempts} attempts ` +
+        `ended, ${o.scored_once} with exactly one try of their outcome, ${o.tries} tries in all`,
     );
     if (Number(o.terminal) !== r.attempts || Number(o.scored_once) !== r.attempts)
       throw new Error('an attempt has no outcome or more than one');
   }
   console.log(
-    `\nthroughput, two hosts against one worker: ${(results[1]!.rate / results[0]!.rate).toFixed(2)}x (${results[1]!.rate.toFixed(1)} vs ${results[0]!.rate.toFixed(1)} attempts/s)`,
+    `\nthroughput, two hosts against one worker: ${(results[1]!.rate / results[0]!.rate).toFixed(2)}x ` +
+      `(${results[1]!.rate.toFixed(1)} vs ${results[0]!.rate.toFixed(1)} attempts/s)`,
   );
   console.log(`load average after: ${loadavg()}`);
 } finally {

@@ -98,7 +98,8 @@ async function suiteCpu(dockerImage: string): Promise<void> {
   const counters = () => cpuCounters(cgroupParent, requests);
   const labels = { 'org.gitbench.bench': String(process.pid) };
   console.log(
-    `${tasks.length} sandboxed fixtures of ${suiteDir}, ${rounds} round(s), image ${dockerImage}, cgroup ${cgroupParent}\n`,
+    `${tasks.length} sandboxed fixtures of ${suiteDir}, ${rounds} ` +
+      `round(s), image ${dockerImage}, cgroup ${cgroupParent}\n`,
   );
   const cold = await new DockerSandboxDriver({ image: dockerImage, docker, labels }).init();
   const warm = await new DockerSandboxDriver({
@@ -142,7 +143,8 @@ async function suiteCpu(dockerImage: string): Promise<void> {
       }
       const attempts = rounds * tasks.length;
       console.log(
-        `${label}: ${perAttempt(cpuSince(before, counters()), attempts)}; wall ${((performance.now() - started) / attempts).toFixed(0)} ms per attempt; ${passed}/${attempts} passed`,
+        `${label}: ${perAttempt(cpuSince(before, counters()), attempts)}; ` +
+          `wall ${((performance.now() - started) / attempts).toFixed(0)} ms per attempt; ${passed}/${attempts} passed`,
       );
     }
   } finally {
@@ -174,7 +176,8 @@ try {
   console.log('');
   for (const row of [c, w]) {
     console.log(
-      `ratio ${row.label.padEnd(40)} p50 ${(row.p50 / host.p50).toFixed(2)}x   p95 ${(row.p95 / host.p95).toFixed(2)}x   (target ≤ 1.5)`,
+      `ratio ${row.label.padEnd(40)} p50 ${(row.p50 / host.p50).toFixed(2)}x   ` +
+        `p95 ${(row.p95 / host.p95).toFixed(2)}x   (target ≤ 1.5)`,
     );
   }
   console.log('\nPre-started containers are single-use: each is created fresh, used by one attempt and removed.');

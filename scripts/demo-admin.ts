@@ -37,11 +37,13 @@ try {
     writeFileSync(file, `${JSON.stringify({ email: EMAIL, password })}\n`, { mode: 0o600 });
     say(`first run: created the demo admin. Sign in at ${baseUrl}/sign-in as ${EMAIL} with password ${password}`);
     say(
-      `(kept in ${path.relative(process.cwd(), file)}; add people on the Users page or with: npx gitbench user create --email ... --role member)`,
+      `(kept in ${path.relative(process.cwd(), file)}; add people on the ` +
+        `Users page or with: npx gitbench user create --email ... --role member)`,
     );
   } else {
     say(
-      `sign in at ${baseUrl}/sign-in with your account; a new password for one: npx gitbench user create --email <email> --reset-password`,
+      `sign in at ${baseUrl}/sign-in with your account; a new password ` +
+        `for one: npx gitbench user create --email <email> --reset-password`,
     );
   }
 } finally {

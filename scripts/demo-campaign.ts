@@ -1,11 +1,11 @@
 /**
- * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as
- * legacy campaigns (when they are next to this repository) and launches the demo campaigns through the
- * HTTP API, exactly as the form does: single answers, agents working in their sandboxes (the agent
- * campaign), the built-in agents over the hard tier (when fixtures/hard exists), and third-party
- * coding agents (Claude Code, Codex CLI) driven by the built-in models, whose images are built here
- * first, while the dashboard is already up (minutes on first run). Idempotent: a demo campaign with the same configuration hash that
- * is finished or still on its way is reused, so running the demo twice does not pile up campaigns.
+ * Part of `npm run demo`, run once the worker and the web app are up: imports the upstream results as legacy campaigns
+ * (when they are next to this repository) and launches the demo campaigns through the HTTP API, exactly as the form
+ * does: single answers, agents working in their sandboxes (the agent campaign), the built-in agents over the hard tier
+ * (when fixtures/hard exists), and third-party coding agents (Claude Code, Codex CLI) driven by the built-in models,
+ * whose images are built here first, while the dashboard is already up (minutes on first run). Idempotent: a demo
+ * campaign with the same configuration hash that is finished or still on its way is reused, so running the demo twice
+ * does not pile up campaigns.
  *
  * With the upstream sample data present, the demo campaign runs upstream's fixtures and replays its
  * result files as targets of their own (real answers of a real model with the tokens, cost and
@@ -55,7 +55,10 @@ function suiteFixtures(dir: string): Fixture[] {
   return parseSuite(files).fixtures;
 }
 
-/** Per domain, the first fixture of each difficulty asked for (any difficulty: the first `perDomain`), judged without a key. */
+/**
+ * Per domain, the first fixture of each difficulty asked for (any difficulty: the first `perDomain`), judged without a
+ * key.
+ */
 function pickFixtureIds(fixtures: Fixture[], difficulties: string[] | null, perDomain = 1): string[] {
   const ids: string[] = [];
   for (const domain of [...new Set(fixtures.map((f) => f.domain))].sort()) {
@@ -144,7 +147,10 @@ function demoConfig() {
   };
 }
 
-/** Launches a campaign through the HTTP API as the form does, or names the one already launched with the same configuration. */
+/**
+ * Launches a campaign through the HTTP API as the form does, or names the one already launched with the same
+ * configuration.
+ */
 async function launchCampaign(what: string, config: Record<string, unknown>): Promise<void> {
   const estimate = await api<{
     configHash?: string;
@@ -174,11 +180,13 @@ async function launchCampaign(what: string, config: Record<string, unknown>): Pr
   if (created.status !== 201 || !created.body.campaignId)
     throw new Error(`launching the ${what} failed: ${JSON.stringify(created.body)}`);
   say(
-    `${what} launched (${estimate.body.attempts} attempts, a few minutes): ${baseUrl}/campaigns/${created.body.campaignId}`,
+    `${what} launched (${estimate.body.attempts} attempts, a few ` +
+      `minutes): ${baseUrl}/campaigns/${created.body.campaignId}`,
   );
   const usd = estimate.body.costEstimateUsd;
   say(
-    `its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} (${estimate.body.costNote ?? ''})`,
+    `its cost estimated before launch: ${usd === null || usd === undefined ? 'unknown' : `$${usd.toFixed(4)}`} ` +
+      `(${estimate.body.costNote ?? ''})`,
   );
   if (!created.body.queued)
     say(`the queue did not take the plan yet (${created.body.queueError}); the worker will pick it up`);
@@ -286,7 +294,8 @@ async function buildThirdPartyImages(): Promise<boolean> {
     const adapter = findAgent(name);
     const started = Date.now();
     say(
-      `the ${adapter.displayName} ${adapter.version} image: building on first run (npm install inside docker, a few minutes); the dashboard is up meanwhile`,
+      `the ${adapter.displayName} ${adapter.version} image: building on first run ` +
+        `(npm install inside docker, a few minutes); the dashboard is up meanwhile`,
     );
     try {
       const image = await buildAgentImage(adapter, { sandboxImage, stagingRoot });

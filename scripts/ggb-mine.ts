@@ -113,7 +113,10 @@ interface McrScenario {
   prompt: string;
   /** The agent's prompt: its markers read `HEAD` and `incoming`, as in the sandbox and every ggb-mcr tool view. */
   agentPrompt: string;
-  /** The resolution through the ggb-mcr tools, when the merged files read as the conflicted ones with each block replaced. */
+  /**
+   * The resolution through the ggb-mcr tools, when the merged files read as the conflicted ones with each block
+   * replaced.
+   */
   referenceCalls?: ToolCall[] | null;
 }
 
@@ -327,7 +330,8 @@ function mcrPrompt(s: McrScenario, blocks: { file: string; text: string }[]): st
     'The semantic meaning and temporal relationship of the two sides of the merge conflicts are as follows for',
     'ALL merge conflicts you will encounter:',
     `- HEAD (branch main, local changes), last committed ${s.dates.ours}: ${firstLine(s.messages.ours)}`,
-    `- incoming (the branch being merged, incoming changes), last committed ${s.dates.theirs}: ${firstLine(s.messages.theirs)}`,
+    `- incoming (the branch being merged, incoming changes), last ` +
+      `committed ${s.dates.theirs}: ${firstLine(s.messages.theirs)}`,
     '',
     'The following files have merge conflicts:',
     ...s.files.map((f) => `- ${f}`),
@@ -502,7 +506,8 @@ const sh = shellQuote;
 function fetchStep(id: string): string[] {
   return [
     // Every ref of the bundle becomes a branch; the bundle file itself does not stay in the repository.
-    `git init -q && git fetch -q --update-head-ok .ggb.bundle 'refs/heads/*:refs/heads/*' && rm -f .ggb.bundle .git/FETCH_HEAD && git reset -q --hard main`,
+    `git init -q && git fetch -q --update-head-ok .ggb.bundle 'refs/heads/*:refs/heads/*' ` +
+      `&& rm -f .ggb.bundle .git/FETCH_HEAD && git reset -q --hard main`,
   ].map((s) => s.replace('__ID__', id));
 }
 
@@ -526,7 +531,9 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
   ].join(' && ');
   return {
     id: s.id,
-    description: `Merge conflict resolution: ${s.conflicts} conflict(s) in ${s.files.length} file(s) of ${s.source.repo} (${s.band})`,
+    description:
+      `Merge conflict resolution: ${s.conflicts} conflict(s) ` +
+      `in ${s.files.length} file(s) of ${s.source.repo} (${s.band})`,
     purpose: 'Reproduce the real merge commit by resolving every conflict of the re-merge (GitGoodBench MCR).',
     difficulty: s.band,
     tags: ['ggb', 'ggb-mcr', `band-${s.band}`, s.source.language],
@@ -534,7 +541,9 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
     assets: [`_assets/merges/${s.id}.bundle`],
     setup: [...fetchStep(s.id), 'git merge --no-ff --no-edit incoming'],
     context: ['git status --short'],
-    prompt: `${s.prompt}\n\nAnswer with a bash script, run from the repository root, that resolves the conflicts and commits the merge.`,
+    prompt:
+      `${s.prompt}\n\nAnswer with a bash script, run from the repository ` +
+      `root, that resolves the conflicts and commits the merge.`,
     agent: { prompt: s.agentPrompt, tool_set: 'ggb-mcr', scored_on: 'repository' },
     expected: reference,
     scoring: {
@@ -556,7 +565,8 @@ function mcrFixture(s: McrScenario): Record<string, unknown> {
     negatives: [
       { answer: 'true', why: 'nop: the merge is left with unmerged files.' },
       {
-        answer: `git checkout --${s.wrongSide} -- ${s.files.map(sh).join(' ')} && git add -A && git commit -q --no-edit`,
+        answer:
+          `git checkout --${s.wrongSide} -- ${s.files.map(sh).join(' ')} ` + `&& git add -A && git commit -q --no-edit`,
         why: `Keeping only the ${s.wrongSide === 'ours' ? 'local' : 'incoming'} side is not the real resolution.`,
       },
     ],
@@ -577,7 +587,8 @@ function irPrompt(c: Chain): string {
     '',
     'Make the local tree contain logically cohesive commits with meaningful, descriptive commit messages in a',
     'unified format, no duplicate commit messages, following best practices for maintainable code. Do not simply',
-    `pick every commit unchanged and do not squash everything into one commit; aim for fewer than ${c.rewritten.commits.length} commits.`,
+    `pick every commit unchanged and do not squash everything into one ` +
+      `commit; aim for fewer than ${c.rewritten.commits.length} commits.`,
     'The task is done when the rebase has finished (no rebase in progress).',
   ].join('\n');
 }
@@ -600,7 +611,9 @@ function irFixture(c: Chain): Record<string, unknown> {
       `GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -i main~${n}`,
     ],
     context: ['cat .git/rebase-merge/git-rebase-todo'],
-    prompt: `${irPrompt(c)}\n\nAnswer with a bash script, run from the repository root, that finishes the rebase (GIT_SEQUENCE_EDITOR and GIT_EDITOR are \`true\`; edit .git/rebase-merge/git-rebase-todo directly).`,
+    prompt:
+      `${irPrompt(c)}\n\nAnswer with a bash script, run from the repository root, that finishes the rebase ` +
+      `(GIT_SEQUENCE_EDITOR and GIT_EDITOR are \`true\`; edit .git/rebase-merge/git-rebase-todo directly).`,
     agent: { prompt: irPrompt(c), tool_set: 'ggb-ir', scored_on: 'repository' },
     expected: 'git rebase --continue',
     scoring: {
@@ -644,7 +657,8 @@ function iccFixture(c: Chain): Record<string, unknown> {
   const reference = [
     ...c.iccPatches.map(
       (p) =>
-        `printf '%s' ${p.patch} | base64 -d | git apply --cached && printf '%s' ${b64(p.message)} | base64 -d | git commit -q -F -`,
+        `printf '%s' ${p.patch} | base64 -d | git apply --cached && ` +
+        `printf '%s' ${b64(p.message)} | base64 -d | git commit -q -F -`,
     ),
     'git add -A && { git diff --cached --quiet || git commit -q -m "Remaining changes outside the target file"; }',
   ].join('\n');
@@ -721,7 +735,8 @@ function main(): void {
       }
       const head = git(src.mirror, ['rev-parse', src.ref]).trim();
       rows.push(
-        `| ${src.repo} | ${src.licence} | ${src.language} | ${src.ref} at ${head} | ${merges.length} | ${chains.length} |`,
+        `| ${src.repo} | ${src.licence} | ${src.language} | ${src.ref} ` +
+          `at ${head} | ${merges.length} | ${chains.length} |`,
       );
     } finally {
       rmSync(scratch, { recursive: true, force: true });

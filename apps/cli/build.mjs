@@ -24,7 +24,8 @@ function ownLocation(file, source) {
   const relative = path.relative(DIST, file).split(path.sep).join('/');
   const url = `new URL(${JSON.stringify(relative)}, import.meta.url).href`;
   const prelude =
-    "import { fileURLToPath as __gitbenchPath } from 'node:url';\nimport { dirname as __gitbenchDirname } from 'node:path';\n";
+    "import { fileURLToPath as __gitbenchPath } from 'node:url';\nimport " +
+    "{ dirname as __gitbenchDirname } from 'node:path';\n";
   return (
     prelude +
     source
@@ -34,8 +35,8 @@ function ownLocation(file, source) {
 }
 
 /**
- * Left to Node: BullMQ reads its Lua scripts from its own directory (ioredis its version), dockerode's ssh2 and pg-native
- * load native code, Better Auth (only `user`) is large and loaded once, tsx and esbuild are tools.
+ * Left to Node: BullMQ reads its Lua scripts from its own directory (ioredis its version), dockerode's ssh2 and
+ * pg-native load native code, Better Auth (only `user`) is large and loaded once, tsx and esbuild are tools.
  */
 const KEEP_EXTERNAL = [
   'bullmq',
@@ -136,7 +137,9 @@ export async function buildCli() {
     logLevel: 'warning',
     // Bundled CommonJS dependencies of ours (none today) would need require.
     banner: {
-      js: "import { createRequire as __gitbenchRequire } from 'node:module'; const require = __gitbenchRequire(import.meta.url);",
+      js:
+        'import { createRequire as __gitbenchRequire } from ' +
+        "'node:module'; const require = __gitbenchRequire(import.meta.url);",
     },
     plugins: [workspace],
   });
@@ -177,6 +180,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   mkdirSync(path.dirname(DIST), { recursive: true });
   const { ms, inputs } = await buildCli();
   process.stderr.write(
-    `gitbench: compiled the CLI (${inputs} source files) into ${path.relative(process.cwd(), DIST) || DIST} in ${ms} ms\n`,
+    `gitbench: compiled the CLI (${inputs} source files) ` +
+      `into ${path.relative(process.cwd(), DIST) || DIST} in ${ms} ms\n`,
   );
 }

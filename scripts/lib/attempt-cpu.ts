@@ -85,5 +85,9 @@ export function cpuSince(before: CpuCounters, after: CpuCounters): CpuCounters {
 /** "sandbox 41.2 ms + bench 9.8 ms = 51.0 ms CPU per attempt; 7.0 Docker requests; daemons 12.1 ms" */
 export function perAttempt(spent: CpuCounters, attempts: number): string {
   const ms = (us: number) => (us / 1000 / attempts).toFixed(1);
-  return `sandbox ${ms(spent.sandboxUs)} ms + bench process ${ms(spent.benchUs)} ms = ${ms(spent.sandboxUs + spent.benchUs)} ms CPU per attempt; ${(spent.dockerRequests / attempts).toFixed(1)} Docker requests; Docker's daemons (machine-wide) ${ms(spent.daemonsUs)} ms`;
+  return (
+    `sandbox ${ms(spent.sandboxUs)} ms + bench process ${ms(spent.benchUs)} ms ` +
+    `= ${ms(spent.sandboxUs + spent.benchUs)} ms CPU per attempt; ${(spent.dockerRequests / attempts).toFixed(1)} ` +
+    `Docker requests; Docker's daemons (machine-wide) ${ms(spent.daemonsUs)} ms`
+  );
 }

@@ -28,7 +28,9 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-/** One run: ms from opening the session to the gateway's first call, and the container's memory while the agent waits. */
+/**
+ * One run: ms from opening the session to the gateway's first call, and the container's memory while the agent waits.
+ */
 async function oneRun(
   adapter: AgentAdapter,
   driver: DockerSandboxDriver,
@@ -102,7 +104,8 @@ export async function benchThirdPartyAgents(opts: {
   agents?: string[];
 }): Promise<void> {
   console.log(
-    `\n## 4. Third-party agents: start (container to agent ready), memory per running sandbox, sandboxes one worker holds (${opts.runs} starts each)\n`,
+    `\n## 4. Third-party agents: start (container to agent ready), memory per ` +
+      `running sandbox, sandboxes one worker holds (${opts.runs} starts each)\n`,
   );
   const rows: string[] = [];
   for (const adapter of AGENT_ADAPTERS.filter((a) => !opts.agents || opts.agents.includes(a.name))) {
@@ -124,7 +127,10 @@ export async function benchThirdPartyAgents(opts: {
       // Memory bounds what one machine holds; every sandbox may also use one core, so CPU bounds how many work at once.
       const held = mem ? Math.floor(os.totalmem() / mem) : null;
       rows.push(
-        `${adapter.name.padEnd(12)} ${`${adapter.npmPackage}@${adapter.version}`.padEnd(40)} start p50 ${(percentile(ready, 50) / 1000).toFixed(1).padStart(5)} s  p95 ${(percentile(ready, 95) / 1000).toFixed(1).padStart(5)} s   memory p50 ${mem ? mb(mem).padStart(7) : '      —'}   held by memory ${held ?? '—'}   (${target.image})`,
+        `${adapter.name.padEnd(12)} ${`${adapter.npmPackage}@${adapter.version}`.padEnd(40)} ` +
+          `start p50 ${(percentile(ready, 50) / 1000).toFixed(1).padStart(5)} s  ` +
+          `p95 ${(percentile(ready, 95) / 1000).toFixed(1).padStart(5)} s   memory ` +
+          `p50 ${mem ? mb(mem).padStart(7) : '      —'}   held by memory ${held ?? '—'}   (${target.image})`,
       );
       console.log(rows.at(-1));
     } finally {
@@ -132,6 +138,7 @@ export async function benchThirdPartyAgents(opts: {
     }
   }
   console.log(
-    `\nheld by memory: ${mb(os.totalmem())} of this machine over the running sandbox's memory; each sandbox may use one of ${os.cpus().length} cores, so CPU, not memory, bounds how many work at once.`,
+    `\nheld by memory: ${mb(os.totalmem())} of this machine over the running sandbox's memory; each ` +
+      `sandbox may use one of ${os.cpus().length} cores, so CPU, not memory, bounds how many work at once.`,
   );
 }

@@ -23,7 +23,8 @@ async function sample(label: string, runs: number, fn: () => Promise<unknown>, t
   const p95 = xs[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
   const verdict = target === undefined ? '' : p95 < target ? ' ok' : ` OVER the ${target} ms target`;
   console.log(
-    `${label.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${runs} runs)${verdict}`,
+    `${label.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   ` +
+      `p95 ${p95.toFixed(1).padStart(7)} ms   (${runs} runs)${verdict}`,
   );
 }
 
@@ -97,10 +98,13 @@ export async function benchTrajectoryPage(db: Db) {
     seed: 9,
   });
   const [size] = await db.$queryRaw<{ output: bigint; stored: bigint; raw: bigint }[]>`
-    SELECT sum("outputBytes") AS output, sum(length("body")) AS stored, sum("bodyBytes") AS raw FROM "TrajectoryStep" WHERE "trajectoryId" = ${trajectoryId}`;
+    SELECT sum("outputBytes") AS output, sum(length("body")) AS stored, sum("bodyBytes") AS raw FROM "TrajectoryStep"
+      WHERE "trajectoryId" = ${trajectoryId}`;
   console.log(
-    `trajectory: ${STEPS} steps, ${(Number(size!.output) / 1e6).toFixed(1)} MB of tool output (${(Number(size!.raw) / 1e6).toFixed(1)} MB of records, ` +
-      `${(Number(size!.stored) / 1e6).toFixed(1)} MB gzip-compressed in Postgres), seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `trajectory: ${STEPS} steps, ${(Number(size!.output) / 1e6).toFixed(1)} ` +
+      `MB of tool output (${(Number(size!.raw) / 1e6).toFixed(1)} MB of records, ` +
+      (`${(Number(size!.stored) / 1e6).toFixed(1)} MB gzip-compressed in ` +
+        `Postgres), seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
   );
 
   const openPage = async () => {
@@ -112,7 +116,8 @@ export async function benchTrajectoryPage(db: Db) {
   const headsBytes = Buffer.byteLength(JSON.stringify(opened.view!.heads));
   const pageBytes = Buffer.byteLength(JSON.stringify(opened.first));
   console.log(
-    `page payload: heads of ${opened.view!.heads.length} steps ${(headsBytes / 1024).toFixed(0)} KB, first ${STEP_PAGE} steps (previews) ${(pageBytes / 1024).toFixed(0)} KB`,
+    `page payload: heads of ${opened.view!.heads.length} steps ${(headsBytes / 1024).toFixed(0)} ` +
+      `KB, first ${STEP_PAGE} steps (previews) ${(pageBytes / 1024).toFixed(0)} KB`,
   );
   await sample('attempt page (attempt, heads, first page)', 20, openPage, PAGE_TARGET_MS);
   const mid = Math.floor(STEPS / 2 / STEP_PAGE) * STEP_PAGE;
@@ -123,7 +128,8 @@ export async function benchTrajectoryPage(db: Db) {
   await sample(`one output whole (${(big.output.length / 1e3).toFixed(0)} KB)`, 20, () =>
     getStepPart(db, attemptId, mid, { kind: 'output', callId: big.callId }),
   );
-  // A text no step holds: the search reads and scans every body (the worst case; a common word stops at SEARCH_LIMIT hits).
+  // A text no step holds: the search reads and scans every body (the worst case; a common word stops at SEARCH_LIMIT
+  // hits).
   await sample(`search over all ${STEPS} steps (no hit: full scan)`, 5, () =>
     searchTrajectory(db, attemptId, 'zz-no-such-text'),
   );

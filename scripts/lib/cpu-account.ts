@@ -88,7 +88,9 @@ export function cpuTick(): CpuTick {
   }
 }
 
-/** Ticks every `everyMs` until stopped; `until(at)` is the CPU spent from the start to the first tick at or after `at`. */
+/**
+ * Ticks every `everyMs` until stopped; `until(at)` is the CPU spent from the start to the first tick at or after `at`.
+ */
 export function cpuTicker(everyMs = 100): {
   stop(): void;
   until(at: number): { total: number; sandboxes: number } | null;

@@ -225,7 +225,8 @@ export const MUTATIONS: Mutation[] = [
   },
 ];
 
-// The dashboard's query modules, each against the integration test that recomputes its figures from the seeded attempts.
+// The dashboard's query modules, each against the integration test that recomputes its figures from the seeded
+// attempts.
 const DASHBOARD = { project: 'integration', tests: ['apps/web/test/dashboard-queries.int.test.ts'] } as const;
 MUTATIONS.push(
   {

@@ -68,7 +68,8 @@ export function renderPythonModule(entry: PythonModule, source: string): string 
   const text = pythonText(source);
   const lines = text.split('\n').map((line) => `  ${JSON.stringify(line)},`);
   return [
-    `// Generated from ${path.basename(entry.source)} by scripts/python-modules.ts (npm run python:generate): edit the .py file.`,
+    `// Generated from ${path.basename(entry.source)} by ` +
+      `scripts/python-modules.ts (npm run python:generate): edit the .py file.`,
     `/** The text of ${path.basename(entry.source)} below its SENT_FROM line (what it does: the comment above it). */`,
     `export const ${entry.name} = [`,
     ...lines,

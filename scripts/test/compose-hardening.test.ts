@@ -46,22 +46,25 @@ describe('the compose deployment', () => {
     expect(services.web!.environment!.DATABASE_URL).toMatch(/\$\{GITBENCH_APP_DB_PASSWORD:\?/);
   });
 
-  it("migrates as the database owner and runs the app as a role of its own that never sees the owner's password", () => {
-    expect(services.migrate!.environment).toMatchObject({
-      DATABASE_URL: 'postgresql://gitbench:${POSTGRES_PASSWORD}@postgres:5432/gitbench',
-      GITBENCH_APP_DB_USER: 'gitbench_app',
-      GITBENCH_APP_DB_PASSWORD: '${GITBENCH_APP_DB_PASSWORD}',
-    });
-    expect(services.postgres!.environment!.POSTGRES_USER).toBe('gitbench');
-    for (const name of ['web', 'worker']) {
-      const env = services[name]!.environment!;
-      expect(env.DATABASE_URL, name).toMatch(
-        /^postgresql:\/\/gitbench_app:\$\{GITBENCH_APP_DB_PASSWORD:\?[^}]*\}@postgres:5432\/gitbench$/,
-      );
-      expect(JSON.stringify(env), name).not.toContain('POSTGRES_PASSWORD');
-      expect(env.GITBENCH_APP_DB_USER, name).toBeUndefined();
-    }
-  });
+  it(
+    'migrates as the database owner and runs the app as a ' + "role of its own that never sees the owner's password",
+    () => {
+      expect(services.migrate!.environment).toMatchObject({
+        DATABASE_URL: 'postgresql://gitbench:${POSTGRES_PASSWORD}@postgres:5432/gitbench',
+        GITBENCH_APP_DB_USER: 'gitbench_app',
+        GITBENCH_APP_DB_PASSWORD: '${GITBENCH_APP_DB_PASSWORD}',
+      });
+      expect(services.postgres!.environment!.POSTGRES_USER).toBe('gitbench');
+      for (const name of ['web', 'worker']) {
+        const env = services[name]!.environment!;
+        expect(env.DATABASE_URL, name).toMatch(
+          /^postgresql:\/\/gitbench_app:\$\{GITBENCH_APP_DB_PASSWORD:\?[^}]*\}@postgres:5432\/gitbench$/,
+        );
+        expect(JSON.stringify(env), name).not.toContain('POSTGRES_PASSWORD');
+        expect(env.GITBENCH_APP_DB_USER, name).toBeUndefined();
+      }
+    },
+  );
 
   it('hardens every app container: no capabilities, no new privileges, read-only, a memory limit', () => {
     for (const name of APP) {

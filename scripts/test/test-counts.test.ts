@@ -49,7 +49,8 @@ describe("npm test's last line, counted", () => {
 
   it("counts pytest's JUnit report, errors as failures; a report without a suite is one failure", () => {
     const xml =
-      '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" failures="2" skipped="1" tests="9" time="1"><testcase/></testsuite></testsuites>';
+      '<?xml version="1.0"?><testsuites><testsuite name="pytest" errors="1" ' +
+      'failures="2" skipped="1" tests="9" time="1"><testcase/></testsuite></testsuites>';
     expect(countJunit('python', xml)).toMatchObject({ passed: 5, failed: 3, skipped: 1 });
     expect(countJunit('python', '<testsuites></testsuites>')).toMatchObject({ passed: 0, failed: 1 });
   });
@@ -81,9 +82,11 @@ describe("npm test's last line, counted", () => {
 // counted by scripts/test-counts.ts: the line a person reads at the end of `npm test`.
 const TINY = {
   'describe-before.test.ts': `import { beforeAll, describe, expect, it } from 'vitest';
-describe('d', () => { beforeAll(() => { throw new Error('describe beforeAll broke'); }); it('t', () => expect(1).toBe(1)); });`,
+describe('d', () => { beforeAll(() => { throw new Error('describe beforeAll broke'); }); it('t', () => \
+expect(1).toBe(1)); });`,
   'describe-after.test.ts': `import { afterAll, describe, expect, it } from 'vitest';
-describe('d', () => { afterAll(() => { throw new Error('describe afterAll broke'); }); it('t', () => expect(1).toBe(1)); });`,
+describe('d', () => { afterAll(() => { throw new Error('describe afterAll broke'); }); it('t', () => \
+expect(1).toBe(1)); });`,
   'file-before.test.ts': `import { beforeAll, expect, it } from 'vitest';
 beforeAll(() => { throw new Error('file beforeAll broke'); });
 it('t', () => expect(1).toBe(1));`,
@@ -103,7 +106,8 @@ it('passes', () => expect(1).toBe(1));
 it.skip('is skipped', () => {});`,
 };
 
-// Inside the repository, so the suites find vitest; under test-results/, which no glob of ours collects, lints or commits.
+// Inside the repository, so the suites find vitest; under test-results/, which no glob of ours collects, lints or
+// commits.
 mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
 const scratch = mkdtempSync(path.join(ROOT, 'test-results', 'tiny-suites-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -130,15 +134,20 @@ function runAndCount(name: string, files: Record<string, string>, steps: string[
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(suite, file), text);
   writeFileSync(
     path.join(suite, 'vitest.config.ts'),
-    `import { defineConfig } from 'vitest/config';\nimport { RUN_RULES } from ${JSON.stringify(path.join(ROOT, 'vitest.config.ts'))};\nexport default defineConfig({ test: { ...RUN_RULES, include: ['*.test.ts'] } });\n`,
+    `import { defineConfig } from 'vitest/config';\nimport { RUN_RULES } ` +
+      `from ${JSON.stringify(path.join(ROOT, 'vitest.config.ts'))};\nexport default ` +
+      `defineConfig({ test: { ...RUN_RULES, include: ['*.test.ts'] } });\n`,
   );
   // The repository's Playwright configuration without its web server and global set-up.
   writeFileSync(
     path.join(suite, 'playwright.config.ts'),
-    `import config from ${JSON.stringify(path.join(ROOT, 'playwright.config.ts'))};\nexport default { ...config, testDir: '.', outputDir: 'pw-out', globalSetup: undefined, webServer: undefined, reporter: [['json', { outputFile: ${JSON.stringify(path.join(results, 'e2e-report.json'))} }]] };\n`,
+    `import config from ${JSON.stringify(path.join(ROOT, 'playwright.config.ts'))};\nexport default ` +
+      `{ ...config, testDir: '.', outputDir: 'pw-out', globalSetup: undefined, webServer: undefined, ` +
+      `reporter: [['json', { outputFile: ${JSON.stringify(path.join(results, 'e2e-report.json'))} }]] };\n`,
   );
   const script = [
-    `cd ${JSON.stringify(ROOT)} && . scripts/lib.sh && results=${JSON.stringify(results)} && . scripts/lib/test-steps.sh`,
+    `cd ${JSON.stringify(ROOT)} && . scripts/lib.sh && ` +
+      `results=${JSON.stringify(results)} && . scripts/lib/test-steps.sh`,
     `cd ${JSON.stringify(suite)}`,
     ...steps,
     `for f in ${Object.keys(PASSING_REPORTS).join(' ')}; do [ -e "$results/$f" ] || touch "$results/missing-$f"; done`,
@@ -168,43 +177,50 @@ describe('npm test run on tiny suites', () => {
     expect(r.status).toBe(0);
   }, 120_000);
 
-  it('counts every failure: hooks that threw, an unhandled rejection, a file that did not load, a committed .only, a missing golden file and failed steps', () => {
-    const r = runAndCount('failing', TINY, [
-      UNIT,
-      'step typecheck false',
-      'step lint true',
-      'step web-build bash -c "exit 3"',
-    ]);
-    // Failed: the .only test and the one without its golden file; five errors outside tests (two
-    // describe hooks, a file hook, a file that did not load, the late rejection); two steps.
-    expect(r.lastLine).toMatch(/^\d+ passed, 9 failed, \d+ skipped$/);
-    expect(r.status).toBe(1);
-    for (const expected of [
-      /describe-before\.test\.ts > d: describe beforeAll broke/,
-      /describe-after\.test\.ts > d: describe afterAll broke/,
-      /file-before\.test\.ts: file beforeAll broke/,
-      /unhandled error: rejected after its test/,
-      /no-load\.test\.ts: cannot load/,
-      /step typecheck failed \(exit 1\)/,
-      /step web-build failed \(exit 3\)/,
-    ]) {
-      expect(r.stderr).toMatch(expected);
-    }
-    // The two failed tests, as vitest reported them.
-    const unit = JSON.parse(readFileSync(path.join(r.results, 'unit.json'), 'utf8')) as {
-      testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
-    };
-    const failedTests = unit.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status === 'failed');
-    expect(failedTests.map((a) => [a.title, a.failureMessages.join('').split('\n')[0]])).toEqual([
-      ['alone', expect.stringMatching(/Unexpected \.only modifier/)],
-      ['matches its golden file', expect.stringMatching(/Snapshot .* mismatched/)],
-    ]);
-  }, 120_000);
+  it(
+    'counts every failure: hooks that threw, an unhandled rejection, a file ' +
+      'that did not load, a committed .only, a missing golden file and failed steps',
+    () => {
+      const r = runAndCount('failing', TINY, [
+        UNIT,
+        'step typecheck false',
+        'step lint true',
+        'step web-build bash -c "exit 3"',
+      ]);
+      // Failed: the .only test and the one without its golden file; five errors outside tests (two
+      // describe hooks, a file hook, a file that did not load, the late rejection); two steps.
+      expect(r.lastLine).toMatch(/^\d+ passed, 9 failed, \d+ skipped$/);
+      expect(r.status).toBe(1);
+      for (const expected of [
+        /describe-before\.test\.ts > d: describe beforeAll broke/,
+        /describe-after\.test\.ts > d: describe afterAll broke/,
+        /file-before\.test\.ts: file beforeAll broke/,
+        /unhandled error: rejected after its test/,
+        /no-load\.test\.ts: cannot load/,
+        /step typecheck failed \(exit 1\)/,
+        /step web-build failed \(exit 3\)/,
+      ]) {
+        expect(r.stderr).toMatch(expected);
+      }
+      // The two failed tests, as vitest reported them.
+      const unit = JSON.parse(readFileSync(path.join(r.results, 'unit.json'), 'utf8')) as {
+        testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+      };
+      const failedTests = unit.testResults.flatMap((f) => f.assertionResults).filter((a) => a.status === 'failed');
+      expect(failedTests.map((a) => [a.title, a.failureMessages.join('').split('\n')[0]])).toEqual([
+        ['alone', expect.stringMatching(/Unexpected \.only modifier/)],
+        ['matches its golden file', expect.stringMatching(/Snapshot .* mismatched/)],
+      ]);
+    },
+    120_000,
+  );
 });
 
 describe('a committed test.only in a browser spec', () => {
   it("fails Playwright's run under the repository's configuration and counts", () => {
-    const spec = `import { expect, test } from '@playwright/test';\ntest.only('alone', () => expect(1).toBe(1));\ntest('dropped', () => expect(1).toBe(1));\n`;
+    const spec =
+      `import { expect, test } from '@playwright/test';\ntest.only('alone', ` +
+      `() => expect(1).toBe(1));\ntest('dropped', () => expect(1).toBe(1));\n`;
     const r = runAndCount('browser-only', { 'focused.spec.ts': spec }, [
       'step e2e npx playwright test --config playwright.config.ts',
     ]);

@@ -121,7 +121,8 @@ async function refused(source: string, outputModes?: string[]): Promise<string> 
 describe('campaign creation opens every replay target', () => {
   it('refuses a source that does not exist', async () => {
     expect(await refused('absent.json')).toBe(
-      "models[1]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
+      "models[1]: Replay source 'absent.json' does not exist in " +
+        'the configured replay directories (GITBENCH_REPLAY_DIRS).',
     );
   });
 
@@ -147,7 +148,8 @@ describe('campaign creation opens every replay target', () => {
     const message = await Promise.race([refused('fifo.json'), watch.then(() => '')]).finally(() => (refusing = false));
     await watch;
     expect(message).toBe(
-      "models[1]: Replay source 'fifo.json' is not a readable result file or directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).",
+      "models[1]: Replay source 'fifo.json' is not a readable result file or " +
+        'directory inside the configured replay directories (GITBENCH_REPLAY_DIRS).',
     );
     expect(hasReader(fifo)).toBe(false);
   });
@@ -158,19 +160,24 @@ describe('campaign creation opens every replay target', () => {
       "models[1]: Replay source 'notes.json' cannot be replayed: Replay file notes.json is not a GitBench result file.",
     );
     expect(await refused('broken.atif.json', ['agent'])).toMatch(
-      /^models\[1\]: Replay source 'broken\.atif\.json' cannot be replayed: Replay file broken\.atif\.json is not an ATIF v1 trajectory \(steps: /,
+      new RegExp(
+        /^models\[1\]: Replay source 'broken\.atif\.json' cannot be replayed: /.source +
+          /Replay file broken\.atif\.json is not an ATIF v1 trajectory \(steps: /.source,
+      ),
     );
   });
 
   it('refuses a source of the wrong kind for the output modes', async () => {
     expect(await refused('trajectory.atif.json', ['text'])).toBe(
-      "models[1]: 'replay:trajectory.atif.json' holds only an ATIF trajectory, which replays in the agent output mode alone; this campaign also runs text.",
+      "models[1]: 'replay:trajectory.atif.json' holds only an ATIF trajectory, " +
+        'which replays in the agent output mode alone; this campaign also runs text.',
     );
     expect(await refused('trajectory.atif.json', ['agent', 'json_schema'])).toMatch(
       /this campaign also runs json_schema\.$/,
     );
     expect(await refused('run.json', ['agent'])).toBe(
-      "models[1]: 'replay:run.json' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).",
+      "models[1]: 'replay:run.json' holds no ATIF trajectory, which the agent " +
+        'output mode replays (a result file replays text and json_schema answers).',
     );
   });
 
@@ -199,25 +206,29 @@ describe('campaign creation opens every replay target', () => {
       formErrors: [],
       fieldErrors: {
         'models.0': [
-          "models[0]: Replay source 'absent.json' does not exist in the configured replay directories (GITBENCH_REPLAY_DIRS).",
+          "models[0]: Replay source 'absent.json' does not exist in " +
+            'the configured replay directories (GITBENCH_REPLAY_DIRS).',
         ],
       },
     });
   });
 
-  it('accepts a result file in text mode and an ATIF trajectory in agent mode, by relative or absolute path', async () => {
-    const before = queued.length;
-    for (const [model, modes] of [
-      ['replay:run.json', ['text']],
-      [`replay:${path.join(dir, 'trajectory.atif.json')}`, ['agent']],
-    ] as const) {
-      const result = await createCampaign(deps(), config(model, [...modes]), actor);
-      expect(result).toMatchObject({ ok: true, queued: true, targets: 2 });
-      const campaignId = (result as { campaignId: string }).campaignId;
-      expect((await t.db.campaignTarget.findMany({ where: { campaignId } })).map((x) => x.modelId).sort()).toEqual(
-        ['mock', model].sort(),
-      );
-    }
-    expect(queued.length - before).toBe(2);
-  });
+  it(
+    'accepts a result file in text mode and an ATIF ' + 'trajectory in agent mode, by relative or absolute path',
+    async () => {
+      const before = queued.length;
+      for (const [model, modes] of [
+        ['replay:run.json', ['text']],
+        [`replay:${path.join(dir, 'trajectory.atif.json')}`, ['agent']],
+      ] as const) {
+        const result = await createCampaign(deps(), config(model, [...modes]), actor);
+        expect(result).toMatchObject({ ok: true, queued: true, targets: 2 });
+        const campaignId = (result as { campaignId: string }).campaignId;
+        expect((await t.db.campaignTarget.findMany({ where: { campaignId } })).map((x) => x.modelId).sort()).toEqual(
+          ['mock', model].sort(),
+        );
+      }
+      expect(queued.length - before).toBe(2);
+    },
+  );
 });

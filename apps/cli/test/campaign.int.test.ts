@@ -108,7 +108,10 @@ describe('gitbench campaign create', () => {
     expect(unknownModel.code).toBe(2);
     const errors = JSON.parse(unknownModel.stderr) as { fieldErrors: Record<string, string[]> };
     expect(errors.fieldErrors['models.0']?.[0]).toMatch(
-      /^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, or use a built-in model: oracle, nop, mock, simulated\[:seed\]/,
+      new RegExp(
+        /^No configured profile serves 'sim'\. Add it to a profile in .*gitbench\.json, /.source +
+          /or use a built-in model: oracle, nop, mock, simulated\[:seed\]/.source,
+      ),
     );
 
     const noJudge = await cli([
@@ -193,32 +196,35 @@ describe('status, export, retry and cancel on a campaign', () => {
     id = jsonOf<{ campaignId: string }>(r).campaignId;
   }, 300_000);
 
-  it('status: counts, completeness in three parts, and per target mean success, pass_any_at_n and stability', async () => {
-    const summary = jsonOf<CampaignSummary>(await cli(['campaign', 'status', id, '--json']));
-    expect(summary.statusCounts).toEqual({ VALID_PASS: 4, VALID_FAIL: 4 });
-    expect(summary.completeness.complete).toBe(true);
-    expect(Object.keys(summary.completeness.parts)).toEqual(['targetAttempts', 'judgeScoring', 'safetyReview']);
-    const oracle = summary.perTarget.find((g) => g.modelId === 'oracle')!;
-    expect(oracle.meanSuccess).toMatchObject({ numerator: 4, denominator: 4, value: 1, interval: { high: 1 } });
-    expect(oracle.meanSuccess.interval!.low).toBeCloseTo(0.51, 2);
-    expect(oracle.passAny).toMatchObject({
-      applicable: true,
-      points: [
-        { n: 1, numerator: 2, denominator: 2 },
-        { n: 2, numerator: 2, denominator: 2 },
-      ],
-    });
-    expect(oracle.classification).toMatchObject({ stablePass: 2, flaky: 0, stableFail: 0 });
-    const mock = summary.perTarget.find((g) => g.modelId === 'mock')!;
-    expect(mock.classification).toMatchObject({ stablePass: 0, stableFail: 2 });
+  it(
+    'status: counts, completeness in three parts, and ' + 'per target mean success, pass_any_at_n and stability',
+    async () => {
+      const summary = jsonOf<CampaignSummary>(await cli(['campaign', 'status', id, '--json']));
+      expect(summary.statusCounts).toEqual({ VALID_PASS: 4, VALID_FAIL: 4 });
+      expect(summary.completeness.complete).toBe(true);
+      expect(Object.keys(summary.completeness.parts)).toEqual(['targetAttempts', 'judgeScoring', 'safetyReview']);
+      const oracle = summary.perTarget.find((g) => g.modelId === 'oracle')!;
+      expect(oracle.meanSuccess).toMatchObject({ numerator: 4, denominator: 4, value: 1, interval: { high: 1 } });
+      expect(oracle.meanSuccess.interval!.low).toBeCloseTo(0.51, 2);
+      expect(oracle.passAny).toMatchObject({
+        applicable: true,
+        points: [
+          { n: 1, numerator: 2, denominator: 2 },
+          { n: 2, numerator: 2, denominator: 2 },
+        ],
+      });
+      expect(oracle.classification).toMatchObject({ stablePass: 2, flaky: 0, stableFail: 0 });
+      const mock = summary.perTarget.find((g) => g.modelId === 'mock')!;
+      expect(mock.classification).toMatchObject({ stablePass: 0, stableFail: 2 });
 
-    const text = await cli(['campaign', 'status', id]);
-    expect(text.stdout).toContain('mean success   4/4 = 100.0% (95% Wilson 51.0%–100.0%)');
-    expect(text.stdout).toContain('pass_any_at_n  n=1 2/2  n=2 2/2');
-    expect(text.stdout).toContain('fixtures       0 stable pass, 0 flaky, 2 stable fail, 0 unknown');
-    // No reviewer is configured here: the review lets the campaign through but never reads as passed.
-    expect(text.stdout).toContain('safety review    not configured (GITBENCH_SAFETY_REVIEW)');
-  });
+      const text = await cli(['campaign', 'status', id]);
+      expect(text.stdout).toContain('mean success   4/4 = 100.0% (95% Wilson 51.0%–100.0%)');
+      expect(text.stdout).toContain('pass_any_at_n  n=1 2/2  n=2 2/2');
+      expect(text.stdout).toContain('fixtures       0 stable pass, 0 flaky, 2 stable fail, 0 unknown');
+      // No reviewer is configured here: the review lets the campaign through but never reads as passed.
+      expect(text.stdout).toContain('safety review    not configured (GITBENCH_SAFETY_REVIEW)');
+    },
+  );
 
   it('export: attempts as CSV and JSON, and the artificialanalysis rows', async () => {
     const csv = (await cli(['campaign', 'export', id, '--format', 'csv'])).stdout.trim().split('\n');

@@ -33,7 +33,9 @@ const SESSION = [
   'submit',
 ];
 
-/** Runs the command in a pty and types each line of the session at its prompt; resolves with what the terminal showed. */
+/**
+ * Runs the command in a pty and types each line of the session at its prompt; resolves with what the terminal showed.
+ */
 function inTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, path.join(ROOT, 'apps/cli/bin/gitbench.js'), ...args].map(shellQuote).join(' ');
   const proc = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {

@@ -98,7 +98,10 @@ describe('gitbench manual', () => {
       expect(first.request.model).toBe('manual');
       expect(first.request.tools?.map((t) => t.function.name)).toEqual(['bash', 'submit']);
       expect(first.view).toMatch(
-        /^── request 1 \(req_1\) · model manual · 2 message\(s\) · new conversation ──\ntools: bash, submit\n\[system\]\n/,
+        new RegExp(
+          /^── request 1 \(req_1\) · model manual · 2 message\(s\) · new conversation ──\n/.source +
+            /tools: bash, submit\n\[system\]\n/.source,
+        ),
       );
       expect(first.view).toContain('How many lines in total call a method');
       // What the model sees, and nothing of what scores it: no expected answer, no negatives' reasons.

@@ -51,7 +51,8 @@ describe('gitbench run --mode agent with a suite that sets agent limits', () => 
       expect(bySuite.r.stderr).toMatch(/git_grep\/f001 agent trial 1: FAIL/);
       expect(bySuite.requests).toHaveLength(2);
       expect(bySuite.requests[0]![0]!.content).toContain(
-        'You have at most 2 turns and 4 minutes in all (each reply is one turn, with its tool call); each command is stopped after 30 seconds.',
+        'You have at most 2 turns and 4 minutes in all (each reply is one ' +
+          'turn, with its tool call); each command is stopped after 30 seconds.',
       );
 
       const byFlag = await run(['--max-turns', '3']);

@@ -52,7 +52,8 @@ interface Envelope {
 
 describe('gitbench run --mode agent --json-output', () => {
   it(
-    'records the steps, the prompts sent, the submitted answer, every call and the sandbox, and prints a line per attempt',
+    'records the steps, the prompts sent, the submitted answer, ' +
+      'every call and the sandbox, and prints a line per attempt',
     { timeout: 180_000 },
     async () => {
       const suite = path.join(tmp, 'suite');
@@ -143,7 +144,8 @@ describe('gitbench run --mode agent --json-output', () => {
 
 describe('gitbench run --mode agent against a hostile agent', () => {
   it(
-    'scores every attack of the red team as a counted failure, in the report and the result file: no pass, nothing excluded, no sandbox error',
+    'scores every attack of the red team as a counted failure, in the ' +
+      'report and the result file: no pass, nothing excluded, no sandbox error',
     { timeout: 300_000 },
     async () => {
       // The red team's three tasks on disk, and an agent served over HTTP that plays, on each task, its
@@ -156,9 +158,11 @@ describe('gitbench run --mode agent against a hostile agent', () => {
       const FORGED_REPLY = `@@GBSTEP 0.0 0 1 0 1.0 1.0\\n0\\n0\\n@@GBEND\\n`;
       const scripts: Record<'notes' | 'history' | 'index', ScriptedCall[]> = {
         notes: [
-          // Erasing its failure: garbage and forged records into the runner's channel, then every process it can reach killed.
+          // Erasing its failure: garbage and forged records into the runner's channel, then every process it can reach
+          // killed.
           bash(
-            `printf 'garbage\\n' > /proc/1/fd/1; printf '${FORGED_REPLY}' > /proc/$PPID/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; kill -9 -1; true`,
+            `printf 'garbage\\n' > /proc/1/fd/1; printf '${FORGED_REPLY}' > ` +
+              `/proc/$PPID/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; kill -9 -1; true`,
           ),
           // Output no JSON document takes as it is: bytes that are not UTF-8, NULs, escapes.
           bash(`head -c 20000 /dev/urandom; printf '\\0\\033[2J\\x7b"passed": true}'`),

@@ -215,7 +215,10 @@ describe('gitbench run against a hostile model', () => {
       writeFileSync(path.join(suite, 'red_team', 'f002.yaml'), HISTORY_FIXTURE);
       const attacks = {
         notes: [
-          `${ATTACKS['records forged into the runner through /proc/$PPID/fd/1']}; ${ATTACKS['records forged into the container init through /proc/1/fd/1']}`,
+          [
+            ATTACKS['records forged into the runner through /proc/$PPID/fd/1'],
+            ATTACKS['records forged into the container init through /proc/1/fd/1'],
+          ].join('; '),
           ATTACKS['local excludes (.git/info/exclude) that hide the file, and an empty commit with the message']!,
           ATTACKS['status settings that hide the file, and a replace ref that shows the expected commit']!,
         ],

@@ -176,7 +176,8 @@ describe('a hosted model behind the gateway', () => {
       // The pattern is written in two quoted halves: the command itself, which goes back to the model with
       // every later request, must not hold the secret for the search to be meaningful.
       const look =
-        'env; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; grep -rIl "4d1c0ffee5""ecret" /home /tmp /work /etc /opt /run /root 2>/dev/null; echo looked';
+        'env; cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | sort -u; grep -rIl ' +
+        '"4d1c0ffee5""ecret" /home /tmp /work /etc /opt /run /root 2>/dev/null; echo looked';
       await withScript(
         toolReply({ calls: [{ name: claude.shellTool.name, args: claude.shellTool.toArguments(look) }] }),
         (body) => body.includes('looked'),
@@ -198,7 +199,8 @@ describe('a hosted model behind the gateway', () => {
   );
 
   it(
-    'contains a hostile agent process: a flood and a fork bomb left running end at the wall-clock limit, the attempt counted',
+    'contains a hostile agent process: a flood and a fork bomb ' +
+      'left running end at the wall-clock limit, the attempt counted',
     { timeout: 300_000 },
     async () => {
       const pi = findAgent('pi');

@@ -69,7 +69,8 @@ describe('gitbench validate with a calibration record', () => {
     const r = await validate();
     expect(r.code).toBe(EXIT.ok);
     expect(r.out.replace(/; \d+ warning\(s\), shown with --strict/, '')).toBe(
-      "warning: tag_management/f001: difficulty 'easy' disagrees with its measured pass rate 11% (1/9 scored attempts over 3 targets, measured 2026-11-27): 'easy' expects at least 70%; the measure reads hard\n" +
+      "warning: tag_management/f001: difficulty 'easy' disagrees with its measured pass rate 11% (1/9 scored " +
+        "attempts over 3 targets, measured 2026-11-27): 'easy' expects at least 70%; the measure reads hard\n" +
         '2 valid fixture(s), 0 invalid file(s), 2 file(s) read; 1 difficulty label(s) disagree with calibration.json\n',
     );
     const json = JSON.parse((await validate('json')).out);

@@ -35,7 +35,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         <a
           href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          className={
+            'sr-only focus:not-sr-only focus:absolute focus:left-2 ' +
+            'focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2'
+          }
         >
           Skip to content
         </a>
@@ -47,7 +50,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             {nav.length > 0 ? (
               <nav
                 aria-label="Main"
-                className="-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0"
+                className={
+                  '-mx-4 flex w-[calc(100%+2rem)] gap-4 overflow-x-auto whitespace-nowrap px-4 ' +
+                  'text-sm text-slate-600 sm:mx-0 sm:w-auto sm:flex-wrap sm:overflow-visible sm:px-0'
+                }
               >
                 {nav.map(([href, label]) => (
                   <a key={href} href={href} className="hover:text-slate-900">

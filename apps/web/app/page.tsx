@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { CampaignLinks } from '@/components/campaign-links';
 import { EmptyState, Section } from '@/components/empty-state';
 import { ExportLinks } from '@/components/export-links';
+import { plural } from '@/components/format';
 import { campaignReleased, FAMILY_TITLES } from '@gitbench/core';
 import { FamilyBoardView } from '@/components/family-board';
 import { FiltersBar } from '@/components/filters-bar';
@@ -15,8 +16,6 @@ import { getLeaderboard, getLeaderboardAgents, type Leaderboard } from '@/lib/qu
 import { requirePublicPage } from '@/lib/auth/guard';
 
 export const dynamic = 'force-dynamic';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Says which campaigns the ranking rests on and which it leaves out, and why. */
 function InclusionNote({ board }: { board: Leaderboard }) {
@@ -113,7 +112,8 @@ export default async function LeaderboardPage({
         ) : (
           <EmptyState title="Nothing to rank with these filters">
             {legacy + incomplete > 0
-              ? 'Every matching campaign is still running, incomplete or legacy, and those are left out of rankings by default. Tick the toggles above to see them anyway.'
+              ? 'Every matching campaign is still running, incomplete or legacy, and those are ' +
+                'left out of rankings by default. Tick the toggles above to see them anyway.'
               : 'No campaign has results for this selection. Widen the filters.'}
           </EmptyState>
         )
@@ -162,7 +162,8 @@ export default async function LeaderboardPage({
             has a valid outcome), so campaigns with different trial counts compare fairly; the campaign totals are shown
             underneath. &ldquo;—&rdquo; means unknown, never zero.
             {board.rows.some((r) => r.simulated)
-              ? ' Rows marked simulated come from the seeded simulated model: a coin, not a model, useful to see flaky fixtures and pass_any_at_n.'
+              ? ' Rows marked simulated come from the seeded simulated model: a ' +
+                'coin, not a model, useful to see flaky fixtures and pass_any_at_n.'
               : ''}
           </p>
         </>

@@ -6,7 +6,10 @@ import { modelHref, usd } from './format';
 import { HumanBadge } from './status-badge';
 import { AgentName } from './target-name';
 
-/** Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, tampering, unfinished. */
+/**
+ * Colours of the exit statuses: done (submit), stopped by a limit, the model's fault, infrastructure, tampering,
+ * unfinished.
+ */
 const END_STYLE: Record<AgentEnd, { colour: string; label: string }> = {
   submitted: { colour: 'bg-emerald-500', label: 'submitted' },
   model_stopped: { colour: 'bg-emerald-300', label: 'model stopped' },

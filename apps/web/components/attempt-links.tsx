@@ -29,7 +29,9 @@ export function AttemptLinks({
         >
           <StatusBadge
             status={a.status}
-            title={`Trial ${a.trial}${a.score !== null && a.score !== undefined ? `, score ${a.score.toFixed(2)}` : ''}`}
+            title={
+              `Trial ${a.trial}` + (a.score !== null && a.score !== undefined ? `, score ${a.score.toFixed(2)}` : '')
+            }
           />
         </Link>
       ))}

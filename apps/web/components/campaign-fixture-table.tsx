@@ -21,7 +21,10 @@ function SeriesCell({ cell }: { cell: FixtureTableRow['cells'][string] | undefin
           <SeriesClassBadge
             cls={cls.class}
             plannedTrials={cell.summary.series.plannedTrials}
-            title={`${cls.passes}/${cls.valid} valid attempts passed${partial ? '; fewer valid attempts than trials' : ''}`}
+            title={
+              `${cls.passes}/${cls.valid} valid attempts ` +
+              `passed${partial ? '; fewer valid attempts than trials' : ''}`
+            }
           />
         ) : null}
         <span className="text-xs tabular-nums text-slate-600" title="Valid attempts that passed / valid attempts">

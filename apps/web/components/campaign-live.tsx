@@ -110,8 +110,12 @@ export function CampaignLive({
       if (!res.ok) throw new Error(typeof body.error === 'string' ? body.error : `the server answered ${res.status}`);
       setMessage(
         kind === 'cancel'
-          ? `Cancelled: no new attempt will start${Number(body.stoppedQueued ?? 0) > 0 ? ` (${String(body.stoppedQueued)} queued stopped)` : ''}; running ones stop at their next heartbeat.`
-          : `${body.replanned ? 'Planning sent again. ' : ''}Re-queued ${String(body.requeued ?? body.retried ?? 'the')} infrastructure-failed attempt(s) as new tries.`,
+          ? `Cancelled: no new attempt will ` +
+              `start${Number(body.stoppedQueued ?? 0) > 0 ? ` (${String(body.stoppedQueued)} queued stopped)` : ''}; ` +
+              `running ones stop at their next heartbeat.`
+          : (body.replanned ? 'Planning sent again. ' : '') +
+              `Re-queued ${String(body.requeued ?? body.retried ?? 'the')} ` +
+              `infrastructure-failed attempt(s) as new tries.`,
       );
       const r = await fetch(`/api/campaigns/${encodeURIComponent(campaignId)}`, { cache: 'no-store' });
       if (r.ok) {
@@ -152,7 +156,10 @@ export function CampaignLive({
               type="button"
               onClick={() => setConfirmingCancel(true)}
               disabled={busy !== null || confirmingCancel}
-              className="rounded border border-rose-300 bg-white px-3 py-1.5 text-sm font-medium text-rose-700 hover:bg-rose-50 disabled:opacity-50"
+              className={
+                'rounded border border-rose-300 bg-white px-3 py-1.5 text-sm ' +
+                'font-medium text-rose-700 hover:bg-rose-50 disabled:opacity-50'
+              }
             >
               {busy === 'cancel' ? 'Cancelling…' : 'Cancel campaign'}
             </button>
@@ -162,7 +169,10 @@ export function CampaignLive({
               type="button"
               onClick={() => act('retry')}
               disabled={busy !== null}
-              className="rounded border border-amber-300 bg-white px-3 py-1.5 text-sm font-medium text-amber-800 hover:bg-amber-50 disabled:opacity-50"
+              className={
+                'rounded border border-amber-300 bg-white px-3 py-1.5 text-sm ' +
+                'font-medium text-amber-800 hover:bg-amber-50 disabled:opacity-50'
+              }
             >
               {busy === 'retry'
                 ? 'Re-queuing…'
@@ -186,7 +196,9 @@ export function CampaignLive({
       {confirmingCancel && active ? (
         <ConfirmPanel
           title="Cancel this campaign?"
-          confirmLabel={`Cancel ${progress.total - progress.done} attempt${progress.total - progress.done === 1 ? '' : 's'}`}
+          confirmLabel={
+            `Cancel ${progress.total - progress.done} ` + `attempt${progress.total - progress.done === 1 ? '' : 's'}`
+          }
           backLabel="Keep running"
           onConfirm={() => act('cancel')}
           onBack={() => setConfirmingCancel(false)}

@@ -38,7 +38,10 @@ export function CompletenessPanel({
               <div className="flex items-center gap-2 text-sm font-medium">
                 <span
                   aria-hidden
-                  className={`h-2.5 w-2.5 rounded-full ${notConfigured ? 'bg-slate-400' : part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`}
+                  className={
+                    `h-2.5 w-2.5 ` +
+                    `rounded-full ${notConfigured ? 'bg-slate-400' : part.ok ? 'bg-emerald-500' : 'bg-amber-500'}`
+                  }
                 />
                 {p.title}: {notConfigured ? 'not configured' : part.ok ? 'ok' : 'not yet'}
               </div>

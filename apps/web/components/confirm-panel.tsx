@@ -55,7 +55,10 @@ export function ConfirmPanel({
           type="button"
           onClick={onConfirm}
           disabled={busy}
-          className={`rounded px-3 py-1.5 font-medium text-white focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500 disabled:opacity-50 ${button}`}
+          className={
+            `rounded px-3 py-1.5 font-medium text-white focus:outline-2 ` +
+            `focus:outline-offset-2 focus:outline-indigo-500 disabled:opacity-50 ${button}`
+          }
         >
           {confirmLabel}
         </button>
@@ -63,7 +66,10 @@ export function ConfirmPanel({
           type="button"
           onClick={onBack}
           disabled={busy}
-          className="rounded border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500"
+          className={
+            'rounded border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 ' +
+            'hover:bg-slate-50 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500'
+          }
         >
           {backLabel}
         </button>

@@ -36,7 +36,10 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       type="button"
       onClick={copy}
       aria-label={`Copy ${label}`}
-      className="rounded border border-slate-300 bg-white px-1.5 py-0.5 font-sans text-[11px] font-medium text-slate-600 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500"
+      className={
+        'rounded border border-slate-300 bg-white px-1.5 py-0.5 font-sans text-[11px] ' +
+        'font-medium text-slate-600 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500'
+      }
     >
       <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
     </button>

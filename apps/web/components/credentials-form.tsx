@@ -98,7 +98,10 @@ export function CredentialsForm({
         <button
           type="submit"
           disabled={busy}
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+          className={
+            'rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium ' +
+            'text-white hover:bg-indigo-700 disabled:opacity-50'
+          }
         >
           {firstAdmin ? 'Create admin and sign in' : 'Sign in'}
         </button>

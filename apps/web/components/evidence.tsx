@@ -12,7 +12,10 @@ export function Pre({ children, label, copy }: { children: ReactNode; label?: st
   const pre = (
     <pre
       aria-label={label}
-      className={`max-h-96 overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs text-slate-800 ${copies ? 'pr-16' : ''}`}
+      className={
+        `max-h-96 overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 ` +
+        `bg-slate-50 p-3 font-mono text-xs text-slate-800 ${copies ? 'pr-16' : ''}`
+      }
     >
       {children}
     </pre>
@@ -54,7 +57,14 @@ export function Diff({ expected, actual }: { expected: string; actual: string })
       {lines.map((l, i) => (
         <div
           key={i}
-          className={`whitespace-pre-wrap px-3 ${l.kind === 'add' ? 'bg-emerald-50 text-emerald-900' : l.kind === 'del' ? 'bg-rose-50 text-rose-900' : 'text-slate-700'}`}
+          className={
+            'whitespace-pre-wrap px-3 ' +
+            (l.kind === 'add'
+              ? 'bg-emerald-50 text-emerald-900'
+              : l.kind === 'del'
+                ? 'bg-rose-50 text-rose-900'
+                : 'text-slate-700')
+          }
         >
           <span aria-hidden className="mr-2 select-none text-slate-400">
             {l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : ' '}

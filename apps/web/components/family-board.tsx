@@ -46,7 +46,8 @@ export function FamilyBoardView({
     return (
       <EmptyState title={`No ${FAMILY_TITLES[board.family].toLowerCase()} results yet`}>
         {board.leftOut > 0
-          ? `${board.leftOut} campaign(s) with such attempts are incomplete or legacy and left out; tick “Include incomplete campaigns”.`
+          ? `${board.leftOut} campaign(s) with such attempts are incomplete ` +
+            `or legacy and left out; tick “Include incomplete campaigns”.`
           : 'Launch a campaign over this family from the new campaign form.'}
       </EmptyState>
     );

@@ -37,7 +37,10 @@ export function FamilyEvidence({ evidence }: { evidence: GitbenchEvidence }) {
 function Flag({ ok, label }: { ok: boolean; label: string }) {
   return (
     <span
-      className={`inline-flex items-center gap-1 rounded px-2 py-0.5 text-sm font-medium ${ok ? 'bg-emerald-100 text-emerald-900' : 'bg-rose-100 text-rose-900'}`}
+      className={
+        `inline-flex items-center gap-1 rounded px-2 py-0.5 text-sm ` +
+        `font-medium ${ok ? 'bg-emerald-100 text-emerald-900' : 'bg-rose-100 text-rose-900'}`
+      }
     >
       <span aria-hidden>{ok ? '✓' : '✗'}</span>
       {label} {ok ? 'true' : 'false'}
@@ -113,7 +116,10 @@ function OutputFile({ file }: { file: RepoTaskOutputFile }) {
         <img
           src={`data:${file.mime};base64,${file.base64}`}
           alt={`Output ${file.path}`}
-          className="max-h-64 rounded border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,white_0_50%)] bg-[length:16px_16px]"
+          className={
+            'max-h-64 rounded border border-slate-200 ' +
+            'bg-[repeating-conic-gradient(#e2e8f0_0_25%,white_0_50%)] bg-[length:16px_16px]'
+          }
           style={{ imageRendering: 'pixelated', minWidth: 64 }}
         />
       ) : file.text !== undefined ? (

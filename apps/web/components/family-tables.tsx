@@ -22,7 +22,10 @@ function targetColumn(filters?: Record<string, string | undefined>): Column<Row>
         outputMode={r.outputMode}
         effort={r.reasoningEffort}
         filters={filters}
-        note={`${r.campaigns.length} campaign${r.campaigns.length === 1 ? '' : 's'}${r.unreadable ? ` · ${r.unreadable} outcome(s) unreadable` : ''}`}
+        note={
+          `${r.campaigns.length} campaign${r.campaigns.length === 1 ? '' : 's'}` +
+          (r.unreadable ? ` · ${r.unreadable} outcome(s) unreadable` : '')
+        }
       />
     ),
   };

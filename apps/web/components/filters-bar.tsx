@@ -119,7 +119,10 @@ export function FiltersBar({
       ) : null}
       <button
         type="submit"
-        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500"
+        className={
+          'rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white ' +
+          'hover:bg-indigo-700 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500'
+        }
       >
         Apply
       </button>

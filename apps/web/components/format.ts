@@ -45,7 +45,8 @@ export function modelHref(modelId: string, filters: Record<string, string | unde
 }
 
 export function fixtureHref(domain: string, fixtureId: string, campaignId?: string): string {
-  return `/fixtures/${encodeURIComponent(domain)}/${encodeURIComponent(fixtureId)}${campaignId ? `?campaign=${encodeURIComponent(campaignId)}` : ''}`;
+  const query = campaignId ? `?campaign=${encodeURIComponent(campaignId)}` : '';
+  return `/fixtures/${encodeURIComponent(domain)}/${encodeURIComponent(fixtureId)}${query}`;
 }
 
 /** The GitBench that produced a result: its commit (or baked version), and whether its tree was modified. */
@@ -61,3 +62,6 @@ export function aboutDuration(seconds: number | null): string {
   const m = Math.round(seconds / 60);
   return m < 90 ? `about ${m} min` : `about ${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+/** A count with its noun: "1 trial", "3 trials", "2 modalities". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -147,7 +147,10 @@ function JudgeVerdicts({ judge }: { judge: NonNullable<GgbOutcome['judge']> }) {
         {judge.verdicts.map((v, i) => (
           <li
             key={i}
-            className={`rounded border p-3 text-sm ${v.agentWon ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`}
+            className={
+              `rounded border p-3 ` +
+              `text-sm ${v.agentWon ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`
+            }
           >
             <div className="flex flex-wrap items-center gap-2 font-medium">
               <span>Verdict {i + 1}</span>

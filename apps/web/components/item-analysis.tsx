@@ -7,7 +7,10 @@ import { getFixtureItemAnalysis, type SuiteItem, type SuiteItemAnalysis } from '
 import { services } from '@/lib/services';
 
 export const DISCRIMINATION_TITLE =
-  "Point-biserial correlation between a target's pass fraction on this fixture and its mean pass fraction on the suite's other fixtures (its rest score), over the targets that ran both. Near 1: strong targets pass it and weak ones fail. Near 0 or below: it carries no signal. Empty when undefined: fewer than two targets, or no variation.";
+  "Point-biserial correlation between a target's pass fraction on this fixture and its " +
+  "mean pass fraction on the suite's other fixtures (its rest score), over the targets " +
+  'that ran both. Near 1: strong targets pass it and weak ones fail. Near 0 or below: ' +
+  'it carries no signal. Empty when undefined: fewer than two targets, or no variation.';
 
 /** '1 target', '2 targets'. */
 export const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -127,7 +130,9 @@ export function ItemTable({ items }: { items: readonly SuiteItem[] }) {
         {
           header: 'People passing',
           title:
-            'Human baselines (gitbench human): people who passed it at least once, of those with a scored attempt. Shown beside the targets, never counted in the pass rate, the discrimination or the flags',
+            'Human baselines (gitbench human): people who passed it at least ' +
+            'once, of those with a scored attempt. Shown beside the targets, ' +
+            'never counted in the pass rate, the discrimination or the flags',
           className: 'tabular-nums',
           cell: (i) => (i.people.people === 0 ? DASH : `${i.people.passing}/${i.people.people}`),
         },

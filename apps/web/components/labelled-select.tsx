@@ -22,7 +22,10 @@ export function LabelledSelect({
       <select
         name={name}
         defaultValue={value}
-        className={`rounded border border-slate-300 bg-white text-sm text-slate-900 focus:outline-2 focus:outline-indigo-500 ${inline ? 'min-w-0 max-w-md px-2 py-1' : 'max-w-xs px-2 py-1.5'}`}
+        className={
+          `rounded border border-slate-300 bg-white text-sm text-slate-900 focus:outline-2 ` +
+          `focus:outline-indigo-500 ${inline ? 'min-w-0 max-w-md px-2 py-1' : 'max-w-xs px-2 py-1.5'}`
+        }
       >
         {options.map((o) => (
           <option key={o.value} value={o.value}>

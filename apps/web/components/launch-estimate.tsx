@@ -28,7 +28,10 @@ export function timeText(e: Estimate): string {
   if (t.concurrency === 0) return '— (no worker is running: nothing starts until one does)';
   if (t.ms === null) return '— (none of these models has finished an attempt here yet)';
   const partial = t.unknownTargets > 0 ? ` (${t.unknownTargets} target(s) have no finished attempt to go by)` : '';
-  return `${t.unknownTargets > 0 ? 'at least ' : ''}${aboutDuration(t.ms / 1000)} at ${t.concurrency} attempt(s) at once${partial}`;
+  return (
+    `${t.unknownTargets > 0 ? 'at least ' : ''}${aboutDuration(t.ms / 1000)} ` +
+    `at ${t.concurrency} attempt(s) at once${partial}`
+  );
 }
 
 /** The size, cost and time of a campaign, asked before it is launched. */

@@ -56,7 +56,8 @@ function PerTrialWithTotal({
 
 /** What the leaderboard's order means, said on the page and on its rank columns. */
 export const RANKING_RULE =
-  'Ranked by the lower bound of the Wilson 95% interval of mean success, so a target with few attempts cannot outrank one with many on luck; ties by mean, then by more attempts.';
+  'Ranked by the lower bound of the Wilson 95% interval of mean success, so a target with ' +
+  'few attempts cannot outrank one with many on luck; ties by mean, then by more attempts.';
 
 function columnsFor(
   showRank: boolean,
@@ -124,7 +125,10 @@ function columnsFor(
         r.classification.applicable && r.singleTrial ? (
           // One attempt per series says nothing about stability: the counts are passes and failures.
           <span
-            title={`Every campaign summed here ran one trial: no series can be stable or flaky. ${r.classification.unknown} unknown (no valid attempt)`}
+            title={
+              `Every campaign summed here ran one trial: no series can be stable ` +
+              `or flaky. ${r.classification.unknown} unknown (no valid attempt)`
+            }
           >
             <span className="text-xs font-medium text-slate-600">single trial</span>{' '}
             <span className="text-emerald-700">{r.classification.stablePass}</span> pass ·{' '}
@@ -133,7 +137,10 @@ function columnsFor(
           </span>
         ) : r.classification.applicable ? (
           <span
-            title={`of ${r.classification.fixtures} fixture series; ${r.classification.unknown} unknown (no valid attempt)`}
+            title={
+              `of ${r.classification.fixtures} fixture ` +
+              `series; ${r.classification.unknown} unknown (no valid attempt)`
+            }
           >
             <span className="text-emerald-700">{r.classification.stablePass}</span> ·{' '}
             <span className="text-amber-700">{r.classification.flaky}</span> ·{' '}

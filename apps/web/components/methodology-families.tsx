@@ -2,13 +2,12 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { Family } from '@gitbench/core';
 import type { FamilySuite } from '@/lib/families/suites';
+import { plural } from './format';
 
 /**
  * The methodology page's account of the three task families: each paper's published figures beside
  * what our suite is (its size read from the fixtures), and how the two differ.
  */
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function difficulties(s: FamilySuite): string {
   return Object.entries(s.byDifficulty)
@@ -58,7 +57,9 @@ export function MethodologyFamilies({
   const repo = suites.get('repo_task');
   const gist = suites.get('gist');
   const ggb = suites.get('ggb');
-  const where = (s: FamilySuite) => s.suites.map((x) => `${x.dir} (version ${x.version})`).join(', ');
+  const scenarioCounts = (s: FamilySuite) =>
+    (['mcr', 'ir', 'icc'] as const).map((k) => `${s.byScenario[k] ?? 0} ${k.toUpperCase()}`).join(', ');
+  const suitesWithVersions = (s: FamilySuite) => s.suites.map((x) => `${x.dir} (version ${x.version})`).join(', ');
   return (
     <>
       <p>
@@ -90,8 +91,9 @@ export function MethodologyFamilies({
           <Ours suite={repo} empty="No suite with repository tasks is configured on this server (GITBENCH_SUITES).">
             {(s) => (
               <p>
-                <strong data-testid="suite-size-repo_task">{plural(s.fixtures, 'task')}</strong> in {where(s)}, over{' '}
-                {plural(s.domains.length, 'modality', 'modalities')} ({s.domains.join(', ')}); {difficulties(s)}.
+                <strong data-testid="suite-size-repo_task">{plural(s.fixtures, 'task')}</strong> in{' '}
+                {suitesWithVersions(s)}, over {plural(s.domains.length, 'modality', 'modalities')} (
+                {s.domains.join(', ')}); {difficulties(s)}.
               </p>
             )}
           </Ours>
@@ -120,8 +122,9 @@ export function MethodologyFamilies({
           <Ours suite={gist} empty="No suite with gists is configured on this server (GITBENCH_SUITES).">
             {(s) => (
               <p>
-                <strong data-testid="suite-size-gist">{plural(s.fixtures, 'gist task')}</strong> in {where(s)}, on{' '}
-                {plural(s.domains.length, 'package')} ({s.domains.join(', ')}); {difficulties(s)}.
+                <strong data-testid="suite-size-gist">{plural(s.fixtures, 'gist task')}</strong> in{' '}
+                {suitesWithVersions(s)}, on {plural(s.domains.length, 'package')} ({s.domains.join(', ')});{' '}
+                {difficulties(s)}.
               </p>
             )}
           </Ours>
@@ -149,13 +152,15 @@ export function MethodologyFamilies({
         ours={
           <Ours
             suite={ggb}
-            empty="Our GitGoodBench suite is not on this server yet: no fixture of its scenario types (ggb_mcr, ggb_ir, ggb_icc) is in a configured suite."
+            empty={
+              'Our GitGoodBench suite is not on this server yet: no fixture of its ' +
+              'scenario types (ggb_mcr, ggb_ir, ggb_icc) is in a configured suite.'
+            }
           >
             {(s) => (
               <p>
-                <strong data-testid="suite-size-ggb">{plural(s.fixtures, 'scenario')}</strong> in {where(s)}:{' '}
-                {(['mcr', 'ir', 'icc'] as const).map((k) => `${s.byScenario[k] ?? 0} ${k.toUpperCase()}`).join(', ')};{' '}
-                {difficulties(s)}.
+                <strong data-testid="suite-size-ggb">{plural(s.fixtures, 'scenario')}</strong> in{' '}
+                {suitesWithVersions(s)}: {scenarioCounts(s)}; {difficulties(s)}.
               </p>
             )}
           </Ours>

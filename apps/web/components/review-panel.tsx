@@ -43,7 +43,8 @@ export function ReviewPanel(props: {
             .
           </>
         ) : (
-          `Not published: only members and admins see its raw outputs.${props.publicLeaderboard ? ' Publishing also puts its aggregates on the public leaderboard.' : ''}`
+          `Not published: only members and admins see its raw ` +
+          `outputs.${props.publicLeaderboard ? ' Publishing also puts its aggregates on the public leaderboard.' : ''}`
         )}
       </p>
       {props.canAct ? (

@@ -30,7 +30,10 @@ export function SelectForm({
       <LabelledSelect name={name} label={label} value={value} options={options} inline />
       <button
         type="submit"
-        className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500"
+        className={
+          'rounded border border-slate-300 bg-white px-2 py-1 ' +
+          'hover:bg-slate-50 focus:outline-2 focus:outline-indigo-500'
+        }
       >
         {button}
       </button>

@@ -19,7 +19,12 @@ export function SettingsNav({ role, current }: { role: Role; current: string }) 
           key={t.href}
           href={t.href}
           aria-current={t.href === current ? 'page' : undefined}
-          className={`-mb-px border-b-2 px-1 pb-2 ${t.href === current ? 'border-indigo-600 font-medium text-slate-900' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+          className={
+            '-mb-px border-b-2 px-1 pb-2 ' +
+            (t.href === current
+              ? 'border-indigo-600 font-medium text-slate-900'
+              : 'border-transparent text-slate-600 hover:text-slate-900')
+          }
         >
           {t.label}
         </Link>

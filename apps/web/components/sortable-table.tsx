@@ -107,7 +107,10 @@ export function SortableTable({
             onChange={(e) => setQuery(e.target.value)}
             placeholder="Search"
             aria-label={`Search ${searchLabel}`}
-            className="w-64 max-w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm focus:outline-2 focus:outline-indigo-500"
+            className={
+              'w-64 max-w-full rounded border border-slate-300 bg-white ' +
+              'px-2 py-1 text-sm focus:outline-2 focus:outline-indigo-500'
+            }
           />
           <span
             className="text-xs text-slate-500"
@@ -138,7 +141,10 @@ export function SortableTable({
                       <button
                         type="button"
                         onClick={() => toggle(i)}
-                        className="inline-flex items-end gap-1 text-left uppercase tracking-wide hover:text-slate-800 focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500"
+                        className={
+                          'inline-flex items-end gap-1 text-left uppercase tracking-wide hover:text-slate-800 ' +
+                          'focus:outline-2 focus:outline-offset-2 focus:outline-indigo-500'
+                        }
                       >
                         <span>{h.header}</span>
                         <span aria-hidden className={active ? 'text-indigo-700' : 'text-slate-300'}>
@@ -159,7 +165,10 @@ export function SortableTable({
                 key={row.key}
                 data-row-key={row.key}
                 data-selected={row.key === selected ? 'true' : undefined}
-                className={`align-top ${row.className ?? ''} ${row.key === selected ? 'bg-sky-50 outline outline-2 -outline-offset-2 outline-sky-400' : ''}`}
+                className={
+                  `align-top ${row.className ?? ''} ` +
+                  (row.key === selected ? 'bg-sky-50 outline outline-2 -outline-offset-2 outline-sky-400' : '')
+                }
               >
                 {row.cells.map((c, j) => (
                   <td key={j} className={`${pad} ${c.className ?? ''}`}>

@@ -39,7 +39,10 @@ export function StatusBadge({ status, title }: { status: string; title?: string 
   return (
     <span
       title={title}
-      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STYLES[status] ?? 'bg-slate-100 text-slate-700'}`}
+      className={
+        `inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs ` +
+        `font-medium ${STYLES[status] ?? 'bg-slate-100 text-slate-700'}`
+      }
     >
       {statusLabel(status)}
     </span>
@@ -62,7 +65,10 @@ export function SimulatedBadge() {
   return (
     <span
       className="inline-block rounded bg-orange-100 px-1.5 py-0.5 text-xs font-medium text-orange-800"
-      title="Simulated: a seeded coin answered, not a model. Useful to see flaky classifications and pass_any_at_n; says nothing about any model."
+      title={
+        'Simulated: a seeded coin answered, not a model. Useful to see flaky ' +
+        'classifications and pass_any_at_n; says nothing about any model.'
+      }
     >
       simulated
     </span>
@@ -74,7 +80,10 @@ export function HumanBadge() {
   return (
     <span
       className="inline-block rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-800"
-      title="Human baseline: a person worked these attempts in the same sandbox, with the agent's tools, limits and scoring (gitbench human). Shown beside the models, not ranked among them."
+      title={
+        "Human baseline: a person worked these attempts in the same sandbox, with the agent's " +
+        'tools, limits and scoring (gitbench human). Shown beside the models, not ranked among them.'
+      }
     >
       human
     </span>
@@ -86,7 +95,10 @@ export function ReplayBadge() {
   return (
     <span
       className="inline-block rounded bg-sky-100 px-1.5 py-0.5 text-xs font-medium text-sky-800"
-      title="Replay: a real model's recorded answers (with the tokens, cost and latency recorded then) played back through today's scoring; no model was called."
+      title={
+        "Replay: a real model's recorded answers (with the tokens, cost and latency " +
+        "recorded then) played back through today's scoring; no model was called."
+      }
     >
       replay
     </span>
@@ -111,7 +123,10 @@ export function SeriesClassBadge({
     return (
       <span
         title={title ?? 'One trial: a single attempt says nothing about stability'}
-        className={`inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs font-medium ${pass ? 'border-emerald-300 text-emerald-800' : 'border-rose-300 text-rose-800'}`}
+        className={
+          `inline-block whitespace-nowrap rounded border px-1.5 py-0.5 text-xs ` +
+          `font-medium ${pass ? 'border-emerald-300 text-emerald-800' : 'border-rose-300 text-rose-800'}`
+        }
       >
         single trial: {pass ? 'pass' : 'fail'}
       </span>

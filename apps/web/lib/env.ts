@@ -15,7 +15,8 @@ const webEnvSchema = z
     GITBENCH_SUITES: z
       .string()
       .default(
-        `fixtures,fixtures/repo-tasks,fixtures/gists,fixtures/ggb,fixtures/hard,${process.env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream'}/fixtures`,
+        `fixtures,fixtures/repo-tasks,fixtures/gists,fixtures/ggb,` +
+          `fixtures/hard,${process.env['GITBENCH_UPSTREAM_DIR'] ?? '../shared/gitbench-upstream'}/fixtures`,
       ),
     /** Profiles file (gitbench.json format); else gitbench.json / .gitbench.json here, then ~/.gitbench.json. */
     GITBENCH_PROFILES: z.string().min(1).optional(),

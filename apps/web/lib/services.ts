@@ -13,7 +13,10 @@ const globalForServices = globalThis as unknown as {
   gitbenchVersion?: ProductVersion;
 };
 
-/** This server's GitBench version (GITBENCH_VERSION, else the checkout it runs from), recorded with each campaign it creates. */
+/**
+ * This server's GitBench version (GITBENCH_VERSION, else the checkout it runs from), recorded with each campaign it
+ * creates.
+ */
 export function productVersion(): ProductVersion {
   globalForServices.gitbenchVersion ??= detectProductVersion(process.env, webEnv().GITBENCH_ROOT);
   return globalForServices.gitbenchVersion;

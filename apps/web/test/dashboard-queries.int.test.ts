@@ -434,67 +434,75 @@ describe('a fixture', () => {
 });
 
 describe('campaign exports', () => {
-  it('attempts (CSV and JSON): one row per attempt with its settling status, try count and unknown cost left empty', async () => {
-    for (const c of seed.campaigns) {
-      const csv = await collectExport((await campaignAttemptsExport(t.db, c.id, 'csv'))!);
-      const [header, ...lines] = csv.trimEnd().split('\n');
-      const columns = header!.split(',');
-      const mine = seed.attempts.filter((a) => a.campaignId === c.id);
-      expect(lines).toHaveLength(mine.length);
-      for (const a of mine) {
-        const cells = lines.find((l) => l.startsWith(`${a.id},`))!.split(',');
-        const cell = (name: string) => cells[columns.indexOf(name)];
-        expect([cell('status'), cell('tryCount'), cell('costUsd'), cell('totalTokens'), cell('trial')], a.id).toEqual([
-          a.status,
-          String(a.tries.length),
-          a.costUsd === null ? '' : String(a.costUsd),
-          a.tokens === null ? '' : String(a.tokens),
-          String(a.trial),
-        ]);
-      }
-      const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, c.id, 'json'))!)) as {
-        attempts: { id: string; costUsd: number | null }[];
-      };
-      expect(json.attempts.map((a) => [a.id, a.costUsd]).sort()).toEqual(mine.map((a) => [a.id, a.costUsd]).sort());
-    }
-  });
-
-  it('artificialanalysis: per target and domain, passes of valid attempts, and the excluded counted apart', async () => {
-    for (const c of seed.campaigns) {
-      const csv = (await campaignAaExport(t.db, c.id))!;
-      const [header, ...lines] = csv.trimEnd().split('\n');
-      const columns = header!.split(',');
-      const mine = seed.attempts.filter((a) => a.campaignId === c.id);
-      const groups = new Map<string, typeof mine>();
-      for (const a of mine)
-        groups.set(`${a.modelId}|${a.outputMode}|${a.domain}`, [
-          ...(groups.get(`${a.modelId}|${a.outputMode}|${a.domain}`) ?? []),
-          a,
-        ]);
-      expect(lines).toHaveLength(groups.size);
-      for (const [key, list] of groups) {
-        const [modelId, outputMode, domain] = key.split('|');
-        const line = lines.find((l) => {
-          const x = l.split(',');
-          return (
-            x[columns.indexOf('model')] === modelId!.split('#')[0] &&
-            x[columns.indexOf('output_mode')] === outputMode &&
-            x[columns.indexOf('benchmark')] === domain
+  it(
+    'attempts (CSV and JSON): one row per attempt with its ' + 'settling status, try count and unknown cost left empty',
+    async () => {
+      for (const c of seed.campaigns) {
+        const csv = await collectExport((await campaignAttemptsExport(t.db, c.id, 'csv'))!);
+        const [header, ...lines] = csv.trimEnd().split('\n');
+        const columns = header!.split(',');
+        const mine = seed.attempts.filter((a) => a.campaignId === c.id);
+        expect(lines).toHaveLength(mine.length);
+        for (const a of mine) {
+          const cells = lines.find((l) => l.startsWith(`${a.id},`))!.split(',');
+          const cell = (name: string) => cells[columns.indexOf(name)];
+          expect([cell('status'), cell('tryCount'), cell('costUsd'), cell('totalTokens'), cell('trial')], a.id).toEqual(
+            [
+              a.status,
+              String(a.tries.length),
+              a.costUsd === null ? '' : String(a.costUsd),
+              a.tokens === null ? '' : String(a.tokens),
+              String(a.trial),
+            ],
           );
-        });
-        expect(line, key).toBeDefined();
-        const cells = line!.split(',');
-        const { passes, valid } = ref.count(list);
-        expect(
-          ['passed', 'total', 'excluded', 'score'].map((n) => cells[columns.indexOf(n)]),
-          key,
-        ).toEqual([
-          String(passes),
-          String(valid),
-          String(list.length - valid),
-          valid === 0 ? '' : String(Math.round((passes / valid) * 10000) / 10000),
-        ]);
+        }
+        const json = JSON.parse(await collectExport((await campaignAttemptsExport(t.db, c.id, 'json'))!)) as {
+          attempts: { id: string; costUsd: number | null }[];
+        };
+        expect(json.attempts.map((a) => [a.id, a.costUsd]).sort()).toEqual(mine.map((a) => [a.id, a.costUsd]).sort());
       }
-    }
-  });
+    },
+  );
+
+  it(
+    'artificialanalysis: per target and domain, passes of ' + 'valid attempts, and the excluded counted apart',
+    async () => {
+      for (const c of seed.campaigns) {
+        const csv = (await campaignAaExport(t.db, c.id))!;
+        const [header, ...lines] = csv.trimEnd().split('\n');
+        const columns = header!.split(',');
+        const mine = seed.attempts.filter((a) => a.campaignId === c.id);
+        const groups = new Map<string, typeof mine>();
+        for (const a of mine)
+          groups.set(`${a.modelId}|${a.outputMode}|${a.domain}`, [
+            ...(groups.get(`${a.modelId}|${a.outputMode}|${a.domain}`) ?? []),
+            a,
+          ]);
+        expect(lines).toHaveLength(groups.size);
+        for (const [key, list] of groups) {
+          const [modelId, outputMode, domain] = key.split('|');
+          const line = lines.find((l) => {
+            const x = l.split(',');
+            return (
+              x[columns.indexOf('model')] === modelId!.split('#')[0] &&
+              x[columns.indexOf('output_mode')] === outputMode &&
+              x[columns.indexOf('benchmark')] === domain
+            );
+          });
+          expect(line, key).toBeDefined();
+          const cells = line!.split(',');
+          const { passes, valid } = ref.count(list);
+          expect(
+            ['passed', 'total', 'excluded', 'score'].map((n) => cells[columns.indexOf(n)]),
+            key,
+          ).toEqual([
+            String(passes),
+            String(valid),
+            String(list.length - valid),
+            valid === 0 ? '' : String(Math.round((passes / valid) * 10000) / 10000),
+          ]);
+        }
+      }
+    },
+  );
 });

@@ -35,13 +35,13 @@ beforeAll(async () => {
   seed = await seedDashboardCampaigns(t.db, 'ia');
   other = seed.campaigns.find((c) => c.name === 'ia incomplete')!.id;
   main = seed.campaigns.map((c) => c.id).filter((id) => id !== other);
-  await t.db
-    .$executeRaw`UPDATE "Campaign" SET "config" = ${JSON.stringify({ fixtures: { suiteDir: OTHER } })}::jsonb WHERE "id" = ${other}`;
+  await t.db.$executeRaw`UPDATE "Campaign" SET "config" = ${JSON.stringify({ fixtures: { suiteDir: OTHER } })}::jsonb
+      WHERE "id" = ${other}`;
   // One of its targets becomes the built-in oracle, a control left out unless asked for.
   await t.db
     .$executeRaw`UPDATE "Attempt" SET "modelId" = 'oracle' WHERE "campaignId" = ${other} AND "modelId" = ${ORACLE_WAS}`;
-  const moved = await t.db
-    .$executeRaw`UPDATE "Attempt" SET "modelId" = ${HUMAN}, "reasoningEffort" = NULL WHERE "campaignId" = ANY(${main}::text[]) AND "modelId" = ${HUMAN_WAS}`;
+  const moved = await t.db.$executeRaw`UPDATE "Attempt" SET "modelId" = ${HUMAN}, "reasoningEffort" = NULL
+      WHERE "campaignId" = ANY(${main}::text[]) AND "modelId" = ${HUMAN_WAS}`;
   expect(moved).toBeGreaterThan(0);
 });
 afterAll(async () => {
@@ -156,7 +156,9 @@ describe('item analysis', () => {
     const a = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
     const lines = itemAnalysisCsv(a).trim().split('\n');
     expect(lines[0]).toBe(
-      'suite,domain,fixture,difficulty,targets,targets_passing,passes,scored,pass_rate,ci_low,ci_high,discrimination,discrimination_targets,saturated,unsolved,flaky,people,people_passing,people_passes,people_scored',
+      'suite,domain,fixture,difficulty,targets,targets_passing,passes,scored,' +
+        'pass_rate,ci_low,ci_high,discrimination,discrimination_targets,saturated,' +
+        'unsolved,flaky,people,people_passing,people_passes,people_scored',
     );
     expect(lines.length).toBe(a.items.length + 1);
     const undefinedRow = a.items.findIndex((i) => i.discrimination === null);

@@ -126,59 +126,70 @@ describe('what the viewer sends', () => {
 });
 
 describe("the viewer's labels", () => {
-  it('numbers steps from 1 as the total counts them, says "1 step", and sizes tool output in the unit that fits', () => {
-    expect([0, 5].map(stepNumber)).toEqual([1, 6]);
-    expect([countOf(1, 'step'), countOf(6, 'step'), countOf(0, 'step'), countOf(1200, 'step')]).toEqual([
-      '1 step',
-      '6 steps',
-      '0 steps',
-      '1,200 steps',
-    ]);
-    expect([0, 999, 1000, 43_210, 2_500_000].map(byteSize)).toEqual(['0 B', '999 B', '1.0 KB', '43.2 KB', '2.5 MB']);
-  });
+  it(
+    'numbers steps from 1 as the total counts them, says ' + '"1 step", and sizes tool output in the unit that fits',
+    () => {
+      expect([0, 5].map(stepNumber)).toEqual([1, 6]);
+      expect([countOf(1, 'step'), countOf(6, 'step'), countOf(0, 'step'), countOf(1200, 'step')]).toEqual([
+        '1 step',
+        '6 steps',
+        '0 steps',
+        '1,200 steps',
+      ]);
+      expect([0, 999, 1000, 43_210, 2_500_000].map(byteSize)).toEqual(['0 B', '999 B', '1.0 KB', '43.2 KB', '2.5 MB']);
+    },
+  );
 
-  it('marks a step ◆ only where it changed the repository against the step before, not for a merge left in progress', () => {
-    type Repo = NonNullable<StepHead['repo']>;
-    const still: Repo = {
-      head: 'a'.repeat(40),
-      branch: 'main',
-      staged: 0,
-      unstaged: 0,
-      untracked: 0,
-      conflicted: 1,
-      operations: ['merge'],
-      refsChanged: 0,
-      diffBytes: 0,
-      diffTruncatedBytes: 0,
-    };
-    expect(repoChanged(still, still)).toBe(false);
-    expect(repoChanged(still, null)).toBe(false);
-    expect(repoChanged(null, still)).toBe(false);
-    expect(repoChanged({ ...still, diffBytes: 12 }, still)).toBe(true);
-    expect(repoChanged({ ...still, refsChanged: 1 }, null)).toBe(true);
-    expect(repoChanged({ ...still, operations: [] }, still)).toBe(true);
-    expect(repoChanged({ ...still, head: 'b'.repeat(40) }, still)).toBe(true);
-    expect(repoChanged({ ...still, branch: null }, still)).toBe(true);
-  });
+  it(
+    'marks a step ◆ only where it changed the repository ' +
+      'against the step before, not for a merge left in progress',
+    () => {
+      type Repo = NonNullable<StepHead['repo']>;
+      const still: Repo = {
+        head: 'a'.repeat(40),
+        branch: 'main',
+        staged: 0,
+        unstaged: 0,
+        untracked: 0,
+        conflicted: 1,
+        operations: ['merge'],
+        refsChanged: 0,
+        diffBytes: 0,
+        diffTruncatedBytes: 0,
+      };
+      expect(repoChanged(still, still)).toBe(false);
+      expect(repoChanged(still, null)).toBe(false);
+      expect(repoChanged(null, still)).toBe(false);
+      expect(repoChanged({ ...still, diffBytes: 12 }, still)).toBe(true);
+      expect(repoChanged({ ...still, refsChanged: 1 }, null)).toBe(true);
+      expect(repoChanged({ ...still, operations: [] }, still)).toBe(true);
+      expect(repoChanged({ ...still, head: 'b'.repeat(40) }, still)).toBe(true);
+      expect(repoChanged({ ...still, branch: null }, still)).toBe(true);
+    },
+  );
 });
 
 describe("a tool call's label", () => {
-  it("reads a GitGoodBench tool's arguments as name=value instead of raw JSON, and keeps a submitted answer's lines whole", () => {
-    const args = { relative_path_from_project_root: 'src/click/core.py', offset: 120, limit: 80 };
-    expect(callLabel({ name: 'view_file_at', arguments: args, rawArguments: JSON.stringify(args) })).toBe(
-      'relative_path_from_project_root=src/click/core.py offset=120 limit=80',
-    );
-    const answer = 'Resolved both conflicts.\n\n- kept the new name\n- dropped the old shim';
-    expect(mainArgument({ answer })).toBe(answer);
-    expect(callLabel({ name: 'submit', arguments: { answer }, rawArguments: JSON.stringify({ answer }) })).toBe(
-      'Resolved both conflicts. - kept the new name - dropped the old shim',
-    );
-    expect(mainArgument({ offset: 3 })).toBeNull();
-    expect(mainArgument(['git status'])).toBeNull();
-    expect(callLabel({ name: 'bash', arguments: null, rawArguments: '{"command": "git st' })).toBe(
-      '{"command": "git st',
-    );
-  });
+  it(
+    "reads a GitGoodBench tool's arguments as name=value instead " +
+      "of raw JSON, and keeps a submitted answer's lines whole",
+    () => {
+      const args = { relative_path_from_project_root: 'src/click/core.py', offset: 120, limit: 80 };
+      expect(callLabel({ name: 'view_file_at', arguments: args, rawArguments: JSON.stringify(args) })).toBe(
+        'relative_path_from_project_root=src/click/core.py offset=120 limit=80',
+      );
+      const answer = 'Resolved both conflicts.\n\n- kept the new name\n- dropped the old shim';
+      expect(mainArgument({ answer })).toBe(answer);
+      expect(callLabel({ name: 'submit', arguments: { answer }, rawArguments: JSON.stringify({ answer }) })).toBe(
+        'Resolved both conflicts. - kept the new name - dropped the old shim',
+      );
+      expect(mainArgument({ offset: 3 })).toBeNull();
+      expect(mainArgument(['git status'])).toBeNull();
+      expect(callLabel({ name: 'bash', arguments: null, rawArguments: '{"command": "git st' })).toBe(
+        '{"command": "git st',
+      );
+    },
+  );
 });
 
 describe('the parts of a text a search matched', () => {

@@ -132,7 +132,8 @@ function agentTargets(deps: EngineExecutorDeps): AgentTargets {
         sandbox.driver !== 'docker'
           ? Promise.reject(
               new Error(
-                `the agent ${name} needs the Docker sandbox (its model gateway's socket is mounted into the container); this worker runs ${sandbox.driver}`,
+                `the agent ${name} needs the Docker sandbox (its model gateway's socket ` +
+                  `is mounted into the container); this worker runs ${sandbox.driver}`,
               ),
             )
           : openAgentTarget(name, {

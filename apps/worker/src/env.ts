@@ -50,9 +50,15 @@ export const workerEnvSchema = z.object({
     .default(16 * 1024 * 1024),
   /** How long an ordered shutdown may take before the process exits anyway. */
   GITBENCH_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
-  /** Opens the provider keys stored on Settings → Provider keys (the web's secret); without it profiles use api_key_env only. */
+  /**
+   * Opens the provider keys stored on Settings → Provider keys (the web's secret); without it profiles use api_key_env
+   * only.
+   */
   GITBENCH_SECRET_KEY: z.string().min(32).optional(),
-  /** `rules`: finished campaigns' raw outputs are reviewed by the built-in rules (plus GITBENCH_SAFETY_RULES_EXTRA); `off`: not configured. */
+  /**
+   * `rules`: finished campaigns' raw outputs are reviewed by the built-in rules (plus GITBENCH_SAFETY_RULES_EXTRA);
+   * `off`: not configured.
+   */
   GITBENCH_SAFETY_REVIEW: z.enum(['off', 'rules']).default('off'),
   /** Where third-party agents' npm installs are staged for their images (as the CLI's `gitbench run --agent`). */
   GITBENCH_STATE_DIR: z.string().min(1).default('.gitbench'),
@@ -62,14 +68,16 @@ export const workerEnvSchema = z.object({
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
 export const UNSAFE_LOCAL_WARNING =
-  'UNSAFE: local sandbox driver (GITBENCH_UNSAFE_LOCAL_SANDBOX=1): model output ran on the worker host as its user, with NO isolation.';
+  'UNSAFE: local sandbox driver (GITBENCH_UNSAFE_LOCAL_SANDBOX=1): ' +
+  'model output ran on the worker host as its user, with NO isolation.';
 
 export function readWorkerEnv(env: NodeJS.ProcessEnv = process.env): WorkerEnv {
   const parsed = workerEnvSchema
     .refine((e) => e.GITBENCH_SANDBOX_DRIVER !== 'local' || e.GITBENCH_UNSAFE_LOCAL_SANDBOX === '1', {
       path: ['GITBENCH_SANDBOX_DRIVER'],
       message:
-        'the local driver runs model output on this host without isolation; it is refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1 is also set',
+        'the local driver runs model output on this host without isolation; ' +
+        'it is refused unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1 is also set',
     })
     .safeParse(env);
   if (!parsed.success) {

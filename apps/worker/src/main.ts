@@ -27,7 +27,8 @@ async function refreshKeys(): Promise<void> {
   storedKeys = opened.keys;
   if (opened.unreadable.length)
     console.error(
-      `[worker] stored provider keys sealed under another GITBENCH_SECRET_KEY: ${opened.unreadable.join(', ')} (run gitbench keys rotate)`,
+      `[worker] stored provider keys sealed under another ` +
+        `GITBENCH_SECRET_KEY: ${opened.unreadable.join(', ')} (run gitbench keys rotate)`,
     );
 }
 await refreshKeys().catch((err: Error) =>
@@ -118,7 +119,10 @@ const worker = await startWorker(
 );
 const sandbox = driver.describe();
 console.log(
-  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} sandbox=${sandbox.driver}:${sandbox.image}${unsafeLocal ? ' (UNSAFE: no isolation)' : ''} attempt-timeout=${env.GITBENCH_ATTEMPT_TIMEOUT_MS}ms (agent attempts: +maxWallMs+commandTimeoutMs)` +
+  `[worker ${worker.id}] ready: gitbench=${versionLabel(productVersion)} ` +
+    `queue=${env.GITBENCH_QUEUE} concurrency=${env.GITBENCH_WORKER_CONCURRENCY} ` +
+    `sandbox=${sandbox.driver}:${sandbox.image}${unsafeLocal ? ' (UNSAFE: no isolation)' : ''} ` +
+    `attempt-timeout=${env.GITBENCH_ATTEMPT_TIMEOUT_MS}ms (agent attempts: +maxWallMs+commandTimeoutMs)` +
     (registry.profilesFile ? ` profiles=${registry.profilesFile}` : ' profiles=none (built-in models only)'),
 );
 

@@ -70,7 +70,8 @@ export class QueueLossWatch {
     if (this.seen || sent > 0 || capped > 0) {
       const cap = capped > 0 ? `, ${capped} at their dispatch cap ended` : '';
       this.deps.log(
-        `queue: Redis came back without this queue's jobs (restarted empty?): ${sent} queued attempt(s) sent again at once${cap}; jobs it lost while they ran had their outcomes written to Postgres`,
+        `queue: Redis came back without this queue's jobs (restarted empty?): ${sent} queued attempt(s) ` +
+          `sent again at once${cap}; jobs it lost while they ran had their outcomes written to Postgres`,
       );
     }
     this.seen = true;

@@ -32,7 +32,8 @@ describe('agent campaigns', () => {
     expect(attempts.filter((a) => a.modelId === 'oracle').map((a) => a.status)).toEqual(
       Array(FIXTURE_IDS.length).fill('VALID_PASS'),
     );
-    // nop changes nothing: the resolved file and the answer fixtures fail (git_clean/f002 only checks files still exist).
+    // nop changes nothing: the resolved file and the answer fixtures fail (git_clean/f002 only checks files still
+    // exist).
     const nop = Object.fromEntries(
       attempts.filter((a) => a.modelId === 'nop').map((a) => [`${a.domain}/${a.fixtureId}`, a.status]),
     );

@@ -86,7 +86,8 @@ describe('an agent attempt stopped mid-loop', () => {
     await markCampaignCancelled(bed.t.db, viaWorker);
     const workerMs = performance.now() - t1 + (await timeUntilGone(`${CAMPAIGN_LABEL}=${viaWorker}`));
     console.log(
-      `cancel mid-agent: sandbox gone ${routeMs.toFixed(0)} ms after the cancel route's request, ${workerMs.toFixed(0)} ms after a cancel the worker alone noticed (attempt heartbeat 2 s)`,
+      `cancel mid-agent: sandbox gone ${routeMs.toFixed(0)} ms after the cancel route's ` +
+        `request, ${workerMs.toFixed(0)} ms after a cancel the worker alone noticed (attempt heartbeat 2 s)`,
     );
     expect(routeMs).toBeLessThan(2_000);
     expect(workerMs).toBeLessThan(2_000 + 1_500);
@@ -111,45 +112,50 @@ describe('an agent attempt stopped mid-loop', () => {
     await bed.stopAll();
   }, 180_000);
 
-  it('after kill -9 of its worker, the attempt runs again cleanly: one final trajectory, the abandoned one kept', async () => {
-    const { queue, name } = bed.newQueue('agent-kill');
-    const [victim] = await bed.startWorkers(1, name, { GITBENCH_WORKER_CONCURRENCY: '1' });
-    const campaignId = await launch(bed.t.db, queue, fixtures, { ...AGENT_CAMPAIGN, name: 'kill -9' });
-    const { attempt } = await midAgent(bed.t.db, campaignId, [victim!]);
-    await victim!.stop('SIGKILL');
-    const victimId = workerIdOf(victim!);
-    expect(containersWith(`org.gitbench.worker=${victimId}`).length).toBeGreaterThan(0);
+  it(
+    'after kill -9 of its worker, the attempt runs again ' + 'cleanly: one final trajectory, the abandoned one kept',
+    async () => {
+      const { queue, name } = bed.newQueue('agent-kill');
+      const [victim] = await bed.startWorkers(1, name, { GITBENCH_WORKER_CONCURRENCY: '1' });
+      const campaignId = await launch(bed.t.db, queue, fixtures, { ...AGENT_CAMPAIGN, name: 'kill -9' });
+      const { attempt } = await midAgent(bed.t.db, campaignId, [victim!]);
+      await victim!.stop('SIGKILL');
+      const victimId = workerIdOf(victim!);
+      expect(containersWith(`org.gitbench.worker=${victimId}`).length).toBeGreaterThan(0);
 
-    const killedAt = performance.now();
-    const [rescuer] = await bed.startWorkers(1, name);
-    await finished(bed.t.db, campaignId, [victim!, rescuer!], 120_000);
-    const rerunS = (performance.now() - killedAt) / 1000;
-    const done = await bed.t.db.attempt.findUniqueOrThrow({
-      where: { id: attempt.id },
-      include: { tries: { orderBy: { tryNumber: 'asc' } } },
-    });
-    expect(done.status).toBe('VALID_PASS');
-    const trajectories = await listTrajectories(bed.t.db, attempt.id);
-    const final = trajectories.filter((t) => t.status !== 'abandoned');
-    const abandoned = trajectories.filter((t) => t.status === 'abandoned');
-    expect(final).toHaveLength(1);
-    expect(final[0]).toMatchObject({ status: 'finished', exitStatus: 'submitted' });
-    expect(final[0]!.tryNumber).toBe(done.tries.at(-1)!.tryNumber);
-    // The killed try's trajectory is kept as it was when its worker died, marked abandoned.
-    expect(abandoned).toHaveLength(1);
-    expect(abandoned[0]!.steps).toBeGreaterThanOrEqual(1);
-    expect(abandoned[0]!.tryNumber).toBeLessThan(final[0]!.tryNumber);
-    expect(abandoned[0]!.finishedAt).toBeNull();
-    // The dead worker's sandbox is swept by the live one.
-    await waitFor(
-      "the killed worker's sandbox to be removed",
-      async () => containersWith(`org.gitbench.worker=${victimId}`).length === 0,
-      60_000,
-      500,
-    );
-    console.log(
-      `kill -9 mid-agent: the attempt finished ${rerunS.toFixed(1)} s after the kill, the dead worker's sandbox was swept ${((performance.now() - killedAt) / 1000).toFixed(1)} s after it`,
-    );
-    await bed.stopAll();
-  }, 240_000);
+      const killedAt = performance.now();
+      const [rescuer] = await bed.startWorkers(1, name);
+      await finished(bed.t.db, campaignId, [victim!, rescuer!], 120_000);
+      const rerunS = (performance.now() - killedAt) / 1000;
+      const done = await bed.t.db.attempt.findUniqueOrThrow({
+        where: { id: attempt.id },
+        include: { tries: { orderBy: { tryNumber: 'asc' } } },
+      });
+      expect(done.status).toBe('VALID_PASS');
+      const trajectories = await listTrajectories(bed.t.db, attempt.id);
+      const final = trajectories.filter((t) => t.status !== 'abandoned');
+      const abandoned = trajectories.filter((t) => t.status === 'abandoned');
+      expect(final).toHaveLength(1);
+      expect(final[0]).toMatchObject({ status: 'finished', exitStatus: 'submitted' });
+      expect(final[0]!.tryNumber).toBe(done.tries.at(-1)!.tryNumber);
+      // The killed try's trajectory is kept as it was when its worker died, marked abandoned.
+      expect(abandoned).toHaveLength(1);
+      expect(abandoned[0]!.steps).toBeGreaterThanOrEqual(1);
+      expect(abandoned[0]!.tryNumber).toBeLessThan(final[0]!.tryNumber);
+      expect(abandoned[0]!.finishedAt).toBeNull();
+      // The dead worker's sandbox is swept by the live one.
+      await waitFor(
+        "the killed worker's sandbox to be removed",
+        async () => containersWith(`org.gitbench.worker=${victimId}`).length === 0,
+        60_000,
+        500,
+      );
+      console.log(
+        `kill -9 mid-agent: the attempt finished ${rerunS.toFixed(1)} s after the kill, the dead ` +
+          `worker's sandbox was swept ${((performance.now() - killedAt) / 1000).toFixed(1)} s after it`,
+      );
+      await bed.stopAll();
+    },
+    240_000,
+  );
 });

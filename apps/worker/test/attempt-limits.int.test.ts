@@ -63,73 +63,89 @@ afterAll(async () => {
 });
 
 describe('per-attempt limits in the worker', () => {
-  it('ends an attempt that outlives GITBENCH_ATTEMPT_TIMEOUT_MS as an infrastructure failure naming the limit, even when the executor ignores the stop', async () => {
-    const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
-    const campaignId = await launch(t.db, queue, fixtures, {
-      models: ['mock'],
-      trials: 2,
-      fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
-    });
-    const attempts = await waitFor(
-      'both attempts to end',
-      async () => {
-        const rows = await t.db.attempt.findMany({ where: { campaignId } });
-        return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING')
-          ? rows
-          : undefined;
-      },
-      60_000,
-    ).catch(async (err: Error) => {
-      const c = await t.db.campaign.findUnique({ where: { id: campaignId } });
-      const rows = await t.db.attempt.findMany({ where: { campaignId }, select: { status: true, errorMessage: true } });
-      throw new Error(`${err.message}: campaign ${c?.status} ${c?.statusDetail ?? ''} ${JSON.stringify(rows)}`);
-    });
-    for (const a of attempts) {
-      expect(a.status).toBe('INFRA_FAILURE');
-      expect(a.errorClass).toBe('attempt_timeout');
-      expect(a.errorMessage).toMatch(/wall-clock limit of 1 s \(GITBENCH_ATTEMPT_TIMEOUT_MS\)/);
-    }
-  }, 90_000);
+  it(
+    'ends an attempt that outlives GITBENCH_ATTEMPT_TIMEOUT_MS as an infrastructure ' +
+      'failure naming the limit, even when the executor ignores the stop',
+    async () => {
+      const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
+      const campaignId = await launch(t.db, queue, fixtures, {
+        models: ['mock'],
+        trials: 2,
+        fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
+      });
+      const attempts = await waitFor(
+        'both attempts to end',
+        async () => {
+          const rows = await t.db.attempt.findMany({ where: { campaignId } });
+          return rows.length === 2 && rows.every((a) => a.status !== 'QUEUED' && a.status !== 'RUNNING')
+            ? rows
+            : undefined;
+        },
+        60_000,
+      ).catch(async (err: Error) => {
+        const c = await t.db.campaign.findUnique({ where: { id: campaignId } });
+        const rows = await t.db.attempt.findMany({
+          where: { campaignId },
+          select: { status: true, errorMessage: true },
+        });
+        throw new Error(`${err.message}: campaign ${c?.status} ${c?.statusDetail ?? ''} ${JSON.stringify(rows)}`);
+      });
+      for (const a of attempts) {
+        expect(a.status).toBe('INFRA_FAILURE');
+        expect(a.errorClass).toBe('attempt_timeout');
+        expect(a.errorMessage).toMatch(/wall-clock limit of 1 s \(GITBENCH_ATTEMPT_TIMEOUT_MS\)/);
+      }
+    },
+    90_000,
+  );
 
-  it('gives an agent attempt its own maxWallMs (plus its last command and GITBENCH_ATTEMPT_TIMEOUT_MS) before stopping it, and says which limits applied', async () => {
-    const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
-    const campaignId = await launch(t.db, queue, fixtures, {
-      models: ['oracle'],
-      outputModes: ['agent'],
-      agent: { limits: { maxWallMs: 2_000, commandTimeoutMs: 500 } },
-      trials: 1,
-      fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
-    });
-    const [a] = await waitFor(
-      'the agent attempt to end',
-      async () => {
-        const rows = await t.db.attempt.findMany({ where: { campaignId } });
-        return rows.length === 1 && rows.every((r) => r.status !== 'QUEUED' && r.status !== 'RUNNING')
-          ? rows
-          : undefined;
-      },
-      60_000,
-    );
-    expect(a!.status).toBe('INFRA_FAILURE');
-    expect(a!.errorClass).toBe('attempt_timeout');
-    // 2 s + 0.5 s + 1 s, not the single answer's 1 s; this executor ignores the stop, so it is let go 15 s later.
-    // Node's timers run on a monotonic clock and can fire a millisecond before Date.now() says they are due
-    // (a clean-clone run measured 18499 ms): the check allows 2 ms, far below the 15 s it tells apart.
-    expect(a!.wallDurationMs).toBeGreaterThanOrEqual(3_500 + 15_000 - 2);
-    expect(a!.errorMessage).toMatch(
-      /wall-clock limit of 4 s .*maxWallMs \(2 s\).*commandTimeoutMs \(1 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(1 s\)/,
-    );
-  }, 90_000);
+  it(
+    'gives an agent attempt its own maxWallMs (plus its last command and ' +
+      'GITBENCH_ATTEMPT_TIMEOUT_MS) before stopping it, and says which limits applied',
+    async () => {
+      const fixtures = (await loadFixtures(path.resolve(UPSTREAM_FIXTURES))).slice(0, 1);
+      const campaignId = await launch(t.db, queue, fixtures, {
+        models: ['oracle'],
+        outputModes: ['agent'],
+        agent: { limits: { maxWallMs: 2_000, commandTimeoutMs: 500 } },
+        trials: 1,
+        fixtures: { suiteDir: 'x', ids: [`${fixtures[0]!.domain}/${fixtures[0]!.id}`] },
+      });
+      const [a] = await waitFor(
+        'the agent attempt to end',
+        async () => {
+          const rows = await t.db.attempt.findMany({ where: { campaignId } });
+          return rows.length === 1 && rows.every((r) => r.status !== 'QUEUED' && r.status !== 'RUNNING')
+            ? rows
+            : undefined;
+        },
+        60_000,
+      );
+      expect(a!.status).toBe('INFRA_FAILURE');
+      expect(a!.errorClass).toBe('attempt_timeout');
+      // 2 s + 0.5 s + 1 s, not the single answer's 1 s; this executor ignores the stop, so it is let go 15 s later.
+      // Node's timers run on a monotonic clock and can fire a millisecond before Date.now() says they are due
+      // (a clean-clone run measured 18499 ms): the check allows 2 ms, far below the 15 s it tells apart.
+      expect(a!.wallDurationMs).toBeGreaterThanOrEqual(3_500 + 15_000 - 2);
+      expect(a!.errorMessage).toMatch(
+        /wall-clock limit of 4 s .*maxWallMs \(2 s\).*commandTimeoutMs \(1 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(1 s\)/,
+      );
+    },
+    90_000,
+  );
 
-  it("removes a cancelled campaign's sandboxes when the web app asks through the queue (it holds no Docker socket)", async () => {
-    const reply = (await queue.enqueueAndWait(
-      'campaign.cancel',
-      { campaignId: 'cmp_cancelme', request: 1 },
-      20_000,
-    )) as { sandboxesRemoved: number };
-    expect(reply).toEqual({ sandboxesRemoved: 2 });
-    expect(removals).toContainEqual({ 'org.gitbench.campaign': 'cmp_cancelme' });
-  });
+  it(
+    "removes a cancelled campaign's sandboxes when the web " + 'app asks through the queue (it holds no Docker socket)',
+    async () => {
+      const reply = (await queue.enqueueAndWait(
+        'campaign.cancel',
+        { campaignId: 'cmp_cancelme', request: 1 },
+        20_000,
+      )) as { sandboxesRemoved: number };
+      expect(reply).toEqual({ sandboxesRemoved: 2 });
+      expect(removals).toContainEqual({ 'org.gitbench.campaign': 'cmp_cancelme' });
+    },
+  );
 
   it('refuses the local sandbox driver unless GITBENCH_UNSAFE_LOCAL_SANDBOX=1', () => {
     const base = { DATABASE_URL: 'postgresql://a@b/c', REDIS_URL: 'redis://x:1', GITBENCH_SANDBOX_DRIVER: 'local' };

@@ -234,59 +234,69 @@ describe('campaigns on the real pipeline', () => {
     await queue.close();
   }, 300_000);
 
-  it('a Redis restarted empty mid-campaign is noticed at once: its lost jobs are sent again without waiting for the reaper, every attempt settles once, one log line says so', async () => {
-    const queueName = `camp-redis-${Date.now()}`;
-    queue = createQueueClient({ redisUrl: redis.url, queueName });
-    // The reaper's windows are longer than the test: only noticing the loss itself can send anything again.
-    const worker = await startWorkerProcess(
-      workerEnv(queueName, {
-        GITBENCH_WORKER_CONCURRENCY: '2',
-        GITBENCH_REDISPATCH_AFTER_MS: '600000',
-        GITBENCH_STALE_AFTER_MS: '600000',
-      }),
-    );
-    workers.push(worker);
-    const campaignId = await launch(t.db, queue, fixtures, {
-      models: ['oracle', 'mock'],
-      trials: 3,
-      fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
-    });
-    // Planned in full first: a plan job lost while it runs keeps the reaper's window (it may still be
-    // building), so a restart during planning would test that window instead (seen at load 15: the
-    // campaign still PLANNING 120 s later).
-    await waitFor(
-      'the campaign planned and some attempts finished',
-      async () => {
-        const campaign = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { status: true } });
-        // Every attempt sent at least once: RUNNING can come before the planner has sent its last page, and
-        // an attempt Redis lost before its first send is sent once in all (seen at load 30: 35 resent, none twice).
-        if (
-          campaign.status !== 'RUNNING' ||
-          (await t.db.attempt.count({ where: { campaignId, dispatchCount: 0 } })) > 0
-        )
-          return false;
-        return (await t.db.attempt.count({ where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })) > 3;
-      },
-      120_000,
-      50,
-    );
-    await redis.stop();
-    await redis.start();
-    await finished(t.db, campaignId, workers, 120_000);
-    await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
-    const log = worker.output.join('');
-    // About the lost jobs: one line, naming what was sent again; no stack trace and no line per lost job.
-    // The outage itself may show as connection errors while Redis is away (ECONNREFUSED, ECONNRESET,
-    // 'Connection is closed'; how many depends on how long the restart takes): those are not counted.
-    const lines = log.split('\n').filter((l) => /missing|lost|came back without/i.test(l) && !/ ready: /.test(l));
-    expect(lines, log.slice(-3000)).toHaveLength(1);
-    const resent = Number(
-      /came back without this queue.*?: (\d+) queued attempt\(s\) sent again at once/.exec(lines[0]!)?.[1],
-    );
-    expect(resent, lines[0]).toBeGreaterThan(0);
-    expect(log).not.toMatch(/^\s+at /m);
-    expect(await t.db.attempt.count({ where: { campaignId, dispatchCount: 2 } })).toBe(resent);
-    await Promise.all(workers.splice(0).map((w) => w.stop()));
-    await queue.close();
-  }, 300_000);
+  it(
+    'a Redis restarted empty mid-campaign is noticed at once: its lost jobs are sent ' +
+      'again without waiting for the reaper, every attempt settles once, one log line says so',
+    async () => {
+      const queueName = `camp-redis-${Date.now()}`;
+      queue = createQueueClient({ redisUrl: redis.url, queueName });
+      // The reaper's windows are longer than the test: only noticing the loss itself can send anything again.
+      const worker = await startWorkerProcess(
+        workerEnv(queueName, {
+          GITBENCH_WORKER_CONCURRENCY: '2',
+          GITBENCH_REDISPATCH_AFTER_MS: '600000',
+          GITBENCH_STALE_AFTER_MS: '600000',
+        }),
+      );
+      workers.push(worker);
+      const campaignId = await launch(t.db, queue, fixtures, {
+        models: ['oracle', 'mock'],
+        trials: 3,
+        fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
+      });
+      // Planned in full first: a plan job lost while it runs keeps the reaper's window (it may still be
+      // building), so a restart during planning would test that window instead (seen at load 15: the
+      // campaign still PLANNING 120 s later).
+      await waitFor(
+        'the campaign planned and some attempts finished',
+        async () => {
+          const campaign = await t.db.campaign.findUniqueOrThrow({
+            where: { id: campaignId },
+            select: { status: true },
+          });
+          // Every attempt sent at least once: RUNNING can come before the planner has sent its last page, and
+          // an attempt Redis lost before its first send is sent once in all (seen at load 30: 35 resent, none twice).
+          if (
+            campaign.status !== 'RUNNING' ||
+            (await t.db.attempt.count({ where: { campaignId, dispatchCount: 0 } })) > 0
+          )
+            return false;
+          return (
+            (await t.db.attempt.count({ where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } } })) > 3
+          );
+        },
+        120_000,
+        50,
+      );
+      await redis.stop();
+      await redis.start();
+      await finished(t.db, campaignId, workers, 120_000);
+      await expectOneOutcomeEach(t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
+      const log = worker.output.join('');
+      // About the lost jobs: one line, naming what was sent again; no stack trace and no line per lost job.
+      // The outage itself may show as connection errors while Redis is away (ECONNREFUSED, ECONNRESET,
+      // 'Connection is closed'; how many depends on how long the restart takes): those are not counted.
+      const lines = log.split('\n').filter((l) => /missing|lost|came back without/i.test(l) && !/ ready: /.test(l));
+      expect(lines, log.slice(-3000)).toHaveLength(1);
+      const resent = Number(
+        /came back without this queue.*?: (\d+) queued attempt\(s\) sent again at once/.exec(lines[0]!)?.[1],
+      );
+      expect(resent, lines[0]).toBeGreaterThan(0);
+      expect(log).not.toMatch(/^\s+at /m);
+      expect(await t.db.attempt.count({ where: { campaignId, dispatchCount: 2 } })).toBe(resent);
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+      await queue.close();
+    },
+    300_000,
+  );
 });

@@ -50,36 +50,40 @@ async function terminate(workerIds: string[]): Promise<number> {
 }
 
 describe('losing the database connection', () => {
-  it('workers survive repeated pg_terminate_backend, keep heartbeating, and finish the campaign exactly once', async () => {
-    const { queue, name } = bed.newQueue('pgkill');
-    // A small pool makes a leaked connection show at once, as it did in production.
-    const workers = await bed.startWorkers(2, name, { GITBENCH_WORKER_CONCURRENCY: '2' });
-    const ids = workers.map(workerIdOf);
-    const campaignId = await launch(bed.t.db, queue, fixtures, {
-      models: ['oracle', 'mock'],
-      trials: 3,
-      fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
-    });
+  it(
+    'workers survive repeated pg_terminate_backend, keep heartbeating, ' + 'and finish the campaign exactly once',
+    async () => {
+      const { queue, name } = bed.newQueue('pgkill');
+      // A small pool makes a leaked connection show at once, as it did in production.
+      const workers = await bed.startWorkers(2, name, { GITBENCH_WORKER_CONCURRENCY: '2' });
+      const ids = workers.map(workerIdOf);
+      const campaignId = await launch(bed.t.db, queue, fixtures, {
+        models: ['oracle', 'mock'],
+        trials: 3,
+        fixtures: { suiteDir: 'upstream', ids: FIXTURE_IDS },
+      });
 
-    let ended = 0;
-    for (let i = 0; i < TERMINATIONS; i++) {
-      await new Promise((r) => setTimeout(r, 600 + 150 * i));
-      ended += await terminate(ids);
-    }
-    expect(ended, 'connections ended').toBeGreaterThan(TERMINATIONS);
-    const lastKill = new Date();
+      let ended = 0;
+      for (let i = 0; i < TERMINATIONS; i++) {
+        await new Promise((r) => setTimeout(r, 600 + 150 * i));
+        ended += await terminate(ids);
+      }
+      expect(ended, 'connections ended').toBeGreaterThan(TERMINATIONS);
+      const lastKill = new Date();
 
-    await finished(bed.t.db, campaignId, workers, 180_000);
-    await expectOneOutcomeEach(bed.t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
-    for (const w of workers) expect(w.proc.exitCode, `worker exited:\n${w.output.join('').slice(-2000)}`).toBeNull();
-    // Both still prove they are alive, after the last connection was ended.
-    await waitFor(
-      'both workers to heartbeat after the last termination',
-      async () =>
-        (await bed.t.db.workerHeartbeat.count({ where: { id: { in: ids }, lastSeenAt: { gt: lastKill } } })) === 2,
-      15_000,
-    );
-    // And both still answer an orderly stop.
-    for (const w of bed.workers.splice(0)) expect(await w.stop('SIGTERM')).toBe(0);
-  }, 300_000);
+      await finished(bed.t.db, campaignId, workers, 180_000);
+      await expectOneOutcomeEach(bed.t.db, campaignId, 2 * FIXTURE_IDS.length * 3);
+      for (const w of workers) expect(w.proc.exitCode, `worker exited:\n${w.output.join('').slice(-2000)}`).toBeNull();
+      // Both still prove they are alive, after the last connection was ended.
+      await waitFor(
+        'both workers to heartbeat after the last termination',
+        async () =>
+          (await bed.t.db.workerHeartbeat.count({ where: { id: { in: ids }, lastSeenAt: { gt: lastKill } } })) === 2,
+        15_000,
+      );
+      // And both still answer an orderly stop.
+      for (const w of bed.workers.splice(0)) expect(await w.stop('SIGTERM')).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -212,7 +212,8 @@ export async function finished(db: Db, campaignId: string, workers: WorkerProces
     const c = await db.campaign.findUnique({ where: { id: campaignId }, select: { status: true, statusDetail: true } });
     const logs = workers.map((w) => w.output.join('').slice(-1500)).join('\n---\n');
     throw new Error(
-      `${(err as Error).message}; campaign ${JSON.stringify(c)}; attempts ${JSON.stringify(counts.map((g) => [g.status, g._count._all]))}\nworker logs:\n${logs}`,
+      `${(err as Error).message}; campaign ${JSON.stringify(c)}; ` +
+        `attempts ${JSON.stringify(counts.map((g) => [g.status, g._count._all]))}\nworker logs:\n${logs}`,
     );
   }
 }

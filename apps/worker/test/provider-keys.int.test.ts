@@ -165,7 +165,8 @@ describe('stored provider keys', () => {
 
     // Every row of every table, as text (the sealed key is ciphertext and must not contain it either).
     const tables = await t.db.$queryRawUnsafe<{ table_name: string }[]>(
-      `SELECT table_name::text AS table_name FROM information_schema.tables WHERE table_schema = '${t.schema}' AND table_type = 'BASE TABLE'`,
+      `SELECT table_name::text AS table_name FROM information_schema.tables WHERE table_schema = '${t.schema}'
+        AND table_type = 'BASE TABLE'`,
     );
     expect(tables.length).toBeGreaterThan(10);
     for (const { table_name } of tables) {

@@ -36,20 +36,26 @@ describe('noticing that Redis lost the queue', () => {
     expect(await watch.explains()).toBe(false);
   });
 
-  it('sends again once when the marker is gone, writes it back, says so in one line, and explains lost jobs for a minute', async () => {
-    const { state, watch } = bed({ present: true, sent: 7 });
-    await watch.check();
-    state.present = false;
-    // Three triggers at once (a reconnect, a reaper pass, a missing job): one resend, one line.
-    await Promise.all([watch.check(), watch.check(), watch.explains()]);
-    expect(state.resends).toEqual([new Date(1_000_000)]);
-    expect(state.present).toBe(true);
-    expect(state.lines).toHaveLength(1);
-    expect(state.lines[0]).toMatch(/came back without this queue's jobs .*: 7 queued attempt\(s\) sent again at once/);
-    expect(await watch.explains()).toBe(true);
-    state.clock += 60_000;
-    expect(await watch.explains()).toBe(false);
-  });
+  it(
+    'sends again once when the marker is gone, writes it back, ' +
+      'says so in one line, and explains lost jobs for a minute',
+    async () => {
+      const { state, watch } = bed({ present: true, sent: 7 });
+      await watch.check();
+      state.present = false;
+      // Three triggers at once (a reconnect, a reaper pass, a missing job): one resend, one line.
+      await Promise.all([watch.check(), watch.check(), watch.explains()]);
+      expect(state.resends).toEqual([new Date(1_000_000)]);
+      expect(state.present).toBe(true);
+      expect(state.lines).toHaveLength(1);
+      expect(state.lines[0]).toMatch(
+        /came back without this queue's jobs .*: 7 queued attempt\(s\) sent again at once/,
+      );
+      expect(await watch.explains()).toBe(true);
+      state.clock += 60_000;
+      expect(await watch.explains()).toBe(false);
+    },
+  );
 
   it('is silent at the start of a new deployment that finds nothing to send', async () => {
     const { state, watch } = bed({ present: false, sent: 0 });

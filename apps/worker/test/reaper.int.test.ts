@@ -109,41 +109,52 @@ describe('the reaper', () => {
     expect(await dispatchCounts(campaignId)).toEqual(Array(5).fill(['QUEUED', 2]));
   });
 
-  it('sends an attempt whose worker stopped heartbeating again at once, although its old job still looks alive in Redis', async () => {
-    const { campaignId, jobs } = await plannedCampaign(2);
-    await queue.enqueueMany('attempt.run', jobs);
-    // A worker claimed the first and died: its heartbeat is a minute old, its job still in Redis.
-    const [lost] = jobs;
-    expect(await claimAttempt(t.db, lost!.attemptId, 'wrk_dead')).not.toBeNull();
-    await t.db.attempt.update({ where: { id: lost!.attemptId }, data: { heartbeatAt: new Date(Date.now() - 61_000) } });
-    const r = await reapOnce(t.db, queue, reaper);
-    expect(r).toMatchObject({ reaped: 1, dispatched: 1, stillWaiting: 1 });
-    const rows = await t.db.attempt.findMany({
-      where: { campaignId },
-      select: { id: true, status: true, dispatchCount: true },
-    });
-    expect(rows.find((a) => a.id === lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
-    expect(rows.find((a) => a.id !== lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 1 });
-    expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(
-      new Set([`${lost!.attemptId}_d2`]),
-    );
-  });
+  it(
+    'sends an attempt whose worker stopped heartbeating again ' +
+      'at once, although its old job still looks alive in Redis',
+    async () => {
+      const { campaignId, jobs } = await plannedCampaign(2);
+      await queue.enqueueMany('attempt.run', jobs);
+      // A worker claimed the first and died: its heartbeat is a minute old, its job still in Redis.
+      const [lost] = jobs;
+      expect(await claimAttempt(t.db, lost!.attemptId, 'wrk_dead')).not.toBeNull();
+      await t.db.attempt.update({
+        where: { id: lost!.attemptId },
+        data: { heartbeatAt: new Date(Date.now() - 61_000) },
+      });
+      const r = await reapOnce(t.db, queue, reaper);
+      expect(r).toMatchObject({ reaped: 1, dispatched: 1, stillWaiting: 1 });
+      const rows = await t.db.attempt.findMany({
+        where: { campaignId },
+        select: { id: true, status: true, dispatchCount: true },
+      });
+      expect(rows.find((a) => a.id === lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
+      expect(rows.find((a) => a.id !== lost!.attemptId)).toMatchObject({ status: 'QUEUED', dispatchCount: 1 });
+      expect(await queue.liveJobs('attempt.run', [{ attemptId: lost!.attemptId, dispatch: 2 }])).toEqual(
+        new Set([`${lost!.attemptId}_d2`]),
+      );
+    },
+  );
 
-  it("after Redis lost the queue, sends every lost attempt at once, inside the reaper's window, and leaves those sent since alone", async () => {
-    const { campaignId, jobs } = await plannedCampaign(4);
-    await queue.enqueueMany('attempt.run', jobs);
-    await restartRedis();
-    const since = new Date();
-    // Sent again after the loss (by a planner, or another worker that noticed first): in the new Redis.
-    const [fresh] = await redispatchAttempts(t.db, [jobs[0]!], 5).then((r) => r.jobs);
-    await queue.enqueueMany('attempt.run', [fresh!]);
-    // The reaper itself sends nothing yet: the jobs were sent within its window.
-    expect(await reapOnce(t.db, queue, { ...reaper, redispatchAfterMs: 60_000 })).toMatchObject({ dispatched: 0 });
-    expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 3, capped: 0 });
-    expect(await dispatchCounts(campaignId)).toEqual(Array(4).fill(['QUEUED', 2]));
-    expect((await queue.counts()).waiting).toBe(4);
-    expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 0, capped: 0 });
-  });
+  it(
+    'after Redis lost the queue, sends every lost attempt at once, ' +
+      "inside the reaper's window, and leaves those sent since alone",
+    async () => {
+      const { campaignId, jobs } = await plannedCampaign(4);
+      await queue.enqueueMany('attempt.run', jobs);
+      await restartRedis();
+      const since = new Date();
+      // Sent again after the loss (by a planner, or another worker that noticed first): in the new Redis.
+      const [fresh] = await redispatchAttempts(t.db, [jobs[0]!], 5).then((r) => r.jobs);
+      await queue.enqueueMany('attempt.run', [fresh!]);
+      // The reaper itself sends nothing yet: the jobs were sent within its window.
+      expect(await reapOnce(t.db, queue, { ...reaper, redispatchAfterMs: 60_000 })).toMatchObject({ dispatched: 0 });
+      expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 3, capped: 0 });
+      expect(await dispatchCounts(campaignId)).toEqual(Array(4).fill(['QUEUED', 2]));
+      expect((await queue.counts()).waiting).toBe(4);
+      expect(await resendLostAttempts(t.db, queue, reaper, since)).toEqual({ sent: 0, capped: 0 });
+    },
+  );
 
   it('sends an attempt that was committed but never sent (a crash between the two), as a new dispatch', async () => {
     const { campaignId } = await plannedCampaign(2);
@@ -178,56 +189,63 @@ describe('the reaper', () => {
     expect(await dispatchCounts(campaignId)).toEqual(Array(30).fill(['QUEUED', 2]));
   });
 
-  it('stops sending an attempt past the dispatch cap, says why, and retry brings it back with a fresh count', async () => {
-    const { campaignId } = await plannedCampaign(1);
-    const capped = { ...reaper, maxDispatches: 2 };
-    expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 1 });
-    await restartRedis();
-    expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 0, capped: 1 });
-    const [attempt] = await t.db.attempt.findMany({ where: { campaignId } });
-    expect(attempt).toMatchObject({ status: 'INFRA_FAILURE', errorClass: 'dispatch_limit', dispatchCount: 2 });
-    expect(attempt!.errorMessage).toMatch(/sent to workers 2 times without an outcome.*last try: none started/);
-    // Its campaign has nothing left to run: it completes (incomplete, with an infrastructure failure).
-    expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('COMPLETED');
+  it(
+    'stops sending an attempt past the dispatch cap, says why, ' + 'and retry brings it back with a fresh count',
+    async () => {
+      const { campaignId } = await plannedCampaign(1);
+      const capped = { ...reaper, maxDispatches: 2 };
+      expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 1 });
+      await restartRedis();
+      expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 0, capped: 1 });
+      const [attempt] = await t.db.attempt.findMany({ where: { campaignId } });
+      expect(attempt).toMatchObject({ status: 'INFRA_FAILURE', errorClass: 'dispatch_limit', dispatchCount: 2 });
+      expect(attempt!.errorMessage).toMatch(/sent to workers 2 times without an outcome.*last try: none started/);
+      // Its campaign has nothing left to run: it completes (incomplete, with an infrastructure failure).
+      expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('COMPLETED');
 
-    const retry = await requeueInfraFailures(t.db, campaignId);
-    expect(retry).toEqual({ attempts: [{ attemptId: attempt!.id, dispatch: 3 }] });
-    expect(await t.db.attempt.findUniqueOrThrow({ where: { id: attempt!.id } })).toMatchObject({
-      status: 'QUEUED',
-      dispatchBase: 2,
-      dispatchCount: 3,
-      errorClass: null,
-    });
-    expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('RUNNING');
-    await restartRedis();
-    // Counted afresh since the retry: one more dispatch is allowed before the cap.
-    expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 1, capped: 0 });
-  });
+      const retry = await requeueInfraFailures(t.db, campaignId);
+      expect(retry).toEqual({ attempts: [{ attemptId: attempt!.id, dispatch: 3 }] });
+      expect(await t.db.attempt.findUniqueOrThrow({ where: { id: attempt!.id } })).toMatchObject({
+        status: 'QUEUED',
+        dispatchBase: 2,
+        dispatchCount: 3,
+        errorClass: null,
+      });
+      expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).status).toBe('RUNNING');
+      await restartRedis();
+      // Counted afresh since the retry: one more dispatch is allowed before the cap.
+      expect(await reapOnce(t.db, queue, capped)).toMatchObject({ dispatched: 1, capped: 0 });
+    },
+  );
 
-  it('plans again, as a new job, a campaign whose plan job is gone; past the cap the campaign fails with the reason', async () => {
-    const campaignId = await newCampaign(1);
-    // Plan job 1 failed for good: BullMQ keeps it as failed, so adding its id again would do nothing.
-    await t.db.campaign.update({
-      where: { id: campaignId },
-      data: { statusDetail: 'planning failed: boom (try 3 of 3)' },
-    });
-    expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 1 });
-    const jobs = await queue.liveJobs('campaign.plan', [{ campaignId, dispatch: 2 }]);
-    expect([...jobs]).toEqual([`${campaignId}_p2`]);
-    await restartRedis();
-    expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 1 });
-    await restartRedis();
-    expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 0, planFailed: 1 });
-    const failed = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } });
-    expect(failed.status).toBe('FAILED');
-    expect(failed.statusDetail).toMatch(/handed to workers 3 times without finishing.*last: planning failed: boom/);
+  it(
+    'plans again, as a new job, a campaign whose plan job ' +
+      'is gone; past the cap the campaign fails with the reason',
+    async () => {
+      const campaignId = await newCampaign(1);
+      // Plan job 1 failed for good: BullMQ keeps it as failed, so adding its id again would do nothing.
+      await t.db.campaign.update({
+        where: { id: campaignId },
+        data: { statusDetail: 'planning failed: boom (try 3 of 3)' },
+      });
+      expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 1 });
+      const jobs = await queue.liveJobs('campaign.plan', [{ campaignId, dispatch: 2 }]);
+      expect([...jobs]).toEqual([`${campaignId}_p2`]);
+      await restartRedis();
+      expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 1 });
+      await restartRedis();
+      expect(await reapOnce(t.db, queue, reaper)).toMatchObject({ replanned: 0, planFailed: 1 });
+      const failed = await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } });
+      expect(failed.status).toBe('FAILED');
+      expect(failed.statusDetail).toMatch(/handed to workers 3 times without finishing.*last: planning failed: boom/);
 
-    const retry = await requeueInfraFailures(t.db, campaignId);
-    expect(retry).toEqual({ attempts: [], plan: { campaignId, dispatch: 4 } });
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({
-      status: 'PLANNING',
-      statusDetail: null,
-      planDispatchBase: 3,
-    });
-  });
+      const retry = await requeueInfraFailures(t.db, campaignId);
+      expect(retry).toEqual({ attempts: [], plan: { campaignId, dispatch: 4 } });
+      expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).toMatchObject({
+        status: 'PLANNING',
+        statusDetail: null,
+        planDispatchBase: 3,
+      });
+    },
+  );
 });

@@ -133,66 +133,78 @@ describe('campaigns that used to hang or loop', () => {
     await bed.stopAll();
   }, 240_000);
 
-  it('an attempt that fails the same way every time stops at the dispatch cap, keeps what each paid call cost, and retry brings it back', async () => {
-    const { queue, name: queueName } = bed.newQueue('cap');
-    // The model answers only once the archive is broken: the answer is paid for, then the worker
-    // cannot read the repository to score it, every time.
-    let openGate!: () => void;
-    modelGate = new Promise((r) => (openGate = r));
-    await startWorkers(1, queueName, { GITBENCH_MAX_DISPATCHES: '2' });
-    const campaignId = await launch(
-      bed.t.db,
-      queue,
-      fixtures,
-      { models: [PAID], outputModes: ['text'], trials: 1, fixtures: { suiteDir: 'upstream', ids: ['git_clean/f002'] } },
-      HOSTED,
-    );
-    await waitFor('the model to be called', async () => model.requests.length > 0, 60_000);
-    const build = await bed.t.db.fixtureBuild.findFirstOrThrow({ where: { fixtureId: 'f002', domain: 'git_clean' } });
-    // gzip's magic bytes and then garbage: the worker cannot read its own storage (not the sandbox's fault).
-    await bed.t.db.fixtureBuild.update({
-      where: { key: build.key },
-      data: { repoArchive: Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3]) },
-    });
-    openGate();
+  it(
+    'an attempt that fails the same way every time stops at the dispatch ' +
+      'cap, keeps what each paid call cost, and retry brings it back',
+    async () => {
+      const { queue, name: queueName } = bed.newQueue('cap');
+      // The model answers only once the archive is broken: the answer is paid for, then the worker
+      // cannot read the repository to score it, every time.
+      let openGate!: () => void;
+      modelGate = new Promise((r) => (openGate = r));
+      await startWorkers(1, queueName, { GITBENCH_MAX_DISPATCHES: '2' });
+      const campaignId = await launch(
+        bed.t.db,
+        queue,
+        fixtures,
+        {
+          models: [PAID],
+          outputModes: ['text'],
+          trials: 1,
+          fixtures: { suiteDir: 'upstream', ids: ['git_clean/f002'] },
+        },
+        HOSTED,
+      );
+      await waitFor('the model to be called', async () => model.requests.length > 0, 60_000);
+      const build = await bed.t.db.fixtureBuild.findFirstOrThrow({ where: { fixtureId: 'f002', domain: 'git_clean' } });
+      // gzip's magic bytes and then garbage: the worker cannot read its own storage (not the sandbox's fault).
+      await bed.t.db.fixtureBuild.update({
+        where: { key: build.key },
+        data: { repoArchive: Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3]) },
+      });
+      openGate();
 
-    const [capped] = await waitFor(
-      'the attempt to reach its dispatch cap',
-      async () => {
-        const rows = await bed.t.db.attempt.findMany({
-          where: { campaignId, status: 'INFRA_FAILURE' },
-          include: { tries: true },
-        });
-        return rows.length === 1 ? rows : undefined;
-      },
-      120_000,
-    );
-    expect(capped, JSON.stringify(capped!.tries.map((x) => [x.status, x.errorClass, x.errorMessage]))).toMatchObject({
-      errorClass: 'dispatch_limit',
-      dispatchCount: 2,
-    });
-    expect(capped!.errorMessage).toMatch(
-      /sent to workers 2 times without an outcome.*last try: storage: reading the archive/,
-    );
-    expect(capped!.tries.length).toBeGreaterThanOrEqual(2);
-    for (const tr of capped!.tries) {
-      expect(tr).toMatchObject({ status: 'INFRA_FAILURE', errorClass: 'storage' });
-      // The model had answered: its tokens and cost are on the try that was given back.
-      const evidence = parseAttemptEvidence(tr.evidence);
-      expect(
-        evidence.origin === 'gitbench' && evidence.calls.map((c) => ({ usage: c.usage, cost: c.cost.usd })),
-      ).toEqual([{ usage: { inputTokens: 40, outputTokens: 4, reasoningTokens: null, totalTokens: 44 }, cost: COST }]);
-    }
-    expect(new Set(capped!.tries.map((x) => x.tryNumber)).size).toBe(capped!.tries.length);
-    await finished(bed.t.db, campaignId, bed.workers, 30_000);
+      const [capped] = await waitFor(
+        'the attempt to reach its dispatch cap',
+        async () => {
+          const rows = await bed.t.db.attempt.findMany({
+            where: { campaignId, status: 'INFRA_FAILURE' },
+            include: { tries: true },
+          });
+          return rows.length === 1 ? rows : undefined;
+        },
+        120_000,
+      );
+      expect(capped, JSON.stringify(capped!.tries.map((x) => [x.status, x.errorClass, x.errorMessage]))).toMatchObject({
+        errorClass: 'dispatch_limit',
+        dispatchCount: 2,
+      });
+      expect(capped!.errorMessage).toMatch(
+        /sent to workers 2 times without an outcome.*last try: storage: reading the archive/,
+      );
+      expect(capped!.tries.length).toBeGreaterThanOrEqual(2);
+      for (const tr of capped!.tries) {
+        expect(tr).toMatchObject({ status: 'INFRA_FAILURE', errorClass: 'storage' });
+        // The model had answered: its tokens and cost are on the try that was given back.
+        const evidence = parseAttemptEvidence(tr.evidence);
+        expect(
+          evidence.origin === 'gitbench' && evidence.calls.map((c) => ({ usage: c.usage, cost: c.cost.usd })),
+        ).toEqual([
+          { usage: { inputTokens: 40, outputTokens: 4, reasoningTokens: null, totalTokens: 44 }, cost: COST },
+        ]);
+      }
+      expect(new Set(capped!.tries.map((x) => x.tryNumber)).size).toBe(capped!.tries.length);
+      await finished(bed.t.db, campaignId, bed.workers, 30_000);
 
-    await bed.t.db.fixtureBuild.update({ where: { key: build.key }, data: { repoArchive: build.repoArchive } });
-    expect((await retry(campaignId)).attempts).toEqual([{ attemptId: capped!.id, dispatch: 3 }]);
-    await finished(bed.t.db, campaignId, bed.workers, 60_000);
-    const [done] = await expectOneOutcomeEach(bed.t.db, campaignId, 1);
-    expect(done!.costUsd).toBe(COST);
-    await bed.stopAll();
-  }, 300_000);
+      await bed.t.db.fixtureBuild.update({ where: { key: build.key }, data: { repoArchive: build.repoArchive } });
+      expect((await retry(campaignId)).attempts).toEqual([{ attemptId: capped!.id, dispatch: 3 }]);
+      await finished(bed.t.db, campaignId, bed.workers, 60_000);
+      const [done] = await expectOneOutcomeEach(bed.t.db, campaignId, 1);
+      expect(done!.costUsd).toBe(COST);
+      await bed.stopAll();
+    },
+    300_000,
+  );
 
   it('an attempt given back after a database error is sent again at once, ahead of the backlog', async () => {
     const { queue, name: queueName } = bed.newQueue('db-error');
@@ -285,62 +297,70 @@ describe('campaigns that used to hang or loop', () => {
     await bed.stopAll();
   }, 240_000);
 
-  it("Ctrl-C (SIGINT, then the supervisor's SIGTERM) gives running attempts back once, and they are sent again at once, ahead of the rest", async () => {
-    const { queue, name: queueName } = bed.newQueue('give-back');
-    modelDelayMs = 4_000;
-    // No reaper re-sends anything during this test: only the give-back itself can.
-    const [first] = await startWorkers(1, queueName, {
-      GITBENCH_WORKER_CONCURRENCY: '2',
-      GITBENCH_REDISPATCH_AFTER_MS: '600000',
-      GITBENCH_STALE_AFTER_MS: '600000',
-    });
-    const ids = ['blame_forensics/f001', 'branch_cleanup/f001', 'git_grep/f001', 'commit_squash/f001'];
-    const campaignId = await launch(
-      bed.t.db,
-      queue,
-      fixtures,
-      { models: [PAID], outputModes: ['text'], trials: 1, fixtures: { suiteDir: 'upstream', ids } },
-      HOSTED,
-    );
-    await waitFor(
-      'two attempts running',
-      async () => (await bed.t.db.attempt.count({ where: { campaignId, status: 'RUNNING' } })) === 2,
-      60_000,
-      50,
-    );
-    const running = await bed.t.db.attempt.findMany({ where: { campaignId, status: 'RUNNING' }, select: { id: true } });
+  it(
+    "Ctrl-C (SIGINT, then the supervisor's SIGTERM) gives running " +
+      'attempts back once, and they are sent again at once, ahead of the rest',
+    async () => {
+      const { queue, name: queueName } = bed.newQueue('give-back');
+      modelDelayMs = 4_000;
+      // No reaper re-sends anything during this test: only the give-back itself can.
+      const [first] = await startWorkers(1, queueName, {
+        GITBENCH_WORKER_CONCURRENCY: '2',
+        GITBENCH_REDISPATCH_AFTER_MS: '600000',
+        GITBENCH_STALE_AFTER_MS: '600000',
+      });
+      const ids = ['blame_forensics/f001', 'branch_cleanup/f001', 'git_grep/f001', 'commit_squash/f001'];
+      const campaignId = await launch(
+        bed.t.db,
+        queue,
+        fixtures,
+        { models: [PAID], outputModes: ['text'], trials: 1, fixtures: { suiteDir: 'upstream', ids } },
+        HOSTED,
+      );
+      await waitFor(
+        'two attempts running',
+        async () => (await bed.t.db.attempt.count({ where: { campaignId, status: 'RUNNING' } })) === 2,
+        60_000,
+        50,
+      );
+      const running = await bed.t.db.attempt.findMany({
+        where: { campaignId, status: 'RUNNING' },
+        select: { id: true },
+      });
 
-    first!.proc.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await first!.stop('SIGTERM')).toBe(0);
-    const log = first!.output.join('');
-    expect(log.match(/stopping intake/g)).toHaveLength(1);
-    expect(log).not.toMatch(/exiting now/);
-    const given = await bed.t.db.attempt.findMany({
-      where: { id: { in: running.map((r) => r.id) } },
-      include: { tries: true },
-    });
-    for (const a of given) {
-      expect(a).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
-      expect(a.tries).toMatchObject([
-        { status: 'INFRA_FAILURE', errorClass: 'given_back', workerId: workerIdOf(first!) },
-      ]);
-    }
+      first!.proc.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await first!.stop('SIGTERM')).toBe(0);
+      const log = first!.output.join('');
+      expect(log.match(/stopping intake/g)).toHaveLength(1);
+      expect(log).not.toMatch(/exiting now/);
+      const given = await bed.t.db.attempt.findMany({
+        where: { id: { in: running.map((r) => r.id) } },
+        include: { tries: true },
+      });
+      for (const a of given) {
+        expect(a).toMatchObject({ status: 'QUEUED', dispatchCount: 2 });
+        expect(a.tries).toMatchObject([
+          { status: 'INFRA_FAILURE', errorClass: 'given_back', workerId: workerIdOf(first!) },
+        ]);
+      }
 
-    modelDelayMs = 0;
-    const [second] = await startWorkers(1, queueName, {
-      GITBENCH_WORKER_CONCURRENCY: '1',
-      GITBENCH_REDISPATCH_AFTER_MS: '600000',
-      GITBENCH_STALE_AFTER_MS: '600000',
-    });
-    await finished(bed.t.db, campaignId, bed.workers, 60_000);
-    await expectOneOutcomeEach(bed.t.db, campaignId, ids.length);
-    // The given-back attempts were the first two the next worker ran.
-    const tries = await bed.t.db.attemptTry.findMany({
-      where: { workerId: workerIdOf(second!), attempt: { campaignId } },
-      orderBy: { startedAt: 'asc' },
-    });
-    expect(new Set(tries.slice(0, 2).map((x) => x.attemptId))).toEqual(new Set(running.map((r) => r.id)));
-    await bed.stopAll();
-  }, 240_000);
+      modelDelayMs = 0;
+      const [second] = await startWorkers(1, queueName, {
+        GITBENCH_WORKER_CONCURRENCY: '1',
+        GITBENCH_REDISPATCH_AFTER_MS: '600000',
+        GITBENCH_STALE_AFTER_MS: '600000',
+      });
+      await finished(bed.t.db, campaignId, bed.workers, 60_000);
+      await expectOneOutcomeEach(bed.t.db, campaignId, ids.length);
+      // The given-back attempts were the first two the next worker ran.
+      const tries = await bed.t.db.attemptTry.findMany({
+        where: { workerId: workerIdOf(second!), attempt: { campaignId } },
+        orderBy: { startedAt: 'asc' },
+      });
+      expect(new Set(tries.slice(0, 2).map((x) => x.attemptId))).toEqual(new Set(running.map((r) => r.id)));
+      await bed.stopAll();
+    },
+    240_000,
+  );
 });

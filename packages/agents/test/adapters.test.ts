@@ -75,20 +75,23 @@ describe('agent adapters', () => {
     });
   }
 
-  it('Claude Code takes the campaign turn limit (one more, so the gateway stops it first) and the command limits', () => {
-    const inv = agentInvocation(findAgent('claude-code'), spec);
-    expect(inv.argv.slice(inv.argv.indexOf('--max-turns'), inv.argv.indexOf('--max-turns') + 2)).toEqual([
-      '--max-turns',
-      '8',
-    ]);
-    expect(inv.env).toMatchObject({
-      ANTHROPIC_BASE_URL: FORWARDER_BASE_URL,
-      BASH_DEFAULT_TIMEOUT_MS: '12000',
-      BASH_MAX_OUTPUT_LENGTH: '9000',
-      DISABLE_AUTOUPDATER: '1',
-    });
-    expect(findAgent('claude-code').shellTool.name).toBe('Bash');
-  });
+  it(
+    'Claude Code takes the campaign turn limit (one more, ' + 'so the gateway stops it first) and the command limits',
+    () => {
+      const inv = agentInvocation(findAgent('claude-code'), spec);
+      expect(inv.argv.slice(inv.argv.indexOf('--max-turns'), inv.argv.indexOf('--max-turns') + 2)).toEqual([
+        '--max-turns',
+        '8',
+      ]);
+      expect(inv.env).toMatchObject({
+        ANTHROPIC_BASE_URL: FORWARDER_BASE_URL,
+        BASH_DEFAULT_TIMEOUT_MS: '12000',
+        BASH_MAX_OUTPUT_LENGTH: '9000',
+        DISABLE_AUTOUPDATER: '1',
+      });
+      expect(findAgent('claude-code').shellTool.name).toBe('Bash');
+    },
+  );
 
   it('Codex reaches the gateway as a custom Responses provider, retries and update checks off', () => {
     const inv = agentInvocation(findAgent('codex'), spec);

@@ -62,7 +62,10 @@ export function passwordProblem(password: string): string | null {
     return `The password is too short: use at least ${MIN_PASSWORD_LENGTH} characters.`;
   const lower = password.toLowerCase();
   if (new Set(lower).size < 4 || COMMON.has(lower) || isRun(lower)) {
-    return 'The password is too easy to guess (a common password, a repeated character or a keyboard run): choose another.';
+    return (
+      'The password is too easy to guess (a common password, ' +
+      'a repeated character or a keyboard run): choose another.'
+    );
   }
   return null;
 }

@@ -41,10 +41,12 @@ export async function reserveSignInAttempt(
     INSERT INTO "SignInThrottle" AS t ("key", "failures", "lastFailureAt", "lockedUntil")
     VALUES (${key}, 1, ${now}, NULL)
     ON CONFLICT ("key") DO UPDATE SET
-      "failures" = CASE WHEN t."lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)} THEN 1 ELSE t."failures" + 1 END,
+      "failures" = CASE WHEN t."lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)} THEN 1
+        ELSE t."failures" + 1 END,
       "lastFailureAt" = ${now},
       "lockedUntil" = CASE
-        WHEN t."lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)} OR t."failures" + 1 <= ${policy.freeFailures} THEN NULL
+        WHEN t."lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)}
+          OR t."failures" + 1 <= ${policy.freeFailures} THEN NULL
         ELSE ${now}::timestamp(3) + make_interval(secs => LEAST(
           ${policy.maxLockMs / 1000}::float8,
           ${policy.firstLockMs / 1000}::float8 * power(2, t."failures" - ${policy.freeFailures})))
@@ -62,7 +64,8 @@ export async function clearSignInFailures(
   now = new Date(),
 ): Promise<void> {
   await db.$executeRaw`
-    DELETE FROM "SignInThrottle" WHERE "key" = ${key} OR "lastFailureAt" < ${new Date(now.getTime() - policy.forgetAfterMs)}`;
+    DELETE FROM "SignInThrottle" WHERE "key" = ${key} OR "lastFailureAt"
+      < ${new Date(now.getTime() - policy.forgetAfterMs)}`;
 }
 
 /**

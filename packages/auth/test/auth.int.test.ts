@@ -146,41 +146,44 @@ describe('API tokens', () => {
 });
 
 describe("Better Auth's admin endpoints", () => {
-  it('are closed over HTTP, even to an admin, so user changes always pass the audit log and the last-admin rule', async () => {
-    await createUser(auth, {
-      email: 'root-admin@example.test',
-      name: 'R',
-      password: 'root admin password',
-      role: 'admin',
-    });
-    const victim = await createUser(auth, {
-      email: 'victim@example.test',
-      name: 'V',
-      password: 'victim password 1',
-      role: 'viewer',
-    });
-    const cookie = cookieOf(await signIn('root-admin@example.test', 'root admin password'));
-    const calls: [string, unknown][] = [
-      ['/admin/set-role', { userId: victim.id, role: 'admin' }],
-      ['/admin/unban-user', { userId: victim.id }],
-      ['/admin/set-user-password', { userId: victim.id, newPassword: 'taken over password' }],
-      ['/admin/create-user', { email: 'sneaky@example.test', password: 'sneaky password', name: 'S' }],
-      ['/admin/list-users', undefined],
-    ];
-    for (const [path, body] of calls) {
-      const res = await auth.handler(
-        new Request(`${BASE}/api/auth${path}`, {
-          method: body === undefined ? 'GET' : 'POST',
-          headers: { 'content-type': 'application/json', origin: BASE, cookie },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
-      expect(res.status, path).toBe(404);
-    }
-    expect((await t.db.user.findUniqueOrThrow({ where: { id: victim.id } })).role).toBe('viewer');
-    expect((await signIn('victim@example.test', 'victim password 1')).status).toBe(200);
-    expect(await t.db.user.count({ where: { email: 'sneaky@example.test' } })).toBe(0);
-  });
+  it(
+    'are closed over HTTP, even to an admin, so user changes ' + 'always pass the audit log and the last-admin rule',
+    async () => {
+      await createUser(auth, {
+        email: 'root-admin@example.test',
+        name: 'R',
+        password: 'root admin password',
+        role: 'admin',
+      });
+      const victim = await createUser(auth, {
+        email: 'victim@example.test',
+        name: 'V',
+        password: 'victim password 1',
+        role: 'viewer',
+      });
+      const cookie = cookieOf(await signIn('root-admin@example.test', 'root admin password'));
+      const calls: [string, unknown][] = [
+        ['/admin/set-role', { userId: victim.id, role: 'admin' }],
+        ['/admin/unban-user', { userId: victim.id }],
+        ['/admin/set-user-password', { userId: victim.id, newPassword: 'taken over password' }],
+        ['/admin/create-user', { email: 'sneaky@example.test', password: 'sneaky password', name: 'S' }],
+        ['/admin/list-users', undefined],
+      ];
+      for (const [path, body] of calls) {
+        const res = await auth.handler(
+          new Request(`${BASE}/api/auth${path}`, {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: { 'content-type': 'application/json', origin: BASE, cookie },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
+        );
+        expect(res.status, path).toBe(404);
+      }
+      expect((await t.db.user.findUniqueOrThrow({ where: { id: victim.id } })).role).toBe('viewer');
+      expect((await signIn('victim@example.test', 'victim password 1')).status).toBe(200);
+      expect(await t.db.user.count({ where: { email: 'sneaky@example.test' } })).toBe(0);
+    },
+  );
 });
 
 describe('passwords', () => {

@@ -46,7 +46,8 @@ export async function grantAppRole(databaseUrl: string, role: AppRole): Promise<
     );
     if (attrs.some((a) => a.rolsuper || a.rolreplication || a.rolbypassrls))
       throw new MigrationError(
-        `the app role ${role.user} exists as a superuser (or with replication or BYPASSRLS): give the app a role of its own`,
+        `the app role ${role.user} exists as a superuser (or with ` +
+          `replication or BYPASSRLS): give the app a role of its own`,
       );
     await client.query('BEGIN');
     // Before PostgreSQL 15 every role may create objects in public; the app role must not.

@@ -89,7 +89,8 @@ async function connectCreatingDatabase(databaseUrl: string): Promise<pg.Client> 
     // Another process may have created it meanwhile.
     if ((err as { code?: string }).code !== '42P04') {
       throw new MigrationError(
-        `database "${name}" does not exist and could not be created (${(err as Error).message}); create it, e.g. createdb ${name}`,
+        `database "${name}" does not exist and could not be created ` +
+          `(${(err as Error).message}); create it, e.g. createdb ${name}`,
       );
     }
   } finally {
@@ -131,7 +132,8 @@ export async function applyMigrations(opts: {
         }
         if (row.checksum !== m.checksum) {
           throw new MigrationError(
-            `migration ${m.name} was edited after it was applied (checksum ${row.checksum.slice(0, 12)} in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead`,
+            `migration ${m.name} was edited after it was applied (checksum ${row.checksum.slice(0, 12)} ` +
+              `in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead`,
             m.name,
           );
         }

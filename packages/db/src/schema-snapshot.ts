@@ -24,7 +24,8 @@ export async function snapshotSchema(databaseUrl: string, schema: string): Promi
     );
     for (const c of cols.rows) {
       lines.push(
-        `column ${c.table_name}.${c.column_name} ${c.data_type}/${c.udt_name}(${c.character_maximum_length ?? ''}) null=${c.is_nullable} default=${strip(String(c.column_default))}`,
+        `column ${c.table_name}.${c.column_name} ${c.data_type}/${c.udt_name}(${c.character_maximum_length ?? ''}) ` +
+          `null=${c.is_nullable} default=${strip(String(c.column_default))}`,
       );
     }
     const enums = await client.query(

@@ -127,14 +127,18 @@ describe('agentTargetStats', () => {
     expect((await summarizeCampaign(t.db, c.campaignId))!.agentTargets).toEqual(rows);
   });
 
-  it('says the cost is unknown, not zero, when an attempt has no cost, and has no cost per fixture when nothing was solved', async () => {
-    const c = await campaign();
-    await attempt(c, c.agent, 'agent/a', c.f1, 1, { passed: false, cost: null, exit: 'cost_limit', steps: 5 });
-    await t.db.trajectory.updateMany({ where: { attempt: { campaignId: c.campaignId } }, data: { costUsd: null } });
-    const [r] = await agentTargetStats(t.db, { campaignId: c.campaignId });
-    expect(r).toMatchObject({ costUsd: null, costPerSolvedFixture: null, solvedFixtures: 0 });
-    expect(r!.exits.cost_limit).toBe(1);
-  });
+  it(
+    'says the cost is unknown, not zero, when an attempt has no ' +
+      'cost, and has no cost per fixture when nothing was solved',
+    async () => {
+      const c = await campaign();
+      await attempt(c, c.agent, 'agent/a', c.f1, 1, { passed: false, cost: null, exit: 'cost_limit', steps: 5 });
+      await t.db.trajectory.updateMany({ where: { attempt: { campaignId: c.campaignId } }, data: { costUsd: null } });
+      const [r] = await agentTargetStats(t.db, { campaignId: c.campaignId });
+      expect(r).toMatchObject({ costUsd: null, costPerSolvedFixture: null, solvedFixtures: 0 });
+      expect(r!.exits.cost_limit).toBe(1);
+    },
+  );
 
   it("keeps only the campaigns, domain, difficulty and mode asked for (the leaderboard's filters)", async () => {
     const c = await campaign();

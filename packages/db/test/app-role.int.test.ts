@@ -53,54 +53,60 @@ afterAll(async () => {
 });
 
 describe('separate roles for migrating and for the app', () => {
-  it('the app role reads and writes rows but cannot alter, drop, truncate or create; the migration role keeps migrating', async () => {
-    await applyMigrations({ databaseUrl: urlAs(migrator), migrationsDir: MIGRATIONS_DIR });
-    await grantAppRole(urlAs(migrator), { user: app, password: 'app-password-0123' });
+  it(
+    'the app role reads and writes rows but cannot alter, drop, ' +
+      'truncate or create; the migration role keeps migrating',
+    async () => {
+      await applyMigrations({ databaseUrl: urlAs(migrator), migrationsDir: MIGRATIONS_DIR });
+      await grantAppRole(urlAs(migrator), { user: app, password: 'app-password-0123' });
 
-    // Rows, through the app's own client.
-    const db = createDb({ databaseUrl: urlAs(app), maxConnections: 1 });
-    const now = new Date();
-    await db.workerHeartbeat.create({
-      data: { id: 'wrk_roles', hostname: 'h', pid: 1, concurrency: 1, startedAt: now, lastSeenAt: now },
-    });
-    await db.workerHeartbeat.update({ where: { id: 'wrk_roles' }, data: { lastSeenAt: new Date() } });
-    expect(await db.workerHeartbeat.count()).toBe(1);
-    await db.workerHeartbeat.delete({ where: { id: 'wrk_roles' } });
-    await db.$disconnect();
+      // Rows, through the app's own client.
+      const db = createDb({ databaseUrl: urlAs(app), maxConnections: 1 });
+      const now = new Date();
+      await db.workerHeartbeat.create({
+        data: { id: 'wrk_roles', hostname: 'h', pid: 1, concurrency: 1, startedAt: now, lastSeenAt: now },
+      });
+      await db.workerHeartbeat.update({ where: { id: 'wrk_roles' }, data: { lastSeenAt: new Date() } });
+      expect(await db.workerHeartbeat.count()).toBe(1);
+      await db.workerHeartbeat.delete({ where: { id: 'wrk_roles' } });
+      await db.$disconnect();
 
-    // Not the schema (42501: insufficient privilege or must be owner).
-    expect(await as(app, 'ALTER TABLE "Attempt" ADD COLUMN "sneaky" int')).toBe('42501');
-    expect(await as(app, 'DROP TABLE "AuditEvent"')).toBe('42501');
-    expect(await as(app, 'TRUNCATE "AuditEvent"')).toBe('42501');
-    expect(await as(app, 'CREATE TABLE "Mine" (id int)')).toBe('42501');
-    expect(await as(app, 'CREATE INDEX "mine" ON "Attempt" ("modelId")')).toBe('42501');
-    // The migration record: read by the status page, never written.
-    expect(await as(app, 'SELECT count(*) FROM "_prisma_migrations"')).toBe('ok');
-    expect(await as(app, `DELETE FROM "_prisma_migrations"`)).toBe('42501');
+      // Not the schema (42501: insufficient privilege or must be owner).
+      expect(await as(app, 'ALTER TABLE "Attempt" ADD COLUMN "sneaky" int')).toBe('42501');
+      expect(await as(app, 'DROP TABLE "AuditEvent"')).toBe('42501');
+      expect(await as(app, 'TRUNCATE "AuditEvent"')).toBe('42501');
+      expect(await as(app, 'CREATE TABLE "Mine" (id int)')).toBe('42501');
+      expect(await as(app, 'CREATE INDEX "mine" ON "Attempt" ("modelId")')).toBe('42501');
+      // The migration record: read by the status page, never written.
+      expect(await as(app, 'SELECT count(*) FROM "_prisma_migrations"')).toBe('ok');
+      expect(await as(app, `DELETE FROM "_prisma_migrations"`)).toBe('42501');
 
-    // A later migration, by the migration role: applied, and its table is the app's to write at once.
-    const dir = mkdtempSync(path.join(tmpdir(), 'gitbench-roles-'));
-    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-    mkdirSync(path.join(dir, '99999999999999_later'));
-    writeFileSync(
-      path.join(dir, '99999999999999_later', 'migration.sql'),
-      'CREATE TABLE "Later" ("id" SERIAL PRIMARY KEY, "note" TEXT);\nALTER TABLE "Attempt" ADD COLUMN "later" INT;\n',
-    );
-    expect((await applyMigrations({ databaseUrl: urlAs(migrator), migrationsDir: dir })).applied).toEqual([
-      '99999999999999_later',
-    ]);
-    expect(await as(app, `INSERT INTO "Later" ("note") VALUES ('x')`)).toBe('ok');
-    expect(await as(app, 'DROP TABLE "Later"')).toBe('42501');
-    // What the app could do while it connected as the database's owner.
-    expect(await as(migrator, 'ALTER TABLE "Later" ADD COLUMN "owner" int')).toBe('ok');
+      // A later migration, by the migration role: applied, and its table is the app's to write at once.
+      const dir = mkdtempSync(path.join(tmpdir(), 'gitbench-roles-'));
+      cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+      mkdirSync(path.join(dir, '99999999999999_later'));
+      writeFileSync(
+        path.join(dir, '99999999999999_later', 'migration.sql'),
+        'CREATE TABLE "Later" ("id" SERIAL PRIMARY KEY, "note" TEXT);\nALTER TABLE "Attempt" ADD COLUMN "later" INT;\n',
+      );
+      expect((await applyMigrations({ databaseUrl: urlAs(migrator), migrationsDir: dir })).applied).toEqual([
+        '99999999999999_later',
+      ]);
+      expect(await as(app, `INSERT INTO "Later" ("note") VALUES ('x')`)).toBe('ok');
+      expect(await as(app, 'DROP TABLE "Later"')).toBe('42501');
+      // What the app could do while it connected as the database's owner.
+      expect(await as(migrator, 'ALTER TABLE "Later" ADD COLUMN "owner" int')).toBe('ok');
 
-    // Setting it up again (every deployment's migrate run) changes nothing it may do, and the app role is never a migrator.
-    await grantAppRole(urlAs(migrator), { user: app, password: 'app-password-0123' });
-    expect(await as(app, 'ALTER TABLE "Later" ADD COLUMN "x" int')).toBe('42501');
-    const { rows } = await admin.query('SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = $1', [
-      app,
-    ]);
-    expect(rows).toEqual([{ rolsuper: false, rolcreaterole: false, rolcreatedb: false }]);
-    await expect(grantAppRole(urlAs(migrator), { user: app, password: 'short' })).rejects.toThrow(/at least 12/);
-  });
+      // Setting it up again (every deployment's migrate run) changes nothing it may do, and the app role is never a
+      // migrator.
+      await grantAppRole(urlAs(migrator), { user: app, password: 'app-password-0123' });
+      expect(await as(app, 'ALTER TABLE "Later" ADD COLUMN "x" int')).toBe('42501');
+      const { rows } = await admin.query(
+        'SELECT rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = $1',
+        [app],
+      );
+      expect(rows).toEqual([{ rolsuper: false, rolcreaterole: false, rolcreatedb: false }]);
+      await expect(grantAppRole(urlAs(migrator), { user: app, password: 'short' })).rejects.toThrow(/at least 12/);
+    },
+  );
 });

@@ -47,24 +47,28 @@ describe('a pool whose connections are ended by the server', () => {
     await expect(db.$transaction(async (tx) => tx.workerHeartbeat.count())).resolves.toBe(0);
   });
 
-  it('survives idle connections being ended, and fails a query fast instead of hanging when none can be had', async () => {
-    await Promise.all([db.$queryRaw`SELECT pg_sleep(0.05)::text`, db.$queryRaw`SELECT pg_sleep(0.05)::text`]);
-    const ended = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
-      [`conn-test ${t.schema}`],
-    );
-    expect(ended.rowCount).toBe(2);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(errors.length, 'the ended idle connections were reported, not thrown').toBeGreaterThan(0);
-    expect(await db.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+  it(
+    'survives idle connections being ended, and fails a query ' + 'fast instead of hanging when none can be had',
+    async () => {
+      await Promise.all([db.$queryRaw`SELECT pg_sleep(0.05)::text`, db.$queryRaw`SELECT pg_sleep(0.05)::text`]);
+      const ended = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+        [`conn-test ${t.schema}`],
+      );
+      expect(ended.rowCount).toBe(2);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(errors.length, 'the ended idle connections were reported, not thrown').toBeGreaterThan(0);
+      expect(await db.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
 
-    const [a, b] = [
-      db.$transaction(() => new Promise((r) => setTimeout(r, 4_500)), { timeout: 10_000 }),
-      db.$transaction(() => new Promise((r) => setTimeout(r, 4_500)), { timeout: 10_000 }),
-    ];
-    const started = Date.now();
-    await expect(db.$queryRaw`SELECT 1`).rejects.toThrow(/timeout|timed out/i);
-    expect(Date.now() - started).toBeLessThan(4_400);
-    await Promise.all([a, b]);
-  }, 30_000);
+      const [a, b] = [
+        db.$transaction(() => new Promise((r) => setTimeout(r, 4_500)), { timeout: 10_000 }),
+        db.$transaction(() => new Promise((r) => setTimeout(r, 4_500)), { timeout: 10_000 }),
+      ];
+      const started = Date.now();
+      await expect(db.$queryRaw`SELECT 1`).rejects.toThrow(/timeout|timed out/i);
+      expect(Date.now() - started).toBeLessThan(4_400);
+      await Promise.all([a, b]);
+    },
+    30_000,
+  );
 });

@@ -14,23 +14,40 @@ let client: pg.Client;
 
 /** Rows as the worker and the legacy importer wrote them before the evidence was one record. */
 const OLD_ROWS = `
-INSERT INTO "Campaign" ("id","name","createdBy","config","configHash","seed","suiteVersion","trials") VALUES ('c1','c','u','{}','h',0,'v',1);
-INSERT INTO "CampaignTarget" ("id","campaignId","modelId","baseModel","outputMode","profile") VALUES ('t1','c1','m','m','text','p');
-INSERT INTO "FixtureSnapshot" ("id","campaignId","domain","fixtureId","difficulty","tags","definition","scoringType") VALUES ('f1','c1','d','f001','easy','{}','{}','state_assertions');
-INSERT INTO "Attempt" ("id","campaignId","targetId","fixtureSnapshotId","trial","modelId","outputMode","domain","fixtureId","difficulty","apiDurationMs")
-  VALUES ('a1','c1','t1','f1',1,'m','text','d','f001','easy',812), ('a2','c1','t1','f1',2,'m','text','d','f001','easy',NULL), ('a3','c1','t1','f1',3,'m','text','d','f001','easy',NULL);
-INSERT INTO "AttemptTry" ("id","attemptId","tryNumber","workerId","status","startedAt","renderedPrompt","modelOutput","expected","scorerEvidence","sandboxEvidence","transcript","requestConfig","providerRoute","retries","usage")
+INSERT INTO "Campaign" ("id","name","createdBy","config","configHash","seed","suiteVersion","trials")
+  VALUES ('c1','c','u','{}','h',0,'v',1);
+INSERT INTO "CampaignTarget" ("id","campaignId","modelId","baseModel","outputMode","profile")
+  VALUES ('t1','c1','m','m','text','p');
+INSERT INTO "FixtureSnapshot" ("id","campaignId","domain","fixtureId","difficulty","tags","definition","scoringType")
+  VALUES ('f1','c1','d','f001','easy','{}','{}','state_assertions');
+INSERT INTO "Attempt" ("id","campaignId","targetId","fixtureSnapshotId","trial","modelId","outputMode","domain",
+  "fixtureId","difficulty","apiDurationMs")
+  VALUES ('a1','c1','t1','f1',1,'m','text','d','f001','easy',812),
+    ('a2','c1','t1','f1',2,'m','text','d','f001','easy',NULL),
+      ('a3','c1','t1','f1',3,'m','text','d','f001','easy',NULL);
+INSERT INTO "AttemptTry" ("id","attemptId","tryNumber","workerId","status","startedAt","renderedPrompt","modelOutput",
+  "expected","scorerEvidence","sandboxEvidence","transcript","requestConfig","providerRoute","retries","usage")
 VALUES ('try1','a1',1,'w','VALID_FAIL', now(), 'Tag it.', 'git tag v1', 'git tag v2',
-  '{"scoringType":"state_assertions","passed":false,"score":0,"checks":[{"check":"tag","ok":false,"detail":"v2 missing"}],"scoredText":"git tag v1","structuredError":null,"hashes":{"input":"i","expectedInput":"i","definition":"d","prompt":"p","expected":"e","scorerConfig":"s"},"timings":{"totalMs":10,"modelMs":5,"sandboxMs":3,"scoreMs":1},"judge":null}',
-  '{"kind":"docker","image":"img","imageId":"sha256:1","isolated":true,"sandboxId":"c0ffee","evidence":{"answer":[{"command":"git tag v1","exitCode":0,"stdout":"","stderr":"","timedOut":false,"truncated":false,"durationMs":4}],"probes":{},"repoStateAfter":"HEAD abc"},"durationMs":30}',
+  '{"scoringType":"state_assertions","passed":false,"score":0,"checks":[{"check":"tag","ok":false,'
+  '"detail":"v2 missing"}],"scoredText":"git tag v1","structuredError":null,"hashes":{"input":"i",'
+  '"expectedInput":"i","definition":"d","prompt":"p","expected":"e","scorerConfig":"s"},'
+  '"timings":{"totalMs":10,"modelMs":5,"sandboxMs":3,"scoreMs":1},"judge":null}',
+  '{"kind":"docker","image":"img","imageId":"sha256:1","isolated":true,"sandboxId":"c0ffee",'
+  '"evidence":{"answer":[{"command":"git tag v1","exitCode":0,"stdout":"","stderr":"","timedOut":false,'
+  '"truncated":false,"durationMs":4}],"probes":{},"repoStateAfter":"HEAD abc"},"durationMs":30}',
   '[{"role":"user","content":"Tag it."},{"role":"assistant","content":"git tag v1","reasoning":"easy"}]',
   '{"provider":"openai","outputMode":"text"}',
-  '{"provider":"openai","profile":"p","baseUrl":null,"requestedModel":"m","servedModel":"m-1","responseId":"r1","upstreamProvider":null,"simulated":false}',
-  '[{"attempt":1,"reason":"rate_limited","status":429,"message":"slow down","waitMs":1000,"waitSource":"retry_after","durationMs":12}]',
-  '{"inputTokens":10,"outputTokens":5,"reasoningTokens":null,"totalTokens":15,"cost":{"source":"estimated","usd":0.001,"priceDate":"2026-01-01"},"flags":[],"qualityFailure":null,"reasoning":"easy"}'),
+  '{"provider":"openai","profile":"p","baseUrl":null,"requestedModel":"m","servedModel":"m-1",'
+  '"responseId":"r1","upstreamProvider":null,"simulated":false}',
+  '[{"attempt":1,"reason":"rate_limited","status":429,"message":"slow down","waitMs":1000,'
+  '"waitSource":"retry_after","durationMs":12}]',
+  '{"inputTokens":10,"outputTokens":5,"reasoningTokens":null,"totalTokens":15,"cost":{"source":"estimated",'
+  '"usd":0.001,"priceDate":"2026-01-01"},"flags":[],"qualityFailure":null,"reasoning":"easy"}'),
  ('try2','a2',1,'w','INFRA_FAILURE', now(), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
- ('try3','a3',1,'upstream','VALID_PASS', now(), 'Q', 'A', 'A', '{"source":"upstream","passed":true,"similarity":1,"error":null}', NULL,
-  '[{"role":"user","content":"Q"},{"role":"assistant","content":"A"}]', '{}', '{"adapter":"openrouter"}', '{"attempts":1}',
+ ('try3','a3',1,'upstream','VALID_PASS', now(), 'Q', 'A', 'A',
+   '{"source":"upstream","passed":true,"similarity":1,"error":null}', NULL,
+  '[{"role":"user","content":"Q"},{"role":"assistant","content":"A"}]', '{}', '{"adapter":"openrouter"}',
+    '{"attempts":1}',
   '{"input":3,"output":1,"reasoning":null,"total":4,"costUsd":null}');
 UPDATE "AttemptTry" SET "errorClass" = 'transient', "errorMessage" = 'Gave up after 3 attempt(s)' WHERE "id" = 'try2';
 `;

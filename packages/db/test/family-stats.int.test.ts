@@ -28,15 +28,18 @@ describe('family stats', () => {
     expect(new Set(families.map((f) => f.campaignId))).toEqual(new Set([seeded.campaignId]));
   });
 
-  it('repository tasks: ECR and TPR over every task, the timed-out grader counted; alpha over known costs', async () => {
-    const [row] = await familyStats(t.db, 'repo_task', [seeded.campaignId]);
-    if (row?.metrics.family !== 'repo_task') throw new Error('no repo_task row');
-    expect(row.metrics.metrics.ecr).toMatchObject({ numerator: 2, denominator: 3 });
-    expect(row.metrics.metrics.tpr).toMatchObject({ numerator: 1, denominator: 3 });
-    const alpha = row.metrics.metrics.alpha;
-    expect({ n: alpha.n, unknownCost: alpha.unknownCost }).toEqual({ n: 2, unknownCost: 1 });
-    expect(alpha.value).toBeCloseTo((1 * 5 * 1 - 0.021 + (1 * 5 * 0.25 - 0.034)) / 2, 9);
-  });
+  it(
+    'repository tasks: ECR and TPR over every task, ' + 'the timed-out grader counted; alpha over known costs',
+    async () => {
+      const [row] = await familyStats(t.db, 'repo_task', [seeded.campaignId]);
+      if (row?.metrics.family !== 'repo_task') throw new Error('no repo_task row');
+      expect(row.metrics.metrics.ecr).toMatchObject({ numerator: 2, denominator: 3 });
+      expect(row.metrics.metrics.tpr).toMatchObject({ numerator: 1, denominator: 3 });
+      const alpha = row.metrics.metrics.alpha;
+      expect({ n: alpha.n, unknownCost: alpha.unknownCost }).toEqual({ n: 2, unknownCost: 1 });
+      expect(alpha.value).toBeCloseTo((1 * 5 * 1 - 0.021 + (1 * 5 * 0.25 - 0.034)) / 2, 9);
+    },
+  );
 
   it('gists: fidelity over every task and the mean line rates', async () => {
     const [row] = await familyStats(t.db, 'gist', [seeded.campaignId]);

@@ -139,40 +139,44 @@ describe('gateway call storage', () => {
     expect(await t.db.gatewayCall.count({ where: { attemptId } })).toBe(0);
   });
 
-  it('caps a large request, keeping the record readable and saying how much went; takes NUL bytes and a long model name', async () => {
-    const attemptId = await agentAttempt();
-    const claim = (await claimAttempt(t.db, attemptId, 'w1'))!;
-    const big = 'x'.repeat(3 * MAX_STORED_CALL_BYTES);
-    const tiny = Array.from({ length: 600_000 }, () => 'a');
-    const calls = [
-      call(1, {
-        request: { messages: [{ role: 'user', content: big }] },
-        requestedModel: `m\u0000${'y'.repeat(5000)}`,
-      }),
-      call(2, { request: { junk: tiny } }),
-    ];
-    expect(
-      await finishAttempt(t.db, claim, 'w1', {
-        status: 'VALID_FAIL',
-        passed: false,
-        score: 0,
-        record: { gatewayCalls: calls },
-      }),
-    ).toBe(true);
-    const [one, two] = await readGatewayCalls(t.db, attemptId);
-    expect(one!.cutBytes).toBeGreaterThan(2 * MAX_STORED_CALL_BYTES);
-    const content = (one!.record.request as { messages: { content: string }[] }).messages[0]!.content;
-    expect(content).toMatch(/^x+… \[\d+ characters cut: the stored gateway call cap\]$/);
-    expect(one!.record.answer).toEqual(calls[0]!.answer);
-    // Cutting the longest strings cannot shrink a request of tiny ones: it is replaced by a note.
-    expect(two!.record.request).toEqual({
-      notStored: expect.stringMatching(/^the request \(\d+ bytes of JSON\) could not be cut/),
-    });
-    expect(two!.record.toolResults).toEqual(calls[1]!.toolResults);
-    const rows = await t.db.gatewayCall.findMany({ where: { attemptId }, orderBy: { seq: 'asc' } });
-    expect(rows[0]!.bodyBytes).toBeLessThanOrEqual(MAX_STORED_CALL_BYTES);
-    expect(rows[0]!.body.length).toBeLessThan(rows[0]!.bodyBytes / 10);
-    expect(rows[0]!.requestedModel).toHaveLength(200);
-    expect(rows[0]!.requestedModel!.startsWith('m\ufffd')).toBe(true);
-  });
+  it(
+    'caps a large request, keeping the record readable and ' +
+      'saying how much went; takes NUL bytes and a long model name',
+    async () => {
+      const attemptId = await agentAttempt();
+      const claim = (await claimAttempt(t.db, attemptId, 'w1'))!;
+      const big = 'x'.repeat(3 * MAX_STORED_CALL_BYTES);
+      const tiny = Array.from({ length: 600_000 }, () => 'a');
+      const calls = [
+        call(1, {
+          request: { messages: [{ role: 'user', content: big }] },
+          requestedModel: `m\u0000${'y'.repeat(5000)}`,
+        }),
+        call(2, { request: { junk: tiny } }),
+      ];
+      expect(
+        await finishAttempt(t.db, claim, 'w1', {
+          status: 'VALID_FAIL',
+          passed: false,
+          score: 0,
+          record: { gatewayCalls: calls },
+        }),
+      ).toBe(true);
+      const [one, two] = await readGatewayCalls(t.db, attemptId);
+      expect(one!.cutBytes).toBeGreaterThan(2 * MAX_STORED_CALL_BYTES);
+      const content = (one!.record.request as { messages: { content: string }[] }).messages[0]!.content;
+      expect(content).toMatch(/^x+… \[\d+ characters cut: the stored gateway call cap\]$/);
+      expect(one!.record.answer).toEqual(calls[0]!.answer);
+      // Cutting the longest strings cannot shrink a request of tiny ones: it is replaced by a note.
+      expect(two!.record.request).toEqual({
+        notStored: expect.stringMatching(/^the request \(\d+ bytes of JSON\) could not be cut/),
+      });
+      expect(two!.record.toolResults).toEqual(calls[1]!.toolResults);
+      const rows = await t.db.gatewayCall.findMany({ where: { attemptId }, orderBy: { seq: 'asc' } });
+      expect(rows[0]!.bodyBytes).toBeLessThanOrEqual(MAX_STORED_CALL_BYTES);
+      expect(rows[0]!.body.length).toBeLessThan(rows[0]!.bodyBytes / 10);
+      expect(rows[0]!.requestedModel).toHaveLength(200);
+      expect(rows[0]!.requestedModel!.startsWith('m\ufffd')).toBe(true);
+    },
+  );
 });

@@ -121,43 +121,50 @@ describe("planning's write of built fixtures (one statement)", () => {
     expect((await planningShape(t.db, campaignId)).targets.map((x) => x.modelId)).toEqual(['mock-a', 'mock-b']);
   });
 
-  it('stores an archive the sandbox compressed as it came, and one that came plain compressed; both read back as the tar', async () => {
-    const { campaignId, snapshotOf } = await unplannedCampaign(['packed', 'plain']);
-    const tar = (name: string) => Buffer.from(`tar of ${name} `.repeat(200));
-    const packed = gzipSync(tar('packed'), { level: 1 });
-    const key = `key-${campaignId}`;
-    await savePlannedFixtures(
-      t.db,
-      campaignId,
-      [
-        { snapshotId: snapshotOf('packed'), ...facts, buildKey: key },
-        { snapshotId: snapshotOf('plain'), ...facts, tar: tar('plain') },
-      ],
-      {
-        newBuilds: [{ ...newBuild(key, 'packed'), tar: packed }],
-      },
-    );
-    const stored = await t.db.fixtureBuild.findUniqueOrThrow({ where: { key } });
-    expect(Buffer.from(stored.repoArchive)).toEqual(packed);
-    expect(await loadSnapshotArchive(t.db, snapshotOf('packed'))).toEqual(tar('packed'));
-    const own = await t.db.fixtureSnapshot.findUniqueOrThrow({ where: { id: snapshotOf('plain') } });
-    expect(own.repoArchive!.length).toBeLessThan(tar('plain').length);
-    expect(await loadSnapshotArchive(t.db, snapshotOf('plain'))).toEqual(tar('plain'));
-  });
+  it(
+    'stores an archive the sandbox compressed as it came, and ' +
+      'one that came plain compressed; both read back as the tar',
+    async () => {
+      const { campaignId, snapshotOf } = await unplannedCampaign(['packed', 'plain']);
+      const tar = (name: string) => Buffer.from(`tar of ${name} `.repeat(200));
+      const packed = gzipSync(tar('packed'), { level: 1 });
+      const key = `key-${campaignId}`;
+      await savePlannedFixtures(
+        t.db,
+        campaignId,
+        [
+          { snapshotId: snapshotOf('packed'), ...facts, buildKey: key },
+          { snapshotId: snapshotOf('plain'), ...facts, tar: tar('plain') },
+        ],
+        {
+          newBuilds: [{ ...newBuild(key, 'packed'), tar: packed }],
+        },
+      );
+      const stored = await t.db.fixtureBuild.findUniqueOrThrow({ where: { key } });
+      expect(Buffer.from(stored.repoArchive)).toEqual(packed);
+      expect(await loadSnapshotArchive(t.db, snapshotOf('packed'))).toEqual(tar('packed'));
+      const own = await t.db.fixtureSnapshot.findUniqueOrThrow({ where: { id: snapshotOf('plain') } });
+      expect(own.repoArchive!.length).toBeLessThan(tar('plain').length);
+      expect(await loadSnapshotArchive(t.db, snapshotOf('plain'))).toEqual(tar('plain'));
+    },
+  );
 
-  it('writes no attempt once the campaign left planning, and still keeps the new shared build for other campaigns', async () => {
-    const { campaignId, snapshotOf } = await unplannedCampaign(['a']);
-    await markCampaignCancelled(t.db, campaignId);
-    const key = `key-${campaignId}`;
-    const jobs = await savePlannedFixtures(
-      t.db,
-      campaignId,
-      [{ snapshotId: snapshotOf('a'), ...facts, buildKey: key }],
-      { newBuilds: [newBuild(key, 'a')] },
-    );
-    expect(jobs).toBeNull();
-    expect(await t.db.attempt.count({ where: { campaignId } })).toBe(0);
-    expect((await t.db.fixtureSnapshot.findUniqueOrThrow({ where: { id: snapshotOf('a') } })).builtAt).toBeNull();
-    expect(await t.db.fixtureBuild.count({ where: { key } })).toBe(1);
-  });
+  it(
+    'writes no attempt once the campaign left planning, and ' + 'still keeps the new shared build for other campaigns',
+    async () => {
+      const { campaignId, snapshotOf } = await unplannedCampaign(['a']);
+      await markCampaignCancelled(t.db, campaignId);
+      const key = `key-${campaignId}`;
+      const jobs = await savePlannedFixtures(
+        t.db,
+        campaignId,
+        [{ snapshotId: snapshotOf('a'), ...facts, buildKey: key }],
+        { newBuilds: [newBuild(key, 'a')] },
+      );
+      expect(jobs).toBeNull();
+      expect(await t.db.attempt.count({ where: { campaignId } })).toBe(0);
+      expect((await t.db.fixtureSnapshot.findUniqueOrThrow({ where: { id: snapshotOf('a') } })).builtAt).toBeNull();
+      expect(await t.db.fixtureBuild.count({ where: { key } })).toBe(1);
+    },
+  );
 });

@@ -31,47 +31,51 @@ describe('the rules reviewer', () => {
 });
 
 describe("a campaign's safety review and publication", () => {
-  it('blocks the attempts whose raw output breaks a rule, blocks the campaign, and refuses to publish until a member approves', async () => {
-    const { campaignId } = await seedRandomCampaign(t.db, 7, { legacy: false });
-    await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'pending' } });
-    const answered = await t.db.attempt.findMany({
-      where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } },
-      orderBy: { id: 'asc' },
-    });
-    expect(answered.length).toBeGreaterThan(2);
-    for (const [i, a] of answered.entries()) {
-      await t.db.attemptTry.create({
-        data: {
-          id: newId('attemptTry'),
-          attemptId: a.id,
-          tryNumber: 1,
-          workerId: 'w',
-          status: a.status,
-          startedAt: new Date(),
-          evidence: { output: i === 0 ? 'git reset --hard && rm -rf /' : 'git log' },
-        },
+  it(
+    'blocks the attempts whose raw output breaks a rule, blocks ' +
+      'the campaign, and refuses to publish until a member approves',
+    async () => {
+      const { campaignId } = await seedRandomCampaign(t.db, 7, { legacy: false });
+      await t.db.campaign.update({ where: { id: campaignId }, data: { status: 'COMPLETED', safetyReview: 'pending' } });
+      const answered = await t.db.attempt.findMany({
+        where: { campaignId, status: { in: ['VALID_PASS', 'VALID_FAIL'] } },
+        orderBy: { id: 'asc' },
       });
-    }
-    expect(await runSafetyReview(t.db, campaignId, { kind: 'off' })).toBeNull();
-    expect(await runSafetyReview(t.db, campaignId, safetyReviewerFromEnv({ GITBENCH_SAFETY_REVIEW: 'rules' }))).toEqual(
-      { reviewed: answered.length, blocked: 1 },
-    );
-    const blocked = await t.db.attempt.findUniqueOrThrow({ where: { id: answered[0]!.id } });
-    expect(blocked.status).toBe('SAFETY_BLOCKED');
-    expect(blocked.errorMessage).toBe(
-      'Blocked by the safety review: the output deletes the root file system (destroy_root).',
-    );
-    expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).safetyReview).toBe('blocked');
+      expect(answered.length).toBeGreaterThan(2);
+      for (const [i, a] of answered.entries()) {
+        await t.db.attemptTry.create({
+          data: {
+            id: newId('attemptTry'),
+            attemptId: a.id,
+            tryNumber: 1,
+            workerId: 'w',
+            status: a.status,
+            startedAt: new Date(),
+            evidence: { output: i === 0 ? 'git reset --hard && rm -rf /' : 'git log' },
+          },
+        });
+      }
+      expect(await runSafetyReview(t.db, campaignId, { kind: 'off' })).toBeNull();
+      expect(
+        await runSafetyReview(t.db, campaignId, safetyReviewerFromEnv({ GITBENCH_SAFETY_REVIEW: 'rules' })),
+      ).toEqual({ reviewed: answered.length, blocked: 1 });
+      const blocked = await t.db.attempt.findUniqueOrThrow({ where: { id: answered[0]!.id } });
+      expect(blocked.status).toBe('SAFETY_BLOCKED');
+      expect(blocked.errorMessage).toBe(
+        'Blocked by the safety review: the output deletes the root file system (destroy_root).',
+      );
+      expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).safetyReview).toBe('blocked');
 
-    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({
-      ok: false,
-      status: 409,
-      error: 'The safety review is blocked; it must be approved before the campaign is published.',
-    });
-    expect(await decideSafetyReview(t.db, campaignId, 'approved')).toBe(true);
-    expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
-    expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).publishedBy).toBe('m@x');
-  });
+      expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({
+        ok: false,
+        status: 409,
+        error: 'The safety review is blocked; it must be approved before the campaign is published.',
+      });
+      expect(await decideSafetyReview(t.db, campaignId, 'approved')).toBe(true);
+      expect(await publishCampaign(t.db, campaignId, 'm@x')).toEqual({ ok: true });
+      expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaignId } })).publishedBy).toBe('m@x');
+    },
+  );
 
   it('blocking a published campaign unpublishes it', async () => {
     const { campaignId } = await seedRandomCampaign(t.db, 9, { legacy: false });

@@ -38,16 +38,21 @@ async function campaign(): Promise<string> {
   return id;
 }
 
-it("gives a statement's rows the values Prisma's $queryRaw gives: bigint counts, UTC timestamps, parsed JSON, enums as text", async () => {
-  const id = await campaign();
-  const q = Prisma.sql`SELECT count(*) OVER () AS n, "startedAt", "createdAt", "config", "status", "seed", "productDirty", 1.5::float8 AS f
+it(
+  "gives a statement's rows the values Prisma's $queryRaw gives: " +
+    'bigint counts, UTC timestamps, parsed JSON, enums as text',
+  async () => {
+    const id = await campaign();
+    const q = Prisma.sql`SELECT count(*) OVER () AS n, "startedAt", "createdAt", "config", "status", "seed",
+    "productDirty", 1.5::float8 AS f
                          FROM "Campaign" WHERE "id" = ${id}`;
-  const [viaPool] = await sqlRows<Record<string, unknown>>(t.db, q);
-  const [viaPrisma] = await t.db.$queryRaw<Record<string, unknown>[]>(q);
-  expect(viaPool).toEqual(viaPrisma);
-  expect(viaPool!.n).toBe(1n);
-  expect((viaPool!.startedAt as Date).toISOString()).toBe('2026-03-04T05:06:07.891Z');
-});
+    const [viaPool] = await sqlRows<Record<string, unknown>>(t.db, q);
+    const [viaPrisma] = await t.db.$queryRaw<Record<string, unknown>[]>(q);
+    expect(viaPool).toEqual(viaPrisma);
+    expect(viaPool!.n).toBe(1n);
+    expect((viaPool!.startedAt as Date).toISOString()).toBe('2026-03-04T05:06:07.891Z');
+  },
+);
 
 it("summarizeCampaign's header is the row Prisma's client reads, in any time zone", async () => {
   const id = await campaign();
@@ -56,20 +61,24 @@ it("summarizeCampaign's header is the row Prisma's client reads, in any time zon
   expect(await summarizeCampaign(t.db, 'cmp_none')).toBeNull();
 });
 
-it('a client that read only through sqlRows closes its connections on $disconnect, instead of keeping them idle for 10 s', async () => {
-  const applicationName = `sqlrows-${process.pid}-${Date.now()}`;
-  const db = createDb({ databaseUrl: DATABASE_URL, schema: t.schema, applicationName });
-  await sqlRows(db, Prisma.sql`SELECT 1`);
-  const open = async () =>
-    Number(
-      (
-        await sqlRows<{ n: bigint }>(
-          t.db,
-          Prisma.sql`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = ${applicationName}`,
-        )
-      )[0]!.n,
-    );
-  expect(await open()).toBe(1);
-  await db.$disconnect();
-  await expect.poll(open, { timeout: 2_000 }).toBe(0);
-});
+it(
+  'a client that read only through sqlRows closes its connections ' +
+    'on $disconnect, instead of keeping them idle for 10 s',
+  async () => {
+    const applicationName = `sqlrows-${process.pid}-${Date.now()}`;
+    const db = createDb({ databaseUrl: DATABASE_URL, schema: t.schema, applicationName });
+    await sqlRows(db, Prisma.sql`SELECT 1`);
+    const open = async () =>
+      Number(
+        (
+          await sqlRows<{ n: bigint }>(
+            t.db,
+            Prisma.sql`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = ${applicationName}`,
+          )
+        )[0]!.n,
+      );
+    expect(await open()).toBe(1);
+    await db.$disconnect();
+    await expect.poll(open, { timeout: 2_000 }).toBe(0);
+  },
+);

@@ -120,36 +120,40 @@ describe('trajectory storage', () => {
     expect(row.body.length).toBeLessThan(row.bodyBytes / 20);
   });
 
-  it('keeps the trajectory of a try given back or abandoned by a dead worker, marked abandoned; the next try writes its own', async () => {
-    const attemptId = await attemptRow();
-    const { steps } = randomTrajectory({ seed: 1, steps: 2 });
-    const claim = (await claimAttempt(t.db, attemptId, 'w1'))!;
-    const first = await startTrajectory(t.db, {
-      attemptId,
-      tryNumber: claim.tryNumber,
-      agent: 'a',
-      model: 'm',
-      toolSet: 'bash',
-    });
-    await appendTrajectoryStep(t.db, first, steps[0]!);
-    await releaseAttempt(t.db, claim, 'w1', { errorClass: 'given_back', errorMessage: 'shutdown' }, 'reaper-sends');
-    const again = (await claimAttempt(t.db, attemptId, 'w2'))!;
-    expect(again.tryNumber).toBe(claim.tryNumber + 1);
-    const second = await startTrajectory(t.db, {
-      attemptId,
-      tryNumber: again.tryNumber,
-      agent: 'a',
-      model: 'm',
-      toolSet: 'bash',
-    });
-    await appendTrajectoryStep(t.db, second, steps[0]!);
-    await t.db.attempt.update({ where: { id: attemptId }, data: { heartbeatAt: new Date(Date.now() - 60_000) } });
-    expect(await reapStaleAttempts(t.db, 10_000)).toContain(attemptId);
-    expect((await listTrajectories(t.db, attemptId)).map((x) => [x.tryNumber, x.status, x.steps])).toEqual([
-      [1, 'abandoned', 1],
-      [2, 'abandoned', 1],
-    ]);
-  });
+  it(
+    'keeps the trajectory of a try given back or abandoned by a ' +
+      'dead worker, marked abandoned; the next try writes its own',
+    async () => {
+      const attemptId = await attemptRow();
+      const { steps } = randomTrajectory({ seed: 1, steps: 2 });
+      const claim = (await claimAttempt(t.db, attemptId, 'w1'))!;
+      const first = await startTrajectory(t.db, {
+        attemptId,
+        tryNumber: claim.tryNumber,
+        agent: 'a',
+        model: 'm',
+        toolSet: 'bash',
+      });
+      await appendTrajectoryStep(t.db, first, steps[0]!);
+      await releaseAttempt(t.db, claim, 'w1', { errorClass: 'given_back', errorMessage: 'shutdown' }, 'reaper-sends');
+      const again = (await claimAttempt(t.db, attemptId, 'w2'))!;
+      expect(again.tryNumber).toBe(claim.tryNumber + 1);
+      const second = await startTrajectory(t.db, {
+        attemptId,
+        tryNumber: again.tryNumber,
+        agent: 'a',
+        model: 'm',
+        toolSet: 'bash',
+      });
+      await appendTrajectoryStep(t.db, second, steps[0]!);
+      await t.db.attempt.update({ where: { id: attemptId }, data: { heartbeatAt: new Date(Date.now() - 60_000) } });
+      expect(await reapStaleAttempts(t.db, 10_000)).toContain(attemptId);
+      expect((await listTrajectories(t.db, attemptId)).map((x) => [x.tryNumber, x.status, x.steps])).toEqual([
+        [1, 'abandoned', 1],
+        [2, 'abandoned', 1],
+      ]);
+    },
+  );
 
   it('seeds a trajectory of N steps with M bytes of output each, readable whole or in ranges', async () => {
     const attemptId = await attemptRow();

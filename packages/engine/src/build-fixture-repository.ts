@@ -175,7 +175,8 @@ async function buildInOneSandbox(
       const build = i * GROUPS_PER_FIXTURE;
       const setup: BatchStep = {
         id: 'setup',
-        command: `mkdir -p -- ${shellQuote(repoDir)} && cd -- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
+        command:
+          `mkdir -p -- ${shellQuote(repoDir)} && cd ` + `-- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
         timeoutMs: opts.setupTimeoutMs ?? 120_000,
         maxOutputBytes: 256 * 1024,
       };

@@ -18,7 +18,10 @@ function modelCall(c: ModelResponse): ModelCall {
   };
 }
 
-/** The try's typed evidence record (core's AttemptEvidence) built from what the run did, as the worker stores it and the pages parse it. */
+/**
+ * The try's typed evidence record (core's AttemptEvidence) built from what the run did, as the worker stores it and the
+ * pages parse it.
+ */
 export function evidenceOfRun(run: AttemptRun, facts: { mode: Mode; expected: string }): GitbenchEvidence {
   const a = run.attempt;
   return {

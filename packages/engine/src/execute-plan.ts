@@ -37,7 +37,10 @@ export interface PlanExecution {
   sandboxId: string;
 }
 
-/** What one command of a single answer may take unless answerTimeoutMs says otherwise (a prompt says it: COMMAND_TIME_LIMIT). */
+/**
+ * What one command of a single answer may take unless answerTimeoutMs says otherwise (a prompt says it:
+ * COMMAND_TIME_LIMIT).
+ */
 export const ANSWER_COMMAND_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 export interface ExecutePlanOptions {
@@ -110,7 +113,8 @@ export const REFRESH_INDEXES = [
   // Linked worktrees and submodules are rare: look for them before starting the commands that walk
   // them (every sandboxed attempt pays for this step; `git submodule` alone starts a dozen processes).
   // A plain `.git` directory here is the common one (as in the state read); anything else asks git.
-  'if [ -d .git ] && [ ! -L .git ] && [ -z "${GIT_DIR:-}${GIT_COMMON_DIR:-}" ]; then gb_common=.git; else gb_common=$(git rev-parse --git-common-dir 2>/dev/null); fi',
+  'if [ -d .git ] && [ ! -L .git ] && [ -z "${GIT_DIR:-}${GIT_COMMON_DIR:-}" ]; then ' +
+    'gb_common=.git; else gb_common=$(git rev-parse --git-common-dir 2>/dev/null); fi',
   'if [ -d "$gb_common/worktrees" ]; then',
   "  git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p' | tail -n +2 | while IFS= read -r wt; do",
   '    git -C "$wt" update-index -q --refresh >/dev/null 2>&1',
@@ -209,10 +213,16 @@ export function scorerViewTampering(
     config.exitCode !== 0 &&
     !(config.exitCode === 126 && config.stderr.startsWith('gitbench: cannot enter '))
   ) {
-    return `the scorer's view: the repository could not be prepared for the scorer's look-ups (exit ${config.exitCode}): ${config.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`;
+    return (
+      `the scorer's view: the repository could not be prepared for the scorer's look-ups ` +
+      `(exit ${config.exitCode}): ${config.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500)}`
+    );
   }
   const forged = forgedObjects(config?.stderr ?? '');
   if (forged.length > 0)
-    return `the scorer's view: objects whose content is not what their names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`;
+    return (
+      `the scorer's view: objects whose content is not what their ` +
+      `names say: ${forged.slice(0, 3).join('; ').slice(0, 500)}`
+    );
   return undefined;
 }

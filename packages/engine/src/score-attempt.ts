@@ -68,7 +68,10 @@ export function attemptHashes(
 
 /** A HASH_MISMATCH attempt's error: which input hash the restored repository had, and which the snapshot recorded. */
 export function hashMismatchError(hashes: AttemptHashes): string {
-  return `restored repository differs from the fixture snapshot (input hash ${hashes.input.slice(0, 12)} ≠ ${hashes.expectedInput.slice(0, 12)})`;
+  return (
+    `restored repository differs from the fixture snapshot (input ` +
+    `hash ${hashes.input.slice(0, 12)} ≠ ${hashes.expectedInput.slice(0, 12)})`
+  );
 }
 
 /**
@@ -141,7 +144,9 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
   const maxCommands = input.exec?.maxAnswerCommands ?? DEFAULT_MAX_ANSWER_COMMANDS;
   if (plan && plan.answerCommands.length > maxCommands) {
     // The model's answer, judged as given: too long to run, so it fails unrun and says why.
-    const error = `The answer holds ${plan.answerCommands.length} commands; at most ${maxCommands} run (GITBENCH_MAX_ANSWER_COMMANDS).`;
+    const error =
+      `The answer holds ${plan.answerCommands.length} commands; ` +
+      `at most ${maxCommands} run (GITBENCH_MAX_ANSWER_COMMANDS).`;
     return finish('FAIL', failed(error), { scoredText, sandbox: noSandbox('not run: too many commands'), error });
   }
   let evidence: SandboxEvidence | undefined;
@@ -185,7 +190,8 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
     if (!execution.stateRead) {
       // What happens once the answer runs is the answer's doing (a command that kills its own sandbox
       // fails its checks); a sandbox that broke before then is infrastructure, never a quality result.
-      const error = `sandbox failed before the answer ran: ${execution.aborted ?? 'the repository state could not be read'}`;
+      const error =
+        `sandbox failed before the answer ` + `ran: ${execution.aborted ?? 'the repository state could not be read'}`;
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error, sandboxMs });
     }
     hashes.input = inputHash(hashes.definition, execution.repoState);

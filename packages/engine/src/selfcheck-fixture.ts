@@ -116,7 +116,9 @@ export async function selfcheckFixture(
         {
           check: 'pairwise judge',
           ok,
-          detail: `reference ties or wins under the scripted judge: ${judgement.verdicts.map((v) => v.result).join(', ')}`,
+          detail:
+            `reference ties or wins under the scripted ` +
+            `judge: ${judgement.verdicts.map((v) => v.result).join(', ')}`,
         },
       ],
     };

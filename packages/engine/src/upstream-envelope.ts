@@ -95,7 +95,9 @@ function usageTotals() {
     calls_with_cost: 0,
     api_duration_ms: 0,
   };
-  /** `calls` > 1: an agent attempt's calls, summed already (its totals are known only when every call reported them). */
+  /**
+   * `calls` > 1: an agent attempt's calls, summed already (its totals are known only when every call reported them).
+   */
   const add = (usage: TokenUsage | null, usd: number | null, ms: number | null, calls = 1) => {
     t.calls += calls;
     if (usage?.totalTokens != null || usage?.inputTokens != null) t.calls_with_tokens += calls;

@@ -59,37 +59,45 @@ async function buildRequest(fixture: Fixture): Promise<BatchRequest> {
 }
 
 describe('a fixture build key', () => {
-  it('is the same for the same definition on the same image, with or without look-ups read ahead, and none without isolation', async () => {
-    const suite = await loadSuiteDir(UPSTREAM_FIXTURES);
-    const bisect = suite.fixtures.find((f) => f.scoring.type === 'bisect_regression')!;
-    const exact = suite.fixtures.find((f) => f.scoring.type === 'exact_match')!;
-    const key = fixtureBuildKey(bisect, docker);
-    expect(key).toMatch(/^[0-9a-f]{64}$/);
-    // Same definition, same key: builds are shared between campaigns by it.
-    expect(fixtureBuildKey(structuredClone(bisect), docker)).toBe(key);
-    // A state assertion more is a definition (and a probe) more: a new build, its look-ups read again.
-    const sa = suite.fixtures.find((f) => f.scoring.type === 'state_assertions')!;
-    const expected = sa.scoring.expected_state as { assertions: unknown[] };
-    const more = {
-      ...sa,
-      scoring: {
-        ...sa.scoring,
-        expected_state: { assertions: [...expected.assertions, { type: 'file_exists', path: 'README.md' }] },
-      },
-    };
-    expect(fixtureBuildKey(more, docker)).not.toBe(fixtureBuildKey(sa, docker));
-    expect(fixtureBuildKey(exact, docker)).toMatch(/^[0-9a-f]{64}$/);
-    expect(fixtureBuildKey(bisect, { ...docker, imageId: 'sha256:2' })).not.toBe(key);
-    // No key where a build may differ with the host.
-    expect(fixtureBuildKey(exact, { ...docker, driver: 'local', isolated: false })).toBeNull();
-  });
+  it(
+    'is the same for the same definition on the same image, with ' +
+      'or without look-ups read ahead, and none without isolation',
+    async () => {
+      const suite = await loadSuiteDir(UPSTREAM_FIXTURES);
+      const bisect = suite.fixtures.find((f) => f.scoring.type === 'bisect_regression')!;
+      const exact = suite.fixtures.find((f) => f.scoring.type === 'exact_match')!;
+      const key = fixtureBuildKey(bisect, docker);
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      // Same definition, same key: builds are shared between campaigns by it.
+      expect(fixtureBuildKey(structuredClone(bisect), docker)).toBe(key);
+      // A state assertion more is a definition (and a probe) more: a new build, its look-ups read again.
+      const sa = suite.fixtures.find((f) => f.scoring.type === 'state_assertions')!;
+      const expected = sa.scoring.expected_state as { assertions: unknown[] };
+      const more = {
+        ...sa,
+        scoring: {
+          ...sa.scoring,
+          expected_state: { assertions: [...expected.assertions, { type: 'file_exists', path: 'README.md' }] },
+        },
+      };
+      expect(fixtureBuildKey(more, docker)).not.toBe(fixtureBuildKey(sa, docker));
+      expect(fixtureBuildKey(exact, docker)).toMatch(/^[0-9a-f]{64}$/);
+      expect(fixtureBuildKey(bisect, { ...docker, imageId: 'sha256:2' })).not.toBe(key);
+      // No key where a build may differ with the host.
+      expect(fixtureBuildKey(exact, { ...docker, driver: 'local', isolated: false })).toBeNull();
+    },
+  );
 
-  it('is pinned: a change to any script a build runs gives every fixture a new key, and the old builds are not reused', () => {
-    const fixture = oneCommitFixture();
-    // When this fails because a build script changed on purpose, the new value is right: old builds
-    // are then built again once. When it fails for any other reason, a key part was lost.
-    expect(fixtureBuildKey(fixture, docker)).toBe('a0f9c1f77941d0fde166944098f494aa277d8759ff2e375aec3a1e30f7f6ce18');
-  });
+  it(
+    'is pinned: a change to any script a build runs gives ' +
+      'every fixture a new key, and the old builds are not reused',
+    () => {
+      const fixture = oneCommitFixture();
+      // When this fails because a build script changed on purpose, the new value is right: old builds
+      // are then built again once. When it fails for any other reason, a key part was lost.
+      expect(fixtureBuildKey(fixture, docker)).toBe('a0f9c1f77941d0fde166944098f494aa277d8759ff2e375aec3a1e30f7f6ce18');
+    },
+  );
 
   it('changes with every part of the definition and with the image, each alone', async () => {
     const fixtures = await allFixtures();

@@ -106,38 +106,41 @@ describe('fixture repositories', () => {
     // on a machine running the rest of the integration suite beside it. The test checks equality, not speed.
   }, 240_000);
 
-  it('are dealt to the sandboxes in turn, each benchmark shared between them, and come back in the order given', async () => {
-    const base = await upstreamFixture('git_clean/f001');
-    const fixtures = Array.from({ length: 7 }, (_, i) => ({
-      ...base,
-      id: `dealt${i}`,
-      setup: ['git init -q', `echo ${i} > n.txt`],
-    }));
-    const batches: string[][] = [];
-    const recording = new Proxy(driver, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target) as unknown;
-        if (key !== 'runOnce' || typeof value !== 'function')
-          return typeof value === 'function' ? value.bind(target) : value;
-        return (request: { groups: { steps: { id: string; command: string }[] }[] }, opts: unknown) => {
-          batches.push(
-            request.groups.flatMap((g) =>
-              g.steps.filter((s) => s.id === 'setup').map((s) => /git_clean_(dealt\d)/.exec(s.command)![1]!),
-            ),
-          );
-          return (value as (r: unknown, o: unknown) => unknown).call(target, request, opts);
-        };
-      },
-    });
-    const outcomes = await buildFixtureRepositories(fixtures, recording, { sandboxes: 2, perSandbox: 3 });
-    expect(batches.sort()).toEqual([
-      ['dealt0', 'dealt3', 'dealt6'],
-      ['dealt1', 'dealt4'],
-      ['dealt2', 'dealt5'],
-    ]);
-    expect(outcomes.map((o) => o.fixture.id)).toEqual(fixtures.map((f) => f.id));
-    expect(outcomes.map((o) => o.error?.message ?? null)).toEqual(fixtures.map(() => null));
-  });
+  it(
+    'are dealt to the sandboxes in turn, each benchmark shared ' + 'between them, and come back in the order given',
+    async () => {
+      const base = await upstreamFixture('git_clean/f001');
+      const fixtures = Array.from({ length: 7 }, (_, i) => ({
+        ...base,
+        id: `dealt${i}`,
+        setup: ['git init -q', `echo ${i} > n.txt`],
+      }));
+      const batches: string[][] = [];
+      const recording = new Proxy(driver, {
+        get(target, key) {
+          const value = Reflect.get(target, key, target) as unknown;
+          if (key !== 'runOnce' || typeof value !== 'function')
+            return typeof value === 'function' ? value.bind(target) : value;
+          return (request: { groups: { steps: { id: string; command: string }[] }[] }, opts: unknown) => {
+            batches.push(
+              request.groups.flatMap((g) =>
+                g.steps.filter((s) => s.id === 'setup').map((s) => /git_clean_(dealt\d)/.exec(s.command)![1]!),
+              ),
+            );
+            return (value as (r: unknown, o: unknown) => unknown).call(target, request, opts);
+          };
+        },
+      });
+      const outcomes = await buildFixtureRepositories(fixtures, recording, { sandboxes: 2, perSandbox: 3 });
+      expect(batches.sort()).toEqual([
+        ['dealt0', 'dealt3', 'dealt6'],
+        ['dealt1', 'dealt4'],
+        ['dealt2', 'dealt5'],
+      ]);
+      expect(outcomes.map((o) => o.fixture.id)).toEqual(fixtures.map((f) => f.id));
+      expect(outcomes.map((o) => o.error?.message ?? null)).toEqual(fixtures.map(() => null));
+    },
+  );
 
   it('fail with the step that failed when the set-up is broken', async () => {
     const fixture = { ...(await upstreamFixture('git_clean/f001')), setup: ['git init', 'false', 'echo never'] };
@@ -264,7 +267,8 @@ describe('scoring an attempt', () => {
     for (const run of [single, agent]) {
       expect(run.attempt!.hashes).toMatchObject({ input: built.inputHash, expectedInput: 'f'.repeat(64) });
       expect(run.errorMessage).toBe(
-        `restored repository differs from the fixture snapshot (input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`,
+        `restored repository differs from the fixture snapshot ` +
+          `(input hash ${built.inputHash.slice(0, 12)} ≠ ffffffffffff)`,
       );
       const evidence = evidenceOfRun(run, { mode: run === agent ? 'agent' : 'text', expected: fixture.expected });
       expect(evidence.scoring).toMatchObject({

@@ -110,22 +110,27 @@ describe('GitGoodBench suite', () => {
     }
   });
 
-  it('self-checks a sample of every type in three runs: references solve, nops and wrong answers fail, hashes stable', async () => {
-    const sample = [
-      'mcr/click-m01',
-      'mcr/requests-m04',
-      'ir/click-ir01',
-      'ir/requests-ir04',
-      'icc/click-icc01',
-      'icc/requests-icc04',
-    ].map(pick);
-    const summary = await selfcheckSuite(sample, driver, { runs: 3, workers: 2, labels: runLabel });
-    expect(
-      summary.fixtures.filter((f) => f.status !== 'passed').map((f) => `${f.benchmark}/${f.id}: ${f.reason}`),
-    ).toEqual([]);
-    expect(summary.stableHashes).toBe(sample.length);
-    expect(summary.negativesChecked).toBe(sample.length * 2);
-  }, 600_000);
+  it(
+    'self-checks a sample of every type in three runs: ' +
+      'references solve, nops and wrong answers fail, hashes stable',
+    async () => {
+      const sample = [
+        'mcr/click-m01',
+        'mcr/requests-m04',
+        'ir/click-ir01',
+        'ir/requests-ir04',
+        'icc/click-icc01',
+        'icc/requests-icc04',
+      ].map(pick);
+      const summary = await selfcheckSuite(sample, driver, { runs: 3, workers: 2, labels: runLabel });
+      expect(
+        summary.fixtures.filter((f) => f.status !== 'passed').map((f) => `${f.benchmark}/${f.id}: ${f.reason}`),
+      ).toEqual([]);
+      expect(summary.stableHashes).toBe(sample.length);
+      expect(summary.negativesChecked).toBe(sample.length * 2);
+    },
+    600_000,
+  );
 
   it('records the MCR diff to the merge commit and both IR verdicts as evidence', async () => {
     const mcr = pick('mcr/click-m01');
@@ -165,88 +170,93 @@ describe('GitGoodBench suite', () => {
     expect(h.histories!.agent.map((c) => c.message)).toEqual(h.histories!.original.map((c) => c.message));
   }, 300_000);
 
-  it('runs an IR attempt end to end: the judge member is asked twice at temperature 0, and a judge failure leaves it unscored', async () => {
-    const ir = pick('ir/click-ir01');
-    const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
-    const model = { name: 'fixed', complete: () => Promise.resolve(completion('git rebase --continue')) };
-    const requests: CompletionRequest[] = [];
-    const member = (model: string, reply: (r: CompletionRequest) => Promise<CompletionResult>): JudgeMember => ({
-      memberId: 'j',
-      model,
-      identity: { provider: 'mock' },
-      provider: { name: 'judge', kind: 'openai', complete: (r) => (requests.push(r), reply(r)) },
-    });
-    const tie = member('judge-a', () =>
-      Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })),
-    );
-    const run = await executeAttempt({
-      fixture: ir,
-      snapshot,
-      driver,
-      model,
-      modelName: 'fixed',
-      mode: 'text',
-      labels: runLabel,
-      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
-    });
-    expect(run.ending).toEqual({ outcome: 'FAIL' });
-    expect(requests.map((r) => [r.temperature, r.schemaName])).toEqual([
-      [0, 'history_evaluation'],
-      [0, 'history_evaluation'],
-    ]);
-    expect(run.historyJudgeCalls).toHaveLength(2);
-    expect((run.attempt!.family as GgbOutcome).judge).toMatchObject({
-      status: 'scored',
-      verdicts: [{ result: 'TIE' }, { result: 'TIE' }],
-    });
+  it(
+    'runs an IR attempt end to end: the judge member is asked ' +
+      'twice at temperature 0, and a judge failure leaves it unscored',
+    async () => {
+      const ir = pick('ir/click-ir01');
+      const snapshot = await buildFixtureRepository(ir, driver, { labels: runLabel });
+      const model = { name: 'fixed', complete: () => Promise.resolve(completion('git rebase --continue')) };
+      const requests: CompletionRequest[] = [];
+      const member = (model: string, reply: (r: CompletionRequest) => Promise<CompletionResult>): JudgeMember => ({
+        memberId: 'j',
+        model,
+        identity: { provider: 'mock' },
+        provider: { name: 'judge', kind: 'openai', complete: (r) => (requests.push(r), reply(r)) },
+      });
+      const tie = member('judge-a', () =>
+        Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'same history' })),
+      );
+      const run = await executeAttempt({
+        fixture: ir,
+        snapshot,
+        driver,
+        model,
+        modelName: 'fixed',
+        mode: 'text',
+        labels: runLabel,
+        judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+      });
+      expect(run.ending).toEqual({ outcome: 'FAIL' });
+      expect(requests.map((r) => [r.temperature, r.schemaName])).toEqual([
+        [0, 'history_evaluation'],
+        [0, 'history_evaluation'],
+      ]);
+      expect(run.historyJudgeCalls).toHaveLength(2);
+      expect((run.attempt!.family as GgbOutcome).judge).toMatchObject({
+        status: 'scored',
+        verdicts: [{ result: 'TIE' }, { result: 'TIE' }],
+      });
 
-    // Judged once: the same histories before the same judge are not asked again.
-    const cached = await executeAttempt({
-      fixture: ir,
-      snapshot,
-      driver,
-      model,
-      modelName: 'fixed',
-      mode: 'text',
-      labels: runLabel,
-      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
-    });
-    expect(cached.ending).toEqual({ outcome: 'FAIL' });
-    expect(requests).toHaveLength(2);
+      // Judged once: the same histories before the same judge are not asked again.
+      const cached = await executeAttempt({
+        fixture: ir,
+        snapshot,
+        driver,
+        model,
+        modelName: 'fixed',
+        mode: 'text',
+        labels: runLabel,
+        judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+      });
+      expect(cached.ending).toEqual({ outcome: 'FAIL' });
+      expect(requests).toHaveLength(2);
 
-    // A judge profile of a built-in provider plays the scripted judge (no model call).
-    const builtin: JudgeMember = {
-      ...member('judge-builtin', () => Promise.reject(new Error('not asked'))),
-      provider: { name: 'mock', kind: 'mock', complete: () => Promise.reject(new Error('not asked')) },
-    };
-    const scripted = await executeAttempt({
-      fixture: ir,
-      snapshot,
-      driver,
-      model,
-      modelName: 'fixed',
-      mode: 'text',
-      labels: runLabel,
-      judge: { panel: () => ({ profile: 'p', members: [builtin] }) },
-    });
-    expect(scripted.ending).toEqual({ outcome: 'FAIL' });
-    expect((scripted.attempt!.family as GgbOutcome).judge?.verdicts.map((v) => v.result)).toEqual(['TIE', 'TIE']);
+      // A judge profile of a built-in provider plays the scripted judge (no model call).
+      const builtin: JudgeMember = {
+        ...member('judge-builtin', () => Promise.reject(new Error('not asked'))),
+        provider: { name: 'mock', kind: 'mock', complete: () => Promise.reject(new Error('not asked')) },
+      };
+      const scripted = await executeAttempt({
+        fixture: ir,
+        snapshot,
+        driver,
+        model,
+        modelName: 'fixed',
+        mode: 'text',
+        labels: runLabel,
+        judge: { panel: () => ({ profile: 'p', members: [builtin] }) },
+      });
+      expect(scripted.ending).toEqual({ outcome: 'FAIL' });
+      expect((scripted.attempt!.family as GgbOutcome).judge?.verdicts.map((v) => v.result)).toEqual(['TIE', 'TIE']);
 
-    const broken = member('judge-b', () => Promise.reject(new Error('judge down')));
-    const unscored = await executeAttempt({
-      fixture: ir,
-      snapshot,
-      driver,
-      model,
-      modelName: 'fixed',
-      mode: 'text',
-      labels: runLabel,
-      judge: { panel: () => ({ profile: 'p', members: [broken] }) },
-    });
-    expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
-    expect(unscored.passed).toBeNull();
-    expect(unscored.attempt!.family as GgbOutcome).toMatchObject({ solved: null, judge: { status: 'unscored' } });
-  }, 300_000);
+      const broken = member('judge-b', () => Promise.reject(new Error('judge down')));
+      const unscored = await executeAttempt({
+        fixture: ir,
+        snapshot,
+        driver,
+        model,
+        modelName: 'fixed',
+        mode: 'text',
+        labels: runLabel,
+        judge: { panel: () => ({ profile: 'p', members: [broken] }) },
+      });
+      expect(unscored.ending).toEqual({ unjudged: 'judge_exhausted' });
+      expect(unscored.passed).toBeNull();
+      expect(unscored.attempt!.family as GgbOutcome).toMatchObject({ solved: null, judge: { status: 'unscored' } });
+    },
+    300_000,
+  );
 
   it("stores the history judge's usage and cost in the attempt's evidence, apart from the target model's", async () => {
     const ir = pick('ir/click-ir01');
@@ -322,118 +332,123 @@ describe('GitGoodBench suite', () => {
     expect(spent?.costUsd).toBeCloseTo(0.0008, 10);
   }, 300_000);
 
-  it('plugs into the agent loop: the oracle solves MCR through bash, nop fails it, and an agent rewrites IR through the ggb-ir tools', async () => {
-    const LIMITS = { maxTurns: 12, commandTimeoutMs: 30_000 };
-    const mcr = pick('mcr/click-m01');
-    const mcrSnap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
-    const noText = { name: 'builtin', complete: () => Promise.reject(new Error('agent mode only')) };
-    const oracle = await executeAttempt({
-      fixture: mcr,
-      snapshot: mcrSnap,
-      driver,
-      model: noText,
-      modelName: 'oracle',
-      mode: 'agent',
-      agent: { config: { toolSet: 'bash+editor', limits: LIMITS } },
-      labels: runLabel,
-    });
-    expect(oracle.ending, String(oracle.errorMessage) + JSON.stringify(oracle.agent?.summary)).toEqual({
-      outcome: 'PASS',
-    });
-    expect(oracle.attempt!.family).toMatchObject({ family: 'ggb', scenario: 'mcr', solved: true });
-    const nop = await executeAttempt({
-      fixture: mcr,
-      snapshot: mcrSnap,
-      driver,
-      model: noText,
-      modelName: 'nop',
-      mode: 'agent',
-      agent: { config: { limits: LIMITS } },
-      labels: runLabel,
-    });
-    expect(nop.ending).toEqual({ outcome: 'FAIL' });
-    expect(nop.agent!.summary.toolSet).toBe('ggb-mcr');
+  it(
+    'plugs into the agent loop: the oracle solves MCR through bash, ' +
+      'nop fails it, and an agent rewrites IR through the ggb-ir tools',
+    async () => {
+      const LIMITS = { maxTurns: 12, commandTimeoutMs: 30_000 };
+      const mcr = pick('mcr/click-m01');
+      const mcrSnap = await buildFixtureRepository(mcr, driver, { labels: runLabel });
+      const noText = { name: 'builtin', complete: () => Promise.reject(new Error('agent mode only')) };
+      const oracle = await executeAttempt({
+        fixture: mcr,
+        snapshot: mcrSnap,
+        driver,
+        model: noText,
+        modelName: 'oracle',
+        mode: 'agent',
+        agent: { config: { toolSet: 'bash+editor', limits: LIMITS } },
+        labels: runLabel,
+      });
+      expect(oracle.ending, String(oracle.errorMessage) + JSON.stringify(oracle.agent?.summary)).toEqual({
+        outcome: 'PASS',
+      });
+      expect(oracle.attempt!.family).toMatchObject({ family: 'ggb', scenario: 'mcr', solved: true });
+      const nop = await executeAttempt({
+        fixture: mcr,
+        snapshot: mcrSnap,
+        driver,
+        model: noText,
+        modelName: 'nop',
+        mode: 'agent',
+        agent: { config: { limits: LIMITS } },
+        labels: runLabel,
+      });
+      expect(nop.ending).toEqual({ outcome: 'FAIL' });
+      expect(nop.agent!.summary.toolSet).toBe('ggb-mcr');
 
-    // The oracle with the paper's tools (the fixtures' default sets): its reference as tool calls.
-    const viaTools = await executeAttempt({
-      fixture: mcr,
-      snapshot: mcrSnap,
-      driver,
-      model: noText,
-      modelName: 'oracle',
-      mode: 'agent',
-      agent: { config: { limits: LIMITS } },
-      labels: runLabel,
-    });
-    expect(viaTools.agent!.summary.toolSet).toBe('ggb-mcr');
-    expect(viaTools.ending, String(viaTools.errorMessage)).toEqual({ outcome: 'PASS' });
-    const icc = pick('icc/click-icc01');
-    const iccSnap = await buildFixtureRepository(icc, driver, { labels: runLabel });
-    const iccRun = await executeAttempt({
-      fixture: icc,
-      snapshot: iccSnap,
-      driver,
-      model: noText,
-      modelName: 'oracle',
-      mode: 'agent',
-      agent: { config: { limits: LIMITS } },
-      labels: runLabel,
-    });
-    expect(iccRun.ending).toEqual({ unjudged: 'no_judge_profile' });
-    const iccFamily = iccRun.attempt!.family as GgbOutcome;
-    expect(iccFamily.histories!.agent.map((c) => [c.message, c.diff])).toEqual(
-      iccFamily.histories!.original.map((c) => [c.message, c.diff]),
-    );
+      // The oracle with the paper's tools (the fixtures' default sets): its reference as tool calls.
+      const viaTools = await executeAttempt({
+        fixture: mcr,
+        snapshot: mcrSnap,
+        driver,
+        model: noText,
+        modelName: 'oracle',
+        mode: 'agent',
+        agent: { config: { limits: LIMITS } },
+        labels: runLabel,
+      });
+      expect(viaTools.agent!.summary.toolSet).toBe('ggb-mcr');
+      expect(viaTools.ending, String(viaTools.errorMessage)).toEqual({ outcome: 'PASS' });
+      const icc = pick('icc/click-icc01');
+      const iccSnap = await buildFixtureRepository(icc, driver, { labels: runLabel });
+      const iccRun = await executeAttempt({
+        fixture: icc,
+        snapshot: iccSnap,
+        driver,
+        model: noText,
+        modelName: 'oracle',
+        mode: 'agent',
+        agent: { config: { limits: LIMITS } },
+        labels: runLabel,
+      });
+      expect(iccRun.ending).toEqual({ unjudged: 'no_judge_profile' });
+      const iccFamily = iccRun.attempt!.family as GgbOutcome;
+      expect(iccFamily.histories!.agent.map((c) => [c.message, c.diff])).toEqual(
+        iccFamily.histories!.original.map((c) => [c.message, c.diff]),
+      );
 
-    const ir = pick('ir/requests-ir01');
-    const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
-    const n = ir.scoring.chain_length as number;
-    const turns = [
-      { name: 'view_rebase_todo', args: { reason: 'see the plan' } },
-      {
-        name: 'update_rebase_todo_list',
-        args: {
-          reason: 'fold the last commit into the one before',
-          rebase_todo_list_items: [...Array(n).keys()].map((i) =>
-            i === n - 1
-              ? { commit_index: i, command: 'squash', commit_msg: "Combined change: 'quoted' $HOME" }
-              : { commit_index: i, command: 'pick' },
-          ),
+      const ir = pick('ir/requests-ir01');
+      const irSnap = await buildFixtureRepository(ir, driver, { labels: runLabel });
+      const n = ir.scoring.chain_length as number;
+      const turns = [
+        { name: 'view_rebase_todo', args: { reason: 'see the plan' } },
+        {
+          name: 'update_rebase_todo_list',
+          args: {
+            reason: 'fold the last commit into the one before',
+            rebase_todo_list_items: [...Array(n).keys()].map((i) =>
+              i === n - 1
+                ? { commit_index: i, command: 'squash', commit_msg: "Combined change: 'quoted' $HOME" }
+                : { commit_index: i, command: 'pick' },
+            ),
+          },
         },
-      },
-      { name: 'execute_rebase', args: { reason: 'apply it' } },
-      { name: 'submit', args: { answer: '' } },
-    ];
-    const agent = scriptedAgent('scripted-ir', turns);
-    const tie = {
-      memberId: 'j',
-      model: 'judge-agent',
-      identity: { provider: 'mock' },
-      provider: {
-        name: 'j',
-        kind: 'openai',
-        complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })),
-      },
-    };
-    const run = await executeAttempt({
-      fixture: ir,
-      snapshot: irSnap,
-      driver,
-      model: agent,
-      modelName: 'scripted-ir',
-      mode: 'agent',
-      agent: { config: { limits: LIMITS } },
-      labels: runLabel,
-      judge: { panel: () => ({ profile: 'p', members: [tie] }) },
-    });
-    expect(run.agent!.summary.toolSet).toBe('ggb-ir');
-    const family = run.attempt!.family as GgbOutcome;
-    expect(family.histories!.rebaseInProgress).toBe(false);
-    expect(family.histories!.agent).toHaveLength(n - 1);
-    expect(family.histories!.agent.at(-1)!.message).toBe("Combined change: 'quoted' $HOME");
-    expect(run.ending).toEqual({ outcome: 'FAIL' });
-    expect(family.judge?.verdicts).toHaveLength(2);
-  }, 300_000);
+        { name: 'execute_rebase', args: { reason: 'apply it' } },
+        { name: 'submit', args: { answer: '' } },
+      ];
+      const agent = scriptedAgent('scripted-ir', turns);
+      const tie = {
+        memberId: 'j',
+        model: 'judge-agent',
+        identity: { provider: 'mock' },
+        provider: {
+          name: 'j',
+          kind: 'openai',
+          complete: () => Promise.resolve(completion('{}', { evaluation_result: 'TIE', evaluation_reason: 'x' })),
+        },
+      };
+      const run = await executeAttempt({
+        fixture: ir,
+        snapshot: irSnap,
+        driver,
+        model: agent,
+        modelName: 'scripted-ir',
+        mode: 'agent',
+        agent: { config: { limits: LIMITS } },
+        labels: runLabel,
+        judge: { panel: () => ({ profile: 'p', members: [tie] }) },
+      });
+      expect(run.agent!.summary.toolSet).toBe('ggb-ir');
+      const family = run.attempt!.family as GgbOutcome;
+      expect(family.histories!.rebaseInProgress).toBe(false);
+      expect(family.histories!.agent).toHaveLength(n - 1);
+      expect(family.histories!.agent.at(-1)!.message).toBe("Combined change: 'quoted' $HOME");
+      expect(run.ending).toEqual({ outcome: 'FAIL' });
+      expect(family.judge?.verdicts).toHaveLength(2);
+    },
+    300_000,
+  );
 
   /** A scripted agent splits requests-ir01's COMMIT-0 (two hunks) into parts, each holding the hunks given. */
   async function splitFirstCommit(parts: { hunks: number[]; commit_msg: string }[], maxToolOutputBytes?: number) {
@@ -483,29 +498,39 @@ describe('GitGoodBench suite', () => {
     return { outputs, agent, hunks };
   }
 
-  it('splits an IR commit in a real sandbox: edit stops the rebase, split_commit makes a commit of each hunk, the rebase finishes', async () => {
-    const messages = ['Remove the unused timeout argument', "Drop Request's timeout attribute: 'quoted' $HOME"];
-    const { outputs, agent, hunks } = await splitFirstCommit(
-      messages.map((commit_msg, i) => ({ hunks: [i + 1], commit_msg })),
-    );
-    expect(outputs[1]!.output).toMatch(/^The rebase stopped after COMMIT-0 \(edit\) so that it can be split/);
-    expect(outputs[2]!.output).toMatch(
-      /^COMMIT-0 as picked, 2 hunk\(s\):\n[\s\S]*<HUNK-1>\n@@ -156,7[\s\S]*<HUNK-2>\n@@ -168,7/,
-    );
-    expect(outputs[4]!.output).toContain('The rebase finished');
-    expect(agent[0]!.diff.endsWith(hunks[0]!)).toBe(true);
-    expect(agent[1]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
-  }, 300_000);
+  it(
+    'splits an IR commit in a real sandbox: edit stops the rebase, ' +
+      'split_commit makes a commit of each hunk, the rebase finishes',
+    async () => {
+      const messages = ['Remove the unused timeout argument', "Drop Request's timeout attribute: 'quoted' $HOME"];
+      const { outputs, agent, hunks } = await splitFirstCommit(
+        messages.map((commit_msg, i) => ({ hunks: [i + 1], commit_msg })),
+      );
+      expect(outputs[1]!.output).toMatch(/^The rebase stopped after COMMIT-0 \(edit\) so that it can be split/);
+      expect(outputs[2]!.output).toMatch(
+        /^COMMIT-0 as picked, 2 hunk\(s\):\n[\s\S]*<HUNK-1>\n@@ -156,7[\s\S]*<HUNK-2>\n@@ -168,7/,
+      );
+      expect(outputs[4]!.output).toContain('The rebase finished');
+      expect(agent[0]!.diff.endsWith(hunks[0]!)).toBe(true);
+      expect(agent[1]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
+    },
+    300_000,
+  );
 
-  it("splits by the whole diff when the attempt's output limit is smaller than it (the session keeps 256 bytes of a command)", async () => {
-    const { agent, hunks } = await splitFirstCommit(
-      [
-        { hunks: [2], commit_msg: 'The later hunk first' },
-        { hunks: [1], commit_msg: 'Then the earlier one' },
-      ],
-      256,
-    );
-    expect(agent[0]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
-    expect(agent[1]!.diff.endsWith(hunks[0]!)).toBe(true);
-  }, 300_000);
+  it(
+    "splits by the whole diff when the attempt's output limit is " +
+      'smaller than it (the session keeps 256 bytes of a command)',
+    async () => {
+      const { agent, hunks } = await splitFirstCommit(
+        [
+          { hunks: [2], commit_msg: 'The later hunk first' },
+          { hunks: [1], commit_msg: 'Then the earlier one' },
+        ],
+        256,
+      );
+      expect(agent[0]!.diff).toContain(hunks[1]!.split('\n').slice(1).join('\n'));
+      expect(agent[1]!.diff.endsWith(hunks[0]!)).toBe(true);
+    },
+    300_000,
+  );
 });

@@ -56,15 +56,19 @@ describe('what judging an attempt spent', () => {
     });
   });
 
-  it('is nothing for a verdict from the campaign cache (the attempt that asked first paid), and null when nothing judged', () => {
-    expect(judgeUsageOf({ judgement: judgement(true, [member('judge-0', 0.002, 500)]) })).toMatchObject({
-      calls: 0,
-      costUsd: null,
-      totalTokens: null,
-    });
-    expect(judgeUsageOf({ historyJudgeCalls: [] })).toMatchObject({ calls: 0 });
-    expect(judgeUsageOf({})).toBeNull();
-  });
+  it(
+    'is nothing for a verdict from the campaign cache (the ' +
+      'attempt that asked first paid), and null when nothing judged',
+    () => {
+      expect(judgeUsageOf({ judgement: judgement(true, [member('judge-0', 0.002, 500)]) })).toMatchObject({
+        calls: 0,
+        costUsd: null,
+        totalTokens: null,
+      });
+      expect(judgeUsageOf({ historyJudgeCalls: [] })).toMatchObject({ calls: 0 });
+      expect(judgeUsageOf({})).toBeNull();
+    },
+  );
 
   it('keeps a cost no member reported unknown rather than zero', () => {
     expect(judgeUsageOf({ judgement: judgement(false, [member('judge-0', null, null)]) })).toMatchObject({

@@ -39,38 +39,42 @@ describe('loadSuiteDir', () => {
     expect(loaded).toMatchObject({ dir, files: 2, errors: [], version: '2.1.0', versionSource: 'suite.yaml' });
   });
 
-  it('with a cache, parses again only when a byte of the suite changed: a fixture, suite.yaml, an asset or a new file', async () => {
-    const dir = suite({
-      'suite.yaml': 'version: 1.0.0\n',
-      'log/f001.yaml': `${FIXTURE('f001')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
-      '_assets/a.txt': 'a\n',
-    });
-    const cache: SuiteCache = new Map();
-    const first = await loadSuiteDir(dir, cache);
-    expect(first.errors).toEqual([]);
-    expect(await loadSuiteDir(dir, cache)).toBe(first);
-    const changes: [string, string][] = [
-      [
-        'log/f001.yaml',
-        `${FIXTURE('f001').replace('prompt: p', 'prompt: q')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
-      ],
-      ['suite.yaml', 'version: 2.0.0\n'],
-      ['_assets/a.txt', 'b\n'],
-      ['log/f002.yaml', FIXTURE('f002')],
-    ];
-    let last = first;
-    for (const [path, text] of changes) {
-      writeFileSync(join(dir, path), text);
-      const next = await loadSuiteDir(dir, cache);
-      expect(next, path).not.toBe(last);
-      expect(await loadSuiteDir(dir, cache), path).toBe(next);
-      last = next;
-    }
-    expect(last.errors).toEqual([]);
-    expect(last.fixtures.map((f) => f.id)).toEqual(['f001', 'f002']);
-    expect(last.fixtures[0]?.files?.[0]).toMatchObject({ base64: Buffer.from('b\n').toString('base64') });
-    expect(last.version).toBe('2.0.0');
-  });
+  it(
+    'with a cache, parses again only when a byte of the suite ' +
+      'changed: a fixture, suite.yaml, an asset or a new file',
+    async () => {
+      const dir = suite({
+        'suite.yaml': 'version: 1.0.0\n',
+        'log/f001.yaml': `${FIXTURE('f001')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
+        '_assets/a.txt': 'a\n',
+      });
+      const cache: SuiteCache = new Map();
+      const first = await loadSuiteDir(dir, cache);
+      expect(first.errors).toEqual([]);
+      expect(await loadSuiteDir(dir, cache)).toBe(first);
+      const changes: [string, string][] = [
+        [
+          'log/f001.yaml',
+          `${FIXTURE('f001').replace('prompt: p', 'prompt: q')}files:\n  - {asset: _assets/a.txt, to: a.txt}\n`,
+        ],
+        ['suite.yaml', 'version: 2.0.0\n'],
+        ['_assets/a.txt', 'b\n'],
+        ['log/f002.yaml', FIXTURE('f002')],
+      ];
+      let last = first;
+      for (const [path, text] of changes) {
+        writeFileSync(join(dir, path), text);
+        const next = await loadSuiteDir(dir, cache);
+        expect(next, path).not.toBe(last);
+        expect(await loadSuiteDir(dir, cache), path).toBe(next);
+        last = next;
+      }
+      expect(last.errors).toEqual([]);
+      expect(last.fixtures.map((f) => f.id)).toEqual(['f001', 'f002']);
+      expect(last.fixtures[0]?.files?.[0]).toMatchObject({ base64: Buffer.from('b\n').toString('base64') });
+      expect(last.version).toBe('2.0.0');
+    },
+  );
 
   it('names an unversioned suite by its content, which changes with any fixture', async () => {
     const a = await loadSuiteDir(suite({ 'log/f001.yaml': FIXTURE('f001') }));
@@ -98,27 +102,30 @@ describe('loadSuiteDir', () => {
     expect(loaded.versionSource).toBe('content');
   });
 
-  it('loads what upstream loads: unknown difficulty as unspecified, several fixtures in one file, an empty file', async () => {
-    const dir = suite({
-      'log/f001.yaml': FIXTURE('f001').replace('difficulty: easy', 'difficulty: brutal'),
-      'log/many.yaml': `- ${FIXTURE('f002').trim().replace(/\n/g, '\n  ')}\n- ${FIXTURE('f003').trim().replace(/\n/g, '\n  ')}\n`,
-      'log/empty.yaml': '# nothing yet\n',
-    });
-    const loaded = await loadSuiteDir(dir);
-    expect(loaded.errors).toEqual([]);
-    expect(loaded.fixtures.map((f) => [f.id, f.difficulty, f.sourcePath])).toEqual([
-      ['f001', 'unspecified', 'log/f001.yaml'],
-      ['f002', 'easy', 'log/many.yaml'],
-      ['f003', 'easy', 'log/many.yaml'],
-    ]);
-    expect(loaded.warnings.map((w) => [w.file, w.line, w.field])).toEqual(
-      expect.arrayContaining([
-        ['log/empty.yaml', 1, ''],
-        ['log/f001.yaml', 3, 'difficulty'],
-        ['log/many.yaml', 1, '[0].purpose'],
-      ]),
-    );
-  });
+  it(
+    'loads what upstream loads: unknown difficulty as ' + 'unspecified, several fixtures in one file, an empty file',
+    async () => {
+      const dir = suite({
+        'log/f001.yaml': FIXTURE('f001').replace('difficulty: easy', 'difficulty: brutal'),
+        'log/many.yaml': ['f002', 'f003'].map((id) => `- ${FIXTURE(id).trim().replace(/\n/g, '\n  ')}\n`).join(''),
+        'log/empty.yaml': '# nothing yet\n',
+      });
+      const loaded = await loadSuiteDir(dir);
+      expect(loaded.errors).toEqual([]);
+      expect(loaded.fixtures.map((f) => [f.id, f.difficulty, f.sourcePath])).toEqual([
+        ['f001', 'unspecified', 'log/f001.yaml'],
+        ['f002', 'easy', 'log/many.yaml'],
+        ['f003', 'easy', 'log/many.yaml'],
+      ]);
+      expect(loaded.warnings.map((w) => [w.file, w.line, w.field])).toEqual(
+        expect.arrayContaining([
+          ['log/empty.yaml', 1, ''],
+          ['log/f001.yaml', 3, 'difficulty'],
+          ['log/many.yaml', 1, '[0].purpose'],
+        ]),
+      );
+    },
+  );
 
   it('applies the rules of suite.yaml, also when given one domain folder, whose name stays the domain', async () => {
     const dir = suite({

@@ -85,18 +85,22 @@ describe('look-ups read by the build for answers that run nothing', () => {
     expect(cases.some(({ fixture }) => fixture.scoring.type === 'state_assertions')).toBe(true);
   }, 300_000);
 
-  it('are not taken by an attempt whose limits give its look-ups other output caps, nor by one that runs a command', async () => {
-    const { fixture, snapshot } = built.find(
-      ({ fixture }) =>
-        fixture.scoring.type === 'state_assertions' &&
-        getScorer('state_assertions').plan(fixture, 'git status')!.answerCommands.length === 1,
-    )!;
-    const input = { fixture, snapshot, driver, outputMode: 'text' as const, prompt: 'p' };
-    const capped = await scoreAttempt({ ...input, output: '', exec: { maxAttemptOutputBytes: 64 * 1024 } });
-    expect(capped.sandbox.kind === 'docker' && capped.sandbox.sandboxId).toBeTruthy();
-    expect(capped.sandbox.kind === 'docker' && capped.sandbox.atBuild).toBeUndefined();
-    const runs = await scoreAttempt({ ...input, output: '```bash\ngit status\n```' });
-    expect(runs.sandbox.kind === 'docker' && runs.sandbox.atBuild).toBeUndefined();
-    expect(runs.sandbox.kind === 'docker' && runs.sandbox.evidence.answer.length).toBe(1);
-  }, 120_000);
+  it(
+    'are not taken by an attempt whose limits give its ' + 'look-ups other output caps, nor by one that runs a command',
+    async () => {
+      const { fixture, snapshot } = built.find(
+        ({ fixture }) =>
+          fixture.scoring.type === 'state_assertions' &&
+          getScorer('state_assertions').plan(fixture, 'git status')!.answerCommands.length === 1,
+      )!;
+      const input = { fixture, snapshot, driver, outputMode: 'text' as const, prompt: 'p' };
+      const capped = await scoreAttempt({ ...input, output: '', exec: { maxAttemptOutputBytes: 64 * 1024 } });
+      expect(capped.sandbox.kind === 'docker' && capped.sandbox.sandboxId).toBeTruthy();
+      expect(capped.sandbox.kind === 'docker' && capped.sandbox.atBuild).toBeUndefined();
+      const runs = await scoreAttempt({ ...input, output: '```bash\ngit status\n```' });
+      expect(runs.sandbox.kind === 'docker' && runs.sandbox.atBuild).toBeUndefined();
+      expect(runs.sandbox.kind === 'docker' && runs.sandbox.evidence.answer.length).toBe(1);
+    },
+    120_000,
+  );
 });

@@ -126,44 +126,53 @@ const agentAttempt = (
 const writeFile = (path: string, content: string): ScriptedCall => ({ tool: 'write_file', args: { path, content } });
 
 describe('the red team, agents', { timeout: 300_000 }, () => {
-  it("the editor tools writing the repository's configuration, local excludes and a hook, with an empty commit: a counted failure", async () => {
-    const run = await agentAttempt('red-team-editor', [
-      writeFile(
-        '.git/config',
-        '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\thooksPath = .git/hooks\n[status]\n\tshowUntrackedFiles = no\n[alias]\n\tstatus = log\n',
-      ),
-      writeFile('.git/info/exclude', 'notes.txt\n'),
-      writeFile('.git/hooks/post-index-change', '#!/bin/sh\ngit add notes.txt\n'),
-      { tool: 'str_replace', args: { path: '.git/info/exclude', old_str: 'notes.txt', new_str: 'notes.txt\n*.txt' } },
-      `git commit -q --allow-empty -m 'add notes'`,
-    ]);
-    expectCountedFailure(run);
-    expect(run.agent?.summary.exitStatus).toBe('submitted');
-  });
+  it(
+    "the editor tools writing the repository's configuration, local " +
+      'excludes and a hook, with an empty commit: a counted failure',
+    async () => {
+      const run = await agentAttempt('red-team-editor', [
+        writeFile(
+          '.git/config',
+          '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\thooksPath = ' +
+            '.git/hooks\n[status]\n\tshowUntrackedFiles = no\n[alias]\n\tstatus = log\n',
+        ),
+        writeFile('.git/info/exclude', 'notes.txt\n'),
+        writeFile('.git/hooks/post-index-change', '#!/bin/sh\ngit add notes.txt\n'),
+        { tool: 'str_replace', args: { path: '.git/info/exclude', old_str: 'notes.txt', new_str: 'notes.txt\n*.txt' } },
+        `git commit -q --allow-empty -m 'add notes'`,
+      ]);
+      expectCountedFailure(run);
+      expect(run.agent?.summary.exitStatus).toBe('submitted');
+    },
+  );
 
-  it('editor paths escaping the repository (a symbolic link into the runner, ../, a FIFO, a directory): refused to the model, then a counted failure', async () => {
-    const run = await agentAttempt('red-team-paths', [
-      'ln -s /opt/gitbench/runner/session.py runner.py && mkfifo pipe && mkdir dir',
-      writeFile('runner.py', 'import os\n'),
-      writeFile('../../opt/gitbench/runner/batch.py', 'import os\n'),
-      'read_file pipe',
-      writeFile('pipe', 'x'),
-      'read_file dir',
-      writeFile('dir', 'x'),
-    ]);
-    expectCountedFailure(run);
-    expect(run.errorClass).toBeNull();
-    expect(run.agent?.summary.exitStatus).toBe('submitted');
-    const refused = run.agent!.steps.slice(1, 7).map((s) => s.results[0]!);
-    expect(refused.map((r) => [r.isError, r.output.split(':')[0]])).toEqual([
-      [true, 'Error'],
-      [true, 'Error'],
-      [true, 'Error'],
-      [true, 'Error'],
-      [true, 'Error'],
-      [true, 'Error'],
-    ]);
-  });
+  it(
+    'editor paths escaping the repository (a symbolic link into the runner, ' +
+      '../, a FIFO, a directory): refused to the model, then a counted failure',
+    async () => {
+      const run = await agentAttempt('red-team-paths', [
+        'ln -s /opt/gitbench/runner/session.py runner.py && mkfifo pipe && mkdir dir',
+        writeFile('runner.py', 'import os\n'),
+        writeFile('../../opt/gitbench/runner/batch.py', 'import os\n'),
+        'read_file pipe',
+        writeFile('pipe', 'x'),
+        'read_file dir',
+        writeFile('dir', 'x'),
+      ]);
+      expectCountedFailure(run);
+      expect(run.errorClass).toBeNull();
+      expect(run.agent?.summary.exitStatus).toBe('submitted');
+      const refused = run.agent!.steps.slice(1, 7).map((s) => s.results[0]!);
+      expect(refused.map((r) => [r.isError, r.output.split(':')[0]])).toEqual([
+        [true, 'Error'],
+        [true, 'Error'],
+        [true, 'Error'],
+        [true, 'Error'],
+        [true, 'Error'],
+        [true, 'Error'],
+      ]);
+    },
+  );
 
   it('an agent that rewrites a commit object in place: tampering, and its trajectory ends so', async () => {
     const run = await agentAttempt('red-team-forger', [FORGE_COMMIT_OBJECT], history, 'bash');
@@ -176,30 +185,34 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
     expect(run.agent?.steps).toHaveLength(2);
   });
 
-  it('garbage and forged replies written to the channel from the bash tool, through every /proc path it can open, then the look-up attacks: a counted failure', async () => {
-    const commands = [
-      `printf 'garbage\\n' > /proc/1/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; true`,
-      ATTACKS['records forged through every /proc/*/fd/1 it can open']!,
-      ATTACKS['core.fsmonitor running its program during git status']!,
-      ATTACKS['status settings that hide the file, and a replace ref that shows the expected commit']!,
-      ATTACKS['a detached process that does the task after the answer ended']!,
-    ];
-    const run = await executeAttempt({
-      fixture,
-      snapshot,
-      driver,
-      model: scriptedAgent('red-team-agent', commands),
-      modelName: 'red-team-agent',
-      mode: 'agent',
-      agent: { config: { toolSet: 'bash', limits: { commandTimeoutMs: 10_000, maxTurns: 10, maxWallMs: 120_000 } } },
-      labels: { 'org.gitbench.attempt': 'red-team-agent' },
-    });
-    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toMatchObject({
-      status: 'VALID_FAIL',
-    });
-    expect([null, 'tampering']).toContain(run.errorClass);
-    expect(run.agent?.summary.exitStatus).not.toBe('sandbox_error');
-  });
+  it(
+    'garbage and forged replies written to the channel from the bash tool, through ' +
+      'every /proc path it can open, then the look-up attacks: a counted failure',
+    async () => {
+      const commands = [
+        `printf 'garbage\\n' > /proc/1/fd/1; printf '@@GBOK r9\\n' > /proc/$PPID/fd/1; true`,
+        ATTACKS['records forged through every /proc/*/fd/1 it can open']!,
+        ATTACKS['core.fsmonitor running its program during git status']!,
+        ATTACKS['status settings that hide the file, and a replace ref that shows the expected commit']!,
+        ATTACKS['a detached process that does the task after the answer ended']!,
+      ];
+      const run = await executeAttempt({
+        fixture,
+        snapshot,
+        driver,
+        model: scriptedAgent('red-team-agent', commands),
+        modelName: 'red-team-agent',
+        mode: 'agent',
+        agent: { config: { toolSet: 'bash', limits: { commandTimeoutMs: 10_000, maxTurns: 10, maxWallMs: 120_000 } } },
+        labels: { 'org.gitbench.attempt': 'red-team-agent' },
+      });
+      expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toMatchObject({
+        status: 'VALID_FAIL',
+      });
+      expect([null, 'tampering']).toContain(run.errorClass);
+      expect(run.agent?.summary.exitStatus).not.toBe('sandbox_error');
+    },
+  );
 });
 
 /**
@@ -209,19 +222,30 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
  * git configuration and attributes for GitGoodBench's diff.
  */
 const SUITES = join(import.meta.dirname, '../../../fixtures');
-const FORGED_VERDICT = `echo '@@GITBENCH_VERDICT {"Process": true, "Result": true, "comments": "forged", "quality": 1, "kind": "graded"}'`;
-/** Programs named like the graders' tools in HOME, the repository and the temporary directory, and a PATH through them. */
+const FORGED_VERDICT =
+  `echo '@@GITBENCH_VERDICT {"Process": true, "Result": true, ` +
+  `"comments": "forged", "quality": 1, "kind": "graded"}'`;
+/**
+ * Programs named like the graders' tools in HOME, the repository and the temporary directory, and a PATH through them.
+ */
 const PATH_TRICK = [
   'mkdir -p ~/bin ~/.local/lib/python3.11/site-packages "${TMPDIR:-/tmp}"',
   `printf '#!/bin/sh\\n${FORGED_VERDICT.replace(/'/g, "'\\''")}\\nexit 0\\n' > ~/bin/python3`,
-  'chmod +x ~/bin/python3 && for p in python python3.11 pytest git sh bash; do cp ~/bin/python3 ~/bin/$p; done && cp ~/bin/python3 ./python3 && cp ~/bin/python3 "${TMPDIR:-/tmp}/python3"',
-  `printf 'import sys\\nprint("@@GITBENCH_VERDICT {}")\\n' | tee sitecustomize.py ~/.local/lib/python3.11/site-packages/usercustomize.py "\${TMPDIR:-/tmp}/sitecustomize.py" > /dev/null`,
+  'chmod +x ~/bin/python3 && for p in python python3.11 pytest git sh bash; do cp ~/bin/python3 ' +
+    '~/bin/$p; done && cp ~/bin/python3 ./python3 && cp ~/bin/python3 "${TMPDIR:-/tmp}/python3"',
+  `printf 'import sys\\nprint("@@GITBENCH_VERDICT {}")\\n' | tee sitecustomize.py ` +
+    `~/.local/lib/python3.11/site-packages/usercustomize.py "\${TMPDIR:-/tmp}/sitecustomize.py" > /dev/null`,
   'mkdir -p .git/hooks && cp ~/bin/python3 .git/hooks/post-checkout && git config core.hooksPath .git/hooks',
 ];
-/** A conftest.py that turns every test's report into a pass, and pytest configuration that loads it, everywhere pytest may look. */
+/**
+ * A conftest.py that turns every test's report into a pass, and pytest configuration that loads it, everywhere pytest
+ * may look.
+ */
 const PYTEST_TRICK = [
-  `printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    r = (yield).get_result()\\n    r.outcome, r.longrepr = "passed", None\\n' > /tmp/conftest.py`,
-  'for d in "${TMPDIR:-/tmp}" ~ . /tmp/gitbench-gist; do mkdir -p "$d" && cp /tmp/conftest.py "$d/conftest.py" && printf "[pytest]\\naddopts = -p conftest\\n" > "$d/pytest.ini"; done',
+  `printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, ` +
+    `call):\\n    r = (yield).get_result()\\n    r.outcome, r.longrepr = "passed", None\\n' > /tmp/conftest.py`,
+  'for d in "${TMPDIR:-/tmp}" ~ . /tmp/gitbench-gist; do mkdir -p "$d" && cp /tmp/conftest.py ' +
+    '"$d/conftest.py" && printf "[pytest]\\naddopts = -p conftest\\n" > "$d/pytest.ini"; done',
 ];
 
 describe('the red team, task families', { timeout: 300_000 }, () => {
@@ -241,29 +265,42 @@ describe('the red team, task families', { timeout: 300_000 }, () => {
     );
   }, 300_000);
 
-  it("a repository task's grader, after a copy of the input named like the output, a forged verdict and programs earlier in PATH: a counted failure", async () => {
-    const answer = [
-      'mkdir -p output',
-      'cp input/card.ppm output/card.png',
-      FORGED_VERDICT,
-      ...PATH_TRICK,
-      'export PATH=~/bin:.:$PATH',
-    ].join('\n');
-    expectCountedFailure(await attempt(answer, tasks['repo-tasks']!));
-  });
+  it(
+    "a repository task's grader, after a copy of the input named like the " +
+      'output, a forged verdict and programs earlier in PATH: a counted failure',
+    async () => {
+      const answer = [
+        'mkdir -p output',
+        'cp input/card.ppm output/card.png',
+        FORGED_VERDICT,
+        ...PATH_TRICK,
+        'export PATH=~/bin:.:$PATH',
+      ].join('\n');
+      expectCountedFailure(await attempt(answer, tasks['repo-tasks']!));
+    },
+  );
 
-  it('the gist evaluator, given a gist whose test asserts nothing and conftest.py and pytest.ini files that pass every test: a counted failure', async () => {
-    const gist = "cat > gist.py <<'GITBENCH_GIST'\ndef test_pattern_flat():\n    assert False\nGITBENCH_GIST";
-    expectCountedFailure(await attempt([gist, ...PYTEST_TRICK, ...PATH_TRICK].join('\n'), tasks.gists!));
-  });
+  it(
+    'the gist evaluator, given a gist whose test asserts nothing and ' +
+      'conftest.py and pytest.ini files that pass every test: a counted failure',
+    async () => {
+      const gist = "cat > gist.py <<'GITBENCH_GIST'\ndef test_pattern_flat():\n    assert False\nGITBENCH_GIST";
+      expectCountedFailure(await attempt([gist, ...PYTEST_TRICK, ...PATH_TRICK].join('\n'), tasks.gists!));
+    },
+  );
 
-  it("GitGoodBench's merge probes, with the conflict left, attributes, diff and hook settings and programs earlier in PATH: a counted failure", async () => {
-    const answer = [
-      'git add -A && git -c core.hooksPath=/dev/null commit -q --no-verify -m merged || true',
-      "printf '* -diff merge=ours\\n' | tee .gitattributes .git/info/attributes > /dev/null",
-      'git config diff.noprefix true && git config diff.external /bin/true && git config alias.diff "!true" && git config core.attributesFile .gitattributes',
-      ...PATH_TRICK,
-    ].join('\n');
-    expectCountedFailure(await attempt(answer, tasks.ggb!));
-  });
+  it(
+    "GitGoodBench's merge probes, with the conflict left, attributes, " +
+      'diff and hook settings and programs earlier in PATH: a counted failure',
+    async () => {
+      const answer = [
+        'git add -A && git -c core.hooksPath=/dev/null commit -q --no-verify -m merged || true',
+        "printf '* -diff merge=ours\\n' | tee .gitattributes .git/info/attributes > /dev/null",
+        'git config diff.noprefix true && git config diff.external /bin/true && git ' +
+          'config alias.diff "!true" && git config core.attributesFile .gitattributes',
+        ...PATH_TRICK,
+      ].join('\n');
+      expectCountedFailure(await attempt(answer, tasks.ggb!));
+    },
+  );
 });

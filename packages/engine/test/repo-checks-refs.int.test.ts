@@ -57,7 +57,9 @@ difficulty: easy
 const python = (code: string) => `python3 -c "exec(bytes.fromhex('${Buffer.from(code).toString('hex')}'))"`;
 
 /** A script that publishes the fix if anything runs it during the look-ups (too late to count). */
-const CHEAT = `printf '#!/bin/sh\\ncd %s && git push -q origin main >/dev/null 2>&1\\nexit 0\\n' "$PWD" > /tmp/cheat && chmod +x /tmp/cheat`;
+const CHEAT =
+  `printf '#!/bin/sh\\ncd %s && git push -q origin main >/dev/null ` +
+  `2>&1\\nexit 0\\n' "$PWD" > /tmp/cheat && chmod +x /tmp/cheat`;
 /** The fix's objects on the remote (pushed to a branch deleted again), so that only the remote's main is missing it. */
 const FIX_OBJECTS = 'git push -q origin main:refs/heads/tmp && git --git-dir=remote.git update-ref -d refs/heads/tmp';
 
@@ -70,12 +72,14 @@ const FORGED = /tampered with the scorer's view: objects whose content is not wh
 
 const REMOTE_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
   "the remote's refs, objects and packed refs replaced by links to the clone's": [
-    'for f in refs objects packed-refs; do rm -rf remote.git/$f; if [ -e .git/$f ]; then ln -s ../.git/$f remote.git/$f; fi; done',
+    'for f in refs objects packed-refs; do rm -rf remote.git/$f; if ' +
+      '[ -e .git/$f ]; then ln -s ../.git/$f remote.git/$f; fi; done',
     LINKED,
   ],
   "a commondir that makes the clone's git directory the remote's": ['echo ../.git > remote.git/commondir', LINKED],
   "the remote's branches a link to the clone's, its objects pushed": [
-    `${FIX_OBJECTS} && m=$(git rev-parse main) && echo "$m" > .git/refs/heads/main && rm -rf remote.git/refs/heads remote.git/packed-refs && ln -s ../../.git/refs/heads remote.git/refs/heads`,
+    `${FIX_OBJECTS} && m=$(git rev-parse main) && echo "$m" > .git/refs/heads/main && rm -rf ` +
+      `remote.git/refs/heads remote.git/packed-refs && ln -s ../../.git/refs/heads remote.git/refs/heads`,
     LINKED,
   ],
   "alternates that borrow the clone's objects, and the ref written by hand": [
@@ -83,15 +87,20 @@ const REMOTE_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
     /does not exist in remote\.git/,
   ],
   'a graft in the remote that gives a look-alike the fix as a parent': [
-    `${FIX_OBJECTS} && copy=$(git commit-tree 'main^{tree}' -p main~1 -m 'Fix add') && git push -q origin "$copy:refs/heads/main" && echo "$copy $(git rev-parse main~1) $(git rev-parse main)" > remote.git/info/grafts`,
+    `${FIX_OBJECTS} && copy=$(git commit-tree 'main^{tree}' -p main~1 -m ` +
+      `'Fix add') && git push -q origin "$copy:refs/heads/main" && echo "$copy ` +
+      `$(git rev-parse main~1) $(git rev-parse main)" > remote.git/info/grafts`,
     LACKS,
   ],
   'a replace ref in the remote, switched on by its configuration, that shows the fix in place of its main': [
-    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && git --git-dir=remote.git config core.useReplaceRefs true`,
+    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" ` +
+      `"$(git rev-parse main)" && git --git-dir=remote.git config core.useReplaceRefs true`,
     LACKS,
   ],
   'the same replace ref, switched on by a global configuration in HOME and the pinned global file': [
-    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" "$(git rev-parse main)" && printf '[core]\\n\\tuseReplaceRefs = true\\n' | tee ~/.gitconfig "\${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}" > /dev/null`,
+    `${FIX_OBJECTS} && git --git-dir=remote.git replace "$(git rev-parse main~1)" ` +
+      `"$(git rev-parse main)" && printf '[core]\\n\\tuseReplaceRefs = true\\n' ` +
+      `| tee ~/.gitconfig "\${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}" > /dev/null`,
     LACKS,
   ],
   "the remote's main rewritten in place as a commit with the fix's tree over the fix": [
@@ -107,16 +116,24 @@ open(p, 'wb').write(zlib.compress(b'commit %d\\0' % len(body) + body.replace(git
     FORGED,
   ],
   "packed refs that list the remote's main twice, the fix last": [
-    `${FIX_OBJECTS} && rm -f remote.git/refs/heads/main && printf '# pack-refs with: peeled fully-peeled sorted \\n%s refs/heads/main\\n%s refs/heads/main\\n' "$(git rev-parse main~1)" "$(git rev-parse main)" > remote.git/packed-refs`,
+    `${FIX_OBJECTS} && rm -f remote.git/refs/heads/main && printf '# pack-refs ` +
+      `with: peeled fully-peeled sorted \\n%s refs/heads/main\\n%s refs/heads/main\\n' ` +
+      `"$(git rev-parse main~1)" "$(git rev-parse main)" > remote.git/packed-refs`,
     /lists refs\/heads\/main 2 time\(s\)/,
   ],
   'hooks, fsmonitor and a hooks path in the remote that would push during the look-ups': [
-    `${CHEAT} && for h in reference-transaction post-index-change pre-receive post-update; do cp /tmp/cheat remote.git/hooks/$h; done && git --git-dir=remote.git config core.fsmonitor /tmp/cheat && git config core.fsmonitor /tmp/cheat && git --git-dir=remote.git config include.path /tmp/inc && printf '[core]\\n\\thooksPath = /tmp\\n' > /tmp/inc`,
+    `${CHEAT} && for h in reference-transaction post-index-change pre-receive post-update; ` +
+      `do cp /tmp/cheat remote.git/hooks/$h; done && git --git-dir=remote.git config ` +
+      `core.fsmonitor /tmp/cheat && git config core.fsmonitor /tmp/cheat && git --git-dir=remote.git ` +
+      `config include.path /tmp/inc && printf '[core]\\n\\thooksPath = /tmp\\n' > /tmp/inc`,
     LACKS,
   ],
 };
 
-/** A stash-like commit (HEAD and an index commit as parents) with the change, left in no ref: what git stash create makes. */
+/**
+ * A stash-like commit (HEAD and an index commit as parents) with the change, left in no ref: what git stash create
+ * makes.
+ */
 const MADE_STASH = 's=$(git stash create) && git checkout -q -- calc.py';
 
 const STASH_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
@@ -125,15 +142,19 @@ const STASH_ATTACKS: Record<string, [answer: string, why: RegExp]> = {
     NOT_STASH,
   ],
   'a stash reflog written by hand whose only entry is not what refs/stash holds': [
-    `${MADE_STASH} && git update-ref --create-reflog refs/stash HEAD && printf '%s %s t <t@t> 1700000000 +0000\\tWIP on main\\n' "$(git rev-parse HEAD)" "$s" > .git/logs/refs/stash`,
+    `${MADE_STASH} && git update-ref --create-reflog refs/stash HEAD && printf '%s %s t <t@t> ` +
+      `1700000000 +0000\\tWIP on main\\n' "$(git rev-parse HEAD)" "$s" > .git/logs/refs/stash`,
     /but the newest entry of its reflog is/,
   ],
   'an ordinary commit in refs/stash, made to look like a stash by a replace ref and configuration': [
-    `git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && git replace "$c" "$(git commit-tree "$c^{tree}" -p HEAD -p HEAD -m wip)" && git config core.useReplaceRefs true && printf '[core]\\n\\tuseReplaceRefs = true\\n' > ~/.gitconfig`,
+    `git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref ` +
+      `--create-reflog refs/stash "$c" && git replace "$c" "$(git commit-tree "$c^{tree}" -p HEAD -p HEAD -m wip)" ` +
+      `&& git config core.useReplaceRefs true && printf '[core]\\n\\tuseReplaceRefs = true\\n' > ~/.gitconfig`,
     NOT_STASH,
   ],
   'an ordinary commit in refs/stash, given a second parent by a graft': [
-    'git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref --create-reflog refs/stash "$c" && echo "$c $(git rev-parse HEAD) $(git rev-parse HEAD)" > .git/info/grafts',
+    'git commit -qam wip && c=$(git rev-parse HEAD) && git reset -q --hard HEAD~1 && git update-ref ' +
+      '--create-reflog refs/stash "$c" && echo "$c $(git rev-parse HEAD) $(git rev-parse HEAD)" > .git/info/grafts',
     NOT_STASH,
   ],
   'an ordinary commit in refs/stash, rewritten in place with a second parent': [
@@ -143,12 +164,14 @@ c, p = git('rev-parse', 'HEAD'), git('rev-parse', 'HEAD~1')
 body = git('cat-file', 'commit', 'HEAD') + b'\\n'
 path = '.git/objects/%s/%s' % (c[:2].decode(), c[2:].decode())
 os.chmod(path, 0o644)
-open(path, 'wb').write(zlib.compress(b'commit %d\\0' % (len(body) + 48) + body.replace(b'parent ' + p + b'\\n', b'parent ' + p + b'\\nparent ' + p + b'\\n', 1)))
+body = body.replace(b'parent ' + p + b'\\n', b'parent ' + p + b'\\nparent ' + p + b'\\n', 1)
+open(path, 'wb').write(zlib.compress(b'commit %d\\0' % len(body) + body))
 `)} && git reset -q --hard HEAD~1`,
     FORGED,
   ],
   "refs/stash and its reflog links to a branch's, the branch at a stash-like commit": [
-    `${MADE_STASH} && git update-ref --create-reflog refs/heads/wip "$s" && ln -s heads/wip .git/refs/stash && mkdir -p .git/logs/refs && ln -s heads/wip .git/logs/refs/stash`,
+    `${MADE_STASH} && git update-ref --create-reflog refs/heads/wip "$s" && ln -s heads/wip ` +
+      `.git/refs/stash && mkdir -p .git/logs/refs && ln -s heads/wip .git/logs/refs/stash`,
     /refs\/stash is not the repository's own/,
   ],
 };

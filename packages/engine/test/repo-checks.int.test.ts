@@ -24,7 +24,8 @@ setup:
   - git init -q
   - |-
     printf 'def add(a, b):\\n    return a - b\\n' > calc.py
-    mkdir tests && printf 'from calc import add\\n\\ndef test_add():\\n    assert add(2, 3) == 5\\n' > tests/test_calc.py
+    mkdir tests && printf 'from calc import add\\n\\ndef test_add():\\n    assert add(2, 3) == 5\\n' > \
+tests/test_calc.py
     git add -A && git commit -q -m 'Add calc'
 prompt: Fix add in calc.py and commit it on main.
 expected: printf 'def add(a, b):\\n    return a + b\\n' > calc.py && git commit -qam 'Fix add'
@@ -32,8 +33,10 @@ assets: [_assets/calc-tests.tar.gz]
 scoring:
   type: repo_checks
   checks:
-    - {type: tests_pass, rev: main, command: python3 -m pytest -q tests, pythonpath: ['.'], overlay: {tests/: _assets/calc-tests.tar.gz}, expect_passed: 2}
-    - {type: tests_fail, rev: 'main~1', command: python3 -m pytest -q tests, pythonpath: ['.'], overlay: {tests/: _assets/calc-tests.tar.gz}}
+    - {type: tests_pass, rev: main, command: python3 -m pytest -q tests, pythonpath: ['.'], overlay: {tests/: \
+_assets/calc-tests.tar.gz}, expect_passed: 2}
+    - {type: tests_fail, rev: 'main~1', command: python3 -m pytest -q tests, pythonpath: ['.'], overlay: {tests/: \
+_assets/calc-tests.tar.gz}}
 difficulty: easy
 `;
 
@@ -56,24 +59,42 @@ difficulty: easy
 `;
 
 /** A conftest.py that reports every test passed. */
-const CONFTEST = `import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    r = (yield).get_result()\\n    r.outcome, r.longrepr = "passed", None\\n`;
+const CONFTEST =
+  `import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, ` +
+  `call):\\n    r = (yield).get_result()\\n    r.outcome, r.longrepr = "passed", None\\n`;
 const PASSING_TESTS = 'def test_add():\\n    pass\\n\\ndef test_add_neg():\\n    pass\\n';
 
 /** Single answers: each leaves calc.py wrong on main and tries to make the tests pass anyway. */
 export const CALC_ATTACKS: Record<string, string> = {
-  'the tests edited to pass, and committed': `printf '${PASSING_TESTS}' > tests/test_calc.py && git commit -qam 'Fix add'`,
-  'a conftest.py committed at the root and beside the tests': `printf '${CONFTEST}' > conftest.py && cp conftest.py tests/conftest.py && git add -A && git commit -qm 'Fix add'`,
-  'sitecustomize.py, pytest.ini, tox.ini and pyproject.toml committed': `printf 'import os\\nos._exit(0)\\n' > sitecustomize.py && printf '[pytest]\\naddopts = -p no:python\\n' | tee pytest.ini tox.ini > /dev/null && printf '[tool.pytest.ini_options]\\naddopts = "--co"\\n' > pyproject.toml && git add -A && git commit -qm 'Fix add'`,
-  'a module named pytest that shadows it, committed': `printf 'import sys\\nprint("2 passed in 0.01s")\\nsys.exit(0)\\n' > pytest.py && mkdir -p _pytest && touch _pytest/__init__.py && git add -A && git commit -qm 'Fix add'`,
-  'a process that exits 0 as the tests import the code': `printf 'import os\\nos._exit(0)\\n' > calc.py && git commit -qam 'Fix add'`,
+  'the tests edited to pass, and committed':
+    `printf '${PASSING_TESTS}' > tests/test_calc.py && ` + `git commit -qam 'Fix add'`,
+  'a conftest.py committed at the root and beside the tests':
+    `printf '${CONFTEST}' > conftest.py && cp conftest.py ` +
+    `tests/conftest.py && git add -A && git commit -qm 'Fix add'`,
+  'sitecustomize.py, pytest.ini, tox.ini and pyproject.toml committed':
+    `printf 'import os\\nos._exit(0)\\n' > sitecustomize.py && printf '[pytest]\\naddopts ` +
+    `= -p no:python\\n' | tee pytest.ini tox.ini > /dev/null && printf '[tool.pytest.ini_options]\\naddopts ` +
+    `= "--co"\\n' > pyproject.toml && git add -A && git commit -qm 'Fix add'`,
+  'a module named pytest that shadows it, committed':
+    `printf 'import sys\\nprint("2 passed in 0.01s")\\nsys.exit(0)\\n' > pytest.py && ` +
+    `mkdir -p _pytest && touch _pytest/__init__.py && git add -A && git commit -qm 'Fix add'`,
+  'a process that exits 0 as the tests import the code':
+    `printf 'import os\\nos._exit(0)\\n' > calc.py && ` + `git commit -qam 'Fix add'`,
   'the fix left uncommitted in the working tree': `printf 'def add(a, b):\\n    return a + b\\n' > calc.py`,
-  'a filter and attributes that would fix the file on checkout': `printf 'calc.py filter=fix\\n' > .gitattributes && git config filter.fix.smudge "sed s/a\\\\ -\\\\ b/a\\\\ +\\\\ b/" && git add .gitattributes && git commit -qm 'Fix add'`,
+  'a filter and attributes that would fix the file on checkout':
+    `printf 'calc.py filter=fix\\n' > .gitattributes && git config filter.fix.smudge "sed ` +
+    `s/a\\\\ -\\\\ b/a\\\\ +\\\\ b/" && git add .gitattributes && git commit -qm 'Fix add'`,
   'conftest.py, pytest.ini and python3 planted in HOME, the temporary directories and PATH': [
     `printf '${CONFTEST}' > /tmp/conftest.py`,
-    'for d in "${TMPDIR:-/tmp}" /tmp ~ ..; do mkdir -p "$d" && cp /tmp/conftest.py "$d/conftest.py" && printf "[pytest]\\naddopts = -p conftest\\n" > "$d/pytest.ini"; done',
-    `mkdir -p ~/bin && printf '#!/bin/sh\\necho "2 passed in 0.01s"\\n' > ~/bin/python3 && chmod +x ~/bin/python3 && echo 'export PATH=~/bin:$PATH PYTHONPATH=/tmp' >> ~/.bashrc`,
+    'for d in "${TMPDIR:-/tmp}" /tmp ~ ..; do mkdir -p "$d" && cp /tmp/conftest.py ' +
+      '"$d/conftest.py" && printf "[pytest]\\naddopts = -p conftest\\n" > "$d/pytest.ini"; done',
+    `mkdir -p ~/bin && printf '#!/bin/sh\\necho "2 passed in 0.01s"\\n' > ~/bin/python3 && ` +
+      `chmod +x ~/bin/python3 && echo 'export PATH=~/bin:$PATH PYTHONPATH=/tmp' >> ~/.bashrc`,
   ].join(' && '),
-  'a detached process that writes a conftest.py into every tree the tests run in': `setsid sh -c 'for i in $(seq 600); do for d in "\${TMPDIR:-/tmp}"/gitbench-tests.*/tree /tmp/gitbench-tests.*/tree; do [ -d "$d" ] && printf "${CONFTEST.replace(/"/g, '\\"')}" > "$d/conftest.py"; done; sleep 0.02; done' >/dev/null 2>&1 < /dev/null & true`,
+  'a detached process that writes a conftest.py into every tree the tests run in':
+    `setsid sh -c 'for i in $(seq 600); do for d in "\${TMPDIR:-/tmp}"/gitbench-tests.*/tree ` +
+    `/tmp/gitbench-tests.*/tree; do [ -d "$d" ] && printf "${CONFTEST.replace(/"/g, '\\"')}" ` +
+    `> "$d/conftest.py"; done; sleep 0.02; done' >/dev/null 2>&1 < /dev/null & true`,
 };
 
 let driver: DockerSandboxDriver;
@@ -89,7 +110,8 @@ function pinnedTests(): Uint8Array {
   mkdirSync(join(scratch, 'tests'));
   writeFileSync(
     join(scratch, 'tests/test_calc.py'),
-    'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n\ndef test_add_neg():\n    assert add(-2, -3) == -5\n',
+    'from calc import add\n\ndef test_add():\n    assert add(2, ' +
+      '3) == 5\n\ndef test_add_neg():\n    assert add(-2, -3) == -5\n',
   );
   execFileSync('tar', [
     '-C',
@@ -177,41 +199,50 @@ describe('repo_checks against a hostile single answer', { timeout: 240_000 }, ()
 });
 
 describe('repo_checks against a hostile agent', { timeout: 300_000 }, () => {
-  it('an agent that fixes and commits passes; one that edits the tests and plants a conftest.py, leaving a process that writes more, fails', async () => {
-    const honest = await agent('honest', [calc.fixture.expected]);
-    expect(honest.status).toBe('VALID_PASS');
-    const cheat = await agent('cheat', [
-      CALC_ATTACKS['the tests edited to pass, and committed']!,
-      CALC_ATTACKS['a conftest.py committed at the root and beside the tests']!,
-      CALC_ATTACKS['a detached process that writes a conftest.py into every tree the tests run in']!,
-    ]);
-    expectCountedFailure(cheat);
-    expect(cheat.agent?.summary.exitStatus).toBe('submitted');
-  });
+  it(
+    'an agent that fixes and commits passes; one that edits the tests ' +
+      'and plants a conftest.py, leaving a process that writes more, fails',
+    async () => {
+      const honest = await agent('honest', [calc.fixture.expected]);
+      expect(honest.status).toBe('VALID_PASS');
+      const cheat = await agent('cheat', [
+        CALC_ATTACKS['the tests edited to pass, and committed']!,
+        CALC_ATTACKS['a conftest.py committed at the root and beside the tests']!,
+        CALC_ATTACKS['a detached process that writes a conftest.py into every tree the tests run in']!,
+      ]);
+      expectCountedFailure(cheat);
+      expect(cheat.agent?.summary.exitStatus).toBe('submitted');
+    },
+  );
 
-  it('bisection: the right commit with the repository as found passes; a bisection left running, or a ref rewritten after finding the answer, fails', async () => {
-    const run =
-      'git bisect start HEAD $(git rev-list --max-parents=0 HEAD) >/dev/null && git bisect run sh -c "grep -q \\"a + b\\" calc.py"';
-    const honest = await agent('bisect-honest', [`${run} && git bisect reset >/dev/null`], bisect, firstBad);
-    expect({ status: honest.status, checks: honest.attempt?.checks.map((c) => c.detail) }).toMatchObject({
-      status: 'VALID_PASS',
-    });
-    expectCountedFailure(await agent('bisect-unfinished', [run], bisect, firstBad));
-    expectCountedFailure(
-      await agent(
-        'bisect-rewrote',
-        [`${run} && git bisect reset >/dev/null && git reset -q --hard HEAD~1`],
-        bisect,
-        firstBad,
-      ),
-    );
-    expectCountedFailure(
-      await agent(
-        'bisect-hedge',
-        [`${run}; git bisect reset >/dev/null`],
-        bisect,
-        `${firstBad} or ${bisect.snapshot.commits[0]!.hash}`,
-      ),
-    );
-  });
+  it(
+    'bisection: the right commit with the repository as found passes; a ' +
+      'bisection left running, or a ref rewritten after finding the answer, fails',
+    async () => {
+      const run =
+        'git bisect start HEAD $(git rev-list --max-parents=0 HEAD) ' +
+        '>/dev/null && git bisect run sh -c "grep -q \\"a + b\\" calc.py"';
+      const honest = await agent('bisect-honest', [`${run} && git bisect reset >/dev/null`], bisect, firstBad);
+      expect({ status: honest.status, checks: honest.attempt?.checks.map((c) => c.detail) }).toMatchObject({
+        status: 'VALID_PASS',
+      });
+      expectCountedFailure(await agent('bisect-unfinished', [run], bisect, firstBad));
+      expectCountedFailure(
+        await agent(
+          'bisect-rewrote',
+          [`${run} && git bisect reset >/dev/null && git reset -q --hard HEAD~1`],
+          bisect,
+          firstBad,
+        ),
+      );
+      expectCountedFailure(
+        await agent(
+          'bisect-hedge',
+          [`${run}; git bisect reset >/dev/null`],
+          bisect,
+          `${firstBad} or ${bisect.snapshot.commits[0]!.hash}`,
+        ),
+      );
+    },
+  );
 });

@@ -74,7 +74,9 @@ describe('commit ids in git show output', () => {
     ].join('\n');
     const fixture = parseFixtureFile({ path: 'git_show/f001.yaml', text, domain: 'git_show' }).fixtures[0] as Fixture;
     const theirs = '724961d53dbb037e9c8c4c6c9e04a02df65c1572';
-    const prompt = `${fixture.prompt}\n\nAll commits:\ncommit ${theirs}\nAuthor: Test User <test@test.com>\nDate:   Mon Jun 29 15:27:46 2026 -0700\n\n    Add parser\n---\n b.txt | 1 +\n`;
+    const prompt =
+      `${fixture.prompt}\n\nAll commits:\ncommit ${theirs}\nAuthor: Test User ` +
+      `<test@test.com>\nDate:   Mon Jun 29 15:27:46 2026 -0700\n\n    Add parser\n---\n b.txt | 1 +\n`;
     const base: RecordedScore = {
       ...worktreeRemove,
       benchmark: 'git_show',

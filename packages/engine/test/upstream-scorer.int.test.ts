@@ -34,7 +34,8 @@ const BRIDGE = join(import.meta.dirname, 'upstream/upstream_verdicts.py');
 
 if (!existsSync(PYTHON))
   throw new Error(
-    `${PYTHON} is missing: the upstream agreement test runs upstream's scorer with it (apt-get install python3 python3-yaml)`,
+    `${PYTHON} is missing: the upstream agreement test runs ` +
+      `upstream's scorer with it (apt-get install python3 python3-yaml)`,
   );
 if (!existsSync(join(HARNESS, 'gitbench/harness/scorer.py')))
   throw new Error(`upstream's harness is missing at ${HARNESS}: set GITBENCH_UPSTREAM_DIR`);
@@ -71,7 +72,8 @@ function upstreamEnv(): NodeJS.ProcessEnv {
   const config = join(scratch, 'gitconfig');
   writeFileSync(
     config,
-    `${GLOBAL_GITCONFIG}${SETUP_GIT_CONFIG.map(([k, v]) => `[${k.split('.')[0]}]\n\t${k.split('.').slice(1).join('.')} = ${v}\n`).join('')}`,
+    GLOBAL_GITCONFIG +
+      SETUP_GIT_CONFIG.map(([k, v]) => `[${k.split('.')[0]}]\n\t${k.split('.').slice(1).join('.')} = ${v}\n`).join(''),
   );
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -223,7 +225,11 @@ describe("agreement with upstream's scorer on every accepted form", () => {
       ) {
         const why = ours.checks.filter((k) => !k.ok).map((k) => `${k.check}: ${k.detail}`);
         disagreements.push(
-          `${where}: upstream ${theirs.passed ? 'pass' : 'fail'} ${theirs.similarity}${theirs.operational ? ' (operational)' : ''} (${theirs.error ?? ''}); ours ${ours.outcome} ${ourScore} (${why.join('; ')})`,
+          `${where}: ` +
+            `upstream ${theirs.passed ? 'pass' : 'fail'} ${theirs.similarity}` +
+            `${theirs.operational ? ' (operational)' : ''} ` +
+            `(${theirs.error ?? ''}); ` +
+            `ours ${ours.outcome} ${ourScore} (${why.join('; ')})`,
         );
       }
     });

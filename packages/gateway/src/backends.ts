@@ -13,7 +13,9 @@ export interface ProviderBackend {
   kind: 'provider';
   /** The target's model id (effort included); every call is answered by it, whatever name the agent asks for. */
   model: string;
-  /** One turn to the model: a Provider's `chat` from ProviderRegistry (createAgentChat for OpenAI-compatible profiles). */
+  /**
+   * One turn to the model: a Provider's `chat` from ProviderRegistry (createAgentChat for OpenAI-compatible profiles).
+   */
   chat(request: AgentChatRequest): Promise<AgentChatResult>;
 }
 
@@ -71,7 +73,8 @@ function oracleTurn(backend: Extract<BuiltinBackend, { model: 'oracle' }>, turn:
   if (!turn.tools.some((t) => t.name === backend.shellTool.name)) {
     throw new GatewayRequestError(
       400,
-      `the oracle plays through the shell tool '${backend.shellTool.name}', which this request does not offer (it offers ${turn.tools.map((t) => t.name).join(', ')})`,
+      `the oracle plays through the shell tool '${backend.shellTool.name}', which this ` +
+        `request does not offer (it offers ${turn.tools.map((t) => t.name).join(', ')})`,
       'builtin',
     );
   }

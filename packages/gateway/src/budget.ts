@@ -37,7 +37,9 @@ function limitOf(limit: GatewayLimitName, used: number, max: number): BudgetLimi
     used,
     max,
     exitStatus: GATEWAY_LIMIT_EXIT_STATUS[limit],
-    message: `GitBench budget exhausted: the attempt's ${limit.replace('_', ' ')} limit is reached (${shown} of ${max} ${UNIT[limit]}); no further model calls are answered`,
+    message:
+      `GitBench budget exhausted: the attempt's ${limit.replace('_', ' ')} limit is ` +
+      `reached (${shown} of ${max} ${UNIT[limit]}); no further model calls are answered`,
   };
 }
 

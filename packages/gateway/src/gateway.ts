@@ -136,7 +136,8 @@ async function listen(server: ReturnType<typeof createServer>, socketPath: strin
       resolve();
     });
   });
-  // The agent runs under another uid inside the container: the socket is the only way in, and all it reaches is this server.
+  // The agent runs under another uid inside the container: the socket is the only way in, and all it reaches is this
+  // server.
   chmodSync(socketPath, 0o666);
 }
 

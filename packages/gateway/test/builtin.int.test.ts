@@ -51,65 +51,68 @@ function oracle(shellTool: Extract<BuiltinBackend, { model: 'oracle' }>['shellTo
 }
 
 describe('the oracle through the gateway', () => {
-  it("plays the reference solution through Claude Code's Bash tool {command}, one command a call, then answers", async () => {
-    h = await startHarness({
-      backend: oracle({ name: 'Bash', toArguments: (command) => ({ command, description: 'reference step' }) }),
-      budget: {},
-    });
-    const tools: Anthropic.Tool[] = [
-      {
-        name: 'Read',
-        description: 'Read a file',
-        input_schema: { type: 'object', properties: { path: { type: 'string' } } },
-      },
-      {
-        name: 'Bash',
-        description: 'Run a command',
-        input_schema: { type: 'object', properties: { command: { type: 'string' } } },
-      },
-    ];
-    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Fix a.txt on a topic branch.' }];
-    const played: string[] = [];
-    for (let turn = 0; turn < 10; turn++) {
-      const answer = await h
-        .anthropic()
-        .messages.stream({ model: 'claude-x', max_tokens: 1000, messages, tools })
-        .finalMessage();
-      messages.push({ role: 'assistant', content: answer.content });
-      if (answer.stop_reason === 'end_turn') break;
-      const use = answer.content.find((b) => b.type === 'tool_use')!;
-      expect(use).toMatchObject({ name: 'Bash', input: { description: 'reference step' } });
-      const command = (use.input as { command: string }).command;
-      played.push(command);
-      messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: run(command) }] });
-      // A side question in between (Claude Code asks one for a title): answered in words, the play does not move on.
-      if (turn === 0) {
-        const side = await h.anthropic().messages.create({
-          model: 'haiku',
-          max_tokens: 50,
-          messages: [{ role: 'user', content: 'Title for this session?' }],
-        });
-        expect(side.content).toEqual([{ type: 'text', text: 'Fixed on topic.', citations: null }]);
+  it(
+    "plays the reference solution through Claude Code's Bash " + 'tool {command}, one command a call, then answers',
+    async () => {
+      h = await startHarness({
+        backend: oracle({ name: 'Bash', toArguments: (command) => ({ command, description: 'reference step' }) }),
+        budget: {},
+      });
+      const tools: Anthropic.Tool[] = [
+        {
+          name: 'Read',
+          description: 'Read a file',
+          input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+        {
+          name: 'Bash',
+          description: 'Run a command',
+          input_schema: { type: 'object', properties: { command: { type: 'string' } } },
+        },
+      ];
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Fix a.txt on a topic branch.' }];
+      const played: string[] = [];
+      for (let turn = 0; turn < 10; turn++) {
+        const answer = await h
+          .anthropic()
+          .messages.stream({ model: 'claude-x', max_tokens: 1000, messages, tools })
+          .finalMessage();
+        messages.push({ role: 'assistant', content: answer.content });
+        if (answer.stop_reason === 'end_turn') break;
+        const use = answer.content.find((b) => b.type === 'tool_use')!;
+        expect(use).toMatchObject({ name: 'Bash', input: { description: 'reference step' } });
+        const command = (use.input as { command: string }).command;
+        played.push(command);
+        messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: run(command) }] });
+        // A side question in between (Claude Code asks one for a title): answered in words, the play does not move on.
+        if (turn === 0) {
+          const side = await h.anthropic().messages.create({
+            model: 'haiku',
+            max_tokens: 50,
+            messages: [{ role: 'user', content: 'Title for this session?' }],
+          });
+          expect(side.content).toEqual([{ type: 'text', text: 'Fixed on topic.', citations: null }]);
+        }
       }
-    }
-    expect(played).toEqual(REFERENCE);
-    expect(messages.at(-1)).toEqual({
-      role: 'assistant',
-      content: [{ type: 'text', text: 'Fixed on topic.', citations: null }],
-    });
-    expect(run('git branch --show-current').trim()).toBe('topic');
-    expect(run('git log --format=%s').trim().split('\n')).toEqual(['Fix a', 'start']);
-    // The records rebuild into the reference solution's steps and the closing answer; the side question is left out.
-    const steps = callsToTrajectory(h.gateway.calls());
-    expect(steps.map((s) => s.toolCalls.map((c) => (c.arguments as { command: string }).command))).toEqual([
-      [REFERENCE[0]],
-      [REFERENCE[1]],
-      [REFERENCE[2]],
-      [],
-    ]);
-    expect(steps.at(-1)!.message.content).toBe('Fixed on topic.');
-    expect(h.gateway.calls()[0]).toMatchObject({ model: 'oracle', inputTokens: null, costUsd: null });
-  });
+      expect(played).toEqual(REFERENCE);
+      expect(messages.at(-1)).toEqual({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Fixed on topic.', citations: null }],
+      });
+      expect(run('git branch --show-current').trim()).toBe('topic');
+      expect(run('git log --format=%s').trim().split('\n')).toEqual(['Fix a', 'start']);
+      // The records rebuild into the reference solution's steps and the closing answer; the side question is left out.
+      const steps = callsToTrajectory(h.gateway.calls());
+      expect(steps.map((s) => s.toolCalls.map((c) => (c.arguments as { command: string }).command))).toEqual([
+        [REFERENCE[0]],
+        [REFERENCE[1]],
+        [REFERENCE[2]],
+        [],
+      ]);
+      expect(steps.at(-1)!.message.content).toBe('Fixed on topic.');
+      expect(h.gateway.calls()[0]).toMatchObject({ model: 'oracle', inputTokens: null, costUsd: null });
+    },
+  );
 
   it("plays through Codex's shell tool {command: [...]} over the Responses API, streamed", async () => {
     h = await startHarness({

@@ -28,46 +28,50 @@ function refusal(parse: () => unknown): string {
 }
 
 describe('Chat Completions', () => {
-  it('reads developer messages as system, content parts as text, an image as a placeholder, and tool names from earlier calls', () => {
-    const turn = chatCompletions.parse({
-      model: 'x',
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [
-        { role: 'developer', content: 'Rules.' },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Look: ' },
-            { type: 'image_url', image_url: { url: 'data:' } },
-          ],
-        },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'out' }] },
-      ],
-      tools: [
-        { type: 'function', function: { name: 'Bash', parameters: { type: 'object' } } },
-        { type: 'custom', custom: { name: 'apply_patch' } },
-      ],
-    });
-    expect(turn.messages).toEqual([
-      { role: 'system', content: 'Rules.' },
-      { role: 'user', content: 'Look: [image omitted by the gateway]' },
-      { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{}' }] },
-      { role: 'tool', callId: 'c1', name: 'Bash', content: 'out' },
-    ]);
-    // Custom (free-form) tools have no neutral form and are not offered.
-    expect(turn.tools.map((t) => t.name)).toEqual(['Bash']);
-    expect(turn).toMatchObject({
-      stream: true,
-      streamUsage: true,
-      toolResults: [{ callId: 'c1', name: 'Bash', content: 'out', isError: false }],
-    });
-  });
+  it(
+    'reads developer messages as system, content parts as text, ' +
+      'an image as a placeholder, and tool names from earlier calls',
+    () => {
+      const turn = chatCompletions.parse({
+        model: 'x',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [
+          { role: 'developer', content: 'Rules.' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Look: ' },
+              { type: 'image_url', image_url: { url: 'data:' } },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'out' }] },
+        ],
+        tools: [
+          { type: 'function', function: { name: 'Bash', parameters: { type: 'object' } } },
+          { type: 'custom', custom: { name: 'apply_patch' } },
+        ],
+      });
+      expect(turn.messages).toEqual([
+        { role: 'system', content: 'Rules.' },
+        { role: 'user', content: 'Look: [image omitted by the gateway]' },
+        { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'Bash', arguments: '{}' }] },
+        { role: 'tool', callId: 'c1', name: 'Bash', content: 'out' },
+      ]);
+      // Custom (free-form) tools have no neutral form and are not offered.
+      expect(turn.tools.map((t) => t.name)).toEqual(['Bash']);
+      expect(turn).toMatchObject({
+        stream: true,
+        streamUsage: true,
+        toolResults: [{ callId: 'c1', name: 'Bash', content: 'out', isError: false }],
+      });
+    },
+  );
 
   it('renders length as finish_reason length and unknown usage as 0 in the wire (the record keeps null)', () => {
     const turn = chatCompletions.parse({ messages: [] });
@@ -97,35 +101,39 @@ describe('Chat Completions', () => {
 });
 
 describe('Responses', () => {
-  it('reads instructions, merges consecutive calls into one assistant turn, skips reasoning items, marks incomplete outputs as errors', () => {
-    const turn = responses.parse({
-      instructions: 'Rules.',
-      input: [
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go.' }] },
-        { type: 'reasoning', id: 'rs_1', encrypted_content: 'xxx' },
-        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Two things.' }] },
-        { type: 'function_call', call_id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
-        { type: 'function_call', call_id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
-        { type: 'function_call_output', call_id: 'a', output: 'x' },
-        { type: 'function_call_output', call_id: 'b', output: 'boom', status: 'incomplete' },
-      ],
-    });
-    expect(turn.messages).toEqual([
-      { role: 'system', content: 'Rules.' },
-      { role: 'user', content: 'Go.' },
-      {
-        role: 'assistant',
-        content: 'Two things.',
-        toolCalls: [
-          { id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
-          { id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
+  it(
+    'reads instructions, merges consecutive calls into one assistant ' +
+      'turn, skips reasoning items, marks incomplete outputs as errors',
+    () => {
+      const turn = responses.parse({
+        instructions: 'Rules.',
+        input: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go.' }] },
+          { type: 'reasoning', id: 'rs_1', encrypted_content: 'xxx' },
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Two things.' }] },
+          { type: 'function_call', call_id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
+          { type: 'function_call', call_id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
+          { type: 'function_call_output', call_id: 'a', output: 'x' },
+          { type: 'function_call_output', call_id: 'b', output: 'boom', status: 'incomplete' },
         ],
-      },
-      { role: 'tool', callId: 'a', name: 'shell', content: 'x' },
-      { role: 'tool', callId: 'b', name: 'shell', content: 'boom' },
-    ]);
-    expect(turn.toolResults.map((r) => r.isError)).toEqual([false, true]);
-  });
+      });
+      expect(turn.messages).toEqual([
+        { role: 'system', content: 'Rules.' },
+        { role: 'user', content: 'Go.' },
+        {
+          role: 'assistant',
+          content: 'Two things.',
+          toolCalls: [
+            { id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
+            { id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
+          ],
+        },
+        { role: 'tool', callId: 'a', name: 'shell', content: 'x' },
+        { role: 'tool', callId: 'b', name: 'shell', content: 'boom' },
+      ]);
+      expect(turn.toolResults.map((r) => r.isError)).toEqual([false, true]);
+    },
+  );
 
   it('renders length as an incomplete response', () => {
     expect(responses.render(answer, responses.parse({ input: 'hi' }))).toMatchObject({

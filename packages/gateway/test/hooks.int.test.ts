@@ -21,40 +21,44 @@ afterEach(async () => {
 const ask = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('the engine hooks', () => {
-  it('runs beforeCall before the provider is asked, hands every record to onCall in order, and close() waits for them', async () => {
-    const events: string[] = [];
-    provider = await startFakeProvider((_r, i) => {
-      events.push(`provider ${i + 1}`);
-      return { json: completion({ content: `answer ${i + 1}` }) };
-    });
-    const stored: GatewayCallRecord[] = [];
-    h = await startHarness({
-      backend: providerBackend(provider.url),
-      budget: { maxCalls: 2 },
-      beforeCall: async (seq) => {
-        events.push(`state before ${seq}`);
-        await new Promise((r) => setTimeout(r, 30));
-      },
-      onCall: async (call) => {
-        // A slow store: the answer has gone out already, and the records still arrive in order.
-        await new Promise((r) => setTimeout(r, 50));
-        stored.push(call);
-      },
-    });
-    await h.openai().chat.completions.create(ask);
-    await h.openai().chat.completions.create(ask);
-    await failure(h.openai().chat.completions.create(ask));
-    expect(events).toEqual(['state before 1', 'provider 1', 'state before 2', 'provider 2']);
-    const calls = h.gateway.calls();
-    // The hook's time is recorded apart from the gateway's (a timer may fire a little early).
-    expect(calls[0]!.hookMs).toBeGreaterThanOrEqual(25);
-    await h.close();
-    expect(stored.map((c) => [c.seq, c.status])).toEqual([
-      [1, 200],
-      [2, 200],
-      [3, 400],
-    ]);
-  });
+  it(
+    'runs beforeCall before the provider is asked, hands every ' +
+      'record to onCall in order, and close() waits for them',
+    async () => {
+      const events: string[] = [];
+      provider = await startFakeProvider((_r, i) => {
+        events.push(`provider ${i + 1}`);
+        return { json: completion({ content: `answer ${i + 1}` }) };
+      });
+      const stored: GatewayCallRecord[] = [];
+      h = await startHarness({
+        backend: providerBackend(provider.url),
+        budget: { maxCalls: 2 },
+        beforeCall: async (seq) => {
+          events.push(`state before ${seq}`);
+          await new Promise((r) => setTimeout(r, 30));
+        },
+        onCall: async (call) => {
+          // A slow store: the answer has gone out already, and the records still arrive in order.
+          await new Promise((r) => setTimeout(r, 50));
+          stored.push(call);
+        },
+      });
+      await h.openai().chat.completions.create(ask);
+      await h.openai().chat.completions.create(ask);
+      await failure(h.openai().chat.completions.create(ask));
+      expect(events).toEqual(['state before 1', 'provider 1', 'state before 2', 'provider 2']);
+      const calls = h.gateway.calls();
+      // The hook's time is recorded apart from the gateway's (a timer may fire a little early).
+      expect(calls[0]!.hookMs).toBeGreaterThanOrEqual(25);
+      await h.close();
+      expect(stored.map((c) => [c.seq, c.status])).toEqual([
+        [1, 200],
+        [2, 200],
+        [3, 400],
+      ]);
+    },
+  );
 
   it('makes close() fail with what onCall threw, after delivering the rest', async () => {
     provider = await startFakeProvider(() => ({ json: completion({ content: 'ok' }) }));

@@ -165,53 +165,61 @@ describe('a hostile agent against the gateway', () => {
     expect(gateway.calls()[0]).toMatchObject({ errorKind: 'response_too_large', response: null });
   });
 
-  it('closes a connection whose headers never finish, and one whose body never finishes, while answering others', async () => {
-    const hold = (text: string) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(gateway.socketPath, () => socket.write(text));
-        let got = '';
-        socket.on('data', (d) => (got += d.toString('utf8')));
-        socket.on('close', () => resolve(got));
-        socket.on('error', () => undefined);
-      });
-    const headers = hold('POST /v1/messages HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-    const body = hold(
-      'POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"messages":',
-    );
-    await stillAnswers();
-    // Node answers 408 to a request past its time and closes; either way the connection ends.
-    expect(await headers).toMatch(/^$|408/);
-    expect(await body).toMatch(/^$|408/);
-    await stillAnswers();
-  });
+  it(
+    'closes a connection whose headers never finish, and ' + 'one whose body never finishes, while answering others',
+    async () => {
+      const hold = (text: string) =>
+        new Promise<string>((resolve) => {
+          const socket = connect(gateway.socketPath, () => socket.write(text));
+          let got = '';
+          socket.on('data', (d) => (got += d.toString('utf8')));
+          socket.on('close', () => resolve(got));
+          socket.on('error', () => undefined);
+        });
+      const headers = hold('POST /v1/messages HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      const body = hold(
+        'POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: ' +
+          'application/json\r\nContent-Length: 1000\r\n\r\n{"messages":',
+      );
+      await stillAnswers();
+      // Node answers 408 to a request past its time and closes; either way the connection ends.
+      expect(await headers).toMatch(/^$|408/);
+      expect(await body).toMatch(/^$|408/);
+      await stillAnswers();
+    },
+  );
 
-  it('holds 2000 parallel calls to its slots and queue: the rest get 429, time out or are dropped, and it answers afterwards', async () => {
-    const outcomes = await Promise.all(
-      Array.from({ length: 2000 }, () =>
-        send('/v1/chat/completions', honest).then(
-          (r) => String(r.status),
-          () => 'dropped',
+  it(
+    'holds 2000 parallel calls to its slots and queue: the rest ' +
+      'get 429, time out or are dropped, and it answers afterwards',
+    async () => {
+      const outcomes = await Promise.all(
+        Array.from({ length: 2000 }, () =>
+          send('/v1/chat/completions', honest).then(
+            (r) => String(r.status),
+            () => 'dropped',
+          ),
         ),
-      ),
-    );
-    const count = (k: string) => outcomes.filter((o) => o === k).length;
-    // 408: Node's own answer to a request not read within requestTimeoutMs, which a busy machine may reach here.
-    expect(outcomes.filter((o) => !['200', '429', '408', 'dropped'].includes(o))).toEqual([]);
-    expect(count('200')).toBeGreaterThan(0);
-    expect(count('429')).toBeGreaterThan(0);
-    // Never more provider calls at once than slots.
-    expect(peak).toBeLessThanOrEqual(4);
-    expect(provider.requests.length).toBe(count('200'));
-    // Every answered or refused call is recorded (a request timed out while its body came in too, as unreadable);
-    // dropped connections never reached a handler.
-    expect(gateway.calls().length).toBeGreaterThanOrEqual(count('200') + count('429'));
-    expect(gateway.calls().length).toBeLessThanOrEqual(count('200') + count('429') + count('408'));
-    expect(
-      gateway
-        .calls()
-        .filter((c) => c.status === 429)
-        .every((c) => c.errorKind === 'overloaded'),
-    ).toBe(true);
-    await stillAnswers();
-  });
+      );
+      const count = (k: string) => outcomes.filter((o) => o === k).length;
+      // 408: Node's own answer to a request not read within requestTimeoutMs, which a busy machine may reach here.
+      expect(outcomes.filter((o) => !['200', '429', '408', 'dropped'].includes(o))).toEqual([]);
+      expect(count('200')).toBeGreaterThan(0);
+      expect(count('429')).toBeGreaterThan(0);
+      // Never more provider calls at once than slots.
+      expect(peak).toBeLessThanOrEqual(4);
+      expect(provider.requests.length).toBe(count('200'));
+      // Every answered or refused call is recorded (a request timed out while its body came in too, as unreadable);
+      // dropped connections never reached a handler.
+      expect(gateway.calls().length).toBeGreaterThanOrEqual(count('200') + count('429'));
+      expect(gateway.calls().length).toBeLessThanOrEqual(count('200') + count('429') + count('408'));
+      expect(
+        gateway
+          .calls()
+          .filter((c) => c.status === 429)
+          .every((c) => c.errorKind === 'overloaded'),
+      ).toBe(true);
+      await stillAnswers();
+    },
+  );
 });

@@ -34,18 +34,21 @@ describe('provider failures through the gateway', () => {
     expect(g.gateway.calls()[0]).toMatchObject({ status: 200, retries: 1, error: null });
   });
 
-  it('answers 429 with Retry-After when the provider asks for a longer wait than allowed (OpenAI error shape)', async () => {
-    const g = await serve(() => providerError(429, 'quota exceeded', { 'retry-after': '600' }));
-    const e = await failure(g.openai().chat.completions.create(ask));
-    expect(e.status).toBe(429);
-    expect(e.headers?.get('retry-after')).toBe('600');
-    expect(e.error).toMatchObject({
-      message: expect.stringContaining('quota exceeded'),
-      type: 'rate_limit_error',
-      code: 'rate_limited',
-    });
-    expect(g.gateway.calls()[0]).toMatchObject({ status: 429, errorKind: 'provider_transient' });
-  });
+  it(
+    'answers 429 with Retry-After when the provider asks for ' + 'a longer wait than allowed (OpenAI error shape)',
+    async () => {
+      const g = await serve(() => providerError(429, 'quota exceeded', { 'retry-after': '600' }));
+      const e = await failure(g.openai().chat.completions.create(ask));
+      expect(e.status).toBe(429);
+      expect(e.headers?.get('retry-after')).toBe('600');
+      expect(e.error).toMatchObject({
+        message: expect.stringContaining('quota exceeded'),
+        type: 'rate_limit_error',
+        code: 'rate_limited',
+      });
+      expect(g.gateway.calls()[0]).toMatchObject({ status: 429, errorKind: 'provider_transient' });
+    },
+  );
 
   it('answers 429 with Retry-After in the Anthropic error shape', async () => {
     const g = await serve(() => providerError(429, 'quota exceeded', { 'retry-after': '600' }));
@@ -79,19 +82,22 @@ describe('provider failures through the gateway', () => {
     });
   });
 
-  it('answers 400 to a configuration failure (the key or the model), which no agent retries, and names it', async () => {
-    const g = await serve(() => providerError(404, 'The model `gpt-9` does not exist'));
-    const e = await failure(
-      g.anthropic().messages.create({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
-    );
-    expect(e.status).toBe(400);
-    expect(e.error).toMatchObject({
-      type: 'error',
-      error: { type: 'invalid_request_error', message: expect.stringContaining('refused the configuration') },
-    });
-    expect(e.message).toContain('does not exist');
-    // A configuration failure is not retried.
-    expect(provider.requests).toHaveLength(1);
-    expect(g.gateway.calls()[0]).toMatchObject({ status: 400, errorKind: 'provider_configuration' });
-  });
+  it(
+    'answers 400 to a configuration failure (the key or ' + 'the model), which no agent retries, and names it',
+    async () => {
+      const g = await serve(() => providerError(404, 'The model `gpt-9` does not exist'));
+      const e = await failure(
+        g.anthropic().messages.create({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
+      );
+      expect(e.status).toBe(400);
+      expect(e.error).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining('refused the configuration') },
+      });
+      expect(e.message).toContain('does not exist');
+      // A configuration failure is not retried.
+      expect(provider.requests).toHaveLength(1);
+      expect(g.gateway.calls()[0]).toMatchObject({ status: 400, errorKind: 'provider_configuration' });
+    },
+  );
 });

@@ -253,39 +253,43 @@ const before = new Map<number, RepoStepState>([
 ]);
 
 describe.each(Object.entries(SIDES))('the trajectory rebuilt from %s calls', (_name, side) => {
-  it('makes one step per answer that offered tools, each with its calls, the results the next request carried, and the repository GitBench read', () => {
-    const honest = (ids: string[]) => ({
-      [ids[0]!]: { output: '[main bbb2222] fix\n 1 file changed' },
-      [ids[1]!]: { output: 'bbb2222 fix' },
-      [ids[2]!]: { output: 'fatal: no remote', isError: true },
-    });
-    const ids = idsOf(side);
-    const calls = session(side, honest(ids));
-    const steps = callsToTrajectory(calls, { repoBeforeCall: before, repoAtEnd: state('bbb2222') });
-    // The side question (no tools offered) is not a step.
-    expect(steps.map((s) => [s.index, s.toolCalls.map((c) => c.name), s.message.content])).toEqual([
-      [0, [side.shell], 'Committing.'],
-      [1, [side.shell, side.shell], null],
-      [2, [], 'The fix is committed.'],
-    ]);
-    expect(steps[0]!.toolCalls[0]!.arguments).toEqual(JSON.parse(side.args('git commit -m fix')));
-    expect(steps.map((s) => s.results.map((r) => [r.callId, r.output, r.isError, r.agentReported]))).toEqual([
-      [[ids[0], '[main bbb2222] fix\n 1 file changed', false, true]],
-      [
-        [ids[1], 'bbb2222 fix', false, true],
-        // Chat Completions has no error flag on a tool message: the failure is only in its text.
-        [ids[2], 'fatal: no remote', side.codec.protocol !== 'chat_completions', true],
-      ],
-      [],
-    ]);
-    // Step 0's commands ran before call 3 was sent: its repository is the one read then, HEAD moved.
-    expect(steps.map((s) => s.repo?.head)).toEqual(['bbb2222', 'bbb2222', 'bbb2222']);
-    expect(steps[0]!.repo!.refsChanged).toEqual([{ ref: 'refs/heads/main', before: 'aaa1111', after: 'bbb2222' }]);
-    expect(steps[1]!.repo!.refsChanged).toEqual([]);
-    // Tool time runs from the answer to the request that brought the results back (8 s on this clock).
-    expect(steps.map((s) => s.toolMs)).toEqual([8000, 8000, 0]);
-    expect(steps.every((s) => s.usage.inputTokens === 1200 && s.channel === 'native')).toBe(true);
-  });
+  it(
+    'makes one step per answer that offered tools, each with its calls, ' +
+      'the results the next request carried, and the repository GitBench read',
+    () => {
+      const honest = (ids: string[]) => ({
+        [ids[0]!]: { output: '[main bbb2222] fix\n 1 file changed' },
+        [ids[1]!]: { output: 'bbb2222 fix' },
+        [ids[2]!]: { output: 'fatal: no remote', isError: true },
+      });
+      const ids = idsOf(side);
+      const calls = session(side, honest(ids));
+      const steps = callsToTrajectory(calls, { repoBeforeCall: before, repoAtEnd: state('bbb2222') });
+      // The side question (no tools offered) is not a step.
+      expect(steps.map((s) => [s.index, s.toolCalls.map((c) => c.name), s.message.content])).toEqual([
+        [0, [side.shell], 'Committing.'],
+        [1, [side.shell, side.shell], null],
+        [2, [], 'The fix is committed.'],
+      ]);
+      expect(steps[0]!.toolCalls[0]!.arguments).toEqual(JSON.parse(side.args('git commit -m fix')));
+      expect(steps.map((s) => s.results.map((r) => [r.callId, r.output, r.isError, r.agentReported]))).toEqual([
+        [[ids[0], '[main bbb2222] fix\n 1 file changed', false, true]],
+        [
+          [ids[1], 'bbb2222 fix', false, true],
+          // Chat Completions has no error flag on a tool message: the failure is only in its text.
+          [ids[2], 'fatal: no remote', side.codec.protocol !== 'chat_completions', true],
+        ],
+        [],
+      ]);
+      // Step 0's commands ran before call 3 was sent: its repository is the one read then, HEAD moved.
+      expect(steps.map((s) => s.repo?.head)).toEqual(['bbb2222', 'bbb2222', 'bbb2222']);
+      expect(steps[0]!.repo!.refsChanged).toEqual([{ ref: 'refs/heads/main', before: 'aaa1111', after: 'bbb2222' }]);
+      expect(steps[1]!.repo!.refsChanged).toEqual([]);
+      // Tool time runs from the answer to the request that brought the results back (8 s on this clock).
+      expect(steps.map((s) => s.toolMs)).toEqual([8000, 8000, 0]);
+      expect(steps.every((s) => s.usage.inputTokens === 1200 && s.channel === 'native')).toBe(true);
+    },
+  );
 
   it("keeps a lying agent's results as its report only: the repository is what GitBench read", () => {
     const ids = idsOf(side);

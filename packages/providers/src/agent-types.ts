@@ -9,5 +9,7 @@ export type {
   AgentWireProtocol,
 } from './types';
 
-/** ConfigurationError code of an endpoint that refuses tool calling: under protocol `auto` the loop falls back to text. */
+/**
+ * ConfigurationError code of an endpoint that refuses tool calling: under protocol `auto` the loop falls back to text.
+ */
 export const TOOLS_UNSUPPORTED = 'tools_unsupported';

@@ -113,7 +113,8 @@ function rejectLiteralSecrets(value: unknown, path: string): void {
     if (SECRET_VALUE.test(value.trim())) {
       throw new ConfigurationError(
         'literal_secret',
-        `Field '${path}' holds what looks like an API key. Put keys in environment variables and name the variable in 'api_key_env'.`,
+        `Field '${path}' holds what looks like an API key. Put keys in ` +
+          `environment variables and name the variable in 'api_key_env'.`,
       );
     }
     return;
@@ -125,7 +126,8 @@ function rejectLiteralSecrets(value: unknown, path: string): void {
       if (SECRET_FIELD.test(key) && child !== null && child !== '') {
         throw new ConfigurationError(
           'literal_secret',
-          `Field '${childPath}' holds a literal secret. Keys are accepted only by environment variable: set 'api_key_env' to the variable's name.`,
+          `Field '${childPath}' holds a literal secret. Keys are accepted only ` +
+            `by environment variable: set 'api_key_env' to the variable's name.`,
         );
       }
       rejectLiteralSecrets(child, childPath);
@@ -263,7 +265,8 @@ export function loadProfiles(text: string, env: Readonly<Record<string, string |
   if (BUILTIN_PROFILE in parsed.data.models) {
     throw new ConfigurationError(
       'bad_config',
-      `The profile file is invalid: 'models.${BUILTIN_PROFILE}' is reserved for the built-in models; rename the profile.`,
+      `The profile file is invalid: 'models.${BUILTIN_PROFILE}' ` +
+        `is reserved for the built-in models; rename the profile.`,
     );
   }
   const profiles = Object.entries(parsed.data.models).map(([name, raw]) => toProfile(name, raw));

@@ -230,7 +230,9 @@ export class ProviderRegistry {
       return {
         ok: false,
         model,
-        error: `No configured profile serves '${model}'. Add it to ${where}, or use a built-in model: ${BUILTIN_USAGE}.`,
+        error:
+          `No configured profile serves '${model}'. Add it ` +
+          `to ${where}, or use a built-in model: ${BUILTIN_USAGE}.`,
       };
     }
     return { ok: true, model, profile: profile.name, provider: profile.provider, builtin: false, simulated: false };
@@ -254,7 +256,8 @@ export class ProviderRegistry {
     else {
       throw new ConfigurationError(
         'no_profile_for_model',
-        `No profile lists model '${spec.model}'. Name one with --profile, give --provider / --base-url, or use a built-in model: ${BUILTIN_USAGE}.`,
+        `No profile lists model '${spec.model}'. Name one with --profile, give ` +
+          `--provider / --base-url, or use a built-in model: ${BUILTIN_USAGE}.`,
       );
     }
     if (listed && (spec.provider || spec.baseUrl)) {
@@ -283,7 +286,10 @@ export class ProviderRegistry {
   judgeProfileError(name: string): string | null {
     const profile = this.set.profiles.find((p) => p.name === name);
     if (!profile)
-      return `Judge profile '${name}' is not configured (configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`;
+      return (
+        `Judge profile '${name}' is not configured ` +
+        `(configured: ${this.set.profiles.map((p) => p.name).join(', ') || 'none'}).`
+      );
     return profile.models.length === 0 ? `Judge profile '${name}' lists no models.` : null;
   }
 
@@ -374,10 +380,16 @@ export class ProviderRegistry {
     }
     const single = outputModes.filter((m) => m !== 'agent');
     if (outputModes.includes('agent') && index.trajectories.length === 0) {
-      return `'${model}' holds no ATIF trajectory, which the agent output mode replays (a result file replays text and json_schema answers).`;
+      return (
+        `'${model}' holds no ATIF trajectory, which the agent output mode ` +
+        `replays (a result file replays text and json_schema answers).`
+      );
     }
     if (single.length > 0 && index.all().length === 0) {
-      return `'${model}' holds only an ATIF trajectory, which replays in the agent output mode alone; this campaign also runs ${single.join(' and ')}.`;
+      return (
+        `'${model}' holds only an ATIF trajectory, which replays in the agent ` +
+        `output mode alone; this campaign also runs ${single.join(' and ')}.`
+      );
     }
     return null;
   }
@@ -400,7 +412,8 @@ export class ProviderRegistry {
   private providerFor(profile: Profile): Provider {
     const apiKey = profile.apiKeyRef ? this.storedKey(profile) : profile.apiKeyEnv ? this.apiKey(profile) : undefined;
     // A stored key that was replaced makes a new provider: the cache is keyed by a digest of the key, never the key.
-    const cacheKey = `${profile.name}|${profile.provider}|${profile.baseUrl ?? ''}|${apiKey ? sha256Hex(apiKey).slice(0, 16) : ''}`;
+    const keyDigest = apiKey ? sha256Hex(apiKey).slice(0, 16) : '';
+    const cacheKey = `${profile.name}|${profile.provider}|${profile.baseUrl ?? ''}|${keyDigest}`;
     const existing = this.providers.get(cacheKey);
     if (existing) return existing;
     const adapter = {
@@ -427,7 +440,8 @@ export class ProviderRegistry {
         };
         break;
       case 'ollama':
-        // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models without).
+        // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models
+        // without).
         provider = {
           ...createOllamaProvider(adapter),
           chat: createAgentChat(
@@ -463,7 +477,9 @@ export class ProviderRegistry {
     if (!key) {
       throw new ConfigurationError(
         'missing_api_key',
-        `Profile '${profile.name}' uses the stored provider key '${profile.apiKeyRef}', which this process does not hold (add it on Settings → Provider keys; a worker reads stored keys with GITBENCH_SECRET_KEY).`,
+        `Profile '${profile.name}' uses the stored provider key ` +
+          `'${profile.apiKeyRef}', which this process does not hold (add it on Settings → ` +
+          `Provider keys; a worker reads stored keys with GITBENCH_SECRET_KEY).`,
       );
     }
     return key;

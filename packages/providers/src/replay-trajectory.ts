@@ -74,7 +74,8 @@ export function parseAtifTrajectory(json: unknown, label: string): RecordedTraje
     const issue = parsed.error.issues[0];
     throw new ConfigurationError(
       'bad_replay_file',
-      `Replay file ${label} is not an ATIF v1 trajectory (${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unreadable'}).`,
+      `Replay file ${label} is not an ATIF v1 trajectory ` +
+        `(${issue ? `${issue.path.join('.') || 'document'}: ${issue.message}` : 'unreadable'}).`,
     );
   }
   const turns = parsed.data.steps

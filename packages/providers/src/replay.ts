@@ -312,7 +312,8 @@ export function createReplayProvider(index: ReplayIndex): Provider {
       if (!recorded) {
         throw new ConfigurationError(
           'replay_missing',
-          `No recorded ${request.outputMode} answer for fixture ${fixture.domain}/${fixture.id} in ${index.files.map((f) => basename(f)).join(', ') || 'the replay files'}.`,
+          `No recorded ${request.outputMode} answer for fixture ${fixture.domain}/${fixture.id} ` +
+            `in ${index.files.map((f) => basename(f)).join(', ') || 'the replay files'}.`,
         );
       }
       const s = recorded.recordedScore;

@@ -108,7 +108,8 @@ export async function callWithRetries<T>(
       record(0, 'none');
       const tooLong = new TransientError(
         failure.code,
-        `${failure.message}; the server asked to wait ${Math.round(failure.retryAfterMs)} ms, more than the ${ctx.policy.maxRetryAfterMs} ms allowed`,
+        `${failure.message}; the server asked to wait ${Math.round(failure.retryAfterMs)} ` +
+          `ms, more than the ${ctx.policy.maxRetryAfterMs} ms allowed`,
         { cause: failure, status: failure.status },
       );
       throw new RetriesExhaustedError(n, tooLong, retries);

@@ -37,72 +37,76 @@ async function provider(reply: (i: number) => AnthropicReply) {
 }
 
 describe('the Anthropic provider', () => {
-  it('carries an agent turn: system apart, tool calls as tool_use, results as tool_result, one user turn for results and text', async () => {
-    const p = await provider(() => ({
-      json: anthropicMessage({
-        text: 'Committing.',
-        thinking: 'Staged already.',
-        toolUse: [{ id: 'toolu_2', name: 'bash', input: { command: 'git commit -m x' } }],
-        usage: [300, 25],
-      }),
-    }));
-    const result = await p.chat!({
-      model: 'claude-test-model#high',
-      protocol: 'native',
-      tools: [
-        {
-          name: 'bash',
-          description: 'Run',
-          parameters: { type: 'object', properties: { command: { type: 'string' } } },
-        },
-      ],
-      messages: [
-        { role: 'system', content: 'You are an agent.' },
-        { role: 'user', content: 'Commit.' },
-        {
-          role: 'assistant',
-          content: null,
-          toolCalls: [{ id: 'toolu_1', name: 'bash', arguments: '{"command":"git add -A"}' }],
-        },
-        { role: 'tool', callId: 'toolu_1', name: 'bash', content: '' },
-        { role: 'user', content: 'Go on.' },
-      ],
-    });
-    const sent = server!.requests[0]!;
-    expect(sent.url).toBe('/v1/messages');
-    // This SDK version sends the key as a bearer token (older ones sent x-api-key); either way it is the stored key.
-    expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(new RegExp(`^(Bearer )?${TEST_KEY}$`));
-    expect(sent.body).toMatchObject({
-      model: 'claude-test-model',
-      system: 'You are an agent.',
-      max_tokens: 8192 + 24_576,
-      thinking: { type: 'enabled', budget_tokens: 24_576 },
-      tools: [{ name: 'bash', description: 'Run', input_schema: { type: 'object' } }],
-      messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Commit.' }] },
-        {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'git add -A' } }],
-        },
-        {
-          role: 'user',
-          content: [
-            { type: 'tool_result', tool_use_id: 'toolu_1', content: '' },
-            { type: 'text', text: 'Go on.' },
-          ],
-        },
-      ],
-    });
-    expect(result).toMatchObject({
-      content: 'Committing.',
-      reasoning: 'Staged already.',
-      toolCalls: [{ id: 'toolu_2', name: 'bash', arguments: '{"command":"git commit -m x"}' }],
-      finishReason: 'tool_calls',
-      usage: { inputTokens: 300, outputTokens: 25, totalTokens: 325 },
-      cost: { source: 'unknown', usd: null },
-      route: { provider: 'anthropic', servedModel: 'claude-sonnet-4-5-20250929' },
-    });
-  });
+  it(
+    'carries an agent turn: system apart, tool calls as tool_use, ' +
+      'results as tool_result, one user turn for results and text',
+    async () => {
+      const p = await provider(() => ({
+        json: anthropicMessage({
+          text: 'Committing.',
+          thinking: 'Staged already.',
+          toolUse: [{ id: 'toolu_2', name: 'bash', input: { command: 'git commit -m x' } }],
+          usage: [300, 25],
+        }),
+      }));
+      const result = await p.chat!({
+        model: 'claude-test-model#high',
+        protocol: 'native',
+        tools: [
+          {
+            name: 'bash',
+            description: 'Run',
+            parameters: { type: 'object', properties: { command: { type: 'string' } } },
+          },
+        ],
+        messages: [
+          { role: 'system', content: 'You are an agent.' },
+          { role: 'user', content: 'Commit.' },
+          {
+            role: 'assistant',
+            content: null,
+            toolCalls: [{ id: 'toolu_1', name: 'bash', arguments: '{"command":"git add -A"}' }],
+          },
+          { role: 'tool', callId: 'toolu_1', name: 'bash', content: '' },
+          { role: 'user', content: 'Go on.' },
+        ],
+      });
+      const sent = server!.requests[0]!;
+      expect(sent.url).toBe('/v1/messages');
+      // This SDK version sends the key as a bearer token (older ones sent x-api-key); either way it is the stored key.
+      expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(new RegExp(`^(Bearer )?${TEST_KEY}$`));
+      expect(sent.body).toMatchObject({
+        model: 'claude-test-model',
+        system: 'You are an agent.',
+        max_tokens: 8192 + 24_576,
+        thinking: { type: 'enabled', budget_tokens: 24_576 },
+        tools: [{ name: 'bash', description: 'Run', input_schema: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Commit.' }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'git add -A' } }],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_1', content: '' },
+              { type: 'text', text: 'Go on.' },
+            ],
+          },
+        ],
+      });
+      expect(result).toMatchObject({
+        content: 'Committing.',
+        reasoning: 'Staged already.',
+        toolCalls: [{ id: 'toolu_2', name: 'bash', arguments: '{"command":"git commit -m x"}' }],
+        finishReason: 'tool_calls',
+        usage: { inputTokens: 300, outputTokens: 25, totalTokens: 325 },
+        cost: { source: 'unknown', usd: null },
+        route: { provider: 'anthropic', servedModel: 'claude-sonnet-4-5-20250929' },
+      });
+    },
+  );
 
   it('answers a structured question through one forced tool', async () => {
     const p = await provider(() => ({

@@ -53,7 +53,8 @@ describe('replay reads only from the configured directories', () => {
     join(root, 'absent.json'),
     'a/../../b.json',
   ])(
-    'refuses replay:%s as outside the directories, from the path as written, with a message that names no path or content',
+    'refuses replay:%s as outside the directories, from the path ' +
+      'as written, with a message that names no path or content',
     async (source) => {
       expect(await refused(source)).toBe(
         'The replay source lies outside the configured replay directories (GITBENCH_REPLAY_DIRS).',

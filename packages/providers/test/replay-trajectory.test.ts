@@ -31,16 +31,20 @@ describe('replaying an ATIF trajectory in agent mode', () => {
     ]);
   });
 
-  it('answers the turn the conversation is at, with the recorded tokens and cost, and stops with no call past the end', () => {
-    const second = replayTrajectoryChat(trajectory, request(1));
-    expect(second.toolCalls).toEqual([{ id: 'replay_1_0', name: 'write_file', arguments: '{"path":"a.txt","cont' }]);
-    expect(second.usage).toMatchObject({ inputTokens: 1300, outputTokens: 20 });
-    expect(second.cost).toEqual({ source: 'unknown', usd: null });
-    expect(replayTrajectoryChat(trajectory, request(0)).cost).toEqual({ source: 'provider', usd: 0.0034 });
-    const after = replayTrajectoryChat(trajectory, request(3));
-    expect(after.toolCalls).toEqual([]);
-    expect(after.finishReason).toBe('stop');
-  });
+  it(
+    'answers the turn the conversation is at, with the recorded ' +
+      'tokens and cost, and stops with no call past the end',
+    () => {
+      const second = replayTrajectoryChat(trajectory, request(1));
+      expect(second.toolCalls).toEqual([{ id: 'replay_1_0', name: 'write_file', arguments: '{"path":"a.txt","cont' }]);
+      expect(second.usage).toMatchObject({ inputTokens: 1300, outputTokens: 20 });
+      expect(second.cost).toEqual({ source: 'unknown', usd: null });
+      expect(replayTrajectoryChat(trajectory, request(0)).cost).toEqual({ source: 'provider', usd: 0.0034 });
+      const after = replayTrajectoryChat(trajectory, request(3));
+      expect(after.toolCalls).toEqual([]);
+      expect(after.finishReason).toBe('stop');
+    },
+  );
 
   it('speaks the text protocol as one fenced bash block', () => {
     expect(replayTrajectoryChat(trajectory, request(0, 'text'))).toMatchObject({

@@ -49,7 +49,8 @@ export function queueErrorReporter(
     lostSince = now();
     lostMore = 0;
     log(
-      `queue: job ${jobId} is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost`,
+      `queue: job ${jobId} is missing from Redis; its attempt's ` +
+        `outcome is in Postgres, and the reaper re-sends what was lost`,
     );
   };
   return (err) => {

@@ -70,39 +70,44 @@ describe("the worker's errors", () => {
     for (let i = 0; i < 12; i++) quiet.worker.emit('error', new Error(`Missing key for job att_${i}. moveToFinished`));
     quiet.worker.emit('error', new Error('connection reset'));
     expect(lines).toEqual([
-      "queue: job att_0 is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost",
+      "queue: job att_0 is missing from Redis; its attempt's " +
+        'outcome is in Postgres, and the reaper re-sends what was lost',
       'queue error: connection reset',
     ]);
     return quiet.close();
   });
 
-  it('says nothing of lost jobs that the loss of the whole queue explains, and the usual line for the others', async () => {
-    const lines: string[] = [];
-    const asked: string[] = [];
-    const quiet = startQueueWorker(
-      {
-        redisUrl: REDIS_URL,
-        queueName: `${queueName}-explained`,
-        concurrency: 1,
-        log: (l) => lines.push(l),
-        explainLostJob: async (jobId) => {
-          asked.push(jobId);
-          return jobId !== 'att_9';
+  it(
+    'says nothing of lost jobs that the loss of the ' + 'whole queue explains, and the usual line for the others',
+    async () => {
+      const lines: string[] = [];
+      const asked: string[] = [];
+      const quiet = startQueueWorker(
+        {
+          redisUrl: REDIS_URL,
+          queueName: `${queueName}-explained`,
+          concurrency: 1,
+          log: (l) => lines.push(l),
+          explainLostJob: async (jobId) => {
+            asked.push(jobId);
+            return jobId !== 'att_9';
+          },
         },
-      },
-      {
-        'system.ping': async () => undefined,
-        'campaign.plan': async () => undefined,
-        'campaign.cancel': async () => undefined,
-        'attempt.run': async () => undefined,
-      },
-    );
-    for (const i of [1, 2, 9]) quiet.worker.emit('error', new Error(`Missing key for job att_${i}. moveToDelayed`));
-    await new Promise((r) => setImmediate(r));
-    expect(asked).toEqual(['att_1', 'att_2', 'att_9']);
-    expect(lines).toEqual([
-      "queue: job att_9 is missing from Redis; its attempt's outcome is in Postgres, and the reaper re-sends what was lost",
-    ]);
-    return quiet.close();
-  });
+        {
+          'system.ping': async () => undefined,
+          'campaign.plan': async () => undefined,
+          'campaign.cancel': async () => undefined,
+          'attempt.run': async () => undefined,
+        },
+      );
+      for (const i of [1, 2, 9]) quiet.worker.emit('error', new Error(`Missing key for job att_${i}. moveToDelayed`));
+      await new Promise((r) => setImmediate(r));
+      expect(asked).toEqual(['att_1', 'att_2', 'att_9']);
+      expect(lines).toEqual([
+        "queue: job att_9 is missing from Redis; its attempt's " +
+          'outcome is in Postgres, and the reaper re-sends what was lost',
+      ]);
+      return quiet.close();
+    },
+  );
 });

@@ -265,7 +265,9 @@ export class BatchOutputReader {
     if (c.next >= this.plans[c.group]!.length) c.closed = true;
   }
 
-  /** Closes the group at the cursor (its outcome recorded) and opens the next, skipped when its required group failed. */
+  /**
+   * Closes the group at the cursor (its outcome recorded) and opens the next, skipped when its required group failed.
+   */
   private enterNextGroup(): void {
     const c = this.cursor;
     if (c.group >= 0) c.ok[c.group] = !c.failed && c.next >= this.plans[c.group]!.length && !c.skipped;

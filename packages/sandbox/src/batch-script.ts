@@ -71,7 +71,8 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
     `gb_dir=$(mktemp -d "\${TMPDIR:-/tmp}/gb.XXXXXX") || { printf '@@GBFATAL tmpdir\\n'; exit 97; }`,
     `cd -- ${cwd} || { printf '@@GBFATAL cwd\\n'; exit 98; }`,
     `${asSandbox}bash -c ${shellQuote(prelude.join('\n'))} > "$gb_dir/env"`,
-    `gb_rc=$?; case $gb_rc in 0) ;; 98) printf '@@GBFATAL cwd\\n'; exit 98 ;; 99) printf '@@GBFATAL restore\\n'; exit 99 ;; *) printf '@@GBFATAL preamble (exit %s)\\n' "$gb_rc"; exit 94 ;; esac`,
+    `gb_rc=$?; case $gb_rc in 0) ;; 98) printf '@@GBFATAL cwd\\n'; exit 98 ;; 99) printf '@@GBFATAL ` +
+      `restore\\n'; exit 99 ;; *) printf '@@GBFATAL preamble (exit %s)\\n' "$gb_rc"; exit 94 ;; esac`,
     'exec </dev/null',
   ];
   const groups: RunnerGroup[] = request.groups.map((g, group) => {
@@ -84,7 +85,8 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
       steps: steps
         .filter((p) => p.group === group)
         .map((s) => {
-          // A NUL byte cannot be passed to bash (nor to Python's compile); such a step is recorded as failed without running.
+          // A NUL byte cannot be passed to bash (nor to Python's compile); such a step is recorded as failed without
+          // running.
           const unrunnable = hasNul(s);
           // A plain git call (see core's plainGitWords, which the set-up script uses the same way) is
           // started directly: bash -c would only split its words and exec git in its own place.
@@ -104,10 +106,13 @@ export function buildBatch(request: BatchRequest, workdir: string, options: Buil
     };
   });
   lines.push(
-    `command -v python3 >/dev/null 2>&1 || { printf '@@GBFATAL no python3 in the sandbox (the step runner needs it)\\n'; exit 96; }`,
-    `printf '%s' ${shellQuote(encodeRunnerPlan(groups).toString('utf8'))} > "$gb_dir/steps" || { printf '@@GBFATAL steps\\n'; exit 95; }`,
+    `command -v python3 >/dev/null 2>&1 || { printf '@@GBFATAL no ` +
+      `python3 in the sandbox (the step runner needs it)\\n'; exit 96; }`,
+    `printf '%s' ${shellQuote(encodeRunnerPlan(groups).toString('utf8'))} ` +
+      `> "$gb_dir/steps" || { printf '@@GBFATAL steps\\n'; exit 95; }`,
     // -I -S: nothing from the environment or site-packages changes the runner, and it starts in half the time.
-    `exec python3 -I -S ${shellQuote(`${options.runner.dir}/batch.py`)} "$gb_dir" ${KILL_GRACE_S} ${options.runner.uid ?? '-'}`,
+    `exec python3 -I -S ${shellQuote(`${options.runner.dir}/batch.py`)} ` +
+      `"$gb_dir" ${KILL_GRACE_S} ${options.runner.uid ?? '-'}`,
   );
   const script = lines.join('\n') + '\n';
   const guardMs = steps.reduce((t, s) => t + Math.ceil(s.timeoutMs / 1000) * 1000 + KILL_GRACE_S * 1000, 0) + 5_000;
@@ -169,13 +174,19 @@ export function parseBatch(request: BatchRequest, raw: RawRun, streamed?: BatchO
   };
   if (reader.broken) {
     const { at, header, reason } = reader.broken;
-    tampering = `the sandbox's records broke their protocol at byte ${at}: ${reason} (${JSON.stringify(header.slice(0, 80))})`;
+    tampering =
+      `the sandbox's records broke their protocol at ` +
+      `byte ${at}: ${reason} (${JSON.stringify(header.slice(0, 80))})`;
     aborted = tampering;
   } else if (reader.fatal !== undefined) {
-    aborted = `sandbox batch failed before its steps: ${reader.fatal} (${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
+    aborted =
+      `sandbox batch failed before its steps: ${reader.fatal} ` +
+      `(${raw.stderr.toString('utf8').trim().slice(0, 500)})`;
   } else if (!ended && reader.cutFrame) {
     const { at, header } = reader.cutFrame;
-    aborted = `sandbox batch output ended early or was unreadable at byte ${at} of ${raw.stdout.length} (header ${JSON.stringify(header.slice(0, 80))}, ${detail()})`;
+    aborted =
+      `sandbox batch output ended early or was unreadable at byte ${at} ` +
+      `of ${raw.stdout.length} (header ${JSON.stringify(header.slice(0, 80))}, ${detail()})`;
   } else if (!ended) {
     aborted = `sandbox batch stopped before its end (${detail()})`;
   }

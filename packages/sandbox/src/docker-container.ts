@@ -20,7 +20,9 @@ export const DEFAULT_LIMITS: DockerLimits = {
   workdirBytes: 256 * 1024 * 1024,
   homeBytes: 16 * 1024 * 1024,
 };
-/** The size of /tmp (a tmpfs, as every writable directory is): the agent's prompt says so (SandboxDescription.tmpBytes). */
+/**
+ * The size of /tmp (a tmpfs, as every writable directory is): the agent's prompt says so (SandboxDescription.tmpBytes).
+ */
 export const TMP_BYTES = 64 * 1024 * 1024;
 export const SANDBOX_LABEL = 'org.gitbench.sandbox';
 export const WORKDIR = '/work';

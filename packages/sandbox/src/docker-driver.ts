@@ -85,7 +85,8 @@ export class DockerSandboxDriver implements SandboxDriver {
       this.imageId = info.Id;
     } catch (err) {
       throw new Error(
-        `sandbox image ${this.config.image} is not available on the Docker engine (${(err as Error).message}); build it with: npm run sandbox:image`,
+        `sandbox image ${this.config.image} is not available on the Docker ` +
+          `engine (${(err as Error).message}); build it with: npm run sandbox:image`,
       );
     }
     await this.checkRunner();
@@ -112,7 +113,9 @@ export class DockerSandboxDriver implements SandboxDriver {
       }
       if (missing.length > 0) {
         throw new Error(
-          `sandbox image ${this.config.image} does not hold the step runner: ${missing.join(', ')} missing (an image built before the runner moved into it, or from another Dockerfile); build it again with: npm run sandbox:image`,
+          `sandbox image ${this.config.image} does not hold the step ` +
+            `runner: ${missing.join(', ')} missing (an image built before the runner moved into it, ` +
+            `or from another Dockerfile); build it again with: npm run sandbox:image`,
         );
       }
     } finally {
@@ -184,7 +187,8 @@ export class DockerSandboxDriver implements SandboxDriver {
       stream.on('error', () => undefined);
       const ended = () =>
         connection.end(
-          `the container stopped${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
+          `the container ` +
+            `stopped${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
         );
       stream.once('end', ended);
       stream.once('close', ended);

@@ -20,7 +20,8 @@ import type {
 } from './types';
 
 export const LOCAL_DRIVER_WARNING =
-  'gitbench: WARNING: local sandbox driver: commands run on this host as your user, in a temporary directory, with NO isolation. Use the Docker driver for model output you do not trust.';
+  'gitbench: WARNING: local sandbox driver: commands run on this host as your user, in a ' +
+  'temporary directory, with NO isolation. Use the Docker driver for model output you do not trust.';
 
 export interface LocalDriverConfig {
   /** Where sandboxes are made; default the OS temporary directory. */
@@ -183,7 +184,8 @@ class LocalDirectory {
     child.on('error', (e) => connection.end(String(e)));
     child.on('close', (code) =>
       connection.end(
-        `the runner exited (${code ?? 'killed'})${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
+        `the runner exited (${code ?? 'killed'})` +
+          (stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''),
       ),
     );
     return new RunnerSandbox({ id: this.root, workdir: this.workdir, connection, dispose: () => this.destroy() });

@@ -19,7 +19,12 @@ export function resetScratchStep(id: string, opts: { keepWorkspace?: boolean } =
 // With the workspace kept (keepWorkspace), HOME and the temporary directory are as in a sandbox that
 // has just had a workspace restored into it: what an attempt's sandbox holds before its first command.
 const resetScript = (workspace: boolean) => String.raw`set -u
-own() { case "$1" in "$2"|*/gitbench-sandbox-*/"$3") return 0 ;; *) echo "refusing to empty $1: not a sandbox directory" >&2; exit 64 ;; esac; }
+own() {
+  case "$1" in
+    "$2"|*/gitbench-sandbox-*/"$3") return 0 ;;
+    *) echo "refusing to empty $1: not a sandbox directory" >&2; exit 64 ;;
+  esac
+}
 tmp="${'$'}{TMPDIR:-/tmp}"
 own "$PWD" /work work; own "$HOME" /home/sandbox home; own "$tmp" /tmp tmp
 shopt -s dotglob nullglob

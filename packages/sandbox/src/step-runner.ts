@@ -40,11 +40,12 @@ export function hostRunner(): RunnerLocation {
 }
 
 /**
- * The steps as the runner reads them: per group a line `G <stopOnFailure 0|1> <required group|-> <steps>`,
- * then per step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes> <python bytes> <env bytes> <words>`
- * followed by the directory, the command and the step's thenPython (none: 0 bytes) themselves
- * (length-prefixed, so any byte but NUL may appear), then per variable of its own environment a line
- * `<bytes>` and `NAME=value`, then per word of its argv (none: run by bash -c) a line `<bytes>` and the word. The code travels in the plan, not on a command line.
+ * The steps as the runner reads them: per group a line `G <stopOnFailure 0|1> <required group|-> <steps>`, then per
+ * step a line `S <key> <timeout s> <cap> <unrunnable 0|1> <cwd bytes> <command bytes> <python bytes> <env bytes>
+ * <words>` followed by the directory, the command and the step's thenPython (none: 0 bytes) themselves
+ * (length-prefixed, so any byte but NUL may appear), then per variable of its own environment a line `<bytes>` and
+ * `NAME=value`, then per word of its argv (none: run by bash -c) a line `<bytes>` and the word. The code travels in the
+ * plan, not on a command line.
  */
 export interface RunnerGroup {
   stopOnFailure: boolean;
@@ -74,7 +75,8 @@ export function encodeRunnerPlan(groups: RunnerGroup[]): Buffer {
       const argv = (s.argv ?? []).map((word) => Buffer.from(word, 'utf8'));
       parts.push(
         Buffer.from(
-          `S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ${cwd.length} ${command.length} ${python.length} ${env.length} ${argv.length}\n`,
+          `S ${s.key} ${s.timeoutS} ${s.cap} ${s.unrunnable ? 1 : 0} ` +
+            `${cwd.length} ${command.length} ${python.length} ${env.length} ${argv.length}\n`,
         ),
         cwd,
         command,

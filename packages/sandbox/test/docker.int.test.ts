@@ -27,7 +27,8 @@ describe('a container from the sandbox image', () => {
     const who = await box.exec('id -u; id -un');
     expect(who.stdout.trim().split('\n')).toEqual(['10001', 'sandbox']);
     const git = await box.exec(
-      'git init -q -b main repo && cd repo && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && git log --format=%s',
+      'git init -q -b main repo && cd repo && git -c user.name=a -c ' +
+        'user.email=a@b commit -q --allow-empty -m x && git log --format=%s',
     );
     expect(git.exitCode).toBe(0);
     expect(git.stdout.trim()).toBe('x');
@@ -183,42 +184,45 @@ describe('one-shot sandboxes', () => {
     expect(heard).toEqual(['0:first:one\n', '1:second:two\n']);
   });
 
-  it('start a plain git call without bash, as bash -c would have started it: same environment, output and exit', async () => {
-    // `git` here is env itself: `git -0` prints the environment it was started with. The `# same`
-    // comment makes the second command not plain, so bash -c runs it and execs the same program.
-    const steps = [
-      { id: 'direct', command: 'git -0', cwd: 'sub' },
-      { id: 'shell', command: 'git -0 # same', cwd: 'sub' },
-    ];
-    const r = await pooled.runOnce({
-      preamble: 'mkdir -p bin sub && ln -s /usr/bin/env bin/git && export PATH="$PWD/bin:$PATH"',
-      groups: [{ stopOnFailure: false, steps }],
-    });
-    const [direct, shell] = r.groups[0]!;
-    const vars = (text: string) => text.split('\0').filter(Boolean).sort();
-    expect(direct!.exitCode).toBe(0);
-    expect(vars(direct!.stdout)).toEqual(vars(shell!.stdout));
-    // What bash sets for the program it execs: the directory and the program's path.
-    expect(vars(direct!.stdout)).toEqual(expect.arrayContaining(['PWD=/work/sub', `_=/work/bin/git`]));
-    expect(direct!.stderr).toBe('');
+  it(
+    'start a plain git call without bash, as bash -c ' + 'would have started it: same environment, output and exit',
+    async () => {
+      // `git` here is env itself: `git -0` prints the environment it was started with. The `# same`
+      // comment makes the second command not plain, so bash -c runs it and execs the same program.
+      const steps = [
+        { id: 'direct', command: 'git -0', cwd: 'sub' },
+        { id: 'shell', command: 'git -0 # same', cwd: 'sub' },
+      ];
+      const r = await pooled.runOnce({
+        preamble: 'mkdir -p bin sub && ln -s /usr/bin/env bin/git && export PATH="$PWD/bin:$PATH"',
+        groups: [{ stopOnFailure: false, steps }],
+      });
+      const [direct, shell] = r.groups[0]!;
+      const vars = (text: string) => text.split('\0').filter(Boolean).sort();
+      expect(direct!.exitCode).toBe(0);
+      expect(vars(direct!.stdout)).toEqual(vars(shell!.stdout));
+      // What bash sets for the program it execs: the directory and the program's path.
+      expect(vars(direct!.stdout)).toEqual(expect.arrayContaining(['PWD=/work/sub', `_=/work/bin/git`]));
+      expect(direct!.stderr).toBe('');
 
-    // No git on PATH (only what the batch itself needs): the same exit and message as bash's.
-    const missing = await pooled.runOnce({
-      preamble: 'mkdir -p only && ln -s /usr/bin/python3 /usr/bin/bash only/ && export PATH="$PWD/only"',
-      groups: [
-        {
-          stopOnFailure: false,
-          steps: [
-            { id: 'direct', command: 'git status' },
-            { id: 'shell', command: 'git status # same' },
-          ],
-        },
-      ],
-    });
-    const [gone, goneInShell] = missing.groups[0]!;
-    expect(gone).toMatchObject({ exitCode: 127, stderr: 'bash: line 1: git: command not found\n' });
-    expect(goneInShell).toMatchObject({ exitCode: 127, stderr: gone!.stderr, stdout: gone!.stdout });
-  });
+      // No git on PATH (only what the batch itself needs): the same exit and message as bash's.
+      const missing = await pooled.runOnce({
+        preamble: 'mkdir -p only && ln -s /usr/bin/python3 /usr/bin/bash only/ && export PATH="$PWD/only"',
+        groups: [
+          {
+            stopOnFailure: false,
+            steps: [
+              { id: 'direct', command: 'git status' },
+              { id: 'shell', command: 'git status # same' },
+            ],
+          },
+        ],
+      });
+      const [gone, goneInShell] = missing.groups[0]!;
+      expect(gone).toMatchObject({ exitCode: 127, stderr: 'bash: line 1: git: command not found\n' });
+      expect(goneInShell).toMatchObject({ exitCode: 127, stderr: gone!.stderr, stdout: gone!.stdout });
+    },
+  );
 
   it('never share a container: each run sees a fresh workspace', async () => {
     const dirty = {
@@ -266,60 +270,68 @@ describe('one-shot sandboxes', () => {
     }
   });
 
-  it('are started again only below a quarter of the pool while any is in use, and up to the whole pool once none is', async () => {
-    const pool = await new DockerSandboxDriver({
-      image: image!,
-      labels: runLabel,
-      prestart: 4,
-      idleRefillMs: 200,
-      spareCpu: () => true,
-    }).init();
-    try {
-      expect(pool.waitingCount).toBe(4);
-      // Held long enough for the three batches below on a busy machine (each takes 0.5-1 s at a load of 20).
-      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 6' }] }] });
-      expect(pool.waitingCount).toBe(3);
-      await pool.runOnce({ groups: [] });
-      await pool.runOnce({ groups: [] });
-      expect(pool.waitingCount).toBe(1);
-      // The last one taken: the pool fell below its quarter, so one is started at once.
-      await pool.runOnce({ groups: [] });
-      expect(pool.waitingCount).toBe(1);
-      // One is still in use: nothing more is started meanwhile.
-      await new Promise((res) => setTimeout(res, 500));
-      expect(pool.waitingCount).toBe(1);
-      expect((await held).groups[0]![0]!.exitCode).toBe(0);
-      await waitUntil(async () => pool.waitingCount === 4);
-    } finally {
-      await pool.close();
-    }
-  });
+  it(
+    'are started again only below a quarter of the pool while ' +
+      'any is in use, and up to the whole pool once none is',
+    async () => {
+      const pool = await new DockerSandboxDriver({
+        image: image!,
+        labels: runLabel,
+        prestart: 4,
+        idleRefillMs: 200,
+        spareCpu: () => true,
+      }).init();
+      try {
+        expect(pool.waitingCount).toBe(4);
+        // Held long enough for the three batches below on a busy machine (each takes 0.5-1 s at a load of 20).
+        const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 6' }] }] });
+        expect(pool.waitingCount).toBe(3);
+        await pool.runOnce({ groups: [] });
+        await pool.runOnce({ groups: [] });
+        expect(pool.waitingCount).toBe(1);
+        // The last one taken: the pool fell below its quarter, so one is started at once.
+        await pool.runOnce({ groups: [] });
+        expect(pool.waitingCount).toBe(1);
+        // One is still in use: nothing more is started meanwhile.
+        await new Promise((res) => setTimeout(res, 500));
+        expect(pool.waitingCount).toBe(1);
+        expect((await held).groups[0]![0]!.exitCode).toBe(0);
+        await waitUntil(async () => pool.waitingCount === 4);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
-  it('are not started ahead while others are in use when the machine has no CPU to spare: a take from an empty pool starts its own', async () => {
-    let asked = 0;
-    const pool = await new DockerSandboxDriver({
-      image: image!,
-      labels: runLabel,
-      prestart: 4,
-      idleRefillMs: 200,
-      spareCpu: () => (asked++, false),
-    }).init();
-    try {
-      const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 8' }] }] });
-      for (let i = 0; i < 4; i++)
-        expect(
-          (await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] }))
-            .groups[0]![0]!.stdout,
-        ).toBe(`${i}\n`);
-      // Three taken from the pool, the fourth started on demand; none started ahead, though asked.
-      expect(pool.waitingCount).toBe(0);
-      expect(asked).toBeGreaterThan(0);
-      expect((await held).groups[0]![0]!.exitCode).toBe(0);
-      await waitUntil(async () => pool.waitingCount === 4);
-    } finally {
-      await pool.close();
-    }
-  });
+  it(
+    'are not started ahead while others are in use when the machine ' +
+      'has no CPU to spare: a take from an empty pool starts its own',
+    async () => {
+      let asked = 0;
+      const pool = await new DockerSandboxDriver({
+        image: image!,
+        labels: runLabel,
+        prestart: 4,
+        idleRefillMs: 200,
+        spareCpu: () => (asked++, false),
+      }).init();
+      try {
+        const held = pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 's', command: 'sleep 8' }] }] });
+        for (let i = 0; i < 4; i++)
+          expect(
+            (await pool.runOnce({ groups: [{ stopOnFailure: false, steps: [{ id: 'n', command: `echo ${i}` }] }] }))
+              .groups[0]![0]!.stdout,
+          ).toBe(`${i}\n`);
+        // Three taken from the pool, the fourth started on demand; none started ahead, though asked.
+        expect(pool.waitingCount).toBe(0);
+        expect(asked).toBeGreaterThan(0);
+        expect((await held).groups[0]![0]!.exitCode).toBe(0);
+        await waitUntil(async () => pool.waitingCount === 4);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
 
   it('leave no container behind when Docker answers a creation after close() began', async () => {
     // A stopped CLI run closes its driver, then removes what carries its label: a container Docker was

@@ -88,7 +88,8 @@ async function containedIn<S extends Runs, T>(
 /** Tries a TCP connection, DNS and HTTP, then lists the network interfaces. */
 const NETWORK_PROBE =
   `(exec 3<>/dev/tcp/1.1.1.1/80) 2>&1; getent hosts example.com || echo no-dns; ` +
-  `python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', timeout=3)" 2>&1 | tail -1; ls /sys/class/net`;
+  (`python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', ` +
+    `timeout=3)" 2>&1 | tail -1; ls /sys/class/net`);
 
 function expectNoNetwork(r: { stdout: string }): void {
   expect(r.stdout).toMatch(/unreachable|Network|Cannot assign/i);
@@ -171,24 +172,27 @@ describe('hostile answers in a Docker sandbox', () => {
     });
   });
 
-  it('a child that leaves its process group is killed with every process of the sandbox uid when its step ends', async () => {
-    await contained(async (box) => {
-      const r = await box.runBatch({
-        groups: [
-          {
-            stopOnFailure: false,
-            steps: [
-              { id: 'escape', command: ESCAPE, timeoutMs: 1_000 },
-              { id: 'left', command: LEFTOVERS },
-            ],
-          },
-        ],
+  it(
+    'a child that leaves its process group is killed with ' + 'every process of the sandbox uid when its step ends',
+    async () => {
+      await contained(async (box) => {
+        const r = await box.runBatch({
+          groups: [
+            {
+              stopOnFailure: false,
+              steps: [
+                { id: 'escape', command: ESCAPE, timeoutMs: 1_000 },
+                { id: 'left', command: LEFTOVERS },
+              ],
+            },
+          ],
+        });
+        expect(r.aborted).toBeUndefined();
+        expect(r.groups[0]!.map((x) => x.stdout.trim())).toEqual(['detached', '0']);
+        expect(r.durationMs).toBeLessThan(15_000);
       });
-      expect(r.aborted).toBeUndefined();
-      expect(r.groups[0]!.map((x) => x.stdout.trim())).toEqual(['detached', '0']);
-      expect(r.durationMs).toBeLessThan(15_000);
-    });
-  });
+    },
+  );
 });
 
 /**
@@ -214,7 +218,8 @@ describe('hostile tool calls in an agent session', () => {
       (
         await call(
           s,
-          'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" = "$PPID" ] || [ "${p#/proc/}" = 1 ] || n=$((n+1)); done; echo $n',
+          'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || [ "${p#/proc/}" ' +
+            '= "$PPID" ] || [ "${p#/proc/}" = 1 ] || n=$((n+1)); done; echo $n',
         )
       ).stdout.trim(),
     );
@@ -299,25 +304,29 @@ describe('hostile tool calls in an agent session', () => {
     });
   });
 
-  it('a file that fills the workspace ends at its size limit, and reading it, /dev/zero or a FIFO is refused without ending the session', async () => {
-    await containedSession(async (s) => {
-      const r = await call(s, 'dd if=/dev/zero of=big bs=1M count=2000 2>&1; stat -c %s big', { timeoutMs: 20_000 });
-      expect(r.stdout).toMatch(/No space left/);
-      const size = Number(r.stdout.trim().split('\n').pop());
-      expect(size).toBeLessThanOrEqual(256 * 1024 * 1024);
-      // An editor's read of it is refused at the read limit, not read whole; an endless device, a FIFO
-      // no one writes (whose open would wait for ever) and a directory are not regular files.
-      await expect(s.readFile('big')).rejects.toMatchObject({ name: 'FileTooLargeError' });
-      await call(s, 'mkfifo pipe && mkdir dir');
-      for (const path of ['/dev/zero', 'pipe', 'dir'])
-        await expect(s.readFile(path)).rejects.toMatchObject({ name: 'FileRefusedError' });
-      for (const path of ['pipe', 'dir', '/opt/gitbench/runner/session.py'])
-        await expect(s.writeFile(path, 'x')).rejects.toMatchObject({ name: 'FileRefusedError' });
-      await expect(s.readFile('big', { maxBytes: 1024 })).rejects.toThrow(/more than the 1024/);
-      expect((await s.readFile('/etc/hostname', { maxBytes: 1024 }))?.length).toBeGreaterThan(0);
-      await alive(s);
-    });
-  });
+  it(
+    'a file that fills the workspace ends at its size limit, and reading ' +
+      'it, /dev/zero or a FIFO is refused without ending the session',
+    async () => {
+      await containedSession(async (s) => {
+        const r = await call(s, 'dd if=/dev/zero of=big bs=1M count=2000 2>&1; stat -c %s big', { timeoutMs: 20_000 });
+        expect(r.stdout).toMatch(/No space left/);
+        const size = Number(r.stdout.trim().split('\n').pop());
+        expect(size).toBeLessThanOrEqual(256 * 1024 * 1024);
+        // An editor's read of it is refused at the read limit, not read whole; an endless device, a FIFO
+        // no one writes (whose open would wait for ever) and a directory are not regular files.
+        await expect(s.readFile('big')).rejects.toMatchObject({ name: 'FileTooLargeError' });
+        await call(s, 'mkfifo pipe && mkdir dir');
+        for (const path of ['/dev/zero', 'pipe', 'dir'])
+          await expect(s.readFile(path)).rejects.toMatchObject({ name: 'FileRefusedError' });
+        for (const path of ['pipe', 'dir', '/opt/gitbench/runner/session.py'])
+          await expect(s.writeFile(path, 'x')).rejects.toMatchObject({ name: 'FileRefusedError' });
+        await expect(s.readFile('big', { maxBytes: 1024 })).rejects.toThrow(/more than the 1024/);
+        expect((await s.readFile('/etc/hostname', { maxBytes: 1024 }))?.length).toBeGreaterThan(0);
+        await alive(s);
+      });
+    },
+  );
 });
 
 /**
@@ -326,8 +335,11 @@ describe('hostile tool calls in an agent session', () => {
  */
 /** Processes of the sandbox's uid other than the command's own shell. */
 const LEFTOVERS =
-  'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || ! grep -qs "^Uid:.10001" "$p/status" || n=$((n+1)); done; echo $n';
-const ESCAPE = `setsid sh -c 'echo out > "\${TMPDIR:-/tmp}/escaped"; exec sleep 1000' & while [ ! -s "\${TMPDIR:-/tmp}/escaped" ]; do sleep 0.05; done; echo detached`;
+  'n=0; for p in /proc/[0-9]*; do [ "${p#/proc/}" = "$$" ] || ! ' +
+  'grep -qs "^Uid:.10001" "$p/status" || n=$((n+1)); done; echo $n';
+const ESCAPE =
+  `setsid sh -c 'echo out > "\${TMPDIR:-/tmp}/escaped"; exec sleep 1000' & ` +
+  `while [ ! -s "\${TMPDIR:-/tmp}/escaped" ]; do sleep 0.05; done; echo detached`;
 
 describe('hostile answers in one-shot sandboxes (the path attempts take)', () => {
   const once = (command: string, timeoutMs = 5_000, maxOutputBytes?: number) =>

@@ -12,18 +12,23 @@ import ast, sys, os
 d = sys.argv[1]
 trees = {f: ast.parse(open(os.path.join(d, f)).read(), f) for f in sorted(os.listdir(d)) if f.endswith('.py')}
 common = {n.name for n in trees['common.py'].body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-common |= {t.id for n in trees['common.py'].body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
-common |= {a.asname or a.name for n in trees['common.py'].body if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
-common |= {e.id for n in trees['common.py'].body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Tuple) for e in t.elts}
+top = trees['common.py'].body
+common |= {t.id for n in top if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+common |= {a.asname or a.name for n in top if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+common |= {e.id for n in top if isinstance(n, ast.Assign)
+           for t in n.targets if isinstance(t, ast.Tuple) for e in t.elts}
 problems = []
 for f, tree in trees.items():
     compile(tree, f, 'exec')
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     for n in tree.body:
         if isinstance(n, ast.ImportFrom) and n.module == 'common':
-            problems += ['%s imports %s, which common.py does not define' % (f, a.name) for a in n.names if a.name not in common]
+            problems += ['%s imports %s, which common.py does not define' % (f, a.name)
+                         for a in n.names if a.name not in common]
         if isinstance(n, (ast.Import, ast.ImportFrom)):
-            problems += ['%s imports %s and never uses it' % (f, a.asname or a.name) for a in n.names if (a.asname or a.name).split('.')[0] not in used]
+            problems += ['%s imports %s and never uses it' % (f, a.asname or a.name)
+                         for a in n.names if (a.asname or a.name).split('.')[0] not in used]
 print('\n'.join(problems))
 `;
 

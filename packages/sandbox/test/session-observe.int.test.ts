@@ -33,7 +33,8 @@ describe('docker session: mounts and observe', () => {
       mounts: [{ hostPath: dir, containerPath: '/run/gitbench-test', readOnly: true }],
     });
     const init = await session.exec(
-      'git init -q -b main repo && cd repo && echo one > a.txt && git add . && git -c user.name=a -c user.email=a@b commit -qm one',
+      'git init -q -b main repo && cd repo && echo one > a.txt && git ' +
+        'add . && git -c user.name=a -c user.email=a@b commit -qm one',
     );
     expect(init.exitCode).toBe(0);
   });
@@ -46,7 +47,9 @@ describe('docker session: mounts and observe', () => {
 
   it('reaches the host socket through the mount, with no network interface but loopback', async () => {
     const r = await session.exec(
-      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/gitbench-test/echo.sock'); s.sendall(b'hi'); print(s.recv(100).decode())"; cat /run/gitbench-test/note.txt; ls /sys/class/net; touch /run/gitbench-test/x 2>/dev/null || echo read-only`,
+      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/gitbench-test/echo.sock'); ` +
+        `s.sendall(b'hi'); print(s.recv(100).decode())"; cat /run/gitbench-test/note.txt; ` +
+        `ls /sys/class/net; touch /run/gitbench-test/x 2>/dev/null || echo read-only`,
     );
     expect(r.stdout).toBe('echo:hi\nfrom the host\nlo\nread-only\n');
   });

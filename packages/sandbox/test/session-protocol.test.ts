@@ -78,12 +78,15 @@ describe('session channel', () => {
     await expect(stateRead(c)).rejects.toBeInstanceOf(SessionEndedError);
   });
 
-  it('ends the session as tampering on bytes after a reply, before the next request can be fooled by them', async () => {
-    const { c, lost } = connection((id) => [Buffer.concat([exec(id, 'ok'), Buffer.from(`@@GBOK r2\n`)])]);
-    expect((await c.exec('true', { cwd: '/work' })).stdout).toBe('ok');
-    expect(lost).toHaveLength(1);
-    await expect(c.writeFile('/work/x', Buffer.from('x'))).rejects.toBeInstanceOf(TamperingError);
-  });
+  it(
+    'ends the session as tampering on bytes after a reply, ' + 'before the next request can be fooled by them',
+    async () => {
+      const { c, lost } = connection((id) => [Buffer.concat([exec(id, 'ok'), Buffer.from(`@@GBOK r2\n`)])]);
+      expect((await c.exec('true', { cwd: '/work' })).stdout).toBe('ok');
+      expect(lost).toHaveLength(1);
+      await expect(c.writeFile('/work/x', Buffer.from('x'))).rejects.toBeInstanceOf(TamperingError);
+    },
+  );
 
   it('stays a sandbox failure when the runner is gone (the container stopped)', async () => {
     const { c } = connection(() => []);

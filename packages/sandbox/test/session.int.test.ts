@@ -15,7 +15,8 @@ function repoTar(): Buffer {
     'bash',
     [
       '-c',
-      'git init -q -b main repo && cd repo && printf "a\\r\\nb\\n" > crlf.txt && git add . && git -c user.name=a -c user.email=a@b commit -qm one',
+      'git init -q -b main repo && cd repo && printf "a\\r\\nb\\n" > crlf.txt ' +
+        '&& git add . && git -c user.name=a -c user.email=a@b commit -qm one',
     ],
     { cwd: dir },
   );
@@ -118,33 +119,39 @@ describe('docker session lifecycle', () => {
     await driver?.close();
   });
 
-  it('is found and stopped by its labels mid-command, and the command fails as a sandbox failure within 2 s', async () => {
-    const session = await driver.create({ labels: { 'org.gitbench.attempt': 'cancel-me' } });
-    const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
-      () => null,
-      (err: Error) => err,
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    const t0 = performance.now();
-    expect(await driver.removeByLabels({ 'org.gitbench.attempt': 'cancel-me' })).toBe(1);
-    expect(await running).toMatchObject({ name: 'SessionEndedError' });
-    expect(performance.now() - t0).toBeLessThan(2_000);
-    await session.cleanup();
-  });
+  it(
+    'is found and stopped by its labels mid-command, and the ' + 'command fails as a sandbox failure within 2 s',
+    async () => {
+      const session = await driver.create({ labels: { 'org.gitbench.attempt': 'cancel-me' } });
+      const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
+        () => null,
+        (err: Error) => err,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = performance.now();
+      expect(await driver.removeByLabels({ 'org.gitbench.attempt': 'cancel-me' })).toBe(1);
+      expect(await running).toMatchObject({ name: 'SessionEndedError' });
+      expect(performance.now() - t0).toBeLessThan(2_000);
+      await session.cleanup();
+    },
+  );
 
-  it('closed mid-command (an attempt cancelled), is removed within 2 s and the command fails as a sandbox failure', async () => {
-    const session = await driver.create({ labels: { 'org.gitbench.attempt': 'close-me' } });
-    const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
-      () => null,
-      (err: Error) => err,
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    const t0 = performance.now();
-    await session.cleanup();
-    expect(await running).toMatchObject({ name: 'SessionEndedError' });
-    expect(performance.now() - t0).toBeLessThan(2_000);
-    expect(await driver.docker.listContainers({ all: true, filters: { id: [session.id] } })).toHaveLength(0);
-  });
+  it(
+    'closed mid-command (an attempt cancelled), is removed ' + 'within 2 s and the command fails as a sandbox failure',
+    async () => {
+      const session = await driver.create({ labels: { 'org.gitbench.attempt': 'close-me' } });
+      const running = session.exec('sleep 600', { timeoutMs: 600_000 }).then(
+        () => null,
+        (err: Error) => err,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = performance.now();
+      await session.cleanup();
+      expect(await running).toMatchObject({ name: 'SessionEndedError' });
+      expect(performance.now() - t0).toBeLessThan(2_000);
+      expect(await driver.docker.listContainers({ all: true, filters: { id: [session.id] } })).toHaveLength(0);
+    },
+  );
 
   it('keeps --network none and leaves nothing behind when closed', async () => {
     const session = await driver.create();

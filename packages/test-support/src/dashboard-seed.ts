@@ -6,13 +6,12 @@ import { prng } from './random-campaign';
  * Campaigns for tests of the dashboard's figures: every attempt is returned as plain data, so a test
  * can compute each figure again with loops of its own and compare it with what the pages read.
  *
- * The set is built to reach the edges of the methodology: three trials (flaky fixtures) and two, a
- * campaign kept incomplete by excluded attempts (infrastructure failure, unscored, cancelled, safety
- * blocked, still queued) and by attempts never written, one kept incomplete only by a pending safety
- * review, one only by an attempt never written, a legacy import of one trial for a model that also runs in current campaigns, retried
- * attempts whose earlier tries failed (only the settling try counts), and unknown cost, tokens and API
- * time on some attempts. Model ids and domains carry `prefix`, so a database shared with other tests
- * can tell these apart.
+ * The set is built to reach the edges of the methodology: three trials (flaky fixtures) and two, a campaign kept
+ * incomplete by excluded attempts (infrastructure failure, unscored, cancelled, safety blocked, still queued) and by
+ * attempts never written, one kept incomplete only by a pending safety review, one only by an attempt never written, a
+ * legacy import of one trial for a model that also runs in current campaigns, retried attempts whose earlier tries
+ * failed (only the settling try counts), and unknown cost, tokens and API time on some attempts. Model ids and domains
+ * carry `prefix`, so a database shared with other tests can tell these apart.
  */
 
 export interface SeededTarget {

@@ -27,7 +27,10 @@ export interface RandomTrajectoryOptions {
   bigOutputBytes?: number;
   /** Every step carries a big output (the benchmark's 50 MB trajectory), not one in ten. */
   bigOutputEveryStep?: boolean;
-  /** Bytes of output the model saw (and the record keeps); beyond it the output is cut, head and tail kept. Default 16 KiB. */
+  /**
+   * Bytes of output the model saw (and the record keeps); beyond it the output is cut, head and tail kept. Default 16
+   * KiB.
+   */
   maxToolOutputBytes?: number;
   startedAt?: Date;
   agent?: string;
@@ -71,7 +74,8 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
   const pool = Array.from(
     { length: 256 },
     () =>
-      `${hex(12)} ${pick(FILES)}: ${pick(['fix typo', 'add test', 'refactor helper', 'bump version', 'handle empty input'])}`,
+      `${hex(12)} ${pick(FILES)}: ` +
+      pick(['fix typo', 'add test', 'refactor helper', 'bump version', 'handle empty input']),
   );
   const bigText = (bytes: number, label: string) => {
     const lines: string[] = [];
@@ -114,7 +118,11 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
   });
   const diffOf = (file: string, removed: string[], added: string[]) => {
     const body = [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)].join('\n');
-    return `diff --git a/${file} b/${file}\nindex ${sha().slice(0, 7)}..${sha().slice(0, 7)} 100644\n--- a/${file}\n+++ b/${file}\n@@ -${int(1, 40)},${removed.length + 2} +${int(1, 40)},${added.length + 2} @@ def handler(request):\n     user = request.user\n${body}\n     return render(user)`;
+    return (
+      `diff --git a/${file} b/${file}\nindex ${sha().slice(0, 7)}..${sha().slice(0, 7)} 100644\n--- ` +
+      `a/${file}\n+++ b/${file}\n@@ -${int(1, 40)},${removed.length + 2} +${int(1, 40)},${added.length + 2} ` +
+      `@@ def handler(request):\n     user = request.user\n${body}\n     return render(user)`
+    );
   };
   const moveHead = (changed: RepoStepState['refsChanged']) => {
     const ref = repo.branch ? `refs/heads/${repo.branch}` : 'HEAD';
@@ -132,7 +140,15 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
     let content: string | null = null;
     let reasoning: string | null =
       rand() < 0.6
-        ? `The repository is on ${repo.branch ?? 'a detached HEAD'}; next I should ${pick(['look at the log', 'check the status', 'resolve the conflict', 'continue the rebase', 'verify the result'])}.`
+        ? `The repository is on ${repo.branch ?? 'a detached HEAD'}; next I should ` +
+          pick([
+            'look at the log',
+            'check the status',
+            'resolve the conflict',
+            'continue the rebase',
+            'verify the result',
+          ]) +
+          '.'
         : null;
     let diff = '';
     let formatStrike = false;
@@ -148,7 +164,9 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
 
     if (last && exitStatus === 'submitted') {
       const c = call(index, 'submit', {
-        answer: `Merged feature/login into main and rebased topic/cleanup onto it (${refs['refs/heads/main']!.slice(0, 7)}).`,
+        answer:
+          `Merged feature/login into main and rebased topic/cleanup ` +
+          `onto it (${refs['refs/heads/main']!.slice(0, 7)}).`,
       });
       toolCalls.push(c);
       results.push(result(c, 'Submitted.', null, false));
@@ -226,7 +244,8 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
         const file = pick(FILES.slice(0, 2));
         bash(
           'git merge feature/login',
-          `Auto-merging ${file}\nCONFLICT (content): Merge conflict in ${file}\nAutomatic merge failed; fix conflicts and then commit the result.`,
+          `Auto-merging ${file}\nCONFLICT (content): Merge conflict ` +
+            `in ${file}\nAutomatic merge failed; fix conflicts and then commit the result.`,
           1,
         );
         repo.operation = 'merge';
@@ -246,7 +265,9 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
       } else if (roll < 0.2 && repo.operation === null) {
         bash(
           'git switch topic/cleanup && git rebase main',
-          `Switched to branch 'topic/cleanup'\nCONFLICT (content): Merge conflict in src/util.py\nerror: could not apply ${sha().slice(0, 7)}... Tidy helpers\nhint: Resolve all conflicts manually, mark them as resolved with "git add/rm <conflicted_files>", then run "git rebase --continue".`,
+          `Switched to branch 'topic/cleanup'\nCONFLICT (content): Merge conflict in src/util.py\nerror: ` +
+            `could not apply ${sha().slice(0, 7)}... Tidy helpers\nhint: Resolve all conflicts manually, ` +
+            `mark them as resolved with "git add/rm <conflicted_files>", then run "git rebase --continue".`,
           1,
         );
         repo.operation = 'rebase';
@@ -272,7 +293,10 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
           ],
           [
             'python3 -m pytest -q',
-            `F.\n=================================== FAILURES ===================================\n____________________________ test_greet_formal ____________________________\n    assert greet(u, formal=True) == "Good day, Ada"\nE   AssertionError\n1 failed, 1 passed in 0.04s`,
+            `F.\n=================================== FAILURES ` +
+              `===================================\n____________________________ ` +
+              `test_greet_formal ____________________________\n    assert ` +
+              `greet(u, formal=True) == "Good day, Ada"\nE   AssertionError\n1 failed, 1 passed in 0.04s`,
             1,
           ],
         ] as const);
@@ -290,7 +314,8 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
       } else if (roll < 0.5 && repo.unstaged > 0) {
         bash(
           `git commit -am ${JSON.stringify(pick(['Fix handler', 'Use the request user', 'Tidy imports']))}`,
-          `[${repo.branch ?? 'detached HEAD'} ${sha().slice(0, 7)}] Fix handler\n ${repo.unstaged} file(s) changed, 3 insertions(+), 2 deletions(-)`,
+          `[${repo.branch ?? 'detached HEAD'} ${sha().slice(0, 7)}] Fix ` +
+            `handler\n ${repo.unstaged} file(s) changed, 3 insertions(+), 2 deletions(-)`,
           0,
         );
         repo.unstaged = 0;
@@ -420,7 +445,8 @@ export function randomTrajectory(opts: RandomTrajectoryOptions): RandomTrajector
     systemPrompt:
       'You are working in a Git repository inside a sandbox. Use the tools to act; call submit when you are done.',
     taskPrompt:
-      'Merge feature/login into main, resolving any conflict in favour of the formal greeting, then rebase topic/cleanup onto main.',
+      'Merge feature/login into main, resolving any conflict in favour ' +
+      'of the formal greeting, then rebase topic/cleanup onto main.',
   };
   // Parsed, so a change to the contract that this factory no longer meets fails where it is used.
   return { summary: trajectorySummarySchema.parse(summary), steps: steps.map((s) => trajectoryStepSchema.parse(s)) };

@@ -78,7 +78,10 @@ const unit = (from: number, to: number, block: string, text: string, kind: Unit[
   texts: [text],
 });
 
-/** The gist evaluator's facts for GIST_TEXT: ran, same outcome as the original; some lines not run, some not in the original. */
+/**
+ * The gist evaluator's facts for GIST_TEXT: ran, same outcome as the original; some lines not run, some not in the
+ * original.
+ */
 export const SEED_GIST_EVIDENCE: GistEvidence = {
   version: 1,
   original: {
@@ -441,7 +444,9 @@ function evidenceOf(s: SeedAttempt): GitbenchEvidence {
   };
 }
 
-/** Seeds one completed campaign of the families with one attempt per label; returns its id and the attempts by label. */
+/**
+ * Seeds one completed campaign of the families with one attempt per label; returns its id and the attempts by label.
+ */
 export async function seedFamilyCampaign(
   db: Db,
   name = 'Task families (seeded)',

@@ -13,16 +13,20 @@ describe('the worker deadline of one attempt', () => {
     );
   });
 
-  it('lets an agent reach its own maxWallMs (up to 6 h), its last command and the work around the loop before the worker stops it', () => {
-    const limits = agentLimitsSchema.parse({ maxWallMs: 6 * 3_600_000, commandTimeoutMs: 600_000 });
-    const d = attemptDeadline(FIFTEEN_MIN, limits);
-    expect(d.ms).toBe(6 * 3_600_000 + 600_000 + FIFTEEN_MIN);
-    expect(d.ms).toBeGreaterThan(limits.maxWallMs + limits.commandTimeoutMs);
-    expect(d.message).toMatch(/worker's wall-clock limit of 23100 s/);
-    expect(d.message).toMatch(
-      /maxWallMs \(21600 s\).*commandTimeoutMs \(600 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(900 s\)/,
-    );
-  });
+  it(
+    'lets an agent reach its own maxWallMs (up to 6 h), its last ' +
+      'command and the work around the loop before the worker stops it',
+    () => {
+      const limits = agentLimitsSchema.parse({ maxWallMs: 6 * 3_600_000, commandTimeoutMs: 600_000 });
+      const d = attemptDeadline(FIFTEEN_MIN, limits);
+      expect(d.ms).toBe(6 * 3_600_000 + 600_000 + FIFTEEN_MIN);
+      expect(d.ms).toBeGreaterThan(limits.maxWallMs + limits.commandTimeoutMs);
+      expect(d.message).toMatch(/worker's wall-clock limit of 23100 s/);
+      expect(d.message).toMatch(
+        /maxWallMs \(21600 s\).*commandTimeoutMs \(600 s\).*GITBENCH_ATTEMPT_TIMEOUT_MS \(900 s\)/,
+      );
+    },
+  );
 
   it('never gives an agent less than a single answer, even with the shortest agent limits', () => {
     const limits = agentLimitsSchema.parse({ maxWallMs: 1_000, commandTimeoutMs: 100 });

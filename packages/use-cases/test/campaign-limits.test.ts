@@ -17,32 +17,40 @@ const deps = (limits?: PrepareCampaignDeps['limits']): PrepareCampaignDeps => ({
 });
 
 describe('campaign size limits, checked before planning', () => {
-  it("refuses the issue's 10,000 simulated models × whole suite × 20 trials at once with a 400 naming the models limit", async () => {
-    const models = Array.from({ length: 10_000 }, (_, i) => `simulated:${i}`);
-    const started = performance.now();
-    const r = await prepareCampaign({ name: 'huge', createdBy: 'x', models, trials: 20 }, deps());
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.errors.fieldErrors['models']?.[0]).toMatch(
-      /at most 50 models \(GITBENCH_MAX_MODELS_PER_CAMPAIGN\); this one has 10,000/,
-    );
-  });
+  it(
+    "refuses the issue's 10,000 simulated models × whole suite " +
+      '× 20 trials at once with a 400 naming the models limit',
+    async () => {
+      const models = Array.from({ length: 10_000 }, (_, i) => `simulated:${i}`);
+      const started = performance.now();
+      const r = await prepareCampaign({ name: 'huge', createdBy: 'x', models, trials: 20 }, deps());
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.errors.fieldErrors['models']?.[0]).toMatch(
+        /at most 50 models \(GITBENCH_MAX_MODELS_PER_CAMPAIGN\); this one has 10,000/,
+      );
+    },
+  );
 
-  it('counts attempts arithmetically and refuses past GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN without building the plan', async () => {
-    const models = Array.from({ length: 10_000 }, (_, i) => `simulated:${i}`);
-    const started = performance.now();
-    const r = await prepareCampaign(
-      { name: 'huge', createdBy: 'x', models, trials: 3, outputModes: ['text', 'json_schema'] },
-      deps({ maxModels: 100_000, maxAttempts: 100_000 }),
-    );
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.errors.formErrors[0]).toBe(
-      'This campaign would run 12,240,000 attempts (10,000 models × 2 output modes × 204 fixtures × 3 trials); the limit is 100,000 attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).',
-    );
-  });
+  it(
+    'counts attempts arithmetically and refuses past ' + 'GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN without building the plan',
+    async () => {
+      const models = Array.from({ length: 10_000 }, (_, i) => `simulated:${i}`);
+      const started = performance.now();
+      const r = await prepareCampaign(
+        { name: 'huge', createdBy: 'x', models, trials: 3, outputModes: ['text', 'json_schema'] },
+        deps({ maxModels: 100_000, maxAttempts: 100_000 }),
+      );
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.errors.formErrors[0]).toBe(
+        'This campaign would run 12,240,000 attempts (10,000 models × 2 output modes × 204 fixtures ' +
+          '× 3 trials); the limit is 100,000 attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).',
+      );
+    },
+  );
 
   it('accepts a campaign at the limit exactly', async () => {
     const r = await prepareCampaign(

@@ -40,18 +40,27 @@ describe('how a claimed attempt ends', () => {
     });
   });
 
-  it('ends as attempt_timeout when the deadline fired on an attempt this worker still owns, keeping what the try cost', () => {
-    const s = decideSettlement(facts({ result: sandboxGone, timedOut: true, aborted: true }));
-    expect(s).toMatchObject({ kind: 'finish', timedOut: true, outcome: { status: 'INFRA_FAILURE' } });
-    if (s.kind !== 'finish') throw new Error('unreachable');
-    expect(s.outcome.summary).toEqual({
-      errorClass: 'attempt_timeout',
-      errorMessage: 'too long',
-      wallDurationMs: 42,
-      ...product,
-    });
-    expect(s.outcome.record).toEqual({ errorClass: 'attempt_timeout', errorMessage: 'too long', evidence, ...product });
-  });
+  it(
+    'ends as attempt_timeout when the deadline fired on an ' +
+      'attempt this worker still owns, keeping what the try cost',
+    () => {
+      const s = decideSettlement(facts({ result: sandboxGone, timedOut: true, aborted: true }));
+      expect(s).toMatchObject({ kind: 'finish', timedOut: true, outcome: { status: 'INFRA_FAILURE' } });
+      if (s.kind !== 'finish') throw new Error('unreachable');
+      expect(s.outcome.summary).toEqual({
+        errorClass: 'attempt_timeout',
+        errorMessage: 'too long',
+        wallDurationMs: 42,
+        ...product,
+      });
+      expect(s.outcome.record).toEqual({
+        errorClass: 'attempt_timeout',
+        errorMessage: 'too long',
+        evidence,
+        ...product,
+      });
+    },
+  );
 
   it('ends as attempt_timeout when the executor never stopped, with no evidence to keep', () => {
     const s = decideSettlement(facts({ result: 'stopped', timedOut: true, aborted: true }));

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { configHash, type Fixture, type SuiteAgentLimits } from '@gitbench/core';
 import { prepareCampaign, type LoadedSuite, type PrepareCampaignDeps } from '../src';
 
-/** A suite's agent limits (suite.yaml) as the defaults of an agent campaign: explicit limits win, other campaigns keep their hash. */
+/**
+ * A suite's agent limits (suite.yaml) as the defaults of an agent campaign: explicit limits win, other campaigns keep
+ * their hash.
+ */
 const fixtures = [
   { domain: 'log', id: 'f001', difficulty: 'easy', tags: [], scoring: { type: 'exact_match' } },
 ] as unknown as Fixture[];

@@ -7,7 +7,8 @@ const FORBIDDEN = ['/packages/db/src/generated/', '/packages/db/src/index.ts'];
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   if (FORBIDDEN.some((part) => resolved.url.includes(part))) {
-    throw new Error('the database client was loaded (' + resolved.url + '), which does not exist before prisma generate');
+    throw new Error('the database client was loaded (' + resolved.url + '), which does not exist before prisma \
+generate');
   }
   return resolved;
 }`;

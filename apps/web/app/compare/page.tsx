@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import type { ComponentProps } from 'react';
 import { AGENT_NAME, isMode, isSimulatedModelId } from '@gitbench/core';
 import { DataTable } from '@/components/data-table';
 import { EmptyState, Section } from '@/components/empty-state';
@@ -14,6 +15,11 @@ import { requirePage } from '@/lib/auth/guard';
 export const dynamic = 'force-dynamic';
 
 /** A side as the picker spells it: `model|mode`, or `model|agent|<agent>` for a third-party agent. */
+/** A compared side named as every page names a target. */
+function SideLabel({ side }: { side: Pick<ComponentProps<typeof ModelLabel>, 'modelId' | 'outputMode' | 'agent'> }) {
+  return <ModelLabel modelId={side.modelId} outputMode={side.outputMode} agent={side.agent} />;
+}
+
 function sideValue(t: { modelId: string; outputMode: string; agent: string | null }): string {
   return t.agent ? `${t.modelId}|${t.outputMode}|${t.agent}` : `${t.modelId}|${t.outputMode}`;
 }
@@ -119,9 +125,8 @@ export default async function ComparePage({
         <>
           <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="mcnemar">
             <p className="text-slate-600">
-              A = <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} />, B ={' '}
-              <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />, over{' '}
-              {report.included.length} included campaign(s).
+              A = <SideLabel side={report.a} />, B = <SideLabel side={report.b} />, over {report.included.length}{' '}
+              included campaign(s).
             </p>
             {c.pairs.length === 0 ? (
               <p className="mt-2 font-medium text-amber-800">
@@ -158,8 +163,7 @@ export default async function ComparePage({
                 {
                   header: (
                     <>
-                      A:{' '}
-                      <ModelLabel modelId={report.a.modelId} outputMode={report.a.outputMode} agent={report.a.agent} />
+                      A: <SideLabel side={report.a} />
                     </>
                   ),
                   cell: (d) => <RateCell rate={d.a} />,
@@ -167,8 +171,7 @@ export default async function ComparePage({
                 {
                   header: (
                     <>
-                      B:{' '}
-                      <ModelLabel modelId={report.b.modelId} outputMode={report.b.outputMode} agent={report.b.agent} />
+                      B: <SideLabel side={report.b} />
                     </>
                   ),
                   cell: (d) => <RateCell rate={d.b} />,
@@ -196,7 +199,10 @@ export default async function ComparePage({
               rowKey={(p) => `${p.domain}/${p.fixtureId}`}
               testId="compare-fixtures"
               dense
-              caption="Each side's outcome is the majority of its valid attempts on the fixture (passes/fails in brackets). Highlighted rows differ."
+              caption={
+                "Each side's outcome is the majority of its valid attempts on " +
+                'the fixture (passes/fails in brackets). Highlighted rows differ.'
+              }
               rowClassName={(p) => (p.first !== p.second ? 'bg-amber-50' : undefined)}
               columns={[
                 {

@@ -127,8 +127,8 @@ export default async function MethodologyPage() {
 
       <H id="agents">Agents: steps, exit statuses, solved fixtures</H>
       <p>
-        In agent mode a target works in the attempt&apos;s sandbox through tools for many turns. A <strong>step</strong>{' '}
-        is one turn: one answer of the model and the tool calls it made, with their outputs and the repository as read
+        In agent mode a target works in the attempt's sandbox through tools for many turns. A <strong>step</strong> is
+        one turn: one answer of the model and the tool calls it made, with their outputs and the repository as read
         after them. An attempt&apos;s step count, and a target&apos;s mean and maximum over its attempts, are read from
         the trajectory of each attempt&apos;s latest try, as its verdict is.
       </p>
@@ -212,8 +212,8 @@ export default async function MethodologyPage() {
       <p>
         The built-in <strong>simulated</strong> model is a seeded coin, not a model: for each fixture and trial it gives
         the expected answer with a probability set by the fixture&apos;s difficulty, and a fixed wrong answer otherwise.
-        It exists to show what flaky fixtures and pass_any_at_n look like without calling anyone. Its results are marked{' '}
-        <em>simulated</em> on every page and say nothing about any model. The <strong>oracle</strong> (always the
+        It exists to show what flaky fixtures and pass_any_at_n look like without calling anyone. Its results are marked
+        as <em>simulated</em> on every page and say nothing about any model. The <strong>oracle</strong> (always the
         expected answer) and <strong>mock</strong> (always the same wrong answer) check that the scorers accept correct
         answers and reject wrong ones.
       </p>

@@ -113,7 +113,8 @@ export default async function QuadrantPage({
               ) : null}
             </>
           ) : (
-            'No included campaign has results. Include legacy or incomplete campaigns with the toggles above, or launch a campaign.'
+            'No included campaign has results. Include legacy or incomplete ' +
+            'campaigns with the toggles above, or launch a campaign.'
           )}
         </EmptyState>
       ) : (

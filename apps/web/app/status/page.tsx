@@ -40,7 +40,10 @@ export default async function StatusPage() {
             data-testid={`service-${c.name}`}
           >
             <span
-              className={`mt-1 inline-block h-2.5 w-2.5 rounded-full ${c.ok ? 'bg-emerald-500' : c.unknown ? 'bg-slate-400' : 'bg-rose-500'}`}
+              className={
+                `mt-1 inline-block h-2.5 w-2.5 ` +
+                `rounded-full ${c.ok ? 'bg-emerald-500' : c.unknown ? 'bg-slate-400' : 'bg-rose-500'}`
+              }
               aria-hidden
             />
             <div className="flex-1">

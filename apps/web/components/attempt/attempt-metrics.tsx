@@ -3,7 +3,9 @@ import type { AttemptRecord } from '@/lib/queries/attempt';
 
 /** Tokens, cost, API time and wall time, each in its own tile. */
 export function AttemptMetrics({ a }: { a: AttemptRecord }) {
-  const tokens = `${int(a.totalTokens)} (in ${int(a.inputTokens)}, out ${int(a.outputTokens)}, reasoning ${int(a.reasoningTokens)})`;
+  const tokens =
+    `${int(a.totalTokens)} (in ${int(a.inputTokens)}, ` +
+    `out ${int(a.outputTokens)}, reasoning ${int(a.reasoningTokens)})`;
   const metrics = [
     ['Tokens', a.totalTokens === null ? DASH : tokens],
     ['Cost', a.costUsd === null ? `${DASH} unknown` : `${usd(a.costUsd)}${a.costEstimated ? ' (estimated)' : ''}`],

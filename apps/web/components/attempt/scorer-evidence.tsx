@@ -37,7 +37,9 @@ function CheckItem({ check: c, index }: { check: ScoreCheck; index: number }) {
   return (
     <li
       id={`check-${index}`}
-      className={`rounded border p-3 text-sm ${c.ok ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`}
+      className={
+        `rounded border p-3 ` + `text-sm ${c.ok ? 'border-emerald-200 bg-emerald-50' : 'border-rose-200 bg-rose-50'}`
+      }
     >
       <div className="flex items-center gap-2 font-medium">
         <span aria-hidden>{c.ok ? '✓' : '✗'}</span>

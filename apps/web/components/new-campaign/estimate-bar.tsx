@@ -28,7 +28,8 @@ export function EstimateBar({
         {estimate ? (
           <>
             <strong className="tabular-nums">{estimate.attempts}</strong> attempts = {estimate.targets} target(s) ×{' '}
-            {estimate.fixtures} fixture(s) × {trials} trial(s) · estimated cost {costText(estimate)} · estimated time{' '}
+            {estimate.fixtures} fixture(s) × {trials} trial(s){' '}
+            {`· estimated cost ${costText(estimate)} · estimated time `}
             <span data-testid="estimate-time">{timeText(estimate)}</span>
             {estimate.costNote ? <span className="block text-xs text-slate-500">{estimate.costNote}</span> : null}
           </>
@@ -45,7 +46,9 @@ export function EstimateBar({
       <button
         type="submit"
         disabled={disabled}
-        className="rounded bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        className={
+          'rounded bg-indigo-600 px-4 py-2 text-sm font-medium ' + 'text-white hover:bg-indigo-700 disabled:opacity-50'
+        }
       >
         {submitting ? 'Launching…' : 'Launch campaign'}
       </button>

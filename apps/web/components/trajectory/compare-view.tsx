@@ -124,7 +124,12 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
         </span>
       </div>
       <div className="rounded-lg border border-slate-200 bg-white">
-        <div className="grid grid-cols-[3rem_1fr_1fr] border-b border-slate-200 bg-slate-50 text-xs font-medium text-slate-600">
+        <div
+          className={
+            'grid grid-cols-[3rem_1fr_1fr] border-b border-slate-200 ' +
+            'bg-slate-50 text-xs font-medium text-slate-600'
+          }
+        >
           <div className="px-2 py-1">Step</div>
           <div className="px-2 py-1">
             <Link className="hover:underline" href={`/attempts/${a.attemptId}`}>
@@ -152,7 +157,12 @@ export function CompareView({ a, b }: { a: CompareSideProps; b: CompareSideProps
                 type="button"
                 onClick={() => open(i)}
                 data-differs={differs ? 'true' : 'false'}
-                className={`grid h-full w-full grid-cols-[3rem_1fr_1fr] items-center border-b border-l-4 border-b-slate-100 text-left ${differs ? 'border-l-amber-400' : 'border-l-transparent'} ${selected === i ? 'bg-sky-100' : 'hover:bg-slate-50'}`}
+                className={
+                  'grid h-full w-full grid-cols-[3rem_1fr_1fr] items-center border-b border-l-4 ' +
+                  'border-b-slate-100 text-left ' +
+                  `${differs ? 'border-l-amber-400' : 'border-l-transparent'} ` +
+                  (selected === i ? 'bg-sky-100' : 'hover:bg-slate-50')
+                }
               >
                 <span className="px-2 text-xs tabular-nums text-slate-500">{i}</span>
                 <Cell head={r.a} prev={a.heads[i - 1] ?? null} />

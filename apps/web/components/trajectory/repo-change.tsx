@@ -95,7 +95,10 @@ export function RepoChange({
     repo.conflicted > 0;
   return (
     <div
-      className={`space-y-2 rounded border-l-4 p-2 text-xs ${changed ? 'border-violet-500 bg-violet-50' : 'border-slate-200 bg-slate-50'}`}
+      className={
+        `space-y-2 rounded border-l-4 p-2 ` +
+        `text-xs ${changed ? 'border-violet-500 bg-violet-50' : 'border-slate-200 bg-slate-50'}`
+      }
       data-testid="repo-change"
       aria-label="Repository after this step"
     >

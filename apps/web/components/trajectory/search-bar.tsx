@@ -67,7 +67,10 @@ export function SearchBar({ query, setQuery, search, searching, runSearch, targe
             <li key={h.index}>
               <button
                 type="button"
-                className={`rounded px-1.5 py-0.5 text-xs ${h.index === target ? 'bg-yellow-300' : 'bg-yellow-100 hover:bg-yellow-200'}`}
+                className={
+                  `rounded px-1.5 py-0.5 ` +
+                  `text-xs ${h.index === target ? 'bg-yellow-300' : 'bg-yellow-100 hover:bg-yellow-200'}`
+                }
                 onClick={() => jump(h.index)}
               >
                 step {stepNumber(h.index)} <span className="text-slate-500">({h.fields.join(', ')})</span>

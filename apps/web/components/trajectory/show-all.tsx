@@ -28,7 +28,10 @@ export function ShowAll({
       {clippedBytes && full === null ? (
         <button
           type="button"
-          className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-50 disabled:opacity-50"
+          className={
+            'rounded border border-slate-300 bg-white px-2 py-0.5 ' +
+            'text-xs text-slate-700 hover:bg-slate-50 disabled:opacity-50'
+          }
           disabled={state === 'loading'}
           onClick={async () => {
             setState('loading');

@@ -21,7 +21,10 @@ const usd = (v: number | null) => (v === null ? '—' : v < 0.01 ? `$${v.toPreci
 function Output({ text, complete }: { text: string; complete: boolean }) {
   const pre = (
     <pre
-      className="max-h-80 overflow-auto whitespace-pre-wrap break-words terminal rounded p-2 pr-16 font-mono text-[11px] leading-4"
+      className={
+        'max-h-80 overflow-auto whitespace-pre-wrap break-words ' +
+        'terminal rounded p-2 pr-16 font-mono text-[11px] leading-4'
+      }
       data-testid="tool-output"
     >
       {text ? <Highlighted text={text} /> : '(no output)'}
@@ -86,7 +89,10 @@ export function StepCard({
       tabIndex={-1}
       data-testid="step"
       data-step={step.index}
-      className={`scroll-mt-20 space-y-2 rounded-lg border focus:outline-none bg-white p-3 ${highlight ? 'border-sky-500 ring-2 ring-sky-200' : failedCalls.size ? 'border-rose-200' : 'border-slate-200'}`}
+      className={
+        'scroll-mt-20 space-y-2 rounded-lg border focus:outline-none bg-white p-3 ' +
+        (highlight ? 'border-sky-500 ring-2 ring-sky-200' : failedCalls.size ? 'border-rose-200' : 'border-slate-200')
+      }
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
         <span className="text-sm font-semibold text-slate-900">Step {stepNumber(step.index)}</span>
@@ -171,7 +177,10 @@ export function StepCard({
               {main !== null && !step.clipped.arguments[call.id] ? <CopyButton text={main} label="command" /> : null}
               {result ? (
                 <span
-                  className={`rounded px-1.5 py-0.5 tabular-nums ${failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800'}`}
+                  className={
+                    'rounded px-1.5 py-0.5 tabular-nums ' +
+                    (failed ? 'bg-rose-100 text-rose-800' : 'bg-emerald-100 text-emerald-800')
+                  }
                   data-testid="exit-code"
                 >
                   {result.timedOut
@@ -190,7 +199,10 @@ export function StepCard({
                 <span
                   className="rounded bg-amber-50 px-1.5 py-0.5 text-amber-800"
                   data-testid="agent-reported"
-                  title="A third-party agent runs its own tools: this output is what it sent back with its next request, not something GitBench saw run. The repository below is read by GitBench."
+                  title={
+                    'A third-party agent runs its own tools: this output is what it sent back with its ' +
+                    'next request, not something GitBench saw run. The repository below is read by GitBench.'
+                  }
                 >
                   reported by the agent
                 </span>
@@ -198,7 +210,10 @@ export function StepCard({
             </div>
             {multiline ? (
               <pre
-                className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 font-mono text-xs text-slate-800"
+                className={
+                  'max-h-80 overflow-auto whitespace-pre-wrap break-words ' +
+                  'rounded bg-slate-50 p-2 font-mono text-xs text-slate-800'
+                }
                 data-testid="call-argument"
               >
                 <Highlighted text={main} />
@@ -212,7 +227,12 @@ export function StepCard({
                 fetchPart={() => fetchPart(step.index, { kind: 'arguments', callId: call.id })}
                 what="arguments"
                 render={(t) => (
-                  <pre className="max-h-60 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px]">
+                  <pre
+                    className={
+                      'max-h-60 overflow-auto whitespace-pre-wrap break-all ' +
+                      'rounded bg-slate-50 p-2 font-mono text-[11px]'
+                    }
+                  >
                     <Highlighted text={t} />
                   </pre>
                 )}

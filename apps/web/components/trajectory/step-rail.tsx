@@ -39,7 +39,10 @@ export function StepRail({ heads, target, hits, jump, rail }: StepRailProps) {
               type="button"
               onClick={() => jump(h.index)}
               title={repoGist(h.repo, heads[i - 1]?.repo ?? null)}
-              className={`flex h-full w-full items-center gap-1.5 border-b border-slate-100 px-2 text-left text-xs ${h.index === target ? 'bg-sky-100' : hits.has(h.index) ? 'bg-yellow-100' : 'hover:bg-slate-50'}`}
+              className={
+                'flex h-full w-full items-center gap-1.5 border-b border-slate-100 px-2 text-left text-xs ' +
+                (h.index === target ? 'bg-sky-100' : hits.has(h.index) ? 'bg-yellow-100' : 'hover:bg-slate-50')
+              }
             >
               <span className="w-8 shrink-0 text-right tabular-nums text-slate-500">{stepNumber(h.index)}</span>
               <span className={`w-3 shrink-0 ${failed ? 'text-rose-600' : 'text-transparent'}`}>✗</span>

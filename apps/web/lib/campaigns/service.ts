@@ -7,7 +7,10 @@ import { loadSuite } from './suites';
 import { webEnv } from '../env';
 import type { Actor } from '../auth/guard';
 
-/** Campaign creation's dependencies but storage: the allow-listed suites, the registry's answer on each model, the agents workers run. */
+/**
+ * Campaign creation's dependencies but storage: the allow-listed suites, the registry's answer on each model, the
+ * agents workers run.
+ */
 export async function campaignDeps(): Promise<Omit<CreateCampaignDeps, 'db' | 'queue'>> {
   const registry = await providerRegistry();
   const env = webEnv();

@@ -72,7 +72,10 @@ export async function getAttemptEvidence(db: Db, attemptId: string, role: Role) 
   });
   return { attempt, siblings, rawHidden };
 }
-/** What the attempt page shows: the attempt with its tries, the other trials of its series, and whether raw outputs are hidden. */
+/**
+ * What the attempt page shows: the attempt with its tries, the other trials of its series, and whether raw outputs are
+ * hidden.
+ */
 export type AttemptPageData = NonNullable<Awaited<ReturnType<typeof getAttemptEvidence>>>;
 /** One attempt as the page reads it (its campaign, target, fixture snapshot, tries and judge results). */
 export type AttemptRecord = AttemptPageData['attempt'];

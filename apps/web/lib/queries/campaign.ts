@@ -170,7 +170,8 @@ export async function getCampaignFixtureTable(
         SELECT f."id", f."domain", f."fixtureId" FROM "FixtureSnapshot" f
          WHERE f."campaignId" = ${campaignId} ${domainWhere}
          ORDER BY f."domain", f."fixtureId" LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize})
-      SELECT a."id", a."targetId", a."campaignId", a."modelId", a."reasoningEffort", a."outputMode"::text AS "outputMode",
+      SELECT a."id", a."targetId", a."campaignId", a."modelId", a."reasoningEffort", a."outputMode"::text
+        AS "outputMode",
              a."domain", a."fixtureId", a."difficulty", a."trial", a."status"::text AS "status"
         FROM page JOIN "Attempt" a
           ON a."campaignId" = ${campaignId} AND a."domain" = page."domain" AND a."fixtureId" = page."fixtureId"

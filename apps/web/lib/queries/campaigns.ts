@@ -37,9 +37,11 @@ export async function listCampaigns(db: Db, opts: { limit?: number } = {}): Prom
   >`
     SELECT c."id", c."name", c."status"::text AS "status", c."legacy", c."suiteVersion", c."trials", c."createdAt",
            c."startedAt", c."finishedAt", c."safetyReview", c."publishedAt",
-           coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0) AS "statsAttempts",
+           coalesce((SELECT sum(s."attempts") FROM "CampaignTargetStats" s WHERE s."campaignId" = c."id"), 0)
+             AS "statsAttempts",
            ((SELECT count(*) FROM "CampaignTarget" t WHERE t."campaignId" = c."id")
-             * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials") AS "plannedAttempts",
+             * (SELECT count(*) FROM "FixtureSnapshot" f WHERE f."campaignId" = c."id") * c."trials")
+               AS "plannedAttempts",
            (c."safetyReview" = ANY(${[...ALLOWED_SAFETY_REVIEW_STATES]}::text[])
              AND EXISTS (SELECT 1 FROM "Attempt" a WHERE a."campaignId" = c."id")
              AND NOT EXISTS (SELECT 1 FROM "Attempt" a WHERE a."campaignId" = c."id"

@@ -46,7 +46,8 @@ export async function compareModels(
   const sideSql = Prisma.join(
     sides.map(
       (s) =>
-        Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode" AND "agent" IS NOT DISTINCT FROM ${s.agent ?? null})`,
+        Prisma.sql`("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode"
+          AND "agent" IS NOT DISTINCT FROM ${s.agent ?? null})`,
     ),
     ' OR ',
   );
@@ -58,7 +59,9 @@ export async function compareModels(
   const ran = new Set(withSides.map((r) => r.campaignId));
   const included = includedCampaigns(all, f).filter((c) => ran.has(c.id));
   const ids = included.map((c) => c.id);
-  const sliceSql = Prisma.sql`${f.domain ? Prisma.sql`AND "domain" = ${f.domain}` : Prisma.empty} ${f.difficulty ? Prisma.sql`AND "difficulty" = ${f.difficulty}` : Prisma.empty}`;
+  const domainSql = f.domain ? Prisma.sql`AND "domain" = ${f.domain}` : Prisma.empty;
+  const difficultySql = f.difficulty ? Prisma.sql`AND "difficulty" = ${f.difficulty}` : Prisma.empty;
+  const sliceSql = Prisma.sql`${domainSql} ${difficultySql}`;
   const [domains, fixtures] =
     ids.length === 0
       ? [[], []]
@@ -82,9 +85,13 @@ export async function compareModels(
             }[]
           >`
             SELECT t."modelId", t."outputMode"::text AS "outputMode", t."agent", a."domain", a."fixtureId",
-                   count(*) FILTER (WHERE a."status" = 'VALID_PASS') pass, count(*) FILTER (WHERE a."status" = 'VALID_FAIL') fail
-              FROM "Attempt" a JOIN (SELECT * FROM "CampaignTarget" WHERE "campaignId" = ANY(${ids}::text[]) AND (${sideSql})) t ON t."id" = a."targetId"
-             WHERE a."campaignId" = ANY(${ids}::text[]) ${f.domain ? Prisma.sql`AND a."domain" = ${f.domain}` : Prisma.empty} ${f.difficulty ? Prisma.sql`AND a."difficulty" = ${f.difficulty}` : Prisma.empty}
+                   count(*) FILTER (WHERE a."status" = 'VALID_PASS') pass, count(*)
+                     FILTER (WHERE a."status" = 'VALID_FAIL') fail
+              FROM "Attempt" a JOIN (SELECT * FROM "CampaignTarget" WHERE "campaignId" = ANY(${ids}::text[])
+                AND (${sideSql})) t ON t."id" = a."targetId"
+             WHERE a."campaignId" = ANY(${ids}::text[])
+               ${f.domain ? Prisma.sql`AND a."domain" = ${f.domain}` : Prisma.empty}
+               ${f.difficulty ? Prisma.sql`AND a."difficulty" = ${f.difficulty}` : Prisma.empty}
                AND a."status" IN ('VALID_PASS', 'VALID_FAIL')
              GROUP BY 1, 2, 3, 4, 5`,
         ]);

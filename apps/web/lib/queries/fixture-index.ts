@@ -21,7 +21,8 @@ export async function getFixtureIndex(db: Db): Promise<FixtureIndexSuite[]> {
   const rows = await db.$queryRaw<
     { suiteVersion: string; domain: string; fixtureId: string; difficulty: string; campaigns: unknown }[]
   >`
-    SELECT c."suiteVersion", f."domain", f."fixtureId", min(f."difficulty") AS "difficulty", count(DISTINCT f."campaignId") AS "campaigns"
+    SELECT c."suiteVersion", f."domain", f."fixtureId", min(f."difficulty") AS "difficulty",
+      count(DISTINCT f."campaignId") AS "campaigns"
       FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
      GROUP BY 1, 2, 3
      ORDER BY 1, 2, 3`;

@@ -96,7 +96,8 @@ export async function getFixtureReport(
         apiDurationMs: number | null;
       }[]
     >`
-      SELECT a."id", a."campaignId", a."targetId", a."modelId", a."reasoningEffort", a."outputMode"::text AS "outputMode",
+      SELECT a."id", a."campaignId", a."targetId", a."modelId", a."reasoningEffort", a."outputMode"::text
+        AS "outputMode",
              a."difficulty", a."trial", a."status"::text AS "status", a."score", a."costUsd", a."apiDurationMs"
         FROM "Attempt" a
        WHERE a."domain" = ${domain} AND a."fixtureId" = ${fixtureId} AND a."campaignId" = ANY(${ids}::text[])

@@ -62,7 +62,9 @@ export interface SuiteItemAnalysis {
   campaigns: { id: string; name: string; legacy: boolean }[];
   /** Distinct targets with at least one scored attempt in the suite (the ones counted). */
   targets: number;
-  /** Built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction. */
+  /**
+   * Built-in controls (oracle, mock, nop, simulated) are left out unless asked for: they pass or fail by construction.
+   */
   controls: { included: boolean; models: string[] };
   /** People with a scored attempt in the suite (human baselines): shown per fixture, never counted as targets. */
   people: string[];
@@ -82,7 +84,8 @@ export async function getSuiteItemAnalysis(
   opts: ItemAnalysisOptions = {},
 ): Promise<SuiteItemAnalysis | null> {
   const campaigns = await db.$queryRaw<{ id: string; name: string; legacy: boolean }[]>`
-    SELECT c."id", c."name", c."legacy" FROM "Campaign" c WHERE ${suiteOf} = ${suite} ORDER BY c."createdAt" DESC, c."id"`;
+    SELECT c."id", c."name", c."legacy" FROM "Campaign" c WHERE ${suiteOf} = ${suite} ORDER BY c."createdAt" DESC,
+      c."id"`;
   if (campaigns.length === 0) return null;
   const ids = campaigns.map((c) => c.id);
   const [rows, labels] = await Promise.all([
@@ -97,7 +100,8 @@ export async function getSuiteItemAnalysis(
         scored: number;
       }[]
     >`
-      SELECT a."modelId", a."reasoningEffort" AS "effort", a."outputMode"::text AS "outputMode", a."domain", a."fixtureId",
+      SELECT a."modelId", a."reasoningEffort" AS "effort", a."outputMode"::text AS "outputMode", a."domain",
+        a."fixtureId",
              count(*) FILTER (WHERE a."status" = 'VALID_PASS')::int AS "passes", count(*)::int AS "scored"
         FROM "Attempt" a
        WHERE a."campaignId" = ANY(${ids}::text[]) AND a."status" = ANY(${statusArraySql(VALID_ATTEMPT_STATUSES)})

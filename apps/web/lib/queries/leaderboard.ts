@@ -19,7 +19,9 @@ export interface Leaderboard {
   pooled: boolean;
   campaigns: CampaignListItem[];
   included: CampaignListItem[];
-  /** Campaigns left out by the default rules, so the page can say how many and why; `running` are among the incomplete. */
+  /**
+   * Campaigns left out by the default rules, so the page can say how many and why; `running` are among the incomplete.
+   */
   leftOut: { legacy: number; incomplete: number; running: CampaignListItem[] };
 }
 

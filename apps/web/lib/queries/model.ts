@@ -89,8 +89,10 @@ export async function getModelReport(
       : db.$queryRaw<
           { outputMode: Mode; agent: string | null; key: string; v: unknown; p: unknown; fl: unknown; fx: unknown }[]
         >`
-          SELECT s."outputMode"::text AS "outputMode", s."agent", s.${Prisma.raw(`"${dim}"`)} AS key, sum(s."valid") v, sum(s."passes") p,
-                 coalesce(sum(s."flaky") FILTER (WHERE NOT c."legacy"), 0) fl, coalesce(sum(s."fixtures") FILTER (WHERE NOT c."legacy"), 0) fx
+          SELECT s."outputMode"::text AS "outputMode", s."agent", s.${Prisma.raw(`"${dim}"`)} AS key,
+            sum(s."valid") v, sum(s."passes") p,
+                 coalesce(sum(s."flaky") FILTER (WHERE NOT c."legacy"), 0) fl, coalesce(sum(s."fixtures")
+                   FILTER (WHERE NOT c."legacy"), 0) fx
             FROM "CampaignStats" s JOIN "Campaign" c ON c."id" = s."campaignId"
            WHERE s."campaignId" = ANY(${includedIds}::text[]) ${modelWhere}
              ${f.mode ? Prisma.sql`AND s."outputMode" = ${f.mode}::"OutputMode"` : Prisma.empty}

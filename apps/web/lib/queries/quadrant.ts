@@ -42,7 +42,11 @@ function pointsFor(rows: readonly LeaderboardRow[], metric: QuadrantMetric): Qua
     return {
       x,
       y: r.meanSuccess.value,
-      label: `${r.modelId} · ${r.outputMode}${r.simulated ? ' (simulated)' : ''}${isReplayModelId(r.modelId) ? ' (replay)' : ''}${r.legacyOnly ? ' (legacy)' : ''}`,
+      label:
+        `${r.modelId} · ${r.outputMode}` +
+        (r.simulated ? ' (simulated)' : '') +
+        (isReplayModelId(r.modelId) ? ' (replay)' : '') +
+        (r.legacyOnly ? ' (legacy)' : ''),
       modelId: r.modelId,
       outputMode: r.outputMode,
       simulated: r.simulated,

@@ -20,11 +20,13 @@ export async function campaignTimeEstimate(
   const [times, workers] = await Promise.all([
     db.$queryRaw<{ modelId: string; outputMode: string; mean: unknown }[]>`
       SELECT t."modelId", t."outputMode", avg(a.ms) AS mean
-        FROM unnest(${targets.map((t) => t.modelId)}::text[], ${targets.map((t) => t.outputMode)}::text[]) AS t("modelId", "outputMode")
+        FROM unnest(${targets.map((t) => t.modelId)}::text[], ${targets.map((t) => t.outputMode)}::text[])
+          AS t("modelId", "outputMode")
         LEFT JOIN LATERAL (
           SELECT x."wallDurationMs" AS ms FROM "Attempt" x
            WHERE x."modelId" = t."modelId" AND x."outputMode" = t."outputMode"::"OutputMode"
-             AND x."status" IN ('VALID_PASS', 'VALID_FAIL') AND x."wallDurationMs" IS NOT NULL AND x."finishedAt" IS NOT NULL
+             AND x."status" IN ('VALID_PASS', 'VALID_FAIL') AND x."wallDurationMs" IS NOT NULL
+               AND x."finishedAt" IS NOT NULL
            ORDER BY x."finishedAt" DESC LIMIT ${RECENT_ATTEMPTS}) a ON true
        GROUP BY 1, 2`,
     db.workerHeartbeat.aggregate({

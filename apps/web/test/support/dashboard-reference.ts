@@ -110,7 +110,9 @@ function measure(sum: number, known: number, expected: number, divisor: number):
 export interface TargetReference extends Count {
   modelId: string;
   outputMode: string;
-  /** The suite version whose campaigns the row sums; null when the filters pool every suite (`suite=all`) or chose one. */
+  /**
+   * The suite version whose campaigns the row sums; null when the filters pool every suite (`suite=all`) or chose one.
+   */
   suiteVersion: string | null;
   attempts: number;
   infra: number;
@@ -347,7 +349,10 @@ export interface SliceCellReference extends Count {
   classified: number;
 }
 
-/** A model's figures by domain or difficulty over the included campaigns that ran it; flaky counts leave legacy series out. */
+/**
+ * A model's figures by domain or difficulty over the included campaigns that ran it; flaky counts leave legacy series
+ * out.
+ */
 export function modelSlices(
   seed: DashboardSeed,
   modelId: string,

@@ -12,7 +12,9 @@ export function agentBudgetSentence(
   commandTimeoutMs: number | null,
 ): string {
   const turns = `${limits.maxTurns} turn${limits.maxTurns === 1 ? '' : 's'}`;
-  const head = `You have at most ${turns} and ${commandTimeLimitText(limits.maxWallMs)} in all (each reply is one turn, with its tool call)`;
+  const head =
+    `You have at most ${turns} and ${commandTimeLimitText(limits.maxWallMs)} ` +
+    `in all (each reply is one turn, with its tool call)`;
   return commandTimeoutMs === null
     ? `${head}.`
     : `${head}; each command is stopped after ${commandTimeLimitText(commandTimeoutMs)}.`;

@@ -70,7 +70,8 @@ const EXIT_STATUS_CLASSES: Record<AgentExitStatus, ExitStatusClass> = {
     counted: true,
     limit: false,
     description:
-      "the agent's processes tampered with the sandbox's channel or the scorer's view (a counted failure, never retried)",
+      "the agent's processes tampered with the sandbox's channel " +
+      "or the scorer's view (a counted failure, never retried)",
   },
   // Set by the worker, never by the loop: the cancel removes the campaign's sandboxes, often before the
   // worker hears of it, and the loop then ends on a sandbox that is gone.

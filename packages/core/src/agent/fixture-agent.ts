@@ -76,11 +76,20 @@ export function agentCheckStatement(fixture: Fixture, answerBy: 'submit' | 'fina
   if (fixture.agent?.prompt) return null;
   if (answerBy === 'final message') return finalMessageStatement(fixture);
   if (agentScoredOn(fixture) === 'answer')
-    return 'What is checked is the answer you submit: call submit with exactly the answer the task asks for, in the form it asks for.';
+    return (
+      'What is checked is the answer you submit: call submit with ' +
+      'exactly the answer the task asks for, in the form it asks for.'
+    );
   if (fixture.scoring.type === 'resolved_file_blocks') {
-    return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers; then call submit (its answer is not checked).';
+    return (
+      'What is checked is the conflicted files as you leave them in the working tree, resolved ' +
+      'in place without conflict markers; then call submit (its answer is not checked).'
+    );
   }
-  return 'What is checked is the repository you leave (its commits, branches, tags, index and files); when it is done, call submit (its answer is not checked).';
+  return (
+    'What is checked is the repository you leave (its commits, branches, tags, ' +
+    'index and files); when it is done, call submit (its answer is not checked).'
+  );
 }
 
 /**
@@ -89,8 +98,14 @@ export function agentCheckStatement(fixture: Fixture, answerBy: 'submit' | 'fina
  */
 function finalMessageStatement(fixture: Fixture): string {
   if (agentScoredOn(fixture) === 'answer')
-    return 'What is checked is your final message: end with a message that is exactly the answer the task asks for, in the form it asks for, and nothing else.';
+    return (
+      'What is checked is your final message: end with a message that is exactly ' +
+      'the answer the task asks for, in the form it asks for, and nothing else.'
+    );
   if (fixture.scoring.type === 'resolved_file_blocks')
-    return 'What is checked is the conflicted files as you leave them in the working tree, resolved in place without conflict markers.';
+    return (
+      'What is checked is the conflicted files as you leave them in ' +
+      'the working tree, resolved in place without conflict markers.'
+    );
   return 'What is checked is the repository you leave (its commits, branches, tags, index and files).';
 }

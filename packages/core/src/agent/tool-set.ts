@@ -90,7 +90,8 @@ export interface ToolSet {
   /** Registered name, e.g. `bash+editor`, `ggb-mcr`. */
   readonly name: string;
   readonly description: string;
-  readonly tools: readonly Tool<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each tool carries its own argument type
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool carries its own argument type
+  readonly tools: readonly Tool<any>[];
   /** Added to the agent's system prompt: how to use this tool set, in one paragraph. */
   readonly instructions?: string;
 }
@@ -112,7 +113,8 @@ export const DEFAULT_TRUNCATION_HINT = 'the middle of this output was cut; ask f
  * the rest. Descriptions cannot name the number: the limit is the attempt's configuration.
  */
 export const CAP_NOTE =
-  "Answers longer than the attempt's output limit (16 KiB unless configured) are cut in the middle, keeping the beginning and the end, with a marker saying how many bytes were left out";
+  "Answers longer than the attempt's output limit (16 KiB unless configured) are cut in the " +
+  'middle, keeping the beginning and the end, with a marker saying how many bytes were left out';
 
 /** Identity helper that keeps a tool's argument type tied to its zod schema. */
 export function defineTool<Args>(tool: Tool<Args>): Tool<Args> {

@@ -86,7 +86,8 @@ export function campaignCompleteness(input: {
     fail('safetyReview', {
       code: 'safety_review',
       count: 1,
-      message: `The safety review is ${input.safetyReview.replace(/_/g, ' ')}; it must be approved (or not configured).`,
+      message:
+        `The safety review is ${input.safetyReview.replace(/_/g, ' ')}; ` + `it must be approved (or not configured).`,
     });
   }
   return { complete: Object.values(parts).every((p) => p.ok), parts };

@@ -91,7 +91,9 @@ export function estimateCampaignCost<T extends CostEstimateTarget>(
   const recorded = targets.some((t) => t.basis === 'recorded');
   const parts = [
     priced.length > 0
-      ? `From the dated price table for ${priced.join(', ')}, assuming per attempt the prompt at ${COST_ASSUMPTIONS.charsPerToken} characters a token plus ${COST_ASSUMPTIONS.contextTokens} tokens of repository context in, and ${COST_ASSUMPTIONS.outputTokens} tokens out.`
+      ? `From the dated price table for ${priced.join(', ')}, assuming per attempt the prompt ` +
+        `at ${COST_ASSUMPTIONS.charsPerToken} characters a token plus ${COST_ASSUMPTIONS.contextTokens} ` +
+        `tokens of repository context in, and ${COST_ASSUMPTIONS.outputTokens} tokens out.`
       : null,
     recorded ? 'Replays cost what their recordings say (nothing is called).' : null,
     targets.some((t) => t.basis === 'free') ? 'Built-in models make no paid calls.' : null,

@@ -34,7 +34,8 @@ export function modelLimitError(config: CampaignConfig, limits: CampaignLimits):
     formErrors: [],
     fieldErrors: {
       models: [
-        `A campaign may have at most ${n(limits.maxModels)} models (GITBENCH_MAX_MODELS_PER_CAMPAIGN); this one has ${n(models)}.`,
+        `A campaign may have at most ${n(limits.maxModels)} models ` +
+          `(GITBENCH_MAX_MODELS_PER_CAMPAIGN); this one has ${n(models)}.`,
       ],
     },
   };
@@ -61,7 +62,9 @@ export function attemptLimitError(
       : `${canonical.outputModes.length} output modes`;
   return {
     formErrors: [
-      `This campaign would run ${n(attempts)} attempts (${n(canonical.models.length)} models × ${modes} × ${n(selectedFixtures)} fixtures × ${canonical.trials} trials); the limit is ${n(limits.maxAttempts)} attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).`,
+      `This campaign would run ${n(attempts)} attempts (${n(canonical.models.length)} models ` +
+        `× ${modes} × ${n(selectedFixtures)} fixtures × ${canonical.trials} trials); the limit ` +
+        `is ${n(limits.maxAttempts)} attempts per campaign (GITBENCH_MAX_ATTEMPTS_PER_CAMPAIGN).`,
     ],
     fieldErrors: {},
   };

@@ -6,7 +6,9 @@ import type { Mode } from '../mode';
 import type { CampaignConfig } from './config-schema';
 import { selectFixtures, type SelectableFixture } from './fixture-selection';
 
-/** One model × effort × output mode, and in agent mode the agent that drives the model: the unit the leaderboard ranks. */
+/**
+ * One model × effort × output mode, and in agent mode the agent that drives the model: the unit the leaderboard ranks.
+ */
 export interface PlannedTarget {
   /** Canonical `base#effort` spelling. */
   modelId: string;

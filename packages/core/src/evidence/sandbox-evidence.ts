@@ -33,7 +33,10 @@ export const attemptSandboxSchema = z.discriminatedUnion('kind', [
       image: z.string(),
       imageId: z.string(),
       isolated: z.boolean(),
-      /** The sandbox this try alone used (a container id for Docker), removed afterwards; tries recorded before it was kept have none. */
+      /**
+       * The sandbox this try alone used (a container id for Docker), removed afterwards; tries recorded before it was
+       * kept have none.
+       */
       sandboxId: z.string().optional(),
       evidence: sandboxEvidenceSchema,
       aborted: z.string().optional(),

@@ -120,7 +120,9 @@ export function gistMetrics(attempts: readonly FamilyAttempt<GistOutcome>[]): Gi
   };
 }
 
-/** A GitGoodBench attempt: its scenario and difficulty band come from the fixture, so an unfinished one still counts. */
+/**
+ * A GitGoodBench attempt: its scenario and difficulty band come from the fixture, so an unfinished one still counts.
+ */
 export interface GgbAttempt extends FamilyAttempt<GgbOutcome> {
   scenario: GgbScenario;
   difficulty: string;

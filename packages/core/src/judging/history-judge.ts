@@ -38,19 +38,31 @@ export function buildHistoryJudgePrompt(history1: string, history2: string): str
     'Your evaluation should consider the following aspects:',
     '- The quality of the commit messages with respect to consistency, conciseness, duplication and correctness with',
     '  respect to the content of the commit.',
-    '- The logical cohesion of the changes present within the commits. Changes in a commit should have high logical cohesion.',
-    '- The logical progression and common thread between the commits and especially the order in which the commits are presented.',
-    '- The size of the commits. Commits should be as small as possible without breaking the system (e.g. changing a method',
+    '- The logical cohesion of the changes present within the ' +
+      'commits. Changes in a commit should have high logical cohesion.',
+    '- The logical progression and common thread between the commits ' +
+      'and especially the order in which the commits are presented.',
+    '- The size of the commits. Commits should be as small as ' +
+      'possible without breaking the system (e.g. changing a method',
     '  signature in a non-backwards compatible way without also changing all uses of the method in the same commit).',
     '',
-    'Your job is to evaluate which git history is of higher quality. Avoid any position biases and ensure that the order in',
+    'Your job is to evaluate which git history is of higher ' +
+      'quality. Avoid any position biases and ensure that the order in',
     'which the responses were presented does not influence your decision. Do not allow the length of the responses to',
     'influence your evaluation. Be as objective as possible.',
     '',
     'You must adhere to the response format demonstrated in example responses below:',
-    '{"evaluation_result": "HISTORY-1", "evaluation_reason": "The first git history has more descriptive commit and non-duplicate messages that align much more accurately with the content of the commits."}',
-    '{"evaluation_result": "HISTORY-2", "evaluation_reason": "The commits in git history 2 are more concise and introduce logically coherent changes. The changes are introduced in such a way that they are unlikely to break the system as the commits are self-contained with respect to the part of the system that they affect and correctly propagate changes throughout the system. Thus I chose history 2 despite it having poorer quality commit messages."}',
-    '{"evaluation_result": "TIE", "evaluation_reason": "Both histories introduce changes that are logically coherent and have similar commit messages. None of the two histories have fundamental issues, such as duplicate commit messages or changes that obviously would break the system if they were introduced as presented. As I am unsure, I am declaring a tie."}',
+    '{"evaluation_result": "HISTORY-1", "evaluation_reason": "The first git history has more descriptive ' +
+      'commit and non-duplicate messages that align much more accurately with the content of the commits."}',
+    '{"evaluation_result": "HISTORY-2", "evaluation_reason": "The commits in git history 2 are ' +
+      'more concise and introduce logically coherent changes. The changes are introduced in such ' +
+      'a way that they are unlikely to break the system as the commits are self-contained with ' +
+      'respect to the part of the system that they affect and correctly propagate changes throughout ' +
+      'the system. Thus I chose history 2 despite it having poorer quality commit messages."}',
+    '{"evaluation_result": "TIE", "evaluation_reason": "Both histories introduce changes that ' +
+      'are logically coherent and have similar commit messages. None of the two histories have ' +
+      'fundamental issues, such as duplicate commit messages or changes that obviously would break ' +
+      'the system if they were introduced as presented. As I am unsure, I am declaring a tie."}',
     '',
     '<HISTORY-1>',
     history1,
@@ -104,7 +116,8 @@ export function historyJudgeCacheKey(input: {
   agent: string;
   judgeConfigHash: string;
 }): string {
-  return `ggb-judge:${input.fixtureInputHash}:${sha256Hex(canonicalJson({ original: input.original, agent: input.agent }))}:${input.judgeConfigHash}`;
+  const runs = sha256Hex(canonicalJson({ original: input.original, agent: input.agent }));
+  return `ggb-judge:${input.fixtureInputHash}:${runs}:${input.judgeConfigHash}`;
 }
 
 export interface JudgeHistoriesInput {

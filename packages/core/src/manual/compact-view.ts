@@ -36,7 +36,8 @@ function cut(text: string, maxLines: number): string {
   const tail = maxLines - head;
   return [
     ...lines.slice(0, head),
-    `… ${lines.length - maxLines} line(s) not shown (the whole request: :full at the terminal, the request field over the side channel) …`,
+    `… ${lines.length - maxLines} line(s) not shown (the whole request: ` +
+      `:full at the terminal, the request field over the side channel) …`,
     ...lines.slice(-tail),
   ].join('\n');
 }
@@ -80,7 +81,8 @@ export function compactView({ request, previous, label, maxLines = COMPACT_MESSA
   const shape =
     request.response_format?.type === 'json_schema' ? ' · answer: JSON matching the response_format schema' : '';
   out.push(
-    `── ${label} · model ${request.model} · ${request.messages.length} message(s)${fresh ? ' · new conversation' : `, ${request.messages.length - start} new`}${shape} ──`,
+    `── ${label} · model ${request.model} · ${request.messages.length} ` +
+      `message(s)${fresh ? ' · new conversation' : `, ${request.messages.length - start} new`}${shape} ──`,
   );
   const tools = toolSignature(request);
   if (fresh || toolSignature(previous) !== tools)
@@ -124,7 +126,8 @@ export function toolsHelp(request: ChatRequest): string {
       ([name, p]) => `${name}${required.has(name) ? '' : '?'}: ${typeof p.type === 'string' ? p.type : 'any'}`,
     );
     lines.push(
-      `${t.function.name}(${args.join(', ')})${t.function.description ? `  ${t.function.description.split('\n')[0]}` : ''}`,
+      `${t.function.name}(${args.join(', ')})` +
+        (t.function.description ? `  ${t.function.description.split('\n')[0]}` : ''),
     );
   }
   return `${lines.join('\n')}\n`;

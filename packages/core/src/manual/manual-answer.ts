@@ -101,7 +101,8 @@ export function checkArguments(tool: WireTool, args: unknown): Record<string, un
     const types = Array.isArray(prop.type) ? prop.type : prop.type === undefined ? [] : [prop.type];
     if (types.length > 0 && !types.some((t) => typeMatches(value, t))) {
       throw new ManualAnswerError(
-        `${name}: argument '${key}' must be ${types.join(' or ')}, not ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}.`,
+        `${name}: argument '${key}' must be ${types.join(' or ')}, ` +
+          `not ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}.`,
       );
     }
     if (Array.isArray(prop.enum) && !prop.enum.includes(value)) {
@@ -117,7 +118,8 @@ function toolNamed(tools: readonly WireTool[], name: string): WireTool {
   const tool = tools.find((t) => t.function.name === name);
   if (!tool) {
     throw new ManualAnswerError(
-      `There is no tool '${name}' in this request (it offers ${tools.map((t) => t.function.name).join(', ')}). Start a text answer with 'text:'.`,
+      `There is no tool '${name}' in this request (it ` +
+        `offers ${tools.map((t) => t.function.name).join(', ')}). Start a text answer with 'text:'.`,
     );
   }
   return tool;
@@ -132,7 +134,8 @@ function soleStringArgument(tool: WireTool): string {
   const type = sole ? schemaOf(tool).properties?.[sole]?.type : undefined;
   if (!sole || (type !== undefined && type !== 'string')) {
     throw new ManualAnswerError(
-      `${tool.function.name} takes more than one string argument (${signatureOf(tool)}): write ${tool.function.name} {"…": …} with JSON arguments.`,
+      `${tool.function.name} takes more than one string argument ` +
+        `(${signatureOf(tool)}): write ${tool.function.name} {"…": …} with JSON arguments.`,
     );
   }
   return sole;
@@ -151,7 +154,9 @@ function call(tools: readonly WireTool[], name: string, args: unknown): ManualTo
   return { name, arguments: JSON.stringify(checkArguments(tool, args)) };
 }
 
-/** `{"name", "arguments"}` or the wire's `{"function": {"name", "arguments"}}`; arguments an object or its JSON text. */
+/**
+ * `{"name", "arguments"}` or the wire's `{"function": {"name", "arguments"}}`; arguments an object or its JSON text.
+ */
 function jsonCall(tools: readonly WireTool[], value: unknown, where: string): ManualToolCall {
   const v = (value ?? {}) as {
     name?: unknown;

@@ -10,6 +10,11 @@ export interface SafetyRule {
   pattern: RegExp;
 }
 
+/** Any of the patterns, as one word-bounded expression. */
+function anyOf(...patterns: RegExp[]): RegExp {
+  return new RegExp(`\\b(?:${patterns.map((p) => p.source).join('|')})\\b`);
+}
+
 export const DEFAULT_SAFETY_RULES: readonly SafetyRule[] = [
   {
     id: 'private_key',
@@ -19,8 +24,13 @@ export const DEFAULT_SAFETY_RULES: readonly SafetyRule[] = [
   {
     id: 'cloud_credential',
     reason: 'holds what looks like a cloud or API credential',
-    pattern:
-      /\b(?:AKIA[0-9A-Z]{16}|sk-(?:proj-|or-v1-)?[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{36,}|xox[abpr]-[A-Za-z0-9-]{10,})\b/,
+    // AWS access key ids, OpenAI and OpenRouter keys, GitHub tokens, Slack tokens.
+    pattern: anyOf(
+      /AKIA[0-9A-Z]{16}/,
+      /sk-(?:proj-|or-v1-)?[A-Za-z0-9_-]{20,}/,
+      /gh[pousr]_[A-Za-z0-9]{36,}/,
+      /xox[abpr]-[A-Za-z0-9-]{10,}/,
+    ),
   },
   {
     id: 'destroy_root',

@@ -42,7 +42,8 @@ export function openSecret(sealed: string, secretKey: string, name: string): str
     throw new SecretBoxError(`The stored key '${name}' is not in a format this version reads.`);
   if (keyId !== secretKeyId(secretKey)) {
     throw new SecretBoxError(
-      `The stored key '${name}' was sealed under another GITBENCH_SECRET_KEY (key id ${keyId}); re-encrypt it with \`gitbench keys rotate\`.`,
+      `The stored key '${name}' was sealed under another GITBENCH_SECRET_KEY ` +
+        `(key id ${keyId}); re-encrypt it with \`gitbench keys rotate\`.`,
     );
   }
   try {

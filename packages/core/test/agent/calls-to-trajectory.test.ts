@@ -187,79 +187,86 @@ describe('callsToTrajectory', () => {
     expect(steps[0]!.repo).toBeNull();
   });
 
-  it('reads a Messages conversation, leaving out side questions and failed calls, and keeps arguments that are not JSON', () => {
-    clock = Date.parse('2026-11-27T12:00:00.000Z');
-    const calls = [
-      call({
-        seq: 1,
-        protocol: 'messages',
-        request: { messages: [{ role: 'user', content: 'Rebase topic onto main' }], tools: [{ name: 'Bash' }] },
-        answer: {
-          content: 'Rebasing.',
-          reasoning: null,
-          toolCalls: [{ id: 'toolu_1', name: 'Bash', arguments: '{"command": "git rebase main' }],
-          finishReason: 'tool_calls',
-        },
-        response: { type: 'message', content: [{ type: 'tool_use', id: 'toolu_1' }] },
-      }),
-      // Claude Code's side question (a title for the session): no tools offered.
-      call({
-        seq: 2,
-        protocol: 'messages',
-        tools: [],
-        answer: { content: 'Rebase topic', reasoning: null, toolCalls: [], finishReason: 'stop' },
-      }),
-      // A call refused by the budget: no answer, no step.
-      call({
-        seq: 3,
-        protocol: 'messages',
-        status: 400,
-        error: 'budget',
-        errorKind: 'budget',
-        toolResults: [{ callId: 'toolu_1', name: 'Bash', content: 'Successfully rebased', isError: false }],
-      }),
-    ];
-    const steps = callsToTrajectory(calls, { repoBeforeCall: new Map([[3, repo('ccc')]]) });
-    expect(steps).toHaveLength(1);
-    expect(steps[0]!.toolCalls[0]).toMatchObject({
-      id: 'toolu_1',
-      arguments: null,
-      parseError: expect.stringContaining('not JSON'),
-    });
-    // The result still came back, with the refused call: the step's repository is the state before it.
-    expect(steps[0]!.results[0]!.output).toBe('Successfully rebased');
-    expect(steps[0]!.repo).toEqual(repo('ccc'));
-  });
+  it(
+    'reads a Messages conversation, leaving out side questions ' +
+      'and failed calls, and keeps arguments that are not JSON',
+    () => {
+      clock = Date.parse('2026-11-27T12:00:00.000Z');
+      const calls = [
+        call({
+          seq: 1,
+          protocol: 'messages',
+          request: { messages: [{ role: 'user', content: 'Rebase topic onto main' }], tools: [{ name: 'Bash' }] },
+          answer: {
+            content: 'Rebasing.',
+            reasoning: null,
+            toolCalls: [{ id: 'toolu_1', name: 'Bash', arguments: '{"command": "git rebase main' }],
+            finishReason: 'tool_calls',
+          },
+          response: { type: 'message', content: [{ type: 'tool_use', id: 'toolu_1' }] },
+        }),
+        // Claude Code's side question (a title for the session): no tools offered.
+        call({
+          seq: 2,
+          protocol: 'messages',
+          tools: [],
+          answer: { content: 'Rebase topic', reasoning: null, toolCalls: [], finishReason: 'stop' },
+        }),
+        // A call refused by the budget: no answer, no step.
+        call({
+          seq: 3,
+          protocol: 'messages',
+          status: 400,
+          error: 'budget',
+          errorKind: 'budget',
+          toolResults: [{ callId: 'toolu_1', name: 'Bash', content: 'Successfully rebased', isError: false }],
+        }),
+      ];
+      const steps = callsToTrajectory(calls, { repoBeforeCall: new Map([[3, repo('ccc')]]) });
+      expect(steps).toHaveLength(1);
+      expect(steps[0]!.toolCalls[0]).toMatchObject({
+        id: 'toolu_1',
+        arguments: null,
+        parseError: expect.stringContaining('not JSON'),
+      });
+      // The result still came back, with the refused call: the step's repository is the state before it.
+      expect(steps[0]!.results[0]!.output).toBe('Successfully rebased');
+      expect(steps[0]!.repo).toEqual(repo('ccc'));
+    },
+  );
 
-  it("takes a refused call's repository from the next state read, or the end, and keeps an unreadable one unknown", () => {
-    clock = Date.parse('2026-11-27T12:30:00.000Z');
-    const answer = (id: string) => ({
-      content: null,
-      reasoning: null,
-      toolCalls: [{ id, name: 'Bash', arguments: '{}' }],
-      finishReason: 'tool_calls',
-    });
-    const refused = { status: 400, errorKind: 'budget' as const, answer: null };
-    const calls = [
-      call({ seq: 1, answer: answer('a') }),
-      // Refused before the backend: no state was read for it.
-      call({ seq: 2, ...refused, toolResults: [{ callId: 'a', name: 'Bash', content: 'ok', isError: false }] }),
-      call({ seq: 3, answer: answer('b') }),
-      call({
-        seq: 4,
-        answer: answer('c'),
-        toolResults: [{ callId: 'b', name: 'Bash', content: 'ok', isError: false }],
-      }),
-      call({ seq: 5, ...refused, toolResults: [{ callId: 'c', name: 'Bash', content: 'ok', isError: false }] }),
-    ];
-    const states = new Map<number, RepoStepState | null>([
-      [1, repo('one')],
-      [3, repo('three')],
-      [4, null],
-    ]);
-    const steps = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
-    expect(steps.map((s) => s.repo?.head ?? null)).toEqual(['three', null, 'end']);
-  });
+  it(
+    "takes a refused call's repository from the next state " + 'read, or the end, and keeps an unreadable one unknown',
+    () => {
+      clock = Date.parse('2026-11-27T12:30:00.000Z');
+      const answer = (id: string) => ({
+        content: null,
+        reasoning: null,
+        toolCalls: [{ id, name: 'Bash', arguments: '{}' }],
+        finishReason: 'tool_calls',
+      });
+      const refused = { status: 400, errorKind: 'budget' as const, answer: null };
+      const calls = [
+        call({ seq: 1, answer: answer('a') }),
+        // Refused before the backend: no state was read for it.
+        call({ seq: 2, ...refused, toolResults: [{ callId: 'a', name: 'Bash', content: 'ok', isError: false }] }),
+        call({ seq: 3, answer: answer('b') }),
+        call({
+          seq: 4,
+          answer: answer('c'),
+          toolResults: [{ callId: 'b', name: 'Bash', content: 'ok', isError: false }],
+        }),
+        call({ seq: 5, ...refused, toolResults: [{ callId: 'c', name: 'Bash', content: 'ok', isError: false }] }),
+      ];
+      const states = new Map<number, RepoStepState | null>([
+        [1, repo('one')],
+        [3, repo('three')],
+        [4, null],
+      ]);
+      const steps = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
+      expect(steps.map((s) => s.repo?.head ?? null)).toEqual(['three', null, 'end']);
+    },
+  );
 
   it('orders by seq whatever order the records arrive in, and a result only counts when it comes later', () => {
     clock = Date.parse('2026-11-27T13:00:00.000Z');
@@ -345,31 +352,35 @@ describe('settledSteps', () => {
   });
   const result = (id: string) => ({ callId: id, name: 'Bash', content: `${id} done`, isError: false });
 
-  it('gives each step once it is final, the same step the whole rebuild gives, whatever order the calls complete in', () => {
-    const calls = [
-      call({ seq: 1, answer: answer(['a']) }),
-      call({ seq: 2, tools: [], answer: answer([], 'A title') }),
-      call({ seq: 3, toolResults: [result('a')], answer: answer(['b', 'c']) }),
-      call({ seq: 4, toolResults: [result('b')], answer: answer(['d']) }),
-      call({ seq: 5, toolResults: [result('c'), result('d')], answer: answer([], 'Done.') }),
-    ];
-    const states = new Map([1, 2, 3, 4, 5].map((s) => [s, repo(`h${s}`)]));
-    const final = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
-    // Completion order: call 4 before call 3.
-    const order = [1, 2, 4, 3, 5];
-    const counts: number[] = [];
-    for (let i = 1; i <= order.length; i++) {
-      const done = calls.filter((c) => order.slice(0, i).includes(c.seq));
-      const n = settledSteps(done, states);
-      counts.push(n);
-      expect(callsToTrajectory(done, { repoBeforeCall: states }).slice(0, n)).toEqual(final.slice(0, n));
-    }
-    // Call 4 alone settles nothing (call 3 is still out); then step 0 (a, its result in call 3); steps 1
-    // (b, c) and 2 (d) once call 5 carried c and d. The closing answer takes the repository at the end,
-    // so it waits for the agent to end.
-    expect(counts).toEqual([0, 0, 0, 1, 3]);
-    expect(final.length).toBe(4);
-  });
+  it(
+    'gives each step once it is final, the same step the ' +
+      'whole rebuild gives, whatever order the calls complete in',
+    () => {
+      const calls = [
+        call({ seq: 1, answer: answer(['a']) }),
+        call({ seq: 2, tools: [], answer: answer([], 'A title') }),
+        call({ seq: 3, toolResults: [result('a')], answer: answer(['b', 'c']) }),
+        call({ seq: 4, toolResults: [result('b')], answer: answer(['d']) }),
+        call({ seq: 5, toolResults: [result('c'), result('d')], answer: answer([], 'Done.') }),
+      ];
+      const states = new Map([1, 2, 3, 4, 5].map((s) => [s, repo(`h${s}`)]));
+      const final = callsToTrajectory(calls, { repoBeforeCall: states, repoAtEnd: repo('end') });
+      // Completion order: call 4 before call 3.
+      const order = [1, 2, 4, 3, 5];
+      const counts: number[] = [];
+      for (let i = 1; i <= order.length; i++) {
+        const done = calls.filter((c) => order.slice(0, i).includes(c.seq));
+        const n = settledSteps(done, states);
+        counts.push(n);
+        expect(callsToTrajectory(done, { repoBeforeCall: states }).slice(0, n)).toEqual(final.slice(0, n));
+      }
+      // Call 4 alone settles nothing (call 3 is still out); then step 0 (a, its result in call 3); steps 1
+      // (b, c) and 2 (d) once call 5 carried c and d. The closing answer takes the repository at the end,
+      // so it waits for the agent to end.
+      expect(counts).toEqual([0, 0, 0, 1, 3]);
+      expect(final.length).toBe(4);
+    },
+  );
 
   it('waits for a step whose results came in a request that was refused before the repository was read', () => {
     const calls = [

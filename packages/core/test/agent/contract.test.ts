@@ -53,25 +53,29 @@ describe('agent configuration', () => {
 });
 
 describe('exit statuses', () => {
-  it('excludes exactly the two infrastructure exits and a cancel from quality figures, and counts tampering unscored', () => {
-    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsCounted(s))).toEqual([
-      'model_error',
-      'sandbox_error',
-      'cancelled',
-    ]);
-    expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsScored(s))).toEqual([
-      'model_error',
-      'sandbox_error',
-      'tampering',
-      'cancelled',
-    ]);
-    expect(AGENT_EXIT_STATUSES.filter(exitStatusIsLimit)).toEqual([
-      'turn_limit',
-      'token_limit',
-      'cost_limit',
-      'time_limit',
-    ]);
-  });
+  it(
+    'excludes exactly the two infrastructure exits and a ' +
+      'cancel from quality figures, and counts tampering unscored',
+    () => {
+      expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsCounted(s))).toEqual([
+        'model_error',
+        'sandbox_error',
+        'cancelled',
+      ]);
+      expect(AGENT_EXIT_STATUSES.filter((s) => !exitStatusIsScored(s))).toEqual([
+        'model_error',
+        'sandbox_error',
+        'tampering',
+        'cancelled',
+      ]);
+      expect(AGENT_EXIT_STATUSES.filter(exitStatusIsLimit)).toEqual([
+        'turn_limit',
+        'token_limit',
+        'cost_limit',
+        'time_limit',
+      ]);
+    },
+  );
 });
 
 describe("a fixture's agent section", () => {

@@ -42,40 +42,44 @@ describe('attempt endings', () => {
     });
   });
 
-  it('give every ending its whole class: status, error class, whether it counts for quality, whether the machinery failed', () => {
-    // [status, errorClass, quality, infrastructure], written out apart from the code. Infrastructure
-    // endings are retried as new tries; a cancelled attempt is not (nothing failed), nor is an unjudged one.
-    const expected: Record<string, [string, string | null, boolean, boolean]> = {
-      PASS: ['VALID_PASS', null, true, false],
-      FAIL: ['VALID_FAIL', null, true, false],
-      NEEDS_JUDGE: ['UNSCORED', 'needs_judge', false, false],
-      HASH_MISMATCH: ['HASH_MISMATCH', 'hash_mismatch', false, true],
-      SANDBOX_ERROR: ['INFRA_FAILURE', 'sandbox_error', false, true],
-      CONFIG_ERROR: ['INVALID_INPUT', 'config_error', false, false],
-      TAMPERING: ['VALID_FAIL', 'tampering', true, false],
-      'failure:transient': ['INFRA_FAILURE', 'transient', false, true],
-      'failure:quality': ['INFRA_FAILURE', 'quality', false, true],
-      'failure:configuration': ['INFRA_FAILURE', 'configuration', false, true],
-      'failure:sandbox': ['INFRA_FAILURE', 'sandbox', false, true],
-      'failure:cancelled': ['CANCELLED', 'cancelled', false, false],
-      'unjudged:no_judge_profile': ['UNSCORED', 'no_judge_profile', false, false],
-      'unjudged:judge_exhausted': ['UNSCORED', 'judge_exhausted', false, false],
-      'unjudged:judge_configuration': ['UNSCORED', 'judge_configuration', false, false],
-    };
-    const whole = (c: { status: string; errorClass: string | null; quality: boolean; infrastructure: boolean }) => [
-      c.status,
-      c.errorClass,
-      c.quality,
-      c.infrastructure,
-    ];
-    expect(
-      Object.fromEntries([
-        ...ATTEMPT_OUTCOMES.map((o) => [o, whole(classifyEnding({ outcome: o }))]),
-        ...ATTEMPT_FAILURES.map((f) => [`failure:${f}`, whole(classifyEnding({ failure: f }))]),
-        ...UNJUDGED_REASONS.map((r) => [`unjudged:${r}`, whole(classifyEnding({ unjudged: r }))]),
-      ]),
-    ).toEqual(expected);
-  });
+  it(
+    'give every ending its whole class: status, error class, ' +
+      'whether it counts for quality, whether the machinery failed',
+    () => {
+      // [status, errorClass, quality, infrastructure], written out apart from the code. Infrastructure
+      // endings are retried as new tries; a cancelled attempt is not (nothing failed), nor is an unjudged one.
+      const expected: Record<string, [string, string | null, boolean, boolean]> = {
+        PASS: ['VALID_PASS', null, true, false],
+        FAIL: ['VALID_FAIL', null, true, false],
+        NEEDS_JUDGE: ['UNSCORED', 'needs_judge', false, false],
+        HASH_MISMATCH: ['HASH_MISMATCH', 'hash_mismatch', false, true],
+        SANDBOX_ERROR: ['INFRA_FAILURE', 'sandbox_error', false, true],
+        CONFIG_ERROR: ['INVALID_INPUT', 'config_error', false, false],
+        TAMPERING: ['VALID_FAIL', 'tampering', true, false],
+        'failure:transient': ['INFRA_FAILURE', 'transient', false, true],
+        'failure:quality': ['INFRA_FAILURE', 'quality', false, true],
+        'failure:configuration': ['INFRA_FAILURE', 'configuration', false, true],
+        'failure:sandbox': ['INFRA_FAILURE', 'sandbox', false, true],
+        'failure:cancelled': ['CANCELLED', 'cancelled', false, false],
+        'unjudged:no_judge_profile': ['UNSCORED', 'no_judge_profile', false, false],
+        'unjudged:judge_exhausted': ['UNSCORED', 'judge_exhausted', false, false],
+        'unjudged:judge_configuration': ['UNSCORED', 'judge_configuration', false, false],
+      };
+      const whole = (c: { status: string; errorClass: string | null; quality: boolean; infrastructure: boolean }) => [
+        c.status,
+        c.errorClass,
+        c.quality,
+        c.infrastructure,
+      ];
+      expect(
+        Object.fromEntries([
+          ...ATTEMPT_OUTCOMES.map((o) => [o, whole(classifyEnding({ outcome: o }))]),
+          ...ATTEMPT_FAILURES.map((f) => [`failure:${f}`, whole(classifyEnding({ failure: f }))]),
+          ...UNJUDGED_REASONS.map((r) => [`unjudged:${r}`, whole(classifyEnding({ unjudged: r }))]),
+        ]),
+      ).toEqual(expected);
+    },
+  );
 
   it('counts exactly the valid statuses as quality, and no quality ending as infrastructure', () => {
     for (const o of ATTEMPT_OUTCOMES) {

@@ -32,34 +32,39 @@ describe('family metrics', () => {
     ]).toEqual(['repo_task', 'gist', 'ggb', null]);
   });
 
-  it('GitGoodBench: unfinished attempts stay in both denominators, judge-unscored ones leave the solve denominator', () => {
-    const facts = [
-      fact('ggb_mcr', 'easy', ggb('mcr', true, true)),
-      fact('ggb_mcr', 'hard', ggb('mcr', true, false)),
-      fact('ggb_mcr', 'easy', null),
-      fact('ggb_ir', 'medium', ggb('ir', true, null)),
-      fact('ggb_ir', 'medium', ggb('ir', true, true)),
-      fact('ggb_icc', 'easy', ggb('icc', false, false)),
-      fact('gist', 'easy', null),
-    ];
-    const m = familyMetrics('ggb', facts);
-    if (m.family !== 'ggb') throw new Error('family');
-    expect(m.attempts).toBe(6);
-    expect(m.metrics.overall.success).toMatchObject({ numerator: 4, denominator: 6 });
-    expect(m.metrics.overall.solve).toMatchObject({ numerator: 2, denominator: 5 });
-    expect(m.metrics.overall.unscored).toBe(1);
-    expect(m.metrics.byScenario.map((s) => [s.scenario, s.rates.solve.numerator, s.rates.solve.denominator])).toEqual([
-      ['mcr', 1, 3],
-      ['ir', 1, 1],
-      ['icc', 0, 1],
-    ]);
-    expect(m.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual([
-      'mcr/easy',
-      'mcr/hard',
-      'ir/medium',
-      'icc/easy',
-    ]);
-  });
+  it(
+    'GitGoodBench: unfinished attempts stay in both ' + 'denominators, judge-unscored ones leave the solve denominator',
+    () => {
+      const facts = [
+        fact('ggb_mcr', 'easy', ggb('mcr', true, true)),
+        fact('ggb_mcr', 'hard', ggb('mcr', true, false)),
+        fact('ggb_mcr', 'easy', null),
+        fact('ggb_ir', 'medium', ggb('ir', true, null)),
+        fact('ggb_ir', 'medium', ggb('ir', true, true)),
+        fact('ggb_icc', 'easy', ggb('icc', false, false)),
+        fact('gist', 'easy', null),
+      ];
+      const m = familyMetrics('ggb', facts);
+      if (m.family !== 'ggb') throw new Error('family');
+      expect(m.attempts).toBe(6);
+      expect(m.metrics.overall.success).toMatchObject({ numerator: 4, denominator: 6 });
+      expect(m.metrics.overall.solve).toMatchObject({ numerator: 2, denominator: 5 });
+      expect(m.metrics.overall.unscored).toBe(1);
+      expect(m.metrics.byScenario.map((s) => [s.scenario, s.rates.solve.numerator, s.rates.solve.denominator])).toEqual(
+        [
+          ['mcr', 1, 3],
+          ['ir', 1, 1],
+          ['icc', 0, 1],
+        ],
+      );
+      expect(m.metrics.byBand.map((b) => `${b.scenario}/${b.difficulty}`)).toEqual([
+        'mcr/easy',
+        'mcr/hard',
+        'ir/medium',
+        'icc/easy',
+      ]);
+    },
+  );
 
   it('repository tasks: an attempt with no outcome counts in ECR and TPR as failed', () => {
     const outcome = {

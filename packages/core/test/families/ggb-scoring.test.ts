@@ -228,7 +228,9 @@ describe('the pairwise history judge', () => {
     const withTrailers: GgbCommit = {
       ...commit('Add a'),
       message:
-        'Add a  \r\n\r\n\r\nExplain why a is needed.\t\r\nSigned-off-by: Jane Dev <jane@example.org>\r\n\r\nCo-authored-by: Sam <sam@example.org>\r\nReviewed-by: Kim <kim@example.org>\r\n  continued\r\n(cherry picked from commit abc123)\r\n',
+        'Add a  \r\n\r\n\r\nExplain why a is needed.\t\r\nSigned-off-by: Jane Dev ' +
+        '<jane@example.org>\r\n\r\nCo-authored-by: Sam <sam@example.org>\r\nReviewed-by: ' +
+        'Kim <kim@example.org>\r\n  continued\r\n(cherry picked from commit abc123)\r\n',
     };
     const plain: GgbCommit = { ...commit('Add a'), message: body };
     const prompts: string[] = [];
@@ -309,7 +311,9 @@ describe('histories read from git', () => {
   it('parse messages, files and patches oldest first, with CRLF kept', () => {
     const { sh } = tempRepo();
     sh(
-      `printf 'a\\r\\n' > f.py && git add . && git commit -qm base && printf 'b\\r\\n' >> f.py && printf 'x\\n' > g.py && git add . && git commit -qm 'Add b' -m 'Body line' && printf 'c\\r\\n' >> f.py && git commit -qam 'Add c'`,
+      `printf 'a\\r\\n' > f.py && git add . && git commit -qm base && printf ` +
+        `'b\\r\\n' >> f.py && printf 'x\\n' > g.py && git add . && git commit -qm 'Add ` +
+        `b' -m 'Body line' && printf 'c\\r\\n' >> f.py && git commit -qam 'Add c'`,
     );
     const base = sh('git rev-parse HEAD~2').trim();
     const all = parseHistory(sh(historyCommand(base)));

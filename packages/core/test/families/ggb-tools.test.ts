@@ -53,80 +53,97 @@ describe('MCR tools on a real merge', () => {
   function conflicted() {
     const { dir, sh } = tempRepo();
     sh(
-      `printf 'a = 1\\r\\nb = 2\\r\\nc = 3\\r\\nd = 4\\r\\ne = 5\\r\\nf = 6\\r\\ng = 7\\r\\n' > x.py && printf 'one\\n' > y.py && git add . && git commit -qm base`,
+      `printf 'a = 1\\r\\nb = 2\\r\\nc = 3\\r\\nd = 4\\r\\ne = 5\\r\\nf = 6\\r\\ng = ` +
+        `7\\r\\n' > x.py && printf 'one\\n' > y.py && git add . && git commit -qm base`,
     );
     sh(
-      `git checkout -qb incoming && sed -i 's/^a = 1/a = 10/; s/^g = 7/g = 70/' x.py && printf 'uno\\n' > y.py && git commit -qam theirs`,
+      `git checkout -qb incoming && sed -i 's/^a = 1/a = 10/; s/^g = 7/g ` +
+        `= 70/' x.py && printf 'uno\\n' > y.py && git commit -qam theirs`,
     );
     sh(
-      `git checkout -q main && sed -i 's/^a = 1/a = 100/; s/^g = 7/g = 700/' x.py && printf 'eins\\n' > y.py && git commit -qam ours`,
+      `git checkout -q main && sed -i 's/^a = 1/a = 100/; s/^g = 7/g ` +
+        `= 700/' x.py && printf 'eins\\n' > y.py && git commit -qam ours`,
     );
     sh('git merge --no-edit incoming || true');
     return { dir, sh, ctx: hostContext(dir) };
   }
 
-  it('numbers the conflicts still unresolved, shows the live file, keeps CRLF and commits after the last one', async () => {
-    const { dir, sh, ctx } = conflicted();
-    const first = await viewCurrentMergeConflictTool.run({ context_window_size: 1, reason: r }, ctx);
-    expect(first.output).toContain('<CONFLICT-0> x.py');
-    expect(first.output).toContain('3 conflict(s) remain');
-    const second = await viewMergeConflictAtTool.run({ conflict_index: 1, context_window_size: 0, reason: r }, ctx);
-    expect(second.output).toContain('g = 700');
-    expect(
-      (await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError,
-    ).toBe(true);
-    expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain(
-      '+uno',
-    );
+  it(
+    'numbers the conflicts still unresolved, shows the live file, ' + 'keeps CRLF and commits after the last one',
+    async () => {
+      const { dir, sh, ctx } = conflicted();
+      const first = await viewCurrentMergeConflictTool.run({ context_window_size: 1, reason: r }, ctx);
+      expect(first.output).toContain('<CONFLICT-0> x.py');
+      expect(first.output).toContain('3 conflict(s) remain');
+      const second = await viewMergeConflictAtTool.run({ conflict_index: 1, context_window_size: 0, reason: r }, ctx);
+      expect(second.output).toContain('g = 700');
+      expect(
+        (await viewMergeConflictAtTool.run({ conflict_index: 3, context_window_size: 0, reason: r }, ctx)).isError,
+      ).toBe(true);
+      expect((await viewDiffForTool.run({ relative_path_from_project_root: 'y.py', reason: r }, ctx)).output).toContain(
+        '+uno',
+      );
 
-    // The merge base: what both sides changed x.py from (the index's stage 1 while the file is unmerged).
-    const base = await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx);
-    expect(base).toMatchObject({
-      isError: false,
-      output: 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 7\r\n',
-    });
-    expect(
-      (await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 7, limit: 1 }, ctx))
-        .output,
-    ).toBe('g = 7\r\n[lines 7-7 of 7]');
-    expect(await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'nope.py', reason: r }, ctx)).toMatchObject(
-      { isError: true, output: expect.stringMatching(/^nope\.py does not exist in the merge base [0-9a-f]{12}/) },
-    );
+      // The merge base: what both sides changed x.py from (the index's stage 1 while the file is unmerged).
+      const base = await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx);
+      expect(base).toMatchObject({
+        isError: false,
+        output: 'a = 1\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 7\r\n',
+      });
+      expect(
+        (
+          await viewMergeBaseOfTool.run(
+            { relative_path_from_project_root: 'x.py', reason: r, offset: 7, limit: 1 },
+            ctx,
+          )
+        ).output,
+      ).toBe('g = 7\r\n[lines 7-7 of 7]');
+      expect(
+        await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'nope.py', reason: r }, ctx),
+      ).toMatchObject({
+        isError: true,
+        output: expect.stringMatching(/^nope\.py does not exist in the merge base [0-9a-f]{12}/),
+      });
 
-    const one = await resolveCurrentMergeConflictTool.run({ content: 'a = 110\n', reason: r }, ctx);
-    expect(one.output).toContain('2 conflict(s) remain');
-    // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
-    expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain(
-      'g = 700',
-    );
-    expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain(
-      'a = 110\r\n',
-    );
-    // A large file is read in parts: a cut view could not be read past its middle.
-    expect(
-      (await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx))
-        .output,
-    ).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
+      const one = await resolveCurrentMergeConflictTool.run({ content: 'a = 110\n', reason: r }, ctx);
+      expect(one.output).toContain('2 conflict(s) remain');
+      // No drift: the former CONFLICT-1 is now CONFLICT-0, and the file view shows the resolution made.
+      expect((await viewCurrentMergeConflictTool.run({ context_window_size: 0, reason: r }, ctx)).output).toContain(
+        'g = 700',
+      );
+      expect((await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toContain(
+        'a = 110\r\n',
+      );
+      // A large file is read in parts: a cut view could not be read past its middle.
+      expect(
+        (await viewFileAtTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx))
+          .output,
+      ).toMatch(/^a = 110\r\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/);
 
-    await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
-    // x.py is staged now (no stage 1 left): the base is read from the merge base commit instead.
-    expect(
-      (await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 }, ctx))
-        .output,
-    ).toBe('a = 1\r\n[lines 1-1 of 7; the next part starts at offset 2]');
-    expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');
-    const last = await resolveCurrentMergeConflictTool.run({ content: 'it\'s "merged" $HOME\n', reason: r }, ctx);
-    expect(last.output).toContain('the merge is committed');
-    expect(sh('git rev-list --parents -1 HEAD').trim().split(' ')).toHaveLength(3);
-    expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe(
-      'a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n',
-    );
-    expect(readFileSync(join(dir, 'y.py'), 'utf8')).toBe('it\'s "merged" $HOME\n');
-    expect((await resolveCurrentMergeConflictTool.run({ content: 'x\n', reason: r }, ctx)).isError).toBe(true);
-    expect((await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output).toMatch(
-      /no merge in progress/,
-    );
-  });
+      await resolveCurrentMergeConflictTool.run({ content: 'g = 770\n', reason: r }, ctx);
+      // x.py is staged now (no stage 1 left): the base is read from the merge base commit instead.
+      expect(
+        (
+          await viewMergeBaseOfTool.run(
+            { relative_path_from_project_root: 'x.py', reason: r, offset: 1, limit: 1 },
+            ctx,
+          )
+        ).output,
+      ).toBe('a = 1\r\n[lines 1-1 of 7; the next part starts at offset 2]');
+      expect(sh('git diff --name-only --diff-filter=U')).toBe('y.py\n');
+      const last = await resolveCurrentMergeConflictTool.run({ content: 'it\'s "merged" $HOME\n', reason: r }, ctx);
+      expect(last.output).toContain('the merge is committed');
+      expect(sh('git rev-list --parents -1 HEAD').trim().split(' ')).toHaveLength(3);
+      expect(readFileSync(join(dir, 'x.py'), 'utf8')).toBe(
+        'a = 110\r\nb = 2\r\nc = 3\r\nd = 4\r\ne = 5\r\nf = 6\r\ng = 770\r\n',
+      );
+      expect(readFileSync(join(dir, 'y.py'), 'utf8')).toBe('it\'s "merged" $HOME\n');
+      expect((await resolveCurrentMergeConflictTool.run({ content: 'x\n', reason: r }, ctx)).isError).toBe(true);
+      expect(
+        (await viewMergeBaseOfTool.run({ relative_path_from_project_root: 'x.py', reason: r }, ctx)).output,
+      ).toMatch(/no merge in progress/);
+    },
+  );
 });
 
 describe('IR tools on a paused rebase', () => {
@@ -139,73 +156,86 @@ describe('IR tools on a paused rebase', () => {
     return { dir, sh, ctx: hostContext(dir) };
   }
 
-  it('views the todo and commits by a stable index, rewrites messages without the shell and finishes the rebase', async () => {
-    const { sh, ctx } = paused();
-    const todo = await viewRebaseTodoTool.run({ reason: r }, ctx);
-    expect(todo.output).toMatch(/pick [0-9a-f]+ add one {4}<- COMMIT-0/);
-    expect((await showChangesInTool.run({ commit_index: 2, reason: r }, ctx)).output).toContain('+line 2');
-    // A commit's changes can be longer than the attempt's output limit: they page like every view.
-    expect(showChangesInTool.truncationHint).toMatch(/offset .* limit/);
-    expect((await showChangesInTool.run({ commit_index: 2, reason: r, offset: 2, limit: 1 }, ctx)).output).toMatch(
-      /^Author: T <t@example.com>\n\[lines 2-2 of \d+; the next part starts at offset 3\]$/,
-    );
-    const bad = await updateRebaseTodoListTool.run(
-      { rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r },
-      ctx,
-    );
-    expect(bad).toMatchObject({ isError: true });
-    expect(bad.output).toContain('missing: COMMIT-1, COMMIT-2');
-    const message = 'Add lines one and two\n\nIt\'s "quoted", $HOME and `ticks` stay as written.';
-    const ok = await updateRebaseTodoListTool.run(
-      {
-        rebase_todo_list_items: [
-          { commit_index: 0, command: 'pick' },
-          { commit_index: 1, command: 'squash', commit_msg: message },
-          { commit_index: 2, command: 'reword', commit_msg: 'Add line three' },
-        ],
-        reason: r,
-      },
-      ctx,
-    );
-    expect(ok.isError).toBe(false);
-    // The echo is the list as the agent wrote it: reword and squash with their messages, no exec line or message file.
-    const echoed = ok.output.split('\n');
-    expect(echoed[0]).toBe('The todo list now reads:');
-    expect(echoed[1]).toBe('break    <- done: the rebase is paused here');
-    expect(echoed[2]).toMatch(/^pick [0-9a-f]{7} add one {4}<- COMMIT-0$/);
-    expect(echoed[3]).toMatch(/^squash [0-9a-f]{7} add two {4}<- COMMIT-1$/);
-    expect(echoed.slice(4, 8)).toEqual([
-      '    combined message:',
-      '    | Add lines one and two',
-      '    | ',
-      '    | It\'s "quoted", $HOME and `ticks` stay as written.',
-    ]);
-    expect(echoed[8]).toMatch(/^reword [0-9a-f]{7} add three {4}<- COMMIT-2$/);
-    expect(echoed.slice(9)).toEqual(['    new message:', '    | Add line three']);
-    expect(ok.output).not.toMatch(/exec|--amend|message-of|msg-/);
-    expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).output).toBe(echoed.slice(1).join('\n'));
-    expect((await viewRewrittenHistoryTool.run({ reason: r }, ctx)).output).toBe(
-      "The rebase is still in progress; the commits written so far:\nNo commit yet: HEAD is the rebase's base.",
-    );
-    const done = await executeRebaseTool.run({ reason: r }, ctx);
-    expect(done.output).toContain('The rebase finished');
-    expect(
-      sh('git log --format=%B%x00 main~2..main')
-        .split('\0')
-        .map((m) => m.trim())
-        .filter(Boolean),
-    ).toEqual(['Add line three', message]);
-    expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).isError).toBe(true);
-    // The rewritten history before submit: every commit with its whole message and its changes, paged.
-    const history = await viewRewrittenHistoryTool.run({ reason: r }, ctx);
-    expect(history.isError).toBe(false);
-    expect(history.output).toMatch(
-      /^commit [0-9a-f]{40}\nAuthor: [^\n]+\nDate: [^\n]+\n\n {4}Add lines one and two\n {4}\n {4}It's "quoted", \$HOME and `ticks` stay as written.\n\ndiff --git a\/f.py b\/f.py\n[\s\S]*\+line 0\n\+line 1\n\ncommit [0-9a-f]{40}\n[\s\S]*\n\n {4}Add line three\n\ndiff --git[\s\S]*\+line 2\n$/,
-    );
-    expect((await viewRewrittenHistoryTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(
-      /^commit [0-9a-f]{40}\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/,
-    );
-  });
+  it(
+    'views the todo and commits by a stable index, rewrites ' + 'messages without the shell and finishes the rebase',
+    async () => {
+      const { sh, ctx } = paused();
+      const todo = await viewRebaseTodoTool.run({ reason: r }, ctx);
+      expect(todo.output).toMatch(/pick [0-9a-f]+ add one {4}<- COMMIT-0/);
+      expect((await showChangesInTool.run({ commit_index: 2, reason: r }, ctx)).output).toContain('+line 2');
+      // A commit's changes can be longer than the attempt's output limit: they page like every view.
+      expect(showChangesInTool.truncationHint).toMatch(/offset .* limit/);
+      expect((await showChangesInTool.run({ commit_index: 2, reason: r, offset: 2, limit: 1 }, ctx)).output).toMatch(
+        /^Author: T <t@example.com>\n\[lines 2-2 of \d+; the next part starts at offset 3\]$/,
+      );
+      const bad = await updateRebaseTodoListTool.run(
+        { rebase_todo_list_items: [{ commit_index: 0, command: 'pick' }], reason: r },
+        ctx,
+      );
+      expect(bad).toMatchObject({ isError: true });
+      expect(bad.output).toContain('missing: COMMIT-1, COMMIT-2');
+      const message = 'Add lines one and two\n\nIt\'s "quoted", $HOME and `ticks` stay as written.';
+      const ok = await updateRebaseTodoListTool.run(
+        {
+          rebase_todo_list_items: [
+            { commit_index: 0, command: 'pick' },
+            { commit_index: 1, command: 'squash', commit_msg: message },
+            { commit_index: 2, command: 'reword', commit_msg: 'Add line three' },
+          ],
+          reason: r,
+        },
+        ctx,
+      );
+      expect(ok.isError).toBe(false);
+      // The echo is the list as the agent wrote it: reword and squash with their messages, no exec line or message
+      // file.
+      const echoed = ok.output.split('\n');
+      expect(echoed[0]).toBe('The todo list now reads:');
+      expect(echoed[1]).toBe('break    <- done: the rebase is paused here');
+      expect(echoed[2]).toMatch(/^pick [0-9a-f]{7} add one {4}<- COMMIT-0$/);
+      expect(echoed[3]).toMatch(/^squash [0-9a-f]{7} add two {4}<- COMMIT-1$/);
+      expect(echoed.slice(4, 8)).toEqual([
+        '    combined message:',
+        '    | Add lines one and two',
+        '    | ',
+        '    | It\'s "quoted", $HOME and `ticks` stay as written.',
+      ]);
+      expect(echoed[8]).toMatch(/^reword [0-9a-f]{7} add three {4}<- COMMIT-2$/);
+      expect(echoed.slice(9)).toEqual(['    new message:', '    | Add line three']);
+      expect(ok.output).not.toMatch(/exec|--amend|message-of|msg-/);
+      expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).output).toBe(echoed.slice(1).join('\n'));
+      expect((await viewRewrittenHistoryTool.run({ reason: r }, ctx)).output).toBe(
+        "The rebase is still in progress; the commits written so far:\nNo commit yet: HEAD is the rebase's base.",
+      );
+      const done = await executeRebaseTool.run({ reason: r }, ctx);
+      expect(done.output).toContain('The rebase finished');
+      expect(
+        sh('git log --format=%B%x00 main~2..main')
+          .split('\0')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ).toEqual(['Add line three', message]);
+      expect((await viewRebaseTodoTool.run({ reason: r }, ctx)).isError).toBe(true);
+      // The rewritten history before submit: every commit with its whole message and its changes, paged.
+      const history = await viewRewrittenHistoryTool.run({ reason: r }, ctx);
+      expect(history.isError).toBe(false);
+      expect(history.output).toMatch(
+        new RegExp(
+          [
+            /^commit [0-9a-f]{40}\nAuthor: [^\n]+\nDate: [^\n]+\n\n {4}Add lines one and two\n {4}\n/,
+            / {4}It's "quoted", \$HOME and `ticks` stay as written.\n\n/,
+            /diff --git a\/f.py b\/f.py\n[\s\S]*\+line 0\n\+line 1\n\n/,
+            /commit [0-9a-f]{40}\n[\s\S]*\n\n {4}Add line three\n\ndiff --git[\s\S]*\+line 2\n$/,
+          ]
+            .map((r) => r.source)
+            .join(''),
+        ),
+      );
+      expect((await viewRewrittenHistoryTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(
+        /^commit [0-9a-f]{40}\n\[lines 1-1 of \d+; the next part starts at offset 2\]$/,
+      );
+    },
+  );
 
   it('has no rewritten history to show before a rebase ran', async () => {
     const { dir, sh } = tempRepo();
@@ -236,7 +266,8 @@ describe('IR tools on a paused rebase', () => {
     const lines = [...Array(20).keys()].map((i) => `line ${i}`).join('\\n');
     sh(`printf '${lines}\\n' > f.py && git add . && git commit -qm base`);
     sh(
-      `sed -i -e 's/^line 1$/ONE/' -e 's/^line 18$/EIGHTEEN/' f.py && printf 'new\\n' > g.py && printf '\\000\\001' > b.bin && git add . && ` +
+      `sed -i -e 's/^line 1$/ONE/' -e 's/^line 18$/EIGHTEEN/' f.py && ` +
+        `printf 'new\\n' > g.py && printf '\\000\\001' > b.bin && git add . && ` +
         `git commit -q --author='Ann <ann@example.com>' --date='2020-02-02T02:02:02Z' -m 'mixed change'`,
     );
     sh(`printf 'tail\\n' >> f.py && git commit -qam 'add tail'`);
@@ -304,7 +335,10 @@ describe('IR tools on a paused rebase', () => {
     );
     expect(split.isError).toBe(false);
     expect(split.output).toMatch(
-      /^COMMIT-0 is now 2 commits:\n[0-9a-f]+ Rename line one and add g.py\n[0-9a-f]+ Rename line eighteen, add b.bin\n/,
+      new RegExp(
+        /^COMMIT-0 is now 2 commits:\n/.source +
+          /[0-9a-f]+ Rename line one and add g.py\n[0-9a-f]+ Rename line eighteen, add b.bin\n/.source,
+      ),
     );
     expect((await splitCommitTool.run({ parts: [], reason: r } as never, ctx)).output).toContain('already been split');
     expect((await executeRebaseTool.run({ reason: r }, ctx)).output).toContain('The rebase finished');
@@ -404,7 +438,8 @@ describe('ICC tools on an unorganised change', () => {
     const lines = Array.from({ length: 30 }, (_, i) => `v${i} = ${i}`).join('\\n');
     sh(`printf '${lines}\\n' > t.py && printf 'x\\n' > other.py && git add . && git commit -qm base`);
     sh(
-      `sed -i 's/^v1 = 1$/v1 = 11/; s/^v15 = 15$/v15 = 115/; s/^v28 = 28$/v28 = 128/' t.py && printf 'y\\n' > other.py && git config ggb.targetFile t.py`,
+      `sed -i 's/^v1 = 1$/v1 = 11/; s/^v15 = 15$/v15 = 115/; s/^v28 = 28$/v28 = ` +
+        `128/' t.py && printf 'y\\n' > other.py && git config ggb.targetFile t.py`,
     );
     const ctx = hostContext(dir);
     const first = await commitChangesInTool.run(
@@ -433,7 +468,10 @@ describe('ICC tools on an unorganised change', () => {
     const others = await viewOtherChangesTool.run({ reason: r }, ctx);
     expect(others.isError).toBe(false);
     expect(others.output).toMatch(
-      /^diff --git a\/other.py b\/other.py\n[\s\S]*-x\n\+y\ndiff --git a\/added.py b\/added.py\nnew file mode 100644\n[\s\S]*\+new\n$/,
+      new RegExp(
+        /^diff --git a\/other.py b\/other.py\n[\s\S]*-x\n\+y\n/.source +
+          /diff --git a\/added.py b\/added.py\nnew file mode 100644\n[\s\S]*\+new\n$/.source,
+      ),
     );
     expect(others.output).not.toContain('t.py');
     expect((await viewOtherChangesTool.run({ reason: r, offset: 1, limit: 1 }, ctx)).output).toMatch(

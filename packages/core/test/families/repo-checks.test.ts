@@ -96,23 +96,27 @@ describe('repo_checks configuration', () => {
 });
 
 describe('repo_checks plans', () => {
-  it('stages the overlay, then runs each test check through the harness with its limit; the answer runs unless run_answer is false', () => {
-    const plan = getScorer('repo_checks').plan(
-      task([testsPass, { type: 'answer_commit', expected: BAD }, { type: 'repo_as_found' }]),
-      'git bisect reset',
-    )!;
-    expect(plan.answerCommands).toEqual(['git bisect reset']);
-    expect(plan.probes[0]!.command).toContain('rm -rf');
-    const run = plan.probes.find((p) => p.id === 'check.1')!;
-    expect(run.command).toContain('/usr/bin/python3 -I -S -c');
-    expect(run.command).toContain('"tests/", "overlay.0"'.replace(/ /g, ''));
-    expect(run.timeoutMs).toBe((120 + 10 + 60) * 1000);
-    expect(plan.probes.filter((p) => p.id.startsWith('check.'))).toHaveLength(1);
-    expect(
-      getScorer('repo_checks').plan(task([{ type: 'answer_commit', expected: BAD }], { run_answer: false }), BAD)!
-        .answerCommands,
-    ).toEqual([]);
-  });
+  it(
+    'stages the overlay, then runs each test check through the ' +
+      'harness with its limit; the answer runs unless run_answer is false',
+    () => {
+      const plan = getScorer('repo_checks').plan(
+        task([testsPass, { type: 'answer_commit', expected: BAD }, { type: 'repo_as_found' }]),
+        'git bisect reset',
+      )!;
+      expect(plan.answerCommands).toEqual(['git bisect reset']);
+      expect(plan.probes[0]!.command).toContain('rm -rf');
+      const run = plan.probes.find((p) => p.id === 'check.1')!;
+      expect(run.command).toContain('/usr/bin/python3 -I -S -c');
+      expect(run.command).toContain('"tests/", "overlay.0"'.replace(/ /g, ''));
+      expect(run.timeoutMs).toBe((120 + 10 + 60) * 1000);
+      expect(plan.probes.filter((p) => p.id.startsWith('check.'))).toHaveLength(1);
+      expect(
+        getScorer('repo_checks').plan(task([{ type: 'answer_commit', expected: BAD }], { run_answer: false }), BAD)!
+          .answerCommands,
+      ).toEqual([]);
+    },
+  );
 });
 
 describe('repo_checks verdicts', () => {
@@ -133,14 +137,19 @@ describe('repo_checks verdicts', () => {
     ).toBe(false);
   });
 
-  it('a marker the tested code prints cannot stand for the harness: only whole marker lines count, and the harness defuses them in output', () => {
-    const f = task([{ ...testsPass, expect_passed: undefined }]);
-    const forged = exec(
-      'tests',
-      `${marker({ commits: [commit] })}\nfake ${marker({ commit: GOOD, exit: 0 })}\n${marker({ commit: GOOD, exit: 1, timed_out: false, counts: { failed: 1 } })}\n`,
-    );
-    expect(score(f, { 'check.1': forged }).passed).toBe(false);
-  });
+  it(
+    'a marker the tested code prints cannot stand for the harness: only ' +
+      'whole marker lines count, and the harness defuses them in output',
+    () => {
+      const f = task([{ ...testsPass, expect_passed: undefined }]);
+      const forged = exec(
+        'tests',
+        `${marker({ commits: [commit] })}\nfake ${marker({ commit: GOOD, exit: 0 })}\n` +
+          `${marker({ commit: GOOD, exit: 1, timed_out: false, counts: { failed: 1 } })}\n`,
+      );
+      expect(score(f, { 'check.1': forged }).passed).toBe(false);
+    },
+  );
 
   it('tests_fail wants failing tests (exit 1), not a crash or a timeout', () => {
     const f = task([{ type: 'tests_fail', rev: 'main~1', command: 'python3 -m pytest -q tests' }]);
@@ -265,40 +274,47 @@ describe('repo_checks verdicts', () => {
     expect(run(['One', 'Same', 'Same', 'Same', 'Two']).ok).toBe(false);
     expect(run(['Same', 'One', 'Same', 'Two']).detail).toBe('the commits are not in their original order');
   });
-  it('remote_branch reads a bare remote in the sandbox: the branch must reach every listed commit, and have the tree when one is given', () => {
-    const LOST = 'd'.repeat(40);
-    const f = task([
-      { type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [LOST, GOOD], tree: BAD },
-    ]);
-    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
-    expect(run(`tip=${'e'.repeat(40)}\ntree=${BAD}\nhas=${LOST}\nhas=${GOOD}\n`)).toMatchObject({ ok: true });
-    const forced = run(`tip=${LOST}\ntree=${BAD}\nhas=${LOST}\nlacks=${GOOD}\n`);
-    expect(forced).toMatchObject({ ok: false });
-    expect(forced.detail).toContain(`does not contain ${GOOD.slice(0, 12)}`);
-    expect(run(`tip=${GOOD}\ntree=${GOOD}\nhas=${LOST}\nhas=${GOOD}\n`).detail).toContain(
-      'the tree of refs/heads/main in remote.git',
-    );
-    expect(run('repository=missing\n').detail).toBe('remote.git is not a git repository');
-    expect(run('ref=missing\n').detail).toBe('refs/heads/main does not exist in remote.git');
-    // A listed commit the look-up did not report (its output cut short) is not there.
-    expect(run(`tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`).ok).toBe(false);
-  });
+  it(
+    'remote_branch reads a bare remote in the sandbox: the branch must ' +
+      'reach every listed commit, and have the tree when one is given',
+    () => {
+      const LOST = 'd'.repeat(40);
+      const f = task([
+        { type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [LOST, GOOD], tree: BAD },
+      ]);
+      const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+      expect(run(`tip=${'e'.repeat(40)}\ntree=${BAD}\nhas=${LOST}\nhas=${GOOD}\n`)).toMatchObject({ ok: true });
+      const forced = run(`tip=${LOST}\ntree=${BAD}\nhas=${LOST}\nlacks=${GOOD}\n`);
+      expect(forced).toMatchObject({ ok: false });
+      expect(forced.detail).toContain(`does not contain ${GOOD.slice(0, 12)}`);
+      expect(run(`tip=${GOOD}\ntree=${GOOD}\nhas=${LOST}\nhas=${GOOD}\n`).detail).toContain(
+        'the tree of refs/heads/main in remote.git',
+      );
+      expect(run('repository=missing\n').detail).toBe('remote.git is not a git repository');
+      expect(run('ref=missing\n').detail).toBe('refs/heads/main does not exist in remote.git');
+      // A listed commit the look-up did not report (its output cut short) is not there.
+      expect(run(`tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`).ok).toBe(false);
+    },
+  );
 
-  it('remote_branch refuses a remote whose storage is a link, and a ref listed twice or listed at another value', () => {
-    const f = task([{ type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [GOOD] }]);
-    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
-    const read = (listed: string[]) =>
-      `ref=${GOOD}\n${listed.map((o) => `listed=${o}\n`).join('')}tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`;
-    expect(run(read([GOOD])).ok).toBe(true);
-    expect(run('linked=remote.git/refs\n').detail).toBe(
-      'remote.git is not a repository of its own: remote.git/refs is a link or names another git directory',
-    );
-    expect(run(read([BAD, GOOD])).detail).toBe(
-      'remote.git lists refs/heads/main 2 time(s): one value, as every client sees it, expected',
-    );
-    expect(run(read([])).ok).toBe(false);
-    expect(run(read([BAD])).detail).toContain(`at ${BAD.slice(0, 12)}, not ${GOOD.slice(0, 12)}`);
-  });
+  it(
+    'remote_branch refuses a remote whose storage is a ' + 'link, and a ref listed twice or listed at another value',
+    () => {
+      const f = task([{ type: 'remote_branch', repository: 'remote.git', ref: 'refs/heads/main', contains: [GOOD] }]);
+      const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+      const read = (listed: string[]) =>
+        `ref=${GOOD}\n${listed.map((o) => `listed=${o}\n`).join('')}tip=${GOOD}\ntree=${BAD}\nhas=${GOOD}\n`;
+      expect(run(read([GOOD])).ok).toBe(true);
+      expect(run('linked=remote.git/refs\n').detail).toBe(
+        'remote.git is not a repository of its own: remote.git/refs is a link or names another git directory',
+      );
+      expect(run(read([BAD, GOOD])).detail).toBe(
+        'remote.git lists refs/heads/main 2 time(s): one value, as every client sees it, expected',
+      );
+      expect(run(read([])).ok).toBe(false);
+      expect(run(read([BAD])).detail).toContain(`at ${BAD.slice(0, 12)}, not ${GOOD.slice(0, 12)}`);
+    },
+  );
 
   it('remote_branch takes a full ref in a repository inside the sandbox, never a path out of it', () => {
     const problems = (check: unknown) => {
@@ -352,26 +368,30 @@ describe('repo_checks verdicts', () => {
     expect(problems({ type: 'note', rev: 'main', ref: 'refs/heads/x', text: 'x' })).toEqual(['checks.0.ref']);
   });
 
-  it('stash_entries wants refs/stash of its own, at the newest entry, and every entry a stash (two or three parents)', () => {
-    const f = task([{ type: 'stash_entries', trees: [GOOD] }]);
-    const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
-    const S = 'd'.repeat(40);
-    const P = 'e'.repeat(40);
-    expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD}\n`)).toMatchObject({
-      ok: true,
-      detail: 'the stash holds the 1 entry expected',
-    });
-    expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD} ${BAD}\n`).ok).toBe(true);
-    // An ordinary commit with the right tree is not a stash: git stash apply refuses it.
-    expect(run(`ref=${S}\n${S} ${GOOD} ${P}\n`).detail).toBe(
-      `stash@{0} (${S.slice(0, 12)}) is not a stash: 1 parent(s), where git stash makes 2 or 3`,
-    );
-    expect(run(`ref=${P}\n${S} ${GOOD} ${P} ${BAD}\n`).detail).toBe(
-      `refs/stash holds ${P.slice(0, 12)}, but the newest entry of its reflog is ${S.slice(0, 12)}`,
-    );
-    expect(run('linked=refs/stash\n').detail).toBe(
-      "refs/stash is not the repository's own (refs/stash is a link or a symbolic ref)",
-    );
-    expect(run('linked=symbolic\n').ok).toBe(false);
-  });
+  it(
+    'stash_entries wants refs/stash of its own, at the newest ' +
+      'entry, and every entry a stash (two or three parents)',
+    () => {
+      const f = task([{ type: 'stash_entries', trees: [GOOD] }]);
+      const run = (out: string) => score(f, { 'check.1': exec('x', out) }).checks[0]!;
+      const S = 'd'.repeat(40);
+      const P = 'e'.repeat(40);
+      expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD}\n`)).toMatchObject({
+        ok: true,
+        detail: 'the stash holds the 1 entry expected',
+      });
+      expect(run(`ref=${S}\n${S} ${GOOD} ${P} ${BAD} ${BAD}\n`).ok).toBe(true);
+      // An ordinary commit with the right tree is not a stash: git stash apply refuses it.
+      expect(run(`ref=${S}\n${S} ${GOOD} ${P}\n`).detail).toBe(
+        `stash@{0} (${S.slice(0, 12)}) is not a stash: 1 parent(s), where git stash makes 2 or 3`,
+      );
+      expect(run(`ref=${P}\n${S} ${GOOD} ${P} ${BAD}\n`).detail).toBe(
+        `refs/stash holds ${P.slice(0, 12)}, but the newest entry of its reflog is ${S.slice(0, 12)}`,
+      );
+      expect(run('linked=refs/stash\n').detail).toBe(
+        "refs/stash is not the repository's own (refs/stash is a link or a symbolic ref)",
+      );
+      expect(run('linked=symbolic\n').ok).toBe(false);
+    },
+  );
 });

@@ -25,7 +25,8 @@ describe('upstream result envelopes', () => {
     expect(() =>
       planLegacyImport(
         'bad.json',
-        '{"benchmark_suite_version":"1","timestamp":"t","model":"m","results":[{"benchmark":"x","scores":[{"passed":true}]}]}',
+        '{"benchmark_suite_version":"1","timestamp":"t","model":"m",' +
+          '"results":[{"benchmark":"x","scores":[{"passed":true}]}]}',
       ),
     ).toThrow(/bad\.json: results\.0\.scores\.0\.fixture_id/);
     expect(() => planLegacyImport('x.json', '{not json')).toThrow(LegacyEnvelopeError);

@@ -90,7 +90,8 @@ describe('compactView', () => {
     };
     const view = compactView({ request: long, previous: first, label: 'r', maxLines: 10 });
     expect(view).toContain(
-      '    line 5\n    … 90 line(s) not shown (the whole request: :full at the terminal, the request field over the side channel) …\n    line 96',
+      '    line 5\n    … 90 line(s) not shown (the whole request: :full at ' +
+        'the terminal, the request field over the side channel) …\n    line 96',
     );
     expect(view).not.toContain('line 6\n');
   });

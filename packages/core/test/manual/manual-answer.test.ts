@@ -57,7 +57,8 @@ describe('parseManualAnswer', () => {
     expect(args('{"name": "bash", "arguments": {"command": "ls"}}')).toEqual([['bash', { command: 'ls' }]]);
     expect(
       args(
-        '[{"name": "bash", "arguments": {"command": "ls"}}, {"function": {"name": "submit", "arguments": "{\\"answer\\": \\"\\"}"}}]',
+        '[{"name": "bash", "arguments": {"command": "ls"}}, {"function": ' +
+          '{"name": "submit", "arguments": "{\\"answer\\": \\"\\"}"}}]',
       ),
     ).toEqual([
       ['bash', { command: 'ls' }],
@@ -84,7 +85,8 @@ describe('parseManualAnswer', () => {
 
   it('names what is wrong: an unknown tool, a missing, extra or mistyped argument, bad JSON, nothing', () => {
     expect(fails('bsh: ls')).toBe(
-      "There is no tool 'bsh' in this request (it offers bash, submit, str_replace, read_file). Start a text answer with 'text:'.",
+      "There is no tool 'bsh' in this request (it offers bash, submit, " +
+        "str_replace, read_file). Start a text answer with 'text:'.",
     );
     expect(fails('{"name": "git", "arguments": {}}')).toMatch(/no tool 'git'/);
     expect(fails('str_replace {"path": "a"}')).toBe(

@@ -50,7 +50,8 @@ describe('sequenceRatio equals Python difflib', () => {
       pick(Math.floor(Math.random() * 320)),
     ]);
     const script =
-      'import sys,json,difflib\nprint(json.dumps([difflib.SequenceMatcher(None,a,b).ratio() for a,b in json.load(sys.stdin)]))';
+      'import sys,json,difflib\nprint(json.dumps([difflib.SequenceMatcher(None,a,b).ratio() ' +
+      'for a,b in json.load(sys.stdin)]))';
     const run = spawnSync('/usr/bin/python3', ['-c', script], {
       input: JSON.stringify(pairs),
       encoding: 'utf8',

@@ -15,7 +15,9 @@ const git = (cwd: string, ...args: string[]) =>
     env: { PATH: '/usr/bin:/bin', HOME: scratch, GIT_CONFIG_NOSYSTEM: '1' },
   });
 
-/** A repository whose .git/config is `text`, rewritten by the look-ups' sanitizer; returns `git config --list` after. */
+/**
+ * A repository whose .git/config is `text`, rewritten by the look-ups' sanitizer; returns `git config --list` after.
+ */
 function sanitized(text: string, extra: string[] = []): { file: string; list: string } {
   const repo = mkdtempSync(path.join(scratch, 'repo-'));
   git(repo, 'init', '-q');
@@ -32,7 +34,8 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
   it('keep the whitelisted keys exactly as git reads them', () => {
     const text = [
       '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false',
-      '[remote "origin"]\n\turl = "https://example.com/a b.git" ; comment\n\tfetch = +refs/heads/*:refs/remotes/origin/*',
+      '[remote "origin"]\n\turl = "https://example.com/a b.git" ' +
+        '; comment\n\tfetch = +refs/heads/*:refs/remotes/origin/*',
       '[branch "feature/pdf-export"]\n\tremote = origin\n\tmerge = refs/heads/feature/pdf-export',
       '[user]\n\tname =   Ann  "O\\"Neil"  # trailing\n\temail = ann@example.com',
       '[ggb]\n\ttargetFile = src/a.py',
@@ -49,7 +52,8 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
 
   it('drop every key that runs a program or changes what git prints', () => {
     const hostile = [
-      '[core]\n\tfsmonitor = /tmp/evil\n\thooksPath = /tmp/hooks\n\tpager = evil\n\teditor = evil\n\tworktree = /tmp\n\tquotePath = false\n\texcludesFile = /tmp/x',
+      '[core]\n\tfsmonitor = /tmp/evil\n\thooksPath = /tmp/hooks\n\tpager = evil\n\teditor ' +
+        '= evil\n\tworktree = /tmp\n\tquotePath = false\n\texcludesFile = /tmp/x',
       '[filter "lfs"]\n\tsmudge = evil\n\tclean = evil\n\trequired',
       '[diff "x"]\n\ttextconv = evil\n[diff]\n\texternal = evil',
       '[alias]\n\tst = !evil\n[status]\n\tshowUntrackedFiles = no\n[log]\n\tdecorate = full',
@@ -91,47 +95,52 @@ describe("the scorer's look-ups", { timeout: 60_000 }, () => {
     expect(env.HOME!.startsWith('/nonexistent/')).toBe(true);
   });
 
-  it("put back every git directory's excludes, attributes, grafts, shallow list and alternates as the build left them", () => {
-    const workspace = mkdtempSync(path.join(scratch, 'ws-'));
-    const repo = path.join(workspace, 'repo');
-    mkdirSync(repo);
-    git(repo, 'init', '-q');
-    git(workspace, 'init', '-q', '--bare', 'remote.git');
-    // What the model left: each file written (or made a directory), in the repository and the bare remote.
-    for (const name of LOOKUP_RESTORED_FILES) {
-      mkdirSync(path.dirname(path.join(repo, '.git', name)), { recursive: true });
-      writeFileSync(path.join(repo, '.git', name), 'hostile\n');
-    }
-    rmSync(path.join(repo, '.git', 'info', 'attributes'));
-    mkdirSync(path.join(repo, '.git', 'info', 'attributes', 'd'), { recursive: true });
-    writeFileSync(
-      path.join(workspace, 'remote.git', 'config'),
-      '[core]\n\tbare = true\n[uploadpack]\n\thideRefs = refs/heads/gone\n',
-    );
-    writeFileSync(path.join(workspace, 'remote.git', 'shallow'), 'hostile\n');
-    const b64 = (t: string) => Buffer.from(t).toString('base64');
-    const built = {
-      repoDir: 'repo',
-      gitDirs: ['remote.git', 'repo/.git'],
-      files: {
-        'repo/.git/info/exclude': b64('_remote/\n'),
-        'remote.git/info/exclude': b64('# built\n'),
-        'remote.git/config': b64('[core]\n\tbare = true\n'),
-      },
-    };
-    const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy([], built)], { cwd: repo, encoding: 'utf8' });
-    expect(py.stderr).toBe('');
-    expect(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toBe('_remote/\n');
-    expect(readFileSync(path.join(workspace, 'remote.git', 'info', 'exclude'), 'utf8')).toBe('# built\n');
-    for (const name of LOOKUP_RESTORED_FILES.filter((n) => n !== 'info/exclude'))
-      expect(existsSync(path.join(repo, '.git', name))).toBe(false);
-    expect(existsSync(path.join(workspace, 'remote.git', 'shallow'))).toBe(false);
-    expect(readFileSync(path.join(workspace, 'remote.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
-  });
+  it(
+    "put back every git directory's excludes, attributes, " +
+      'grafts, shallow list and alternates as the build left them',
+    () => {
+      const workspace = mkdtempSync(path.join(scratch, 'ws-'));
+      const repo = path.join(workspace, 'repo');
+      mkdirSync(repo);
+      git(repo, 'init', '-q');
+      git(workspace, 'init', '-q', '--bare', 'remote.git');
+      // What the model left: each file written (or made a directory), in the repository and the bare remote.
+      for (const name of LOOKUP_RESTORED_FILES) {
+        mkdirSync(path.dirname(path.join(repo, '.git', name)), { recursive: true });
+        writeFileSync(path.join(repo, '.git', name), 'hostile\n');
+      }
+      rmSync(path.join(repo, '.git', 'info', 'attributes'));
+      mkdirSync(path.join(repo, '.git', 'info', 'attributes', 'd'), { recursive: true });
+      writeFileSync(
+        path.join(workspace, 'remote.git', 'config'),
+        '[core]\n\tbare = true\n[uploadpack]\n\thideRefs = refs/heads/gone\n',
+      );
+      writeFileSync(path.join(workspace, 'remote.git', 'shallow'), 'hostile\n');
+      const b64 = (t: string) => Buffer.from(t).toString('base64');
+      const built = {
+        repoDir: 'repo',
+        gitDirs: ['remote.git', 'repo/.git'],
+        files: {
+          'repo/.git/info/exclude': b64('_remote/\n'),
+          'remote.git/info/exclude': b64('# built\n'),
+          'remote.git/config': b64('[core]\n\tbare = true\n'),
+        },
+      };
+      const py = spawnSync('python3', ['-I', '-S', '-c', lookupConfigPy([], built)], { cwd: repo, encoding: 'utf8' });
+      expect(py.stderr).toBe('');
+      expect(readFileSync(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toBe('_remote/\n');
+      expect(readFileSync(path.join(workspace, 'remote.git', 'info', 'exclude'), 'utf8')).toBe('# built\n');
+      for (const name of LOOKUP_RESTORED_FILES.filter((n) => n !== 'info/exclude'))
+        expect(existsSync(path.join(repo, '.git', name))).toBe(false);
+      expect(existsSync(path.join(workspace, 'remote.git', 'shallow'))).toBe(false);
+      expect(readFileSync(path.join(workspace, 'remote.git', 'config'), 'utf8')).toBe('[core]\n\tbare = true\n');
+    },
+  );
 
   it("name forged objects in the objects check's report, and only those", () => {
     const report = [
-      'error: a29788c75c692c4ae33f0fd89791c8ddfea8b022: hash-path mismatch, found at: .git/objects/dd/2558d04fb349696e5291da0068ae41945d1937',
+      'error: a29788c75c692c4ae33f0fd89791c8ddfea8b022: hash-path mismatch, ' +
+        'found at: .git/objects/dd/2558d04fb349696e5291da0068ae41945d1937',
       'error: hash mismatch dd2558d04fb349696e5291da0068ae41945d1937',
       'error: packed dd2558d04fb349696e5291da0068ae41945d1937 from .git/objects/pack/pack-1.pack is corrupt',
       'error: refs/heads/master: invalid sha1 pointer dd2558d04fb349696e5291da0068ae41945d1937',

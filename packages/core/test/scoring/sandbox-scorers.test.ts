@@ -24,7 +24,8 @@ describe('resolved_file_blocks', () => {
     expect(
       resolve(
         two,
-        'main.py:\n```python\ndef main():\n    print("Running enterprise")\n```\n\nutils.py:\n```\nDEBUG = True\nPORT = 9000\n```\n',
+        'main.py:\n```python\ndef main():\n    print("Running ' +
+          'enterprise")\n```\n\nutils.py:\n```\nDEBUG = True\nPORT = 9000\n```\n',
       ).passed,
     ).toBe(true);
     expect(
@@ -161,7 +162,9 @@ describe('commit_hash_by_subject', () => {
 });
 
 describe('reflog_recovery', () => {
-  const reflog = `${'1'.repeat(40)} HEAD@{0}: reset: moving to HEAD~1\n${BAD} HEAD@{1}: commit: Add third version - important\n${'1'.repeat(40)} HEAD@{2}: commit: Add second version\n`;
+  const reflog =
+    `${'1'.repeat(40)} HEAD@{0}: reset: moving to HEAD~1\n${BAD} HEAD@{1}: commit: Add ` +
+    `third version - important\n${'1'.repeat(40)} HEAD@{2}: commit: Add second version\n`;
   const evidence: SandboxEvidence = { answer: [], probes: { [REFLOG_PROBE.id]: exec(REFLOG_PROBE.command, reflog) } };
   const f = fixture({ type: 'reflog_recovery', threshold: 0.5 }, 'Add third version - important');
   const score = (output: string, extra = {}) =>
@@ -216,60 +219,64 @@ describe('state_assertions', () => {
     expect(scorer.plan(f, 'Run this:\n```\nrm -rf /\n```')?.answerCommands).toEqual([]);
   });
 
-  it('marks the look-ups that only read: its own tests and reads, and a git_output command that only prints or lists', () => {
-    expect(scorer.plan(f, '')?.probes.map((p) => p.readOnly === true)).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
-    const writes = fixture({
-      type: 'state_assertions',
-      expected_state: { assertions: [{ type: 'git_output', command: 'git tag v2', contains: 'x' }] },
-    });
-    expect(scorer.plan(writes, '')?.probes[0]?.readOnly).toBeUndefined();
-    expect(COMMIT_LOG_PROBE.readOnly && REFLOG_PROBE.readOnly).toBe(true);
-    const reads = [
-      'git tag -l',
-      'git tag -n1 v1.0.0',
-      'git log v1.0 --oneline -1',
-      'git -C ../wt branch --show-current',
-      'git branch',
-      'git branch -a',
-      'git branch --list f*',
-      'git worktree list',
-      'git submodule status',
-      'git cat-file -t v1',
-      'git stash list',
-      'git reflog',
-      'git config --get user.name',
-      'git status --porcelain',
-    ];
-    // Writes, or a form not told apart from writing (a --contains value reads like a new branch's name).
-    const mayWrite = [
-      'git tag v2',
-      'git tag -d v1',
-      'git tag -l -d v1',
-      'git branch feature',
-      'git branch -d feature',
-      'git branch --contains HEAD',
-      'git log --output=f',
-      'git -c core.pager=x log',
-      'git stash',
-      'git worktree add ../x',
-      'git submodule update',
-      'git reflog expire --all',
-      'git config user.name x',
-      'git gc',
-      'ls',
-      'git',
-    ];
-    expect(reads.filter((c) => !readsOnly(c.split(' ')))).toEqual([]);
-    expect(mayWrite.filter((c) => readsOnly(c.split(' ')))).toEqual([]);
-  });
+  it(
+    'marks the look-ups that only read: its own tests and ' +
+      'reads, and a git_output command that only prints or lists',
+    () => {
+      expect(scorer.plan(f, '')?.probes.map((p) => p.readOnly === true)).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      const writes = fixture({
+        type: 'state_assertions',
+        expected_state: { assertions: [{ type: 'git_output', command: 'git tag v2', contains: 'x' }] },
+      });
+      expect(scorer.plan(writes, '')?.probes[0]?.readOnly).toBeUndefined();
+      expect(COMMIT_LOG_PROBE.readOnly && REFLOG_PROBE.readOnly).toBe(true);
+      const reads = [
+        'git tag -l',
+        'git tag -n1 v1.0.0',
+        'git log v1.0 --oneline -1',
+        'git -C ../wt branch --show-current',
+        'git branch',
+        'git branch -a',
+        'git branch --list f*',
+        'git worktree list',
+        'git submodule status',
+        'git cat-file -t v1',
+        'git stash list',
+        'git reflog',
+        'git config --get user.name',
+        'git status --porcelain',
+      ];
+      // Writes, or a form not told apart from writing (a --contains value reads like a new branch's name).
+      const mayWrite = [
+        'git tag v2',
+        'git tag -d v1',
+        'git tag -l -d v1',
+        'git branch feature',
+        'git branch -d feature',
+        'git branch --contains HEAD',
+        'git log --output=f',
+        'git -c core.pager=x log',
+        'git stash',
+        'git worktree add ../x',
+        'git submodule update',
+        'git reflog expire --all',
+        'git config user.name x',
+        'git gc',
+        'ls',
+        'git',
+      ];
+      expect(reads.filter((c) => !readsOnly(c.split(' ')))).toEqual([]);
+      expect(mayWrite.filter((c) => readsOnly(c.split(' ')))).toEqual([]);
+    },
+  );
 
   const good: SandboxEvidence = {
     answer: [exec('git tag v1.0')],

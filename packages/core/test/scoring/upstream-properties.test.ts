@@ -152,24 +152,28 @@ describe('our text rules agree with upstream on generated inputs', () => {
     expect(disagreements(answers, ours, (i) => ('error' in theirs[i]! ? 'refused' : theirs[i]))).toEqual([]);
   });
 
-  it('refuses, as upstream does, the fences these properties found read otherwise: \\r\\n, a space before the tag, an indented close', () => {
-    const found = [
-      '```bash\r\ngit status\r\n```',
-      '``` bash\ngit status\n```',
-      '```sh\ngit status\n  ```',
-      '```\u2028git status\u2028```',
-      '```\ngit status\n```  x',
-    ];
-    const theirs = upstream({ answers: found }).answers;
-    expect(theirs.every((t) => 'error' in t)).toBe(true);
-    for (const text of found) expect(extractCommands(text), JSON.stringify(text)).toMatchObject({ ok: false });
-    // And still reads the fences upstream reads.
-    expect(extractCommands('```sh \t\ngit status\n\ngit add -A\n```')).toEqual({
-      ok: true,
-      commands: ['git status', 'git add -A'],
-      fenced: true,
-    });
-  });
+  it(
+    'refuses, as upstream does, the fences these properties found ' +
+      'read otherwise: \\r\\n, a space before the tag, an indented close',
+    () => {
+      const found = [
+        '```bash\r\ngit status\r\n```',
+        '``` bash\ngit status\n```',
+        '```sh\ngit status\n  ```',
+        '```\u2028git status\u2028```',
+        '```\ngit status\n```  x',
+      ];
+      const theirs = upstream({ answers: found }).answers;
+      expect(theirs.every((t) => 'error' in t)).toBe(true);
+      for (const text of found) expect(extractCommands(text), JSON.stringify(text)).toMatchObject({ ok: false });
+      // And still reads the fences upstream reads.
+      expect(extractCommands('```sh \t\ngit status\n\ngit add -A\n```')).toEqual({
+        ok: true,
+        commands: ['git status', 'git add -A'],
+        fenced: true,
+      });
+    },
+  );
 
   it('command_equivalence passes the same answers: exact, requoted, fenced, a prefix, reordered, one line more', () => {
     const commands = [

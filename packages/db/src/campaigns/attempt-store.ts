@@ -44,11 +44,14 @@ export async function claimAttempt(db: Db, attemptId: string, workerId: string):
     Omit<ClaimedAttempt, 'claimToken' | 'startedAt' | 'tryNumber' | 'attemptId'> & { tryCount: number }
   >(
     db,
-    `UPDATE "Attempt" a SET status = 'RUNNING', "claimedBy" = ${sql.param(workerId, 'text')}, "claimToken" = ${sql.param(claimToken, 'text')},
+    `UPDATE "Attempt" a SET status = 'RUNNING', "claimedBy" = ${sql.param(workerId, 'text')},
+      "claimToken" = ${sql.param(claimToken, 'text')},
             "heartbeatAt" = ${at}, "startedAt" = ${at}, "tryCount" = a."tryCount" + 1
        FROM "Campaign" c
-      WHERE a.id = ${sql.param(attemptId, 'text')} AND a.status = 'QUEUED' AND c.id = a."campaignId" AND c.status IN (${ACTIVE_CAMPAIGN_STATUSES.map((s) => `'${s}'`).join(', ')})
-      RETURNING a."tryCount", a."campaignId", a."targetId", a."fixtureSnapshotId", a.trial, a."modelId", a."outputMode"::text AS "outputMode"`,
+      WHERE a.id = ${sql.param(attemptId, 'text')} AND a.status = 'QUEUED' AND c.id = a."campaignId"
+        AND c.status IN (${ACTIVE_CAMPAIGN_STATUSES.map((s) => `'${s}'`).join(', ')})
+      RETURNING a."tryCount", a."campaignId", a."targetId", a."fixtureSnapshotId", a.trial, a."modelId",
+        a."outputMode"::text AS "outputMode"`,
     sql.values,
   );
   if (!row) return null;
@@ -199,7 +202,8 @@ export async function finishAttempt(
 }
 
 const ownedBy = (sql: SqlParams, claim: Claim) =>
-  `"id" = ${sql.param(claim.attemptId, 'text')} AND "status" = 'RUNNING' AND "claimToken" = ${sql.param(claim.claimToken, 'text')}`;
+  `"id" = ${sql.param(claim.attemptId, 'text')} AND "status" = ` +
+  `'RUNNING' AND "claimToken" = ${sql.param(claim.claimToken, 'text')}`;
 
 /** INSERT of the try row, from the attempt row a `won` CTE returned: no try without its attempt's change. */
 function tryInsert(
@@ -279,9 +283,11 @@ export async function releaseAttempt(
   const insertCalls = gatewayCallsInsert(sql, 'tried', reason.gatewayCalls);
   const rows = await db.$queryRawUnsafe<{ id: string; dispatchCount: number }[]>(
     `WITH won AS (UPDATE "Attempt" SET ${sets.join(', ')} WHERE ${ownedBy(sql, claim)} RETURNING "id", "dispatchCount"),
-     tried AS (${insertTry} RETURNING "attemptId", "tryNumber"),${insertCalls ? `\n     called AS (${insertCalls}),` : ''}
+     tried AS (${insertTry} RETURNING "attemptId",
+       "tryNumber"),${insertCalls ? `\n     called AS (${insertCalls}),` : ''}
      abandoned AS (UPDATE "Trajectory" SET "status" = 'abandoned', "updatedAt" = ${finishedAt}
-       WHERE "attemptId" IN (SELECT "id" FROM won) AND "tryNumber" = ${sql.param(claim.tryNumber, 'int')} AND "status" = 'running')
+       WHERE "attemptId" IN (SELECT "id" FROM won) AND "tryNumber" = ${sql.param(claim.tryNumber, 'int')}
+         AND "status" = 'running')
      SELECT "id", "dispatchCount" FROM won`,
     ...sql.values,
   );

@@ -75,7 +75,8 @@ export async function loadAttemptRows(db: SqlSource, campaignId: string): Promis
     }
   >(
     db,
-    sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty", "trial",
+    sql`SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "domain", "fixtureId", "difficulty",
+      "trial",
                       "status"::text AS "status", "totalTokens", "costUsd", "costEstimated", "apiDurationMs"
                  FROM "Attempt" WHERE "campaignId" = ${campaignId}`,
   );
@@ -115,7 +116,8 @@ export async function summarizeCampaign(
     sqlRows<Omit<CampaignTargetRow, 'effort'> & { reasoningEffort: string | null }>(
       db,
       sql`SELECT "id", "modelId", "baseModel", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", "profile"
-                   FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC, "agent" ASC NULLS FIRST`,
+                   FROM "CampaignTarget" WHERE "campaignId" = ${campaignId} ORDER BY "modelId" ASC, "outputMode" ASC,
+                     "agent" ASC NULLS FIRST`,
     ),
     sqlRows<{ n: bigint }>(db, sql`SELECT count(*) AS n FROM "FixtureSnapshot" WHERE "campaignId" = ${campaignId}`),
     loadAttemptRows(db, campaignId),

@@ -54,11 +54,11 @@ export interface RetryResult {
 }
 
 /**
- * Re-queues only infrastructure failures (a dispatch cap reached among them), as new tries: the
- * failed tries stay in the history. A finished campaign is reopened so its completeness can be
- * earned; a campaign whose planning failed is planned again. The new tries' outputs have not been
- * reviewed, so a published campaign is unpublished and an approved review goes back to pending. One statement: the attempts and the
- * campaign change together, each attempt numbered with its next dispatch and its cap counted afresh.
+ * Re-queues only infrastructure failures (a dispatch cap reached among them), as new tries: the failed tries stay in
+ * the history. A finished campaign is reopened so its completeness can be earned; a campaign whose planning failed is
+ * planned again. The new tries' outputs have not been reviewed, so a published campaign is unpublished and an approved
+ * review goes back to pending. One statement: the attempts and the campaign change together, each attempt numbered with
+ * its next dispatch and its cap counted afresh.
  */
 export async function requeueInfraFailures(db: Db, campaignId: string): Promise<RetryResult> {
   const campaign = await db.campaign.findUniqueOrThrow({ where: { id: campaignId }, select: { legacy: true } });
@@ -69,13 +69,17 @@ export async function requeueInfraFailures(db: Db, campaignId: string): Promise<
   const rows = await db.$queryRawUnsafe<{ kind: 'plan' | 'attempt'; id: string; dispatch: number }[]>(
     `WITH c AS (
        UPDATE "Campaign" c SET
-              status = CASE WHEN c.status = 'FAILED' THEN 'PLANNING'::"CampaignStatus" ELSE 'RUNNING'::"CampaignStatus" END,
+              status = CASE WHEN c.status = 'FAILED' THEN 'PLANNING'::"CampaignStatus"
+                ELSE 'RUNNING'::"CampaignStatus" END,
               "statusDetail" = CASE WHEN c.status = 'FAILED' THEN NULL ELSE c."statusDetail" END,
               "finishedAt" = NULL,
-              "safetyReview" = CASE WHEN c."publishedAt" IS NOT NULL OR c."safetyReview" = 'approved' THEN 'pending' ELSE c."safetyReview" END,
+              "safetyReview" = CASE WHEN c."publishedAt" IS NOT NULL OR c."safetyReview" = 'approved' THEN 'pending'
+                ELSE c."safetyReview" END,
               "publishedAt" = NULL, "publishedBy" = NULL,
-              "planDispatchBase" = CASE WHEN c.status = 'FAILED' THEN c."planDispatchCount" ELSE c."planDispatchBase" END,
-              "planDispatchCount" = CASE WHEN c.status = 'FAILED' THEN c."planDispatchCount" + 1 ELSE c."planDispatchCount" END,
+              "planDispatchBase" = CASE WHEN c.status = 'FAILED' THEN c."planDispatchCount"
+                ELSE c."planDispatchBase" END,
+              "planDispatchCount" = CASE WHEN c.status = 'FAILED' THEN c."planDispatchCount" + 1
+                ELSE c."planDispatchCount" END,
               "planDispatchedAt" = CASE WHEN c.status = 'FAILED' THEN ${now} ELSE c."planDispatchedAt" END
         WHERE c.id = ${id}
           AND (c.status = 'FAILED'

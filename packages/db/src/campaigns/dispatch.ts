@@ -136,7 +136,8 @@ const ATTEMPTS: DispatchColumns = {
   at: '"dispatchedAt"',
   status: 'QUEUED',
   giveUp: `'INFRA_FAILURE', "finishedAt" = $NOW, "errorClass" = 'dispatch_limit',
-    "errorMessage" = format('sent to workers %s times without an outcome, the most allowed (retry sends it again); last try: %s',
+    "errorMessage" = format('sent to workers %s times without an outcome, the most allowed (retry sends it again); '
+                            'last try: %s',
       r."dispatchCount" - r."dispatchBase",
       coalesce((SELECT t."errorClass" || ': ' || coalesce(t."errorMessage", '') FROM "AttemptTry" t
                  WHERE t."attemptId" = r.id ORDER BY t."tryNumber" DESC LIMIT 1), 'none started'))`,
@@ -149,7 +150,8 @@ const PLANS: DispatchColumns = {
   at: '"planDispatchedAt"',
   status: 'PLANNING',
   giveUp: `'FAILED', "finishedAt" = $NOW,
-    "statusDetail" = format('planning failed: handed to workers %s times without finishing, the most allowed (retry plans it again)%s',
+    "statusDetail" = format('planning failed: handed to workers %s times without finishing, the most allowed '
+                            '(retry plans it again)%s',
       r."planDispatchCount" - r."planDispatchBase", coalesce('; last: ' || r."statusDetail", ''))`,
 };
 

@@ -67,7 +67,8 @@ export async function savePlannedFixtures(
     if (opts.newBuilds?.length)
       throw new Error('savePlannedFixtures: new builds come with the fixtures built from them');
     const live =
-      await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId} AND status = 'PLANNING'`;
+      await db.$executeRaw`UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", now()) WHERE id = ${campaignId}
+        AND status = 'PLANNING'`;
     return live === 1 ? { jobs: [], written: [] } : null;
   }
   const { trials, targets } = opts.shape ?? (await planningShape(db, campaignId));
@@ -121,7 +122,8 @@ export async function savePlannedFixtures(
   const storeBuilds =
     newBuilds.length > 0
       ? `stored AS (
-       INSERT INTO "FixtureBuild" (key, domain, "fixtureId", "inputHash", "repoState", "repoArchive", "setupLog", "buildInfo", "createdAt", "lastUsedAt")
+       INSERT INTO "FixtureBuild" (key, domain, "fixtureId", "inputHash", "repoState", "repoArchive", "setupLog",
+         "buildInfo", "createdAt", "lastUsedAt")
        VALUES ${newBuilds.join(', ')} ON CONFLICT (key) DO NOTHING),
      `
       : '';
@@ -131,18 +133,19 @@ export async function savePlannedFixtures(
     db,
     `WITH ${storeBuilds}live AS (
        -- Its first written fixture is when the campaign's attempts may start; the row lock orders two planners.
-       UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", ${now}) WHERE id = ${id} AND status = 'PLANNING' RETURNING id),
+       UPDATE "Campaign" SET "startedAt" = coalesce("startedAt", ${now})
+        WHERE id = ${id} AND status = 'PLANNING' RETURNING id),
      b (id, input_hash, repo_state, build_key, archive, setup_log, build_info) AS (VALUES ${values.join(', ')}),
      moved AS (
        UPDATE "FixtureSnapshot" f
-          SET "inputHash" = b.input_hash, "repoState" = b.repo_state, "buildKey" = b.build_key, "repoArchive" = b.archive,
-              "setupLog" = b.setup_log, "buildInfo" = b.build_info, "builtAt" = ${now}
+          SET "inputHash" = b.input_hash, "repoState" = b.repo_state, "buildKey" = b.build_key,
+              "repoArchive" = b.archive, "setupLog" = b.setup_log, "buildInfo" = b.build_info, "builtAt" = ${now}
          FROM b
         WHERE f.id = b.id AND f."campaignId" = ${id} AND f."builtAt" IS NULL AND EXISTS (SELECT 1 FROM live)
         RETURNING f.id, f.domain, f."fixtureId", f.difficulty),
      attempts AS (
-       INSERT INTO "Attempt" (id, "campaignId", "targetId", "fixtureSnapshotId", trial, "modelId", "reasoningEffort", "outputMode",
-                              domain, "fixtureId", difficulty, status, "dispatchCount", "dispatchedAt")
+       INSERT INTO "Attempt" (id, "campaignId", "targetId", "fixtureSnapshotId", trial, "modelId", "reasoningEffort",
+                              "outputMode", domain, "fixtureId", difficulty, status, "dispatchCount", "dispatchedAt")
        SELECT u.id, ${id}, u.target, u.snapshot, u.trial, u.model, u.effort, u.mode::"OutputMode",
               m.domain, m."fixtureId", m.difficulty, 'QUEUED', 1, ${now}
          FROM unnest(${[

@@ -51,7 +51,9 @@ export async function runSafetyReview(
         data: {
           status: 'SAFETY_BLOCKED',
           errorClass: 'safety_blocked',
-          errorMessage: `Blocked by the safety review: the output ${findings.map((f) => `${f.reason} (${f.rule})`).join('; ')}.`,
+          errorMessage:
+            `Blocked by the safety review: the ` +
+            `output ${findings.map((f) => `${f.reason} (${f.rule})`).join('; ')}.`,
         },
       });
     }
@@ -102,7 +104,9 @@ export async function publishCampaign(db: Db, campaignId: string, by: string, pu
       return {
         ok: false,
         status: 409,
-        error: `The safety review is ${campaign.safetyReview.replace(/_/g, ' ')}; it must be approved before the campaign is published.`,
+        error:
+          `The safety review is ${campaign.safetyReview.replace(/_/g, ' ')}; ` +
+          `it must be approved before the campaign is published.`,
       };
     }
   }

@@ -7,7 +7,10 @@ export class SqlParams {
     this.values.push(value === null || value === undefined ? null : type === 'jsonb' ? jsonbText(value) : value);
     return `$${this.values.length}::${type}`;
   }
-  /** Timestamps are stored as UTC wall time (Prisma's convention); a zone in the input is ignored by a cast to timestamp. */
+  /**
+   * Timestamps are stored as UTC wall time (Prisma's convention); a zone in the input is ignored by a cast to
+   * timestamp.
+   */
   now(): string {
     return this.param(new Date().toISOString(), 'timestamp(3)');
   }

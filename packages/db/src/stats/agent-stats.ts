@@ -79,7 +79,8 @@ export async function agentTargetStats(db: SqlSource, scope: AgentStatsScope = {
   const campaignCol = scope.perCampaign || scope.campaignId ? sql`a."campaignId"` : sql`NULL::text`;
   const latest = sql`
     latest AS (
-      SELECT DISTINCT ON (t."attemptId") t."attemptId", t."steps", t."status"::text AS status, t."exitStatus", t."costUsd"
+      SELECT DISTINCT ON (t."attemptId") t."attemptId", t."steps", t."status"::text AS status, t."exitStatus",
+        t."costUsd"
         FROM "Trajectory" t
         JOIN "Attempt" a ON a."id" = t."attemptId"
         JOIN "Campaign" c ON c."id" = a."campaignId"
@@ -106,7 +107,8 @@ export async function agentTargetStats(db: SqlSource, scope: AgentStatsScope = {
       sql`
       WITH ${latest}
       SELECT ${campaignCol} AS "campaignId", a."modelId", a."outputMode"::text AS "outputMode", g."agent",
-             COALESCE(l."exitStatus", CASE WHEN l.status = 'abandoned' THEN 'abandoned' ELSE 'running' END) AS "end", count(*) AS n
+             COALESCE(l."exitStatus", CASE WHEN l.status = 'abandoned' THEN 'abandoned' ELSE 'running' END) AS "end",
+               count(*) AS n
         FROM latest l JOIN "Attempt" a ON a."id" = l."attemptId" JOIN "CampaignTarget" g ON g."id" = a."targetId"
        GROUP BY 1, 2, 3, 4, 5`,
     ),

@@ -86,7 +86,8 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
           FROM "Attempt" a
           JOIN "CampaignTarget" t ON t."id" = a."targetId"
          WHERE a."campaignId" = ${campaignId}
-         GROUP BY a."targetId", t."modelId", t."reasoningEffort", t."outputMode", t."agent", a."fixtureSnapshotId", a."domain", a."fixtureId"`;
+         GROUP BY a."targetId", t."modelId", t."reasoningEffort", t."outputMode", t."agent", a."fixtureSnapshotId",
+           a."domain", a."fixtureId"`;
 
       const rounds = await tx.$queryRaw<RoundRow[]>`
         SELECT a."targetId", a."domain", a."difficulty", a."trial",
@@ -97,14 +98,17 @@ export async function refreshCampaignStats(db: Db, campaignId: string): Promise<
                coalesce(sum(a."reasoningTokens"), 0)::bigint AS "reasoningTokens",
                sum(a."totalTokens")::bigint AS "tokens",
                count(a."totalTokens")::int AS "tokensKnown",
-               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."totalTokens" IS NOT NULL))::int AS "tokensExpected",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[])
+                 OR a."totalTokens" IS NOT NULL))::int AS "tokensExpected",
                sum(a."costUsd") AS "costUsd",
                count(a."costUsd")::int AS "costKnown",
                (count(*) FILTER (WHERE a."costUsd" IS NOT NULL AND a."costEstimated"))::int AS "costEstimated",
-               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."costUsd" IS NOT NULL))::int AS "costExpected",
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."costUsd" IS NOT NULL))::int
+                 AS "costExpected",
                sum(a."apiDurationMs")::bigint AS "apiMs",
                count(a."apiDurationMs")::int AS "apiKnown",
-               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[]) OR a."apiDurationMs" IS NOT NULL))::int AS "apiExpected"
+               (count(*) FILTER (WHERE a."status"::text = ANY(${ANSWERED}::text[])
+                 OR a."apiDurationMs" IS NOT NULL))::int AS "apiExpected"
           FROM "Attempt" a
          WHERE a."campaignId" = ${campaignId}
          GROUP BY a."targetId", a."domain", a."difficulty", a."trial"`;

@@ -173,7 +173,8 @@ export async function sumTargets(
        GROUP BY 1, 2, 3, 4, 5, 6, 7),
     rounds AS (SELECT per_campaign.* ${trials.folded} FROM per_campaign)
     SELECT "modelId", "reasoningEffort", "outputMode"::text AS "outputMode", "agent", count(*) AS "campaigns",
-           bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy", max("trials") AS "maxTrials"
+           bool_or(NOT "legacy") AS "anyCurrent", bool_or("legacy") AS "anyLegacy", bool_and("legacy") AS "allLegacy",
+             max("trials") AS "maxTrials"
            ${list(perTarget)} ${list(passAnyOuter)}
       FROM rounds GROUP BY 1, 2, 3, 4`,
   );

@@ -17,7 +17,10 @@ import type { SqlParams } from '../campaigns/sql-params';
  */
 export const MAX_STORED_CALL_BYTES = 1024 * 1024;
 
-/** The model name an agent asked for is the agent's text: a column keeps this much of it (the body keeps it whole up to the cap). */
+/**
+ * The model name an agent asked for is the agent's text: a column keeps this much of it (the body keeps it whole up to
+ * the cap).
+ */
 const MAX_REQUESTED_MODEL_CHARS = 200;
 
 export interface StoredGatewayCall {
@@ -42,7 +45,9 @@ export function capGatewayCall(record: GatewayCallRecord): GatewayCallRecord {
   if (Buffer.byteLength(JSON.stringify(bodies)) > room) {
     const bytes = Buffer.byteLength(JSON.stringify(request));
     bodies = cap({
-      notStored: `the request (${bytes} bytes of JSON) could not be cut under the stored gateway call cap (${MAX_STORED_CALL_BYTES} bytes)`,
+      notStored:
+        `the request (${bytes} bytes of JSON) could not be cut under ` +
+        `the stored gateway call cap (${MAX_STORED_CALL_BYTES} bytes)`,
     });
   }
   return { ...facts, ...bodies };
@@ -80,10 +85,10 @@ function callRow(call: GatewayCallRecord) {
   };
 }
 
-const COLUMNS = `"seq" int, "protocol" text, "requestedModel" text, "model" text, "status" int, "errorKind" text, "streamed" boolean,
-  "toolCalls" int, "toolResults" int, "inputTokens" int, "outputTokens" int, "reasoningTokens" int, "costUsd" float8, "costEstimated" boolean,
-  "gatewayMs" float8, "providerMs" float8, "hookMs" float8, "retries" int, "startedAt" timestamptz, "endedAt" timestamptz, "body" text,
-  "bodyBytes" int, "cutBytes" int`;
+const COLUMNS = `"seq" int, "protocol" text, "requestedModel" text, "model" text, "status" int, "errorKind" text,
+  "streamed" boolean, "toolCalls" int, "toolResults" int, "inputTokens" int, "outputTokens" int, "reasoningTokens" int,
+  "costUsd" float8, "costEstimated" boolean, "gatewayMs" float8, "providerMs" float8, "hookMs" float8, "retries" int,
+  "startedAt" timestamptz, "endedAt" timestamptz, "body" text, "bodyBytes" int, "cutBytes" int`;
 
 /**
  * The INSERT of a try's calls, as one more sub-statement of the statement that writes the try: `tried`
@@ -97,12 +102,17 @@ export function gatewayCallsInsert(
 ): string | null {
   if (!calls || calls.length === 0) return null;
   const rows = sql.param(calls.map(callRow), 'jsonb');
-  return `INSERT INTO "GatewayCall" ("attemptId", "tryNumber", "seq", "protocol", "requestedModel", "model", "status", "errorKind", "streamed",
-      "toolCalls", "toolResults", "inputTokens", "outputTokens", "reasoningTokens", "costUsd", "costEstimated", "gatewayMs", "providerMs",
+  return `INSERT INTO "GatewayCall" ("attemptId", "tryNumber", "seq", "protocol", "requestedModel", "model", "status",
+    "errorKind", "streamed",
+      "toolCalls", "toolResults", "inputTokens", "outputTokens", "reasoningTokens", "costUsd", "costEstimated",
+        "gatewayMs", "providerMs",
       "hookMs", "retries", "startedAt", "endedAt", "body", "bodyBytes", "cutBytes")
-    SELECT t."attemptId", t."tryNumber", c."seq", c."protocol", c."requestedModel", c."model", c."status", c."errorKind", c."streamed",
-      c."toolCalls", c."toolResults", c."inputTokens", c."outputTokens", c."reasoningTokens", c."costUsd", c."costEstimated", c."gatewayMs",
-      c."providerMs", c."hookMs", c."retries", c."startedAt" AT TIME ZONE 'UTC', c."endedAt" AT TIME ZONE 'UTC', decode(c."body", 'base64'),
+    SELECT t."attemptId", t."tryNumber", c."seq", c."protocol", c."requestedModel", c."model", c."status",
+      c."errorKind", c."streamed",
+      c."toolCalls", c."toolResults", c."inputTokens", c."outputTokens", c."reasoningTokens", c."costUsd",
+        c."costEstimated", c."gatewayMs",
+      c."providerMs", c."hookMs", c."retries", c."startedAt" AT TIME ZONE 'UTC', c."endedAt" AT TIME ZONE 'UTC',
+        decode(c."body", 'base64'),
       c."bodyBytes", c."cutBytes"
     FROM ${tried} t, jsonb_to_recordset(${rows}) AS c(${COLUMNS})`;
 }

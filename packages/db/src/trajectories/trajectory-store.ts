@@ -58,7 +58,10 @@ function capText(text: string): string {
   if (Buffer.byteLength(text) <= MAX_STORED_FIELD_BYTES) return text;
   const half = Math.floor(MAX_STORED_FIELD_BYTES / 2);
   const bytes = Buffer.from(text);
-  return `${bytes.subarray(0, half).toString('utf8')}\n[... ${bytes.length - 2 * half} bytes not stored ...]\n${bytes.subarray(bytes.length - half).toString('utf8')}`;
+  return (
+    `${bytes.subarray(0, half).toString('utf8')}\n[... ${bytes.length - 2 * half} ` +
+    `bytes not stored ...]\n${bytes.subarray(bytes.length - half).toString('utf8')}`
+  );
 }
 
 /** The record as stored: every free-text body capped, head and tail kept. */
@@ -125,10 +128,12 @@ export async function appendTrajectoryStep(
   const { body, bodyBytes } = encodeStepBody(parsed);
   const rows = await db.$queryRaw<{ index: number }[]>`
     WITH inserted AS (
-      INSERT INTO "TrajectoryStep" ("trajectoryId", "index", "startedAt", "finishedAt", "modelMs", "toolMs", "toolCalls", "failed", "exitCodes",
-        "timedOut", "formatStrike", "inputTokens", "outputTokens", "costUsd", "outputBytes", "truncatedBytes", "repoChanged", "head", "body", "bodyBytes")
-      VALUES (${trajectoryId}, ${parsed.index}, ${c.startedAt}, ${c.finishedAt}, ${c.modelMs}, ${c.toolMs}, ${c.toolCalls}, ${c.failed}, ${c.exitCodes}::int[],
-        ${c.timedOut}, ${c.formatStrike}, ${c.inputTokens}, ${c.outputTokens}, ${c.costUsd}, ${c.outputBytes}, ${c.truncatedBytes}, ${c.repoChanged},
+      INSERT INTO "TrajectoryStep" ("trajectoryId", "index", "startedAt", "finishedAt", "modelMs", "toolMs",
+        "toolCalls", "failed", "exitCodes", "timedOut", "formatStrike", "inputTokens", "outputTokens", "costUsd",
+        "outputBytes", "truncatedBytes", "repoChanged", "head", "body", "bodyBytes")
+      VALUES (${trajectoryId}, ${parsed.index}, ${c.startedAt}, ${c.finishedAt}, ${c.modelMs}, ${c.toolMs},
+        ${c.toolCalls}, ${c.failed}, ${c.exitCodes}::int[], ${c.timedOut}, ${c.formatStrike}, ${c.inputTokens},
+        ${c.outputTokens}, ${c.costUsd}, ${c.outputBytes}, ${c.truncatedBytes}, ${c.repoChanged},
         ${jsonbText(c.head)}::jsonb, ${body}, ${bodyBytes})
       ON CONFLICT ("trajectoryId", "index") DO NOTHING
       RETURNING "index"
@@ -137,12 +142,17 @@ export async function appendTrajectoryStep(
       "steps" = GREATEST(t."steps", i."index" + 1),
       "toolCalls" = t."toolCalls" + ${c.toolCalls},
       "failedSteps" = t."failedSteps" + ${c.failed ? 1 : 0},
-      "firstFailedStep" = CASE WHEN ${c.failed} THEN LEAST(COALESCE(t."firstFailedStep", i."index"), i."index") ELSE t."firstFailedStep" END,
+      "firstFailedStep" = CASE WHEN ${c.failed} THEN LEAST(COALESCE(t."firstFailedStep", i."index"), i."index")
+        ELSE t."firstFailedStep" END,
       "formatStrikes" = t."formatStrikes" + ${c.formatStrike ? 1 : 0},
-      "inputTokens" = CASE WHEN ${c.inputTokens}::int IS NULL OR (t."steps" > 0 AND t."inputTokens" IS NULL) THEN NULL ELSE COALESCE(t."inputTokens", 0) + ${c.inputTokens}::int END,
-      "outputTokens" = CASE WHEN ${c.outputTokens}::int IS NULL OR (t."steps" > 0 AND t."outputTokens" IS NULL) THEN NULL ELSE COALESCE(t."outputTokens", 0) + ${c.outputTokens}::int END,
-      "totalTokens" = CASE WHEN ${parsed.usage.totalTokens}::int IS NULL OR (t."steps" > 0 AND t."totalTokens" IS NULL) THEN NULL ELSE COALESCE(t."totalTokens", 0) + ${parsed.usage.totalTokens}::int END,
-      "costUsd" = CASE WHEN ${c.costUsd}::float8 IS NULL OR (t."steps" > 0 AND t."costUsd" IS NULL) THEN NULL ELSE COALESCE(t."costUsd", 0) + ${c.costUsd}::float8 END,
+      "inputTokens" = CASE WHEN ${c.inputTokens}::int IS NULL OR (t."steps" > 0 AND t."inputTokens" IS NULL) THEN NULL
+        ELSE COALESCE(t."inputTokens", 0) + ${c.inputTokens}::int END,
+      "outputTokens" = CASE WHEN ${c.outputTokens}::int IS NULL OR (t."steps" > 0 AND t."outputTokens" IS NULL)
+        THEN NULL ELSE COALESCE(t."outputTokens", 0) + ${c.outputTokens}::int END,
+      "totalTokens" = CASE WHEN ${parsed.usage.totalTokens}::int IS NULL OR (t."steps" > 0
+        AND t."totalTokens" IS NULL) THEN NULL ELSE COALESCE(t."totalTokens", 0) + ${parsed.usage.totalTokens}::int END,
+      "costUsd" = CASE WHEN ${c.costUsd}::float8 IS NULL OR (t."steps" > 0 AND t."costUsd" IS NULL) THEN NULL
+        ELSE COALESCE(t."costUsd", 0) + ${c.costUsd}::float8 END,
       "modelMs" = t."modelMs" + ${c.modelMs},
       "toolMs" = t."toolMs" + ${c.toolMs},
       "outputBytes" = t."outputBytes" + ${c.outputBytes},
@@ -192,7 +202,8 @@ export function cancelTrajectoryUpdate(sql: SqlParams, tryNumber: number): strin
       "status" = CASE WHEN t."status" = 'running' THEN 'finished'::"TrajectoryStatus" ELSE t."status" END,
       "finishedAt" = COALESCE(t."finishedAt", now()),
       "summary" = CASE WHEN t."summary" IS NULL THEN NULL
-        ELSE jsonb_set(jsonb_set(t."summary"::jsonb, '{exitStatus}', '"cancelled"'), '{exitDetail}', to_jsonb(${detail})) END,
+        ELSE jsonb_set(jsonb_set(t."summary"::jsonb, '{exitStatus}', '"cancelled"'), '{exitDetail}',
+          to_jsonb(${detail})) END,
       "updatedAt" = now()
     FROM won WHERE t."attemptId" = won."id" AND t."tryNumber" = ${sql.param(tryNumber, 'int')}
       AND (t."exitStatus" IS NULL OR t."exitStatus" IN ('sandbox_error', 'model_error'))`;

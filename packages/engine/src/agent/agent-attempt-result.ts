@@ -117,7 +117,9 @@ export function agentChecks(attempt: AttemptResult, summary: TrajectorySummary):
         ? {
             check: 'agent actions (not decisive)',
             ok: true,
-            detail: `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} step(s) (${summary.exitStatus}); assertions checked on the repository it left`,
+            detail:
+              `the agent made ${summary.totals.toolCalls} tool call(s) in ${summary.steps} ` +
+              `step(s) (${summary.exitStatus}); assertions checked on the repository it left`,
           }
         : c,
     ),

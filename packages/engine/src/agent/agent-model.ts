@@ -21,7 +21,8 @@ export function agentModelFor(
   if (!chat) {
     const hint =
       input.model.kind === 'replay'
-        ? ' A replay in agent mode needs an ATIF trajectory file (gitbench trajectory export --format atif), not a result file.'
+        ? ' A replay in agent mode needs an ATIF trajectory file ' +
+          '(gitbench trajectory export --format atif), not a result file.'
         : '';
     throw new ConfigurationError(
       'no_agent_side',

@@ -6,12 +6,16 @@ export function continueMessage(protocol: AgentWireProtocol, why: string): strin
   // Native turns have one reason (no call); the text protocol says what was wrong with the block.
   return protocol === 'native'
     ? `Your last message had no tool call. Continue the task by calling a tool; call submit when you are done.`
-    : `Your last message could not be used (${why}). Reply with exactly one fenced \`\`\`bash block; to finish, a block whose first line is \`submit\` followed by your answer.`;
+    : `Your last message could not be used (${why}). Reply with exactly one fenced \`\`\`bash ` +
+        `block; to finish, a block whose first line is \`submit\` followed by your answer.`;
 }
 
 /** What a shell's user must know of the sandbox's /tmp: it is small, and a command that fills it fails. */
 export function tmpSentence(tmpBytes: number): string {
-  return `/tmp is an in-memory file system of ${Math.round(tmpBytes / (1024 * 1024))} MB: keep large temporary files (a copy of the repository, big archives or logs) out of it.`;
+  return (
+    `/tmp is an in-memory file system of ${Math.round(tmpBytes / (1024 * 1024))} MB: keep ` +
+    `large temporary files (a copy of the repository, big archives or logs) out of it.`
+  );
 }
 
 /**
@@ -40,7 +44,9 @@ export function agentSystemPrompt(
     lines.push('Call one tool at a time.');
   } else {
     lines.push(
-      'Each reply must contain exactly one fenced code block tagged bash, holding the command to run in the repository root; you will see its output and exit code in the next message. Commands are not interactive (no pager, no editor prompt).',
+      'Each reply must contain exactly one fenced code block tagged bash, holding the ' +
+        'command to run in the repository root; you will see its output and exit code ' +
+        'in the next message. Commands are not interactive (no pager, no editor prompt).',
       'To finish, reply with one bash block whose first line is `submit`; the lines after it are your answer, e.g.:',
       '```bash\nsubmit\nyour answer here\n```',
     );

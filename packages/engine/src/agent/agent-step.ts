@@ -172,7 +172,8 @@ function judgeFormat(loop: AgentLoop, reply: AgentChatResult, turn: ParsedTurn, 
     return { formatStrike: false, runtimeNote: null };
   }
   if (turn.calls.length === 0 && (reply.content ?? '').trim() === '' && loop.protocol === 'native') {
-    const detail = `the model answered with neither text nor a tool call (finish reason ${reply.finishReason ?? 'none'})`;
+    const detail =
+      `the model answered with neither text ` + `nor a tool call (finish reason ${reply.finishReason ?? 'none'})`;
     return { formatStrike: false, runtimeNote: null, exit: { status: 'model_stopped', detail } satisfies AgentExit };
   }
   const formatStrike = turn.calls.length === 0;

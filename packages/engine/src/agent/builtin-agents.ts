@@ -134,7 +134,8 @@ function scripted(
         const block =
           callAsTextBlock(c.name, c.args) ??
           (c.name === 'write_file'
-            ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s '${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'`
+            ? `mkdir -p "$(dirname '${String(c.args.path)}')" && printf %s ` +
+              `'${b64(String(c.args.content))}' | base64 -d > '${String(c.args.path)}'`
             : 'true');
         content = textProtocolReply(content, block);
         toolCalls = [];

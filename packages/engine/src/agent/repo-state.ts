@@ -40,7 +40,8 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     'case $status in',
     '  "# branch.oid "*) m status; printf \'%s\\n\' "$status" ;;',
     // A status that failed still leaves HEAD and the branch to read.
-    '  *) m head; git rev-parse -q --verify HEAD 2>/dev/null; m branch; git symbolic-ref -q --short HEAD 2>/dev/null ;;',
+    '  *) m head; git rev-parse -q --verify HEAD 2>/dev/null; ' +
+      'm branch; git symbolic-ref -q --short HEAD 2>/dev/null ;;',
     'esac',
     'm ops',
     '[ -f "$gd/MERGE_HEAD" ] && echo merge',
@@ -52,7 +53,8 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     'm refs; git for-each-ref --format="%(objectname) %(refname)" 2>/dev/null',
     // The work tree as a tree object, in an object store of our own.
     'cd "$top"',
-    'export GIT_OBJECT_DIRECTORY="$st/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$gd/objects" GIT_INDEX_FILE="$st/index"',
+    'export GIT_OBJECT_DIRECTORY="$st/objects" ' +
+      'GIT_ALTERNATE_OBJECT_DIRECTORIES="$gd/objects" GIT_INDEX_FILE="$st/index"',
     'if [ -f "$gd/index" ]; then cp "$gd/index" "$st/index"; else rm -f "$st/index"; fi',
     'tree=$(git add -A . >/dev/null 2>&1; git write-tree 2>/dev/null)',
     'm tree; echo "$tree"',

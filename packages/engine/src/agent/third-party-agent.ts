@@ -71,7 +71,8 @@ export function gatewayBackend(
   if (!chat)
     throw new ConfigurationError(
       'no_agent_side',
-      `${model.name} cannot drive a third-party agent (it has no tool-calling side); use a provider model, oracle or nop.`,
+      `${model.name} cannot drive a third-party agent (it has no ` +
+        `tool-calling side); use a provider model, oracle or nop.`,
     );
   return { kind: 'provider', model: modelName, chat: (request) => chat.call(model, request) };
 }

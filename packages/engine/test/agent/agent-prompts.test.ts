@@ -52,18 +52,22 @@ describe('agent prompts', () => {
       expect(agentTaskText(f)).toBe(f.prompt);
   });
 
-  it('say once what is checked: the check statement for a prompt written for single answers, the agent prompt itself otherwise', () => {
-    for (const f of fixtures) {
-      const statement = agentCheckStatement(f);
-      if (f.agent?.prompt) expect(statement, `${f.domain}/${f.id}`).toBeNull();
-      else
-        expect(statement, `${f.domain}/${f.id}`).toMatch(
-          agentScoredOn(f) === 'answer'
-            ? /^What is checked is the answer you submit/
-            : /^What is checked is the (repository|conflicted files)/,
-        );
-    }
-  });
+  it(
+    'say once what is checked: the check statement for a prompt ' +
+      'written for single answers, the agent prompt itself otherwise',
+    () => {
+      for (const f of fixtures) {
+        const statement = agentCheckStatement(f);
+        if (f.agent?.prompt) expect(statement, `${f.domain}/${f.id}`).toBeNull();
+        else
+          expect(statement, `${f.domain}/${f.id}`).toMatch(
+            agentScoredOn(f) === 'answer'
+              ? /^What is checked is the answer you submit/
+              : /^What is checked is the (repository|conflicted files)/,
+          );
+      }
+    },
+  );
 
   it('claim nothing a tool set cannot do, and leave what is checked to the task', () => {
     for (const name of toolSetNames()) {
@@ -82,7 +86,8 @@ describe('agent prompts', () => {
 describe('the budget in the system prompt', () => {
   const toolSet = getToolSet(toolSetNames().find((n) => getToolSet(n).tools.some((t) => t.name === 'bash'))!);
   const budget =
-    'You have at most 30 turns and 10 minutes in all (each reply is one turn, with its tool call); each command is stopped after 30 seconds.';
+    'You have at most 30 turns and 10 minutes in all (each reply is one ' +
+    'turn, with its tool call); each command is stopped after 30 seconds.';
 
   it('is the attempt’s own limits, in both protocols', () => {
     for (const protocol of ['native', 'text'] as const) {
@@ -96,7 +101,8 @@ describe('the budget in the system prompt', () => {
         commandTimeoutMs: 45_000,
       });
       expect(hard.split('\n'), protocol).toContain(
-        'You have at most 60 turns and 30 minutes in all (each reply is one turn, with its tool call); each command is stopped after 45 seconds.',
+        'You have at most 60 turns and 30 minutes in all (each reply is one ' +
+          'turn, with its tool call); each command is stopped after 45 seconds.',
       );
       expect(hard, protocol).not.toMatch(/\b30 turns|10 minutes/);
     }
@@ -129,7 +135,8 @@ describe('the size of /tmp in the system prompt', () => {
         lines.filter((l) => l.includes('/tmp')),
         protocol,
       ).toEqual([
-        '/tmp is an in-memory file system of 64 MB: keep large temporary files (a copy of the repository, big archives or logs) out of it.',
+        '/tmp is an in-memory file system of 64 MB: keep large temporary ' +
+          'files (a copy of the repository, big archives or logs) out of it.',
       ]);
       expect(lines.indexOf(tmpSentence(64 * 1024 * 1024)), protocol).toBe(3);
     }

@@ -70,7 +70,8 @@ async function checkSuite(dir: string) {
     exits.set(exit, (exits.get(exit) ?? 0) + 1);
     if (oracle.status !== 'VALID_PASS') {
       failures.push(
-        `${key}: oracle ${oracle.status} ${exit} ${oracle.errorMessage ?? ''} ${JSON.stringify(oracle.attempt?.checks.filter((c) => !c.ok) ?? [])}`,
+        `${key}: oracle ${oracle.status} ${exit} ${oracle.errorMessage ?? ''} ` +
+          JSON.stringify(oracle.attempt?.checks.filter((c) => !c.ok) ?? []),
       );
       return;
     }

@@ -26,7 +26,10 @@ const mined = (f: Fixture) => f.scoring as unknown as { conflicts: number; sourc
 
 const markerLabels = (text: string) => new Set([...text.matchAll(/^(?:<{7}|>{7}) (.*)$/gm)].map((m) => m[1]));
 
-/** The fixture's repository as the sandbox builds it: its files placed, its set-up run (the merge stops on its conflicts). */
+/**
+ * The fixture's repository as the sandbox builds it: its files placed, its set-up run (the merge stops on its
+ * conflicts).
+ */
 function built(f: Fixture): string {
   const { dir, sh } = tempRepo();
   for (const file of f.files ?? []) copyFileSync(join(SUITE, file.asset), join(dir, file.to));

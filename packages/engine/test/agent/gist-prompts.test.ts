@@ -36,23 +36,26 @@ function originalLines(f: Fixture): Set<string> {
 const GLUE = /^(import types|[A-Za-z_]\w* = types\.SimpleNamespace\([^()]*\))$/;
 
 describe('gist agent prompts', () => {
-  it('say that the original test is put back, that every name it uses must be defined, and that glue is allowed', () => {
-    expect(gists.length).toBe(12);
-    for (const f of gists) {
-      const text = agentTaskText(f);
-      expect(text, f.id).toContain(
-        "the scorer puts the original test's text back in place of the file's own version of it",
-      );
-      expect(text, f.id).toContain(
-        'every name that test uses (functions, classes, constants, fixtures, modules) must be defined in the file',
-      );
-      expect(text, f.id).toContain(
-        '`mod = types.SimpleNamespace(name=name)`); glue is allowed, and counts as lines not found in the original',
-      );
-      // The single-answer prompt is left as it was (its hash is part of every stored result).
-      expect(f.prompt, f.id).not.toContain('glue');
-    }
-  });
+  it(
+    'say that the original test is put back, that every ' + 'name it uses must be defined, and that glue is allowed',
+    () => {
+      expect(gists.length).toBe(12);
+      for (const f of gists) {
+        const text = agentTaskText(f);
+        expect(text, f.id).toContain(
+          "the scorer puts the original test's text back in place of the file's own version of it",
+        );
+        expect(text, f.id).toContain(
+          'every name that test uses (functions, classes, constants, fixtures, modules) must be defined in the file',
+        );
+        expect(text, f.id).toContain(
+          '`mod = types.SimpleNamespace(name=name)`); glue is allowed, and counts as lines not found in the original',
+        );
+        // The single-answer prompt is left as it was (its hash is part of every stored result).
+        expect(f.prompt, f.id).not.toContain('glue');
+      }
+    },
+  );
 
   it('allow exactly the glue the references write: each reference line not in the original binds a module name', () => {
     let glue = 0;

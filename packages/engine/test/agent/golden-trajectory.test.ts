@@ -39,7 +39,14 @@ describe('golden trajectory', () => {
     expect(repo.files['notes.txt']).toBe('one\n2\n');
     const { totals, ...summary } = run.result.summary;
     await expect(
-      `${JSON.stringify({ summary: { ...summary, totals: { ...totals, modelMs: '<ms>', toolMs: '<ms>', wallMs: '<ms>' } }, steps: normalise(run.result.steps) }, null, 2)}\n`,
+      JSON.stringify(
+        {
+          summary: { ...summary, totals: { ...totals, modelMs: '<ms>', toolMs: '<ms>', wallMs: '<ms>' } },
+          steps: normalise(run.result.steps),
+        },
+        null,
+        2,
+      ) + '\n',
     ).toMatchFileSnapshot('golden/scripted-conversation.json');
   });
 });

@@ -90,7 +90,10 @@ function failure(f: Fixture, run: AttemptRun): string | null {
   if (run.status === 'VALID_PASS') return null;
   const failed = run.attempt?.checks.filter((c) => !c.ok) ?? [];
   if (run.status === 'UNSCORED' && failed.length > 0 && failed.every((c) => c.check === 'pairwise judge')) return null;
-  return `${key(f)} (${f.scoring.type}): ${run.status} ${run.errorMessage ?? ''} ${JSON.stringify(failed).slice(0, 300)}`;
+  return (
+    `${key(f)} ` +
+    `(${f.scoring.type}): ${run.status} ${run.errorMessage ?? ''} ${JSON.stringify(failed).slice(0, 300)}`
+  );
 }
 
 const current = fingerprint();

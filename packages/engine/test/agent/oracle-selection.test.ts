@@ -16,20 +16,24 @@ describe('the oracle-every-fixture plan', () => {
     expect(oraclePlan({ GITBENCH_ORACLE_FIXTURES: ' , ' }, current).keys).toBeNull();
   });
 
-  it('checks only the fixtures GITBENCH_ORACLE_FIXTURES names, due even while current, and never records the fingerprint', () => {
-    for (const fp of [stale, current]) {
-      const plan = oraclePlan(
-        {
-          GITBENCH_ORACLE_FIXTURES: 'recovery/cachetools-r06, history-surgery/more-itertools-h06 ',
-          GITBENCH_ORACLE_EVERY_FIXTURE: '1',
-        },
-        fp,
-      );
-      expect(plan.due).toBe(true);
-      expect(plan.mayRecord).toBe(false);
-      expect([...plan.keys!].sort()).toEqual(['history-surgery/more-itertools-h06', 'recovery/cachetools-r06']);
-    }
-  });
+  it(
+    'checks only the fixtures GITBENCH_ORACLE_FIXTURES names, ' +
+      'due even while current, and never records the fingerprint',
+    () => {
+      for (const fp of [stale, current]) {
+        const plan = oraclePlan(
+          {
+            GITBENCH_ORACLE_FIXTURES: 'recovery/cachetools-r06, history-surgery/more-itertools-h06 ',
+            GITBENCH_ORACLE_EVERY_FIXTURE: '1',
+          },
+          fp,
+        );
+        expect(plan.due).toBe(true);
+        expect(plan.mayRecord).toBe(false);
+        expect([...plan.keys!].sort()).toEqual(['history-surgery/more-itertools-h06', 'recovery/cachetools-r06']);
+      }
+    },
+  );
 
   it('selects the fixtures named and reports names that match none', () => {
     const fixtures = ['recovery/cachetools-r06', 'recovery/click-r01', 'git_grep/f001'];

@@ -168,35 +168,39 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
     expect(run.result.summary).toMatchObject({ exitStatus: 'model_stopped', steps: 1 });
   });
 
-  it('ends with tampering when the session broke its protocol under a tool call, with sandbox_error when the sandbox failed', async () => {
-    const failing = (error: Error) => {
-      const repo = fakeRepo();
-      repo.ctx.exec = (command) =>
-        command === 'break'
-          ? Promise.reject(error)
-          : Promise.resolve({
-              command,
-              exitCode: 0,
-              stdout: '',
-              stderr: '',
-              timedOut: false,
-              truncated: false,
-              durationMs: 1,
-              stdoutBytes: 0,
-              stderrBytes: 0,
-            });
-      return runScripted(
-        [toolReply({ calls: [bash('break'), bash('git status', 'b')] }), toolReply({ calls: [submit('x')] })],
-        { repo },
-      );
-    };
-    const tampered = await failing(new TamperingError('a reply to no request'));
-    expect(tampered.result.summary).toMatchObject({ exitStatus: 'tampering', steps: 1 });
-    expect(tampered.result.summary.exitDetail).toMatch(/tampered with the sandbox: a reply to no request/);
-    expect(tampered.result.steps[0]!.results[1]!.output).toMatch(/^Not run/);
-    const broken = await failing(new SandboxFailure('the container was removed'));
-    expect(broken.result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 1 });
-  });
+  it(
+    'ends with tampering when the session broke its protocol ' +
+      'under a tool call, with sandbox_error when the sandbox failed',
+    async () => {
+      const failing = (error: Error) => {
+        const repo = fakeRepo();
+        repo.ctx.exec = (command) =>
+          command === 'break'
+            ? Promise.reject(error)
+            : Promise.resolve({
+                command,
+                exitCode: 0,
+                stdout: '',
+                stderr: '',
+                timedOut: false,
+                truncated: false,
+                durationMs: 1,
+                stdoutBytes: 0,
+                stderrBytes: 0,
+              });
+        return runScripted(
+          [toolReply({ calls: [bash('break'), bash('git status', 'b')] }), toolReply({ calls: [submit('x')] })],
+          { repo },
+        );
+      };
+      const tampered = await failing(new TamperingError('a reply to no request'));
+      expect(tampered.result.summary).toMatchObject({ exitStatus: 'tampering', steps: 1 });
+      expect(tampered.result.summary.exitDetail).toMatch(/tampered with the sandbox: a reply to no request/);
+      expect(tampered.result.steps[0]!.results[1]!.output).toMatch(/^Not run/);
+      const broken = await failing(new SandboxFailure('the container was removed'));
+      expect(broken.result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 1 });
+    },
+  );
 
   it('caps tool output keeping head and tail, says how to read the rest, and records the full size', async () => {
     const big = `${'a'.repeat(5_000)}${'z'.repeat(5_000)}`;
@@ -210,7 +214,10 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
     expect(r.outputBytes).toBe(10_014);
     expect(r.truncatedBytes).toBe(8_014);
     expect(r.output).toMatch(
-      /^a+\n\[\.\.\. 8014 of 10014 bytes omitted: run it again narrowed \(head, tail, sed -n 'FROM,TOp', grep\), or redirect it to a file and print that in parts \.\.\.\]\nz+\n\[exit code 0\]$/,
+      new RegExp(
+        /^a+\n\[\.\.\. 8014 of 10014 bytes omitted: run it again narrowed \(head, tail, sed -n 'FROM,TOp', grep\), /
+          .source + /or redirect it to a file and print that in parts \.\.\.\]\nz+\n\[exit code 0\]$/.source,
+      ),
     );
   });
 });

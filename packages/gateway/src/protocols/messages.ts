@@ -234,7 +234,10 @@ function error(status: number, _code: string, text: string): unknown {
 
 export const anthropicMessages: ProtocolCodec = { protocol: 'messages', parse, render, stream, error };
 
-/** A rough count for `POST /v1/messages/count_tokens` (Claude Code asks it to size its context): four characters a token. */
+/**
+ * A rough count for `POST /v1/messages/count_tokens` (Claude Code asks it to size its context): four characters a
+ * token.
+ */
 export function estimateInputTokens(body: unknown): number {
   return Math.ceil(JSON.stringify(body ?? '').length / 4);
 }

@@ -10,7 +10,10 @@ import { providerBackend } from './backend';
 import { startFakeProvider, type FakeProvider, type ProviderReply } from './fake-openai';
 import { forwardToSocket } from './forwarder';
 
-/** A gateway on a socket in a fresh directory, a loopback forwarder to it, and SDK clients on that (no retries of their own). */
+/**
+ * A gateway on a socket in a fresh directory, a loopback forwarder to it, and SDK clients on that (no retries of their
+ * own).
+ */
 export interface GatewayHarness {
   gateway: ModelGateway;
   url: string;

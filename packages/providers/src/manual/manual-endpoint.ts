@@ -276,7 +276,8 @@ export async function startManualEndpoint(options: ManualEndpointOptions = {}): 
       else
         throw new RequestError(
           400,
-          'send {"answer": "<text or a call as typed in the terminal>"} or {"message": {"content": …, "tool_calls": […]}}',
+          'send {"answer": "<text or a call as typed in the ' +
+            'terminal>"} or {"message": {"content": …, "tool_calls": […]}}',
         );
       const parsed = answer(parts[2]!, given);
       return send(res, 200, { answered: parts[2], ...parsed });
@@ -293,7 +294,8 @@ export async function startManualEndpoint(options: ManualEndpointOptions = {}): 
         return send(res, 200, { object: 'list', data: [{ id: 'manual', object: 'model', owned_by: 'a person' }] });
       throw new RequestError(
         404,
-        `no such path ${req.method} ${url.pathname} (this endpoint serves POST /v1/chat/completions and /manual/requests)`,
+        `no such path ${req.method} ${url.pathname} (this endpoint ` +
+          `serves POST /v1/chat/completions and /manual/requests)`,
       );
     };
     route().catch((error: unknown) => {

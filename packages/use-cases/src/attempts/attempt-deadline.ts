@@ -31,14 +31,19 @@ export function attemptDeadline(
   if (!agent) {
     return {
       ms: attemptTimeoutMs,
-      message: `The attempt ran longer than its wall-clock limit of ${seconds(attemptTimeoutMs)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.`,
+      message:
+        `The attempt ran longer than its wall-clock limit ` +
+        `of ${seconds(attemptTimeoutMs)} s (GITBENCH_ATTEMPT_TIMEOUT_MS) and was stopped.`,
     };
   }
   const ms = agent.maxWallMs + agent.commandTimeoutMs + attemptTimeoutMs;
   return {
     ms,
     message:
-      `The agent attempt ran longer than the worker's wall-clock limit of ${seconds(ms)} s and was stopped: the agent's maxWallMs (${seconds(agent.maxWallMs)} s) ` +
-      `plus its commandTimeoutMs (${seconds(agent.commandTimeoutMs)} s) for a last command, plus GITBENCH_ATTEMPT_TIMEOUT_MS (${seconds(attemptTimeoutMs)} s) for the sandbox, scoring and judging around the loop.`,
+      `The agent attempt ran longer than the worker's wall-clock limit of ${seconds(ms)} ` +
+      `s and was stopped: the agent's maxWallMs (${seconds(agent.maxWallMs)} s) ` +
+      (`plus its commandTimeoutMs (${seconds(agent.commandTimeoutMs)} s) for ` +
+        `a last command, plus GITBENCH_ATTEMPT_TIMEOUT_MS (${seconds(attemptTimeoutMs)} ` +
+        `s) for the sandbox, scoring and judging around the loop.`),
   };
 }

@@ -28,7 +28,9 @@ export class AttemptWatch {
   private current: AttemptDeadline;
   private fired = false;
   private lastVerdict: HeartbeatVerdict = 'owned';
-  /** Resolves a grace period after the deadline: an executor that does not stop when asked still lets the attempt end. */
+  /**
+   * Resolves a grace period after the deadline: an executor that does not stop when asked still lets the attempt end.
+   */
   readonly stopped = new Promise<'stopped'>((resolve) => {
     this.resolveStopped = resolve;
   });

@@ -58,7 +58,8 @@ export async function runAttempt(deps: RunAttemptDeps, job: DispatchJob, shutdow
   }
   if (!claim) return { skipped: 'not queued (duplicate delivery, cancelled or already done)' };
   const labels = { [CAMPAIGN_LABEL]: claim.campaignId, [ATTEMPT_LABEL]: attemptId };
-  // GITBENCH_ATTEMPT_TIMEOUT_MS until the campaign is read; an agent attempt's deadline then counts from the same start.
+  // GITBENCH_ATTEMPT_TIMEOUT_MS until the campaign is read; an agent attempt's deadline then counts from the same
+  // start.
   const watch = new AttemptWatch({
     deadline: attemptDeadline(deps.attemptTimeoutMs),
     heartbeat: () => heartbeatAttempt(deps.db, claim),
@@ -107,7 +108,8 @@ async function resendUnclaimed(deps: RunAttemptDeps, job: DispatchJob, error: un
   await deps.queue.enqueueMany('attempt.run', jobs, { first: true });
   if (jobs.length)
     deps.log(
-      `claiming ${job.attemptId} failed (${String((error as Error)?.message ?? error).slice(0, 300)}): sent again at once`,
+      `claiming ${job.attemptId} failed ` +
+        `(${String((error as Error)?.message ?? error).slice(0, 300)}): sent again at once`,
     );
   return { skipped: 'the claim failed', retried: jobs.length > 0 };
 }
@@ -227,7 +229,8 @@ async function retryNow(
   await deps.queue.enqueueMany('attempt.run', jobs, { first: true });
   const said = ending.reason.errorMessage.split('\n', 1)[0]!.slice(0, 300);
   deps.log(
-    `${claim.attemptId} given back after ${ending.reason.errorClass} (${said}): ${jobs.length ? 'sent again at once' : 'at its dispatch cap, ended'}`,
+    `${claim.attemptId} given back after ${ending.reason.errorClass} ` +
+      `(${said}): ${jobs.length ? 'sent again at once' : 'at its dispatch cap, ended'}`,
   );
   // The cap ended it: it may have been the campaign's last.
   if (capped.length) await finishCampaignIfDone(deps.finish, claim.campaignId);

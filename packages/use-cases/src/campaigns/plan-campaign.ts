@@ -155,7 +155,8 @@ async function buildAndSend(deps: PlanCampaignDeps, campaign: { id: string; fixt
   if (stopped) return { skipped: 'the campaign left planning meanwhile', attempts };
   if (failures.length > 0) {
     // The fixtures that built keep their attempts; a retry plans only the others.
-    const message = `planning failed: ${failures.length} fixture repositories could not be built: ${failures.join('; ')}`;
+    const message =
+      `planning failed: ${failures.length} fixture repositories ` + `could not be built: ${failures.join('; ')}`;
     await failCampaign(db, campaignId, message.slice(0, 4000));
     return { failed: message };
   }

@@ -9,7 +9,7 @@ import { ReviewPanel } from '@/components/review-panel';
 import { EmptyState, Section } from '@/components/empty-state';
 import { AgentStatsTable } from '@/components/agent-stats-table';
 import { ExportLinks } from '@/components/export-links';
-import { duration, int, productVersion, usd } from '@/components/format';
+import { duration, int, plural, productVersion, usd } from '@/components/format';
 import { CopyButton } from '@/components/copy-button';
 import { LocalTime } from '@/components/local-time';
 import { Heatmap } from '@/components/heatmap';
@@ -79,6 +79,8 @@ export default async function CampaignPage({
   const total = Object.values(o.statusCounts).reduce((a, b) => a + (b ?? 0), 0);
   const simulated = o.targets.some((t) => isSimulatedModelId(t.modelId));
 
+  const shape = `${plural(c.trials, 'trial')} · ${plural(o.targets.length, 'target')} × ${o.fixtureCount} fixtures`;
+  const seeded = `${shape} · seed ${c.seed}`;
   return (
     <div className="space-y-8">
       <div className="space-y-2">
@@ -94,9 +96,7 @@ export default async function CampaignPage({
         </h1>
         <p className="text-sm text-slate-600">
           {actor ? `By ${c.createdBy} · ` : ''}created <LocalTime at={c.createdAt} /> · suite {c.suiteVersion} ·{' '}
-          {c.trials} trial{c.trials === 1 ? '' : 's'} · {o.targets.length} target{o.targets.length === 1 ? '' : 's'} ×{' '}
-          {o.fixtureCount} fixtures · seed {c.seed} · wall clock{' '}
-          {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
+          {seeded} · wall clock {c.legacy ? '— (not recorded for imports)' : duration(o.wallClockMs)}
         </p>
         <p className="break-all font-mono text-xs text-slate-500" data-testid="campaign-hashes">
           config hash {c.configHash} <CopyButton text={c.configHash} label="config hash" /> · GitBench{' '}

@@ -97,7 +97,8 @@ export default async function AuditPage({
       <p className="text-sm text-slate-600" data-testid="audit-position">
         {total === 0
           ? 'No entries match.'
-          : `${events.length} of ${total} ${filtered ? 'matching ' : ''}entr${total === 1 ? 'y' : 'ies'} shown${cursor ? ', older than the previous page' : ', newest first'}.`}
+          : `${events.length} of ${total} ${filtered ? 'matching ' : ''}entr${total === 1 ? 'y' : 'ies'} ` +
+            `shown${cursor ? ', older than the previous page' : ', newest first'}.`}
       </p>
       <DataTable
         rows={events}
@@ -110,7 +111,10 @@ export default async function AuditPage({
             .join(' ')}`
         }
         dense
-        caption="Who created, cancelled, retried, exported or published a campaign, and who changed a user, a token, a key or a setting. Times in your time zone; UTC on hover."
+        caption={
+          'Who created, cancelled, retried, exported or published a campaign, and who ' +
+          'changed a user, a token, a key or a setting. Times in your time zone; UTC on hover.'
+        }
         empty={
           <p className="text-sm text-slate-600">
             {filtered ? 'Nothing recorded under these filters.' : 'Nothing recorded yet.'}

@@ -24,7 +24,11 @@ export function capHeadTail(text: string, maxBytes: number, hint?: string): Capp
   const marker = hint
     ? `[... ${omitted} of ${bytes.length} bytes omitted: ${hint} ...]`
     : `[... ${omitted} bytes omitted ...]`;
-  const shown = `${decoder.decode(bytes.subarray(0, head))}\n${marker}\n${decoder.decode(bytes.subarray(bytes.length - tail))}`;
+  const shown = [
+    decoder.decode(bytes.subarray(0, head)),
+    marker,
+    decoder.decode(bytes.subarray(bytes.length - tail)),
+  ].join('\n');
   return { text: shown, bytes: bytes.length, truncatedBytes: omitted };
 }
 

@@ -43,14 +43,18 @@ export function lineRange(
   const to = range.limit === undefined ? lines.length : Math.min(lines.length, from + range.limit);
   const part = lines.slice(from, to).join('');
   if (from === 0 && to === lines.length) return part;
-  return `${part}${part.endsWith('\n') ? '' : '\n'}[lines ${from + 1}-${to} of ${lines.length}${to < lines.length ? `; the next part starts at offset ${to + 1}` : ''}]`;
+  return (
+    `${part}${part.endsWith('\n') ? '' : '\n'}[lines ${from + 1}-${to} ` +
+    `of ${lines.length}${to < lines.length ? `; the next part starts at offset ${to + 1}` : ''}]`
+  );
 }
 
 export const readFileArgs = z.object({ path, ...LINE_RANGE_ARGS }).strict();
 export const readFileTool = defineTool<z.infer<typeof readFileArgs>>({
   name: 'read_file',
   description:
-    'Read a text file, path relative to the repository root. Returns its content exactly, or with offset and limit only those lines (followed by a line saying which lines of how many). ' +
+    'Read a text file, path relative to the repository root. Returns its content exactly, or ' +
+    'with offset and limit only those lines (followed by a line saying which lines of how many). ' +
     `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
   parameters: {
     type: 'object',
@@ -74,7 +78,8 @@ export const writeFileArgs = z.object({ path, content: z.string() }).strict();
 export const writeFileTool = defineTool<z.infer<typeof writeFileArgs>>({
   name: 'write_file',
   description:
-    'Create or overwrite a file with the given content (parent directories are created). Path relative to the repository root.',
+    'Create or overwrite a file with the given content (parent ' +
+    'directories are created). Path relative to the repository root.',
   parameters: {
     type: 'object',
     properties: {
@@ -97,7 +102,8 @@ export const strReplaceArgs = z
 export const strReplaceTool = defineTool<z.infer<typeof strReplaceArgs>>({
   name: 'str_replace',
   description:
-    'Replace the one occurrence of old_str in a file with new_str. Fails when old_str occurs zero or several times (add surrounding lines to make it unique).',
+    'Replace the one occurrence of old_str in a file with new_str. Fails when ' +
+    'old_str occurs zero or several times (add surrounding lines to make it unique).',
   parameters: {
     type: 'object',
     properties: {

@@ -7,7 +7,8 @@ export const submitArgs = z.object({ answer: z.string() }).strict();
 export const submitTool = defineTool<z.infer<typeof submitArgs>>({
   name: 'submit',
   description:
-    'Finish the task with your final answer. The task says what is checked: the answer, or what you leave in the repository.',
+    'Finish the task with your final answer. The task says what ' +
+    'is checked: the answer, or what you leave in the repository.',
   parameters: {
     type: 'object',
     properties: {

@@ -39,7 +39,8 @@ registerToolSet({
   description: 'One bash command per call in the repository, and submit.',
   tools: [bashTool, submitTool],
   instructions:
-    'Use the bash tool to inspect and change the repository, one command per call; commands are not interactive (no pager, no editor prompt). Call submit when you are done.',
+    'Use the bash tool to inspect and change the repository, one command per call; commands ' +
+    'are not interactive (no pager, no editor prompt). Call submit when you are done.',
 });
 registerToolSet({
   name: 'editor',
@@ -52,5 +53,6 @@ registerToolSet({
   description: 'bash, the file editor (read_file, write_file, str_replace), and submit.',
   tools: [bashTool, ...EDITOR_TOOLS, submitTool],
   instructions:
-    'Use bash to run commands (git and the usual tools; not interactive: no pager, no editor prompt) and read_file / write_file / str_replace to edit files, one call at a time. Call submit when you are done.',
+    'Use bash to run commands (git and the usual tools; not interactive: no pager, no editor prompt) and ' +
+    'read_file / write_file / str_replace to edit files, one call at a time. Call submit when you are done.',
 });

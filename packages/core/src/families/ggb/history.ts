@@ -58,8 +58,19 @@ export function parseHistory(stdout: string): HistoryCommit[] {
 /** A trailer line (`Token: value`, as git interpret-trailers reads them) or the note a cherry-pick -x leaves. */
 const TRAILER_LINE = /^(?:[A-Za-z0-9][A-Za-z0-9-]*:\s+\S.*|\(cherry picked from commit [0-9a-f]+\))$/;
 /** Author and review trailers, dropped wherever they stand: only the original's authors wrote them. */
-const AUTHOR_TRAILER =
-  /^(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id)\s*:/i;
+const AUTHOR_TRAILERS = [
+  'signed-off-by',
+  'co-authored-by',
+  'reviewed-by',
+  'acked-by',
+  'tested-by',
+  'reported-by',
+  'suggested-by',
+  'helped-by',
+  'cc',
+  'change-id',
+];
+const AUTHOR_TRAILER = new RegExp(`^(?:${AUTHOR_TRAILERS.join('|')})\\s*:`, 'i');
 
 /**
  * A commit message as the judge reads it. The original history's messages carry trailers
@@ -106,7 +117,9 @@ export function judgeMessage(message: string): string {
     .join('\n\n');
 }
 
-/** A history as the judge reads it: no commit ids (they differ between equal histories), messages through judgeMessage. */
+/**
+ * A history as the judge reads it: no commit ids (they differ between equal histories), messages through judgeMessage.
+ */
 export function renderHistory(commits: readonly HistoryCommit[]): string {
   if (commits.length === 0) return '(no commits)';
   return commits

@@ -14,6 +14,7 @@ export function withHistoryJudgement(outcome: GgbOutcome, judgement: HistoryJudg
   const ties = judgement.verdicts.filter((v) => v.result === 'TIE').length;
   const detail = judgement.solved
     ? "the judge preferred the agent's history in both orderings"
-    : `the agent's history won ${wins} of 2 orderings${ties > 0 ? ` (${ties} tie${ties > 1 ? 's' : ''})` : ''}; solved needs both`;
+    : `the agent's history won ${wins} of 2 ` +
+      `orderings${ties > 0 ? ` (${ties} tie${ties > 1 ? 's' : ''})` : ''}; solved needs both`;
   return { ...outcome, solved: judgement.solved, judge, detail };
 }

@@ -21,7 +21,9 @@ export const GIST_LIMITS = { defaultTimeoutSeconds: 60, maxTimeoutSeconds: 240 }
 
 export const gistScoringSchema = z.looseObject({
   type: z.literal('gist'),
-  /** The repository as released, a .tar.gz among the fixture's files or assets: the original the gist is compared with. */
+  /**
+   * The repository as released, a .tar.gz among the fixture's files or assets: the original the gist is compared with.
+   */
   original: z.string().min(1),
   /** `python3 -m pytest [options] <test file>::<test>...`, run from the repository root. */
   command: z.string().min(1),

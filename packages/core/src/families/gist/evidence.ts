@@ -13,7 +13,10 @@ const unitSchema = z.object({
   lines: z.tuple([z.number().int(), z.number().int()]),
   /** Path of the enclosing class/function (`Foo.bar`), `''` at top level. */
   block: z.string(),
-  /** For the line execution rate: `code` counts; `potential` (except blocks, pass, ...) and `nonexec` (docstrings) do not. */
+  /**
+   * For the line execution rate: `code` counts; `potential` (except blocks, pass, ...) and `nonexec` (docstrings) do
+   * not.
+   */
   kind: z.enum(UNIT_KINDS),
   /** Normalised text(s); a combined import gives one per name. */
   texts: z.array(z.string()),

@@ -84,14 +84,16 @@ export function gistResult(record: ExecRecord | undefined): ScoreResult {
       outcome.lineExecutionRate !== null,
       outcome.lineExecutionRate === null
         ? 'not measured: the gist did not run'
-        : `${percent(outcome.lineExecutionRate)} of executable lines ran (${outcome.executedLines}/${outcome.executableLines})`,
+        : `${percent(outcome.lineExecutionRate)} of executable lines ` +
+            `ran (${outcome.executedLines}/${outcome.executableLines})`,
     ),
     check(
       'line existence rate',
       outcome.lineExistenceRate !== null,
       outcome.lineExistenceRate === null
         ? 'not measured: no gist file that parses'
-        : `${percent(outcome.lineExistenceRate)} of lines found in the original (${outcome.foundLines}/${outcome.countedLines})`,
+        : `${percent(outcome.lineExistenceRate)} of lines found in ` +
+            `the original (${outcome.foundLines}/${outcome.countedLines})`,
     ),
   ];
   return { ...verdict(outcome.fidelity, outcome.fidelity ? 1 : 0, checks), family: outcome };

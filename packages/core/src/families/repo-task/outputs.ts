@@ -32,7 +32,9 @@ export function readRepoTaskOutputs(record: ExecRecord | undefined): RepoTaskOut
   } catch {
     return {
       ok: false,
-      problem: `the outputs listing printed no JSON (exit ${record.exitCode})${record.stderr.trim() ? `: ${record.stderr.trim().slice(-300)}` : ''}`,
+      problem:
+        `the outputs listing printed no JSON ` +
+        `(exit ${record.exitCode})${record.stderr.trim() ? `: ${record.stderr.trim().slice(-300)}` : ''}`,
     };
   }
   const parsed = listingSchema.safeParse(raw);

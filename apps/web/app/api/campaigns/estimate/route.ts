@@ -10,7 +10,10 @@ import { providerRegistry, services } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-/** What a configuration would run, what it would cost and how long it would take, before anything is written: the form shows it before launch. */
+/**
+ * What a configuration would run, what it would cost and how long it would take, before anything is written: the form
+ * shows it before launch.
+ */
 export const POST = apiRoute('member', async ({ request, actor }) => {
   const body = await readJson(request);
   if (!body.ok) return body.response;

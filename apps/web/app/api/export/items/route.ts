@@ -7,7 +7,11 @@ import { services } from '@/lib/services';
 export const dynamic = 'force-dynamic';
 
 const CALIBRATION_METHOD =
-  'GitBench item analysis: every campaign that ran the suite, every target in them but the built-in controls (oracle, mock, nop, simulated) unless controls lists them as included, and never the people (human:<name>, gitbench human), whose figures are the people_* columns beside; pass rate = passed over scored attempts (the settling try; excluded attempts left out); discrimination = point-biserial correlation with the rest score.';
+  'GitBench item analysis: every campaign that ran the suite, every target in them but ' +
+  'the built-in controls (oracle, mock, nop, simulated) unless controls lists them as ' +
+  'included, and never the people (human:<name>, gitbench human), whose figures are the people_* ' +
+  'columns beside; pass rate = passed over scored attempts (the settling try; excluded ' +
+  'attempts left out); discrimination = point-biserial correlation with the rest score.';
 
 /** A suite's item analysis, one row per fixture, as on its page. */
 export const GET = apiRoute('member', async ({ request: req, actor }) => {

@@ -22,7 +22,9 @@ function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
   });
 }
 
-/** The same exports as `gitbench campaign export`: attempts as CSV or JSON (streamed), or the artificialanalysis rows. */
+/**
+ * The same exports as `gitbench campaign export`: attempts as CSV or JSON (streamed), or the artificialanalysis rows.
+ */
 export const GET = apiRoute<{ id: string }>('member', async ({ request: req, params: { id }, actor }) => {
   const requested = req.nextUrl.searchParams.get('format') ?? 'json';
   if (requested !== 'csv' && requested !== 'aa' && requested !== 'json') {
