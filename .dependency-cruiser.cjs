@@ -1,8 +1,9 @@
 /**
- * Import directions: core <- (db, queue, sandbox, providers, agents) <- engine (core, sandbox, providers, agents) <- apps,
- * core <- providers <- gateway (the model gateway agents reach from the sandbox) <- engine and apps,
- * core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps;
- * core <- db <- test-support, imported by tests only.
+ * Import directions:
+ * - core <- (db, queue, sandbox, providers, agents) <- engine (core, sandbox, providers, agents) <- apps;
+ * - core <- providers <- gateway (the model gateway agents reach from the sandbox) <- engine and apps;
+ * - core <- (db, queue, sandbox) <- use-cases <- apps, and auth (sign-in, roles, tokens: Better Auth on db) <- apps;
+ * - core <- db <- test-support, imported by tests only.
  * The domain stays free of frameworks so every rule in it is testable in milliseconds;
  * adapters never reach into each other or into apps.
  */
@@ -92,7 +93,8 @@ module.exports = {
     {
       name: 'use-cases-compose-adapters',
       comment:
-        'A use case composes the domain with storage, the queue and sandbox labels; it runs attempts through an executor it is handed.',
+        'A use case composes the domain with storage, the queue and ' +
+        'sandbox labels; it runs attempts through an executor it is handed.',
       severity: 'error',
       from: { path: '^packages/use-cases/' },
       to: { path: ['^packages/(engine|providers|gateway|auth)/', '^apps/'] },
@@ -106,11 +108,14 @@ module.exports = {
     {
       name: 'app-adapters-through-use-cases',
       comment:
-        'Where a use case exists, its adapters (the worker job handlers; the web routes and CLI commands that create, estimate, ' +
+        'Where a use case exists, its adapters (the worker job handlers; ' +
+        'the web routes and CLI commands that create, estimate, ' +
         'cancel or retry a campaign) call it instead of reaching db, queue or sandbox, so each is written once. ' +
         'Allowed: type-only imports (a Db handed ' +
-        'through carries no behaviour), and the composition roots that create and wire the clients: worker.ts, main.ts, env.ts, the ' +
-        'engine executor (wires the engine to the sandbox driver and trajectory storage) and the reaper (recovery, its own use case to come).',
+        'through carries no behaviour), and the composition roots that ' +
+        'create and wire the clients: worker.ts, main.ts, env.ts, the ' +
+        'engine executor (wires the engine to the sandbox driver and trajectory ' +
+        'storage) and the reaper (recovery, its own use case to come).',
       severity: 'error',
       from: {
         path:
@@ -123,8 +128,10 @@ module.exports = {
     {
       name: 'test-support-only-in-tests',
       comment:
-        'Test databases and seeded campaigns, trajectories and family outcomes are for tests (and the benchmarks and browser tests, ' +
-        'outside these folders); production code never imports them, so none of it ships in the web app, the worker or the CLI.',
+        'Test databases and seeded campaigns, trajectories and family ' +
+        'outcomes are for tests (and the benchmarks and browser tests, ' +
+        'outside these folders); production code never imports them, ' +
+        'so none of it ships in the web app, the worker or the CLI.',
       severity: 'error',
       from: { path: '^(packages|apps)/', pathNot: ['^(packages|apps)/[^/]+/test/', '^packages/test-support/'] },
       to: { path: '^packages/test-support/' },

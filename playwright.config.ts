@@ -55,7 +55,8 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'pipe',
     stderr: 'pipe',
-    // Added to process.env: `npm run start -w` runs in apps/web, and suite directories resolve against the repository root.
+    // Added to process.env: `npm run start -w` runs in apps/web, and suite directories resolve against the repository
+    // root.
     env: { GITBENCH_ROOT: process.env.GITBENCH_ROOT ?? path.resolve(import.meta.dirname) },
   },
 });

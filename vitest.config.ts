@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Two projects: `unit` (pure logic, milliseconds, no services) and `integration` (*.int.test.ts,
 // real Postgres, Redis and Docker). Each integration file uses its own schema and queue name.
 
-/** Rules of every run, set in each project (projects do not inherit them); scripts/test runs tiny suites under them too. */
+/**
+ * Rules of every run, set in each project (projects do not inherit them); scripts/test runs tiny suites under them too.
+ */
 export const RUN_RULES = {
   // A committed .only would quietly drop every other test of its file: it fails the run instead.
   allowOnly: false,

@@ -63,8 +63,8 @@ test('compare: the McNemar p value, the pair counts, each domain’s rates and e
     await expect(box).toContainText(
       `Of ${e.pairs.length} fixtures both ran: A passed and B failed ` +
         `on ${e.b}; A failed and B passed on ${e.c}; both passed ${e.bothPassed}; ` +
-        (`both failed ${e.bothFailed}; ${e.ties} left out because a side ` +
-          `split evenly. Only A ran ${e.onlyA}; only B ran ${e.onlyB}.`),
+        `both failed ${e.bothFailed}; ${e.ties} left out because a side ` +
+        `split evenly. Only A ran ${e.onlyA}; only B ran ${e.onlyB}.`,
     );
     const domains = page.getByTestId('compare-domains');
     await expect(domains.getByRole('row')).toHaveCount(e.byDomain.length + 1);

@@ -103,8 +103,8 @@ export async function benchTrajectoryPage(db: Db) {
   console.log(
     `trajectory: ${STEPS} steps, ${(Number(size!.output) / 1e6).toFixed(1)} ` +
       `MB of tool output (${(Number(size!.raw) / 1e6).toFixed(1)} MB of records, ` +
-      (`${(Number(size!.stored) / 1e6).toFixed(1)} MB gzip-compressed in ` +
-        `Postgres), seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`),
+      `${(Number(size!.stored) / 1e6).toFixed(1)} MB gzip-compressed in ` +
+      `Postgres), seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   const openPage = async () => {

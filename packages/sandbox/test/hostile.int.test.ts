@@ -88,8 +88,8 @@ async function containedIn<S extends Runs, T>(
 /** Tries a TCP connection, DNS and HTTP, then lists the network interfaces. */
 const NETWORK_PROBE =
   `(exec 3<>/dev/tcp/1.1.1.1/80) 2>&1; getent hosts example.com || echo no-dns; ` +
-  (`python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', ` +
-    `timeout=3)" 2>&1 | tail -1; ls /sys/class/net`);
+  `python3 -c "import urllib.request; urllib.request.urlopen('http://example.com', ` +
+  `timeout=3)" 2>&1 | tail -1; ls /sys/class/net`;
 
 function expectNoNetwork(r: { stdout: string }): void {
   expect(r.stdout).toMatch(/unreachable|Network|Cannot assign/i);

@@ -42,8 +42,8 @@ export function attemptDeadline(
     message:
       `The agent attempt ran longer than the worker's wall-clock limit of ${seconds(ms)} ` +
       `s and was stopped: the agent's maxWallMs (${seconds(agent.maxWallMs)} s) ` +
-      (`plus its commandTimeoutMs (${seconds(agent.commandTimeoutMs)} s) for ` +
-        `a last command, plus GITBENCH_ATTEMPT_TIMEOUT_MS (${seconds(attemptTimeoutMs)} ` +
-        `s) for the sandbox, scoring and judging around the loop.`),
+      `plus its commandTimeoutMs (${seconds(agent.commandTimeoutMs)} s) for ` +
+      `a last command, plus GITBENCH_ATTEMPT_TIMEOUT_MS (${seconds(attemptTimeoutMs)} ` +
+      `s) for the sandbox, scoring and judging around the loop.`,
   };
 }

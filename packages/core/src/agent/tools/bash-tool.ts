@@ -41,8 +41,8 @@ export const bashTool = defineTool<z.infer<typeof bashArgs>>({
   description:
     'Run one bash command in the repository root and return its output (stdout and stderr ' +
     'together, in the order they were written) and its exit code, always shown (0 included). ' +
-    ('Each call starts a fresh shell in the repository root; nothing ' +
-      'is interactive (no pager, no editor); the network is off. ') +
+    'Each call starts a fresh shell in the repository root; nothing ' +
+    'is interactive (no pager, no editor); the network is off. ' +
     'Every process a command started is killed when it ends: nothing keeps running in the background between calls. ' +
     `${CAP_NOTE}: to see the rest, ${BASH_TRUNCATION_HINT}.`,
   parameters: {
