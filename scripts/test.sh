@@ -14,8 +14,12 @@ export GITBENCH_UPSTREAM_DIR
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then apt_install "browser tests" chromium; fi
 # Upstream's own scorer runs beside ours in the agreement tests: Debian's python3 with PyYAML.
 if ! /usr/bin/python3 -c 'import yaml' 2>/dev/null; then apt_install "the comparison with upstream's scorer" python3 python3-yaml; fi
-# The Python files are linted with pyflakes and tested with pytest, both Debian's (scripts/python-check.sh).
-if ! command -v pyflakes3 >/dev/null || ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then apt_install "the Python checks" pyflakes3 python3-pytest; fi
+# The Python files are linted with pyflakes and pycodestyle and tested with pytest, all Debian's
+# (scripts/python-check.sh).
+if ! command -v pyflakes3 >/dev/null || ! command -v pycodestyle >/dev/null ||
+  ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
+  apt_install "the Python checks" pyflakes3 pycodestyle python3-pytest
+fi
 # Tests start python3 hundreds of times (every repository-state dump on the host runs it). A version
 # manager's shim first on PATH (pyenv here) costs about a second per start on a busy machine: the
 # upstream-repos checks took 374 s and 1771 s instead of minutes. Debian's python3 goes first.
