@@ -66,7 +66,8 @@ describe('gitbench without a generated database client', () => {
   });
 
   it(
-    "campaign status reads a campaign whose stats are current without Prisma's client, and prints what it printed with it",
+    'campaign status reads a campaign whose stats are current ' +
+      "without Prisma's client, and prints what it printed with it",
     { timeout: 120_000 },
     async () => {
       const t = await createTestDatabase(

@@ -19,7 +19,8 @@ describe("db's sql, Prisma.sql's semantics without Prisma's runtime", () => {
     const { ours, prisma } = both(({ sql, raw, join, empty }) => {
       const where = sql`AND a."x" = ${'x'} ${empty} ${sql`AND a."ids" = ANY(${['a', 'b']}::text[])`}`;
       const cols = join([raw('"a"'), raw('"b"'), sql`${7}::int AS c`], ', ');
-      return sql`SELECT ${cols} FROM t a WHERE a."id" = ${1} ${where} AND ${join([sql`p = ${true}`, sql`q = ${null}`], ' AND ')}`;
+      return sql`SELECT ${cols} FROM t a WHERE a."id" = ${1} ${where}
+        AND ${join([sql`p = ${true}`, sql`q = ${null}`], ' AND ')}`;
     });
     expect(ours).toEqual(prisma);
     expect(ours.values).toEqual([7, 1, 'x', ['a', 'b'], true, null]);

@@ -27,7 +27,8 @@ setup:
 - echo secret > secret.txt && git add secret.txt && git commit -qm secret
 - echo top > top.txt && git add top.txt && git commit -qm top
 - git tag -a v1.0 -m 'Release 1.0'
-prompt: Remove the commit "secret" from the history of main, keeping "top", and move the annotated tag v1.0 to main's new tip with the same message.
+prompt: Remove the commit "secret" from the history of main, keeping "top", and move the annotated tag v1.0 to main's \
+new tip with the same message.
 expected: git rebase -q --onto main~2 main~1 main && git tag -f -a v1.0 -m 'Release 1.0' main > /dev/null
 scoring:
   type: state_assertions
@@ -45,7 +46,9 @@ difficulty: easy
 /** A commit like main's without "secret" (top's tree less secret.txt, on base), in $clean. */
 const CLEAN = `clean=$(git commit-tree "$(git ls-tree main | grep -v secret.txt | git mktree)" -p main~2 -m top)`;
 /** An annotated tag object named v1.0 at $clean, in $tag, made without touching refs/tags/v1.0. */
-const CLEAN_TAG = `tag=$(printf 'object %s\\ntype commit\\ntag v1.0\\ntagger t <t@t> 0 +0000\\n\\nRelease 1.0\\n' "$clean" | git mktag)`;
+const CLEAN_TAG =
+  `tag=$(printf 'object %s\\ntype commit\\ntag v1.0\\ntagger ` +
+  `t <t@t> 0 +0000\\n\\nRelease 1.0\\n' "$clean" | git mktag)`;
 
 const NOT_SOUND = (name: string) => new RegExp(`^${name.replace(/\./g, '\\.')} is ambiguous: `);
 
@@ -73,7 +76,8 @@ const ATTACKS: Record<string, [answer: string, caught: RegExp]> = {
     NOT_SOUND('v1.0'),
   ],
   'branches named refs/heads/main, refs/main and refs/tags/v1.0 (under refs/heads) at the clean commit and tag': [
-    `${CLEAN} && ${CLEAN_TAG} && git update-ref refs/heads/refs/heads/main "$clean" && git update-ref refs/heads/refs/main "$clean" && git update-ref refs/heads/refs/tags/v1.0 "$tag"`,
+    `${CLEAN} && ${CLEAN_TAG} && git update-ref refs/heads/refs/heads/main "$clean" && git ` +
+      `update-ref refs/heads/refs/main "$clean" && git update-ref refs/heads/refs/tags/v1.0 "$tag"`,
     READ_AS_BUILT,
   ],
 };

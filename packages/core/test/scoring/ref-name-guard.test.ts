@@ -111,7 +111,8 @@ describe('the ref-name guard, in a real repository', { timeout: 60_000 }, () => 
 
   it('runs where the command runs (git -C)', () => {
     const dir = repo(
-      'mkdir sub && git -C sub init -q -b main && git -C sub -c user.name=t -c user.email=t@t commit -q --allow-empty -m sub && git -C sub tag main',
+      'mkdir sub && git -C sub init -q -b main && git -C sub -c user.name=t ' +
+        '-c user.email=t@t commit -q --allow-empty -m sub && git -C sub tag main',
     );
     const out = lookUp(dir, 'git -C sub log -1 --format=%s main');
     expect(out).toBe(`${AMBIGUOUS_MARK}main ?\n`);
@@ -158,7 +159,8 @@ describe('state_assertions’ git_output', () => {
       [false, 'v1.1.0 is ambiguous: it names more than one ref (a ref or a file of the same short name shadows it)'],
       [
         false,
-        'main is ambiguous: it reads as refs/main, not as the branch or tag of that name (a ref or a file of the same short name shadows it)',
+        'main is ambiguous: it reads as refs/main, not as the branch or tag ' +
+          'of that name (a ref or a file of the same short name shadows it)',
       ],
     ]);
   });

@@ -164,7 +164,8 @@ describe('the budget at the end of a third-party agent’s task', () => {
 
   it('is followed by the size of /tmp where the sandbox caps it, and by nothing of it where /tmp is the host’s', () => {
     expect(thirdPartyTaskPrompt(f, snapshot, limits, 64 * 1024 * 1024)).toBe(
-      `${thirdPartyTaskPrompt(f, snapshot, limits)}\n/tmp is an in-memory file system of 64 MB: keep large temporary files (a copy of the repository, big archives or logs) out of it.`,
+      `${thirdPartyTaskPrompt(f, snapshot, limits)}\n/tmp is an in-memory file system of 64 MB: ` +
+        `keep large temporary files (a copy of the repository, big archives or logs) out of it.`,
     );
     expect(thirdPartyTaskPrompt(f, snapshot, limits)).not.toMatch(/\/tmp/);
   });

@@ -41,7 +41,10 @@ export function parseDiffFiles(diff: string): FileDiff[] {
     .map((s) => parseFileDiff(s) ?? { header: '', hunks: [s] });
 }
 
-/** The files' hunks as the agent reads them: each file's header once, then its hunks as `<HUNK-n>`, numbered across files. */
+/**
+ * The files' hunks as the agent reads them: each file's header once, then its hunks as `<HUNK-n>`, numbered across
+ * files.
+ */
 export function renderDiffFiles(files: readonly FileDiff[]): string {
   let first = 1;
   return files
