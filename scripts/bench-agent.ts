@@ -283,7 +283,8 @@ async function oracleThroughput(driver: DockerSandboxDriver): Promise<void> {
   for (const r of runs.filter((x) => x.run.passed !== true).slice(0, 10)) {
     console.log(
       `  not passed: ${r.fixture.domain}/${r.fixture.id} ` +
-        `(${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ${(r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160)}`,
+        `(${r.fixture.scoring.type}): ${r.run.status} ${r.run.errorClass ?? ''} ` +
+        (r.run.errorMessage ?? r.run.agent?.summary.exitStatus ?? '').slice(0, 160),
     );
   }
 }
