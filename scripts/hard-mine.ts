@@ -154,6 +154,8 @@ const sh = shellQuote;
 const b64 = (b: Buffer | string) => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b).toString('base64');
 const subjectOf = (m: CommitMeta) => m.message.split('\n')[0]!.trim();
 const BUNDLE = '.hard.bundle';
+/** Python modules the host's Debian python3 has (as dependencies of other packages) and the sandbox image lacks. */
+const SANDBOX_LACKS = ['six'];
 /** Files the scorer's test run removes from a tree before laying the pinned ones over it (tests-run.py). */
 const HARNESS_FILES = new Set([
   'conftest.py',
@@ -241,6 +243,14 @@ function runTests(
     execFileSync('tar', ['-xz', '-C', join(root, p.tests), '-f', testsTarGz]);
     mkdirSync(join(work, 'home'));
     mkdirSync(join(work, 'tmp'));
+    // Modules this machine's Debian python3 has and the sandbox image lacks are hidden, so that a tree importing one
+    // fails here as it fails there (more-itertools-lr06: a clean replay brings back `from six import ...`).
+    mkdirSync(join(work, 'absent'));
+    for (const m of SANDBOX_LACKS)
+      writeFileSync(
+        join(work, 'absent', `${m}.py`),
+        `raise ModuleNotFoundError("No module named '${m}'", name='${m}')\n`,
+      );
     const env: Record<string, string> = {
       PATH: `${join(work, 'bin')}:/usr/bin:/bin`,
       HOME: join(work, 'home'),
@@ -251,7 +261,7 @@ function runTests(
       PYTHONDONTWRITEBYTECODE: '1',
       PYTHONNOUSERSITE: '1',
       PYTHONHASHSEED: '0',
-      PYTHONPATH: p.pythonpath.map((d) => join(root, d)).join(':'),
+      PYTHONPATH: [...p.pythonpath.map((d) => join(root, d)), join(work, 'absent')].join(':'),
     };
     // Debian's interpreter (with python3-pytest), as in the sandbox, whatever python3 is first on PATH here.
     mkdirSync(join(work, 'bin'));
