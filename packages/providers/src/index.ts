@@ -64,13 +64,13 @@ export {
 export { historyJudgeAsk } from './history-judge';
 export {
   ProviderRegistry,
-  budgetLimitsFromProfiles,
   type TargetSpec,
   type ResolvedTarget,
   type RegistryOptions,
   type LoadRegistryOptions,
   type ModelDescription,
 } from './registry';
+export { budgetLimitsFromProfiles } from './profile-budgets';
 export {
   BUILTIN_MODELS,
   BUILTIN_PROFILE,

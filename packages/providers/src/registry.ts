@@ -1,19 +1,10 @@
-import {
-  ConfigurationError,
-  parseModelId,
-  sha256Hex,
-  type AnswerMode,
-  type Mode,
-  type ModelId,
-  type PriceTable,
-} from '@gitbench/core';
-import { createAgentChat } from './agent-chat';
-import { createAnthropicProvider } from './anthropic';
-import { RequestBudget, type BudgetLimits } from './budget';
+import { ConfigurationError, parseModelId, sha256Hex, type Mode, type ModelId, type PriceTable } from '@gitbench/core';
+import { RequestBudget } from './budget';
 import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
 import type { JudgePanel } from './judges';
-import { createOllamaProvider } from './ollama';
-import { createOpenAICompatibleProvider } from './openai-compatible';
+import { commandLineProfile } from './command-line-profile';
+import { budgetLimitsFromProfiles } from './profile-budgets';
+import { createProfileProvider } from './profile-provider';
 import {
   findProfilesFile,
   inferProviderKind,
@@ -25,14 +16,8 @@ import {
   type ProviderKind,
 } from './profiles';
 import { isManualModel, manualProfile } from './manual/manual-profile';
-import {
-  createReplayProvider,
-  loadReplayIndex,
-  ReplaySourceError,
-  replaySourcesFromEnv,
-  type ReplayIndex,
-  type ReplaySources,
-} from './replay';
+import { createReplayProvider, replaySourcesFromEnv, type ReplaySources } from './replay';
+import { ReplayTargets } from './replay-targets';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
 import type { Provider } from './types';
@@ -93,52 +78,6 @@ export interface LoadRegistryOptions extends Omit<RegistryOptions, 'profiles' | 
   home?: string;
 }
 
-/** Request budgets as configured: global and per group at the top level, per profile and its groups. */
-export function budgetLimitsFromProfiles(set: ProfileSet): BudgetLimits {
-  const groups: NonNullable<BudgetLimits['groups']> = {};
-  for (const group of [...set.concurrency.groups, ...set.profiles.flatMap((p) => p.concurrency.groups)]) {
-    groups[group.key] ??= { maxConcurrent: group.maxConcurrent, minIntervalMs: group.minIntervalMs };
-  }
-  return {
-    global: { maxConcurrent: set.concurrency.maxConcurrent, minIntervalMs: set.concurrency.minIntervalMs },
-    profiles: Object.fromEntries(
-      set.profiles.map((p) => [
-        p.name,
-        { maxConcurrent: p.concurrency.maxConcurrent, minIntervalMs: p.concurrency.minIntervalMs },
-      ]),
-    ),
-    groups,
-  };
-}
-
-const DEFAULT_KEY_ENV: Partial<Record<ProviderKind, string>> = {
-  openrouter: 'OPENROUTER_API_KEY',
-  openai: 'OPENAI_API_KEY',
-};
-
-function adHocProfile(spec: TargetSpec, env: Readonly<Record<string, string | undefined>>): Profile {
-  const provider = inferProviderKind(spec.provider, spec.baseUrl ?? null);
-  const keyEnv = DEFAULT_KEY_ENV[provider];
-  // A local OpenAI-compatible server needs no key; a hosted one reads the usual variable when it is set.
-  const apiKeyEnv = keyEnv && (provider === 'openrouter' || !spec.baseUrl || env[keyEnv]) ? keyEnv : null;
-  return {
-    name: 'command-line',
-    provider,
-    models: [spec.model],
-    baseUrl: spec.baseUrl ?? (provider === 'openrouter' ? 'https://openrouter.ai/api/v1' : null),
-    apiKeyEnv,
-    timeoutMs: (provider === 'ollama' ? 120 : 60) * 1000,
-    retryCount: 3,
-    extraBody: {},
-    concurrency: { groups: [] },
-  };
-}
-
-/** What follows `replay:` in a model id: one source, or several separated by commas. */
-function replaySource(model: string): string {
-  return model.startsWith('replay:') ? model.slice('replay:'.length) : model;
-}
-
 /**
  * Turns target specs into providers over one shared budget. Providers are built once per profile
  * (with any command-line overrides) and reused.
@@ -148,17 +87,13 @@ export class ProviderRegistry {
   private readonly env: Readonly<Record<string, string | undefined>>;
   readonly budget: RequestBudget;
   private readonly providers = new Map<string, Provider>();
-  /**
-   * Replay files by source, loaded once: a worker resolves its target for every attempt, and parsing
-   * the recorded envelopes each time is the same work again. A failed load is not kept, so a file
-   * added later (after a retry of the failed attempts) is found.
-   */
-  private readonly replays = new Map<string, Promise<ReplayIndex>>();
+  private readonly replays: ReplayTargets;
 
   constructor(private readonly options: RegistryOptions = {}) {
     this.env = options.env ?? {};
     this.set = options.profiles ?? new ProfileSet([], null, { groups: [] }, this.env);
     this.budget = options.budget ?? new RequestBudget(budgetLimitsFromProfiles(this.set));
+    this.replays = new ReplayTargets(() => options.replay ?? replaySourcesFromEnv(this.env, process.cwd()));
   }
 
   /** The registry every process builds the same way: the profile file named or found, keys from `env`. */
@@ -252,7 +187,7 @@ export class ProviderRegistry {
       // A person answers at the manual endpoint; --base-url points at one served elsewhere.
       const manual = manualProfile(this.env);
       profile = { ...manual, baseUrl: spec.baseUrl ?? manual.baseUrl };
-    } else if (spec.provider || spec.baseUrl) profile = adHocProfile(spec, this.env);
+    } else if (spec.provider || spec.baseUrl) profile = commandLineProfile(spec, this.env);
     else {
       throw new ConfigurationError(
         'no_profile_for_model',
@@ -331,7 +266,7 @@ export class ProviderRegistry {
     });
     const kind = builtinKindOf(spec.model) ?? spec.provider;
     if (kind === 'replay') {
-      const index = await this.replayIndex(spec.model);
+      const index = await this.replays.index(spec.model);
       const recordedModel = index.all()[0]?.model ?? index.trajectories[0]?.model ?? 'replay';
       return make(createReplayProvider(index), recordedModel);
     }
@@ -345,68 +280,14 @@ export class ProviderRegistry {
     return undefined;
   }
 
-  private replayIndex(model: string): Promise<ReplayIndex> {
-    const source = replaySource(model);
-    let loading = this.replays.get(source);
-    if (!loading) {
-      loading = loadReplayIndex(
-        source.split(','),
-        this.options.replay ?? replaySourcesFromEnv(this.env, process.cwd()),
-      );
-      this.replays.set(source, loading);
-      loading.catch(() => this.replays.delete(source));
-    }
-    return loading;
+  /** Why a campaign cannot replay `model` in its output modes, or null (see ReplayTargets.targetError). */
+  replayTargetError(model: string, outputModes: readonly Mode[]): Promise<string | null> {
+    return this.replays.targetError(model, outputModes);
   }
 
-  /**
-   * Why a campaign cannot replay `model` in its output modes, or null (always null for a model that is
-   * not `replay:`). The sources are opened exactly as a worker opens them (the same loader, cache and
-   * provider: headers and recordings parsed, nothing replayed), so a campaign is refused when it is
-   * created rather than failing every attempt of the target. The message names the source as the
-   * caller wrote it and nothing the caller did not write (no configured directory).
-   */
-  async replayTargetError(model: string, outputModes: readonly Mode[]): Promise<string | null> {
-    if (builtinKindOf(model) !== 'replay') return null;
-    const written = replaySource(model).split(',');
-    let index: ReplayIndex;
-    try {
-      index = await this.replayIndex(model);
-      createReplayProvider(index);
-    } catch (error) {
-      if (error instanceof ReplaySourceError) return `Replay source '${written[error.source]}' ${error.problem}`;
-      if (error instanceof ConfigurationError) return `'${model}': ${error.message}`;
-      throw error;
-    }
-    const single = outputModes.filter((m) => m !== 'agent');
-    if (outputModes.includes('agent') && index.trajectories.length === 0) {
-      return (
-        `'${model}' holds no ATIF trajectory, which the agent output mode ` +
-        `replays (a result file replays text and json_schema answers).`
-      );
-    }
-    if (single.length > 0 && index.all().length === 0) {
-      return (
-        `'${model}' holds only an ATIF trajectory, which replays in the agent ` +
-        `output mode alone; this campaign also runs ${single.join(' and ')}.`
-      );
-    }
-    return null;
-  }
-
-  /**
-   * For a replay model, what each recorded answer cost (null where the recording has no cost), for
-   * the estimate before launch; undefined for any other model.
-   */
-  async recordedCosts(
-    model: string,
-  ): Promise<((domain: string, fixtureId: string, outputMode: AnswerMode) => number | null) | undefined> {
-    if (builtinKindOf(model) !== 'replay') return undefined;
-    const index = await this.replayIndex(model);
-    return (domain, fixtureId, outputMode) => {
-      const usd = index.get(domain, fixtureId, outputMode)?.recordedScore.cost_usd;
-      return typeof usd === 'number' && Number.isFinite(usd) ? usd : null;
-    };
+  /** For a replay model, what each recorded answer cost (see ReplayTargets.recordedCosts). */
+  recordedCosts(model: string): ReturnType<ReplayTargets['recordedCosts']> {
+    return this.replays.recordedCosts(model);
   }
 
   private providerFor(profile: Profile): Provider {
@@ -430,44 +311,7 @@ export class ProviderRegistry {
       random: this.options.random,
       priceTable: this.options.priceTable,
     };
-    let provider: Provider;
-    switch (profile.provider) {
-      case 'openai':
-      case 'openrouter':
-        provider = {
-          ...createOpenAICompatibleProvider(adapter),
-          chat: createAgentChat(adapter, (profile.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')),
-        };
-        break;
-      case 'ollama':
-        // Agent turns go through Ollama's OpenAI-compatible API, which takes tools (and refuses them for models
-        // without).
-        provider = {
-          ...createOllamaProvider(adapter),
-          chat: createAgentChat(
-            adapter,
-            `${(profile.baseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`,
-          ),
-        };
-        break;
-      case 'anthropic':
-        provider = createAnthropicProvider(adapter);
-        break;
-      case 'mock':
-        provider = createMockProvider();
-        break;
-      case 'oracle':
-        provider = createOracleProvider();
-        break;
-      case 'simulated':
-        provider = createSimulatedProvider({ seed: 0 });
-        break;
-      case 'replay':
-        throw new ConfigurationError(
-          'replay_needs_file',
-          `Profile '${profile.name}': use --model replay:<result file> for replay.`,
-        );
-    }
+    const provider = createProfileProvider(adapter);
     this.providers.set(cacheKey, provider);
     return provider;
   }

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findProfilesFile, inferProviderKind, listProfiles, loadProfiles, loadProfilesFile } from '../src/profiles';
-import { budgetLimitsFromProfiles, ProviderRegistry } from '../src/registry';
+import { budgetLimitsFromProfiles } from '../src/profile-budgets';
+import { ProviderRegistry } from '../src/registry';
 
 // The shape of upstream's gitbench.json, extended with what this project adds (min_interval_ms).
 const CONFIG = {
