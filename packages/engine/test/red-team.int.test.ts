@@ -215,6 +215,22 @@ describe('the red team, agents', { timeout: 300_000 }, () => {
   );
 });
 
+describe('the red team, every attack from an agent’s bash tool', { timeout: 300_000 }, () => {
+  const tasks: [string, Record<string, string>, () => { fixture: Fixture; snapshot: BuiltSnapshot }][] = [
+    ['', ATTACKS, () => ({ fixture, snapshot })],
+    ['history: ', HISTORY_ATTACKS, () => history],
+    ['working tree: ', INDEX_ATTACKS, () => index],
+  ];
+  for (const [prefix, attacks, task] of tasks)
+    for (const [name, command] of Object.entries(attacks)) {
+      it(`${prefix}${name}: a counted failure, never a pass, an exclusion or a sandbox error`, async () => {
+        const run = await agentAttempt('red-team-agent', [command], task(), 'bash');
+        expectCountedFailure(run);
+        expect(run.agent?.summary.exitStatus).not.toBe('sandbox_error');
+      });
+    }
+});
+
 /**
  * The task families' graders, each given a wrong answer and a trick that would change what the
  * grader sees: a program named like the grader's tools earlier in PATH and in HOME, a hook, Python

@@ -17,7 +17,8 @@ export const DEFAULT_DIFF_BYTES = 64 * 1024;
 /**
  * The shell script; the previous step's tree (empty at the start) is written into it. Every process it
  * starts is most of a step's sandbox time, so it starts as few as give the same state: one rev-parse
- * for the git directory and the work tree's top, one status (porcelain v2 with its branch headers: HEAD
+ * for the git directory and the work tree's top (after one config read that turns the model's filter
+ * drivers off), one status (porcelain v2 with its branch headers: HEAD
  * and the branch come with it), for-each-ref, and for the tree a copy of the index, add and write-tree;
  * the diff only when the tree changed. The session's runner prints the same without the script
  * (packages/sandbox/runner/repo_state.py, Sandbox.readRepoState): a change here is made there too, and a
@@ -27,6 +28,16 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
   const prev = previousTree ?? '';
   return [
     'export GIT_OPTIONAL_LOCKS=0 GIT_PAGER=cat LC_ALL=C',
+    // status and add hash changed files through the filter drivers the repository's attributes name, and
+    // a driver is a program of the model's: every filter key is set empty, which runs none.
+    'i=${GIT_CONFIG_COUNT:-0}',
+    'while IFS= read -r k; do',
+    '  [ -n "$k" ] || continue',
+    '  export "GIT_CONFIG_KEY_$i=$k" "GIT_CONFIG_VALUE_$i="; i=$((i+1))',
+    'done <<GBFILTERS',
+    "$(git config --name-only --get-regexp '^filter\\.' 2>/dev/null)",
+    'GBFILTERS',
+    'export GIT_CONFIG_COUNT=$i',
     `st=${REPO_STATE_DIR}; [ -d "$st/objects" ] || mkdir -p "$st/objects"`,
     `m() { printf '\\n${MARK}%s\\n' "$1"; }`,
     "nl=$'\\n'",
@@ -62,7 +73,7 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     'm diff',
     'if [ -n "$tree" ]; then',
     '  if [ -n "$prev" ] && [ "$prev" != "$tree" ]; then',
-    '    git diff --no-color --no-ext-diff "$prev" "$tree" > "$st/diff" 2>/dev/null',
+    '    git diff --no-color --no-ext-diff --no-textconv "$prev" "$tree" > "$st/diff" 2>/dev/null',
     '    wc -c < "$st/diff"',
     `    head -c ${diffBytes} "$st/diff"`,
     '  else echo 0; fi',

@@ -1,5 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { lookupEnvironment } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
-import { parseRepoState } from '../../src/agent/repo-state';
+import { parseRepoState, repoStateScript } from '../../src/agent/repo-state';
 
 const out = (sections: Record<string, string>) =>
   Object.entries(sections)
@@ -53,5 +58,43 @@ describe('parseRepoState', () => {
     const s = parseRepoState(out({ head: '4444444444444444444444444444444444444444\n', branch: 'main\n' }), null);
     expect(s?.state).toMatchObject({ head: '4444444444444444444444444444444444444444', branch: 'main', staged: 0 });
     expect(parseRepoState(out({ nogit: '' }), null)).toBeNull();
+  });
+});
+
+describe('repoStateScript, in a real repository', () => {
+  it("runs none of the model's filter or textconv drivers, and still sees the change they would hide", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gb-repo-state-'));
+    try {
+      const ran = path.join(dir, 'ran');
+      const setup = [
+        'set -e',
+        'git init -q -b main repo && cd repo',
+        'echo a > t.txt && git add t.txt && git -c user.name=t -c user.email=t@t commit -qm base',
+        `printf '#!/bin/sh\\necho ran >> ${ran}\\ncat\\n' > ../driver && chmod +x ../driver`,
+        'git config filter.x.clean ../driver && git config filter.x.required true',
+        'git config diff.x.textconv ../driver',
+        "printf 't.txt filter=x diff=x\\n' > .git/info/attributes",
+        'echo b > t.txt',
+      ].join('\n');
+      expect(spawnSync('bash', ['-c', setup], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
+      const env = { ...lookupEnvironment(), TMPDIR: dir };
+      const first = spawnSync('bash', ['-c', repoStateScript(null)], {
+        cwd: path.join(dir, 'repo'),
+        env,
+        encoding: 'utf8',
+      });
+      const tree = parseRepoState(first.stdout, null)!.tree!;
+      spawnSync('bash', ['-c', 'echo c > t.txt'], { cwd: path.join(dir, 'repo') });
+      const next = spawnSync('bash', ['-c', repoStateScript(tree)], {
+        cwd: path.join(dir, 'repo'),
+        env,
+        encoding: 'utf8',
+      });
+      expect(existsSync(ran)).toBe(false);
+      expect(parseRepoState(first.stdout, null)!.state).toMatchObject({ branch: 'main', unstaged: 1 });
+      expect(next.stdout).toContain('-b\n+c');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
