@@ -62,6 +62,17 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
         # What bash's $(...) keeps of a command's output: no NUL bytes, no trailing newlines.
         return sink.kept().replace(b'\0', b'').rstrip(b'\n')
 
+    # status and add hash changed files through the filter drivers the repository's attributes name, and
+    # a driver is a program of the model's: every filter key is set empty, which runs none (the script's
+    # loop over git config --get-regexp, the same keys in the same order).
+    _, keys = git([b'config', b'--name-only', b'--get-regexp', b'^filter\\.'])
+    count = int(env.get(b'GIT_CONFIG_COUNT') or b'0')
+    for key in subst(keys).split(b'\n'):
+        if key:
+            env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
+            count += 1
+    env[b'GIT_CONFIG_COUNT'] = b'%d' % count
+
     st = (env.get(b'TMPDIR') or b'/tmp') + b'/.gitbench-agent-state'
     sandbox.acting_start()
     try:
@@ -132,7 +143,8 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     m(b'diff')
     if tree:
         if prev and prev != tree:
-            _, diff = git([b'diff', b'--no-color', b'--no-ext-diff', prev, tree], where, diff_bytes, tree_env)
+            _, diff = git([b'diff', b'--no-color', b'--no-ext-diff', b'--no-textconv', prev, tree], where, diff_bytes,
+                          tree_env)
             out.append(b'%d\n' % diff.total + diff.kept())
         else:
             out.append(b'0\n')
