@@ -17,4 +17,6 @@ export {
 } from './dashboard-seed';
 export { randomTrajectory, type RandomTrajectory, type RandomTrajectoryOptions } from './random-trajectory';
 export { seedTrajectory, type SeedTrajectoryOptions } from './seed-trajectory';
-export { seedFamilyCampaign, SEED_GGB_OUTCOMES, SEED_GIST_EVIDENCE } from './seed-families';
+export { seedFamilyCampaign } from './seed-families';
+export { SEED_GGB_OUTCOMES } from './seed-ggb-outcomes';
+export { SEED_GIST_EVIDENCE } from './seed-gist-evidence';
