@@ -39,16 +39,15 @@ export {
   type SimulatedOptions,
   type CorrectnessByDifficulty,
 } from './scripted';
+export { ReplayIndex, type RecordedAnswer } from './replay-index';
 export {
-  ReplayIndex,
   ReplaySourceError,
   loadReplayIndex,
-  createReplayProvider,
   replaySourcesFromEnv,
   DEFAULT_REPLAY_MAX_BYTES,
-  type RecordedAnswer,
   type ReplaySources,
-} from './replay';
+} from './replay-sources';
+export { createReplayProvider } from './replay';
 export {
   runLlmJudge,
   runPairwiseJudge,

@@ -16,7 +16,8 @@ import {
   type ProviderKind,
 } from './profiles';
 import { isManualModel, manualProfile } from './manual/manual-profile';
-import { createReplayProvider, replaySourcesFromEnv, type ReplaySources } from './replay';
+import { createReplayProvider } from './replay';
+import { replaySourcesFromEnv, type ReplaySources } from './replay-sources';
 import { ReplayTargets } from './replay-targets';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';

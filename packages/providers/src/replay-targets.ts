@@ -1,12 +1,8 @@
 import { ConfigurationError, type AnswerMode, type Mode } from '@gitbench/core';
 import { builtinKindOf } from './builtin-models';
-import {
-  createReplayProvider,
-  loadReplayIndex,
-  ReplaySourceError,
-  type ReplayIndex,
-  type ReplaySources,
-} from './replay';
+import { createReplayProvider } from './replay';
+import type { ReplayIndex } from './replay-index';
+import { loadReplayIndex, ReplaySourceError, type ReplaySources } from './replay-sources';
 
 /** What follows `replay:` in a model id: one source, or several separated by commas. */
 function replaySource(model: string): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@gitbench/core';
-import { loadReplayIndex, replaySourcesFromEnv } from '../src/replay';
+import { loadReplayIndex, replaySourcesFromEnv } from '../src/replay-sources';
 import { ProviderRegistry } from '../src/registry';
 import { UPSTREAM_RESULTS } from '../../core/test/fixtures/upstream-data';
 

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '@gitbench/core';
-import { createReplayProvider, loadReplayIndex } from '../src/replay';
+import { createReplayProvider } from '../src/replay';
+import { loadReplayIndex } from '../src/replay-sources';
 import { ProviderRegistry } from '../src/registry';
 import type { AnswerMode } from '@gitbench/core';
 
