@@ -1,6 +1,6 @@
 import { toAtif, type AtifTrajectory } from '@gitbench/core';
 import type { Db } from '../client';
-import { readTrajectory, readTrajectorySteps } from './trajectory-store';
+import { readTrajectory, readTrajectorySteps } from './trajectory-reads';
 
 /** One attempt's trajectory (the latest try unless `tryNumber`) as ATIF v1.4; null when it has none. */
 export async function trajectoryAtif(db: Db, attemptId: string, tryNumber?: number): Promise<AtifTrajectory | null> {
