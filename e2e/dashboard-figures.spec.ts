@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { DashboardSeed, SeededAttempt } from '../packages/test-support/src/dashboard-seed';
+import type { DashboardSeed, SeededAttempt } from '../packages/test-support/src/campaign-plans';
 import * as ref from '../apps/web/test/support/dashboard-reference';
 import { DASHBOARD_SEED_FILE, shot } from './support';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { DashboardSeed } from '../packages/test-support/src/dashboard-seed';
+import type { DashboardSeed } from '../packages/test-support/src/campaign-plans';
 import { DASHBOARD_SEED_FILE, LEGACY_MODEL, shot } from './support';
 
 // The leaderboard says how it ranks, ranks each suite version apart (the dashboard seed's suite and the

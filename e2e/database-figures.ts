@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DashboardSeed } from '../packages/test-support/src/dashboard-seed';
+import type { DashboardSeed } from '../packages/test-support/src/campaign-plans';
 
 /**
  * The campaigns, targets, fixtures and attempts of some models as rows of the tests' database, in the

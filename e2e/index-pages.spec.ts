@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { DashboardSeed } from '../packages/test-support/src/dashboard-seed';
+import type { DashboardSeed } from '../packages/test-support/src/campaign-plans';
 import { DASHBOARD_SEED_FILE, shot, signedInAs } from './support';
 
 // The addresses a person types or a browser asks for on its own: /favicon.ico, /settings, /fixtures.

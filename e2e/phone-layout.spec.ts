@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { DashboardSeed } from '../packages/test-support/src/dashboard-seed';
+import type { DashboardSeed } from '../packages/test-support/src/campaign-plans';
 import { DASHBOARD_SEED_FILE, shot } from './support';
 
 // At 390 px wide (a phone) the page itself never scrolls sideways: wide tables scroll inside their own

@@ -7,14 +7,14 @@ export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDataba
 export { attemptRowsOf, prng, seedRandomCampaign, type RandomCampaignOptions } from './random-campaign';
 export {
   seedCampaignPlans,
-  seedDashboardCampaigns,
   type CampaignPlan,
   type DashboardSeed,
   type SeededAttempt,
   type SeededCampaign,
   type SeededFixture,
   type SeededTarget,
-} from './dashboard-seed';
+} from './campaign-plans';
+export { seedDashboardCampaigns } from './dashboard-seed';
 export { randomTrajectory, type RandomTrajectory, type RandomTrajectoryOptions } from './random-trajectory';
 export { seedTrajectory, type SeedTrajectoryOptions } from './seed-trajectory';
 export { seedFamilyCampaign } from './seed-families';
