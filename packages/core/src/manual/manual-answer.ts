@@ -6,7 +6,8 @@ import type { WireTool } from './chat-request';
  *   text: <anything>            a text answer (the prefix is needed only where it would read as a call)
  *   bash: git log --oneline     a call of a tool that takes one string argument; the rest, lines
  *                               included, is that argument
- *   str_replace {"path": …}     a call with JSON arguments
+ *   str_replace {"path": …}     a call with JSON arguments (a colon after the name is allowed where the tool
+ *                               has no single string argument)
  *   submit                      a call of a tool whose arguments may all be empty
  *   {"name": …, "arguments": …} or a JSON array of them, or {"content": …, "tool_calls": […]}
  *
@@ -125,14 +126,19 @@ function toolNamed(tools: readonly WireTool[], name: string): WireTool {
   return tool;
 }
 
-/** The one string argument `name: value` fills: the tool's only required argument, or its only argument. */
-function soleStringArgument(tool: WireTool): string {
+/** The one string argument `name: value` fills: the tool's only required argument, or its only argument; else null. */
+function soleStringArgumentOf(tool: WireTool): string | null {
   const props = Object.entries(schemaOf(tool).properties ?? {});
   const required = requiredOf(tool);
   const candidates = required.length > 0 ? required : props.map(([n]) => n);
   const sole = candidates.length === 1 ? candidates[0]! : null;
   const type = sole ? schemaOf(tool).properties?.[sole]?.type : undefined;
-  if (!sole || (type !== undefined && type !== 'string')) {
+  return sole && (type === undefined || type === 'string') ? sole : null;
+}
+
+function soleStringArgument(tool: WireTool): string {
+  const sole = soleStringArgumentOf(tool);
+  if (!sole) {
     throw new ManualAnswerError(
       `${tool.function.name} takes more than one string argument ` +
         `(${signatureOf(tool)}): write ${tool.function.name} {"…": …} with JSON arguments.`,
@@ -214,9 +220,12 @@ export function parseManualAnswer(raw: string, tools: readonly WireTool[] = []):
   const named = head ? tools.find((t) => t.function.name === head[1]) : undefined;
   if (head && named) {
     const rest = body.slice(head[0].length);
-    if (body[head[1]!.length] === ':')
+    const jsonArguments = rest.trimStart().startsWith('{');
+    // `write_file: {"path": …}` reads as JSON arguments, as `write_file {…}` does, where the tool has no single
+    // string argument for the colon to fill: the colon form is what a person (or a calibrating program) tries first.
+    if (body[head[1]!.length] === ':' && !(jsonArguments && soleStringArgumentOf(named) === null))
       return { content: null, toolCalls: [call(tools, head[1]!, { [soleStringArgument(named)]: rest })] };
-    if (rest.trimStart().startsWith('{'))
+    if (jsonArguments)
       return { content: null, toolCalls: [call(tools, head[1]!, parseJson(rest, `The arguments of ${head[1]}`))] };
     if (rest.trim() === '') {
       // `submit` alone: no arguments, or an empty one where the tool takes a single string.

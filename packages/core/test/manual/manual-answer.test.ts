@@ -53,6 +53,13 @@ describe('parseManualAnswer', () => {
     expect(args('read_file {"path": "a", "start_line": 3}')).toEqual([['read_file', { path: 'a', start_line: 3 }]]);
   });
 
+  it('reads JSON after a colon as the arguments only where the tool has no single string argument to fill', () => {
+    expect(args('str_replace: {"path": "a", "old_str": "x", "new_str": "y"}')).toEqual([
+      ['str_replace', { path: 'a', old_str: 'x', new_str: 'y' }],
+    ]);
+    expect(args('bash: {"command": "ls"}')).toEqual([['bash', { command: '{"command": "ls"}' }]]);
+  });
+
   it('reads JSON calls: one, a list, the wire form with string arguments, a message with content', () => {
     expect(args('{"name": "bash", "arguments": {"command": "ls"}}')).toEqual([['bash', { command: 'ls' }]]);
     expect(
