@@ -42,60 +42,69 @@ async function bothReads(cwd: string, previous: RepoSnapshot | null): Promise<Re
 const git = 'git -c user.name=agent -c user.email=agent@example.com';
 
 describe("the runner's read of the repository state prints what the engine's script prints", () => {
-  it('step after step: no repository, unborn, changes of every kind, conflicts, operations, refs, big diffs', async () => {
-    await run('mkdir -p repo', '.');
-    const steps: [string, string][] = [
-      ['not a repository yet', 'true'],
-      [
-        'an unborn branch with untracked files',
-        `git init -q -b trunk && echo a > a.txt && mkdir d && echo b > 'd/with space.txt'`,
-      ],
-      ['the first commit', `${git} add -A && ${git} commit -qm first`],
-      [
-        'staged, unstaged, both, deleted, renamed and untracked, odd names',
-        `echo x >> a.txt && ${git} add a.txt && echo y >> a.txt && echo n > new.txt && printf 'q\\n' > "$(printf 'tab\\tname')" && echo u > ünï.txt && ${git} mv 'd/with space.txt' d/moved.txt`,
-      ],
-      [
-        'a branch, a tag and packed refs',
-        `${git} commit -qam second && ${git} tag v1 && ${git} branch side HEAD~1 && ${git} pack-refs --all`,
-      ],
-      [
-        'a merge stopped on a conflict',
-        `${git} checkout -q side && echo theirs > a.txt && ${git} commit -qam side && ${git} checkout -q trunk && (${git} merge side >/dev/null 2>&1 || true)`,
-      ],
-      [
-        'the merge aborted, a cherry-pick stopped on a conflict',
-        `${git} merge --abort && (${git} cherry-pick side >/dev/null 2>&1 || true)`,
-      ],
-      ['a rebase stopped on a conflict', `${git} cherry-pick --abort && (${git} rebase side >/dev/null 2>&1 || true)`],
-      [
-        'the rebase aborted, detached HEAD, bisect started',
-        `${git} rebase --abort && ${git} checkout -q --detach HEAD~1 && ${git} bisect start`,
-      ],
-      [
-        'a diff past the bytes kept',
-        `${git} bisect reset -q 2>/dev/null; ${git} checkout -q trunk && seq 1 40000 > big.txt`,
-      ],
-      ['nothing changed since the last read', 'true'],
-      ['an index that cannot be read', 'printf garbage > .git/index'],
-      ['the repository removed', 'rm -rf .git'],
-    ];
-    let previous: RepoSnapshot | null = null;
-    const seen: string[] = [];
-    for (const [what, command] of steps) {
-      await run(command);
-      const next: RepoSnapshot | null = await bothReads('repo', previous).catch((err: Error) => {
-        throw new Error(`${what}: ${err.message}`);
-      });
-      seen.push(`${what}: ${next === previous ? 'no state' : JSON.stringify(next?.state.operations)}`);
-      previous = next;
-    }
-    // The steps reached what they were meant to (so the comparison above covered those states).
-    expect(seen.join('\n')).toContain('a merge stopped on a conflict: ["merge"]');
-    expect(seen.join('\n')).toContain('a cherry-pick stopped on a conflict: ["cherry-pick"]');
-    expect(seen.join('\n')).toContain('a rebase stopped on a conflict: ["rebase"]');
-    expect(seen.join('\n')).toContain('bisect started: ["bisect"]');
-  }, 300_000);
+  it(
+    'step after step: no repository, unborn, changes of ' + 'every kind, conflicts, operations, refs, big diffs',
+    async () => {
+      await run('mkdir -p repo', '.');
+      const steps: [string, string][] = [
+        ['not a repository yet', 'true'],
+        [
+          'an unborn branch with untracked files',
+          `git init -q -b trunk && echo a > a.txt && mkdir d && echo b > 'd/with space.txt'`,
+        ],
+        ['the first commit', `${git} add -A && ${git} commit -qm first`],
+        [
+          'staged, unstaged, both, deleted, renamed and untracked, odd names',
+          `echo x >> a.txt && ${git} add a.txt && echo y >> a.txt && echo n > new.txt && printf 'q\\n' ` +
+            `> "$(printf 'tab\\tname')" && echo u > ünï.txt && ${git} mv 'd/with space.txt' d/moved.txt`,
+        ],
+        [
+          'a branch, a tag and packed refs',
+          `${git} commit -qam second && ${git} tag v1 && ${git} branch side HEAD~1 && ${git} pack-refs --all`,
+        ],
+        [
+          'a merge stopped on a conflict',
+          `${git} checkout -q side && echo theirs > a.txt && ${git} commit -qam side ` +
+            `&& ${git} checkout -q trunk && (${git} merge side >/dev/null 2>&1 || true)`,
+        ],
+        [
+          'the merge aborted, a cherry-pick stopped on a conflict',
+          `${git} merge --abort && (${git} cherry-pick side >/dev/null 2>&1 || true)`,
+        ],
+        [
+          'a rebase stopped on a conflict',
+          `${git} cherry-pick --abort && (${git} rebase side >/dev/null 2>&1 || true)`,
+        ],
+        [
+          'the rebase aborted, detached HEAD, bisect started',
+          `${git} rebase --abort && ${git} checkout -q --detach HEAD~1 && ${git} bisect start`,
+        ],
+        [
+          'a diff past the bytes kept',
+          `${git} bisect reset -q 2>/dev/null; ${git} checkout -q trunk && seq 1 40000 > big.txt`,
+        ],
+        ['nothing changed since the last read', 'true'],
+        ['an index that cannot be read', 'printf garbage > .git/index'],
+        ['the repository removed', 'rm -rf .git'],
+      ];
+      let previous: RepoSnapshot | null = null;
+      const seen: string[] = [];
+      for (const [what, command] of steps) {
+        await run(command);
+        const next: RepoSnapshot | null = await bothReads('repo', previous).catch((err: Error) => {
+          throw new Error(`${what}: ${err.message}`);
+        });
+        seen.push(`${what}: ${next === previous ? 'no state' : JSON.stringify(next?.state.operations)}`);
+        previous = next;
+      }
+      // The steps reached what they were meant to (so the comparison above covered those states).
+      expect(seen.join('\n')).toContain('a merge stopped on a conflict: ["merge"]');
+      expect(seen.join('\n')).toContain('a cherry-pick stopped on a conflict: ["cherry-pick"]');
+      expect(seen.join('\n')).toContain('a rebase stopped on a conflict: ["rebase"]');
+      expect(seen.join('\n')).toContain('bisect started: ["bisect"]');
+    },
+    300_000,
+  );
 
   it('a bare repository (no work tree) and a directory inside .git', async () => {
     await run(
