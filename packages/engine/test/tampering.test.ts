@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyEnding, fixtureDefinitionHash, inputHash } from '@gitbench/core';
+import { classifyEnding, fixtureDefinitionHash, inputHash, SandboxFailure } from '@gitbench/core';
 import { parseBatch, type BatchRequest, type OneShotResult, type SandboxDriver } from '@gitbench/sandbox';
 import { loadSuiteDir } from '../src/load-suite-dir';
 import { scoreAttempt } from '../src/score-attempt';
@@ -17,14 +17,14 @@ function frame(key: string, rc: number, out: string): Buffer {
 }
 
 /** A driver whose sandbox prints `stdout(request)`: what a runner wrote, or what an answer forged into its channel. */
-function printing(stdout: (request: BatchRequest) => Buffer): SandboxDriver {
+function printing(stdout: (request: BatchRequest) => Buffer, exitCode = 0): SandboxDriver {
   return {
     describe: () => ({ driver: 'docker', image: 'test', imageId: 'test', isolated: true }),
     runOnce: async (request: BatchRequest): Promise<OneShotResult> => ({
       ...parseBatch(request, {
         stdout: stdout(request),
         stderr: Buffer.alloc(0),
-        exitCode: 0,
+        exitCode,
         hostTimedOut: false,
         durationMs: 1,
       }),
@@ -44,8 +44,9 @@ describe('tampering with the sandbox channel', async () => {
     tar: Buffer.alloc(0),
     image: { driver: 'docker', tag: 'test', id: 'test', isolated: true },
   } as unknown as FixtureSnapshot;
-  const score = (stdout: (request: BatchRequest) => Buffer) =>
-    scoreAttempt({ fixture, snapshot, driver: printing(stdout), outputMode: 'text', prompt: 'p', output: 'true' });
+  const scoreWith = (driver: SandboxDriver) =>
+    scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt: 'p', output: 'true' });
+  const score = (stdout: (request: BatchRequest) => Buffer, exitCode = 0) => scoreWith(printing(stdout, exitCode));
 
   it('scores forged probe records written after the answer ran as TAMPERING, a counted failure', async () => {
     const result = await score((request) => {
@@ -75,4 +76,41 @@ describe('tampering with the sandbox channel', async () => {
     const result = await score(() => Buffer.from('garbage\n'));
     expect(result.outcome).toBe('SANDBOX_ERROR');
   });
+
+  it(
+    'keeps the host out of memory or Docker gone an excluded, retryable infrastructure failure, ' +
+      'and tampering a scored failure never retried: neither ever becomes the other',
+    async () => {
+      const excluded = { status: 'INFRA_FAILURE', errorClass: 'sandbox_error', quality: false, infrastructure: true };
+      const scored = { status: 'VALID_FAIL', errorClass: 'tampering', quality: true, infrastructure: false };
+      // The engine could not run the batch at all: what a driver throws when Docker is gone or cannot allocate memory.
+      const engineDown = await scoreWith({
+        ...printing(() => Buffer.alloc(0)),
+        runOnce: async () => {
+          throw new SandboxFailure('Cannot connect to the Docker daemon; cannot allocate memory');
+        },
+      } as unknown as SandboxDriver);
+      // The container killed with SIGKILL (exit 137, as the kernel's OOM killer ends it) before the answer ran.
+      const killedBeforeAnswer = await score(() => Buffer.alloc(0), 137);
+      const forged = await score((request) =>
+        Buffer.concat([
+          frame('0.0', 0, STATE),
+          frame('0.1', 0, ''),
+          ...request.groups[2]!.steps.map((_, i) => frame(`2.${i}`, 0, '')),
+          Buffer.from('@@GBEND\n'),
+        ]),
+      );
+      expect([engineDown.outcome, killedBeforeAnswer.outcome, forged.outcome]).toEqual([
+        'SANDBOX_ERROR',
+        'SANDBOX_ERROR',
+        'TAMPERING',
+      ]);
+      expect(classifyEnding({ outcome: engineDown.outcome })).toEqual(excluded);
+      expect(classifyEnding({ outcome: killedBeforeAnswer.outcome })).toEqual(excluded);
+      expect(classifyEnding({ outcome: forged.outcome })).toEqual(scored);
+      expect(engineDown.error).toMatch(/^sandbox failed: .*cannot allocate memory/);
+      expect(killedBeforeAnswer.error).toMatch(/^sandbox failed before the answer ran: .*exit 137/);
+      expect(forged.error).toMatch(/^the answer's processes tampered with/);
+    },
+  );
 });
