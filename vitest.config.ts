@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (pure logic, milliseconds, no services) and `integration` (*.int.test.ts,
@@ -19,6 +20,10 @@ export default defineConfig({
     ...RUN_RULES,
     projects: [
       {
+        // The web app's components render in unit tests as Next compiles them: JSX to React's automatic
+        // runtime (its tsconfig keeps JSX for Next) and `@/` at the app's root.
+        oxc: { jsx: { runtime: 'automatic' } },
+        resolve: { alias: [{ find: /^@\//, replacement: `${path.resolve(import.meta.dirname, 'apps/web')}/` }] },
         test: {
           ...RUN_RULES,
           name: 'unit',
