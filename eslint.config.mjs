@@ -2,15 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-/** Folders with lines over 120 characters left, each to be rewrapped and then removed from this list. */
-const MAX_LEN_PENDING = [
-  'apps/cli/src/**',
-  'packages/core/src/families/ggb/tools/**',
-  'packages/core/src/families/repo-checks/**',
-  'packages/core/src/scoring/**',
-  'packages/sandbox/src/session*',
-  'scripts/hard-mine.ts',
-];
+/** Files with lines over 120 characters left, being edited elsewhere: rewrapped, then removed from this list. */
+const MAX_LEN_PENDING = ['scripts/hard-mine.ts', 'packages/sandbox/src/session-protocol.ts'];
 
 export default tseslint.config(
   {
@@ -43,7 +36,7 @@ export default tseslint.config(
   },
   {
     // Prettier lays code out in 120 columns but leaves comments, strings and template literals as they were written:
-    // this holds them to the same width. Folders still being rewrapped are left out until they are.
+    // this holds them to the same width.
     // The generated modules hold .py files' text as it is sent (python:generate), checked as Python.
     ignores: ['**/*.generated.ts', ...MAX_LEN_PENDING],
     rules: { 'max-len': ['error', { code: 120, tabWidth: 2 }] },

@@ -19,11 +19,13 @@ export const AGENT_FLAG_HELP = [
   ],
   [
     '--max-wall-ms <n>',
-    "with --mode agent: wall-clock limit of the whole loop (default: the suite.yaml's agent.max_wall_ms, else 600000; a person at --model manual needs more)",
+    "with --mode agent: wall-clock limit of the whole loop (default: the suite.yaml's " +
+      'agent.max_wall_ms, else 600000; a person at --model manual needs more)',
   ],
   [
     '--command-timeout-ms <n>',
-    "with --mode agent: limit of one command in the sandbox (default: the suite.yaml's agent.command_timeout_ms, else 30000); a flag wins over suite.yaml",
+    'with --mode agent: limit of one command in the sandbox (default: the ' +
+      "suite.yaml's agent.command_timeout_ms, else 30000); a flag wins over suite.yaml",
   ],
 ] as const;
 

@@ -38,7 +38,8 @@ export function selectOrRefuse<F extends SelectableFixture>(
   if (unknownIds.length > 0) throw new UsageError(`--id: ${suite.dir} has no fixture ${unknownIds.join(', ')}`);
   if (fixtures.length === 0 && suite.fixtures.length > 0)
     throw new UsageError(
-      `the selection (--domain, --difficulty, --tag, --id) leaves none of ${suite.dir}'s ${suite.fixtures.length} fixtures`,
+      `the selection (--domain, --difficulty, --tag, --id) leaves ` +
+        `none of ${suite.dir}'s ${suite.fixtures.length} fixtures`,
     );
   return fixtures;
 }

@@ -92,7 +92,8 @@ export const CAMPAIGN_CREATE_OPTIONS = [
   ['--mode <mode>', 'agent: run the campaign as agents (or an output mode)'],
   [
     '--agent <name>',
-    'with --mode agent: an agent that drives every model (repeat for more): gitbench (our own loop, the default) or a third-party agent (gitbench agents)',
+    'with --mode agent: an agent that drives every model (repeat for more): ' +
+      'gitbench (our own loop, the default) or a third-party agent (gitbench agents)',
   ],
   ...AGENT_FLAG_HELP,
   ['--trials <n>', 'runs of every fixture'],

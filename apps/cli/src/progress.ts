@@ -23,7 +23,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
       const width = 30;
       const filled = total ? Math.round((done / total) * width) : 0;
       const secs = ((now - started) / 1000).toFixed(1);
-      const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${secs}s${note ? ` ${note}` : ''}`;
+      const line =
+        `${label} ` +
+        `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${secs}s${note ? ` ${note}` : ''}`;
       stream.write(`\r${line.slice(0, (stream.columns ?? 100) - 1)}\x1b[K`);
     },
     log(line) {

@@ -5,7 +5,10 @@ export interface RunSummary {
   outputMode: AnswerMode;
   trial: number;
   attempts: number;
-  /** Engine outcomes: PASS, FAIL, NEEDS_JUDGE (unscored), SANDBOX_ERROR, HASH_MISMATCH, CONFIG_ERROR, TAMPERING (a counted failure), NOT_RUN. */
+  /**
+   * Engine outcomes: PASS, FAIL, NEEDS_JUDGE (unscored), SANDBOX_ERROR, HASH_MISMATCH, CONFIG_ERROR, TAMPERING (a
+   * counted failure), NOT_RUN.
+   */
   outcomes: Record<string, number>;
   /** The envelope's own summary (quality outcomes only). */
   summary: { total_fixtures: number; total_passed: number; overall_pass_at_k: number };
@@ -86,7 +89,11 @@ function agentLine(a: AgentFigures, attempts: number): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ') || 'none';
   const loops = attempts - a.noTrajectory;
-  return `  agent: exit ${list(a.exitStatuses)}; ${a.steps} step(s), ${a.toolCalls} tool call(s)${loops ? ` (${(a.steps / loops).toFixed(1)} steps per attempt)` : ''}; protocol ${list(a.protocols)}${a.noTrajectory ? `; ${a.noTrajectory} without a trajectory` : ''}`;
+  return (
+    `  agent: exit ${list(a.exitStatuses)}; ${a.steps} step(s), ${a.toolCalls} tool ` +
+    `call(s)${loops ? ` (${(a.steps / loops).toFixed(1)} steps per attempt)` : ''}; ` +
+    `protocol ${list(a.protocols)}${a.noTrajectory ? `; ${a.noTrajectory} without a trajectory` : ''}`
+  );
 }
 
 export interface RunReport {
@@ -94,7 +101,9 @@ export interface RunReport {
   provider: string;
   profile: string;
   simulated: boolean;
-  /** `fixtures` in the directory; `selected` by --domain, --difficulty, --tag and --id (all of them when none is given). */
+  /**
+   * `fixtures` in the directory; `selected` by --domain, --difficulty, --tag and --id (all of them when none is given).
+   */
   suite: { dir: string; version: string; fixtures: number; selected: number; invalidFiles: number };
   runs: RunSummary[];
   /** Replayed runs only: our verdicts against the verdicts recorded with the replayed answers. */
@@ -123,14 +132,16 @@ function usageLine(u: Usage): string {
   const tokens =
     u.calls_with_tokens === 0
       ? 'tokens unknown'
-      : `${u.input_tokens} input / ${u.output_tokens} output tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
+      : `${u.input_tokens} input / ${u.output_tokens} output ` +
+        `tokens (${u.calls_with_tokens} of ${u.calls} calls counted)`;
   return `${u.calls} call(s): ${tokens}, ${cost}, API time ${(u.api_duration_ms / 1000).toFixed(1)} s`;
 }
 
 function agreementLines(a: ReplayAgreement): string[] {
   const lines = [
     '',
-    `agreement with the recorded verdicts: compared ${a.compared}, agreed ${a.agreed} (${pct(a.agreed, a.compared)}), disagreed ${a.disagreed}, skipped ${a.skipped}`,
+    `agreement with the recorded verdicts: compared ${a.compared}, agreed ${a.agreed} ` +
+      `(${pct(a.agreed, a.compared)}), disagreed ${a.disagreed}, skipped ${a.skipped}`,
   ];
   for (const [type, t] of Object.entries(a.byType).sort(([x], [y]) => (x < y ? -1 : 1))) {
     lines.push(
@@ -139,7 +150,9 @@ function agreementLines(a: ReplayAgreement): string[] {
   }
   for (const d of a.disagreements) {
     lines.push(
-      `DISAGREE ${d.benchmark}/${d.id} [${d.outputMode}, trial ${d.trial}, ${d.scoringType}] recorded=${d.recorded ? 'pass' : 'fail'} ours=${d.ours ? 'pass' : 'fail'}${d.commitIdsMapped ? ' (commit ids mapped)' : ''}`,
+      `DISAGREE ${d.benchmark}/${d.id} [${d.outputMode}, trial ${d.trial}, ${d.scoringType}] ` +
+        `recorded=${d.recorded ? 'pass' : 'fail'} ` +
+        `ours=${d.ours ? 'pass' : 'fail'}${d.commitIdsMapped ? ' (commit ids mapped)' : ''}`,
       `  ${d.why}`,
       `  output: ${JSON.stringify(d.output.slice(0, 200))}`,
     );
@@ -158,7 +171,10 @@ export function attemptLine(done: number, total: number, e: SuiteRunEntry): stri
   const mode = loop ? 'agent' : e.outputMode;
   const ending = loop ? `, ${loop.exitStatus} after ${loop.steps} step(s)` : '';
   const why = e.attempt ? '' : `: ${e.error ?? 'unknown error'}`;
-  return `[${done}/${total}] ${e.fixture.domain}/${e.fixture.id} ${mode} trial ${e.trial}: ${e.attempt?.outcome ?? 'NOT_RUN'}${ending} in ${(e.durationMs / 1000).toFixed(1)} s${why}`;
+  return (
+    `[${done}/${total}] ${e.fixture.domain}/${e.fixture.id} ${mode} ` +
+    `trial ${e.trial}: ${e.attempt?.outcome ?? 'NOT_RUN'}${ending} in ${(e.durationMs / 1000).toFixed(1)} s${why}`
+  );
 }
 
 /** `model via provider (profile p)`: a profile's provider names its profile already (`openai (profile relay)`). */
@@ -171,10 +187,14 @@ function header(r: RunReport): string {
 export function formatRunReport(r: RunReport): string {
   const lines = [
     header(r),
-    `suite ${r.suite.dir} version ${r.suite.version}: ${r.suite.selected < r.suite.fixtures ? `${r.suite.selected} of ` : ''}${r.suite.fixtures} fixture(s)${r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''}`,
+    `suite ${r.suite.dir} version ${r.suite.version}: ` +
+      (r.suite.selected < r.suite.fixtures ? `${r.suite.selected} of ` : '') +
+      `${r.suite.fixtures} fixture(s)` +
+      (r.suite.invalidFiles ? `, ${r.suite.invalidFiles} invalid file(s) skipped` : ''),
     ...(r.thirdPartyAgent
       ? [
-          `agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} (${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`,
+          `agent ${r.thirdPartyAgent.name} ${r.thirdPartyAgent.version} ` +
+            `(${r.thirdPartyAgent.protocol}) in ${r.thirdPartyAgent.image}`,
         ]
       : []),
   ];
@@ -185,7 +205,8 @@ export function formatRunReport(r: RunReport): string {
     lines.push(
       '',
       `${s.agent ? 'agent' : s.outputMode} trial ${s.trial}: ${s.attempts} attempt(s): ${counts}`,
-      `  passed ${s.summary.total_passed}/${s.summary.total_fixtures} scored (${pct(s.summary.total_passed, s.summary.total_fixtures)})${s.file ? ` → ${s.file}` : ''}`,
+      `  passed ${s.summary.total_passed}/${s.summary.total_fixtures} scored ` +
+        `(${pct(s.summary.total_passed, s.summary.total_fixtures)})${s.file ? ` → ${s.file}` : ''}`,
       `  ${usageLine(s.usage)}`,
     );
     if (s.judgeUsage.calls > 0) lines.push(`  judges: ${usageLine(s.judgeUsage)}`);

@@ -69,7 +69,9 @@ export function cliSandboxLabels(): Record<string, string> {
 
 /** The run's process id: its signal handler removes what carries it. */
 const CLI_LABEL = 'org.gitbench.cli';
-/** Where that process id means something: the machine (host name and boot), so only this machine's dead runs are judged. */
+/**
+ * Where that process id means something: the machine (host name and boot), so only this machine's dead runs are judged.
+ */
 const CLI_HOST_LABEL = 'org.gitbench.cli-host';
 
 function hostIdentity(): string {

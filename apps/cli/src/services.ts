@@ -63,7 +63,8 @@ async function openSqlDb(env: CliEnv): Promise<SqlDb> {
     });
     if (!row?.table) {
       throw new InfrastructureError(
-        `the database at ${redacted(env.DATABASE_URL)} has no GitBench tables: run npm run db:migrate (or npm run setup)`,
+        `the database at ${redacted(env.DATABASE_URL)} has no ` +
+          `GitBench tables: run npm run db:migrate (or npm run setup)`,
       );
     }
   } catch (err) {

@@ -38,7 +38,8 @@ export class CampaignApi {
       });
     } catch (err) {
       throw new InfrastructureError(
-        `cannot reach the GitBench API at ${this.base} (GITBENCH_URL): ${(err as Error).cause ?? (err as Error).message}`,
+        `cannot reach the GitBench API at ${this.base} ` +
+          `(GITBENCH_URL): ${(err as Error).cause ?? (err as Error).message}`,
       );
     }
     if (res.status === 401 || res.status === 403) {

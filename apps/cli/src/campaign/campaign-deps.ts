@@ -5,8 +5,8 @@ import type { ProviderRegistry } from '@gitbench/providers';
 import type { CreateCampaignDeps } from '@gitbench/use-cases';
 
 /**
- * What campaign creation needs from this process, but its database and queue. Unlike the web, which takes configurations from
- * browsers and so only reads allow-listed suites, the CLI reads the directory its user names.
+ * What campaign creation needs from this process, but its database and queue. Unlike the web, which takes
+ * configurations from browsers and so only reads allow-listed suites, the CLI reads the directory its user names.
  */
 export function campaignDeps(registry: ProviderRegistry): Omit<CreateCampaignDeps, 'db' | 'queue'> {
   return {

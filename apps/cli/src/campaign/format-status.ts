@@ -30,7 +30,8 @@ function formatMetric(m: Resource, unit: (v: number) => string): string {
 /** One target's figures, as `campaign status` prints them. */
 export function targetLines(g: TargetFigures, profile: string | undefined): string[] {
   // Agent and model apart: `codex × oracle · agent`, our own loop unnamed as before.
-  const name = `${g.agent ? `${g.agent} × ` : ''}${g.modelId} · ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
+  const name =
+    `${g.agent ? `${g.agent} × ` : ''}${g.modelId} ` + `· ${g.outputMode}${profile ? ` (profile ${profile})` : ''}`;
   const lines = [`  ${name}`, `    mean success   ${formatRate(g.meanSuccess)}`];
   if (g.passAny.applicable) {
     const points = g.passAny.points.map((p) => `n=${p.n} ${p.numerator}/${p.denominator}`).join('  ');
@@ -42,11 +43,13 @@ export function targetLines(g: TargetFigures, profile: string | undefined): stri
     lines.push(
       g.singleTrial
         ? `    fixtures       single trial: ${c.stablePass} pass, ${c.stableFail} fail, ${c.unknown} unknown`
-        : `    fixtures       ${c.stablePass} stable pass, ${c.flaky} flaky, ${c.stableFail} stable fail, ${c.unknown} unknown`,
+        : `    fixtures       ${c.stablePass} stable pass, ${c.flaky} ` +
+            `flaky, ${c.stableFail} stable fail, ${c.unknown} unknown`,
     );
   } else lines.push(`    fixtures       stability not applicable: ${g.classification.message}`);
   const resources = (m: TargetFigures['totals']) =>
-    `cost ${formatMetric(m.costUsd, (v) => `$${v.toFixed(6)}`)}, tokens ${formatMetric(m.tokens, (v) => String(Math.round(v)))}, ` +
+    `cost ${formatMetric(m.costUsd, (v) => `$${v.toFixed(6)}`)}, ` +
+    `tokens ${formatMetric(m.tokens, (v) => String(Math.round(v)))}, ` +
     `API time ${formatMetric(m.apiDurationMs, (v) => `${(v / 1000).toFixed(1)} s`)}`;
   // Rankings use the mean per complete trial; the totals are context (and all there is while no
   // round is complete, e.g. when judge-scored attempts are unscored).
@@ -67,10 +70,13 @@ export function formatStatus(s: CampaignSummary): string {
   ];
   const counts = ATTEMPT_STATUSES.filter((st) => s.statusCounts[st]).map((st) => `${st} ${s.statusCounts[st]}`);
   const lines = [
-    `campaign ${c.id} "${c.name}" by ${c.createdBy}: ${c.status}${c.legacy ? ' (legacy import: one trial, never ranked by default)' : ''}`,
-    `  suite ${c.suiteVersion}, ${c.trials} trial(s), seed ${c.seed}, config ${c.configHash.slice(0, 12)}; ${when.filter(Boolean).join(', ')}`,
+    `campaign ${c.id} "${c.name}" ` +
+      `by ${c.createdBy}: ${c.status}${c.legacy ? ' (legacy import: one trial, never ranked by default)' : ''}`,
+    `  suite ${c.suiteVersion}, ${c.trials} trial(s), seed ${c.seed}, ` +
+      `config ${c.configHash.slice(0, 12)}; ${when.filter(Boolean).join(', ')}`,
     ...(c.statusDetail ? [`  ${c.statusDetail}`] : []),
-    `attempts: ${s.plannedAttempts} planned (${s.targets.length} target(s) × ${s.fixtures} fixture(s) × ${c.trials} trial(s)), ${s.done} done`,
+    `attempts: ${s.plannedAttempts} planned (${s.targets.length} target(s) ` +
+      `× ${s.fixtures} fixture(s) × ${c.trials} trial(s)), ${s.done} done`,
     `  ${counts.join(', ') || 'none recorded yet'}`,
     `completeness: ${s.completeness.complete ? 'complete' : 'INCOMPLETE'}`,
   ];
@@ -79,7 +85,8 @@ export function formatStatus(s: CampaignSummary): string {
     // A review nobody configured lets the campaign through, but it is not a review that passed.
     const notConfigured = part === 'safetyReview' && p.ok && s.campaign.safetyReview === 'not_configured';
     lines.push(
-      `  ${PART_LABEL[part].padEnd(16)} ${notConfigured ? 'not configured (GITBENCH_SAFETY_REVIEW)' : p.ok ? 'ok' : 'no'}`,
+      `  ${PART_LABEL[part].padEnd(16)} ` +
+        (notConfigured ? 'not configured (GITBENCH_SAFETY_REVIEW)' : p.ok ? 'ok' : 'no'),
     );
     for (const r of p.reasons) lines.push(`    ${r.message}`);
   }

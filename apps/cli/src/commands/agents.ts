@@ -2,7 +2,9 @@ import { describeAgents } from '@gitbench/agents';
 import type { ParsedArgs } from '../args';
 import { EXIT } from '../exit';
 
-/** `gitbench agents [--json]`: the third-party coding agents `--agent` runs, each with its pinned version and protocol. */
+/**
+ * `gitbench agents [--json]`: the third-party coding agents `--agent` runs, each with its pinned version and protocol.
+ */
 export async function agentsCommand(args: ParsedArgs): Promise<number> {
   const agents = describeAgents();
   if (args.flags.has('json')) {

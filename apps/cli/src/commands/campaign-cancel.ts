@@ -19,7 +19,8 @@ export async function campaignCancelCommand(args: ParsedArgs, env: CliEnv): Prom
     if (args.flags.has('json')) process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     else if (answer.cancelled)
       process.stdout.write(
-        `cancelled ${id}: ${answer.stoppedQueued} queued attempt(s) stopped; running ones stop at their next heartbeat\n`,
+        `cancelled ${id}: ${answer.stoppedQueued} queued attempt(s) ` +
+          `stopped; running ones stop at their next heartbeat\n`,
       );
     else
       process.stderr.write(

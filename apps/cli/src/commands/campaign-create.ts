@@ -53,7 +53,9 @@ export async function campaignCreateCommand(args: ParsedArgs, env: CliEnv): Prom
       configHash: prepared.hash,
       skippedInvalidFixtures: prepared.suite.invalid.length,
     };
-    const line = `would run ${plan.attempts} attempt(s): ${plan.targets} target(s) × ${plan.fixtures} fixture(s) × ${plan.trials} trial(s), suite ${plan.suiteVersion}, config ${plan.configHash.slice(0, 12)}`;
+    const line =
+      `would run ${plan.attempts} attempt(s): ${plan.targets} target(s) × ${plan.fixtures} fixture(s) ` +
+      `× ${plan.trials} trial(s), suite ${plan.suiteVersion}, config ${plan.configHash.slice(0, 12)}`;
     process.stdout.write(args.flags.has('json') ? `${JSON.stringify(plan, null, 2)}\n` : `${line}\n`);
     return EXIT.ok;
   }
@@ -113,7 +115,9 @@ async function createViaApi(api: CampaignApi, args: ParsedArgs, input: ConfigInp
     const estimate = await api.json<Estimate & CampaignConfigErrors>('POST', '/api/campaigns/estimate', input.value);
     if (estimate.status !== 200) return fieldErrors(estimate.body);
     const b = estimate.body;
-    const line = `would run ${b.attempts} attempt(s): ${b.targets} target(s) × ${b.fixtures} fixture(s) × ${b.trials} trial(s), suite ${b.suiteVersion}, config ${b.configHash.slice(0, 12)}`;
+    const line =
+      `would run ${b.attempts} attempt(s): ${b.targets} target(s) × ${b.fixtures} fixture(s) ` +
+      `× ${b.trials} trial(s), suite ${b.suiteVersion}, config ${b.configHash.slice(0, 12)}`;
     process.stdout.write(json ? `${JSON.stringify(estimate.body, null, 2)}\n` : `${line}\n`);
     return EXIT.ok;
   }

@@ -20,7 +20,8 @@ export async function campaignRetryCommand(args: ParsedArgs, env: CliEnv): Promi
     process.stdout.write(
       args.flags.has('json')
         ? `${JSON.stringify(result, null, 2)}\n`
-        : `${id}: ${result.requeued} infrastructure failure(s) queued again, ${result.dispatched} dispatched${planning}\n`,
+        : `${id}: ${result.requeued} infrastructure failure(s) ` +
+            `queued again, ${result.dispatched} dispatched${planning}\n`,
     );
     return EXIT.ok;
   };

@@ -37,7 +37,8 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
         : `${dir} has no fixture ${wanted}`,
     );
   }
-  // The agent's own defaults (the fixture family's tool set, the suite's limits, else the default ones): the same conditions as a model.
+  // The agent's own defaults (the fixture family's tool set, the suite's limits, else the default ones): the same
+  // conditions as a model.
   const agent = agentSectionFromFlags(args) ?? {};
   const suiteDir = path.normalize(dir).replace(/\/+$/, '');
   const product = detectProductVersion(process.env, import.meta.dirname);
@@ -162,7 +163,9 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
   if (args.flags.has('json')) out.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     out.write(
-      `\n${verdict}: ${wanted} by ${modelId} in ${(report.wallMs / 1000).toFixed(1)} s, ${report.commands} step(s), ended ${report.exitStatus ?? 'without a loop'}${run.errorMessage ? ` (${run.errorMessage})` : ''}\n` +
+      `\n${verdict}: ${wanted} by ${modelId} in ${(report.wallMs / 1000).toFixed(1)} ` +
+        `s, ${report.commands} step(s), ` +
+        `ended ${report.exitStatus ?? 'without a loop'}${run.errorMessage ? ` (${run.errorMessage})` : ''}\n` +
         `stored as campaign ${stored.campaignId}, attempt ${stored.attemptId} (/attempts/${stored.attemptId})\n`,
     );
   }

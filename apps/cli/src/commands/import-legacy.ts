@@ -62,7 +62,8 @@ export async function importLegacyCommand(args: ParsedArgs, env: CliEnv): Promis
     else {
       for (const r of results) {
         process.stdout.write(
-          `${r.created ? 'imported' : 'already imported'} ${r.file} → ${r.campaignId} (${r.model}, ${r.outputMode}, ${r.attempts} attempts)\n`,
+          `${r.created ? 'imported' : 'already imported'} ${r.file} ` +
+            `→ ${r.campaignId} (${r.model}, ${r.outputMode}, ${r.attempts} attempts)\n`,
         );
       }
     }

@@ -5,7 +5,9 @@ import { readCliEnv } from '../env';
 import { EXIT } from '../exit';
 import { withServices } from '../services';
 
-export const KEYS_USAGE = `usage: GITBENCH_OLD_SECRET_KEY=<previous secret> GITBENCH_SECRET_KEY=<new secret> gitbench keys rotate [--json]`;
+export const KEYS_USAGE =
+  `usage: GITBENCH_OLD_SECRET_KEY=<previous secret> ` +
+  `GITBENCH_SECRET_KEY=<new secret> gitbench keys rotate [--json]`;
 
 /**
  * `gitbench keys rotate`: after GITBENCH_SECRET_KEY changes, re-encrypts every stored provider key

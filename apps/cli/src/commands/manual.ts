@@ -30,7 +30,8 @@ function banner(endpoint: ManualEndpoint, defaultPort: boolean, headless: boolea
   return [
     `The manual model is served at ${endpoint.url} (Chat Completions, tools included).`,
     `Point an agent at it:  ${env}gitbench run <suite> --mode agent --model manual`,
-    `Programs answer through ${side}/manual/requests/next?wait=30 and POST ${side}/manual/requests/<id>/answer {"answer": "bash: ls"}.`,
+    `Programs answer through ${side}/manual/requests/next?wait=30 and ` +
+      `POST ${side}/manual/requests/<id>/answer {"answer": "bash: ls"}.`,
     headless
       ? 'Headless: answers come only through that side channel. Ctrl-C stops.'
       : 'Requests appear here as they arrive; :help says how to answer. Ctrl-C stops.',

@@ -30,7 +30,8 @@ export async function profilesCommand(args: ParsedArgs): Promise<number> {
   for (const p of profiles) {
     const key = p.apiKeyEnv ? `key ${p.apiKeyEnv} (${p.apiKey})` : 'no key';
     lines.push(
-      `  ${p.name}${p.isJudge ? ' [judge]' : ''}: ${p.provider} ${p.baseUrl ?? '(default endpoint)'}, ${key}, timeout ${p.timeoutMs / 1000} s, ${p.retryCount} tries`,
+      `  ${p.name}${p.isJudge ? ' [judge]' : ''}: ${p.provider} ${p.baseUrl ?? '(default endpoint)'}, ${key}, ` +
+        `timeout ${p.timeoutMs / 1000} s, ${p.retryCount} tries`,
     );
     for (const model of p.models) lines.push(`    ${model}`);
   }

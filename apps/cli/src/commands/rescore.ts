@@ -36,17 +36,23 @@ export async function rescoreCommand(args: ParsedArgs): Promise<number> {
     else {
       const pct = summary.compared ? ((summary.agree / summary.compared) * 100).toFixed(2) : '-';
       process.stdout.write(
-        `compared ${summary.compared}, agree ${summary.agree} (${pct}%), disagree ${summary.disagree}, skipped ${summary.skipped}\n\n`,
+        `compared ${summary.compared}, agree ${summary.agree} (${pct}%), ` +
+          `disagree ${summary.disagree}, skipped ${summary.skipped}\n\n`,
       );
       for (const [type, t] of Object.entries(summary.byType).sort()) {
         process.stdout.write(
-          `  ${type.padEnd(22)} compared ${t.compared}, agree ${t.agree}, disagree ${t.disagree}, skipped ${t.skipped}\n`,
+          `  ${type.padEnd(22)} compared ${t.compared}, agree ${t.agree}, ` +
+            `disagree ${t.disagree}, skipped ${t.skipped}\n`,
         );
       }
       for (const d of summary.disagreements) {
         const why = d.checks.filter((c) => c.ok !== d.ours || !c.ok).map((c) => `${c.check}: ${c.detail}`)[0] ?? '';
         process.stdout.write(
-          `\nDISAGREE ${d.benchmark}/${d.id} [${d.outputMode}, ${d.scoringType}] upstream=${d.upstream ? 'pass' : 'fail'} ours=${d.ours ? 'pass' : 'fail'} prompt ${d.promptMatches === null ? 'not recorded' : d.promptMatches ? 'matches' : 'DIFFERS'}\n  ${why}\n  output: ${JSON.stringify(d.output.slice(0, 200))}\n${d.translated ? `  mapped onto our repository: ${JSON.stringify(d.translated.slice(0, 200))}\n` : ''}`,
+          `\nDISAGREE ${d.benchmark}/${d.id} [${d.outputMode}, ${d.scoringType}] ` +
+            `upstream=${d.upstream ? 'pass' : 'fail'} ours=${d.ours ? 'pass' : 'fail'} ` +
+            `prompt ${d.promptMatches === null ? 'not recorded' : d.promptMatches ? 'matches' : 'DIFFERS'}` +
+            `\n  ${why}\n  output: ${JSON.stringify(d.output.slice(0, 200))}\n` +
+            (d.translated ? `  mapped onto our repository: ${JSON.stringify(d.translated.slice(0, 200))}\n` : ''),
         );
       }
       if (summary.skips.length) process.stdout.write('\nskipped:\n');

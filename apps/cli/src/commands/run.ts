@@ -37,7 +37,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
   const fixtures = selectOrRefuse(opts.selection, suite);
-  // The suite's agent limits (suite.yaml) where no flag sets one: the flags win. A suite.yaml that does not load cannot say them.
+  // The suite's agent limits (suite.yaml) where no flag sets one: the flags win. A suite.yaml that does not load cannot
+  // say them.
   const manifestError = opts.agent ? suite.errors.find((e) => e.file === 'suite.yaml') : undefined;
   if (manifestError)
     throw new UsageError(
@@ -55,7 +56,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     if (sandbox.driver !== 'docker') {
       await driver.close();
       throw new InfrastructureError(
-        `--agent ${opts.thirdPartyAgent} needs the Docker sandbox (its model gateway's socket is mounted into the container)`,
+        `--agent ${opts.thirdPartyAgent} needs the Docker sandbox ` +
+          `(its model gateway's socket is mounted into the container)`,
       );
     }
     // Built on demand, once per content: the first run of an agent installs it from npm (a minute or two).
@@ -135,7 +137,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     const notes: string[] = [];
     if (unjudged && !judge) {
       notes.push(
-        `llm_judge fixtures are left unscored without --judge-profile${registry.judgeProfile ? ` (the profile file names '${registry.judgeProfile}')` : ''}.`,
+        `llm_judge fixtures are left unscored without ` +
+          `--judge-profile${registry.judgeProfile ? ` (the profile file names '${registry.judgeProfile}')` : ''}.`,
       );
     }
     const report: RunReport = {

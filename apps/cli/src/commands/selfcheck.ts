@@ -31,7 +31,8 @@ export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
   const errors = narrowed ? [] : suite.errors;
   if (narrowed && suite.errors.length > 0)
     process.stderr.write(
-      `${new Set(suite.errors.map((e) => e.file)).size} file(s) of ${suite.dir} do not load (gitbench validate lists them)\n`,
+      `${new Set(suite.errors.map((e) => e.file)).size} file(s) ` +
+        `of ${suite.dir} do not load (gitbench validate lists them)\n`,
     );
   for (const e of errors) process.stderr.write(`invalid: ${formatFixtureError(e)}\n`);
   const driver = await driverFromArgs(args, workers);
@@ -65,11 +66,13 @@ export async function selfcheckCommand(args: ParsedArgs): Promise<number> {
         const stable = new Set(f.inputHashes).size <= 1 ? '' : ' (HASH UNSTABLE)';
         const derived = f.derivedExpected?.ok ? '  expected answer derived by self_check' : '';
         process.stdout.write(
-          `${f.status.padEnd(7)} ${`${f.benchmark}/${f.id}`.padEnd(28)} ${hash}${stable}${familyNote(f.reference?.family)}${f.reason ? `  ${f.reason}` : derived}\n`,
+          `${f.status.padEnd(7)} ${`${f.benchmark}/${f.id}`.padEnd(28)} ${hash}${stable}` +
+            `${familyNote(f.reference?.family)}${f.reason ? `  ${f.reason}` : derived}\n`,
         );
       }
       process.stdout.write(
-        `\n${summary.total} fixture(s), ${runs} run(s) each: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped, ${summary.errors + invalid} error(s)\n` +
+        `\n${summary.total} fixture(s), ${runs} run(s) each: ${summary.passed} passed, ${summary.failed} ` +
+          `failed, ${summary.skipped} skipped, ${summary.errors + invalid} error(s)\n` +
           `${summary.negativesChecked} negative(s) and ${summary.alternativesChecked} alternative(s) scored; ` +
           `${summary.stableHashes} fixture(s) built with one input hash in all ${runs} run(s)\n`,
       );
@@ -119,7 +122,8 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
     const r = repoTaskMetrics(tasks.references as { fixture: string; outcome: RepoTaskOutcome; costUsd: number }[]);
     const n = repoTaskMetrics(tasks.negatives as { fixture: string; outcome: RepoTaskOutcome; costUsd: number }[]);
     lines.push(
-      `repository tasks: references Process ${r.ecr.numerator}/${r.ecr.denominator}, Result ${r.tpr.numerator}/${r.tpr.denominator}; ` +
+      `repository tasks: references Process ${r.ecr.numerator}/${r.ecr.denominator}, ` +
+        `Result ${r.tpr.numerator}/${r.tpr.denominator}; ` +
         `negatives Process ${n.ecr.numerator}/${n.ecr.denominator}, Result ${n.tpr.numerator}/${n.tpr.denominator}`,
     );
   }
@@ -128,8 +132,10 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
     const r = gistMetrics(gists.references as { fixture: string; outcome: GistOutcome; costUsd: number }[]);
     const n = gistMetrics(gists.negatives as { fixture: string; outcome: GistOutcome; costUsd: number }[]);
     lines.push(
-      `gists: references fidelity ${r.fidelity.numerator}/${r.fidelity.denominator}, line existence ${pct(r.lineExistence.value)} (mean of ${r.lineExistence.n}), ` +
-        `line execution ${pct(r.lineExecution.value)} (mean of ${r.lineExecution.n}); negatives fidelity ${n.fidelity.numerator}/${n.fidelity.denominator}`,
+      `gists: references fidelity ${r.fidelity.numerator}/${r.fidelity.denominator}, ` +
+        `line existence ${pct(r.lineExistence.value)} (mean of ${r.lineExistence.n}), ` +
+        `line execution ${pct(r.lineExecution.value)} (mean of ${r.lineExecution.n}); ` +
+        `negatives fidelity ${n.fidelity.numerator}/${n.fidelity.denominator}`,
     );
   }
   const ggb = pick('ggb');
@@ -157,7 +163,8 @@ export function familyLines(fixtures: readonly FixtureSelfcheck[]): string[] {
     const negs = ggb.negatives as { outcome: { scenario: string; solved: boolean | null } }[];
     lines.push(
       `GitGoodBench: references ${['mcr', 'ir', 'icc'].map((s) => per(refs, s)).join('; ')}; ` +
-        `negatives ${['mcr', 'ir', 'icc'].map((s) => per(negs, s)).join('; ')} (references must solve or tie, negatives must not solve)`,
+        `negatives ${['mcr', 'ir', 'icc'].map((s) => per(negs, s)).join('; ')} ` +
+        `(references must solve or tie, negatives must not solve)`,
     );
   }
   return lines;

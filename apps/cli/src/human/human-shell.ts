@@ -11,7 +11,8 @@ import type { AgentChatRequest, AgentChatResult, AgentMessage, AgentToolCall, Pr
  * task as its prompt says it, then each command's output as the tool returns it.
  */
 
-export const HUMAN_SHELL_HELP = `Each line is one bash command, run at the repository root in a fresh shell, as the agent's bash
+export const HUMAN_SHELL_HELP = `Each line is one bash command, run at the repository root in a fresh shell, as the \
+agent's bash
 tool runs it: cd does not carry over (chain with &&), nothing is interactive (no pager, no editor).
   submit [answer]   end the attempt (the answer only for a task that asks a question)
   exit, Ctrl-D      end without an answer
@@ -104,7 +105,8 @@ export function createHumanShell({ name, lines, output }: HumanShellOptions): Pr
     const offered = new Set(request.tools.map((t) => t.name));
     if (!offered.has('bash') || !offered.has('submit')) {
       throw new ManualAnswerError(
-        `gitbench human needs a tool set with bash and submit; this one offers ${[...offered].join(', ')} (use --tool-set bash or bash+editor).`,
+        `gitbench human needs a tool set with bash and submit; this one ` +
+          `offers ${[...offered].join(', ')} (use --tool-set bash or bash+editor).`,
       );
     }
     for (;;) {

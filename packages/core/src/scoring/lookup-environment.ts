@@ -152,5 +152,8 @@ export function lookupConfigPy(extraKeys: readonly string[] = [], built?: BuiltG
     : null;
   const builtText = restore ? JSON.stringify(restore) : 'None';
   const env = { ...lookupEnvironment(), LC_ALL: 'C' };
-  return `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\nBUILT = ${builtText}\nENV = ${JSON.stringify(env)}\n${LOOKUP_CONFIG_BODY}`;
+  return (
+    `EXTRA = ${JSON.stringify([...extraKeys].map((k) => k.toLowerCase()))}\nBUILT ` +
+    `= ${builtText}\nENV = ${JSON.stringify(env)}\n${LOOKUP_CONFIG_BODY}`
+  );
 }

@@ -33,6 +33,31 @@ const PRINTING = new Set([
   'count-objects',
   'diff',
 ]);
+/** `git branch` options that only list or format branches. */
+const BRANCH_LISTING_OPTION = new RegExp(
+  `^(${[
+    '--list',
+    '-l',
+    '--show-current',
+    '-a',
+    '--all',
+    '-r',
+    '--remotes',
+    '-v',
+    '-vv',
+    '--verbose',
+    '--no-color',
+    '--color',
+    '--sort=.*',
+    '--format=.*',
+    '--contains',
+    '--no-contains',
+    '--merged',
+    '--no-merged',
+    '--points-at',
+  ].join('|')})$`,
+);
+
 const LISTING: Record<string, (args: string[]) => boolean> = {
   // Refreshes the index's cached stat data at most, which no state read shows.
   status: () => true,
@@ -41,12 +66,7 @@ const LISTING: Record<string, (args: string[]) => boolean> = {
     (args.some((a) => a === '-l' || a === '--list' || /^-n\d*$/.test(a)) &&
       !args.some((a) => /^(-[dvasfmFue]|--(delete|verify|annotate|sign|force|message|file|local-user|edit))/.test(a))),
   branch: (args) =>
-    args.every(
-      (a) =>
-        /^(--list|-l|--show-current|-a|--all|-r|--remotes|-v|-vv|--verbose|--no-color|--color|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at)$/.test(
-          a,
-        ) || !a.startsWith('-'),
-    ) &&
+    args.every((a) => BRANCH_LISTING_OPTION.test(a) || !a.startsWith('-')) &&
     (args.length === 0 ||
       args.some((a) => a === '--list' || a === '-l' || a === '--show-current') ||
       args.every((a) => a.startsWith('-'))),

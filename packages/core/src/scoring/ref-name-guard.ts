@@ -43,7 +43,8 @@ export function namesGuard(names: string[], git = 'git'): string {
     `  f=$(${git} rev-parse -q --verify --symbolic-full-name --end-of-options "$n" 2>/dev/null) || continue`,
     '  case $n in',
     '  refs/*) s=$f ;;',
-    `  *) s=$([ -z "$f" ] || ${git} -c core.warnAmbiguousRefs=true for-each-ref --format='%(refname:short)' "$f" 2>/dev/null) ;;`,
+    `  *) s=$([ -z "$f" ] || ${git} -c core.warnAmbiguousRefs=true ` +
+      `for-each-ref --format='%(refname:short)' "$f" 2>/dev/null) ;;`,
     '  esac',
     `  [ -n "$f" ] && [ "$s" = "$n" ] || { printf '${AMBIGUOUS_MARK}%s %s\\n' "$n" "\${f:-?}"; exit 0; }`,
     'done',

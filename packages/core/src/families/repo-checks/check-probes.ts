@@ -92,7 +92,8 @@ function lookUp(
           // grep's exit 1 is "nothing found", the clean answer. A bare ======= line is a marker only
           // outside documentation, where it underlines a title.
           `git grep -I -n -E '^(<<<<<<<|>>>>>>>|\\|\\|\\|\\|\\|\\|\\|)( |$)' "$c" -- ; a=$?`,
-          `git grep -I -n -E '^=======$' "$c" -- ':(exclude)*.rst' ':(exclude)*.md' ':(exclude)*.txt' ':(exclude)*.adoc'; b=$?`,
+          `git grep -I -n -E '^=======$' "$c" -- ':(exclude)*.rst' ` +
+            `':(exclude)*.md' ':(exclude)*.txt' ':(exclude)*.adoc'; b=$?`,
           '[ $a -le 1 ] && [ $b -le 1 ]',
         ].join('\n'),
       };
@@ -117,7 +118,9 @@ function lookUp(
       return {
         id,
         readOnly: true,
-        command: `if [ -f ${q(check.path)} ] && [ ! -L ${q(check.path)} ]; then git hash-object --no-filters -- ${q(check.path)}; else exit 3; fi`,
+        command:
+          `if [ -f ${q(check.path)} ] && [ ! -L ${q(check.path)} ]; then ` +
+          `git hash-object --no-filters -- ${q(check.path)}; else exit 3; fi`,
       };
     case 'remote_branch':
       return {
@@ -131,17 +134,22 @@ function lookUp(
         // twice, and rev-parse then reads one of them.
         command: [
           `d=${q(check.repository.replace(/\/$/, ''))}`,
-          `[ -d "$d" ] && [ ! -L "$d" ] && git --git-dir="$d" rev-parse -q --git-dir >/dev/null 2>&1 || { echo 'repository=missing'; exit 0; }`,
+          `[ -d "$d" ] && [ ! -L "$d" ] && git --git-dir="$d" rev-parse -q ` +
+            `--git-dir >/dev/null 2>&1 || { echo 'repository=missing'; exit 0; }`,
           'case "$(cd "$d" && pwd -P)" in "$(pwd -P)/$d") ;; *) echo "linked=$d"; exit 0 ;; esac',
           'l=$(find "$d" -type l -print -quit); [ -z "$l" ] || { echo "linked=$l"; exit 0; }',
           '[ ! -e "$d/commondir" ] || { echo "linked=$d/commondir"; exit 0; }',
-          `r=$(git --git-dir="$d" rev-parse -q --verify --end-of-options ${q(check.ref)}) || { echo 'ref=missing'; exit 0; }`,
-          `t=$(git --git-dir="$d" rev-parse -q --verify --end-of-options ${q(`${check.ref}^{commit}`)}) || { echo 'ref=missing'; exit 0; }`,
+          `r=$(git --git-dir="$d" rev-parse -q --verify ` +
+            `--end-of-options ${q(check.ref)}) || { echo 'ref=missing'; exit 0; }`,
+          `t=$(git --git-dir="$d" rev-parse -q --verify ` +
+            `--end-of-options ${q(`${check.ref}^{commit}`)}) || { echo 'ref=missing'; exit 0; }`,
           'echo "ref=$r"',
-          `git --git-dir="$d" for-each-ref --format='%(refname) %(objectname)' | awk -v r=${q(check.ref)} '$1 == r { print "listed=" $2 }'`,
+          `git --git-dir="$d" for-each-ref --format='%(refname) %(objectname)' ` +
+            `| awk -v r=${q(check.ref)} '$1 == r { print "listed=" $2 }'`,
           'echo "tip=$t"',
           'echo "tree=$(git --git-dir="$d" rev-parse -q --verify "$t^{tree}")"',
-          `for c in ${check.contains.join(' ')}; do if git --git-dir="$d" merge-base --is-ancestor "$c" "$t" 2>/dev/null; then echo "has=$c"; else echo "lacks=$c"; fi; done`,
+          `for c in ${check.contains.join(' ')}; do if git --git-dir="$d" merge-base ` +
+            `--is-ancestor "$c" "$t" 2>/dev/null; then echo "has=$c"; else echo "lacks=$c"; fi; done`,
         ].join('\n'),
       };
     case 'stash_entries':
@@ -154,7 +162,8 @@ function lookUp(
         command: [
           'git rev-parse -q --verify refs/stash >/dev/null || exit 0',
           'c=$(git rev-parse --git-common-dir) || exit 3',
-          'for p in refs refs/stash logs logs/refs logs/refs/stash; do [ ! -L "$c/$p" ] || { echo "linked=$p"; exit 0; }; done',
+          'for p in refs refs/stash logs logs/refs logs/refs/stash; ' +
+            'do [ ! -L "$c/$p" ] || { echo "linked=$p"; exit 0; }; done',
           'if git symbolic-ref -q refs/stash >/dev/null; then echo linked=symbolic; exit 0; fi',
           'echo "ref=$(git rev-parse -q --verify refs/stash)"',
           "git reflog show --format='%H %T %P' refs/stash --",
@@ -167,7 +176,8 @@ function lookUp(
         command: [
           'set -o pipefail',
           // Every object any ref reaches (commits and tag messages, trees' names, blobs), as stored.
-          `n=$(git rev-list --objects --all | cut -d' ' -f1 | git cat-file --batch | grep -c -F -e ${q(check.text)}); s=$?`,
+          `n=$(git rev-list --objects --all | cut -d' ' -f1 | git ` +
+            `cat-file --batch | grep -c -F -e ${q(check.text)}); s=$?`,
           '[ $s -le 1 ] || exit 4',
           'echo "matches=$n"',
         ].join('\n'),
@@ -177,7 +187,8 @@ function lookUp(
         id,
         readOnly: true,
         command: [
-          `o=$(git rev-parse -q --verify --end-of-options ${q(`refs/tags/${check.tag}`)}) || { echo 'tag=missing'; exit 0; }`,
+          `o=$(git rev-parse -q --verify --end-of-options ${q(`refs/tags/${check.tag}`)}) ` +
+            `|| { echo 'tag=missing'; exit 0; }`,
           'echo "type=$(git cat-file -t "$o")"',
           'git cat-file tag "$o" 2>/dev/null',
           'true',
@@ -189,7 +200,8 @@ function lookUp(
         readOnly: true,
         command: [
           `c=$(${commitOf(check.rev)}) || { echo 'rev=missing'; exit 0; }`,
-          `n=$(git notes --ref=${q(check.ref)} list "$c" 2>/dev/null) && [ -n "$n" ] || { echo 'note=missing'; exit 0; }`,
+          `n=$(git notes --ref=${q(check.ref)} list "$c" 2>/dev/null) ` +
+            `&& [ -n "$n" ] || { echo 'note=missing'; exit 0; }`,
           'echo note=found',
           'git cat-file blob "$n"',
         ].join('\n'),

@@ -239,7 +239,8 @@ export function repoChecksConfig(fixture: Pick<Fixture, 'scoring' | 'assets' | '
           field: at(i.path),
           message:
             i.code === 'unrecognized_keys'
-              ? `${i.message} (a ${kind.data.type} check takes ${Object.keys(checkSchemas[kind.data.type].shape ?? {}).join(', ')})`
+              ? `${i.message} (a ${kind.data.type} check ` +
+                `takes ${Object.keys(checkSchemas[kind.data.type].shape ?? {}).join(', ')})`
               : i.message,
         })),
       );

@@ -66,7 +66,10 @@ export function judgeAnswerCommit(check: CheckOf<'answer_commit'>, answer: strin
   if (wrong.length > 0)
     return {
       ok: false,
-      detail: `the answer names ${wrong.length === named.length ? 'another commit' : 'other commits besides the first bad one'}: ${wrong.join(', ')}`,
+      detail:
+        `the answer names ` +
+        (wrong.length === named.length ? 'another commit' : 'other commits besides the first bad one') +
+        `: ${wrong.join(', ')}`,
       actual: answer.slice(0, 300),
     };
   return { ok: true, detail: `the answer names ${short(check.expected)}` };
@@ -87,7 +90,8 @@ export function judgeCommits(check: CheckOf<'commits_preserved'>, record: ExecRe
     want.trim().includes('\n') ? c.message === want.replace(/\s+$/, '') : c.subject === want.trim();
   const problems: string[] = [];
   for (const [i, want] of check.messages.entries()) {
-    // Two real commits may share a message (a contributor's "fix typo" twice): such a message is wanted as often as it is listed.
+    // Two real commits may share a message (a contributor's "fix typo" twice): such a message is wanted as often as it
+    // is listed.
     if (check.messages.indexOf(want) !== i) continue;
     const wanted = check.messages.filter((w) => w === want).length;
     const n = commits.filter((c) => matches(want, c)).length;

@@ -2,9 +2,9 @@ import type { ExecRecord } from '../../scoring/types';
 import type { CheckOf } from './config';
 
 /**
- * The judgements of the checks that read refs outside the branches: a bare remote's branch
- * (remote_branch), the stash (stash_entries), an annotated tag's message (tag_message) and a note. Their look-ups (checks.ts) report what git reads and
- * whether the storage behind it is the repository's own; these decide on what they report.
+ * The judgements of the checks that read refs outside the branches: a bare remote's branch (remote_branch), the stash
+ * (stash_entries), an annotated tag's message (tag_message) and a note. Their look-ups (checks.ts) report what git
+ * reads and whether the storage behind it is the repository's own; these decide on what they report.
  */
 
 /** A check's verdict, with what the look-up saw when it failed. */
@@ -27,7 +27,9 @@ export function judgeRemoteBranch(check: CheckOf<'remote_branch'>, out: string):
   if (linked)
     return {
       ok: false,
-      detail: `${check.repository} is not a repository of its own: ${linked.slice(7)} is a link or names another git directory`,
+      detail:
+        `${check.repository} is not a repository of its ` +
+        `own: ${linked.slice(7)} is a link or names another git directory`,
       actual: out,
     };
   if (facts.includes('ref=missing')) return { ok: false, detail: `${check.ref} does not exist in ${check.repository}` };
@@ -41,7 +43,10 @@ export function judgeRemoteBranch(check: CheckOf<'remote_branch'>, out: string):
   if (ref !== undefined && (listed.length !== 1 || listed[0] !== ref)) {
     return {
       ok: false,
-      detail: `${check.repository} lists ${check.ref} ${listed.length} time(s)${listed.length === 1 ? `, at ${short(listed[0]!)}, not ${short(ref)}` : ''}: one value, as every client sees it, expected`,
+      detail:
+        `${check.repository} lists ${check.ref} ${listed.length} ` +
+        `time(s)${listed.length === 1 ? `, at ${short(listed[0]!)}, not ${short(ref)}` : ''}: ` +
+        `one value, as every client sees it, expected`,
       actual: out,
     };
   }
@@ -55,7 +60,9 @@ export function judgeRemoteBranch(check: CheckOf<'remote_branch'>, out: string):
     return { ok: false, detail: `the tree of ${where} is ${short(tree)}, not ${short(check.tree)}`, actual: out };
   return {
     ok: true,
-    detail: `${where} contains the ${check.contains.length} commit(s)${check.tree !== undefined ? ' and has the expected tree' : ''}`,
+    detail:
+      `${where} contains the ${check.contains.length} ` +
+      `commit(s)${check.tree !== undefined ? ' and has the expected tree' : ''}`,
   };
 }
 
@@ -100,12 +107,15 @@ export function judgeStash(check: CheckOf<'stash_entries'>, record: ExecRecord):
         detail: `refs/stash holds ${short(ref)}, but the newest entry of its reflog is ${short(list[0]!.commit)}`,
         actual: out,
       };
-    // What git stash apply takes for a stash: a commit with the HEAD it was made on and the index as parents (and the untracked files').
+    // What git stash apply takes for a stash: a commit with the HEAD it was made on and the index as parents (and the
+    // untracked files').
     const odd = list.findIndex((e) => e.parents.length < 2 || e.parents.length > 3);
     if (odd >= 0)
       return {
         ok: false,
-        detail: `stash@{${odd}} (${short(list[odd]!.commit)}) is not a stash: ${list[odd]!.parents.length} parent(s), where git stash makes 2 or 3`,
+        detail:
+          `stash@{${odd}} (${short(list[odd]!.commit)}) is not a ` +
+          `stash: ${list[odd]!.parents.length} parent(s), where git stash makes 2 or 3`,
         actual: out,
       };
   }
@@ -122,7 +132,9 @@ export function judgeTagMessage(check: CheckOf<'tag_message'>, record: ExecRecor
   if (type !== 'tag')
     return {
       ok: false,
-      detail: `${check.tag} is ${type === 'commit' ? 'a lightweight tag' : `a ${type ?? 'unreadable'} object`}, not an annotated tag`,
+      detail:
+        `${check.tag} is ${type === 'commit' ? 'a lightweight tag' : `a ${type ?? 'unreadable'} object`}, ` +
+        `not an annotated tag`,
     };
   // The tag object: header lines, a blank line, the message (and a signature, which a message to compare has not).
   const body = out.slice(out.indexOf('\n') + 1);

@@ -75,7 +75,9 @@ export function judgeTests(check: TestCheck, record: ExecRecord): Judged {
   if (runs.length !== commits.length)
     return {
       ok: false,
-      detail: `tests ran at ${runs.length} of ${commits.length} commit(s)${record.timedOut ? ' before the time limit' : ''}`,
+      detail:
+        `tests ran at ${runs.length} of ${commits.length} ` +
+        `commit(s)${record.timedOut ? ' before the time limit' : ''}`,
       actual: output,
     };
   if (check.type === 'tests_pass_each') {
@@ -91,7 +93,9 @@ export function judgeTests(check: TestCheck, record: ExecRecord): Judged {
     return failing.length === 0
       ? {
           ok: true,
-          detail: `tests pass at all ${runs.length - exempt} commit(s) of ${check.range}${exempt ? ` (${exempt} exempt)` : ''}`,
+          detail:
+            `tests pass at all ${runs.length - exempt} commit(s) ` +
+            `of ${check.range}${exempt ? ` (${exempt} exempt)` : ''}`,
         }
       : {
           ok: false,
@@ -102,7 +106,8 @@ export function judgeTests(check: TestCheck, record: ExecRecord): Judged {
   const run = runs[0]!;
   if (run.error !== undefined || run.timedOut) return { ok: false, detail: describeRun(run), actual: output };
   if (check.type === 'tests_fail') {
-    // pytest's 1 is "tests failed"; a usage error, no tests, an interrupted run or a missing program is not a failing test.
+    // pytest's 1 is "tests failed"; a usage error, no tests, an interrupted run or a missing program is not a failing
+    // test.
     const ok = run.exit === 1;
     return {
       ok,
@@ -119,7 +124,9 @@ export function judgeTests(check: TestCheck, record: ExecRecord): Judged {
     if (!ok)
       return {
         ok: false,
-        detail: `expected ${check.expect_passed} passed tests, the run reports ${c ? JSON.stringify(c) : 'no pytest summary'}`,
+        detail:
+          `expected ${check.expect_passed} passed tests, the run ` +
+          `reports ${c ? JSON.stringify(c) : 'no pytest summary'}`,
         actual: output,
       };
   }

@@ -29,7 +29,8 @@ export const GGB_PROBES = {
 export const GGB_DIFF_CAP = 60_000;
 
 const REBASE_PROBE =
-  'for d in rebase-merge rebase-apply; do if [ -d "$(git rev-parse --git-path "$d")" ]; then echo in-progress; exit 0; fi; done; echo none';
+  'for d in rebase-merge rebase-apply; do if [ -d "$(git rev-parse ' +
+  '--git-path "$d")" ]; then echo in-progress; exit 0; fi; done; echo none';
 
 function answerCommands(output: string): string[] {
   return output.trim() === '' ? [] : [output];
@@ -82,7 +83,9 @@ export const ggbMcrScorer = ggbScorer(
       ...staged.probes,
       {
         id: GGB_PROBES.diff,
-        command: `${staged.ready} && git bundle unbundle ${staged.paths['merge.bundle']} >/dev/null && git diff --no-color --no-ext-diff ${c.merge_tree} HEAD`,
+        command:
+          `${staged.ready} && git bundle unbundle ${staged.paths['merge.bundle']} ` +
+          `>/dev/null && git diff --no-color --no-ext-diff ${c.merge_tree} HEAD`,
       },
     ];
   },
@@ -208,7 +211,8 @@ function historyDecision(
           ? missing(GGB_PROBES.finalBlob)
           : blob === c.final_blob
             ? 'HEAD holds the file as the chain ends'
-            : `HEAD holds ${blob === '' ? 'no such file' : `blob ${blob.slice(0, 12)}`}, not the chain's end (${c.final_blob!.slice(0, 12)})`,
+            : `HEAD holds ${blob === '' ? 'no such file' : `blob ${blob.slice(0, 12)}`}, ` +
+              `not the chain's end (${c.final_blob!.slice(0, 12)})`,
       ),
     );
   }

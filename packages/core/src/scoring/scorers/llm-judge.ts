@@ -28,7 +28,8 @@ export function judgeVerdict(fixture: Fixture, judgeScore: number, rationale?: s
     check(
       'judge',
       passed,
-      `judge score ${judgeScore.toFixed(4)} ${passed ? '>=' : '<'} threshold ${threshold.value}${rationale ? `: ${rationale}` : ''}`,
+      `judge score ${judgeScore.toFixed(4)} ${passed ? '>=' : '<'} ` +
+        `threshold ${threshold.value}${rationale ? `: ${rationale}` : ''}`,
     ),
   ]);
 }

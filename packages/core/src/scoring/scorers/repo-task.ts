@@ -27,13 +27,16 @@ export const repoTaskScorer = familyScorer({
     const task = { outputs: config.outputs, truth: Object.keys(config.truthAssets), params: config.params };
     const run = [
       `${staged.ready} || { echo 'the grader could not be staged' >&2; exit 5; }`,
-      `timeout -k 5 ${config.timeout_seconds} /usr/bin/python3 -I -c ${shellQuote(GRADER_RUNNER_PY)} ${shellQuote(JSON.stringify(task))} ${shellQuote(VERDICT_MARK)} ${dir}`,
+      `timeout -k 5 ${config.timeout_seconds} /usr/bin/python3 -I ` +
+        `-c ${shellQuote(GRADER_RUNNER_PY)} ${shellQuote(JSON.stringify(task))} ${shellQuote(VERDICT_MARK)} ${dir}`,
     ].join('\n');
     return [
       { id: GRADE_PROBE, command: run, timeoutMs: (config.timeout_seconds + 15) * 1000 },
       {
         id: OUTPUTS_PROBE,
-        command: `/usr/bin/python3 -I -c ${shellQuote(OUTPUTS_LISTING_PY)} ${shellQuote(JSON.stringify(config.outputs))} ${OUTPUT_PREVIEW_BYTES}`,
+        command:
+          `/usr/bin/python3 -I ` +
+          `-c ${shellQuote(OUTPUTS_LISTING_PY)} ${shellQuote(JSON.stringify(config.outputs))} ${OUTPUT_PREVIEW_BYTES}`,
       },
     ];
   },

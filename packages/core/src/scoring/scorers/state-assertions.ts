@@ -247,7 +247,9 @@ const probeId = (index: number) => `assertion-${index + 1}`;
 function describe(a: Assertion): string {
   const target = [a.path, a.name, a.key, a.command].find(str) ?? '';
   const want = [a.value, a.contains, a.not_contains, a.exact].find(str);
-  return `${String(a.type)}${target ? ` ${target}` : ''}${want !== undefined ? ` ${JSON.stringify(clip(want, 60))}` : ''}`;
+  return (
+    `${String(a.type)}${target ? ` ${target}` : ''}` + (want !== undefined ? ` ${JSON.stringify(clip(want, 60))}` : '')
+  );
 }
 
 function answerCheck(
@@ -269,7 +271,10 @@ function answerCheck(
     return check(
       'answer commands (not decisive)',
       false,
-      `stopped at command ${evidence.stoppedAt + 1} of ${extraction.commands.length}${failed ? ` (exit ${failed.exitCode}${failed.timedOut ? ', timed out' : ''})` : ''}; assertions checked on the resulting state`,
+      `stopped at command ${evidence.stoppedAt + 1} of ${extraction.commands.length}` +
+        (failed ? ` (exit ${failed.exitCode}${failed.timedOut ? ', timed out' : ''})` : '') +
+        '; ' +
+        `assertions checked on the resulting state`,
       extraction.commands.join('\n'),
       failed ? `${failed.command}\n${failed.stderr}` : undefined,
     );

@@ -33,7 +33,10 @@ export const PAGED_ANSWER_HINT = 'read the answer in parts with offset (first li
 /** The end of such a view's description: what is cut, and how to read the rest. */
 export const PAGED_CAP_NOTE = `${CAP_NOTE}: to see the rest, ${PAGED_ANSWER_HINT}.`;
 
-/** The arguments of a view that takes its reason and pages its answer by lines (not in the paper's tools, which could not page). */
+/**
+ * The arguments of a view that takes its reason and pages its answer by lines (not in the paper's tools, which could
+ * not page).
+ */
 export const REASON_AND_LINE_RANGE = {
   parameters: {
     type: 'object' as const,

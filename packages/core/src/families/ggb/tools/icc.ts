@@ -57,7 +57,8 @@ const REMAINING_HINT = `call view_remaining_hunks and ${PAGED_ANSWER_HINT}`;
 export const commitChangesInTool = defineTool({
   name: 'commit_changes_in',
   description:
-    'Commit the selected hunks of the target file (numbers from the latest list, from 1) with commit_message; the remaining hunks are then listed, renumbered from 1. ' +
+    'Commit the selected hunks of the target file (numbers from the latest list, from ' +
+    '1) with commit_message; the remaining hunks are then listed, renumbered from 1. ' +
     `${CAP_NOTE}: to see the rest, ${REMAINING_HINT}.`,
   parameters: {
     type: 'object',
@@ -103,7 +104,8 @@ export const commitChangesInTool = defineTool({
 export const commitRemainingChangesTool = defineTool({
   name: 'commit_remaining_changes',
   description:
-    'Commit every change that is left (the remaining hunks and changes to other files) in one commit with commit_message.',
+    'Commit every change that is left (the remaining hunks and ' +
+    'changes to other files) in one commit with commit_message.',
   parameters: {
     type: 'object',
     properties: { commit_message: { type: 'string' }, reason: REASON_PARAMETER },
@@ -127,8 +129,10 @@ export const viewOtherChangesTool = defineTool({
   name: 'view_other_changes',
   // Not in the paper's tools: without it the last commit's message was written without seeing what it holds.
   description:
-    'Show the uncommitted changes to every file other than the target file: what commit_remaining_changes will commit besides the remaining hunks ' +
-    '(a diff of tracked files against HEAD, then each untracked file whole); with offset and limit only those lines of the answer. ' +
+    'Show the uncommitted changes to every file other than the target file: ' +
+    'what commit_remaining_changes will commit besides the remaining hunks ' +
+    '(a diff of tracked files against HEAD, then each untracked file ' +
+    'whole); with offset and limit only those lines of the answer. ' +
     PAGED_CAP_NOTE,
   ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
@@ -155,7 +159,8 @@ export const viewRemainingHunksTool = defineTool({
   name: 'view_remaining_hunks',
   // Not in the paper's tools: the list after a commit is the only other view of the hunks, and it can be cut.
   description:
-    'Show the hunks of the target file not committed yet, numbered from 1 as commit_changes_in takes them; with offset and limit only those lines of the answer. ' +
+    'Show the hunks of the target file not committed yet, numbered from 1 as ' +
+    'commit_changes_in takes them; with offset and limit only those lines of the answer. ' +
     PAGED_CAP_NOTE,
   ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
@@ -175,10 +180,13 @@ export const GGB_ICC_TOOLS = [
 export const GGB_ICC_TOOL_SET: ToolSet = {
   name: 'ggb-icc',
   description:
-    "GitGoodBench's iterative committing tools: commit selected hunks of the target file, view the hunks left and the other files' changes, commit the rest; submit.",
+    "GitGoodBench's iterative committing tools: commit selected hunks of the target " +
+    "file, view the hunks left and the other files' changes, commit the rest; submit.",
   tools: [...GGB_ICC_TOOLS, submitTool],
   instructions:
-    'Commit the changes to the target file as a sequence of small, cohesive commits by selecting hunks (numbered from 1, renumbered after each commit); ' +
-    'view_remaining_hunks lists the hunks left; view_other_changes shows the changes to the other files, which commit_remaining_changes commits with the hunks left. ' +
+    'Commit the changes to the target file as a sequence of small, cohesive ' +
+    'commits by selecting hunks (numbered from 1, renumbered after each commit); ' +
+    'view_remaining_hunks lists the hunks left; view_other_changes shows the changes ' +
+    'to the other files, which commit_remaining_changes commits with the hunks left. ' +
     'Every tool needs a reason. Finish with commit_remaining_changes, then call submit.',
 };

@@ -44,13 +44,16 @@ export async function splitStop(
   if (!last || !amend)
     return {
       error:
-        'The rebase is not stopped at an `edit` item. Give a commit the command edit in update_rebase_todo_list, then execute_rebase stops right after it so that it can be split.',
+        'The rebase is not stopped at an `edit` item. Give a commit the command edit in ' +
+        'update_rebase_todo_list, then execute_rebase stops right after it so that it can be split.',
     };
   const index = commitIndexOf(state, last[1]!);
   const head = (await run(ctx, commands, 'git rev-parse HEAD')).stdout.trim();
   if (decode(amend).trim() !== head)
     return {
-      error: `COMMIT-${index ?? '?'} has already been split (HEAD moved since the rebase stopped). Call execute_rebase to go on.`,
+      error:
+        `COMMIT-${index ?? '?'} has already been split (HEAD moved ` +
+        `since the rebase stopped). Call execute_rebase to go on.`,
     };
   return { sha: head, index: index ?? -1 };
 }
@@ -67,7 +70,8 @@ export const viewHunksToSplitTool = defineTool({
   name: 'view_hunks_to_split',
   // Not in the paper's tools, which cannot split a commit.
   description:
-    'While the rebase is stopped at an `edit` item: show the changes of that commit as it now stands, file by file, its hunks numbered from 1 across its files (<HUNK-n>), ' +
+    'While the rebase is stopped at an `edit` item: show the changes of that commit as ' +
+    'it now stands, file by file, its hunks numbered from 1 across its files (<HUNK-n>), ' +
     'the numbers split_commit takes. With offset and limit only those lines of the answer. ' +
     PAGED_CAP_NOTE,
   ...REASON_AND_LINE_RANGE,
@@ -103,8 +107,10 @@ export const splitCommitTool = defineTool({
   name: 'split_commit',
   // Not in the paper's tools, which cannot split a commit.
   description:
-    'While the rebase is stopped at an `edit` item: replace that commit by several commits, oldest first, one per part. Each part takes some of the hunks view_hunks_to_split numbers ' +
-    'and its commit_msg; every hunk goes to exactly one part. The last commit holds the same files as the commit split, so only the history changes. ' +
+    'While the rebase is stopped at an `edit` item: replace that commit by several commits, ' +
+    'oldest first, one per part. Each part takes some of the hunks view_hunks_to_split numbers ' +
+    'and its commit_msg; every hunk goes to exactly one part. The last commit ' +
+    'holds the same files as the commit split, so only the history changes. ' +
     'Then call execute_rebase to carry out the rest of the todo list.',
   parameters: {
     type: 'object',
@@ -177,7 +183,8 @@ export const splitCommitTool = defineTool({
     if (moved.exitCode !== 0) return await fail('git reset --soft', moved);
     const log = await run(ctx, commands, `git log --reverse --format='%h %s' -n ${args.parts.length} HEAD`);
     return result(
-      `COMMIT-${stop.index} is now ${args.parts.length} commits:\n${log.stdout.trim()}\nCall execute_rebase to carry out the rest of the todo list.`,
+      `COMMIT-${stop.index} is now ${args.parts.length} commits:\n${log.stdout.trim()}\nCall ` +
+        `execute_rebase to carry out the rest of the todo list.`,
       false,
       commands,
     );

@@ -86,7 +86,8 @@ export async function renderTodo(state: RebaseState, ctx: ToolContext): Promise<
 export const viewRebaseTodoTool = defineTool({
   name: 'view_rebase_todo',
   description:
-    "Show the rebase todo list: the lines already done (the `break` the rebase is paused at), then what is left, each commit with its COMMIT-i index and a reword's or squash's new message.",
+    'Show the rebase todo list: the lines already done (the `break` the rebase is paused at), ' +
+    "then what is left, each commit with its COMMIT-i index and a reword's or squash's new message.",
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => result(await renderTodo(state, ctx), false, commands)),
 });
@@ -151,17 +152,26 @@ export function buildTodo(
   const bad = seen.filter((i) => i >= n);
   if (bad.length > 0)
     return {
-      error: `No such commit: ${bad.map((i) => `COMMIT-${i}`).join(', ')} (the rebase covers COMMIT-0 to COMMIT-${n - 1}).`,
+      error:
+        `No such commit: ${bad.map((i) => `COMMIT-${i}`).join(', ')} ` +
+        `(the rebase covers COMMIT-0 to COMMIT-${n - 1}).`,
     };
   const missing = [...Array(n).keys()].filter((i) => !seen.includes(i));
   if (seen.length !== n || missing.length > 0)
     return {
-      error: `Give exactly one item per commit (COMMIT-0 to COMMIT-${n - 1})${missing.length > 0 ? `; missing: ${missing.map((i) => `COMMIT-${i}`).join(', ')}` : '; some commit is named twice'}.`,
+      error:
+        `Give exactly one item per commit (COMMIT-0 to COMMIT-${n - 1})` +
+        (missing.length > 0
+          ? `; missing: ${missing.map((i) => `COMMIT-${i}`).join(', ')}`
+          : '; some commit is named twice') +
+        '.',
     };
   const firstKept = items.find((i) => i.command !== 'drop');
   if (firstKept && /^(fixup|squash)/.test(firstKept.command))
     return {
-      error: `The first commit that is kept cannot be a ${firstKept.command}: there is no previous commit to meld it into.`,
+      error:
+        `The first commit that is kept cannot be a ${firstKept.command}: ` +
+        `there is no previous commit to meld it into.`,
     };
   const lines: string[] = [];
   const messages: Record<string, string> = {};
@@ -187,8 +197,11 @@ async function rebaseStarted(state: RebaseState, ctx: ToolContext): Promise<bool
 export const updateRebaseTodoListTool = defineTool({
   name: 'update_rebase_todo_list',
   description:
-    'Replace the rebase todo list: one item per commit, in the order the commits should end up. Commands: pick (keep the commit as it is), drop (leave it out), fixup (meld into the previous commit, keep its message), ' +
-    "fixup -C (meld, keep this commit's message), fixup -c (the same as fixup -C here: Git would open an editor on the message, and there is none), " +
+    'Replace the rebase todo list: one item per commit, in the order the ' +
+    'commits should end up. Commands: pick (keep the commit as it is), drop ' +
+    '(leave it out), fixup (meld into the previous commit, keep its message), ' +
+    "fixup -C (meld, keep this commit's message), fixup -c (the same as fixup " +
+    '-C here: Git would open an editor on the message, and there is none), ' +
     'squash (meld, commit_msg is the combined message), reword (keep, commit_msg is the new message), ' +
     'edit (keep, and stop the rebase right after it so that split_commit can split it into several commits). ' +
     'The list can only be replaced before execute_rebase has carried out any of it.',
@@ -218,7 +231,8 @@ export const updateRebaseTodoListTool = defineTool({
     // Past the start the list holds only what is left; a whole list would pick every commit again on top.
     if (await rebaseStarted(state, ctx))
       return result(
-        'The rebase has already carried out part of the todo list, so it can no longer be replaced. Call execute_rebase to go on.',
+        'The rebase has already carried out part of the todo list, so ' +
+          'it can no longer be replaced. Call execute_rebase to go on.',
         true,
         commands,
       );
@@ -233,7 +247,8 @@ export const updateRebaseTodoListTool = defineTool({
 export const executeRebaseTool = defineTool({
   name: 'execute_rebase',
   description:
-    'Run the rebase with the current todo list (git rebase --continue) and show the resulting history; it stops after an `edit` item, and the next call goes on.',
+    'Run the rebase with the current todo list (git rebase --continue) and show the ' +
+    'resulting history; it stops after an `edit` item, and the next call goes on.',
   ...REASON_ONLY,
   run: inRebase(async (_args, state, ctx, commands) => {
     // Where the rewritten history starts, for view_rewritten_history once the rebase state is gone.
@@ -247,14 +262,18 @@ export const executeRebaseTool = defineTool({
     const stop = after && rec.exitCode === 0 ? await splitStop(after, ctx, commands) : null;
     if (stop && !('error' in stop))
       return result(
-        `The rebase stopped after COMMIT-${stop.index} (edit) so that it can be split: view_hunks_to_split shows its hunks, split_commit splits it, ` +
-          `and execute_rebase then carries out the rest of the todo list (without a split the commit stays whole).\nHistory so far:\n${log.stdout.trim()}`,
+        `The rebase stopped after COMMIT-${stop.index} (edit) so that it can ` +
+          `be split: view_hunks_to_split shows its hunks, split_commit splits it, ` +
+          `and execute_rebase then carries out the rest of the todo list (without ` +
+          `a split the commit stays whole).\nHistory so far:\n${log.stdout.trim()}`,
         false,
         commands,
       );
     if (rec.exitCode !== 0 || after) {
       return result(
-        `The rebase stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory so far:\n${log.stdout.trim()}`,
+        `The rebase ` +
+          `stopped${after ? ' and is still in progress' : ''}:\n${(rec.stdout + rec.stderr).trim()}\nHistory ` +
+          `so far:\n${log.stdout.trim()}`,
         true,
         commands,
       );
@@ -270,8 +289,10 @@ export const viewRewrittenHistoryTool = defineTool({
   name: 'view_rewritten_history',
   // Not in the paper's tools: execute_rebase showed subjects only, so the history judged was never seen whole.
   description:
-    "Show the history the rebase has written so far, oldest first: every commit from the rebase's base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). " +
-    'Once the rebase has finished, this is the history that is judged. With offset and limit only those lines of the answer. ' +
+    "Show the history the rebase has written so far, oldest first: every commit from the rebase's " +
+    'base to HEAD with its full message and changes, as show_changes_in shows one (git log -p). ' +
+    'Once the rebase has finished, this is the history that is ' +
+    'judged. With offset and limit only those lines of the answer. ' +
     PAGED_CAP_NOTE,
   ...REASON_AND_LINE_RANGE,
   async run(args, ctx) {
@@ -308,11 +329,14 @@ export const GGB_IR_TOOLS = [
 export const GGB_IR_TOOL_SET: ToolSet = {
   name: 'ggb-ir',
   description:
-    "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo list, run the rebase, split a commit at an edit stop, view the rewritten history; submit.",
+    "GitGoodBench's interactive rebase tools: view the todo list and commits, rewrite the todo " +
+    'list, run the rebase, split a commit at an edit stop, view the rewritten history; submit.',
   tools: [...GGB_IR_TOOLS, submitTool],
   instructions:
-    'The rebase is paused at its start, at a `break`. COMMIT-i is the i-th commit of the rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
+    'The rebase is paused at its start, at a `break`. COMMIT-i is the i-th commit of the ' +
+    'rebase, oldest first, for the whole task. Update the todo list (one item per commit), ' +
     'then execute the rebase; view_rewritten_history shows the commits it wrote, messages and changes. ' +
-    'To split a commit, mark it edit in the todo list: the rebase stops after it, view_hunks_to_split numbers its hunks, split_commit makes one commit per group of hunks, and execute_rebase goes on. ' +
+    'To split a commit, mark it edit in the todo list: the rebase stops after it, view_hunks_to_split ' +
+    'numbers its hunks, split_commit makes one commit per group of hunks, and execute_rebase goes on. ' +
     'Every tool needs a reason. Call submit when the rebase has finished.',
 };

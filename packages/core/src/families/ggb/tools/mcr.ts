@@ -65,7 +65,9 @@ async function showConflict(
   const c = conflicts[index];
   if (!c)
     return {
-      text: `There is no conflict at index ${index}: ${conflicts.length} conflict(s) remain, indexes 0-${conflicts.length - 1}.`,
+      text:
+        `There is no conflict at index ${index}: ${conflicts.length} ` +
+        `conflict(s) remain, indexes 0-${conflicts.length - 1}.`,
       error: true,
     };
   const lines = splitLines(decode((await ctx.readFile(c.file))!));
@@ -76,7 +78,9 @@ async function showConflict(
     .map((l, i) => `${String(from + i + 1).padStart(5)}| ${l.replace(/\r?\n$/, '')}`)
     .join('\n');
   return {
-    text: `<CONFLICT-${index}> ${c.file}, lines ${c.startLine}-${c.endLine} (${conflicts.length} conflict(s) remain; CONFLICT-0 is the current one)\n${body}\n</CONFLICT-${index}>`,
+    text:
+      `<CONFLICT-${index}> ${c.file}, lines ${c.startLine}-${c.endLine} (${conflicts.length} ` +
+      `conflict(s) remain; CONFLICT-0 is the current one)\n${body}\n</CONFLICT-${index}>`,
     error: false,
   };
 }
@@ -89,7 +93,8 @@ const windowSize = z.number().int().min(0).max(500);
 export const viewCurrentMergeConflictTool = defineTool({
   name: 'view_current_merge_conflict_with',
   description:
-    'Show the current merge conflict (CONFLICT-0, the first one still unresolved) with context_window_size lines of context on each side.',
+    'Show the current merge conflict (CONFLICT-0, the first one still ' +
+    'unresolved) with context_window_size lines of context on each side.',
   parameters: {
     type: 'object',
     properties: {
@@ -115,7 +120,8 @@ export const viewCurrentMergeConflictTool = defineTool({
 export const viewMergeConflictAtTool = defineTool({
   name: 'view_merge_conflict_at',
   description:
-    'Show the unresolved merge conflict at conflict_index (0 is the current one; indexes count the conflicts still unresolved) with context.',
+    'Show the unresolved merge conflict at conflict_index (0 is the current ' +
+    'one; indexes count the conflicts still unresolved) with context.',
   parameters: {
     type: 'object',
     properties: {
@@ -176,7 +182,9 @@ export const viewDiffForTool = defineTool({
 export const viewFileAtTool = defineTool({
   name: 'view_file_at',
   description:
-    'Show a file as it is now in the working tree (with the conflicts still unresolved and the resolutions made so far); with offset and limit only those lines (followed by a line saying which lines of how many). ' +
+    'Show a file as it is now in the working tree (with the conflicts still ' +
+    'unresolved and the resolutions made so far); with offset and limit ' +
+    'only those lines (followed by a line saying which lines of how many). ' +
     `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
   parameters: {
     ...PATH_TOOL.parameters,
@@ -195,7 +203,8 @@ export const viewFileAtTool = defineTool({
 export const viewMergeBaseOfTool = defineTool({
   name: 'view_merge_base_of',
   description:
-    'Show a file as it was in the merge base, the common ancestor both sides changed it from (the base section of a diff3-style conflict); with offset and limit only those lines. ' +
+    'Show a file as it was in the merge base, the common ancestor both sides changed it from ' +
+    '(the base section of a diff3-style conflict); with offset and limit only those lines. ' +
     `${CAP_NOTE}: to see the rest, ${RANGE_TRUNCATION_HINT}.`,
   // Not in the paper's tool set: without it the agent saw both sides but never what they started from.
   parameters: { ...PATH_TOOL.parameters, properties: { ...PATH_TOOL.parameters.properties, ...LINE_RANGE_PARAMETERS } },
@@ -214,7 +223,8 @@ export const viewMergeBaseOfTool = defineTool({
       const commit = base.stdout.trim();
       if ((await run(ctx, commands, `git cat-file -e ${q(`${commit}:${path}`)}`)).exitCode !== 0) {
         return result(
-          `${path} does not exist in the merge base ${commit.slice(0, 12)}: both sides added it, or it is not in the repository.`,
+          `${path} does not exist in the merge base ${commit.slice(0, 12)}: ` +
+            `both sides added it, or it is not in the repository.`,
           true,
           commands,
         );
@@ -225,7 +235,8 @@ export const viewMergeBaseOfTool = defineTool({
     // The sandbox keeps a few MiB of a command's output: line numbers past that cut would be wrong.
     if (rec.truncated)
       return result(
-        `The merge base's ${path} is larger than the ${rec.stdout.length} bytes a command's output keeps; its first lines:\n${lineRange(rec.stdout, { offset: 1, limit: 200 })}`,
+        `The merge base's ${path} is larger than the ${rec.stdout.length} bytes a command's ` +
+          `output keeps; its first lines:\n${lineRange(rec.stdout, { offset: 1, limit: 200 })}`,
         true,
         commands,
       );
@@ -236,7 +247,8 @@ export const viewMergeBaseOfTool = defineTool({
 export const resolveCurrentMergeConflictTool = defineTool({
   name: 'resolve_current_merge_conflict_with',
   description:
-    'Replace the current merge conflict (CONFLICT-0, from its <<<<<<< line to its >>>>>>> line) with content. End every line with a newline. ' +
+    'Replace the current merge conflict (CONFLICT-0, from its <<<<<<< line ' +
+    'to its >>>>>>> line) with content. End every line with a newline. ' +
     'When a file has no conflict left it is staged; after the last conflict the merge is committed.',
   parameters: {
     type: 'object',
@@ -274,7 +286,8 @@ export const resolveCurrentMergeConflictTool = defineTool({
     const unmerged = await run(ctx, commands, 'git diff --name-only --diff-filter=U');
     if (unmerged.stdout.trim() !== '') {
       notes.push(
-        `No conflict markers are left, but these files are still unmerged: ${unmerged.stdout.trim().split('\n').join(', ')}.`,
+        `No conflict markers are left, but these files are still ` +
+          `unmerged: ${unmerged.stdout.trim().split('\n').join(', ')}.`,
       );
       return result(notes.join(' '), true, commands);
     }
@@ -303,9 +316,11 @@ export const GGB_MCR_TOOLS = [
 export const GGB_MCR_TOOL_SET: ToolSet = {
   name: 'ggb-mcr',
   description:
-    "GitGoodBench's merge conflict tools: view conflicts, diffs, files and the merge base; resolve the current conflict; submit.",
+    "GitGoodBench's merge conflict tools: view conflicts, diffs, " +
+    'files and the merge base; resolve the current conflict; submit.',
   tools: [...GGB_MCR_TOOLS, submitTool],
   instructions:
-    'Resolve the conflicts in order: CONFLICT-0 is always the current one, and after each resolution the next one becomes CONFLICT-0. ' +
+    'Resolve the conflicts in order: CONFLICT-0 is always the current ' +
+    'one, and after each resolution the next one becomes CONFLICT-0. ' +
     'Every tool needs a reason. After the last conflict the merge is committed for you; then call submit.',
 };
