@@ -1,5 +1,6 @@
 import type { Db } from '@gitbench/db/client';
-import { createSqlDb, sqlRows, type SqlDb } from '@gitbench/db/pool';
+import { sqlRows, type SqlDb } from '@gitbench/db/pool';
+import { createSqlDb } from '@gitbench/db/sql-db';
 import { sql } from '@gitbench/db/sql';
 import type { QueueClient } from '@gitbench/queue';
 import { redacted, type CliEnv } from './env';

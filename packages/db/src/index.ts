@@ -1,5 +1,6 @@
 export { createDb, sqlRows, type Db, type DbConfig } from './client';
-export { createSqlDb, prismaOf, SqlDb, type SqlSource } from './pool';
+export { prismaOf, SqlDb, type SqlSource } from './pool';
+export { createSqlDb } from './sql-db';
 export { Sql, sql } from './sql';
 export { applyMigrations, listMigrations, MigrationError, quoteIdent, type MigrationReport } from './migrate';
 export { grantAppRole, type AppRole } from './app-role';

@@ -1,6 +1,7 @@
 import pg from 'pg';
-// Types only: this module must load without Prisma's runtime (see SqlDb).
-import type { Db } from './client';
+// Types only: this module must load without Prisma's runtime (see SqlDb); nor does it import ./client, which
+// imports it (createSqlDb, in ./sql-db, is what loads the client when one is needed).
+import type { PrismaClient as Db } from './generated/prisma/client';
 import type { Sql } from './sql';
 
 export interface DbConfig {
@@ -38,14 +39,14 @@ export class SqlDb {
 
   constructor(
     readonly pool: pg.Pool,
-    private readonly config: DbConfig,
+    private readonly makePrisma: (pool: pg.Pool) => Promise<Db>,
   ) {
     pools.set(this, pool);
   }
 
   /** Prisma's client over this pool, made on the first call. */
   prisma(): Promise<Db> {
-    this.#prisma ??= import('./client').then(({ prismaOnPool }) => prismaOnPool(this.pool, this.config));
+    this.#prisma ??= this.makePrisma(this.pool);
     return this.#prisma;
   }
 
@@ -79,11 +80,6 @@ export function createPool(config: DbConfig): pg.Pool {
   // uncaught exception that kills the process; the pool has already dropped that connection.
   pool.on('error', config.onConnectionError ?? (() => undefined));
   return pool;
-}
-
-/** A pool for plain-SQL reads, with Prisma's client left for later (see SqlDb). */
-export function createSqlDb(config: DbConfig): SqlDb {
-  return new SqlDb(createPool(config), config);
 }
 
 /**
