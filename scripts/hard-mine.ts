@@ -50,7 +50,10 @@ interface Project {
   tests: string;
   pythonpath: string[];
   command: string;
-  /** Why the command leaves tests out, told in the ticket (a test that fails upstream or races is left out, never a discriminating one). */
+  /**
+   * Why the command leaves tests out, told in the ticket (a test that fails upstream or races is left out, never a
+   * discriminating one).
+   */
   deselected?: string;
   /**
    * Stand-ins for test-only dependencies the sandbox lacks: every file of `from` (under scripts/hard-ports) is added
@@ -73,7 +76,9 @@ interface MergeSpec {
   composed?: { ours: string; theirs: string; resolutionBase: string };
   /** The incoming branch's name in the task (the real branch the merge brought in). */
   theirsBranch: string;
-  /** The branch checked out, the merge's first parent (main unless the real merge brought main into a feature branch). */
+  /**
+   * The branch checked out, the merge's first parent (main unless the real merge brought main into a feature branch).
+   */
   oursBranch?: string;
 }
 
@@ -126,14 +131,20 @@ interface RebaseSpec {
    * ticket has a general line (a commit main already has is kept as an empty commit).
    */
   emptyNote?: string;
-  /** Commits (1-based) whose originals already failed the tests (work in progress fixed later on the branch): left out of `tests_pass_each`, the ticket says why. */
+  /**
+   * Commits (1-based) whose originals already failed the tests (work in progress fixed later on the branch): left out
+   * of `tests_pass_each`, the ticket says why.
+   */
   eachExempt?: { commits: number[]; why: string };
   /**
    * Plausible wrong replays, each a negative: scripts/hard-ports/<id>/<name>/NN.patch for every commit, like the
-   * reference's. The miner keeps one only if main's tests fail at one of its commits or the tip's tests fail at its tip.
+   * reference's. The miner keeps one only if main's tests fail at one of its commits or the tip's tests fail at its
+   * tip.
    */
   wrongReplays?: { name: string; why: string }[];
-  /** What the branch holds, for the ticket's first sentence (default: "<n> real fixes made on the maintenance line"). */
+  /**
+   * What the branch holds, for the ticket's first sentence (default: "<n> real fixes made on the maintenance line").
+   */
   about?: string;
   /**
    * What the task stages on main (scripts/hard-ports/<id>/main.patch, applied to `onto` before anything else): a test
@@ -369,11 +380,15 @@ function mergeFile(
 
 function setupSteps(head = 'main'): string[] {
   // Every ref of the bundle becomes a branch; the bundle file itself does not stay in the repository.
-  const fetch = `git init -q && git fetch -q --update-head-ok ${BUNDLE} 'refs/heads/*:refs/heads/*' && rm -f ${BUNDLE} .git/FETCH_HEAD`;
+  const fetch =
+    `git init -q && git fetch -q --update-head-ok ${BUNDLE} 'refs/heads/*:refs/heads/*' ` +
+    `&& rm -f ${BUNDLE} .git/FETCH_HEAD`;
   return [head === 'main' ? `${fetch} && git reset -q --hard main` : `${fetch} && git checkout -q ${sh(head)}`];
 }
 
-/** The source block the suite records (repo_checks' `scoring.source`): original commit ids, and what the fixture made. */
+/**
+ * The source block the suite records (repo_checks' `scoring.source`): original commit ids, and what the fixture made.
+ */
 function sourceBlock(p: Project, commits: Record<string, string>, staged: string) {
   return { repository: `https://github.com/${p.repo}`, licence: p.licence, commits, staged };
 }
@@ -391,7 +406,9 @@ function runLine(p: Project): string {
  * Every task of the miner is checked by running the project's tests, which on a busy machine can outlast one
  * command: the ticket says the attempt's own limit (filled in when the prompt is rendered) before a run is cut short.
  */
-const TIME_LIMIT_NOTE = `Each command you run is stopped after ${COMMAND_TIME_LIMIT}; if the whole test suite takes longer, run it in parts (a file or a -k selection at a time).`;
+const TIME_LIMIT_NOTE =
+  `Each command you run is stopped after ${COMMAND_TIME_LIMIT}; if the whole test suite ` +
+  `takes longer, run it in parts (a file or a -k selection at a time).`;
 
 /** The fields every task of the miner shares: a ticket for single answers and agents, the bundle, the pinned tests. */
 function taskHead(
@@ -427,7 +444,10 @@ interface Row {
   commits: string;
 }
 
-/** The resolution of a composed merge: its resolution base (trimmed) with the hand-made patch applied, as a merge of the two sides. */
+/**
+ * The resolution of a composed merge: its resolution base (trimmed) with the hand-made patch applied, as a merge of the
+ * two sides.
+ */
 function composedResolution(spec: MergeSpec, p: Project, scratch: string, parents: string[]): string {
   const c = spec.composed!;
   const meta = commitMeta(p.mirror, c.resolutionBase);
@@ -523,11 +543,16 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   ].join(' && ');
   const quoted = files.map(sh).join(' ');
   const resolveWith = (how: string) =>
-    `for f in ${quoted}; do git show :2:"$f" > /tmp/o 2>/dev/null || : > /tmp/o; git show :1:"$f" > /tmp/b 2>/dev/null || : > /tmp/b; git show :3:"$f" > /tmp/t 2>/dev/null || : > /tmp/t; git merge-file --${how} /tmp/o /tmp/b /tmp/t; cp /tmp/o "$f"; done; git add -A && git commit -q --no-edit`;
+    `for f in ${quoted}; do git show :2:"$f" > /tmp/o 2>/dev/null || : > /tmp/o; ` +
+    `git show :1:"$f" > /tmp/b 2>/dev/null || : > /tmp/b; ` +
+    `git show :3:"$f" > /tmp/t 2>/dev/null || : > /tmp/t; ` +
+    `git merge-file --${how} /tmp/o /tmp/b /tmp/t; cp /tmp/o "$f"; done; git add -A && git commit -q --no-edit`;
 
   const ticket = [
-    `We are merging the ${spec.theirsBranch} branch of ${p.repo.split('/')[1]} (${p.repo}) into ${ob}, and the merge stopped on conflicts.`,
-    `The merge is already under way in this repository: ${ob} is checked out and \`git merge ${spec.theirsBranch}\` has run.`,
+    `We are merging the ${spec.theirsBranch} branch of ${p.repo.split('/')[1]} (${p.repo}) ` +
+      `into ${ob}, and the merge stopped on conflicts.`,
+    `The merge is already under way in this repository: ${ob} is checked out ` +
+      `and \`git merge ${spec.theirsBranch}\` has run.`,
     '',
     'Conflicted files:',
     ...files.map((f) => `- ${f}`),
@@ -540,19 +565,25 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     `Finish the merge so that ${ob} keeps the behaviour of both sides, and commit it.`,
     '',
     'What is checked, on the repository you leave:',
-    `- ${ob} is a merge commit whose first parent is ${ob} as it was before the merge and whose second parent is ${spec.theirsBranch};`,
+    `- ${ob} is a merge commit whose first parent is ${ob} as it was before the merge and ` +
+      `whose second parent is ${spec.theirsBranch};`,
     `- no tracked file of ${ob} holds a conflict marker line;`,
-    `- the project's test suite as it stands after the merge (both sides' tests) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
+    `- the project's test suite as it stands after the merge (both sides' tests) passes ` +
+      `on ${ob}'s tree: \`${runLine(p)}\`.`,
     ...(p.deselected ? [`  ${p.deselected}`] : []),
     ...(p.shims ? [`  ${p.shims.note}`] : []),
-    `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` directory, so editing tests changes nothing.`,
+    `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` ` +
+      `directory, so editing tests changes nothing.`,
     'The merge result is not compared with any particular resolution; the tests decide.',
   ].join('\n');
   const doc = {
     id: spec.id,
-    description: `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ${files.length} conflicted file(s), logic changed on both sides`,
+    description:
+      `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ` +
+      `${files.length} conflicted file(s), logic changed on both sides`,
     purpose:
-      "Resolve a real merge whose both sides changed code logic in the conflicted regions, judged by the project's tests, which fail on either side alone and on a naive union.",
+      'Resolve a real merge whose both sides changed code logic in the conflicted regions, ' +
+      "judged by the project's tests, which fail on either side alone and on a naive union.",
     // A single answer sees the conflicts (the combined diff) and what each side brought.
     ...taskHead(
       'semantic-merge',
@@ -580,10 +611,19 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
           ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase }
           : { base, ours, theirs, merge: spec.merge! },
         (spec.composed
-          ? `Upstream never merged these two commits as such (it merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution (${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest of ${spec.theirsBranch} merged and resolved by hand: scripts/hard-ports/${spec.id}/resolution.patch.`
-          : `Each side re-created as one commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
+          ? `Upstream never merged these two commits as such (it ` +
+            `merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one ` +
+            `commit on the merge base (${ob} ${o}, ${spec.theirsBranch} ${t}), with the original ` +
+            `messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution ` +
+            `(${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest ` +
+            `of ${spec.theirsBranch} merged and resolved by hand: ` +
+            `scripts/hard-ports/${spec.id}/resolution.patch.`
+          : `Each side re-created as one commit on the merge base ` +
+            `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the ` +
+            `original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
           (p.shims
-            ? ` Every re-created tree also holds ${p.shims.dir}/ (stand-ins for test-only dependencies the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
+            ? ` Every re-created tree also holds ${p.shims.dir}/ (stand-ins for test-only dependencies ` +
+              `the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
             : ''),
       ),
       measured: Object.fromEntries(Object.entries(verdicts).map(([k, v]) => [k, v.summary])),
@@ -614,7 +654,8 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     id: spec.id,
     project: p,
     commits: spec.composed
-      ? `${spec.composed.theirs.slice(0, 12)} into ${spec.composed.ours.slice(0, 12)}, resolved from ${spec.composed.resolutionBase.slice(0, 12)}`
+      ? `${spec.composed.theirs.slice(0, 12)} into ${spec.composed.ours.slice(0, 12)}, resolved ` +
+        `from ${spec.composed.resolutionBase.slice(0, 12)}`
       : `merge ${spec.merge!.slice(0, 12)}`,
   });
   process.stderr.write(
@@ -625,7 +666,10 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
 // ---------------------------------------------------------------------------------------------------
 // Backports
 
-/** `commit` re-created with the test harness adapted (scripts/hard-ports/<id>/harness/<name>.patch), same message, identity and dates. */
+/**
+ * `commit` re-created with the test harness adapted (scripts/hard-ports/<id>/harness/<name>.patch), same message,
+ * identity and dates.
+ */
 function withHarness(
   scratch: string,
   spec: BackportSpec,
@@ -712,7 +756,9 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   const wholesale = lines
     .map(
       (l) =>
-        `git checkout -q ${sh(l.branch)} && git checkout main -- ${fixedFiles.map(sh).join(' ')} && git commit -q -m ${sh(subjectOf(fixMeta))}`,
+        `git checkout -q ${sh(l.branch)} && git checkout main ` +
+        `-- ${fixedFiles.map(sh).join(' ')} && git commit -q ` +
+        `-m ${sh(subjectOf(fixMeta))}`,
     )
     .join(' && ');
   const wholesaleRuns = lines.map((l) => {
@@ -750,19 +796,26 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   bundle(scratch, refs, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
 
   const portTo = (l: (typeof lines)[number], patch = l.patch) =>
-    `git checkout -q ${sh(l.branch)} && printf '%s' ${patch} | base64 -d | git apply --index && git commit -q -F - <<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
+    `git checkout -q ${sh(l.branch)} && printf '%s' ${patch} | base64 -d | git apply --index ` +
+    `&& git commit -q -F - ` +
+    `<<'GITBENCH_MSG'\n${fixMeta.message.replace(/\n+$/, '')}\nGITBENCH_MSG`;
   const reference = [...lines.map((l) => portTo(l)), 'git checkout -q main'].join('\n');
   const subject = subjectOf(fixMeta);
   const ticket = [
-    `A fix landed on main of ${p.repo.split('/')[1]} (${p.repo}): "${subject}" (the tip commit of main, \`git show main\`).`,
-    `Users of the older release lines need it too. Backport it to ${lines.map((l) => `\`${l.branch}\``).join(' and ')} (branches of this repository; ${lines.map((l) => `${l.branch} is at the ${l.tag} release`).join(', ')}).`,
+    `A fix landed on main of ${p.repo.split('/')[1]} (${p.repo}): "${subject}" (the tip ` +
+      `commit of main, \`git show main\`).`,
+    `Users of the older release lines need it too. Backport it ` +
+      `to ${lines.map((l) => `\`${l.branch}\``).join(' and ')} (branches of this ` +
+      `repository; ${lines.map((l) => `${l.branch} is at the ${l.tag} release`).join(', ')}).`,
     'The code has diverged between the lines, so adapt the change to each line rather than copying newer code onto it;',
     'each line must keep working with what it has (its own Python compatibility code, its own APIs).',
     '',
     'What is checked, on the repository you leave:',
     ...lines.flatMap((l) => [
-      `- \`${l.branch}\` is its old tip plus exactly one new commit on top (no merge), whose subject line is the fix's: "${subject}";`,
-      `- on \`${l.branch}\`, the line's own tests plus the fix's regression test, ported to that line, pass: \`${runLine(p)}\``,
+      `- \`${l.branch}\` is its old tip plus exactly one new commit on top (no merge), whose ` +
+        `subject line is the fix's: "${subject}";`,
+      `- on \`${l.branch}\`, the line's own tests plus the fix's regression test, ported to ` +
+        `that line, pass: \`${runLine(p)}\``,
       `  (the checker runs its own pinned copy of \`${p.tests}/\` for the line, so editing tests changes nothing);`,
     ]),
     ...(spec.harness ? [spec.harness] : []),
@@ -774,7 +827,8 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     id: spec.id,
     description: `Backport of "${subject}" from ${p.repo} main to ${lines.map((l) => l.branch).join(' and ')}`,
     purpose:
-      "Port a real fix to older release lines whose code diverged, judged on each line by the fix's regression test and the line's own tests.",
+      'Port a real fix to older release lines whose code diverged, judged on each line by the ' +
+      "fix's regression test and the line's own tests.",
     ...taskHead(
       'backport',
       p,
@@ -800,7 +854,15 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       source: sourceBlock(
         p,
         { fix: spec.fix, ...Object.fromEntries(lines.map((l) => [l.tag, l.tagCommit])) },
-        `main is the fix on its parent (${main}); each line is its release tag as one commit (${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut to ${p.keep.join(', ')}.${spec.harness ? ` Test harness adapted on every line and on main (scripts/hard-ports/${spec.id}/harness/): ${spec.harness}` : ''} The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) were adapted by hand: scripts/hard-ports/${spec.id}/.`,
+        `main is the fix on its parent (${main}); each line is its release tag as one commit ` +
+          `(${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut ` +
+          `to ${p.keep.join(', ')}.${
+            spec.harness
+              ? ` Test harness adapted on every line and on main ` +
+                `(scripts/hard-ports/${spec.id}/harness/): ${spec.harness}`
+              : ''
+          } The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) ` +
+          `were adapted by hand: scripts/hard-ports/${spec.id}/.`,
       ),
       measured: Object.fromEntries(
         lines.map((l, i) => [
@@ -824,7 +886,9 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       },
       {
         answer: wholesale,
-        why: `Copying main's version of the fixed files onto the lines brings newer code that the older lines cannot run (${lines.map((l, i) => `${l.branch}: ${wholesaleRuns[i]!.summary}`).join('; ')}).`,
+        why:
+          `Copying main's version of the fixed files onto the lines brings newer code that the ` +
+          `older lines cannot run (${lines.map((l, i) => `${l.branch}: ${wholesaleRuns[i]!.summary}`).join('; ')}).`,
       },
       {
         answer: lines
@@ -853,7 +917,10 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
 // ---------------------------------------------------------------------------------------------------
 // Long rebases
 
-/** A commit made from `parent` by applying `patch` (a file, or a diff's bytes) with `meta`'s message, identity and dates. */
+/**
+ * A commit made from `parent` by applying `patch` (a file, or a diff's bytes) with `meta`'s message, identity and
+ * dates.
+ */
 function applied(scratch: string, parent: string, patch: Buffer, meta: CommitMeta): string {
   const wt = mkdtempSync(join(tmpdir(), 'hard-apply-'));
   try {
@@ -877,7 +944,12 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         ontoMeta,
         git(scratch, [
           'rev-parse',
-          `${applied(scratch, upstreamOnto, readFileSync(resolve('scripts/hard-ports', spec.id, 'main.patch')), ontoMeta)}^{tree}`,
+          `${applied(
+            scratch,
+            upstreamOnto,
+            readFileSync(resolve('scripts/hard-ports', spec.id, 'main.patch')),
+            ontoMeta,
+          )}^{tree}`,
         ]).trim(),
         [b],
       )
@@ -900,7 +972,8 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     const twice = touched.flat().filter((f, i, all) => all.indexOf(f) !== i);
     if (twice.length)
       throw new Error(
-        `${spec.id}: ${[...new Set(twice)].join(', ')} changed by more than one commit: the merge cannot say how each replays`,
+        `${spec.id}: ${[...new Set(twice)].join(', ')} changed by more than one commit: the merge ` +
+          `cannot say how each replays`,
       );
     for (const [i, files] of touched.entries()) {
       const parent = rebased[i - 1] ?? onto;
@@ -1036,7 +1109,8 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         .map((f, i) =>
           !keep(i)
             ? null
-            : `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
+            : `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index && ` : ''}` +
+              `git commit -q --allow-empty -C ${f}`,
         )
         .filter((l): l is string => l !== null),
     ].join('\n');
@@ -1051,30 +1125,45 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     .filter((i) => i >= 0);
   const subjects = metas.map(subjectOf);
   const ticket = [
-    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. Our policy is a linear history:`,
-    `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot since the branch started: ${spec.mainMoved}`,
+    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) ` +
+      `holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. ` +
+      `Our policy is a linear history:`,
+    `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot ` +
+      `since the branch started: ${spec.mainMoved}`,
     ...(spec.mainStaged ? [spec.mainStaged] : []),
-    "Expect conflicts in more than one commit; resolve each so that the fix still does what it did, in main's current code.",
+    'Expect conflicts in more than one commit; resolve each so that the fix still does what ' +
+      "it did, in main's current code.",
     '',
     'The branch, oldest first:',
     ...subjects.map((s2, i) => `${i + 1}. ${s2}`),
     '',
     'What is checked, on the repository you leave:',
-    `- \`${spec.branch}\` is a straight line of commits on top of \`main\` (no merge commit), and \`main\` itself is left where it is;`,
-    `- each of the ${spec.commits.length} commits above appears exactly once on it, in this order, with its original message, and nothing else is added.`,
-    `  ${spec.emptyNote ?? 'Keep a commit even when main already has its change (it is then an empty commit: git drops such commits by default, so keep them on purpose);'}`,
-    `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand there (main's and the branch's), \`${runLine(p)}\`;`,
+    `- \`${spec.branch}\` is a straight line of commits on top of \`main\` (no merge commit), ` +
+      `and \`main\` itself is left where it is;`,
+    `- each of the ${spec.commits.length} commits above appears exactly once on it, in this ` +
+      `order, with its original message, and nothing else is added.`,
+    `  ${
+      spec.emptyNote ??
+      'Keep a commit even when main already has its change (it is then an empty ' +
+        'commit: git drops such commits by default, so keep them on purpose);'
+    }`,
+    `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand ` +
+      `there (main's and the branch's), \`${runLine(p)}\`;`,
     ...(p.deselected ? [`  ${p.deselected.replace('the merge does not touch', 'the rebase does not touch')}`] : []),
     spec.eachNote ??
-      `- at every commit of the rebased branch, main's own test suite passes (the same command with main's \`${p.tests}/\`).`,
+      `- at every commit of the rebased branch, main's own test suite passes (the same command ` +
+        `with main's \`${p.tests}/\`).`,
     ...(spec.eachExempt ? [`  ${spec.eachExempt.why}`] : []),
     `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
   ].join('\n');
   const doc = {
     id: spec.id,
-    description: `Long rebase of ${spec.commits.length} real ${p.repo} commits onto a main that moved (${conflicted.length} of them conflict)`,
+    description:
+      `Long rebase of ${spec.commits.length} real ${p.repo} commits onto a main that moved ` +
+      `(${conflicted.length} of them conflict)`,
     purpose:
-      'Replay a real branch of several commits onto a main with renamed APIs and modernised code, resolving conflicts in several commits so that every commit still works.',
+      'Replay a real branch of several commits onto a main with renamed APIs and modernised ' +
+      'code, resolving conflicts in several commits so that every commit still works.',
     ...taskHead(
       'long-rebase',
       p,
@@ -1114,7 +1203,15 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
           onto: spec.onto,
           ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])),
         },
-        `The branch's commits re-created from their first-parent changes on the branch point (${feature.join(', ')}), main as one commit on it (${onto}); trees cut to ${p.keep.join(', ')}.${spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''} ${spec.fromMerge ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.` : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`}`,
+        `The branch's commits re-created from their first-parent changes on the branch point ` +
+          `(${feature.join(', ')}), main as one commit on it (${onto}); trees cut ` +
+          `to ${p.keep.join(', ')}.${
+            spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''
+          } ${
+            spec.fromMerge
+              ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.`
+              : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`
+          }`,
       ),
       measured: {
         conflicted,
@@ -1128,7 +1225,9 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       { answer: 'true', why: `nop: ${spec.branch} is not on main.` },
       {
         answer: `git checkout -q ${sh(spec.branch)} && git rebase -q -X theirs main`,
-        why: `Letting the branch win every conflict (-X theirs) brings back code main renamed${emptyOnes.length ? '; and git drops the commits main already has' : ''}.`,
+        why:
+          `Letting the branch win every conflict (-X theirs) brings back code main ` +
+          `renamed${emptyOnes.length ? '; and git drops the commits main already has' : ''}.`,
       },
       {
         answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`,
@@ -1138,7 +1237,9 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         ? [
             {
               answer: replay((i) => !emptyOnes.includes(i)),
-              why: `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: not every commit is preserved.`,
+              why:
+                `A correct rebase that lets git drop the ${emptyOnes.length} commit(s) main already has: ` +
+                `not every commit is preserved.`,
             },
           ]
         : []),
@@ -1147,7 +1248,8 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
           `git checkout -q -B ${sh(spec.branch)} main`,
           ...feature.map(
             (f, i) =>
-              `${w.patches[i] ? `printf '%s' ${w.patches[i]} | base64 -d | git apply --index && ` : ''}git commit -q --allow-empty -C ${f}`,
+              `${w.patches[i] ? `printf '%s' ${w.patches[i]} | base64 -d | git apply --index && ` : ''}` +
+              `git commit -q --allow-empty -C ${f}`,
           ),
         ].join('\n'),
         why: `${w.why} (${w.summary}).`,
@@ -1160,10 +1262,14 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
                 `git checkout -q -B ${sh(spec.branch)} main`,
                 ...feature.map(
                   (f, i) =>
-                    `git cherry-pick --allow-empty ${f} >/dev/null 2>&1 || { git cherry-pick --abort; ${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index; ` : ''}git commit -q --allow-empty -C ${f}; }`,
+                    `git cherry-pick --allow-empty ${f} >/dev/null 2>&1 || { git cherry-pick --abort; ` +
+                    `${patches[i] ? `printf '%s' ${patches[i]} | base64 -d | git apply --index; ` : ''}` +
+                    `git commit -q --allow-empty -C ${f}; }`,
                 ),
               ].join('\n'),
-              why: `Trusting git where it reports no conflict: ${brokenClean.join('; ')} replay cleanly but break main's tests (main removed or changed what they use).`,
+              why:
+                `Trusting git where it reports no conflict: ${brokenClean.join('; ')} replay cleanly but ` +
+                `break main's tests (main removed or changed what they use).`,
             },
           ]
         : []),
@@ -1178,7 +1284,8 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     commits: `${spec.commits.length} commits from ${spec.base.slice(0, 12)} onto ${spec.onto.slice(0, 12)}`,
   });
   process.stderr.write(
-    `  ${spec.id}: conflicts in ${conflicted.join(' | ')}; tip ${atTip.summary}; main's tests pass at all ${each.length}\n`,
+    `  ${spec.id}: conflicts in ${conflicted.join(' | ')}; tip ${atTip.summary}; main's tests ` +
+      `pass at all ${each.length}\n`,
   );
 }
 
@@ -1191,7 +1298,9 @@ function requireDebianPytest(): void {
   const probe = spawnSync('/usr/bin/python3', ['-I', '-c', 'import pytest'], { encoding: 'utf8' });
   if (probe.status !== 0) {
     process.stderr.write(
-      `hard-mine: /usr/bin/python3 cannot import pytest (${(probe.stderr || String(probe.error ?? '')).trim().split('\n').at(-1)}); install Debian's python3-pytest (apt-get install python3-pytest, or bash scripts/setup.sh)\n`,
+      `hard-mine: /usr/bin/python3 cannot import pytest ` +
+        `(${(probe.stderr || String(probe.error ?? '')).trim().split('\n').at(-1)}); install ` +
+        `Debian's python3-pytest (apt-get install python3-pytest, or bash scripts/setup.sh)\n`,
     );
     process.exit(2);
   }

@@ -10,7 +10,8 @@ import type { ExecOptions, RepoStateOptions, SandboxExecResult } from './types';
  *   X id timeout_ms head tail limit cwd_len cmd_len env_len stdin_len   run one command
  *   R id path_len limit                                                  read a file of at most limit bytes
  *   W id path_len data_len                                               write a file (parents made)
- *   S id timeout_ms head tail diff_bytes cwd_len env_len prev_len        read the repository's state (runner/repo_state.py)
+ *   S id timeout_ms head tail diff_bytes cwd_len env_len prev_len        read the repository's state
+ *                                                                        (runner/repo_state.py)
  *   E id env_len                                                         replace the base environment
  *   Q id                                                                 stop
  * Replies: a line `@@GB<KIND> <id> <fields...>` then the payload its fields announce.
@@ -92,7 +93,11 @@ function encodeEnv(env: Record<string, string>): Buffer {
 export function joinHeadTail(kept: Buffer, total: number, head: number): string {
   if (total <= kept.length) return kept.toString('utf8');
   const omitted = total - kept.length;
-  return `${kept.subarray(0, head).toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${kept.subarray(head).toString('utf8')}`;
+  return (
+    `${kept.subarray(0, head).toString('utf8')}` +
+    `\n[... ${omitted} bytes omitted ...]\n` +
+    `${kept.subarray(head).toString('utf8')}`
+  );
 }
 
 export class RunnerConnection {
