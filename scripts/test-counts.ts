@@ -11,6 +11,7 @@ import {
   countPlaywright,
   countSteps,
   countVitest,
+  failedVitestTests,
   formatCounts,
   missingReport,
   NO_COUNTS,
@@ -54,6 +55,17 @@ const runners: Record<string, Counts> = {
   e2e: read<PlaywrightReport>('e2e', 'e2e-report.json', countPlaywright),
   python: pythonXml === undefined ? missingReport('python', 'python.xml is missing') : countJunit('python', pythonXml),
 };
+// The failed tests by name, then every failure outside a test, then the counts: the tail of a run says
+// what broke.
+for (const label of ['unit', 'integration']) {
+  const text = readText(`${label}.json`);
+  if (text === undefined) continue;
+  try {
+    for (const line of failedVitestTests(label, JSON.parse(text) as VitestReport, process.cwd())) console.error(line);
+  } catch {
+    // An unreadable report is counted as one failure below, with its reason.
+  }
+}
 const total = [...Object.values(runners), countSteps(readText('steps'), runners)].reduce(addCounts, NO_COUNTS);
 for (const p of total.problems) console.error(p);
 console.log(formatCounts(total));

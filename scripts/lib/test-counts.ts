@@ -21,7 +21,12 @@ export interface VitestReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
-  testResults: { name: string; status: string; message?: string }[];
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: { fullName?: string; title?: string; status: string; failureMessages?: string[] }[];
+  }[];
 }
 
 /** What failed outside any test in a vitest run, as outside-errors-reporter.ts writes it. */
@@ -51,6 +56,23 @@ export function countVitest(label: string, report: VitestReport, outside: Outsid
     skipped: report.numPendingTests + report.numTodoTests,
     problems,
   };
+}
+
+/**
+ * One line per failed test of a vitest report: its file, its name and its error's first line. CI shows
+ * only the tail of a run, and vitest's own account of a failure scrolls away under the browser tests'
+ * output; these lines print just above the last one.
+ */
+export function failedVitestTests(label: string, report: VitestReport, root = ''): string[] {
+  const lines: string[] = [];
+  for (const file of report.testResults) {
+    const where = root && file.name.startsWith(root) ? file.name.slice(root.length).replace(/^\//, '') : file.name;
+    for (const t of file.assertionResults ?? []) {
+      if (t.status !== 'failed') continue;
+      lines.push(`${label}: FAILED ${where} > ${t.fullName ?? t.title ?? '?'}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+  }
+  return lines;
 }
 
 export function countPlaywright(label: string, report: PlaywrightReport): Counts {

@@ -9,6 +9,7 @@ import {
   countPlaywright,
   countSteps,
   countVitest,
+  failedVitestTests,
   formatCounts,
   missingReport,
   NO_COUNTS,
@@ -36,6 +37,28 @@ describe("npm test's last line, counted", () => {
     ]);
     // Without the record of errors outside tests, nothing says there were none.
     expect(countVitest('unit', report, undefined)).toMatchObject({ failed: 2 });
+  });
+
+  it('names each failed test with its file and its error, nothing else', () => {
+    const lines = failedVitestTests(
+      'integration',
+      {
+        ...report,
+        testResults: [
+          {
+            name: '/r/packages/a.int.test.ts',
+            status: 'failed',
+            assertionResults: [
+              { fullName: 'a > passes', status: 'passed' },
+              { fullName: 'a > breaks', status: 'failed', failureMessages: ['AssertionError: 1 !== 2\n at x'] },
+            ],
+          },
+          { name: '/r/b.test.ts', status: 'passed', assertionResults: [{ title: 'b', status: 'passed' }] },
+        ],
+      },
+      '/r',
+    );
+    expect(lines).toEqual(['integration: FAILED packages/a.int.test.ts > a > breaks: AssertionError: 1 !== 2']);
   });
 
   it('counts Playwright errors outside any test, flaky tests and skips', () => {
