@@ -1,5 +1,5 @@
-import { PyJsonError, parsePyJson, pyEqual } from '../python-json';
-import type { PyValue } from '../python-json';
+import { PyJsonError, parsePyJson } from '../python-json';
+import { pyEqual, type PyValue } from '../python-value';
 import { check, clip, configError, verdict } from '../result';
 import type { Scorer } from '../types';
 
