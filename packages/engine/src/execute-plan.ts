@@ -32,6 +32,12 @@ export interface PlanExecution {
    * the scorer's look-ups.
    */
   tampering?: string;
+  /**
+   * Set when the sandbox was stopped from outside it (its runner killed by a signal no process inside
+   * may send: the host's OOM killer, the engine, an operator): whenever it happened, nothing about the
+   * model can be scored.
+   */
+  stoppedOutside?: string;
   durationMs: number;
   /** The one-shot sandbox the plan ran in. */
   sandboxId: string;
@@ -188,6 +194,10 @@ export async function executePlan(
   };
   if (result.aborted) execution.aborted = result.aborted;
   if (result.tampering) execution.tampering = `the sandbox's channel: ${result.tampering}`;
+  // The answer's processes may fill the sandbox's memory until the OOM killer takes the runner (they
+  // can lower the score that makes them its first victims): counted as theirs, never excluded.
+  else if (result.killed === 'out_of_memory') execution.tampering = `the sandbox's memory: ${result.aborted}`;
+  else if (result.killed === 'signal') execution.stoppedOutside = result.aborted;
   else if (!result.aborted) {
     const view = scorerViewTampering(prepared);
     if (view) execution.tampering = view;

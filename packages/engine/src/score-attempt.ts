@@ -187,6 +187,10 @@ export async function scoreAttempt(input: ScoreAttemptInput): Promise<AttemptRes
       return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error });
     }
     sandboxMs = Math.round(performance.now() - t0);
+    if (execution.stoppedOutside) {
+      const error = `sandbox failed: ${execution.stoppedOutside}`;
+      return finish('SANDBOX_ERROR', failed(error), { scoredText, sandbox: noSandbox(error), error, sandboxMs });
+    }
     if (!execution.stateRead) {
       // What happens once the answer runs is the answer's doing (a command that kills its own sandbox
       // fails its checks); a sandbox that broke before then is infrastructure, never a quality result.

@@ -17,7 +17,7 @@ function frame(key: string, rc: number, out: string): Buffer {
 }
 
 /** A driver whose sandbox prints `stdout(request)`: what a runner wrote, or what an answer forged into its channel. */
-function printing(stdout: (request: BatchRequest) => Buffer, exitCode = 0): SandboxDriver {
+function printing(stdout: (request: BatchRequest) => Buffer, exitCode = 0, oomKilled?: boolean): SandboxDriver {
   return {
     describe: () => ({ driver: 'docker', image: 'test', imageId: 'test', isolated: true }),
     runOnce: async (request: BatchRequest): Promise<OneShotResult> => ({
@@ -27,6 +27,7 @@ function printing(stdout: (request: BatchRequest) => Buffer, exitCode = 0): Sand
         exitCode,
         hostTimedOut: false,
         durationMs: 1,
+        ...(oomKilled !== undefined ? { oomKilled } : {}),
       }),
       sandboxId: 'box',
     }),
@@ -46,7 +47,10 @@ describe('tampering with the sandbox channel', async () => {
   } as unknown as FixtureSnapshot;
   const scoreWith = (driver: SandboxDriver) =>
     scoreAttempt({ fixture, snapshot, driver, outputMode: 'text', prompt: 'p', output: 'true' });
-  const score = (stdout: (request: BatchRequest) => Buffer, exitCode = 0) => scoreWith(printing(stdout, exitCode));
+  const score = (stdout: (request: BatchRequest) => Buffer, exitCode = 0, oomKilled?: boolean) =>
+    scoreWith(printing(stdout, exitCode, oomKilled));
+  /** The runner's records up to the answer's step, which never ends: the runner died during it. */
+  const diedDuringAnswer = () => Buffer.concat([frame('0.0', 0, STATE), frame('0.1', 0, '')]);
 
   it('scores forged probe records written after the answer ran as TAMPERING, a counted failure', async () => {
     const result = await score((request) => {
@@ -113,4 +117,50 @@ describe('tampering with the sandbox channel', async () => {
       expect(forged.error).toMatch(/^the answer's processes tampered with/);
     },
   );
+
+  it(
+    "scores the runner killed for memory once the answer ran as TAMPERING: the answer's processes can " +
+      'fill the sandbox until the OOM killer takes it, so it never becomes an exclusion',
+    async () => {
+      const result = await score(diedDuringAnswer, 137, true);
+      expect(result.outcome).toBe('TAMPERING');
+      expect(result.error).toMatch(
+        /^the answer's processes tampered with the sandbox's memory: the sandbox's memory ran out and its runner was/,
+      );
+      expect(classifyEnding({ outcome: result.outcome })).toMatchObject({
+        status: 'VALID_FAIL',
+        errorClass: 'tampering',
+      });
+    },
+  );
+
+  it(
+    'keeps the runner killed from outside the sandbox (no OOM) an excluded sandbox error, before or after the ' +
+      'answer ran: no process of the answer may signal it; and memory that ran out before the answer is one too',
+    async () => {
+      const killedAfter = await score(diedDuringAnswer, 137, false);
+      const killedBefore = await score(() => Buffer.alloc(0), 137, false);
+      const memoryBefore = await score(() => Buffer.alloc(0), 137, true);
+      expect([killedAfter.outcome, killedBefore.outcome, memoryBefore.outcome]).toEqual([
+        'SANDBOX_ERROR',
+        'SANDBOX_ERROR',
+        'SANDBOX_ERROR',
+      ]);
+      expect(killedAfter.error).toMatch(/^sandbox failed: the sandbox's runner was killed from outside the sandbox/);
+      expect(memoryBefore.error).toMatch(/^sandbox failed before the answer ran: the sandbox's memory ran out/);
+      expect(classifyEnding({ outcome: killedAfter.outcome })).toMatchObject({
+        status: 'INFRA_FAILURE',
+        errorClass: 'sandbox_error',
+      });
+    },
+  );
+
+  it('leaves a runner that died where the driver cannot say why (the local driver) a scored failure', async () => {
+    const result = await score(diedDuringAnswer, 137);
+    expect(result.outcome).toBe('FAIL');
+    expect(result.sandbox).toHaveProperty('aborted');
+    expect(result.sandbox.kind !== 'none' && result.sandbox.aborted).toMatch(
+      /^sandbox batch stopped before its end \(exit 137\)/,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { DockerSandboxDriver } from '@gitbench/sandbox';
+import { DockerSandboxDriver, type DockerLimits } from '@gitbench/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 
 /**
@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 export function useTestDriver(
   name: string,
   onReady: (driver: DockerSandboxDriver) => void,
-  opts: { prestart?: number } = {},
+  opts: { prestart?: number; limits?: Partial<DockerLimits> } = {},
 ): Record<string, string> {
   const image = process.env.GITBENCH_SANDBOX_IMAGE;
   if (!image)

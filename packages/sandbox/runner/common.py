@@ -74,6 +74,12 @@ class Sandbox:
         # costs two system calls where loading ctypes for prctl(PR_SET_DUMPABLE, 0) costs 20-100 ms.
         self.acting_start()
         self.acting_end()
+        # A command that fills the sandbox's memory should lose its own processes to the kernel's OOM
+        # killer, not the runner (about 10 MB, larger than many a command's process): every command
+        # starts with the highest score. Its processes may lower theirs back to the container's (only
+        # CAP_SYS_RESOURCE, which Docker cannot always grant, would forbid it); the runner then killed
+        # for memory is theirs to answer for (the host reads Docker's OOMKilled as tampering).
+        self.oom_score = os.open('/proc/self/oom_score_adj', os.O_WRONLY)
 
     def acting_start(self):
         # File work done for a request runs with the sandbox's permissions, never root's. The real
@@ -94,6 +100,7 @@ class Sandbox:
         # Nothing of the sandbox's uid is alive then (every command's processes are killed when it
         # ends), and the saved root id keeps the runner out of reach of ptrace meanwhile.
         if self.uid is not None:
+            os.pwrite(self.oom_score, b'1000', 0)
             os.setresgid(self.uid, self.uid, 0)
             os.setresuid(self.uid, self.uid, 0)
 
@@ -101,6 +108,8 @@ class Sandbox:
         if self.uid is not None:
             os.setresuid(0, 0, 0)
             os.setresgid(0, 0, 0)
+            # Back to the container's own score.
+            os.pwrite(self.oom_score, b'0', 0)
 
     def sweep(self):
         # Kills every process of the sandbox's uid, looking again until a look finds none alive: a

@@ -138,6 +138,11 @@ export interface RawRun {
   durationMs: number;
   /** A transport problem noticed by the driver. */
   streamError?: string;
+  /**
+   * Docker's State.OOMKilled, read when the container ended with a non-zero code: whether the
+   * container's memory ran out. Absent where nothing says (the local driver, an engine that did not answer).
+   */
+  oomKilled?: boolean;
 }
 
 /**
@@ -192,10 +197,26 @@ export function parseBatch(request: BatchRequest, raw: RawRun, streamed?: BatchO
   }
   if (raw.hostTimedOut && !tampering)
     aborted = 'sandbox batch exceeded its overall time limit (a process escaped its step) and was stopped';
+  const killed = !ended && !tampering && !raw.hostTimedOut ? killedBy(raw) : undefined;
+  if (killed === 'out_of_memory') aborted = `the sandbox's memory ran out and its runner was killed (${detail()})`;
+  else if (killed === 'signal') aborted = `the sandbox's runner was killed from outside the sandbox (${detail()})`;
   const stoppedAt = request.groups.map((g, i) => {
     if (!g.stopOnFailure) return undefined;
     const idx = groups[i]!.findIndex((r) => r.exitCode !== 0);
     return idx < 0 ? undefined : idx;
   });
-  return { groups, stoppedAt, aborted, ...(tampering ? { tampering } : {}), durationMs: raw.durationMs };
+  return {
+    groups,
+    stoppedAt,
+    aborted,
+    ...(tampering ? { tampering } : {}),
+    ...(killed ? { killed } : {}),
+    durationMs: raw.durationMs,
+  };
+}
+
+/** Why a batch's runner died of SIGKILL (exit 137) before its end, where the driver knows; see BatchResult.killed. */
+function killedBy(raw: RawRun): BatchResult['killed'] {
+  if (raw.exitCode !== 137 || raw.oomKilled === undefined) return undefined;
+  return raw.oomKilled ? 'out_of_memory' : 'signal';
 }

@@ -86,9 +86,10 @@ export async function runInWaitingContainer(
 ): Promise<BatchResult> {
   const built = buildBatch(request, workdir, { viaStdin: true, runner: IMAGE_RUNNER });
   const started = performance.now();
+  // Undefined when Docker did not say: an engine that went away is not a kill.
   const exited = w.container.wait().then(
-    (r: { StatusCode?: number }) => r.StatusCode ?? 137,
-    () => 137,
+    (r: { StatusCode?: number }) => r.StatusCode,
+    () => undefined,
   );
   let hostTimedOut = false;
   const guard = setTimeout(() => {
@@ -105,7 +106,16 @@ export async function runInWaitingContainer(
   w.stream.end(built.stdin);
   await w.ended;
   clearTimeout(guard);
-  const exitCode = hostTimedOut ? 137 : await exited;
+  const status = hostTimedOut ? 137 : await exited;
+  const exitCode = status ?? 137;
+  // Read only when the runner did not end by itself, before the caller removes the container.
+  const oomKilled =
+    hostTimedOut || status === undefined || status === 0
+      ? undefined
+      : await w.container.inspect().then(
+          (i) => i.State.OOMKilled,
+          () => undefined,
+        );
   const stdout = w.out.toBuffer();
   return parseBatch(
     request,
@@ -114,6 +124,7 @@ export async function runInWaitingContainer(
       stderr: w.err.toBuffer(),
       exitCode,
       hostTimedOut,
+      ...(oomKilled !== undefined ? { oomKilled } : {}),
       streamError: w.demux.leftover
         ? `the output stream was cut inside a frame (${w.demux.leftover} bytes left)`
         : undefined,

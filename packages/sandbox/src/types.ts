@@ -88,6 +88,13 @@ export interface BatchResult {
    * once the model's commands ran, only they can have caused it.
    */
   tampering?: string;
+  /**
+   * Set (with aborted) when the runner died of SIGKILL before the batch's end and the driver knows
+   * why: 'out_of_memory' when Docker says the container's memory ran out (State.OOMKilled; on cgroup
+   * v1 only the container's own limit sets it), else 'signal', a kill from outside the sandbox, since
+   * no process inside may signal the runner (runner/common.py). The host's own guard is not a kill here.
+   */
+  killed?: 'out_of_memory' | 'signal';
   durationMs: number;
 }
 
