@@ -80,6 +80,18 @@ interface MergeSpec {
    * The branch checked out, the merge's first parent (main unless the real merge brought main into a feature branch).
    */
   oursBranch?: string;
+  /**
+   * The mistake the task is built to catch, as a hypothesis for its calibration (recorded as `scoring.trap`): what a
+   * hurried engineer does with this merge that a careful one does not.
+   */
+  trap?: string;
+  /**
+   * Plausible wrong resolutions, each a negative the tests must fail. `conflicts-only` the miner builds: the conflicted
+   * paths as the real merge resolved them (deleted where it deleted them), every other path as git merged it, which
+   * is wrong where the real merge changed more than its conflicts (an evil merge). Any other name is a patch,
+   * scripts/hard-ports/<id>/<name>.patch, applied over that tree.
+   */
+  wrongResolutions?: { name: string; why: string }[];
 }
 
 interface BackportSpec {
@@ -325,6 +337,21 @@ function withFiles(scratch: string, base: string, files: Record<string, Buffer>)
   return git(scratch, ['write-tree'], { env }).trim();
 }
 
+/** `base`'s tree with `paths` as `from` has them: replaced, added, or removed where `from` lacks them. */
+function withPathsOf(scratch: string, base: string, from: string, paths: string[]): string {
+  const index = join(scratch, '.git', 'hard-index');
+  rmSync(index, { force: true });
+  const env = { GIT_INDEX_FILE: index };
+  git(scratch, ['read-tree', base], { env });
+  for (const path of paths) {
+    const entry = git(scratch, ['ls-tree', from, '--', path]).trim();
+    const m = /^([0-7]{6}) blob ([0-9a-f]+)\t/.exec(entry);
+    if (m) git(scratch, ['update-index', '--add', '--cacheinfo', `${m[1]},${m[2]},${path}`], { env });
+    else git(scratch, ['update-index', '--force-remove', '--', path], { env });
+  }
+  return git(scratch, ['write-tree'], { env }).trim();
+}
+
 function conflictedFiles(scratch: string, ours: string, theirs: string): string[] {
   const out = git(scratch, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], {
     allowFail: true,
@@ -509,6 +536,24 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     if (verdicts[how].passed)
       throw new Error(`${spec.id}: the tests pass when every conflict keeps ${how}: not a semantic merge`);
   }
+  const conflictsOnly = withPathsOf(scratch, autoMerged, m, files);
+  const wrongTrees = (spec.wrongResolutions ?? []).map((w) => {
+    const tree =
+      w.name === 'conflicts-only'
+        ? conflictsOnly
+        : git(scratch, [
+            'rev-parse',
+            `${applied(
+              scratch,
+              recreate(scratch, commitMeta(p.mirror, ours), conflictsOnly, []),
+              readFileSync(resolve('scripts/hard-ports', spec.id, `${w.name}.patch`)),
+              commitMeta(p.mirror, ours),
+            )}^{tree}`,
+          ]).trim();
+    const verdict = runTests(scratch, recreate(scratch, commitMeta(p.mirror, ours), tree, [o, t]), p, tarPath);
+    if (verdict.passed) throw new Error(`${spec.id}: the tests pass on the wrong resolution ${w.name}`);
+    return { ...w, tree, summary: verdict.summary };
+  });
   bundle(
     scratch,
     { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t },
@@ -531,16 +576,19 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   // The reference: the real merge's tree, reached from the conflicted state without leaving the merge.
   // From our side's tree; or, where that patch would not fit in one command line (Linux takes at most 128 KiB in
   // one argument, and the answer runs as `bash -c`), from the incoming side's (MERGE_HEAD, still set by the merge).
-  const fromOurs = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', o, m]));
-  const [start, patch] =
-    fromOurs.length <= 100_000
-      ? ['HEAD', fromOurs]
-      : ['MERGE_HEAD', b64(gitBuf(scratch, ['diff', '--binary', '--full-index', t, m]))];
-  const reference = [
-    `git read-tree --reset -u ${start}`,
-    `printf '%s' ${patch} | base64 -d | git apply --index`,
-    'git commit -q --no-edit',
-  ].join(' && ');
+  const resolvedTo = (tree: string) => {
+    const fromOurs = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', o, tree]));
+    const [start, patch] =
+      fromOurs.length <= 100_000
+        ? ['HEAD', fromOurs]
+        : ['MERGE_HEAD', b64(gitBuf(scratch, ['diff', '--binary', '--full-index', t, tree]))];
+    return [
+      `git read-tree --reset -u ${start}`,
+      `printf '%s' ${patch} | base64 -d | git apply --index`,
+      'git commit -q --no-edit',
+    ].join(' && ');
+  };
+  const reference = resolvedTo(m);
   const quoted = files.map(sh).join(' ');
   const resolveWith = (how: string) =>
     `for f in ${quoted}; do git show :2:"$f" > /tmp/o 2>/dev/null || : > /tmp/o; ` +
@@ -626,10 +674,15 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
               `the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
             : ''),
       ),
-      measured: Object.fromEntries(Object.entries(verdicts).map(([k, v]) => [k, v.summary])),
+      measured: Object.fromEntries([
+        ...Object.entries(verdicts).map(([k, v]) => [k, v.summary]),
+        ...wrongTrees.map((w) => [w.name, w.summary]),
+      ]),
+      ...(spec.trap ? { trap: spec.trap } : {}),
     },
     negatives: [
       { answer: 'true', why: 'nop: the merge is left unfinished, with conflict markers.' },
+      ...wrongTrees.map((w) => ({ answer: resolvedTo(w.tree), why: `${w.why}: the tests fail (${w.summary}).` })),
       {
         answer: resolveWith('ours'),
         why: `Every conflict resolved to ${ob}'s side: the tests fail (${verdicts.ours!.summary}).`,
