@@ -61,14 +61,14 @@ export {
   type PairwiseCall,
 } from './judges';
 export { historyJudgeAsk } from './history-judge';
-export {
-  ProviderRegistry,
-  type TargetSpec,
-  type ResolvedTarget,
-  type RegistryOptions,
-  type LoadRegistryOptions,
-  type ModelDescription,
-} from './registry';
+export { ProviderRegistry } from './registry';
+export type {
+  TargetSpec,
+  ResolvedTarget,
+  RegistryOptions,
+  LoadRegistryOptions,
+  ModelDescription,
+} from './registry-types';
 export { budgetLimitsFromProfiles } from './profile-budgets';
 export {
   BUILTIN_MODELS,

@@ -1,6 +1,7 @@
-import { ConfigurationError, parseModelId, sha256Hex, type Mode, type ModelId, type PriceTable } from '@gitbench/core';
+import { ConfigurationError, parseModelId, sha256Hex, type Mode } from '@gitbench/core';
 import { RequestBudget } from './budget';
-import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf, simulatedSeedOf, type BuiltinKind } from './builtin-models';
+import { BUILTIN_PROFILE, BUILTIN_USAGE, builtinKindOf } from './builtin-models';
+import { resolveBuiltinTarget } from './builtin-targets';
 import type { JudgePanel } from './judges';
 import { commandLineProfile } from './command-line-profile';
 import { budgetLimitsFromProfiles } from './profile-budgets';
@@ -13,71 +14,19 @@ import {
   ProfileSet,
   type Profile,
   type ProfileSummary,
-  type ProviderKind,
 } from './profiles';
 import { isManualModel, manualProfile } from './manual/manual-profile';
-import { createReplayProvider } from './replay';
-import { replaySourcesFromEnv, type ReplaySources } from './replay-sources';
+import { replaySourcesFromEnv } from './replay-sources';
 import { ReplayTargets } from './replay-targets';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
-import { createMockProvider, createNopProvider, createOracleProvider, createSimulatedProvider } from './scripted';
+import type {
+  LoadRegistryOptions,
+  ModelDescription,
+  RegistryOptions,
+  ResolvedTarget,
+  TargetSpec,
+} from './registry-types';
+import { DEFAULT_RETRY_POLICY } from './retry';
 import type { Provider } from './types';
-
-/** What the CLI's `--model`, `--profile`, `--provider` and `--base-url` (or a campaign target) ask for. */
-export interface TargetSpec {
-  /** `openai/o3-mini#high`, `llama3.1:8b`, `mock`, `oracle`, `simulated[:seed]`, `replay:<file or dir>`. */
-  model: string;
-  profile?: string;
-  provider?: ProviderKind;
-  baseUrl?: string;
-}
-
-export interface ResolvedTarget {
-  provider: Provider;
-  /** The model id to put in each CompletionRequest. */
-  model: string;
-  modelId: ModelId;
-  profile: string;
-  capacityGroup: string;
-  /** True when no model answers (simulated); every display of its results must say so. */
-  simulated: boolean;
-}
-
-/** Which profile serves a model id, or why none does: what campaign creation checks before writing. */
-export type ModelDescription =
-  | {
-      ok: true;
-      model: string;
-      profile: string;
-      provider: ProviderKind | BuiltinKind;
-      builtin: boolean;
-      simulated: boolean;
-    }
-  | { ok: false; model: string; error: string };
-
-export interface RegistryOptions {
-  profiles?: ProfileSet;
-  env?: Readonly<Record<string, string | undefined>>;
-  /** One budget per process so that every call shares limits and cooldowns; built from the profiles if absent. */
-  budget?: RequestBudget;
-  /** Overrides of the retry policy for every profile (tests shorten the backoff with it). */
-  policy?: Partial<RetryPolicy>;
-  random?: () => number;
-  priceTable?: PriceTable;
-  /** The file the profiles were read from, for messages and listings. */
-  profilesFile?: string | null;
-  /** Where `replay:` may read; from `env` (GITBENCH_REPLAY_DIRS) against the working directory if absent. */
-  replay?: ReplaySources;
-  /** Stored provider keys by name (the worker opens them from the database), for profiles with `api_key_ref`. */
-  storedKeys?: () => ReadonlyMap<string, string>;
-}
-
-export interface LoadRegistryOptions extends Omit<RegistryOptions, 'profiles' | 'profilesFile'> {
-  /** An explicit profile file (GITBENCH_PROFILES); else gitbench.json / .gitbench.json here, then ~/.gitbench.json. */
-  profilesFile?: string;
-  cwd: string;
-  home?: string;
-}
 
 /**
  * Turns target specs into providers over one shared budget. Providers are built once per profile
@@ -175,7 +124,7 @@ export class ProviderRegistry {
   }
 
   async resolve(spec: TargetSpec): Promise<ResolvedTarget> {
-    const scripted = await this.scripted(spec);
+    const scripted = await resolveBuiltinTarget(spec, this.replays);
     if (scripted) return scripted;
     if (spec.profile === BUILTIN_PROFILE) {
       throw new ConfigurationError('not_builtin', `'${spec.model}' is not a built-in model (${BUILTIN_USAGE}).`);
@@ -254,31 +203,6 @@ export class ProviderRegistry {
         },
       })),
     };
-  }
-
-  private async scripted(spec: TargetSpec): Promise<ResolvedTarget | undefined> {
-    const make = (provider: Provider, model: string, simulated = false): ResolvedTarget => ({
-      provider,
-      model,
-      modelId: parseModelId(model),
-      profile: BUILTIN_PROFILE,
-      capacityGroup: provider.kind,
-      simulated,
-    });
-    const kind = builtinKindOf(spec.model) ?? spec.provider;
-    if (kind === 'replay') {
-      const index = await this.replays.index(spec.model);
-      const recordedModel = index.all()[0]?.model ?? index.trajectories[0]?.model ?? 'replay';
-      return make(createReplayProvider(index), recordedModel);
-    }
-    if (kind === 'mock') return make(createMockProvider(), spec.model);
-    if (kind === 'nop') return make(createNopProvider(), spec.model);
-    if (kind === 'oracle') return make(createOracleProvider(), spec.model);
-    if (kind === 'simulated') {
-      const seed = simulatedSeedOf(spec.model);
-      return make(createSimulatedProvider({ seed }), `simulated:${seed}`, true);
-    }
-    return undefined;
   }
 
   /** Why a campaign cannot replay `model` in its output modes, or null (see ReplayTargets.targetError). */

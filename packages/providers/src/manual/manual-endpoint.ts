@@ -1,15 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   chatRequestSchema,
   compactView,
   ManualAnswerError,
-  parseManualAnswer,
   previousInConversation,
   type ChatRequest,
   type ManualAnswer,
 } from '@gitbench/core';
+import { completionOf, parseGiven, streamCompletion, type MessageAnswer } from './manual-completion';
+import { parseJsonBody, readBody, RequestError, send, sendError } from './manual-http';
+
+export type { MessageAnswer } from './manual-completion';
 
 /**
  * The manual model: an OpenAI-compatible Chat Completions endpoint where a person answers every
@@ -57,119 +59,6 @@ export interface ManualEndpoint {
 
 /** Requests remembered to tell a continued conversation from a new one. */
 const REMEMBERED = 64;
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-class RequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) reject(new RequestError(413, `request body over ${MAX_BODY_BYTES} bytes`));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJsonBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new RequestError(400, `the body is not JSON: ${(error as Error).message}`);
-  }
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  if (res.writableEnded || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(`${JSON.stringify(body)}\n`);
-}
-
-/** OpenAI's error shape, so the SDK on the other side reports the message. */
-function sendError(res: ServerResponse, status: number, message: string): void {
-  send(res, status, { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error' } });
-}
-
-function completionOf(request: ChatRequest, answer: ManualAnswer): Record<string, unknown> {
-  const id = `chatcmpl-manual-${randomBytes(6).toString('hex')}`;
-  const toolCalls = answer.toolCalls.map((c, i) => ({
-    id: `call_${id.slice(-12)}_${i}`,
-    type: 'function',
-    function: { name: c.name, arguments: c.arguments },
-  }));
-  return {
-    id,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: request.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: answer.content,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        },
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-      },
-    ],
-  };
-}
-
-/** The same answer as one server-sent chunk and [DONE], for a client that asked to stream. */
-function streamCompletion(res: ServerResponse, completion: Record<string, unknown>): void {
-  const choice = (
-    completion.choices as { message: { content: string | null; tool_calls?: unknown[] }; finish_reason: string }[]
-  )[0]!;
-  const toolCalls = (choice.message.tool_calls ?? []).map((c, index) => ({ index, ...(c as object) }));
-  const chunk = {
-    ...completion,
-    object: 'chat.completion.chunk',
-    choices: [
-      {
-        index: 0,
-        delta: {
-          role: 'assistant',
-          content: choice.message.content,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-        },
-        finish_reason: choice.finish_reason,
-      },
-    ],
-  };
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`);
-}
-
-/** An answer given as the wire's assistant message rather than as typed text. */
-export interface MessageAnswer {
-  content?: unknown;
-  tool_calls?: unknown;
-}
-
-function parseGiven(given: string | MessageAnswer, request: ChatRequest): ManualAnswer {
-  const tools = request.tools ?? [];
-  if (typeof given === 'string') return parseManualAnswer(given, tools);
-  if (tools.length > 0) return parseManualAnswer(JSON.stringify(given), tools);
-  if (typeof given.content !== 'string' || (Array.isArray(given.tool_calls) && given.tool_calls.length > 0)) {
-    throw new ManualAnswerError(
-      'This request offers no tools: the message needs "content" (a string) and no "tool_calls".',
-    );
-  }
-  return { content: given.content, toolCalls: [] };
-}
-
 interface Waiting extends PendingRequest {
   settle: (answer: ManualAnswer) => void;
 }
