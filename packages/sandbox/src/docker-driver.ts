@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
+import { TamperingError } from '@gitbench/core';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import {
@@ -185,13 +186,24 @@ export class DockerSandboxDriver implements SandboxDriver {
       );
       stream.on('data', (c: Buffer) => demux.push(c));
       stream.on('error', () => undefined);
-      const ended = () =>
-        connection.end(
-          `the container ` +
-            `stopped${stderr.toBuffer().length ? `: ${stderr.toBuffer().toString('utf8').trim().slice(-300)}` : ''}`,
+      const ended = async () => {
+        const said = stderr.toBuffer().toString('utf8').trim().slice(-300);
+        const reason = `the container stopped${said ? `: ${said}` : ''}`;
+        // Read before anyone removes the container. Its runner died for memory: the agent's processes
+        // filled it after lowering the OOM score every command starts with (see runner/common.py).
+        const state = await container.inspect().then(
+          (i) => i.State,
+          () => undefined,
         );
-      stream.once('end', ended);
-      stream.once('close', ended);
+        if (state?.OOMKilled && state.ExitCode === 137)
+          connection.end(
+            reason,
+            new TamperingError(`the sandbox's memory ran out and its runner was killed (${reason})`),
+          );
+        else connection.end(reason);
+      };
+      stream.once('end', () => void ended());
+      stream.once('close', () => void ended());
       await container.start();
       this.live.add(container);
       return new RunnerSandbox({

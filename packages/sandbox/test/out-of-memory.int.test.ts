@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TamperingError } from '@gitbench/core';
 import { DockerSandboxDriver, type BatchRequest } from '../src';
 
 /**
@@ -83,5 +84,21 @@ describe('a runner that dies before its batch ends', { timeout: 90_000 }, () => 
     expect({ aborted: r.aborted, killed: r.killed }).toEqual({ aborted: undefined, killed: undefined });
     expect(r.groups[0]![0]!.stderr).toMatch(/Operation not permitted/);
     expect(r.groups[1]![0]!.stdout).toBe('still running\n');
+  });
+});
+
+describe("an agent's session whose runner the OOM killer takes", { timeout: 90_000 }, () => {
+  it('outlives a command that fills its memory; ends as tampering if its processes lowered their score', async () => {
+    const session = await driver.create();
+    try {
+      const filled = await session.exec(FILL_MEMORY, { timeoutMs: 40_000 });
+      expect(filled.stdout).toMatch(/^killed [1-9]\d*\n$/);
+      expect((await session.exec('echo alive')).stdout).toBe('alive\n');
+      const lowered = session.exec(`echo 0 > /proc/self/oom_score_adj; ${FILL_MEMORY}`, { timeoutMs: 40_000 });
+      await expect(lowered).rejects.toBeInstanceOf(TamperingError);
+      await expect(lowered).rejects.toThrow(/^the sandbox's memory ran out and its runner was killed/);
+    } finally {
+      await session.cleanup();
+    }
   });
 });
