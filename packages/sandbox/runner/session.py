@@ -162,6 +162,10 @@ def main():
                 failure(rid, 'unknown request ' + kind.decode('ascii', 'replace'))
         except OSError as e:
             failure(rid, '%s: %s' % (errno.errorcode.get(e.errno, 'error'), e.strerror or str(e)))
+        except ValueError as e:
+            # A path the model chose with a NUL byte in it: the request fails, never the runner, whose
+            # death would end the session as an excluded sandbox failure.
+            failure(rid, str(e))
 
 
 main()

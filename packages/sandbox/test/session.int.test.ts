@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DockerSandboxDriver, LocalSandboxDriver, type SandboxDriver, type Sandbox } from '../src';
+import { DockerSandboxDriver, FileRefusedError, LocalSandboxDriver, type SandboxDriver, type Sandbox } from '../src';
 
 const image = process.env.GITBENCH_SANDBOX_IMAGE;
 if (!image)
@@ -60,6 +60,12 @@ function sessionSuite(name: string, makeDriver: () => Promise<SandboxDriver>) {
       await session.writeFile('repo/deep/er/bin.dat', bytes);
       expect(await session.readFile('repo/deep/er/bin.dat')).toEqual(bytes);
       expect((await session.exec('wc -c < deep/er/bin.dat', { cwd: 'repo' })).stdout.trim()).toBe('6');
+    });
+
+    it('refuses a file request whose path holds a NUL byte, and goes on (the runner once died of it)', async () => {
+      await expect(session.readFile('repo/crlf.txt\u0000')).rejects.toBeInstanceOf(FileRefusedError);
+      await expect(session.writeFile('repo/a\u0000b', 'x')).rejects.toThrow(/cannot be written: .*null/);
+      expect((await session.exec('echo alive')).stdout).toBe('alive\n');
     });
 
     it('keeps the head and the tail of a long output and records its full size', async () => {

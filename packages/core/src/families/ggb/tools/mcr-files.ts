@@ -13,10 +13,14 @@ import { REASON_PARAMETER, decode, q, reason, result, run } from './common';
 /** The conflict and diff views cannot page; view_file_at reads any part of a file. */
 export const VIEW_FILE_HINT = 'view_file_at shows any part of a file by lines (offset and limit)';
 
+/** Inside the repository, with no NUL byte: no file name has one, and no command or file request may carry one. */
 const pathArg = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the repository');
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\0'),
+    'must be a path inside the repository',
+  );
 
 /** The paper's path argument (`relative_path_from_project_root`) and the reason. */
 const PATH_TOOL = {
