@@ -1,14 +1,4 @@
-import {
-  capJsonStrings,
-  redactSecrets,
-  classifyEnding,
-  failureOf,
-  sumCallUsage,
-  type Fixture,
-  type GitbenchEvidence,
-  type TrajectoryStep,
-  type TrajectorySummary,
-} from '@gitbench/core';
+import { classifyEnding, failureOf, type Fixture, type TrajectoryStep, type TrajectorySummary } from '@gitbench/core';
 import {
   abandonTrajectory,
   appendTrajectoryStep,
@@ -17,49 +7,23 @@ import {
   PostgresJudgeCache,
   startTrajectory,
   type AttemptWrite,
-  type Db,
-  type Prisma,
 } from '@gitbench/db';
 import {
-  evidenceOfRun,
-  attemptRows,
   buildFixtureRepositories,
   executeAttempt,
   fixtureBuildKey,
-  openAgentTarget,
-  type AttemptRun,
   type BuildOutcome,
   type FixtureSnapshot,
   type ThirdPartyAgentTarget,
 } from '@gitbench/engine';
-import type { ProviderRegistry } from '@gitbench/providers';
-import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL, type SandboxDriver } from '@gitbench/sandbox';
+import { DEPLOYMENT_LABEL, DockerSandboxDriver, WORKER_LABEL } from '@gitbench/sandbox';
 import { StorageError, type AttemptExecutor, type AttemptToRun, type BuiltRepository } from '@gitbench/use-cases';
+import { agentTargets, type AgentTargets } from './agent-targets';
+import type { EngineExecutorDeps } from './engine-executor-deps';
+import { evidenceOf, json, redacted, storageFailureRun, toRows } from './try-rows';
 
-const json = (v: unknown) => v as Prisma.InputJsonValue;
-
-export interface EngineExecutorDeps {
-  db: Db;
-  driver: SandboxDriver;
-  registry: ProviderRegistry;
-  /** Which deployment this worker serves (see deploymentId in main.ts); orphan clean-up stays inside it. */
-  deploymentId: string;
-  /** Sandboxes one planning job builds fixture repositories in at once. */
-  buildSandboxes: number;
-  /** Limits on what one attempt may run and store (GITBENCH_MAX_* in the worker's environment). */
-  limits?: { maxAnswerCommands?: number; maxAttemptOutputBytes?: number; maxEvidenceBytes?: number };
-  /** Said in every attempt's evidence (the unsafe local driver). */
-  warnings?: string[];
-  /** Stored provider keys: cut out of anything the attempt stores, whatever a provider echoed. */
-  secrets?: () => Iterable<string>;
-  /**
-   * Where a third-party agent's image is built from (GITBENCH_STATE_DIR: its staged npm install) and the
-   * labels its containers carry (this worker's and deployment's, so shutdown and the orphan sweep find them).
-   */
-  agents?: { stateDir: string; labels: Record<string, string> };
-}
-
-export const DEFAULT_MAX_EVIDENCE_BYTES = 16 * 1024 * 1024;
+export type { EngineExecutorDeps } from './engine-executor-deps';
+export { DEFAULT_MAX_EVIDENCE_BYTES } from './try-rows';
 
 /**
  * Runs attempts with the engine: the sandbox driver for everything executed, the provider registry
@@ -114,40 +78,6 @@ function repositoryOf(o: BuildOutcome): BuiltRepository | { error: string } {
     buildInfo: buildInfo as unknown as Record<string, unknown>,
   };
 }
-
-type AgentTargets = (name: string) => Promise<ThirdPartyAgentTarget>;
-
-/**
- * Each third-party agent's image and driver, opened once per worker process on the first attempt that
- * needs it: the image is built on demand (an npm install, minutes the first time on a machine), then
- * found by its content tag. A failed opening is forgotten, so the next attempt tries again.
- */
-function agentTargets(deps: EngineExecutorDeps): AgentTargets {
-  const opened = new Map<string, Promise<ThirdPartyAgentTarget>>();
-  return (name) => {
-    let target = opened.get(name);
-    if (!target) {
-      const sandbox = deps.driver.describe();
-      target =
-        sandbox.driver !== 'docker'
-          ? Promise.reject(
-              new Error(
-                `the agent ${name} needs the Docker sandbox (its model gateway's socket ` +
-                  `is mounted into the container); this worker runs ${sandbox.driver}`,
-              ),
-            )
-          : openAgentTarget(name, {
-              sandboxImage: sandbox.image,
-              stateDir: deps.agents?.stateDir ?? '.gitbench',
-              ...(deps.agents ? { labels: deps.agents.labels } : {}),
-            });
-      target.catch(() => opened.delete(name));
-      opened.set(name, target);
-    }
-    return target;
-  };
-}
-
 async function runOne(
   deps: EngineExecutorDeps,
   agentTarget: AgentTargets,
@@ -218,19 +148,6 @@ async function runOne(
   if (trajectory) await (run.agent ? trajectory.finish(run.agent.summary) : trajectory.abandon());
   return redacted(deps, toRows(run, started, evidenceOf(deps, run, a)));
 }
-
-/**
- * What the worker stores (the rows, a trajectory's steps and summary) with every stored provider key
- * replaced, in case a provider's error or echo carried one.
- */
-function redacted<T>(deps: EngineExecutorDeps, value: T): T {
-  const secrets = [...(deps.secrets?.() ?? [])];
-  if (secrets.length === 0) return value;
-  const text = JSON.stringify(value);
-  const clean = redactSecrets(text, secrets);
-  return clean === text ? value : (JSON.parse(clean) as T);
-}
-
 /**
  * The try's trajectory in Postgres, written as the loop goes: the row when the loop starts, each step
  * as it finishes (readers see a running attempt live), the summary at the end. A write that fails is
@@ -263,51 +180,4 @@ function trajectoryWriter(deps: EngineExecutorDeps, a: AttemptToRun) {
       if (id) await stored('abandon', () => abandonTrajectory(db, a.attemptId, a.tryNumber));
     },
   };
-}
-
-/** The try's evidence record with the worker's warnings, no larger than GITBENCH_MAX_EVIDENCE_BYTES. */
-function evidenceOf(deps: EngineExecutorDeps, run: AttemptRun, a: AttemptToRun): GitbenchEvidence {
-  const evidence = evidenceOfRun(run, { mode: a.outputMode, expected: a.fixture.expected });
-  const warnings = [...(deps.warnings ?? [])];
-  if (warnings.length > 0) evidence.warnings = warnings;
-  const max = deps.limits?.maxEvidenceBytes ?? DEFAULT_MAX_EVIDENCE_BYTES;
-  const capped = capJsonStrings(evidence, max, 'GITBENCH_MAX_EVIDENCE_BYTES');
-  if (!capped.cut) return evidence;
-  return {
-    ...capped.value,
-    warnings: [
-      ...warnings,
-      `The evidence was larger than ${max} bytes (GITBENCH_MAX_EVIDENCE_BYTES): its longest texts are cut.`,
-    ],
-  };
-}
-
-/** What a try that the worker's storage stopped had done: its model calls, no scoring. */
-function storageFailureRun(err: StorageError): AttemptRun {
-  const calls = err.calls as AttemptRun['calls'];
-  return {
-    ending: { failure: 'transient' },
-    status: 'INFRA_FAILURE',
-    errorClass: 'storage',
-    errorMessage: err.message,
-    passed: null,
-    score: null,
-    attempt: null,
-    calls,
-    usage: sumCallUsage(calls),
-    durationMs: 0,
-  };
-}
-
-/**
- * The engine's classified attempt as the attempt row's columns and the try's evidence record (as JSON for
- * Prisma), with a third-party agent's gateway calls, which the same write stores beside the try.
- */
-function toRows(run: AttemptRun, started: number, evidence: GitbenchEvidence): AttemptWrite {
-  const rows = attemptRows(run, Date.now() - started, evidence);
-  const record = rows.record.evidence
-    ? { ...rows.record, evidence: json(rows.record.evidence) }
-    : { errorClass: rows.record.errorClass, errorMessage: rows.record.errorMessage };
-  const calls = run.agent?.calls;
-  return { ...rows, record: calls?.length ? { ...record, gatewayCalls: calls } : record };
 }
