@@ -1,6 +1,19 @@
-import { SandboxFailure, TamperingError, ToolRefusal } from '@gitbench/core';
+import { TamperingError } from '@gitbench/core';
+import { FileRefusedError, FileTooLargeError, SessionEndedError } from './session-errors';
+import {
+  encodeEnv,
+  joinHeadTail,
+  MAX_ERROR_BYTES,
+  MAX_REPLY_HEADER_BYTES,
+  NUMBER,
+  replySize,
+  type Reply,
+} from './session-frames';
 import { KILL_GRACE_S } from './step-runner';
 import type { ExecOptions, RepoStateOptions, SandboxExecResult } from './types';
+
+export { FileRefusedError, FileTooLargeError, SessionEndedError } from './session-errors';
+export { MAX_REPLY_HEADER_BYTES } from './session-frames';
 
 /**
  * The host's side of the session runner (step-runner.ts, SESSION_RUNNER_PY): requests go to the
@@ -40,66 +53,8 @@ interface Pending {
   resolve: (reply: Reply) => void;
   reject: (err: Error) => void;
 }
-
-/** Longer than any reply header the runner writes (eleven numbers and an id). */
-export const MAX_REPLY_HEADER_BYTES = 512;
-/** An error message from the runner is one line of an OSError. */
-const MAX_ERROR_BYTES = 64 * 1024;
-const NUMBER = /^-?\d{1,16}(\.\d{1,9})?$/;
-
-interface Reply {
-  kind: string;
-  fields: string[];
-  payload: Buffer;
-}
-
-export class SessionEndedError extends SandboxFailure {
-  override name = 'SessionEndedError';
-}
-
-/** A file read refused for its size; the session goes on (the caller's mistake, not the sandbox's). */
-export class FileTooLargeError extends ToolRefusal {
-  override name = 'FileTooLargeError';
-}
-
-/**
- * A file read or write the runner refused (it acts as the sandbox's uid: a path the model made a
- * directory, a FIFO or a link to a file it may not write). The model chose the path, so the session
- * goes on and the tool call tells it why; it is never the sandbox failing.
- */
-export class FileRefusedError extends ToolRefusal {
-  override name = 'FileRefusedError';
-}
-
 /** Bytes a file read returns at most unless the caller says otherwise: well inside a sandbox's memory. */
 export const DEFAULT_READ_BYTES = 64 * 1024 * 1024;
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function encodeEnv(env: Record<string, string>): Buffer {
-  return Buffer.from(
-    Object.entries(env)
-      .map(([k, v]) => {
-        if (!ENV_NAME.test(k)) throw new Error(`environment variable name ${JSON.stringify(k)} is not valid`);
-        if (v.includes('\0')) throw new Error(`environment variable ${k} contains a NUL byte`);
-        return `${k}=${v}\0`;
-      })
-      .join(''),
-    'utf8',
-  );
-}
-
-/** Joins a head and a tail the runner kept, saying how much of the middle was not. */
-export function joinHeadTail(kept: Buffer, total: number, head: number): string {
-  if (total <= kept.length) return kept.toString('utf8');
-  const omitted = total - kept.length;
-  return (
-    `${kept.subarray(0, head).toString('utf8')}` +
-    `\n[... ${omitted} bytes omitted ...]\n` +
-    `${kept.subarray(head).toString('utf8')}`
-  );
-}
-
 export class RunnerConnection {
   private buffer: Buffer = Buffer.alloc(0);
   private chunks: Buffer[] = [];
@@ -316,30 +271,5 @@ export class RunnerConnection {
       this.waiting = undefined;
       w.resolve({ kind, fields, payload });
     }
-  }
-}
-
-/** The payload's length a reply's header announces; undefined for a header the runner never writes. */
-function replySize(kind: string, fields: string[]): number | undefined {
-  const n = (i: number) => Number(fields[i]);
-  switch (kind) {
-    case 'EXEC':
-      return fields.length === 9 ? n(7) + n(8) : undefined;
-    case 'FILE':
-      return fields.length !== 2
-        ? undefined
-        : fields[0] === '1'
-          ? n(1)
-          : fields[0] === '0' || fields[0] === '2'
-            ? 0
-            : undefined;
-    case 'STATE':
-      return fields.length === 3 && (fields[0] === '0' || fields[0] === '1') ? n(2) : undefined;
-    case 'ERR':
-      return fields.length === 1 ? n(0) : undefined;
-    case 'OK':
-      return fields.length === 0 ? 0 : undefined;
-    default:
-      return undefined;
   }
 }
