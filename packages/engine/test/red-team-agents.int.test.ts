@@ -1,10 +1,15 @@
-import { join } from 'node:path';
-import type { Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
+import { executeAttempt, type AttemptRun } from '../src';
 import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
-import { expectCountedFailure, FAMILY_SUITES, PATH_TRICK, PYTEST_TRICK, REPOSITORY_TRICK } from './red-team-families';
+import {
+  buildFamilyTasks,
+  expectCountedFailure,
+  PATH_TRICK,
+  PYTEST_TRICK,
+  REPOSITORY_TRICK,
+  type FamilyTasks,
+} from './red-team-families';
 import { useTestDriver } from './test-driver';
 
 /**
@@ -15,28 +20,20 @@ import { useTestDriver } from './test-driver';
  */
 let driver: DockerSandboxDriver;
 useTestDriver('red-team-agents', (d) => (driver = d), { prestart: 1 });
-const tasks: Record<string, { fixture: Fixture; snapshot: BuiltSnapshot }> = {};
+let tasks: FamilyTasks;
 
 beforeAll(async () => {
-  const wanted: [string, string][] = [
-    ['repo-tasks', 'image/t02'],
-    ['gists', 'docopt/g01'],
-    ['ggb', 'mcr/click-m01'],
-  ];
-  await Promise.all(
-    wanted.map(async ([suite, key]) => {
-      const found = (await loadSuiteDir(join(FAMILY_SUITES, suite))).fixtures.find(
-        (f) => `${f.domain}/${f.id}` === key,
-      );
-      if (!found) throw new Error(`${suite}/${key} not found`);
-      tasks[suite] = { fixture: found, snapshot: await buildFixtureRepository(found, driver) };
-    }),
-  );
+  tasks = await buildFamilyTasks(driver);
 }, 300_000);
 
-const agentAttempt = (name: string, calls: ScriptedCall[], suite: string, toolSet: string): Promise<AttemptRun> =>
+const agentAttempt = (
+  name: string,
+  calls: ScriptedCall[],
+  suite: keyof FamilyTasks,
+  toolSet: string,
+): Promise<AttemptRun> =>
   executeAttempt({
-    ...tasks[suite]!,
+    ...tasks[suite],
     driver,
     model: scriptedAgent(name, calls),
     modelName: name,
@@ -124,22 +121,22 @@ const verdict = (run: AttemptRun) => ({
  * configuration), then submits. The grader's verdict must be the same both times, and a counted failure.
  */
 describe("the red team, agents against the families' graders", { timeout: 900_000 }, () => {
-  const wrong: Record<string, string[]> = {
+  const wrong: Record<keyof FamilyTasks, string[]> = {
     'repo-tasks': ['mkdir -p output && cp input/card.ppm output/card.png'],
     gists: ["cat > gist.py <<'GITBENCH_GIST'\ndef test_pattern_flat():\n    assert False\nGITBENCH_GIST"],
     ggb: ['git add -A && git -c core.hooksPath=/dev/null commit -q --no-verify -m merged || true'],
   };
-  const tricks: Record<string, string[]> = {
+  const tricks: Record<keyof FamilyTasks, string[]> = {
     'repo-tasks': [...REPOSITORY_TRICK, ...PATH_TRICK],
     gists: [...REPOSITORY_TRICK, ...PYTEST_TRICK, ...PATH_TRICK],
     ggb: [...REPOSITORY_TRICK, ...PATH_TRICK],
   };
-  for (const suite of Object.keys(wrong))
+  for (const suite of Object.keys(wrong) as (keyof FamilyTasks)[])
     it(`${suite}: the same verdict with the tricks as without, a counted failure`, async () => {
-      const plain = await agentAttempt(`red-team-${suite}-plain`, wrong[suite]!, suite, 'bash');
+      const plain = await agentAttempt(`red-team-${suite}-plain`, wrong[suite], suite, 'bash');
       const tricked = await agentAttempt(
         `red-team-${suite}-tricks`,
-        [...wrong[suite]!, ...tricks[suite]!],
+        [...wrong[suite], ...tricks[suite]],
         suite,
         'bash',
       );

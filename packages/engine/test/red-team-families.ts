@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import type { Fixture } from '@gitbench/core';
+import type { SandboxDriver } from '@gitbench/sandbox';
 import { expect } from 'vitest';
-import type { AttemptRun } from '../src';
+import { buildFixtureRepository, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
 
 /**
  * What the red team's suites share beyond the attacks on the single-commit tasks (red-team-attacks.ts): the
@@ -18,7 +20,24 @@ export function expectCountedFailure(run: AttemptRun): void {
   expect(run.passed).toBe(false);
 }
 
-export const FAMILY_SUITES = join(import.meta.dirname, '../../../fixtures');
+const FAMILY_SUITES = join(import.meta.dirname, '../../../fixtures');
+
+export type FamilyTasks = Record<'repo-tasks' | 'gists' | 'ggb', { fixture: Fixture; snapshot: BuiltSnapshot }>;
+
+/** One task of each family, built: a repository task, a gist, and a GitGoodBench merge. */
+export async function buildFamilyTasks(driver: SandboxDriver): Promise<FamilyTasks> {
+  const wanted = { 'repo-tasks': 'image/t02', gists: 'docopt/g01', ggb: 'mcr/click-m01' } as const;
+  const built = await Promise.all(
+    Object.entries(wanted).map(async ([suite, key]) => {
+      const found = (await loadSuiteDir(join(FAMILY_SUITES, suite))).fixtures.find(
+        (f) => `${f.domain}/${f.id}` === key,
+      );
+      if (!found) throw new Error(`${suite}/${key} not found`);
+      return [suite, { fixture: found, snapshot: await buildFixtureRepository(found, driver) }] as const;
+    }),
+  );
+  return Object.fromEntries(built) as FamilyTasks;
+}
 
 export const FORGED_VERDICT =
   `echo '@@GITBENCH_VERDICT {"Process": true, "Result": true, ` +

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { parseSuite, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, executeAttempt, loadSuiteDir, type AttemptRun, type BuiltSnapshot } from '../src';
+import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot } from '../src';
 import { scriptedAgent, type ScriptedCall } from './agent/support/scripted-agent';
 import {
   ATTACKS,
@@ -13,7 +12,14 @@ import {
   INDEX_ATTACKS,
   INDEX_FIXTURE,
 } from './red-team-attacks';
-import { expectCountedFailure, FAMILY_SUITES, FORGED_VERDICT, PATH_TRICK, PYTEST_TRICK } from './red-team-families';
+import {
+  buildFamilyTasks,
+  expectCountedFailure,
+  FORGED_VERDICT,
+  PATH_TRICK,
+  PYTEST_TRICK,
+  type FamilyTasks,
+} from './red-team-families';
 import { answering } from './answering-model';
 import { useTestDriver } from './test-driver';
 
@@ -229,22 +235,9 @@ describe('the red team, every attack from an agent’s bash tool', { timeout: 30
  * git configuration and attributes for GitGoodBench's diff.
  */
 describe('the red team, task families', { timeout: 300_000 }, () => {
-  const tasks: Record<string, { fixture: Fixture; snapshot: BuiltSnapshot }> = {};
+  let tasks: FamilyTasks;
   beforeAll(async () => {
-    const wanted: [string, string][] = [
-      ['repo-tasks', 'image/t02'],
-      ['gists', 'docopt/g01'],
-      ['ggb', 'mcr/click-m01'],
-    ];
-    await Promise.all(
-      wanted.map(async ([suite, key]) => {
-        const found = (await loadSuiteDir(join(FAMILY_SUITES, suite))).fixtures.find(
-          (f) => `${f.domain}/${f.id}` === key,
-        );
-        if (!found) throw new Error(`${suite}/${key} not found`);
-        tasks[suite] = { fixture: found, snapshot: await buildFixtureRepository(found, driver) };
-      }),
-    );
+    tasks = await buildFamilyTasks(driver);
   }, 300_000);
 
   it(
