@@ -1,8 +1,4 @@
-import type { Duplex } from 'node:stream';
 import Docker from 'dockerode';
-import { TamperingError } from '@gitbench/core';
-import { CappedBuffer } from './capped-buffer';
-import { DockerDemuxer } from './demux';
 import {
   containerSpec,
   DEFAULT_LIMITS,
@@ -13,11 +9,9 @@ import {
   type DockerLimits,
 } from './docker-container';
 import { runInWaitingContainer, startWaitingContainer, type WaitingContainer } from './docker-one-shot';
-import { observeIn } from './docker-observe';
-import { RunnerSandbox } from './runner-sandbox';
-import { RunnerConnection } from './session-protocol';
+import { SESSION_CONTAINER, startSession } from './docker-session';
 import { spareCpuMeter } from './spare-cpu';
-import { IMAGE_RUNNER, IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_FILES, RUNNER_PYTHON, SANDBOX_UID } from './step-runner';
+import { IMAGE_RUNNER_DIR, RUNNER_FILES, RUNNER_PYTHON } from './step-runner';
 import type {
   BatchRequest,
   BatchRequestIn,
@@ -139,22 +133,7 @@ export class DockerSandboxDriver implements SandboxDriver {
     if (this.closed) throw new Error('sandbox driver is closed');
     // Created with the attempt's labels, so cancel, shutdown and the orphan sweep find it in Docker itself.
     const container = await this.createContainer(
-      {
-        Cmd: [
-          'python3',
-          '-I',
-          '-S',
-          `${IMAGE_RUNNER.dir}/session.py`,
-          'serve',
-          String(KILL_GRACE_S),
-          String(SANDBOX_UID),
-        ],
-        OpenStdin: true,
-        StdinOnce: false,
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-      },
+      SESSION_CONTAINER,
       opts.labels,
       // The runner is the container's init, out of reach of the commands it runs (see step-runner.ts).
       {
@@ -168,54 +147,10 @@ export class DockerSandboxDriver implements SandboxDriver {
       return p;
     };
     try {
-      const stream = (await container.attach({
-        stream: true,
-        stdin: true,
-        stdout: true,
-        stderr: true,
-        hijack: true,
-      })) as Duplex;
-      const stderr = new CappedBuffer(16 * 1024);
-      const connection = new RunnerConnection(
-        (bytes) => stream.write(bytes),
-        () => void remove(),
-      );
-      const demux = new DockerDemuxer(
-        (c) => connection.push(c),
-        (c) => stderr.push(c),
-      );
-      stream.on('data', (c: Buffer) => demux.push(c));
-      stream.on('error', () => undefined);
-      const ended = async () => {
-        const said = stderr.toBuffer().toString('utf8').trim().slice(-300);
-        const reason = `the container stopped${said ? `: ${said}` : ''}`;
-        // Read before anyone removes the container. Its runner died for memory: the agent's processes
-        // filled it after lowering the OOM score every command starts with (see runner/common.py).
-        const state = await container.inspect().then(
-          (i) => i.State,
-          () => undefined,
-        );
-        if (state?.OOMKilled && state.ExitCode === 137)
-          connection.end(
-            reason,
-            new TamperingError(`the sandbox's memory ran out and its runner was killed (${reason})`),
-          );
-        else connection.end(reason);
-      };
-      stream.once('end', () => void ended());
-      stream.once('close', () => void ended());
-      await container.start();
-      this.live.add(container);
-      return new RunnerSandbox({
-        id: container.id,
-        workdir: WORKDIR,
-        connection,
-        observe: (command, options) => observeIn(container, command, options),
-        dispose: async () => {
-          this.live.delete(container);
-          stream.destroy();
-          await remove();
-        },
+      return await startSession(container, {
+        remove,
+        onStarted: () => this.live.add(container),
+        onDisposed: () => this.live.delete(container),
       });
     } catch (err) {
       await remove();
