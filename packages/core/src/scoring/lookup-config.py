@@ -25,7 +25,8 @@ ENV = {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_NOSYSTEM': '1', 'GIT_CONFIG_GLOBAL':
 import os
 import sys
 KEEP = {
-    'core': {'repositoryformatversion', 'filemode', 'bare', 'logallrefupdates', 'ignorecase', 'precomposeunicode', 'symlinks'},
+    'core': {'repositoryformatversion', 'filemode', 'bare', 'logallrefupdates', 'ignorecase', 'precomposeunicode',
+             'symlinks'},
     'extensions': {'objectformat'},
     'remote*': {'url', 'fetch', 'pushurl', 'push', 'mirror', 'tagopt'},
     'branch*': {'remote', 'merge', 'rebase', 'pushremote', 'description'},
@@ -129,7 +130,8 @@ def parse(t):
     return out
 
 def quote(s):
-    return '"' + s.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n').replace('\t', '\\t').replace('\b', '\\b') + '"'
+    return '"' + (s.replace('\\', '\\\\').replace('"', '\\"').replace('\n', '\\n').replace('\t', '\\t')
+                  .replace('\b', '\\b')) + '"'
 
 def rewrite(path, layout=None):
     # layout: the build's entries of LAYOUT, which replace the model's (None: the model's are kept).
@@ -168,7 +170,8 @@ def built_layout():
         entries = parse(binascii.a2b_base64(BUILT['own']).decode('utf-8')) or []
     except (KeyError, TypeError, ValueError):
         return None, False
-    sparse = any(e[:3] == ('core', None, 'sparsecheckout') and (e[3] or 'true').lower() in ('true', 'yes', 'on', '1') for e in entries)
+    sparse = any(e[:3] == ('core', None, 'sparsecheckout') and (e[3] or 'true').lower() in ('true', 'yes', 'on', '1')
+                 for e in entries)
     return [e for e in entries if is_layout(*e[:3])], sparse
 
 def git(args, git_dir=None):
@@ -186,9 +189,11 @@ def git(args, git_dir=None):
         os.setresgid(gid, gid, 0)
         os.setresuid(uid, uid, 0)
     try:
-        program = next((p for p in ('/usr/bin/git', '/bin/git', '/usr/local/bin/git') if os.path.exists(p)), '/usr/bin/git')
+        program = next((p for p in ('/usr/bin/git', '/bin/git', '/usr/local/bin/git') if os.path.exists(p)),
+                       '/usr/bin/git')
         pid = os.posix_spawn(program, ['git'] + args, env, setsid=True, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, w, 1), (os.POSIX_SPAWN_DUP2, w, 2)])
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, w, 1),
+            (os.POSIX_SPAWN_DUP2, w, 2)])
     finally:
         if acting:
             os.setresuid(0, 0, 0)
@@ -262,7 +267,8 @@ def clear_index_bits(d, sparse):
     # when there is something to clear.
     read = index_bits(os.path.join(d, 'index'))
     shared = [os.path.join(d, n) for n in os.listdir(d) if n.startswith('sharedindex.')]
-    if read is not None and not read[0] and not read[1] and all((index_bits(p) or ([], False))[0] == [] for p in shared):
+    if (read is not None and not read[0] and not read[1]
+            and all((index_bits(p) or ([], False))[0] == [] for p in shared)):
         return
     if read is None and not os.path.lexists(os.path.join(d, 'index')):
         return
@@ -286,7 +292,8 @@ def clear_index_bits(d, sparse):
         for i in range(0, len(paths), 1000):
             code, said = git(['update-index', flag, '--'] + paths[i:i + 1000])
             if code != 0:
-                raise RuntimeError('git update-index %s failed (exit %d): %s' % (flag, code, said[-300:].decode('utf-8', 'replace')))
+                raise RuntimeError('git update-index %s failed (exit %d): %s'
+                                   % (flag, code, said[-300:].decode('utf-8', 'replace')))
     left = index_bits(os.path.join(d, 'index'))
     if left is None or left[1] or set(left[0]) - set(kept_absent):
         raise RuntimeError('the index still has assume-unchanged or skip-worktree bits after clearing them')
@@ -391,7 +398,8 @@ def forged_objects(git_dirs_seen, repo_git_dir, root):
         if not packs_as_built(o, root) and owner not in fsck:
             fsck.append(owner)
     for d in fsck:
-        code, report = git(['fsck', '--no-dangling', '--no-progress'], git_dir=None if d == repo_git_dir else os.path.abspath(d))
+        code, report = git(['fsck', '--no-dangling', '--no-progress'],
+                           git_dir=None if d == repo_git_dir else os.path.abspath(d))
         forged += report.decode('utf-8', 'replace').splitlines()
     return forged
 

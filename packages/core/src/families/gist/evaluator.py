@@ -79,7 +79,8 @@ def pytest_runtest_logreport(report):
         elif isinstance(report.longrepr, tuple):
             entry['error'] = str(report.longrepr[2])
         else:
-            entry['error'] = str(report.longrepr).strip().splitlines()[-1:] and str(report.longrepr).strip().splitlines()[-1] or ''
+            entry['error'] = (str(report.longrepr).strip().splitlines()[-1:]
+                              and str(report.longrepr).strip().splitlines()[-1] or '')
     if report.failed:
         # Not compared (it holds line numbers and paths of each side); it explains a gist that failed.
         entry['exception'] = getattr(report, 'gitbench_exception', None) or ''
@@ -203,7 +204,8 @@ def units_of(source):
         elif isinstance(node, ast.If):
             add(node.lineno, colon_line(node), block, kind, [header_text(node, line)])
             body(node.body, block, potential)
-            if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If) and lines[node.orelse[0].lineno - 1].lstrip().startswith('elif'):
+            if (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
+                    and lines[node.orelse[0].lineno - 1].lstrip().startswith('elif')):
                 stmt(node.orelse[0], block, potential)
             else:
                 body(node.orelse, block, potential)
@@ -232,9 +234,11 @@ def units_of(source):
             add(node.lineno, node.end_lineno, block, kind, import_texts(node))
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             add(node.lineno, node.end_lineno, block, 'nonexec', [ast.unparse(node)])
-        elif isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node.value.value is Ellipsis):
+        elif isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                                            and node.value.value is Ellipsis):
             add(node.lineno, node.end_lineno, block, 'potential', [ast.unparse(node)])
-        elif isinstance(node, (ast.Global, ast.Nonlocal)) or (isinstance(node, ast.AnnAssign) and node.value is None and block and not block_is_class(block)):
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) or (isinstance(node, ast.AnnAssign) and node.value is None
+                                                              and block and not block_is_class(block)):
             add(node.lineno, node.end_lineno, block, 'nonexec', [ast.unparse(node)])
         else:
             add(node.lineno, node.end_lineno, block, kind, [ast.unparse(node)])
@@ -258,7 +262,8 @@ def own_config(cwd):
     # none at all: left to itself, pytest looks in every directory above, and the agent can write
     # pytest.ini or conftest.py into the temporary directory above this one (addopts, a hook that
     # turns every report into a pass).
-    for name, section in (('pytest.ini', None), ('.pytest.ini', None), ('pyproject.toml', '[tool.pytest.ini_options]'), ('tox.ini', '[pytest]'), ('setup.cfg', '[tool:pytest]')):
+    for name, section in (('pytest.ini', None), ('.pytest.ini', None), ('pyproject.toml', '[tool.pytest.ini_options]'),
+                          ('tox.ini', '[pytest]'), ('setup.cfg', '[tool:pytest]')):
         path = os.path.join(cwd, name)
         if os.path.isfile(path):
             if section is None:
@@ -271,16 +276,19 @@ def own_config(cwd):
 
 def run_pytest(cwd, target_nodes, pythonpath, trace_path):
     record = os.path.join(scratch, 'record-%d.json' % len(os.listdir(scratch)))
-    env = {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': os.environ.get('HOME', '/tmp'), 'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8',
-           'TZ': 'UTC', 'PYTHONHASHSEED': '0', 'PYTHONDONTWRITEBYTECODE': '1',
+    env = {'PATH': '/usr/local/bin:/usr/bin:/bin', 'HOME': os.environ.get('HOME', '/tmp'),
+           'LANG': 'C.UTF-8', 'LC_ALL': 'C.UTF-8', 'TZ': 'UTC', 'PYTHONHASHSEED': '0', 'PYTHONDONTWRITEBYTECODE': '1',
            'PYTHONPATH': os.pathsep.join([plugins] + pythonpath), 'GITBENCH_GIST_RECORD': record}
     if trace_path:
         env['GITBENCH_GIST_TRACE'] = os.path.realpath(trace_path)
-        env['GITBENCH_GIST_FORBIDDEN'] = os.pathsep.join(os.path.realpath(p) for p in (repo, os.path.join(scratch, 'original')))
+        env['GITBENCH_GIST_FORBIDDEN'] = os.pathsep.join(
+            os.path.realpath(p) for p in (repo, os.path.join(scratch, 'original')))
     # Configuration and conftest.py files from this directory down only.
-    argv = ['/usr/bin/python3', '-m', 'pytest', '-c', own_config(cwd), '--rootdir', cwd, '--confcutdir', cwd, '-p', PLUGIN, '-p', 'no:cacheprovider'] + task['options'] + target_nodes
+    argv = (['/usr/bin/python3', '-m', 'pytest', '-c', own_config(cwd), '--rootdir', cwd, '--confcutdir', cwd,
+             '-p', PLUGIN, '-p', 'no:cacheprovider'] + task['options'] + target_nodes)
     try:
-        proc = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=task['timeout'])
+        proc = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=task['timeout'])
     except subprocess.TimeoutExpired:
         return {'ran': False, 'why': 'timed out after %ds' % task['timeout']}
     tail = (proc.stdout + proc.stderr).decode('utf-8', 'replace')[-4000:]
@@ -322,31 +330,37 @@ def failure_note(report):
     if report.get('outcome') != 'failed':
         return ''
     name = report.get('exception') or raised(report.get('traceback', '')) or 'an exception'
-    return '\nOn the gist it raised %s; the end of its traceback:\n%s' % (name, report.get('traceback') or report.get('error', ''))
+    return '\nOn the gist it raised %s; the end of its traceback:\n%s' % (
+        name, report.get('traceback') or report.get('error', ''))
 
 
 def compare(original, gist):
     if not gist.get('ran'):
         tail = gist.get('output', '')
-        return False, 'the gist did not run: ' + gist.get('why', '') + ('; the end of its output:\n' + last_lines(tail) if tail.strip() else '')
+        return False, 'the gist did not run: ' + gist.get('why', '') + (
+            '; the end of its output:\n' + last_lines(tail) if tail.strip() else '')
     if gist.get('borrowed'):
         return False, 'the gist imports the original code instead of inlining it: ' + ', '.join(gist['borrowed'][:5])
     if gist.get('collectErrors'):
         text = gist['collectErrors'][0]
-        return False, 'the gist could not be collected: importing it raised %s; the end of its traceback:\n%s' % (raised(text) or 'an exception', last_lines(text))
+        return False, 'the gist could not be collected: importing it raised %s; the end of its traceback:\n%s' % (
+            raised(text) or 'an exception', last_lines(text))
     if not gist.get('reports'):
         return False, 'no test ran against the gist'
     key = lambda r: (r['test'], r['when'])
     a = sorted(original['reports'], key=key)
     b = sorted(gist['reports'], key=key)
     if [key(r) for r in a] != [key(r) for r in b]:
-        return False, 'different tests ran: %s on the original, %s on the gist' % (sorted({r['test'] for r in a}), sorted({r['test'] for r in b}))
+        return False, 'different tests ran: %s on the original, %s on the gist' % (
+            sorted({r['test'] for r in a}), sorted({r['test'] for r in b}))
     for x, y in zip(a, b):
         for field in ('outcome', 'error', 'stdout', 'stderr', 'xfail'):
             if x.get(field) != y.get(field):
-                return False, '%s (%s): %s differs: %r on the original, %r on the gist%s' % (x['test'], x['when'], field, str(x.get(field))[:200], str(y.get(field))[:200], failure_note(y))
+                return False, '%s (%s): %s differs: %r on the original, %r on the gist%s' % (
+                    x['test'], x['when'], field, str(x.get(field))[:200], str(y.get(field))[:200], failure_note(y))
     if gist['exit'] != original['exit']:
-        return False, 'pytest exited %d on the gist, %d on the original; the end of its output:\n%s' % (gist['exit'], original['exit'], last_lines(gist.get('output', '')))
+        return False, 'pytest exited %d on the gist, %d on the original; the end of its output:\n%s' % (
+            gist['exit'], original['exit'], last_lines(gist.get('output', '')))
     return True, 'same outcome and output as the original for %d test(s)' % len({r['test'] for r in a})
 
 
@@ -356,7 +370,8 @@ def find_def(tree, parts):
     scope = tree.body
     node = None
     for part in parts:
-        node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part), None)
+        node = next((n for n in scope
+                     if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part), None)
         if node is None:
             return None
         scope = node.body
@@ -485,7 +500,8 @@ def main():
     run_file = os.path.join(run_dir, os.path.basename(task['gist']))
     with open(run_file, 'w', encoding='utf-8') as f:
         f.write(run_text)
-    run = normalise(run_pytest(run_dir, ['%s::%s' % (os.path.basename(task['gist']), n) for n in nodes], [], run_file), run_dir)
+    run = normalise(run_pytest(run_dir, ['%s::%s' % (os.path.basename(task['gist']), n) for n in nodes], [], run_file),
+                    run_dir)
     executed = run.pop('lines', [])
     evidence['run'] = run
     ok, detail = compare(original, run)

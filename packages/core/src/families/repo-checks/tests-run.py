@@ -22,7 +22,8 @@
 import json, os, re, shutil, signal, stat, subprocess, sys, tarfile, tempfile
 
 MARK = '@@gitbench-tests '
-HARNESS_FILES = {'conftest.py', 'sitecustomize.py', 'usercustomize.py', 'pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml', 'pytest.py', 'py.py'}
+HARNESS_FILES = {'conftest.py', 'sitecustomize.py', 'usercustomize.py', 'pytest.ini', 'tox.ini', 'setup.cfg',
+                 'pyproject.toml', 'pytest.py', 'py.py'}
 HARNESS_DIRS = {'__pycache__', '.pytest_cache', '_pytest', 'pluggy', 'iniconfig'}
 
 
@@ -39,14 +40,16 @@ def commits_of(spec):
     if spec['range'] is not None:
         listed = git('rev-list', '--reverse', '--end-of-options', spec['range'])
         if listed.returncode != 0:
-            return None, 'the range %s cannot be listed: %s' % (spec['range'], listed.stderr.decode('utf-8', 'replace').strip())
+            return None, 'the range %s cannot be listed: %s' % (
+                spec['range'], listed.stderr.decode('utf-8', 'replace').strip())
         ids = listed.stdout.decode().split()
     else:
         found = git('rev-parse', '-q', '--verify', '--end-of-options', spec['rev'] + '^{commit}')
         if found.returncode != 0:
             return None, '%s does not name a commit' % spec['rev']
         ids = [found.stdout.decode().strip()]
-    return [{'commit': c, 'subject': git('show', '-s', '--format=%s', c).stdout.decode('utf-8', 'replace').strip()} for c in ids], None
+    return [{'commit': c, 'subject': git('show', '-s', '--format=%s', c).stdout.decode('utf-8', 'replace').strip()}
+            for c in ids], None
 
 
 def inside(root, rel):

@@ -14,7 +14,8 @@ import base64, hashlib, json, os, sys
 
 declared = json.loads(sys.argv[1])
 cap = int(sys.argv[2])
-IMAGES = {'.png': 'image/png', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif'}
+IMAGES = {'.png': 'image/png', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg',
+          '.gif': 'image/gif'}
 files, budget = [], 6 * cap
 
 def describe(path):
