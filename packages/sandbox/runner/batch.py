@@ -5,7 +5,8 @@ and `env` (the environment the batch's preamble exported, NUL-separated, as `env
 runner reads both and removes the directory before the first step.
 
 Records are framed on stdout exactly as the host's reader (batch-output-reader.ts) reads them:
-  @@GBSTEP <key> <rc> <finished 1|0> <rc or 128+signal or 124> <t0> <t1>\\n<stdout bytes>\\n<stderr bytes>\\n<stdout><stderr>
+  @@GBSTEP <key> <rc> <finished 1|0> <rc or 128+signal or 124> <t0> <t1>\\n
+  <stdout bytes>\\n<stderr bytes>\\n<stdout><stderr>
 "finished" says the shell exited by itself; without it the step was killed (by its timeout, 124, or
 by something it ran) before it could finish. A last line `@@GBEND` says the runner reached the end.
 Records come in the plan's order, each step at most once; the host refuses anything else as tampering.
@@ -27,7 +28,8 @@ END = b'@@GBEND\n'
 
 
 def record(key, rc, finished, tr, t0, t1, out, err):
-    head = b'%s %s %d %d %d %.6f %.6f\n%d\n%d\n' % (FRAME, key, rc, 1 if finished else 0, tr, t0, t1, len(out), len(err))
+    head = b'%s %s %d %d %d %.6f %.6f\n%d\n%d\n' % (
+        FRAME, key, rc, 1 if finished else 0, tr, t0, t1, len(out), len(err))
     emit(head + out + err)
 
 
@@ -185,7 +187,8 @@ def main():
                 if step_env:
                     own_env = dict(env)
                     own_env.update(parse_env(b'\0'.join(step_env)))
-                status, finished, timed_out, t0, t1 = run_command(sandbox, command, cwd, int(timeout_s), grace_s, out, err, home, devnull, own_env, argv=argv)
+                status, finished, timed_out, t0, t1 = run_command(sandbox, command, cwd, int(timeout_s), grace_s,
+                                                                  out, err, home, devnull, own_env, argv=argv)
                 if then_python and finished and status == 0:
                     status, timed_out = run_python(sandbox, then_python, cwd, t0 + int(timeout_s), home, out, err)
                     finished = not timed_out

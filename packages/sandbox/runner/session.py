@@ -104,7 +104,8 @@ def main():
             if kind == b'X':
                 # X id timeout_ms head tail limit cwd_len cmd_len env_len stdin_len
                 timeout_ms, head, tail, limit, cwd_len, cmd_len, env_len, stdin_len = sizes
-                cwd, command, env_blob, stdin = read_exact(cwd_len), read_exact(cmd_len), read_exact(env_len), read_exact(stdin_len)
+                cwd, command = read_exact(cwd_len), read_exact(cmd_len)
+                env_blob, stdin = read_exact(env_len), read_exact(stdin_len)
                 env = dict(base_env)
                 env.update(parse_env(env_blob))
                 stdin_fd = devnull
@@ -118,20 +119,23 @@ def main():
                     err.push(b'gitbench: the command contains a NUL byte and was not run\n')
                     status, finished, timed_out, t0, t1 = 126, True, False, time.time(), time.time()
                 else:
-                    status, finished, timed_out, t0, t1 = run_command(sandbox, command, cwd, timeout_ms / 1000.0, grace_s, out, err, home, stdin_fd, env, init)
+                    status, finished, timed_out, t0, t1 = run_command(
+                        sandbox, command, cwd, timeout_ms / 1000.0, grace_s, out, err, home, stdin_fd, env, init)
                 if stdin_fd != devnull:
                     f.close()
                 o, e = out.kept(), err.kept()
-                reply(b'EXEC', rid, [b'%d' % exit_code(status, timed_out), b'1' if finished else b'0', b'1' if timed_out else b'0',
-                      b'%.6f' % t0, b'%.6f' % t1, b'%d' % out.total, b'%d' % err.total, b'%d' % len(o), b'%d' % len(e)], o, e)
+                reply(b'EXEC', rid, [b'%d' % exit_code(status, timed_out), b'1' if finished else b'0',
+                                     b'1' if timed_out else b'0', b'%.6f' % t0, b'%.6f' % t1, b'%d' % out.total,
+                                     b'%d' % err.total, b'%d' % len(o), b'%d' % len(e)], o, e)
             elif kind == b'S':
-                # S id timeout_ms head tail diff_bytes cwd_len env_len prev_len: the repository's state (repo_state.py)
+                # S id timeout_ms head tail diff_bytes cwd_len env_len prev_len: the repository's state
+                # (repo_state.py)
                 timeout_ms, head, tail, diff_bytes, cwd_len, env_len, prev_len = sizes
                 cwd, env_blob, prev = read_exact(cwd_len), read_exact(env_len), read_exact(prev_len)
                 env = dict(base_env)
                 env.update(parse_env(env_blob))
-                text, timed_out = read_repo_state(sandbox, cwd, env, prev, diff_bytes, timeout_ms / 1000.0, grace_s, home,
-                                                  devnull, init)
+                text, timed_out = read_repo_state(sandbox, cwd, env, prev, diff_bytes, timeout_ms / 1000.0, grace_s,
+                                                  home, devnull, init)
                 kept = Sink(head, tail, NO_LIMIT)
                 kept.push(text)
                 k = kept.kept()
