@@ -16,7 +16,12 @@
  *      running agent sandbox; how many one worker holds by memory (scripts/lib/bench-third-party.ts).
  *
  *   npm run bench:agent -- [--calls N] [--workers N] [--max-sessions N] [--step N] [--fixtures <dir>]
- *                          [--agent-runs N] [--agents claude-code,codex] [--skip oracle,held,third-party]
+ *                          [--agent-runs N] [--agents claude-code,codex]
+ *                          [--skip docker-exec,oracle,held,third-party] [--baseline-image <tag>]
+ *
+ *   --baseline-image: a step's sandbox work is also timed in a session of that sandbox image (another
+ *   runner's), in turn with this one's, so a change of the runner is measured before and after under
+ *   the same load.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -52,6 +57,7 @@ const STEP = Number(flag('step', '8'));
 const SUITE_DIR = path.resolve(ROOT, flag('fixtures', 'fixtures'));
 const WORKERS = Number(flag('workers', String(os.cpus().length)));
 const SKIP = new Set(flag('skip', '').split(',').filter(Boolean));
+const BASELINE_IMAGE = flag('baseline-image', '');
 // The command of a typical tool call, and the cheapest one (whose time is nearly all overhead).
 const COMMANDS = ['true', 'git status --short'];
 
@@ -115,7 +121,7 @@ async function dockerApi(docker: Docker, containerId: string, command: string): 
   return performance.now() - t0;
 }
 
-async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
+async function toolCallOverhead(driver: DockerSandboxDriver, baseline: DockerSandboxDriver | null): Promise<void> {
   console.log(`\n## 1. One tool call in a warm sandbox session (${CALLS} calls per row)\n`);
   const session = await driver.create({ labels });
   try {
@@ -132,13 +138,6 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
         wall.push(elapsed);
         overhead.push(Math.max(0, elapsed - r.durationMs));
       }
-      const cliRuns = Math.min(CALLS, 60);
-      const cli: number[] = [];
-      const api: number[] = [];
-      for (let i = 0; i < 3; i++) await dockerCli(session.id, command);
-      for (let i = 0; i < cliRuns; i++) cli.push(await dockerCli(session.id, command));
-      for (let i = 0; i < 3; i++) await dockerApi(driver.docker, session.id, command);
-      for (let i = 0; i < cliRuns; i++) api.push(await dockerApi(driver.docker, session.id, command));
       console.log(`\`${command}\``);
       console.log(
         `  session call, wall                 p50 ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`,
@@ -148,6 +147,17 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
           `p95 ${ms(percentile(overhead, 95))}   (target p50 ≤ 15 ` +
           `ms: ${percentile(overhead, 50) <= 15 ? 'met' : 'NOT met'})`,
       );
+      if (SKIP.has('docker-exec')) {
+        console.log('');
+        continue;
+      }
+      const cliRuns = Math.min(CALLS, 60);
+      const cli: number[] = [];
+      const api: number[] = [];
+      for (let i = 0; i < 3; i++) await dockerCli(session.id, command);
+      for (let i = 0; i < cliRuns; i++) cli.push(await dockerCli(session.id, command));
+      for (let i = 0; i < 3; i++) await dockerApi(driver.docker, session.id, command);
+      for (let i = 0; i < cliRuns; i++) api.push(await dockerApi(driver.docker, session.id, command));
       console.log(
         `  docker exec (CLI), wall            p50 ${ms(percentile(cli, 50))}   ` +
           `p95 ${ms(percentile(cli, 95))}   (${cliRuns} runs)`,
@@ -161,7 +171,13 @@ async function toolCallOverhead(driver: DockerSandboxDriver): Promise<void> {
           `Engine API p50 ${(percentile(api, 50) / percentile(wall, 50)).toFixed(1)}x\n`,
       );
     }
-    await agentStep(session);
+    const before = baseline && (await baseline.create({ labels }));
+    try {
+      if (before) await seedRepository(before);
+      await agentStep(session, before);
+    } finally {
+      await before?.cleanup();
+    }
   } finally {
     await session.cleanup();
   }
@@ -179,15 +195,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number[]> {
   return times;
 }
 
-/** Times `a` and `b` CALLS times each after a warm-up, one after the other, so a passing load weighs on both alike. */
-async function timedAlternately(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  for (let i = 0; i < 20; i++) {
-    await a();
-    await b();
-  }
-  const times: [number[], number[]] = [[], []];
+/** Times each of `fns` CALLS times after a warm-up, one after the other, so a passing load weighs on all alike. */
+async function timedInTurn(fns: (() => Promise<unknown>)[]): Promise<number[][]> {
+  for (let i = 0; i < 20; i++) for (const fn of fns) await fn();
+  const times: number[][] = fns.map(() => []);
   for (let i = 0; i < CALLS; i++) {
-    for (const [k, fn] of [a, b].entries()) {
+    for (const [k, fn] of fns.entries()) {
       const t0 = performance.now();
       await fn();
       times[k]!.push(performance.now() - t0);
@@ -201,7 +214,7 @@ async function timedAlternately(a: () => Promise<unknown>, b: () => Promise<unkn
  * capping) through the engine's tool context, and a whole step's sandbox work, the tool call plus
  * the read of the repository's state the trajectory records after it (HEAD, status, refs, diff).
  */
-async function agentStep(session: Sandbox): Promise<void> {
+async function agentStep(session: Sandbox, baseline: Sandbox | null): Promise<void> {
   const ctx = sessionToolContext({ session, repoDir: 'repo', limits: DEFAULT_AGENT_CONFIG.limits });
   const tool = await timed(async () => {
     const r = await bashTool.run({ command: 'true' }, ctx);
@@ -213,11 +226,19 @@ async function agentStep(session: Sandbox): Promise<void> {
     runner: sessionRepoStateReader(session, ctx.repoDir, ctx),
     script: repoStateReader({ exec: (command, options) => ctx.exec(command, options) }),
   };
-  const stepWith = (reader: RepoStateReader) => async () => {
-    await bashTool.run({ command: 'git status --short' }, ctx);
-    if (!(await reader.read())) throw new Error('the repository state could not be read');
-  };
-  const [step, stepScript] = await timedAlternately(stepWith(readers.runner), stepWith(readers.script));
+  const stepWith =
+    (reader: RepoStateReader, toolCtx = ctx) =>
+    async () => {
+      await bashTool.run({ command: 'git status --short' }, toolCtx);
+      if (!(await reader.read())) throw new Error('the repository state could not be read');
+    };
+  const before =
+    baseline && sessionToolContext({ session: baseline, repoDir: 'repo', limits: DEFAULT_AGENT_CONFIG.limits });
+  const [step = [], stepScript = [], stepBefore] = await timedInTurn([
+    stepWith(readers.runner),
+    stepWith(readers.script),
+    ...(baseline && before ? [stepWith(sessionRepoStateReader(baseline, before.repoDir, before), before)] : []),
+  ]);
   console.log('through the agent runtime (no model)');
   console.log(
     `  bash tool \`true\`, wall            p50 ${ms(percentile(tool, 50))}   p95 ${ms(percentile(tool, 95))}`,
@@ -231,6 +252,12 @@ async function agentStep(session: Sandbox): Promise<void> {
       `p95 ${ms(percentile(stepScript, 95))}   (as before the runner read it: ` +
       `ratio p50 ${(percentile(stepScript, 50) / percentile(step, 50)).toFixed(2)}x)`,
   );
+  if (stepBefore)
+    console.log(
+      `    the same, runner of ${BASELINE_IMAGE}   p50 ${ms(percentile(stepBefore, 50))}   ` +
+        `p95 ${ms(percentile(stepBefore, 95))}   ` +
+        `(ratio p50 ${(percentile(stepBefore, 50) / percentile(step, 50)).toFixed(2)}x)`,
+    );
 }
 
 /**
@@ -421,9 +448,10 @@ async function sandboxesHeld(driver: DockerSandboxDriver): Promise<void> {
 }
 
 const driver = await new DockerSandboxDriver({ image, labels }).init();
+const baseline = BASELINE_IMAGE ? await new DockerSandboxDriver({ image: BASELINE_IMAGE, labels }).init() : null;
 console.log(`image ${image}, ${os.cpus().length} cores, ${mb(os.totalmem())}`);
 try {
-  await toolCallOverhead(driver);
+  await toolCallOverhead(driver, baseline);
   if (!SKIP.has('oracle')) await oracleThroughput(driver);
   if (!SKIP.has('held')) await sandboxesHeld(driver);
   if (!SKIP.has('third-party')) {
@@ -437,6 +465,7 @@ try {
     });
   }
 } finally {
+  await baseline?.close();
   await driver.close();
   await driver.removeByLabels(labels);
 }

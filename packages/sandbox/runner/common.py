@@ -171,13 +171,14 @@ class Sink:
 
 def reap_orphans(keep):
     # As the sandbox's init, the runner inherits whatever a command orphaned: reap those that ended,
-    # leaving the command's own shell ('keep') for its caller. Elsewhere it has only its own children.
+    # leaving the commands' own processes (the pids in 'keep') for their caller. Elsewhere it has only
+    # its own children.
     while True:
         try:
             info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             return
-        if info is None or info.si_pid == keep:
+        if info is None or (keep is not None and info.si_pid in keep):
             return
         try:
             os.waitpid(info.si_pid, 0)
@@ -236,51 +237,94 @@ def run_command(sandbox, command, cwd, timeout_s, grace_s, out, err, home, stdin
     # 'argv': the command's words, when it is one program call a shell would only split: bash -c
     # would exec that program in its own place after setting PWD and _, which is done here instead,
     # without the shell's start.
+    return run_commands(sandbox, [(command, argv, cwd, env, out, err)], timeout_s, grace_s, home, stdin_fd, init)[0]
+
+
+def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=False):
+    # Runs the commands, each (command, argv, cwd, env, out, err) as run_command takes them, at once,
+    # under one timeout, and returns run_command's result for each. Every process of the sandbox's uid
+    # is killed once all of them have exited (not as each one does, which would kill the others): a
+    # command's leftovers meanwhile can only hold its own pipes open, and they are read until the sweep.
     t0 = time.time()
-    # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
-    r_out, w_out = os.pipe()
-    r_err, w_err = os.pipe()
-    try:
-        pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
-    finally:
-        os.close(w_out)
-        os.close(w_err)
-    if pid is None:
-        os.close(r_out)
-        os.close(r_err)
-        return status, True, False, t0, time.time()
-    sinks = {r_out: out, r_err: err}
-    reading = {r_out, r_err}
+    started = []  # [index, pid, pidfd, timed out]
+    results = [None] * len(commands)
+    sinks = {}
     poller = select.poll()
-    for fd in reading:
-        poller.register(fd, select.POLLIN)
     try:
-        pidfd = os.pidfd_open(pid)
-        poller.register(pidfd, select.POLLIN)
-    except (AttributeError, OSError):
-        pidfd = None
+        for i, (command, argv, cwd, env, out, err) in enumerate(commands):
+            # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
+            r_out, w_out = os.pipe()
+            try:
+                r_err, w_err = os.pipe()
+            except OSError:
+                os.close(r_out)
+                os.close(w_out)
+                raise
+            try:
+                pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+            except BaseException:
+                os.close(r_out)
+                os.close(r_err)
+                raise
+            finally:
+                os.close(w_out)
+                os.close(w_err)
+            if pid is None:
+                os.close(r_out)
+                os.close(r_err)
+                results[i] = (status, True, False, t0, time.time())
+                continue
+            sinks[r_out], sinks[r_err] = out, err
+            poller.register(r_out, select.POLLIN)
+            poller.register(r_err, select.POLLIN)
+            try:
+                pidfd = os.pidfd_open(pid)
+                poller.register(pidfd, select.POLLIN)
+            except (AttributeError, OSError):
+                pidfd = None
+            started.append([i, pid, pidfd, False])
+    except BaseException:
+        # Nothing started may outlive a failure to start the rest.
+        for _, pid, pidfd, _ in started:
+            kill_group(pid, SIGKILL)
+            if pidfd is not None:
+                os.close(pidfd)
+        if started:
+            sandbox.sweep()
+        for fd in sinks:
+            os.close(fd)
+        for _, pid, _, _ in started:
+            os.waitpid(pid, 0)
+        raise
+    if not started:
+        return results
+    reading = set(sinks)
+    running = list(started)
     deadline = t0 + timeout_s
     kill_at = None
-    timed_out = done = False
-    while not done or reading:
+    timed_out = False
+    while running or reading:
         now = time.time()
-        if not done and not timed_out and now >= deadline:
+        if running and not timed_out and now >= deadline:
             timed_out = True
-            kill_group(pid, SIGTERM)
+            for proc in running:
+                proc[3] = True
+                kill_group(proc[1], SIGTERM)
             kill_at = now + grace_s
-        if not done and kill_at is not None and now >= kill_at:
-            kill_group(pid, SIGKILL)
+        if running and kill_at is not None and now >= kill_at:
+            for proc in running:
+                kill_group(proc[1], SIGKILL)
             kill_at = None
-        if done:
+        if not running:
             wait = None
         else:
             until = deadline if not timed_out else kill_at if kill_at is not None else now + 0.05
             wait = max(0, int((until - now) * 1000) + 1)
-            if pidfd is None:
+            if any(proc[2] is None for proc in running):
                 wait = min(wait, 10)
             if init:
                 wait = min(wait, 500)
-                reap_orphans(pid)
+                reap_orphans({proc[1] for proc in started})
         for fd, _ in poller.poll(wait):
             if fd not in reading:
                 continue
@@ -291,20 +335,27 @@ def run_command(sandbox, command, cwd, timeout_s, grace_s, out, err, home, stdin
             poller.unregister(fd)
             os.close(fd)
             reading.discard(fd)
-        if not done and exited(pid):
-            done = True
-            # Whatever the command left running ends with it: its group, and in a sandbox every
-            # process of the sandbox's uid (children that left the group would hold the pipes open).
-            kill_group(pid, SIGKILL)
+        if not running:
+            continue
+        for proc in [p for p in running if exited(p[1])]:
+            running.remove(proc)
+            # Whatever the command left running ends with it: its group at once, and once the others
+            # have exited too, every process of the sandbox's uid (children that left the group would
+            # hold the pipes open).
+            kill_group(proc[1], SIGKILL)
+            if proc[2] is not None:
+                poller.unregister(proc[2])
+                os.close(proc[2])
+        if not running:
             sandbox.sweep()
-            if pidfd is not None:
-                poller.unregister(pidfd)
-                os.close(pidfd)
-    raw = os.waitpid(pid, 0)[1]
+    raws = [(proc, os.waitpid(proc[1], 0)[1]) for proc in started]
     if init:
         reap_orphans(None)
-    status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
-    return status, status >= 0 and not timed_out, timed_out, t0, time.time()
+    t1 = time.time()
+    for proc, raw in raws:
+        status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
+        results[proc[0]] = (status, status >= 0 and not proc[3], proc[3], t0, t1)
+    return results
 
 
 def parse_env(blob):

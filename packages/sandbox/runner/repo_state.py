@@ -5,14 +5,16 @@ repo-state.ts, repoStateScript) prints, and the engine parses it the same way; a
 same repositories and compares. Run here it starts only git's own processes: no bash, no cp, no wc or
 head, and no second round trip for a script; the shell's tests and copies are done by the runner,
 acting as the sandbox's uid, so they see and touch only what the sandbox's uid may. Every git process
-is run as a command is (common.run_command: the sandbox's uid, its own process group, and everything
-of that uid killed after it), under one deadline for the whole read.
+is run as a command is (common.run_commands: the sandbox's uid, its own process group, and everything
+of that uid killed after it), under one deadline for the whole read. Calls that need nothing of one
+another run at once (three rounds of git's processes, not six in a row), and the read of the filter
+keys is left out where no configuration file can hold one: the state printed is the same.
 """
 import os
 import stat
 import time
 
-from common import Sink, run_command
+from common import Sink, run_commands
 
 MARK = b'\n@@gb:'
 # Big enough for any section of a real repository; what passes it is counted and dropped.
@@ -43,17 +45,19 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     env = dict(env)
     env.update({b'GIT_OPTIONAL_LOCKS': b'0', b'GIT_PAGER': b'cat', b'LC_ALL': b'C'})
 
-    def git(args, where=cwd, keep=SECTION_BYTES, run_env=None):
-        # (exit status, stdout as $(...) would keep it: at most 'keep' bytes, then the total counted)
+    def gits(*calls):
+        # Runs the git calls, each (args, where, stdout bytes kept, environment), at once: they read
+        # what none of them writes. Returns per call (exit status, stdout as $(...) would keep it: at
+        # most 'keep' bytes, then the total counted).
         left = deadline - time.time()
         if left <= 0:
             raise TimedOut()
-        o, e = Sink(keep, 0, NO_LIMIT), Sink(0, 0, NO_LIMIT)
-        status, _, timed_out, _, _ = run_command(sandbox, None, where, left, grace_s, o, e, home, devnull,
-                                                 run_env or env, init, argv=[b'git'] + args)
-        if timed_out:
+        commands = [(None, [b'git'] + args, where, run_env, Sink(keep, 0, NO_LIMIT), Sink(0, 0, NO_LIMIT))
+                    for args, where, keep, run_env in calls]
+        results = run_commands(sandbox, commands, left, grace_s, home, devnull, init)
+        if any(timed_out for _, _, timed_out, _, _ in results):
             raise TimedOut()
-        return status, o
+        return [(r[0], c[4]) for r, c in zip(results, commands)]
 
     def m(name):
         out.append(MARK + name + b'\n')
@@ -61,17 +65,6 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     def subst(sink):
         # What bash's $(...) keeps of a command's output: no NUL bytes, no trailing newlines.
         return sink.kept().replace(b'\0', b'').rstrip(b'\n')
-
-    # status and add hash changed files through the filter drivers the repository's attributes name, and
-    # a driver is a program of the model's: every filter key is set empty, which runs none (the script's
-    # loop over git config --get-regexp, the same keys in the same order).
-    _, keys = git([b'config', b'--name-only', b'--get-regexp', b'^filter\\.'])
-    count = int(env.get(b'GIT_CONFIG_COUNT') or b'0')
-    for key in subst(keys).split(b'\n'):
-        if key:
-            env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
-            count += 1
-    env[b'GIT_CONFIG_COUNT'] = b'%d' % count
 
     st = (env.get(b'TMPDIR') or b'/tmp') + b'/.gitbench-agent-state'
     sandbox.acting_start()
@@ -84,28 +77,60 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     finally:
         sandbox.acting_end()
 
-    status, loc = git([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'])
+    # The script's calls, as few after one another as their inputs allow: the refs and where the
+    # repository is; then its status and the work tree added into a copy of its index; then the tree.
+    # The refs are read before it is known whether there is a repository: without one, nothing of them
+    # is printed. Neither they nor the location depend on the filter keys below.
+    here = (cwd, SECTION_BYTES, env)
+    (status, loc), (_, refs) = gits(([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'],) + here,
+                                    ([b'for-each-ref', b'--format=%(objectname) %(refname)'],) + here)
     loc = subst(loc)
     if status == 0 and b'\n' in loc:
         gd, top = loc.split(b'\n', 1)
     else:
-        status, loc = git([b'rev-parse', b'--absolute-git-dir'])
+        [(status, loc)] = gits(([b'rev-parse', b'--absolute-git-dir'],) + here)
         if status != 0:
             m(b'nogit')
             return
         # No work tree (a bare repository, or inside .git): the script's top is where it runs.
         gd, top = subst(loc), cwd
 
-    _, st_out = git([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'])
+    # status and add hash changed files through the filter drivers the repository's attributes name, and
+    # a driver is a program of the model's: every filter key is set empty, which runs none (the script's
+    # loop over git config --get-regexp, the same keys in the same order). Where no configuration git
+    # reads here can hold a filter key, that read would find none, and is not made.
+    if not _no_filter_keys(sandbox, gd, env):
+        [(_, keys)] = gits(([b'config', b'--name-only', b'--get-regexp', b'^filter\\.'],) + here)
+        count = int(env.get(b'GIT_CONFIG_COUNT') or b'0')
+        for key in subst(keys).split(b'\n'):
+            if key:
+                env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
+                count += 1
+        env[b'GIT_CONFIG_COUNT'] = b'%d' % count
+
+    # The work tree as a tree object, in an object store of our own (as the script's cd "$top"; a top
+    # that cannot be entered leaves the script where it was).
+    where = top if _enterable(sandbox, top) else cwd
+    tree_env = dict(env)
+    tree_env.update({b'GIT_OBJECT_DIRECTORY': st + b'/objects', b'GIT_ALTERNATE_OBJECT_DIRECTORIES': gd + b'/objects',
+                     b'GIT_INDEX_FILE': st + b'/index'})
+    _copy_index(sandbox, gd + b'/index', st + b'/index')
+    here = (cwd, SECTION_BYTES, env)
+    (_, st_out), _ = gits(([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
+                          ([b'add', b'-A', b'.'], where, 0, tree_env))
     status_text = subst(st_out)
+    tree_call = ([b'write-tree'], where, SECTION_BYTES, tree_env)
     if status_text.startswith(b'# branch.oid '):
         m(b'status')
         out.append(status_text + b'\n')
+        [(_, tree)] = gits(tree_call)
     else:
+        (_, head), (_, branch), (_, tree) = gits(([b'rev-parse', b'-q', b'--verify', b'HEAD'],) + here,
+                                                 ([b'symbolic-ref', b'-q', b'--short', b'HEAD'],) + here, tree_call)
         m(b'head')
-        out.append(git([b'rev-parse', b'-q', b'--verify', b'HEAD'])[1].kept())
+        out.append(head.kept())
         m(b'branch')
-        out.append(git([b'symbolic-ref', b'-q', b'--short', b'HEAD'])[1].kept())
+        out.append(branch.kept())
 
     m(b'ops')
     sandbox.acting_start()
@@ -127,27 +152,79 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
         sandbox.acting_end()
 
     m(b'refs')
-    out.append(git([b'for-each-ref', b'--format=%(objectname) %(refname)'])[1].kept())
+    out.append(refs.kept())
 
-    # The work tree as a tree object, in an object store of our own (as the script's cd "$top"; a top
-    # that cannot be entered leaves the script where it was).
-    where = top if _enterable(sandbox, top) else cwd
-    tree_env = dict(env)
-    tree_env.update({b'GIT_OBJECT_DIRECTORY': st + b'/objects', b'GIT_ALTERNATE_OBJECT_DIRECTORIES': gd + b'/objects',
-                     b'GIT_INDEX_FILE': st + b'/index'})
-    _copy_index(sandbox, gd + b'/index', st + b'/index')
-    git([b'add', b'-A', b'.'], where, 0, tree_env)
-    tree = subst(git([b'write-tree'], where, SECTION_BYTES, tree_env)[1])
+    tree = subst(tree)
     m(b'tree')
     out.append(tree + b'\n')
     m(b'diff')
     if tree:
         if prev and prev != tree:
-            _, diff = git([b'diff', b'--no-color', b'--no-ext-diff', b'--no-textconv', prev, tree], where, diff_bytes,
-                          tree_env)
+            [(_, diff)] = gits(([b'diff', b'--no-color', b'--no-ext-diff', b'--no-textconv', prev, tree], where,
+                                diff_bytes, tree_env))
             out.append(b'%d\n' % diff.total + diff.kept())
         else:
             out.append(b'0\n')
+
+
+# The configuration git reads here, besides the files below: none of the system's or the user's (the
+# look-ups' environment), and the command line's, held in these variables.
+_CONFIG_FROM_ENV = (b'GIT_CONFIG_KEY_', b'GIT_CONFIG_PARAMETERS')
+# Variables that would make git read other files than the ones below, or read them elsewhere.
+_CONFIG_ELSEWHERE = (b'GIT_CONFIG', b'GIT_CONFIG_SYSTEM', b'GIT_DIR', b'GIT_COMMON_DIR')
+
+
+def _no_filter_keys(sandbox, gd, env):
+    """Whether no configuration git reads in the repository at gd can hold a filter.* key.
+
+    A section is named by its literal bytes (no escape, no continuation reaches a section's name), so a
+    file without "filter" in any case holds no filter key, and one without "include" includes no other
+    file. Anything less plain (another configuration file, a linked work tree's common directory, a file
+    that cannot be read) answers no, and git itself is asked.
+    """
+    if (env.get(b'GIT_CONFIG_NOSYSTEM') or b'').lower() not in (b'1', b'true', b'yes', b'on'):
+        return False
+    if env.get(b'GIT_CONFIG_GLOBAL') != b'/dev/null':
+        return False
+    for name, value in env.items():
+        if name in _CONFIG_ELSEWHERE:
+            return False
+        if name.startswith(_CONFIG_FROM_ENV) and _may_name_filters(value):
+            return False
+    sandbox.acting_start()
+    try:
+        if os.path.lexists(gd + b'/commondir'):
+            return False
+        for name in (b'/config', b'/config.worktree'):
+            try:
+                fd = os.open(gd + name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return False
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return False
+                chunks = []
+                while True:
+                    data = os.read(fd, 1048576)
+                    if not data:
+                        break
+                    chunks.append(data)
+            except OSError:
+                return False
+            finally:
+                os.close(fd)
+            if _may_name_filters(b''.join(chunks)):
+                return False
+        return True
+    finally:
+        sandbox.acting_end()
+
+
+def _may_name_filters(text):
+    text = text.lower()
+    return b'filter' in text or b'include' in text
 
 
 def _enterable(sandbox, path):

@@ -81,3 +81,37 @@ def test_what_a_command_leaves_running_in_its_group_ends_with_it(tmp_path):
     # The background sleep holds the output pipe open; the command ends when it is killed.
     assert (status, out) == (0, b'started\n')
     assert time.time() - start < 10
+
+
+def run_at_once(commands, tmp_path, timeout_s=10):
+    # commands: shell command texts, or None for one whose directory is missing
+    home = os.open('.', os.O_RDONLY)
+    stdin = os.open('/dev/null', os.O_RDONLY)
+    here, gone = os.fsencode(tmp_path), os.fsencode(tmp_path / 'gone')
+    specs = [(c or b'true', None, here if c else gone, ENV, common.Sink(100, 0, 100), common.Sink(100, 0, 100))
+             for c in commands]
+    try:
+        results = common.run_commands(common.Sandbox('-'), specs, timeout_s, 0.2, home, stdin)
+    finally:
+        os.close(home)
+        os.close(stdin)
+    return [r[:3] + (s[4].kept(), s[5].kept()) for r, s in zip(results, specs)]
+
+
+def test_commands_run_at_once_each_with_its_own_output_and_exit_code(tmp_path):
+    start = time.time()
+    results = run_at_once([b'sleep 0.5; echo one; exit 3', None, b'sleep 0.5; echo two >&2'], tmp_path)
+    assert time.time() - start < 0.95
+    assert results[0] == (3, True, False, b'one\n', b'')
+    assert results[1][:3] == (126, True, False) and results[1][4].startswith(b'gitbench: cannot enter ')
+    assert results[2] == (0, True, False, b'', b'two\n')
+
+
+def test_at_the_timeout_only_the_commands_still_running_are_terminated(tmp_path):
+    start = time.time()
+    results = run_at_once([b'echo quick', b'sleep 30', b'sleep 30 & echo left'], tmp_path, timeout_s=0.5)
+    assert results[0] == (0, True, False, b'quick\n', b'')
+    assert results[1][:3] == (-15, False, True)
+    # Its background sleep held the pipe open; it is killed with its group once the command exits.
+    assert results[2] == (0, True, False, b'left\n', b'')
+    assert time.time() - start < 10

@@ -84,6 +84,19 @@ describe("the runner's read of the repository state prints what the engine's scr
           `${git} bisect reset -q 2>/dev/null; ${git} checkout -q trunk && seq 1 40000 > big.txt`,
         ],
         ['nothing changed since the last read', 'true'],
+        [
+          "a filter driver of the model's, named in the repository's configuration",
+          `printf '#!/bin/sh\\necho ran >> /tmp/gb-filter-ran\\ncat\\n' > /tmp/gb-driver && chmod +x /tmp/gb-driver ` +
+            `&& git config filter.x.clean /tmp/gb-driver && printf 'a.txt filter=x\\n' > .git/info/attributes ` +
+            `&& echo filtered >> a.txt`,
+        ],
+        [
+          'the same driver under another name, in a file the configuration includes',
+          `git config --remove-section filter.x ` +
+            `&& printf '[Filter "y"]\\n\\tclean = /tmp/gb-driver\\n' > /tmp/gb-inc ` +
+            `&& git config include.path /tmp/gb-inc && printf 'a.txt filter=y\\n' > .git/info/attributes ` +
+            `&& echo included >> a.txt`,
+        ],
         ['an index that cannot be read', 'printf garbage > .git/index'],
         ['the repository removed', 'rm -rf .git'],
       ];
@@ -97,6 +110,8 @@ describe("the runner's read of the repository state prints what the engine's scr
         seen.push(`${what}: ${next === previous ? 'no state' : JSON.stringify(next?.state.operations)}`);
         previous = next;
       }
+      // Neither read ran the model's filter driver (status and add would have, for a.txt).
+      await run('test ! -e /tmp/gb-filter-ran');
       // The steps reached what they were meant to (so the comparison above covered those states).
       expect(seen.join('\n')).toContain('a merge stopped on a conflict: ["merge"]');
       expect(seen.join('\n')).toContain('a cherry-pick stopped on a conflict: ["cherry-pick"]');
