@@ -236,7 +236,7 @@ def _enterable(sandbox, path):
 
 
 def _copy_index(sandbox, index, copy):
-    # if [ -f "$gd/index" ]; then cp "$gd/index" "$st/index"; else rm -f "$st/index"; fi
+    # if [ -f "$gd/index" ]; then cp --preserve=timestamps "$gd/index" "$st/index"; else rm -f "$st/index"; fi
     # as the sandbox's uid; the opens never wait (no FIFO holds the runner), and a failure is cp's or
     # rm's: said on stderr, which the read discards, and the add below then works from what is there.
     sandbox.acting_start()
@@ -252,7 +252,8 @@ def _copy_index(sandbox, index, copy):
         except OSError:
             return
         try:
-            if not stat.S_ISREG(os.fstat(src).st_mode):
+            st = os.fstat(src)
+            if not stat.S_ISREG(st.st_mode):
                 return
             dst = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
             try:
@@ -263,6 +264,7 @@ def _copy_index(sandbox, index, copy):
                     view = memoryview(data)
                     while view:
                         view = view[os.write(dst, view):]
+                os.utime(dst, ns=(st.st_atime_ns, st.st_mtime_ns))
             finally:
                 os.close(dst)
         except OSError:

@@ -66,7 +66,10 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     'cd "$top"',
     'export GIT_OBJECT_DIRECTORY="$st/objects" ' +
       'GIT_ALTERNATE_OBJECT_DIRECTORIES="$gd/objects" GIT_INDEX_FILE="$st/index"',
-    'if [ -f "$gd/index" ]; then cp "$gd/index" "$st/index"; else rm -f "$st/index"; fi',
+    // The copy keeps the index's time: git trusts an entry whose file's time and size match it only when
+    // the file is older than the index, and a file changed (same size) in the second the index was written
+    // would pass for unchanged against a copy made later.
+    'if [ -f "$gd/index" ]; then cp --preserve=timestamps "$gd/index" "$st/index"; else rm -f "$st/index"; fi',
     'tree=$(git add -A . >/dev/null 2>&1; git write-tree 2>/dev/null)',
     'm tree; echo "$tree"',
     `prev='${prev.replace(/[^0-9a-f]/g, '')}'`,

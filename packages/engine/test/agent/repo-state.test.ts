@@ -97,4 +97,31 @@ describe('repoStateScript, in a real repository', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('sees a change of the same size made in the second its index was written, read in a later second', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gb-repo-state-'));
+    try {
+      const setup = [
+        'set -e',
+        'git init -q -b main repo && cd repo',
+        // At the start of a second, so that the add and the change fall in the same one, read after it.
+        "python3 -c 'import time; time.sleep(1 - time.time() % 1)'",
+        'printf one > r.txt && git add r.txt && printf two > r.txt',
+        'sleep 1.2',
+      ].join('\n');
+      expect(spawnSync('bash', ['-c', setup], { cwd: dir, encoding: 'utf8' }).stderr).toBe('');
+      const repo = path.join(dir, 'repo');
+      const env = { ...lookupEnvironment(), TMPDIR: dir };
+      const read = spawnSync('bash', ['-c', repoStateScript(null)], { cwd: repo, env, encoding: 'utf8' });
+      // The work tree's tree as a fresh index (which hashes every file) sees it.
+      const fresh = spawnSync('bash', ['-c', 'git add -A && git write-tree'], {
+        cwd: repo,
+        env: { ...env, GIT_INDEX_FILE: path.join(dir, 'fresh-index') },
+        encoding: 'utf8',
+      });
+      expect(parseRepoState(read.stdout, null)!.tree).toBe(fresh.stdout.trim());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
