@@ -58,8 +58,8 @@ export const MUTATIONS: Mutation[] = [
   {
     id: 'command-equivalence-prefix',
     file: 'packages/core/src/scoring/scorers/command-equivalence.ts',
-    from: 'return a.length === b.length && a.every(',
-    to: 'return a.every(',
+    from: 'a.length === b.length &&\n    a.every(',
+    to: 'a.every(',
     tests: SCORING,
   },
   {
@@ -107,13 +107,6 @@ export const MUTATIONS: Mutation[] = [
     id: 'count-line-drops-outside-errors',
     file: 'scripts/lib/test-counts.ts',
     from: 'failed: report.numFailedTests + problems.length,',
-    to: 'failed: report.numFailedTests,',
-    tests: ['scripts/test'],
-  },
-  {
-    id: 'count-line-drops-hook-failures',
-    file: 'scripts/lib/test-counts.ts',
-    from: 'failed: report.numFailedTests + broken.length,',
     to: 'failed: report.numFailedTests,',
     tests: ['scripts/test'],
   },
@@ -239,15 +232,15 @@ MUTATIONS.push(
   {
     id: 'compare-tallies-ignore-filters',
     file: 'apps/web/lib/queries/compare.ts',
-    from: 'AND (${sideSql}) ${sliceSql}\n               AND "status"',
-    to: 'AND (${sideSql})\n               AND "status"',
+    from: '${f.domain ? Prisma.sql`AND a."domain" = ${f.domain}` : Prisma.empty}',
+    to: '',
     ...DASHBOARD,
   },
   {
     id: 'compare-side-any-output-mode',
     file: 'apps/web/lib/queries/compare.ts',
-    from: 'r.modelId === s.modelId && r.outputMode === s.outputMode',
-    to: 'r.modelId === s.modelId',
+    from: '("modelId" = ${s.modelId} AND "outputMode" = ${s.outputMode}::"OutputMode"',
+    to: '("modelId" = ${s.modelId} AND TRUE',
     ...DASHBOARD,
   },
   {
@@ -267,7 +260,7 @@ MUTATIONS.push(
   {
     id: 'model-classified-counts-legacy',
     file: 'apps/web/lib/queries/model.ts',
-    from: 'coalesce(sum(s."fixtures") FILTER (WHERE NOT c."legacy"), 0) fx',
+    from: 'coalesce(sum(s."fixtures")\n                   FILTER (WHERE NOT c."legacy"), 0) fx',
     to: 'coalesce(sum(s."fixtures"), 0) fx',
     ...DASHBOARD,
   },
@@ -281,8 +274,8 @@ MUTATIONS.push(
   {
     id: 'model-over-time-over-attempts',
     file: 'apps/web/lib/queries/model.ts',
-    from: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."valid") v',
-    to: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", sum(s."attempts") v',
+    from: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", s."agent", sum(s."valid") v',
+    to: 'SELECT s."campaignId", s."outputMode"::text AS "outputMode", s."agent", sum(s."attempts") v',
     ...DASHBOARD,
   },
   {
@@ -316,8 +309,8 @@ MUTATIONS.push(
   {
     id: 'export-per-trial-cost-is-total',
     file: 'apps/web/lib/queries/export.ts',
-    from: 'p.costUsd.value, p.costUsd.partial',
-    to: 't.costUsd.value, p.costUsd.partial',
+    from: 'p.costUsd.value,\n        p.costUsd.partial,',
+    to: 't.costUsd.value,\n        p.costUsd.partial,',
     ...DASHBOARD,
   },
   {
