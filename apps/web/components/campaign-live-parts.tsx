@@ -1,21 +1,12 @@
 'use client';
 
+import { ATTEMPT_STATUSES } from '@gitbench/core';
 import { ConfirmPanel } from './confirm-panel';
 import { aboutDuration } from './format';
 import type { Progress } from './use-campaign-progress';
 
-const ORDER = [
-  'QUEUED',
-  'RUNNING',
-  'VALID_PASS',
-  'VALID_FAIL',
-  'INFRA_FAILURE',
-  'UNSCORED',
-  'HASH_MISMATCH',
-  'INVALID_INPUT',
-  'SAFETY_BLOCKED',
-  'CANCELLED',
-];
+// Core's order of the statuses: pending, the quality outcomes, then each reason an attempt gave no evidence.
+const ORDER = ATTEMPT_STATUSES;
 const LABEL: Record<string, string> = {
   QUEUED: 'queued',
   RUNNING: 'running',
