@@ -189,6 +189,12 @@ export const ATTACKS: Record<string, string> = {
   'a clean filter running its program during git status':
     `${CHEAT_SCRIPT} && git config filter.x.clean /tmp/cheat && echo 'tracked.txt filter=x' ` +
     `> .gitattributes && touch -d '2001-01-01' tracked.txt && git add .gitattributes`,
+  // git status looks into a submodule's work tree with a git of the submodule's own, which reads the
+  // submodule's configuration: a repository embedded in the work tree keeps its own .git directory.
+  'a clean filter in an embedded repository, run by git status looking into it, that hides the file':
+    `git init -q sub && cd sub && echo s > s.txt && echo 's.txt filter=x' > .gitattributes && git add -A && git ` +
+    `commit -qm s && git config filter.x.clean "sh -c 'echo notes.txt >> ../.git/info/exclude; cat'" && touch ` +
+    `-d 2001-01-01 s.txt && cd .. && git add sub 2>/dev/null && git commit -qm 'add notes'`,
   'a hook running its program during the look-ups':
     `${CHEAT_SCRIPT} && mkdir -p .git/hooks && for h in post-index-change ` +
     `reference-transaction post-checkout; do cp /tmp/cheat .git/hooks/$h; done`,

@@ -212,8 +212,8 @@ def git(args, git_dir=None):
 
 def index_bits(path):
     # The names of an index file's entries with the assume-unchanged or skip-worktree bit (versions 2
-    # to 4), and whether it is split (its other half, a sharedindex file, may hold more); None when it
-    # is not an index this reads, which git then reads for it.
+    # to 4), whether it is split (its other half, a sharedindex file, may hold more), and the names of
+    # its gitlinks (submodules); None when it is not an index this reads, which git then reads for it.
     try:
         with open(path, 'rb') as f:
             data = f.read()
@@ -224,9 +224,10 @@ def index_bits(path):
     version, count = int.from_bytes(data[4:8], 'big'), int.from_bytes(data[8:12], 'big')
     if version not in (2, 3, 4):
         return None
-    pos, name, found = 12, b'', []
+    pos, name, found, links = 12, b'', [], []
     try:
         for _ in range(count):
+            gitlink = int.from_bytes(data[pos + 24:pos + 28], 'big') & 0o170000 == 0o160000
             flags = int.from_bytes(data[pos + 60:pos + 62], 'big')
             at = pos + 62
             extended = 0
@@ -251,13 +252,15 @@ def index_bits(path):
                 pos += (at - pos + len(name) + 8) & ~7
             if flags & 0x8000 or extended & 0x4000:
                 found.append(name)
+            if gitlink:
+                links.append(name)
         split = False
         while pos + 8 <= len(data) - 20:
             split = split or data[pos:pos + 4] == b'link'
             pos += 8 + int.from_bytes(data[pos + 4:pos + 8], 'big')
     except (IndexError, ValueError):
         return None
-    return found, split
+    return found, split, links
 
 def clear_index_bits(d, sparse):
     # A bit that tells git a file is unchanged without looking (assume-unchanged), or that it is not in
@@ -403,14 +406,16 @@ def forged_objects(git_dirs_seen, repo_git_dir, root):
         forged += report.decode('utf-8', 'replace').splitlines()
     return forged
 
-def git_dirs():
-    dot = '.git'
+def git_dirs(work=''):
+    # The git directory of the work tree (as .git, a directory or a file naming one), and its common
+    # directory if it has one: where git reads the configuration for it.
+    dot = os.path.join(work, '.git')
     if os.path.isfile(dot) and not os.path.islink(dot):
         with open(dot, 'rb') as f:
             line = f.read(4096).decode('utf-8', 'replace').strip()
         if not line.startswith('gitdir:'):
             return []
-        dot = line[7:].strip()
+        dot = os.path.join(work, line[7:].strip())
     elif not os.path.isdir(dot):
         return []
     dirs = [dot]
@@ -420,6 +425,32 @@ def git_dirs():
     except OSError:
         pass
     return dirs
+
+def submodule_git_dirs(work, d):
+    # git status and diff look into every gitlink of an index whose path holds a repository, with a git
+    # of the submodule's own that reads the submodule's configuration (and the submodule's gitlinks in
+    # turn): a repository the model embedded in the work tree, or one its .git file names anywhere, is
+    # read as a submodule as much as one under .git/modules. Their git directories (the repository's
+    # own, d, not among them), found as git finds them. A split index's gitlinks may be in its shared
+    # half: every sharedindex file is read too. An index this cannot read fails the preparation.
+    found, todo = [(d, os.path.realpath(d))], [(work, d)]
+    while todo:
+        work, d = todo.pop()
+        indexes = [os.path.join(d, n) for n in os.listdir(d) if n == 'index' or n.startswith('sharedindex.')]
+        links = set()
+        for p in indexes:
+            read = index_bits(p)
+            if read is None:
+                raise RuntimeError('the index %s cannot be read for its submodules' % p)
+            links.update(read[2])
+        for name in sorted(links):
+            sub = os.path.join(work, os.fsdecode(name))
+            dirs = [g for g in git_dirs(sub) if os.path.isdir(g)]
+            if not dirs or any(os.path.realpath(g) in (f[1] for f in found) for g in dirs):
+                continue
+            found += [(g, os.path.realpath(g)) for g in dirs]
+            todo.append((sub, dirs[0]))
+    return [g for g, _ in found[1:]]
 
 def remove(p):
     # Not shutil.rmtree, nor base64 below: importing them (bz2, lzma, re) costs about 10 ms of CPU
@@ -483,6 +514,14 @@ for g in BUILT['dirs'] if BUILT else []:
     if os.path.realpath(d) not in seen and os.path.isdir(d):
         seen.add(os.path.realpath(d))
         restore(d, root, BUILT['names'] + ['config'])
+# The submodules git may look into, wherever their git directories are; any the build made was put back
+# above. Each one's configuration is whitelisted too, and its excludes, attributes and the like removed.
+for d in submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []:
+    if os.path.realpath(d) not in seen:
+        seen.add(os.path.realpath(d))
+        rewrite(os.path.join(d, 'config'))
+        if BUILT:
+            restore(d, root, BUILT['names'])
 if BUILT and own and os.path.isdir(own[0]):
     clear_index_bits(own[0], sparse)
 if BUILT:

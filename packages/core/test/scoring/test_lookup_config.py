@@ -101,17 +101,17 @@ def test_index_bits_finds_assume_unchanged_and_skip_worktree_entries(guard, tmp_
     git = repo_with_changes(tmp_path / 'r')
     index = str(tmp_path / 'r' / '.git' / 'index')
     git('update-index', '--index-version', version)
-    assert guard['index_bits'](index) == ([], False)
+    assert guard['index_bits'](index) == ([], False, [])
     git('update-index', '--assume-unchanged', 'a.txt')
     git('update-index', '--skip-worktree', 'c.txt')
-    assert guard['index_bits'](index) == ([b'a.txt', b'c.txt'], False)
+    assert guard['index_bits'](index) == ([b'a.txt', b'c.txt'], False, [])
 
 
 def test_index_bits_tells_a_split_index_and_refuses_what_is_no_index(guard, tmp_path):
     git = repo_with_changes(tmp_path / 'r')
     git('update-index', '--split-index')
     git('update-index', '--skip-worktree', 'b.txt')
-    found, split = guard['index_bits'](str(tmp_path / 'r' / '.git' / 'index'))
+    found, split, _ = guard['index_bits'](str(tmp_path / 'r' / '.git' / 'index'))
     # An entry of a split index that replaces one of the shared index has no name of its own.
     assert split and found == [b'']
     (tmp_path / 'junk').write_bytes(b'DIRC\0\0\0\x07')
@@ -135,6 +135,38 @@ def test_the_file_clears_the_bits_and_keeps_the_builds_layout(tmp_path):
     code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, env)
     subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', code + sent()], cwd=tmp_path, check=True)
     assert status() == ' M a.txt\n M b.txt\n'
+
+
+def test_the_file_whitelists_every_submodule_git_status_looks_into(tmp_path):
+    # A repository embedded in the work tree, one a .git file names outside it, and one embedded in the
+    # first: git status runs a git of each one's own, which reads its configuration.
+    run = lambda cwd, *a: subprocess.run(['git', '-c', 'user.name=t', '-c', 'user.email=t@t', *a], cwd=cwd,
+                                         check=True, capture_output=True)
+    repo, outside = tmp_path / 'r', tmp_path / 'outside'
+    run(tmp_path, 'init', '-q', str(repo))
+    for sub, git_dir in (('a', None), ('b', outside), ('a/c', None)):
+        where = repo / sub
+        run(tmp_path, 'init', '-q', *(['--separate-git-dir', str(git_dir)] if git_dir else []), str(where))
+        (where / 'f').write_text('f\n')
+        run(where, 'add', 'f')
+        run(where, 'commit', '-qm', 'f')
+    run(repo / 'a', 'add', 'c')
+    run(repo / 'a', 'commit', '-qm', 'c')
+    run(repo, 'add', 'a', 'b')
+    planted = '[filter "x"]\n\tclean = ./evil\n[user]\n\tname = Ada\n'
+    configs = [repo / 'a' / '.git' / 'config', outside / 'config', repo / 'a' / 'c' / '.git' / 'config']
+    for config in configs:
+        with open(config, 'a') as f:
+            f.write(planted)
+    (repo / 'a' / 'c' / '.git' / 'info' / 'exclude').write_text('*\n')
+    built = {'repo': 'r', 'dirs': [], 'files': {}, 'names': ['info/exclude'], 'packs': {}}
+    env = {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_GLOBAL': '/dev/null', 'GIT_CONFIG_NOSYSTEM': '1'}
+    code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, env)
+    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', code + sent()], cwd=repo, check=True)
+    for config in configs:
+        text = config.read_text()
+        assert 'filter' not in text and 'name = "Ada"' in text
+    assert not (repo / 'a' / 'c' / '.git' / 'info' / 'exclude').exists()
 
 
 def test_forged_loose_names_an_object_rewritten_in_place(guard, tmp_path):
