@@ -3,6 +3,7 @@ import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot } from '../src';
 import { answering } from './answering-model';
+import { FILL_MEMORY, killFromOutsideOnce } from './kill-from-outside';
 import { FIXTURE } from './red-team-attacks';
 import { useTestDriver } from './test-driver';
 
@@ -34,10 +35,6 @@ const attempt = (answer: string): Promise<AttemptRun> =>
     mode: 'text',
     labels: { 'org.gitbench.attempt': 'runner-killed' },
   });
-
-/** Fifteen processes of about 7 MB each, smaller than the runner, once and a half the sandbox's memory. */
-const FILL_MEMORY =
-  'for i in $(seq 15); do { head -c 6000000 /dev/zero; sleep 2; } | tail -c 6000000 >/dev/null & done; wait';
 
 /** The sandbox the answer ran in, when one ran it to a state that could be scored. */
 const ranIn = (run: AttemptRun) => {
@@ -72,23 +69,8 @@ describe('a runner that dies after the answer started', { timeout: 180_000 }, ()
 
   it('ends SANDBOX_ERROR, excluded, when killed from outside the sandbox while the answer runs', async () => {
     const running = attempt('sleep 30; git add notes.txt; git commit -qm "add notes"');
-    let killed = false;
-    for (let i = 0; i < 300 && !killed; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      // Prestart is off and the fixture is built: the one running container is the attempt's.
-      const [box] = await driver.docker.listContainers({
-        filters: { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`), status: ['running'] },
-      });
-      const container = box && driver.docker.getContainer(box.Id);
-      const top = await container?.top().catch(() => undefined);
-      // Once the answer's command runs (the repository's state was read before it), the host kills the
-      // runner as its OOM killer or an operator would: a SIGKILL from outside, which no process inside may send.
-      if (container && top?.Processes?.some((p: string[]) => p.at(-1)?.startsWith('sleep 30')))
-        killed = await container.kill({ signal: 'SIGKILL' }).then(
-          () => true,
-          () => false,
-        );
-    }
+    // Once the answer's command runs (the repository's state was read before it).
+    const killed = await killFromOutsideOnce(driver, labels, 'sleep 30');
     const run = await running;
     expect(killed).toBe(true);
     expect(ending(run)).toMatchObject({ status: 'INFRA_FAILURE', errorClass: 'sandbox_error' });

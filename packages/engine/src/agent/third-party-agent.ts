@@ -24,6 +24,7 @@ import { agentInvocation, GATEWAY_SOCKET_DIR, GATEWAY_SOCKET_NAME, type AgentAda
 import { startModelGateway, type GatewayBackend } from '@gitbench/gateway';
 import type { Provider, RouteMetadata } from '@gitbench/providers';
 import type { Sandbox, SandboxMount } from '@gitbench/sandbox';
+import { sandboxExit } from './agent-exit';
 import { referenceShellCommands } from './builtin-agents';
 import { repoStateReader, type RepoStateReader } from './repo-state-reader';
 
@@ -217,8 +218,10 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   // The steps that waited for the end (text alone, results that never came, the repository at the end).
   if (input.onStep) await emit(steps, steps.length);
   const exhausted = gateway.exhausted();
+  // The session ended under the agent as under our own loop: its runner killed for memory its processes
+  // filled is tampering (counted), a kill from outside stays sandbox_error (excluded).
   const exit = failure
-    ? { status: 'sandbox_error' as const, detail: `the agent's sandbox failed: ${(failure as Error).message}` }
+    ? sandboxExit(`the agent's sandbox failed: ${(failure as Error).message}`, failure)
     : thirdPartyExit({
         exhausted: exhausted ? { exitStatus: exhausted.exitStatus, message: exhausted.message } : null,
         timedOut: result!.timedOut,
