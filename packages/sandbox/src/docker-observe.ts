@@ -66,6 +66,16 @@ async function dockerRun(container: Docker.Container, argv: string[], opts: Dock
 }
 
 /**
+ * Runs the command under `timeout`, then kills every other process of OBSERVER_UID, with its exit status.
+ * git run on the model's repository can start the model's programs as the observer's uid (`git add -A`
+ * looks into each submodule's work tree with a git that reads the submodule's own filter drivers), and
+ * the runner's sweep of the sandbox's uid does not reach them: without this, one outlived the agent and
+ * rewrote what the scorer's look-ups read. kill(-1) reaches every process of the uid at once (none can
+ * fork past it); observations are one at a time, so it ends none of the observer's own.
+ */
+const OBSERVE_AND_SWEEP = 'timeout -s KILL "$1" bash -c "$2"; s=$?; kill -9 -1 2>/dev/null; exit $s';
+
+/**
  * Sandbox.observe: a `docker exec` as OBSERVER_UID beside the sandbox's runner, whose own
  * requests are one at a time. `timeout` ends the command inside; the host's guard ends the wait.
  */
@@ -78,7 +88,7 @@ export async function observeIn(
   const maxBytes = options.maxOutputBytes ?? 4 * 1024 * 1024;
   const raw = await dockerRun(
     container,
-    ['timeout', '-s', 'KILL', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, 'bash', '-c', command],
+    ['bash', '-c', OBSERVE_AND_SWEEP, 'observe', `${Math.max(1, Math.ceil(timeoutMs / 1000))}`, command],
     {
       user: `${OBSERVER_UID}:${OBSERVER_UID}`,
       cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),

@@ -1,21 +1,18 @@
-import { FORWARDER_PATH, findAgent } from '@gitbench/agents';
 import type { Fixture } from '@gitbench/core';
-import type { DockerSandboxDriver, Sandbox, SandboxDriver } from '@gitbench/sandbox';
+import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot } from '../../src';
+import { buildFixtureRepository, type AttemptRun, type BuiltSnapshot } from '../../src';
 import { FILL_MEMORY, killFromOutsideOnce } from '../kill-from-outside';
 import { useTestDriver } from '../test-driver';
 import { cleanFixture } from './support/clean-fixture';
+import { swappedAgentAttempt } from './support/swapped-agent';
 
 /**
  * A third-party agent whose session's runner dies while the agent runs, through executeAttempt and the
  * real Docker session, as for our own loop (runner-killed.int, out-of-memory.int): the agent's processes
  * filled the sandbox's memory after lowering their OOM score (counted: TAMPERING, and the trajectory
  * ends `tampering`), or the host killed the runner from outside (excluded: SANDBOX_ERROR).
- *
- * No agent image is built: the session is the plain sandbox image's, and the one command that would
- * start the forwarder and the agent runs what a hostile agent's process runs instead. Everything else
- * (the gateway, the observer beside it, the session's end, the scorer) is the third-party path's own.
+ * No agent image is built (support/swapped-agent.ts).
  */
 let driver: DockerSandboxDriver;
 const labels = useTestDriver('third-party-killed', (d) => (driver = d), {
@@ -29,36 +26,8 @@ beforeAll(async () => {
   snapshot = await buildFixtureRepository(fixture, driver);
 }, 300_000);
 
-/** The driver's sessions, in which the agent's command is `agent` (the forwarder's command names FORWARDER_PATH). */
-function agentRunning(agent: string): SandboxDriver {
-  const session = (s: Sandbox): Sandbox =>
-    new Proxy(s, {
-      get: (target, key) =>
-        key === 'exec'
-          ? (command: string, options?: Parameters<Sandbox['exec']>[1]) =>
-              target.exec(command.includes(FORWARDER_PATH) ? agent : command, options)
-          : Reflect.get(target, key),
-    });
-  return new Proxy(driver, {
-    get: (target, key) =>
-      key === 'create'
-        ? async (...args: Parameters<SandboxDriver['create']>) => session(await target.create(...args))
-        : Reflect.get(target, key),
-  });
-}
-
 const attempt = (agent: string): Promise<AttemptRun> =>
-  executeAttempt({
-    fixture,
-    snapshot,
-    driver,
-    model: { name: 'nop', complete: () => Promise.reject(new Error('agent mode only')) },
-    modelName: 'nop',
-    mode: 'agent',
-    thirdParty: { adapter: findAgent('claude-code'), driver: agentRunning(agent) },
-    agent: { config: { limits: { maxWallMs: 60_000 } } },
-    labels,
-  });
+  swappedAgentAttempt({ fixture, snapshot, driver, labels }, agent);
 
 const ending = (run: AttemptRun) => ({
   status: run.status,
