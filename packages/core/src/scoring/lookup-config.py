@@ -174,13 +174,15 @@ def built_layout():
                  for e in entries)
     return [e for e in entries if is_layout(*e[:3])], sparse
 
-def git(args, git_dir=None):
+def git(args, git_dir=None, work_tree=None):
     # Runs git with ENV as the sandbox's uid (the runner acts as it: real uid root, effective the
     # sandbox's), as the runner starts a command; returns (exit code, output). Nothing of the model's
     # is alive (its processes were killed before this step), and the runner kills whatever this leaves.
     env = dict(ENV)
     if git_dir is not None:
         env['GIT_DIR'] = git_dir
+    if work_tree is not None:
+        env['GIT_WORK_TREE'] = work_tree
     r, w = os.pipe()
     uid, gid = os.geteuid(), os.getegid()
     acting = uid != os.getuid()
@@ -262,12 +264,14 @@ def index_bits(path):
         return None
     return found, split, links
 
-def clear_index_bits(d, sparse):
+def clear_index_bits(d, sparse, work=None):
     # A bit that tells git a file is unchanged without looking (assume-unchanged), or that it is not in
     # the working tree (skip-worktree), hides a change from git status. Both are cleared, through git,
     # whenever an index of the repository has one; a skip-worktree bit stays only on a file absent from
     # a working tree the build checked out sparsely. Reading the index costs no process; git runs only
-    # when there is something to clear.
+    # when there is something to clear. work: a submodule's work tree, whose git directory is d (None:
+    # the repository's own, here).
+    at = {} if work is None else {'git_dir': os.path.abspath(d), 'work_tree': os.path.abspath(work)}
     read = index_bits(os.path.join(d, 'index'))
     shared = [os.path.join(d, n) for n in os.listdir(d) if n.startswith('sharedindex.')]
     if (read is not None and not read[0] and not read[1]
@@ -276,8 +280,8 @@ def clear_index_bits(d, sparse):
     if read is None and not os.path.lexists(os.path.join(d, 'index')):
         return
     if read is None or read[1]:
-        git(['update-index', '--no-split-index'])
-    code, listing = git(['ls-files', '-v', '-z'])
+        git(['update-index', '--no-split-index'], **at)
+    code, listing = git(['ls-files', '-v', '-z'], **at)
     if code != 0:
         raise RuntimeError('git ls-files -v failed (exit %d): %s' % (code, listing[-300:].decode('utf-8', 'replace')))
     # A lower-case tag is an assume-unchanged entry, S (or s) a skip-worktree one. git update-index
@@ -293,7 +297,7 @@ def clear_index_bits(d, sparse):
             (kept_absent if sparse and not os.path.lexists(path) else skipped).append(path)
     for flag, paths in (('--no-assume-unchanged', assumed), ('--no-skip-worktree', skipped)):
         for i in range(0, len(paths), 1000):
-            code, said = git(['update-index', flag, '--'] + paths[i:i + 1000])
+            code, said = git(['update-index', flag, '--'] + paths[i:i + 1000], **at)
             if code != 0:
                 raise RuntimeError('git update-index %s failed (exit %d): %s'
                                    % (flag, code, said[-300:].decode('utf-8', 'replace')))
@@ -433,7 +437,7 @@ def submodule_git_dirs(work, d):
     # read as a submodule as much as one under .git/modules. Their git directories (the repository's
     # own, d, not among them), found as git finds them. A split index's gitlinks may be in its shared
     # half: every sharedindex file is read too. An index this cannot read fails the preparation.
-    found, todo = [(d, os.path.realpath(d))], [(work, d)]
+    found, todo = [(d, os.path.realpath(d), work)], [(work, d)]
     while todo:
         work, d = todo.pop()
         indexes = [os.path.join(d, n) for n in os.listdir(d) if n == 'index' or n.startswith('sharedindex.')]
@@ -448,9 +452,9 @@ def submodule_git_dirs(work, d):
             dirs = [g for g in git_dirs(sub) if os.path.isdir(g)]
             if not dirs or any(os.path.realpath(g) in (f[1] for f in found) for g in dirs):
                 continue
-            found += [(g, os.path.realpath(g)) for g in dirs]
+            found += [(g, os.path.realpath(g), sub if i == 0 else None) for i, g in enumerate(dirs)]
             todo.append((sub, dirs[0]))
-    return [g for g, _ in found[1:]]
+    return [(g, w) for g, _, w in found[1:]]
 
 def remove(p):
     # Not shutil.rmtree, nor base64 below: importing them (bz2, lzma, re) costs about 10 ms of CPU
@@ -516,7 +520,8 @@ for g in BUILT['dirs'] if BUILT else []:
         restore(d, root, BUILT['names'] + ['config'])
 # The submodules git may look into, wherever their git directories are; any the build made was put back
 # above. Each one's configuration is whitelisted too, and its excludes, attributes and the like removed.
-for d in submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []:
+submodules = submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []
+for d, _ in submodules:
     if os.path.realpath(d) not in seen:
         seen.add(os.path.realpath(d))
         rewrite(os.path.join(d, 'config'))
@@ -524,6 +529,11 @@ for d in submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []
             restore(d, root, BUILT['names'])
 if BUILT and own and os.path.isdir(own[0]):
     clear_index_bits(own[0], sparse)
+    # A submodule's bits hide its changed files from a status run in it, and from the repository's,
+    # which shows a submodule with changed content.
+    for d, work in submodules:
+        if work is not None:
+            clear_index_bits(d, False, work)
 if BUILT:
     # What fsck would call a hash mismatch, on stderr for the host (the step still succeeds: the
     # repository is ready, and the host decides what a forged object means).

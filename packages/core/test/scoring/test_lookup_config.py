@@ -169,6 +169,34 @@ def test_the_file_whitelists_every_submodule_git_status_looks_into(tmp_path):
     assert not (repo / 'a' / 'c' / '.git' / 'info' / 'exclude').exists()
 
 
+def test_the_file_clears_the_bits_in_every_submodules_index(tmp_path):
+    # An assume-unchanged file in a submodule hides its change from git status in the submodule and in
+    # the repository (which shows the submodule as modified), whether embedded or under .git/modules.
+    run = lambda cwd, *a: subprocess.run(['git', '-c', 'user.name=t', '-c', 'user.email=t@t',
+                                          '-c', 'protocol.file.allow=always', *a], cwd=cwd, check=True,
+                                         capture_output=True, text=True).stdout
+    repo, source = tmp_path / 'r', tmp_path / 'source'
+    for where in (repo, source, repo / 'embedded'):
+        run(tmp_path, 'init', '-q', str(where))
+    for where in (source, repo / 'embedded'):
+        (where / 'f').write_text('f\n')
+        run(where, 'add', 'f')
+        run(where, 'commit', '-qm', 'f')
+    run(repo, 'submodule', 'add', '-q', str(source), 'added')
+    run(repo, 'add', 'embedded')
+    run(repo, 'commit', '-qm', 'subs')
+    for sub in ('added', 'embedded'):
+        (repo / sub / 'f').write_text('changed\n')
+        run(repo / sub, 'update-index', '--assume-unchanged', 'f')
+    assert run(repo, 'status', '--porcelain') == ''
+    built = {'repo': 'r', 'dirs': [], 'files': {}, 'names': [], 'packs': {}}
+    env = {'PATH': '/usr/bin:/bin', 'GIT_CONFIG_GLOBAL': '/dev/null', 'GIT_CONFIG_NOSYSTEM': '1'}
+    code = 'EXTRA = []\nBUILT = %r\nENV = %r\n' % (built, env)
+    subprocess.run(['/usr/bin/python3', '-I', '-S', '-c', code + sent()], cwd=repo, check=True)
+    assert run(repo, 'status', '--porcelain') == ' M added\n M embedded\n'
+    assert run(repo / 'added', 'status', '--porcelain') == ' M f\n'
+
+
 def test_forged_loose_names_an_object_rewritten_in_place(guard, tmp_path):
     repo_with_changes(tmp_path / 'r')
     objects = tmp_path / 'r' / '.git' / 'objects'
