@@ -7,12 +7,11 @@ export type { AttemptOutcome, AttemptResult, AttemptHashes, AttemptSandbox } fro
 export {
   buildFixtureRepositories,
   buildFixtureRepository,
-  fixtureBuildKey,
-  fixtureBuildKeyParts,
   type BuildManyOptions,
   type BuildOptions,
-  type BuildOutcome,
 } from './build-fixture-repository';
+export { type BuildOutcome } from './fixture-build-outcome';
+export { fixtureBuildKey, fixtureBuildKeyParts } from './fixture-build-steps';
 export { FixtureSetupError, SandboxInfraError } from './errors';
 export {
   commandOutputBytes,

@@ -1,8 +1,9 @@
-import type { RetryRecord, TokenUsage } from '@gitbench/core';
+import type { RetryRecord } from '@gitbench/core';
 import type { LlmJudgement, RouteMetadata } from '@gitbench/providers';
-import type { AgentAttemptRecord } from './agent/agent-attempt-input';
 import type { AttemptResult } from './attempt-result';
 import type { AnswerMode, ProductVersion } from './core-api';
+import { agentSection, agentTranscript } from './upstream-envelope-agent';
+import { callTotals, usageFields } from './upstream-envelope-usage';
 import type { ModelResponse } from './model-client';
 import { isScoredEntry, whyNotScored, type SuiteRunEntry } from './run-suite';
 
@@ -48,14 +49,6 @@ function routeMetadata(route: RouteMetadata): Record<string, unknown> {
     simulated: route.simulated,
   };
 }
-
-const usageFields = (u: TokenUsage | null) => ({
-  input_tokens: u?.inputTokens ?? null,
-  output_tokens: u?.outputTokens ?? null,
-  total_tokens: u?.totalTokens ?? null,
-  reasoning_tokens: u?.reasoningTokens ?? null,
-});
-
 function judgeSummary(j: LlmJudgement): Record<string, unknown> {
   const v = j.verdict;
   return {
@@ -82,124 +75,6 @@ type Scored = SuiteRunEntry & { attempt: AttemptResult; response: ModelResponse 
 function isScored(e: SuiteRunEntry): e is Scored {
   return e.response !== null && isScoredEntry(e);
 }
-
-/** Tokens, cost and API time summed over calls; a count or price some call did not report is counted apart. */
-function usageTotals() {
-  const t = {
-    calls: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    total_tokens: 0,
-    calls_with_tokens: 0,
-    cost_usd: 0,
-    calls_with_cost: 0,
-    api_duration_ms: 0,
-  };
-  /**
-   * `calls` > 1: an agent attempt's calls, summed already (its totals are known only when every call reported them).
-   */
-  const add = (usage: TokenUsage | null, usd: number | null, ms: number | null, calls = 1) => {
-    t.calls += calls;
-    if (usage?.totalTokens != null || usage?.inputTokens != null) t.calls_with_tokens += calls;
-    t.input_tokens += usage?.inputTokens ?? 0;
-    t.output_tokens += usage?.outputTokens ?? 0;
-    t.total_tokens += usage?.totalTokens ?? 0;
-    if (usd !== null) {
-      t.cost_usd += usd;
-      t.calls_with_cost += calls;
-    }
-    t.api_duration_ms += ms ?? 0;
-  };
-  const result = () => ({
-    ...t,
-    cost_usd: t.calls_with_cost > 0 ? Math.round(t.cost_usd * 1e8) / 1e8 : null,
-    api_duration_ms: Math.round(t.api_duration_ms * 100) / 100,
-  });
-  return { add, result };
-}
-
-/**
- * Tokens, cost and API time of every call the run made, the target model's apart from the judges'
- * (as the worker stores them): an agent attempt counts each of its model calls, not one per attempt.
- */
-function callTotals(entries: readonly SuiteRunEntry[]): {
-  usage: Record<string, unknown>;
-  judge_usage: Record<string, unknown>;
-} {
-  const model = usageTotals();
-  const judges = usageTotals();
-  for (const e of entries) {
-    if (e.run?.agent)
-      model.add(
-        e.response?.usage ?? null,
-        e.response?.cost.usd ?? null,
-        e.response?.apiDurationMs ?? null,
-        e.run.usage.calls,
-      );
-    else if (e.response) model.add(e.response.usage, e.response.cost.usd, e.response.apiDurationMs);
-    for (const m of e.judgement && !e.judgement.cacheHit ? e.judgement.verdict.members : [])
-      judges.add(m.usage, m.cost.usd, m.apiDurationMs);
-    // GitGoodBench's history judge: only calls actually made (a cached verdict has none).
-    for (const c of e.run?.historyJudgeCalls ?? []) judges.add(c.usage, c.cost.usd, c.apiDurationMs);
-  }
-  return { usage: model.result(), judge_usage: judges.result() };
-}
-
-/**
- * An agent's conversation as it happened, in the chat shape upstream's transcripts use: the system and
- * user prompts actually sent, then every step's message with its tool calls, each call's output
- * (with its exit code) and whatever the runtime said besides.
- */
-export function agentTranscript(record: AgentAttemptRecord): Record<string, unknown>[] {
-  const s = record.summary;
-  const messages: Record<string, unknown>[] = [
-    ...(s.systemPrompt ? [{ role: 'system', content: s.systemPrompt }] : []),
-    { role: 'user', content: s.taskPrompt },
-  ];
-  for (const step of record.steps) {
-    messages.push({
-      role: 'assistant',
-      content: step.message.content ?? '',
-      ...(step.message.reasoning ? { reasoning: step.message.reasoning } : {}),
-      ...(step.toolCalls.length
-        ? { tool_calls: step.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments })) }
-        : {}),
-    });
-    for (const r of step.results) {
-      // A third-party agent's result is its own report (never seen run): the result file says so.
-      messages.push({
-        role: 'tool',
-        tool_call_id: r.callId,
-        name: r.name,
-        content: r.output,
-        exit_code: r.exitCode,
-        is_error: r.isError,
-        truncated_bytes: r.truncatedBytes,
-        ...(r.agentReported ? { agent_reported: true } : {}),
-      });
-    }
-    if (step.runtimeNote) messages.push({ role: 'user', content: step.runtimeNote });
-  }
-  return messages;
-}
-
-/** What an agent attempt did, beside upstream's fields: the loop's ending, its size and its prompts' tool set. */
-function agentSection(record: AgentAttemptRecord): Record<string, unknown> {
-  const s = record.summary;
-  return {
-    tool_set: s.toolSet,
-    protocol: s.protocol,
-    exit_status: s.exitStatus,
-    exit_detail: s.exitDetail,
-    steps: s.steps,
-    tool_calls: s.totals.toolCalls,
-    scored_on: record.scoredOn,
-    model_ms: s.totals.modelMs,
-    tool_ms: s.totals.toolMs,
-    wall_ms: s.totals.wallMs,
-  };
-}
-
 function scoreOf(
   meta: EnvelopeMeta,
   { fixture, attempt, response, judgement, durationMs, run }: Scored,

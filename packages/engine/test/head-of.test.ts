@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_STATE_SCRIPT } from '@gitbench/core';
-import { headOf } from '../src/build-fixture-repository';
+import { headOf } from '../src/fixture-build-outcome';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=a', '-c', 'user.email=a@b', ...args], { cwd, encoding: 'utf8' });
