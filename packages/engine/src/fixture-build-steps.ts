@@ -72,6 +72,13 @@ export function fixtureBuildKeyParts(fixture: Fixture, sandbox: SandboxDescripti
  */
 export const GROUPS_PER_FIXTURE = 5;
 
+/**
+ * What one fixture's set-up may take. Real-history set-ups are heavy: recovery/cachetools-r13's runs
+ * filter-branch over 445 commits, which overran 120 s while CI's other tests loaded the machine. A model
+ * never waits on a set-up, so a generous limit costs nothing but the time a broken set-up takes to fail.
+ */
+export const SETUP_TIMEOUT_MS = 300_000;
+
 /** The batch groups that build the fixtures one after the other in one sandbox whose workspace is `workdir`. */
 export function buildGroups(
   fixtures: readonly Fixture[],
@@ -85,7 +92,7 @@ export function buildGroups(
       id: 'setup',
       command:
         `mkdir -p -- ${shellQuote(repoDir)} && cd ` + `-- ${shellQuote(repoDir)} || exit 90\n${setupScript(fixture)}`,
-      timeoutMs: setupTimeoutMs ?? 120_000,
+      timeoutMs: setupTimeoutMs ?? SETUP_TIMEOUT_MS,
       maxOutputBytes: 256 * 1024,
     };
     // The suite's files go in first, each piece a step of its own (see core's fileSteps).
