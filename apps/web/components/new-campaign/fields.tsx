@@ -13,6 +13,18 @@ export function FieldError({ errors, id }: { errors?: string[]; id: string }) {
   );
 }
 
+/** What the server refused about the whole form, above the fields. */
+export function FormErrors({ messages }: { messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <div className="rounded border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800" role="alert">
+      {messages.map((m) => (
+        <p key={m}>{m}</p>
+      ))}
+    </div>
+  );
+}
+
 /**
  * A labelled input whose error sits outside the label (so it is not read as part of the field's name)
  * and is tied to the input with aria-describedby.
