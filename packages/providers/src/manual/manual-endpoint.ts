@@ -1,17 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  chatRequestSchema,
-  compactView,
-  ManualAnswerError,
-  previousInConversation,
-  type ChatRequest,
-  type ManualAnswer,
-} from '@gitbench/core';
-import { completionOf, parseGiven, streamCompletion, type MessageAnswer } from './manual-completion';
+import { chatRequestSchema, ManualAnswerError, type ManualAnswer } from '@gitbench/core';
+import { completionOf, streamCompletion, type MessageAnswer } from './manual-completion';
 import { parseJsonBody, readBody, RequestError, send, sendError } from './manual-http';
+import { PendingRequests, type PendingRequest, type PendingRequestEvents } from './manual-requests';
 
 export type { MessageAnswer } from './manual-completion';
+export type { PendingRequest } from './manual-requests';
 
 /**
  * The manual model: an OpenAI-compatible Chat Completions endpoint where a person answers every
@@ -27,23 +22,9 @@ export type { MessageAnswer } from './manual-completion';
  * body is the whole of it. No usage is reported (no tokens were counted), so pages show "—".
  */
 
-export interface PendingRequest {
-  id: string;
-  /** 1, 2, ... in the order requests arrived. */
-  seq: number;
-  receivedAt: string;
-  request: ChatRequest;
-  /** What the terminal prints: the system prompt once per conversation, then only what is new. */
-  view: string;
-}
-
-export interface ManualEndpointOptions {
+export interface ManualEndpointOptions extends PendingRequestEvents {
   port?: number;
   host?: string;
-  /** Called as each request arrives (the terminal shows it). */
-  onRequest?: (pending: PendingRequest) => void;
-  /** Called when a request is answered, or given up by its client (answer null). */
-  onSettled?: (pending: PendingRequest, answer: ManualAnswer | null) => void;
 }
 
 export interface ManualEndpoint {
@@ -57,159 +38,110 @@ export interface ManualEndpoint {
   close(): Promise<void>;
 }
 
-/** Requests remembered to tell a continued conversation from a new one. */
-const REMEMBERED = 64;
-interface Waiting extends PendingRequest {
-  settle: (answer: ManualAnswer) => void;
+/** POST /v1/chat/completions: the request waits on the list until a person answers it. */
+async function completions(requests: PendingRequests, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const parsed = chatRequestSchema.safeParse(parseJsonBody(await readBody(req)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new RequestError(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  const request = parsed.data;
+  const given = await requests.admit(request, res);
+  const completion = completionOf(request, given);
+  if (request.stream) streamCompletion(res, completion);
+  else send(res, 200, completion);
 }
 
-export async function startManualEndpoint(options: ManualEndpointOptions = {}): Promise<ManualEndpoint> {
-  const waiting = new Map<string, Waiting>();
-  const remembered: ChatRequest[] = [];
-  const nextWaiters = new Set<(p: PendingRequest) => void>();
-  let seq = 0;
+/** The answer a side-channel POST gives: typed text or a call, or an assistant message. */
+function givenAnswerOf(body: { answer?: unknown; message?: unknown }): string | MessageAnswer {
+  if (typeof body.answer === 'string') return body.answer;
+  if (typeof body.message === 'object' && body.message !== null) return body.message as MessageAnswer;
+  throw new RequestError(
+    400,
+    'send {"answer": "<text or a call as typed in the ' +
+      'terminal>"} or {"message": {"content": …, "tool_calls": […]}}',
+  );
+}
 
-  const publicOf = ({ settle: _settle, ...p }: Waiting): PendingRequest => p;
-  const oldest = (): Waiting | undefined => [...waiting.values()].sort((a, b) => a.seq - b.seq)[0];
-
-  function answer(id: string, given: string | MessageAnswer): ManualAnswer {
-    const entry = waiting.get(id);
-    if (!entry) throw new RequestError(404, `no pending request '${id}' (answered already, or its client gave up)`);
-    const parsed = parseGiven(given, entry.request);
-    waiting.delete(id);
-    entry.settle(parsed);
-    options.onSettled?.(publicOf(entry), parsed);
-    return parsed;
+/** GET /manual/requests/next?wait=S: 204 when nothing arrives within S seconds (at most 300). */
+async function sendNext(requests: PendingRequests, res: ServerResponse, url: URL): Promise<void> {
+  const wait = Math.min(Math.max(Number(url.searchParams.get('wait') ?? '0') || 0, 0), 300);
+  const next = await requests.next(wait, res);
+  if (!next) {
+    res.writeHead(204).end();
+    return;
   }
+  send(res, 200, next);
+}
 
-  async function completions(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const parsed = chatRequestSchema.safeParse(parseJsonBody(await readBody(req)));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new RequestError(400, `${issue.path.join('.') || 'body'}: ${issue.message}`);
-    }
-    const request = parsed.data;
-    const id = `req_${++seq}`;
-    const previous = previousInConversation(remembered, request);
-    const pending: PendingRequest = {
-      id,
-      seq,
-      receivedAt: new Date().toISOString(),
-      request,
-      view: compactView({ request, previous, label: `request ${seq} (${id})` }),
-    };
-    remembered.push(request);
-    if (remembered.length > REMEMBERED) remembered.shift();
-    const answered = new Promise<ManualAnswer>((resolve) => waiting.set(id, { ...pending, settle: resolve }));
-    // A client that gives up (its timeout, a cancelled attempt) takes its request off the list.
-    res.on('close', () => {
-      const entry = waiting.get(id);
-      if (entry && !res.writableEnded) {
-        waiting.delete(id);
-        options.onSettled?.(publicOf(entry), null);
-      }
-    });
-    options.onRequest?.(pending);
-    for (const wake of nextWaiters) wake(pending);
-    nextWaiters.clear();
-    const given = await answered;
-    const completion = completionOf(request, given);
-    if (request.stream) streamCompletion(res, completion);
-    else send(res, 200, completion);
+/** The side channel under /manual/requests, for a program playing the model. */
+async function sideChannel(
+  requests: PendingRequests,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const parts = url.pathname.split('/').filter(Boolean); // manual, requests, [id], [answer]
+  if (parts[1] !== 'requests') throw new RequestError(404, `no such path ${url.pathname}`);
+  if (parts.length === 2 && req.method === 'GET') return send(res, 200, { pending: requests.list() });
+  if (parts.length === 3 && parts[2] === 'next' && req.method === 'GET') return sendNext(requests, res, url);
+  if (parts.length === 3 && req.method === 'GET') {
+    const entry = requests.get(parts[2]!);
+    if (!entry) throw new RequestError(404, `no pending request '${parts[2]}'`);
+    return send(res, 200, entry);
   }
-
-  function nextPending(waitSeconds: number, res: ServerResponse): Promise<PendingRequest | undefined> {
-    const now = oldest();
-    if (now || waitSeconds <= 0) return Promise.resolve(now ? publicOf(now) : undefined);
-    return new Promise((resolve) => {
-      const wake = (p: PendingRequest) => {
-        clearTimeout(timer);
-        resolve(p);
-      };
-      const timer = setTimeout(() => {
-        nextWaiters.delete(wake);
-        resolve(undefined);
-      }, waitSeconds * 1000);
-      nextWaiters.add(wake);
-      res.on('close', () => {
-        clearTimeout(timer);
-        nextWaiters.delete(wake);
-      });
-    });
+  if (parts.length === 4 && parts[3] === 'answer' && req.method === 'POST') {
+    const body = parseJsonBody(await readBody(req)) as { answer?: unknown; message?: unknown };
+    const parsed = requests.answer(parts[2]!, givenAnswerOf(body));
+    return send(res, 200, { answered: parts[2], ...parsed });
   }
+  throw new RequestError(405, `${req.method} ${url.pathname} is not served`);
+}
 
-  async function sideChannel(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const parts = url.pathname.split('/').filter(Boolean); // manual, requests, [id], [answer]
-    if (parts[1] !== 'requests') throw new RequestError(404, `no such path ${url.pathname}`);
-    if (parts.length === 2 && req.method === 'GET')
-      return send(res, 200, { pending: [...waiting.values()].sort((a, b) => a.seq - b.seq).map(publicOf) });
-    if (parts.length === 3 && parts[2] === 'next' && req.method === 'GET') {
-      const wait = Math.min(Math.max(Number(url.searchParams.get('wait') ?? '0') || 0, 0), 300);
-      const next = await nextPending(wait, res);
-      if (!next) {
-        res.writeHead(204).end();
-        return;
-      }
-      return send(res, 200, next);
-    }
-    if (parts.length === 3 && req.method === 'GET') {
-      const entry = waiting.get(parts[2]!);
-      if (!entry) throw new RequestError(404, `no pending request '${parts[2]}'`);
-      return send(res, 200, publicOf(entry));
-    }
-    if (parts.length === 4 && parts[3] === 'answer' && req.method === 'POST') {
-      const body = parseJsonBody(await readBody(req)) as { answer?: unknown; message?: unknown };
-      let given: string | MessageAnswer;
-      if (typeof body.answer === 'string') given = body.answer;
-      else if (typeof body.message === 'object' && body.message !== null) given = body.message as MessageAnswer;
-      else
-        throw new RequestError(
-          400,
-          'send {"answer": "<text or a call as typed in the ' +
-            'terminal>"} or {"message": {"content": …, "tool_calls": […]}}',
-        );
-      const parsed = answer(parts[2]!, given);
-      return send(res, 200, { answered: parts[2], ...parsed });
-    }
-    throw new RequestError(405, `${req.method} ${url.pathname} is not served`);
-  }
-
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://manual');
-    const route = async () => {
-      if (url.pathname.startsWith('/manual/')) return sideChannel(req, res, url);
-      if (url.pathname === '/v1/chat/completions' && req.method === 'POST') return completions(req, res);
-      if (url.pathname === '/v1/models' && req.method === 'GET')
-        return send(res, 200, { object: 'list', data: [{ id: 'manual', object: 'model', owned_by: 'a person' }] });
-      throw new RequestError(
-        404,
-        `no such path ${req.method} ${url.pathname} (this endpoint ` +
-          `serves POST /v1/chat/completions and /manual/requests)`,
-      );
-    };
-    route().catch((error: unknown) => {
-      if (error instanceof RequestError) sendError(res, error.status, error.message);
-      else if (error instanceof ManualAnswerError) sendError(res, 400, error.message);
-      else sendError(res, 500, (error as Error).message);
-    });
+/** Every path the endpoint serves; what it refuses goes back as an error in OpenAI's shape. */
+function serve(requests: PendingRequests, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://manual');
+  const route = async () => {
+    if (url.pathname.startsWith('/manual/')) return sideChannel(requests, req, res, url);
+    if (url.pathname === '/v1/chat/completions' && req.method === 'POST') return completions(requests, req, res);
+    if (url.pathname === '/v1/models' && req.method === 'GET')
+      return send(res, 200, { object: 'list', data: [{ id: 'manual', object: 'model', owned_by: 'a person' }] });
+    throw new RequestError(
+      404,
+      `no such path ${req.method} ${url.pathname} (this endpoint ` +
+        `serves POST /v1/chat/completions and /manual/requests)`,
+    );
+  };
+  route().catch((error: unknown) => {
+    if (error instanceof RequestError) sendError(res, error.status, error.message);
+    else if (error instanceof ManualAnswerError) sendError(res, 400, error.message);
+    else sendError(res, 500, (error as Error).message);
   });
+}
+
+/** Listens as asked (any free port on 127.0.0.1 by default) and says where. */
+async function listen(server: Server, options: ManualEndpointOptions): Promise<AddressInfo> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  return server.address() as AddressInfo;
+}
+
+export async function startManualEndpoint(options: ManualEndpointOptions = {}): Promise<ManualEndpoint> {
+  const requests = new PendingRequests(options);
+  const server: Server = createServer((req, res) => serve(requests, req, res));
+  const address = await listen(server, options);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/v1`,
     port: address.port,
-    pending: () => [...waiting.values()].sort((a, b) => a.seq - b.seq).map(publicOf),
-    get: (id) => {
-      const entry = waiting.get(id);
-      return entry ? publicOf(entry) : undefined;
-    },
+    pending: () => requests.list(),
+    get: (id) => requests.get(id),
     answer: (id, given) => {
+      // Outside HTTP an unknown id is a plain Error: its status code belongs to the side channel.
       try {
-        return answer(id, given);
+        return requests.answer(id, given);
       } catch (error) {
         if (error instanceof RequestError) throw new Error(error.message);
         throw error;
