@@ -12,9 +12,11 @@ cd "$(dirname "$0")/.."
 # python3-pytest: the gist family runs a repository's tests (and the gist) with pytest; every other
 # task family's tools and graders are python3 standard library only.
 PACKAGES="git,ca-certificates,python3,bash,coreutils,util-linux,python3-pytest"
-# The runner (packages/sandbox/runner) is part of the image: the tag covers its files too.
+# The runner (packages/sandbox/runner) is part of the image: the tag covers its files too. Its read of an
+# agent's repository finds submodules as the scorer's guard does: the guard goes beside it, as a module.
 RUNNER_FILES="$(ls packages/sandbox/runner/*.py | LC_ALL=C sort)"
-hash="$( (cat docker/sandbox/Dockerfile; echo "bookworm $PACKAGES"; for f in $RUNNER_FILES; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-12)"
+GUARD=packages/core/src/scoring/lookup-config.py
+hash="$( (cat docker/sandbox/Dockerfile; echo "bookworm $PACKAGES"; for f in $RUNNER_FILES $GUARD; do echo "$f"; cat "$f"; done) | sha256sum | cut -c1-12)"
 tag="gitbench-sandbox:$hash"
 # The local route's base is the packages alone: a change of the runner or the Dockerfile reuses it.
 base="gitbench-sandbox-base:$(echo "bookworm $PACKAGES" | sha256sum | cut -c1-12)"
@@ -29,6 +31,7 @@ trap 'rm -rf "$context"' EXIT
 cp docker/sandbox/Dockerfile "$context/"
 mkdir "$context/runner"
 cp $RUNNER_FILES "$context/runner/"
+cp "$GUARD" "$context/runner/lookup_config.py"
 
 say "building $tag"
 if timeout 60 docker build -q -t "$tag" "$context" >/tmp/gitbench-docker-build.log 2>&1; then

@@ -8,7 +8,10 @@ acting as the sandbox's uid, so they see and touch only what the sandbox's uid m
 is run as a command is (common.run_commands: the sandbox's uid, its own process group, and everything
 of that uid killed after it), under one deadline for the whole read. Calls that need nothing of one
 another run at once (three rounds of git's processes, not six in a row), and the read of the filter
-keys is left out where no configuration file can hold one: the state printed is the same.
+keys is left out where no configuration file can hold one: the state printed is the same. No program
+of the model's runs during the read: besides the look-ups' environment the engine sends, the filter
+keys of the repository and of every submodule git looks into are set empty (the submodules found by
+the scorer's guard, lookup-config.py). observe.py runs the same read beside a third-party agent.
 """
 import os
 import stat
@@ -95,17 +98,31 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
         # No work tree (a bare repository, or inside .git): the script's top is where it runs.
         gd, top = subst(loc), cwd
 
+    # The copy of the index the work tree is added into (below), and whether the index may name a submodule.
+    links = _copy_index(sandbox, gd + b'/index', st + b'/index')
+
     # status and add hash changed files through the filter drivers the repository's attributes name, and
     # a driver is a program of the model's: every filter key is set empty, which runs none (the script's
     # loop over git config --get-regexp, the same keys in the same order). Where no configuration git
-    # reads here can hold a filter key, that read would find none, and is not made.
-    if not _no_filter_keys(sandbox, gd, env):
-        [(_, keys)] = gits(([b'config', b'--name-only', b'--get-regexp', b'^filter\\.'],) + here)
+    # reads here can hold a filter key, that read would find none, and is not made. Both also look into
+    # every submodule (a repository the model embedded in the work tree is one) with a git of its own,
+    # which reads the submodule's configuration and the command line's (git passes it down): each
+    # submodule's filter keys are set empty as well, its git directory found where the scorer's guard
+    # finds it (lookup-config.py) and its keys read by git with that directory.
+    subs = _submodule_git_dirs(sandbox, top, gd) if links else []
+    asks = [] if _no_filter_keys(sandbox, gd, env) else [env]
+    for d in subs or []:
+        if not _no_filter_keys(sandbox, d, env):
+            asks.append({**env, b'GIT_DIR': d})
+    if asks:
+        found = gits(*[([b'config', b'--name-only', b'--get-regexp', b'^filter\\.'], cwd, SECTION_BYTES, e)
+                       for e in asks])
         count = int(env.get(b'GIT_CONFIG_COUNT') or b'0')
-        for key in subst(keys).split(b'\n'):
-            if key:
-                env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
-                count += 1
+        for _, keys in found:
+            for key in subst(keys).split(b'\n'):
+                if key:
+                    env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
+                    count += 1
         env[b'GIT_CONFIG_COUNT'] = b'%d' % count
 
     # The work tree as a tree object, in an object store of our own (as the script's cd "$top"; a top
@@ -114,11 +131,14 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     tree_env = dict(env)
     tree_env.update({b'GIT_OBJECT_DIRECTORY': st + b'/objects', b'GIT_ALTERNATE_OBJECT_DIRECTORIES': gd + b'/objects',
                      b'GIT_INDEX_FILE': st + b'/index'})
-    _copy_index(sandbox, gd + b'/index', st + b'/index')
     here = (cwd, SECTION_BYTES, env)
-    (_, st_out), _ = gits(([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
-                          ([b'add', b'-A', b'.'], where, 0, tree_env))
-    status_text = subst(st_out)
+    status_text = b''
+    # Without the submodules (an index their finding cannot read, which git cannot either), neither
+    # status nor add runs: what they would look into is not known.
+    if subs is not None:
+        (_, st_out), _ = gits(([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
+                              ([b'add', b'-A', b'.'], where, 0, tree_env))
+        status_text = subst(st_out)
     tree_call = ([b'write-tree'], where, SECTION_BYTES, tree_env)
     if status_text.startswith(b'# branch.oid '):
         m(b'status')
@@ -160,8 +180,10 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     m(b'diff')
     if tree:
         if prev and prev != tree:
-            [(_, diff)] = gits(([b'diff', b'--no-color', b'--no-ext-diff', b'--no-textconv', prev, tree], where,
-                                diff_bytes, tree_env))
+            # A moved submodule is shown as its two commits: diff.submodule=diff (the model's) would run a
+            # git diff in the submodule, which reads the submodule's external diff driver and textconv.
+            [(_, diff)] = gits(([b'diff', b'--no-color', b'--no-ext-diff', b'--no-textconv', b'--submodule=short', prev,
+                                 tree], where, diff_bytes, tree_env))
             out.append(b'%d\n' % diff.total + diff.kept())
         else:
             out.append(b'0\n')
@@ -235,10 +257,19 @@ def _enterable(sandbox, path):
         sandbox.acting_end()
 
 
+# A gitlink's mode (0o160000) as an index entry holds it, and a split index's extension: an index
+# without either names no submodule, and the read finds none without parsing it.
+_GITLINK_MODE = b'\x00\x00\xe0\x00'
+_SPLIT_INDEX = b'link'
+# The scorer's guard as a module (lookup-config.py), loaded once when first needed.
+_GUARD = []
+
+
 def _copy_index(sandbox, index, copy):
     # if [ -f "$gd/index" ]; then cp --preserve=timestamps "$gd/index" "$st/index"; else rm -f "$st/index"; fi
     # as the sandbox's uid; the opens never wait (no FIFO holds the runner), and a failure is cp's or
     # rm's: said on stderr, which the read discards, and the add below then works from what is there.
+    # Returns whether the index may name a submodule (from what was read of it, copied or not).
     sandbox.acting_start()
     try:
         if not os.path.isfile(index):
@@ -246,21 +277,24 @@ def _copy_index(sandbox, index, copy):
                 os.unlink(copy)
             except OSError:
                 pass
-            return
+            return False
         try:
             src = os.open(index, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
-            return
+            return False
+        chunks = []
         try:
             st = os.fstat(src)
             if not stat.S_ISREG(st.st_mode):
-                return
+                return False
+            while True:
+                data = os.read(src, 1048576)
+                if not data:
+                    break
+                chunks.append(data)
             dst = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
             try:
-                while True:
-                    data = os.read(src, 1048576)
-                    if not data:
-                        break
+                for data in chunks:
                     view = memoryview(data)
                     while view:
                         view = view[os.write(dst, view):]
@@ -271,5 +305,40 @@ def _copy_index(sandbox, index, copy):
             pass
         finally:
             os.close(src)
+        data = b''.join(chunks)
+        return _GITLINK_MODE in data or _SPLIT_INDEX in data
+    finally:
+        sandbox.acting_end()
+
+
+def _guard():
+    # The scorer's guard (packages/core/src/scoring/lookup-config.py), loaded as a module, which defines
+    # its functions and runs nothing: beside this file in the image (docker/build-sandbox-image.sh copies
+    # it there), in the checkout on the host (the local driver).
+    if not _GUARD:
+        here = os.path.dirname(os.path.abspath(__file__))
+        path = os.path.join(here, 'lookup_config.py')
+        if not os.path.exists(path):
+            path = os.path.join(here, '..', '..', 'core', 'src', 'scoring', 'lookup-config.py')
+        with open(path, encoding='utf-8') as f:
+            scope = {'__name__': 'lookup_config'}
+            exec(compile(f.read(), path, 'exec'), scope)
+        _GUARD.append(scope)
+    return _GUARD[0]
+
+
+def _submodule_git_dirs(sandbox, top, gd):
+    """The git directories of every submodule git looks into from the work tree at top (git directory gd).
+
+    Found as the scorer's guard finds them (submodule_git_dirs: the gitlinks of every index, followed
+    down, wherever a .git file points), as the sandbox's uid; None when an index cannot be read for
+    them, which git cannot read either.
+    """
+    find = _guard()['submodule_git_dirs']
+    sandbox.acting_start()
+    try:
+        return [os.fsencode(d) for d, _ in find(os.fsdecode(top), os.fsdecode(gd))]
+    except (OSError, RuntimeError, ValueError):
+        return None
     finally:
         sandbox.acting_end()

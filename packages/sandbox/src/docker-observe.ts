@@ -4,7 +4,8 @@ import type { RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import { OBSERVER_UID, WORKDIR } from './docker-container';
-import type { ExecResult, ObserveOptions } from './types';
+import { IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_PYTHON } from './step-runner';
+import type { ExecResult, ObserveOptions, RepoStateOptions } from './types';
 
 interface DockerRunOptions {
   env?: Record<string, string>;
@@ -67,11 +68,11 @@ async function dockerRun(container: Docker.Container, argv: string[], opts: Dock
 
 /**
  * Runs the command under `timeout`, then kills every other process of OBSERVER_UID, with its exit status.
- * git run on the model's repository can start the model's programs as the observer's uid (`git add -A`
- * looks into each submodule's work tree with a git that reads the submodule's own filter drivers), and
- * the runner's sweep of the sandbox's uid does not reach them: without this, one outlived the agent and
- * rewrote what the scorer's look-ups read. kill(-1) reaches every process of the uid at once (none can
- * fork past it); observations are one at a time, so it ends none of the observer's own.
+ * The repository's read (observeRepoStateIn) starts no program of the model's: git's processes only,
+ * with every filter key of the repository and of each submodule it looks into set empty. Anything else
+ * a command leaves as the observer's uid, which the runner's sweep of the sandbox's uid does not reach,
+ * ends here: kill(-1) reaches every process of the uid at once (none can fork past it); observations
+ * are one at a time, so it ends none of the observer's own.
  */
 const OBSERVE_AND_SWEEP = 'timeout -s KILL "$1" bash -c "$2"; s=$?; kill -9 -1 2>/dev/null; exit $s';
 
@@ -105,4 +106,28 @@ export async function observeIn(
     truncated: raw.stdout.length >= maxBytes,
     durationMs: raw.durationMs,
   };
+}
+
+/**
+ * Sandbox.observeRepoState: the session runner's read of the repository (runner/repo_state.py), run on
+ * its own by runner/observe.py as OBSERVER_UID beside the runner. The read's deadline is its own; the
+ * command's is later by the read's grace to kill its git processes, so a slow read says it timed out
+ * (exit 124) with what it read.
+ */
+export async function observeRepoStateIn(
+  container: Docker.Container,
+  options: RepoStateOptions,
+): Promise<{ stdout: string; timedOut: boolean }> {
+  const previousTree = (options.previousTree ?? '').replace(/[^0-9a-f]/g, '');
+  const timeoutS = Math.max(1, options.timeoutMs / 1000);
+  const command =
+    `exec ${RUNNER_PYTHON} -I -S ${IMAGE_RUNNER_DIR}/observe.py '${previousTree}' ${Math.floor(options.diffBytes)} ` +
+    `${timeoutS} ${KILL_GRACE_S}`;
+  const r = await observeIn(container, command, {
+    cwd: options.cwd,
+    ...(options.env ? { env: options.env } : {}),
+    timeoutMs: options.timeoutMs + 2 * KILL_GRACE_S * 1000,
+    maxOutputBytes: options.maxOutputBytes,
+  });
+  return { stdout: r.stdout, timedOut: r.timedOut || r.exitCode === 124 };
 }

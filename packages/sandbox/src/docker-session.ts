@@ -4,7 +4,7 @@ import { TamperingError } from '@gitbench/core';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import { WORKDIR } from './docker-container';
-import { observeIn } from './docker-observe';
+import { observeIn, observeRepoStateIn } from './docker-observe';
 import { RunnerSandbox } from './runner-sandbox';
 import { RunnerConnection } from './session-protocol';
 import { IMAGE_RUNNER, KILL_GRACE_S, SANDBOX_UID } from './step-runner';
@@ -74,6 +74,7 @@ export async function startSession(container: Docker.Container, hooks: SessionHo
     workdir: WORKDIR,
     connection,
     observe: (command, options) => observeIn(container, command, options),
+    observeRepoState: (options) => observeRepoStateIn(container, options),
     dispose: async () => {
       hooks.onDisposed();
       stream.destroy();

@@ -24,6 +24,8 @@ export interface RunnerSandboxParts {
   dispose: () => Promise<void>;
   /** Sandbox.observe, where the driver offers it (cwd resolved against the workdir by the driver). */
   observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
+  /** Sandbox.observeRepoState, where the driver offers it. */
+  observeRepoState?: (options: RepoStateOptions) => Promise<{ stdout: string; timedOut: boolean }>;
 }
 
 /** A driver's sandbox: requests through the runner connection, paths resolved against the workdir. */
@@ -35,12 +37,14 @@ export class RunnerSandbox implements Sandbox {
   private preamble: string | undefined;
 
   readonly observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
+  readonly observeRepoState?: (options: RepoStateOptions) => Promise<{ stdout: string; timedOut: boolean }>;
 
   constructor(private readonly parts: RunnerSandboxParts) {
     this.id = parts.id;
     this.workdir = parts.workdir;
     this.connection = parts.connection;
     if (parts.observe) this.observe = parts.observe;
+    if (parts.observeRepoState) this.observeRepoState = parts.observeRepoState;
   }
 
   private resolve(path: string): string {

@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 /**
  * The programs that run commands inside the sandbox live in ../runner as Python files: batch.py (one
  * process per batch, the step runner), session.py (one per agent attempt, serving many requests over
- * its stdin and stdout), common.py (running one command, as the sandbox's uid) and repo_state.py (the
- * session's read of an agent's repository after a step). Their comments say
+ * its stdin and stdout), common.py (running one command, as the sandbox's uid), repo_state.py (the
+ * session's read of an agent's repository after a step) and observe.py (the same read beside a
+ * third-party agent); the image also holds the scorer's guard as lookup_config.py, whose finding of
+ * submodules the read reuses. Their comments say
  * what they guarantee; this module holds what the host needs to start them and to hand them a plan.
  */
 
@@ -16,7 +18,14 @@ export const KILL_GRACE_S = 2;
 export const IMAGE_RUNNER_DIR = '/opt/gitbench/runner';
 
 /** The runner's files, each of which the image must hold, and the interpreter that runs them. */
-export const RUNNER_FILES = ['batch.py', 'common.py', 'repo_state.py', 'session.py'] as const;
+export const RUNNER_FILES = [
+  'batch.py',
+  'common.py',
+  'lookup_config.py',
+  'observe.py',
+  'repo_state.py',
+  'session.py',
+] as const;
 export const RUNNER_PYTHON = '/usr/bin/python3';
 
 /**

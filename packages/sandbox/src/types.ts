@@ -196,6 +196,12 @@ export interface Sandbox {
    * It reads what the sandbox's uid leaves readable. Docker sandboxes only (absent elsewhere).
    */
   observe?(command: string, options?: ObserveOptions): Promise<ExecResult>;
+  /**
+   * readRepoState's read, run beside the runner as observe runs a command (runner/observe.py: the same
+   * read, as OBSERVER_UID, with the filter keys of the repository and of its submodules set empty).
+   * Docker sandboxes only (absent elsewhere).
+   */
+  observeRepoState?(options: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }>;
 }
 
 export interface ObserveOptions {

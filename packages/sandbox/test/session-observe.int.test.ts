@@ -72,6 +72,33 @@ describe('docker session: mounts and observe', () => {
     expect(after.stdout).toBe('two\none\n');
   });
 
+  it("reads the repository's state as the session's runner does, as the observer's uid", async () => {
+    const env = {
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      HOME: '/nonexistent',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'safe.directory',
+      GIT_CONFIG_VALUE_0: '*',
+    };
+    const edit = await session.exec('echo three >> a.txt && echo new > b.txt', { cwd: 'repo' });
+    expect(edit.exitCode).toBe(0);
+    /** Both reads with the same previous tree: the same bytes, not timed out. */
+    const bothReads = async (previousTree: string | null) => {
+      const options = { cwd: 'repo', previousTree, diffBytes: 65_536, timeoutMs: 30_000, maxOutputBytes: 1 << 22 };
+      const read = await session.readRepoState!({ ...options, env });
+      const observed = await session.observeRepoState!({ ...options, env: { ...env, TMPDIR: '/tmp/gb-observer' } });
+      expect(observed).toEqual(read);
+      expect(read.timedOut).toBe(false);
+      return read.stdout;
+    };
+    const first = await bothReads(null);
+    expect(first).toContain('\n@@gb:status\n# branch.oid ');
+    // With a previous tree, the diff too.
+    await session.exec('echo four >> a.txt', { cwd: 'repo' });
+    expect(await bothReads(/\n@@gb:tree\n([0-9a-f]{40})\n/.exec(first)![1]!)).toContain('+four');
+  });
+
   it('ends an observed command at its timeout', async () => {
     const r = await session.observe!('sleep 20', { timeoutMs: 1_000 });
     expect(r.timedOut).toBe(true);

@@ -53,3 +53,38 @@ def test_a_linked_work_tree_a_configuration_not_a_file_or_configuration_from_els
         d = tmp_path / str(i)
         d.mkdir()
         assert not no_filter_keys(d, files, env), (files, env)
+
+
+def test_the_read_sets_every_submodules_filter_keys_empty_and_diffs_a_moved_one_as_its_commits(tmp_path):
+    # A repository embedded in the work tree, committed as a submodule, whose own configuration names a
+    # clean filter and an external diff driver, with diff.submodule=diff in the repository's: status
+    # and add look into it with a git of its own, and the diff of its moved gitlink would run git diff
+    # there. Read on the host (the local driver's runner), the scorer's guard is found in the checkout.
+    import subprocess
+    top, marker = tmp_path / 'top', tmp_path / 'ran'
+    env = {'PATH': '/usr/bin:/bin', 'HOME': str(tmp_path), 'GIT_CONFIG_NOSYSTEM': '1', 'GIT_CONFIG_GLOBAL': '/dev/null',
+           'GIT_AUTHOR_NAME': 'a', 'GIT_AUTHOR_EMAIL': 'a@b', 'GIT_COMMITTER_NAME': 'a', 'GIT_COMMITTER_EMAIL': 'a@b'}
+
+    def sh(command, cwd=top):
+        subprocess.run(['bash', '-c', command], cwd=cwd, env=env, check=True, capture_output=True)
+
+    top.mkdir()
+    sh('git init -q && git commit -q --allow-empty -m base && git init -q sub && cd sub '
+       '&& echo "s.txt filter=x" > .gitattributes && echo s > s.txt && git add . && git commit -qm s')
+    sh('git add sub 2>/dev/null && git commit -qm sub && git -C sub commit -q --allow-empty -m moved')
+    sh("git -C sub config filter.x.clean 'touch %s; cat' && git -C sub config diff.external 'touch %s' "
+       "&& git config diff.submodule diff && touch -d 2001-01-01 sub/s.txt" % (marker, marker))
+    read_env = {**LOOKUP, b'HOME': os.fsencode(tmp_path), b'TMPDIR': os.fsencode(tmp_path)}
+    home, devnull = os.open('.', os.O_RDONLY), os.open(os.devnull, os.O_RDONLY)
+    try:
+        base = subprocess.run(['git', 'rev-parse', 'HEAD~1^{tree}'], cwd=top, env=env, check=True,
+                              capture_output=True).stdout.strip()
+        text, timed_out = repo_state.read_repo_state(common.Sandbox('-'), os.fsencode(top), read_env, base, 65536,
+                                                     30.0, 2.0, home, devnull, False)
+    finally:
+        os.close(home)
+        os.close(devnull)
+    assert not timed_out
+    assert not marker.exists()
+    assert b'\n@@gb:status\n# branch.oid ' in text
+    assert b'Subproject commit' in text

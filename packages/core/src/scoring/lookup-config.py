@@ -488,55 +488,63 @@ def restore(d, root, names):
         with open(p, 'wb') as f:
             f.write(binascii.a2b_base64(data))
 
-root = os.getcwd()
-layout, sparse = None, False
-if BUILT:
-    import binascii
-    for _ in BUILT['repo'].split('/'):
-        root = os.path.dirname(root)
-    layout, sparse = built_layout()
-seen = set()
-own = git_dirs()
-for d in own:
-    real = os.path.realpath(d)
-    if real in seen or not os.path.isdir(d):
-        continue
-    seen.add(real)
-    rewrite(os.path.join(d, 'config'), layout)
+def prepare():
+    # The guard itself, run where lookupConfigPy's text is run (the batch runner's thenPython). Loaded
+    # as a module (lookup_config, by the session runner's read of an agent's repository: repo_state.py)
+    # it only defines the functions above, whose finding of git directories that read reuses.
+    global binascii
+    root = os.getcwd()
+    layout, sparse = None, False
     if BUILT:
-        restore(d, root, BUILT['names'])
-    for sub, subdirs, files in os.walk(os.path.join(d, 'modules')):
-        if 'config' in files:
-            seen.add(os.path.realpath(sub))
-            rewrite(os.path.join(sub, 'config'))
-            if BUILT:
-                restore(sub, root, BUILT['names'])
-# The build's other git directories (a bare remote beside or inside the repository): no reason for
-# the model to configure them, so their configuration is put back whole, as built, with the rest.
-for g in BUILT['dirs'] if BUILT else []:
-    d = os.path.join(root, g)
-    if os.path.realpath(d) not in seen and os.path.isdir(d):
-        seen.add(os.path.realpath(d))
-        restore(d, root, BUILT['names'] + ['config'])
-# The submodules git may look into, wherever their git directories are; any the build made was put back
-# above. Each one's configuration is whitelisted too, and its excludes, attributes and the like removed.
-submodules = submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []
-for d, _ in submodules:
-    if os.path.realpath(d) not in seen:
-        seen.add(os.path.realpath(d))
-        rewrite(os.path.join(d, 'config'))
+        import binascii
+        for _ in BUILT['repo'].split('/'):
+            root = os.path.dirname(root)
+        layout, sparse = built_layout()
+    seen = set()
+    own = git_dirs()
+    for d in own:
+        real = os.path.realpath(d)
+        if real in seen or not os.path.isdir(d):
+            continue
+        seen.add(real)
+        rewrite(os.path.join(d, 'config'), layout)
         if BUILT:
             restore(d, root, BUILT['names'])
-if BUILT and own and os.path.isdir(own[0]):
-    clear_index_bits(own[0], sparse)
-    # A submodule's bits hide its changed files from a status run in it, and from the repository's,
-    # which shows a submodule with changed content.
-    for d, work in submodules:
-        if work is not None:
-            clear_index_bits(d, False, work)
-if BUILT:
-    # What fsck would call a hash mismatch, on stderr for the host (the step still succeeds: the
-    # repository is ready, and the host decides what a forged object means).
-    report = forged_objects(sorted(seen), os.path.realpath(own[0]) if own else None, root)
-    if report:
-        print('\n'.join(report)[:64 * 1024], file=sys.stderr)
+        for sub, subdirs, files in os.walk(os.path.join(d, 'modules')):
+            if 'config' in files:
+                seen.add(os.path.realpath(sub))
+                rewrite(os.path.join(sub, 'config'))
+                if BUILT:
+                    restore(sub, root, BUILT['names'])
+    # The build's other git directories (a bare remote beside or inside the repository): no reason for
+    # the model to configure them, so their configuration is put back whole, as built, with the rest.
+    for g in BUILT['dirs'] if BUILT else []:
+        d = os.path.join(root, g)
+        if os.path.realpath(d) not in seen and os.path.isdir(d):
+            seen.add(os.path.realpath(d))
+            restore(d, root, BUILT['names'] + ['config'])
+    # The submodules git may look into, wherever their git directories are; any the build made was put back
+    # above. Each one's configuration is whitelisted too, and its excludes, attributes and the like removed.
+    submodules = submodule_git_dirs('', own[0]) if own and os.path.isdir(own[0]) else []
+    for d, _ in submodules:
+        if os.path.realpath(d) not in seen:
+            seen.add(os.path.realpath(d))
+            rewrite(os.path.join(d, 'config'))
+            if BUILT:
+                restore(d, root, BUILT['names'])
+    if BUILT and own and os.path.isdir(own[0]):
+        clear_index_bits(own[0], sparse)
+        # A submodule's bits hide its changed files from a status run in it, and from the repository's,
+        # which shows a submodule with changed content.
+        for d, work in submodules:
+            if work is not None:
+                clear_index_bits(d, False, work)
+    if BUILT:
+        # What fsck would call a hash mismatch, on stderr for the host (the step still succeeds: the
+        # repository is ready, and the host decides what a forged object means).
+        report = forged_objects(sorted(seen), os.path.realpath(own[0]) if own else None, root)
+        if report:
+            print('\n'.join(report)[:64 * 1024], file=sys.stderr)
+
+if __name__ != 'lookup_config':
+    prepare()

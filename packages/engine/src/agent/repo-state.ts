@@ -21,8 +21,11 @@ export const DEFAULT_DIFF_BYTES = 64 * 1024;
  * drivers off), one status (porcelain v2 with its branch headers: HEAD
  * and the branch come with it), for-each-ref, and for the tree a copy of the index, add and write-tree;
  * the diff only when the tree changed. The session's runner prints the same without the script
- * (packages/sandbox/runner/repo_state.py, Sandbox.readRepoState): a change here is made there too, and a
- * test compares the two on the same repositories.
+ * (packages/sandbox/runner/repo_state.py, Sandbox.readRepoState and, beside a third-party agent,
+ * Sandbox.observeRepoState): a change here is made there too, and a test compares the two on the same
+ * repositories. Every sandbox GitBench runs an agent in reads through the runner, which also sets empty
+ * the filter keys of every submodule git looks into (found by the scorer's guard, lookup-config.py);
+ * this script, which does not, runs only where a sandbox offers no runner's read (tests' fakes).
  */
 export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT_DIFF_BYTES): string {
   const prev = previousTree ?? '';
@@ -76,7 +79,8 @@ export function repoStateScript(previousTree: string | null, diffBytes = DEFAULT
     'm diff',
     'if [ -n "$tree" ]; then',
     '  if [ -n "$prev" ] && [ "$prev" != "$tree" ]; then',
-    '    git diff --no-color --no-ext-diff --no-textconv "$prev" "$tree" > "$st/diff" 2>/dev/null',
+    // A moved submodule as its two commits: diff.submodule=diff would run a git diff in it.
+    '    git diff --no-color --no-ext-diff --no-textconv --submodule=short "$prev" "$tree" > "$st/diff" 2>/dev/null',
     '    wc -c < "$st/diff"',
     `    head -c ${diffBytes} "$st/diff"`,
     '  else echo 0; fi',

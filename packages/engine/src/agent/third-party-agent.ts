@@ -79,13 +79,15 @@ export function gatewayBackend(
 }
 
 /**
- * Reads the repository beside the running agent (Sandbox.observe): as a uid of its own, with the
- * look-ups' environment (no hook, no configuration of the agent's), the repository trusted whoever owns
- * it, and a state directory only it can write, named so the agent cannot prepare it.
+ * Reads the repository beside the running agent (Sandbox.observeRepoState, the session runner's read
+ * run as a uid of its own): with the look-ups' environment (no hook, no fsmonitor, no global
+ * configuration), every filter key of the repository and its submodules set empty, the repository
+ * trusted whoever owns it, and a state directory only it can write, named so the agent cannot prepare it.
  */
 function observerReader(session: Sandbox, repoDir: string): RepoStateReader {
   const observe = session.observe;
-  if (!observe)
+  const observeRepoState = session.observeRepoState;
+  if (!observe || !observeRepoState)
     throw new SandboxFailure(
       'this sandbox driver cannot read a repository beside a running agent; third-party agents need the Docker driver',
     );
@@ -100,16 +102,15 @@ function observerReader(session: Sandbox, repoDir: string): RepoStateReader {
     TMPDIR: stateDir,
   };
   let made: Promise<unknown> | null = null;
+  const ready = () => (made ??= observe(`mkdir -m 700 ${stateDir}`, { timeoutMs: 10_000 }));
   return repoStateReader({
     async exec(command, options) {
-      made ??= observe(`mkdir -m 700 ${stateDir}`, { timeoutMs: 10_000 });
-      await made;
-      return observe(command, {
-        cwd: repoDir,
-        env: { ...options.env, ...observerEnv },
-        timeoutMs: options.timeoutMs,
-        maxOutputBytes: options.maxOutputBytes,
-      });
+      await ready();
+      return observe(command, { ...options, cwd: repoDir, env: { ...options.env, ...observerEnv } });
+    },
+    async readState(options) {
+      await ready();
+      return observeRepoState({ ...options, cwd: repoDir, env: { ...options.env, ...observerEnv } });
     },
   });
 }
