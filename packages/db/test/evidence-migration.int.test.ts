@@ -1,11 +1,7 @@
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAttemptEvidence } from '@gitbench/core';
-import { applyMigrations } from '../src/migrate';
-import { dropSchema, MIGRATIONS_DIR } from '@gitbench/test-support';
+import { dropSchema, migrateAcross, MIGRATION_CAMPAIGN_ROWS } from '@gitbench/test-support';
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gitbench';
 const MIGRATION = '_attempt_evidence_record';
@@ -13,13 +9,7 @@ const schema = `evm_${process.pid}`;
 let client: pg.Client;
 
 /** Rows as the worker and the legacy importer wrote them before the evidence was one record. */
-const OLD_ROWS = `
-INSERT INTO "Campaign" ("id","name","createdBy","config","configHash","seed","suiteVersion","trials")
-  VALUES ('c1','c','u','{}','h',0,'v',1);
-INSERT INTO "CampaignTarget" ("id","campaignId","modelId","baseModel","outputMode","profile")
-  VALUES ('t1','c1','m','m','text','p');
-INSERT INTO "FixtureSnapshot" ("id","campaignId","domain","fixtureId","difficulty","tags","definition","scoringType")
-  VALUES ('f1','c1','d','f001','easy','{}','{}','state_assertions');
+const OLD_ROWS = `${MIGRATION_CAMPAIGN_ROWS}
 INSERT INTO "Attempt" ("id","campaignId","targetId","fixtureSnapshotId","trial","modelId","outputMode","domain",
   "fixtureId","difficulty","apiDurationMs")
   VALUES ('a1','c1','t1','f1',1,'m','text','d','f001','easy',812),
@@ -53,21 +43,7 @@ UPDATE "AttemptTry" SET "errorClass" = 'transient', "errorMessage" = 'Gave up af
 `;
 
 beforeAll(async () => {
-  const before = await mkdtemp(path.join(tmpdir(), 'gb-migrations-'));
-  try {
-    for (const name of await readdir(MIGRATIONS_DIR)) {
-      if (!name.endsWith(MIGRATION))
-        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
-    }
-    await applyMigrations({ databaseUrl, migrationsDir: before, schema });
-  } finally {
-    await rm(before, { recursive: true, force: true });
-  }
-  client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`SET search_path TO "${schema}"`);
-  await client.query(OLD_ROWS);
-  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, schema });
+  client = await migrateAcross(databaseUrl, schema, MIGRATION, OLD_ROWS);
 });
 afterAll(async () => {
   await client?.end();

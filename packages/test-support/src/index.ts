@@ -3,7 +3,15 @@
  * seeded campaigns, trajectories and task-family outcomes. Production code never imports it (an import
  * rule says so), so none of this ships in the web app, the worker or the CLI.
  */
-export { createTestDatabase, dropSchema, runSql, MIGRATIONS_DIR, type TestDatabase } from './test-database';
+export {
+  createTestDatabase,
+  dropSchema,
+  migrateAcross,
+  MIGRATION_CAMPAIGN_ROWS,
+  runSql,
+  MIGRATIONS_DIR,
+  type TestDatabase,
+} from './test-database';
 export { attemptRowsOf, prng, seedRandomCampaign, type RandomCampaignOptions } from './random-campaign';
 export {
   seedCampaignPlans,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -49,4 +51,43 @@ export async function runSql(databaseUrl: string, schema: string, sql: string): 
   } finally {
     await client.end();
   }
+}
+
+/** A campaign (c1) with one target (t1, text mode) and one fixture (f1): what a migration's test's rows hang on. */
+export const MIGRATION_CAMPAIGN_ROWS = `
+INSERT INTO "Campaign" ("id","name","createdBy","config","configHash","seed","suiteVersion","trials")
+  VALUES ('c1','c','u','{}','h',0,'v',1);
+INSERT INTO "CampaignTarget" ("id","campaignId","modelId","baseModel","outputMode","profile")
+  VALUES ('t1','c1','m','m','text','p');
+INSERT INTO "FixtureSnapshot" ("id","campaignId","domain","fixtureId","difficulty","tags","definition","scoringType")
+  VALUES ('f1','c1','d','f001','easy','{}','{}','state_assertions');
+`;
+
+/**
+ * A migration's test: every migration but the one whose name ends with `migration` applied to a schema
+ * of its own, `rows` written there as the code before it wrote them, then every migration. Returns a
+ * client whose search path is the schema (the caller ends it and drops the schema).
+ */
+export async function migrateAcross(
+  databaseUrl: string,
+  schema: string,
+  migration: string,
+  rows: string,
+): Promise<pg.Client> {
+  const before = await mkdtemp(path.join(tmpdir(), 'gb-migrations-'));
+  try {
+    for (const name of await readdir(MIGRATIONS_DIR)) {
+      if (!name.endsWith(migration))
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+    }
+    await applyMigrations({ databaseUrl, migrationsDir: before, schema });
+  } finally {
+    await rm(before, { recursive: true, force: true });
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`SET search_path TO ${quoteIdent(schema)}`);
+  await client.query(rows);
+  await applyMigrations({ databaseUrl, migrationsDir: MIGRATIONS_DIR, schema });
+  return client;
 }

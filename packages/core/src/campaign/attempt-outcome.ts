@@ -67,6 +67,8 @@ const excluded = (status: FinalAttemptStatus, errorClass: string, infrastructure
   infrastructure,
 });
 
+const SANDBOX_ERROR_CLASS = excluded('INFRA_FAILURE', 'sandbox_error', true);
+
 function assertNever(value: never): never {
   throw new Error(`unhandled attempt ending ${JSON.stringify(value)}`);
 }
@@ -83,7 +85,7 @@ function classifyOutcome(outcome: AttemptOutcome): EndingClass {
     case 'HASH_MISMATCH':
       return excluded('HASH_MISMATCH', 'hash_mismatch', true);
     case 'SANDBOX_ERROR':
-      return excluded('INFRA_FAILURE', 'sandbox_error', true);
+      return SANDBOX_ERROR_CLASS;
     case 'CONFIG_ERROR':
       return excluded('INVALID_INPUT', 'config_error', false);
     case 'TAMPERING':
@@ -100,8 +102,13 @@ function classifyFailure(failure: AttemptFailure): EndingClass {
     case 'transient':
     case 'quality':
     case 'configuration':
-    case 'sandbox':
       return excluded('INFRA_FAILURE', failure, true);
+    // The sandbox failed, whether that was thrown (a container that would not start, an agent's session
+    // that ended under it) or concluded from a batch that ended unfinished (SANDBOX_ERROR): one error
+    // class, so a runner killed from outside reads the same for single answers and agents. Rows stored
+    // as 'sandbox' before were renamed by the migration sandbox_error_class.
+    case 'sandbox':
+      return SANDBOX_ERROR_CLASS;
     case 'cancelled':
       return excluded('CANCELLED', 'cancelled', false);
     default:

@@ -59,7 +59,7 @@ describe('attempt endings', () => {
         'failure:transient': ['INFRA_FAILURE', 'transient', false, true],
         'failure:quality': ['INFRA_FAILURE', 'quality', false, true],
         'failure:configuration': ['INFRA_FAILURE', 'configuration', false, true],
-        'failure:sandbox': ['INFRA_FAILURE', 'sandbox', false, true],
+        'failure:sandbox': ['INFRA_FAILURE', 'sandbox_error', false, true],
         'failure:cancelled': ['CANCELLED', 'cancelled', false, false],
         'unjudged:no_judge_profile': ['UNSCORED', 'no_judge_profile', false, false],
         'unjudged:judge_exhausted': ['UNSCORED', 'judge_exhausted', false, false],
@@ -89,6 +89,15 @@ describe('attempt endings', () => {
     }
     expect(ATTEMPT_OUTCOMES.filter(isQualityOutcome)).toEqual(['PASS', 'FAIL', 'TAMPERING']);
     expect(ATTEMPT_OUTCOMES.filter(isInfrastructureOutcome)).toEqual(['HASH_MISMATCH', 'SANDBOX_ERROR']);
+  });
+
+  it('gives a failed sandbox one error class, thrown (an agent) or concluded by scoring (a single answer)', () => {
+    // A runner killed from outside ends a single answer's batch unfinished (SANDBOX_ERROR) and an
+    // agent's session under its loop (a SandboxFailure): the same event, stored and shown by one name.
+    expect(classifyEnding({ failure: failureOf(new SandboxFailure('the runner was killed')) })).toEqual(
+      classifyEnding({ outcome: 'SANDBOX_ERROR' }),
+    );
+    expect(classifyEnding({ outcome: 'SANDBOX_ERROR' }).errorClass).toBe('sandbox_error');
   });
 
   it('counts tampering against the model with its own error class, never as an excluded, retryable failure', () => {

@@ -47,6 +47,6 @@ describe("a third-party agent's session whose runner dies", { timeout: 180_000 }
     const killed = await killFromOutsideOnce(driver, labels, 'sleep 30');
     const run = await running;
     expect(killed).toBe(true);
-    expect(ending(run)).toEqual({ status: 'INFRA_FAILURE', errorClass: 'sandbox', exit: 'sandbox_error' });
+    expect(ending(run)).toEqual({ status: 'INFRA_FAILURE', errorClass: 'sandbox_error', exit: 'sandbox_error' });
   });
 });
