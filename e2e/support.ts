@@ -48,6 +48,8 @@ export async function fillCampaignForm(page: Page, form: CampaignForm) {
   if (form.domain) await domains.getByLabel(form.domain, { exact: true }).check();
   else await domains.getByRole('checkbox').first().check();
   await page.getByLabel('Trials').fill(form.trials);
+  // The estimate for this selection, not one still shown from an earlier one (aria-busy while asked again).
+  await expect(page.getByTestId('estimate')).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('estimate')).toContainText(/\d+ attempts/);
 }
 

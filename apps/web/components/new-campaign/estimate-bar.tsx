@@ -7,6 +7,7 @@ export function EstimateBar({
   estimate,
   invalid,
   ready,
+  pending,
   trials,
   submitting,
   disabled,
@@ -14,6 +15,7 @@ export function EstimateBar({
   estimate: Estimate | null;
   invalid: boolean;
   ready: boolean;
+  pending: boolean;
   trials: number;
   submitting: boolean;
   disabled: boolean;
@@ -22,6 +24,7 @@ export function EstimateBar({
     <div
       className="flex flex-wrap items-center justify-between gap-4 rounded-lg border border-slate-200 bg-white p-4"
       aria-live="polite"
+      aria-busy={pending}
       data-testid="estimate"
     >
       <div className="text-sm">

@@ -50,7 +50,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   );
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const body = useMemo(() => draftBody(draft), [draft]);
-  const { estimate, invalid, ready } = useEstimate(body, setErrors);
+  const { estimate, invalid, ready, pending } = useEstimate(body, setErrors);
   const { submitting, confirming, submit, launchNow, stopConfirming } = useLaunch(body, estimate, setErrors);
 
   if (loadError || !options) return <OptionsPending loadError={loadError} />;
@@ -81,6 +81,7 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
         estimate={estimate}
         invalid={invalid}
         ready={ready}
+        pending={pending}
         trials={body.trials}
         submitting={submitting}
         disabled={submitting || confirming}
