@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { hostRunner } from '../src/step-runner';
 
 // The runner is Python files (runner/*.py), copied into the sandbox image. This lints them the way the
-// image will run them: every file compiles, and every name batch.py and session.py import from common.py
+// image will run them: every file compiles, and every name batch.py, session.py and observe.py import from common.py
 // is defined there, unused imports aside (python3 -I -S, the standard library only).
 const LINT = String.raw`
 import ast, sys, os
@@ -39,7 +39,7 @@ describe('the runner files', () => {
       readdirSync(dir)
         .filter((f) => f.endsWith('.py'))
         .sort(),
-    ).toEqual(['batch.py', 'common.py', 'repo_state.py', 'session.py']);
+    ).toEqual(['batch.py', 'common.py', 'observe.py', 'repo_state.py', 'session.py']);
     const r = spawnSync('python3', ['-I', '-S', '-c', LINT, dir], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('');
