@@ -74,12 +74,6 @@ class Sandbox:
         # costs two system calls where loading ctypes for prctl(PR_SET_DUMPABLE, 0) costs 20-100 ms.
         self.acting_start()
         self.acting_end()
-        # A command that fills the sandbox's memory should lose its own processes to the kernel's OOM
-        # killer, not the runner (about 10 MB, larger than many a command's process): every command
-        # starts with the highest score. Its processes may lower theirs back to the container's (only
-        # CAP_SYS_RESOURCE, which Docker cannot always grant, would forbid it); the runner then killed
-        # for memory is theirs to answer for (the host reads Docker's OOMKilled as tampering).
-        self.oom_score = os.open('/proc/self/oom_score_adj', os.O_WRONLY)
 
     def acting_start(self):
         # File work done for a request runs with the sandbox's permissions, never root's. The real
@@ -92,24 +86,6 @@ class Sandbox:
         if self.uid is not None:
             os.seteuid(0)
             os.setegid(0)
-
-    def spawning_start(self):
-        # While a command is started, the runner's real and effective ids are the sandbox's, its saved
-        # ids root's: posix_spawn (vfork, no copy of the runner; a fork costs twice as much) starts the
-        # command with them, and its exec makes all three the sandbox's and leaves it no capability.
-        # Nothing of the sandbox's uid is alive then (every command's processes are killed when it
-        # ends), and the saved root id keeps the runner out of reach of ptrace meanwhile.
-        if self.uid is not None:
-            os.pwrite(self.oom_score, b'1000', 0)
-            os.setresgid(self.uid, self.uid, 0)
-            os.setresuid(self.uid, self.uid, 0)
-
-    def spawning_end(self):
-        if self.uid is not None:
-            os.setresuid(0, 0, 0)
-            os.setresgid(0, 0, 0)
-            # Back to the container's own score.
-            os.pwrite(self.oom_score, b'0', 0)
 
     def sweep(self):
         # Kills every process of the sandbox's uid, looking again until a look finds none alive: a
@@ -191,44 +167,97 @@ def program_path(name, env):
     # executable file of that name on PATH.
     for d in env.get(b'PATH', b'/usr/bin:/bin').split(b':'):
         p = os.path.join(d or b'.', name)
-        if os.access(p, os.X_OK) and not os.path.isdir(p):
+        if os.access(p, os.X_OK, effective_ids=True) and not os.path.isdir(p):
             return p
     return None
 
 
 def start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
     # Starts the command in its directory (entered as the sandbox's uid, so its permissions decide).
-    # Returns the pid, or None and the exit status when nothing started, with bash's message.
-    sandbox.spawning_start()
+    # Returns the pid, or None and the exit status when nothing started, with bash's message. The
+    # runner goes back to its own directory as the sandbox's uid too: root here holds no capability to
+    # read or search what the sandbox's uid owns.
+    sandbox.acting_start()
     try:
-        return start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+        found = locate(command, argv, cwd, env, err)
+        if found[0] is None:
+            return found
+        program, args, spawn_env = found
+        if sandbox.uid is None:
+            files = [(os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, w_out, 1),
+                     (os.POSIX_SPAWN_DUP2, w_err, 2)]
+            return os.posix_spawn(program, args, spawn_env, setsid=True, file_actions=files), None
+        sandbox.acting_end()
+        try:
+            return spawn_as(sandbox.uid, program, args, spawn_env, stdin_fd, w_out, w_err), None
+        finally:
+            sandbox.acting_start()
     finally:
-        sandbox.spawning_end()
+        os.fchdir(home)
+        sandbox.acting_end()
 
 
-def start_here(command, argv, cwd, env, stdin_fd, w_out, w_err, home, err):
+def locate(command, argv, cwd, env, err):
+    # The command's directory entered and its program found, as the sandbox's uid: (program, args,
+    # environment), or (None, exit status) with bash's message.
     try:
         os.chdir(cwd)
     except OSError as e:
         err.push(b'gitbench: cannot enter ' + cwd + b': ' + (e.strerror or 'error').encode() + b'\n')
         return None, 126
+    if not argv:
+        return b'/bin/bash', [b'bash', b'-c', command], env
+    path = program_path(argv[0], env)
+    if path is None:
+        err.push(b'bash: line 1: ' + argv[0] + b': command not found\n')
+        return None, 127
+    # SHLVL stays: bash counts itself out again when it execs its last command in its own place.
+    spawn_env = dict(env)
+    spawn_env[b'PWD'] = os.getcwd().encode()
+    spawn_env[b'_'] = path
+    return path, argv, spawn_env
+
+
+def spawn_as(uid, program, args, env, stdin_fd, w_out, w_err):
+    # The child alone becomes the sandbox's uid (real, effective and saved) before its exec; the
+    # runner's own ids never change. A runner that took the sandbox's uid as its real uid to let
+    # posix_spawn's child inherit it could be signalled by that uid: posix_spawn returns after the
+    # child's exec, and a command that ran `kill -9 $PPID` before the runner took its ids back killed
+    # it, which the host reads as a kill from outside, an excluded attempt (out-of-memory.int).
+    # The child also starts with the highest OOM score: a command that fills the sandbox's memory
+    # loses its own processes to the kernel's OOM killer, not the runner (its processes may lower
+    # the score back; the runner then killed for memory is theirs to answer for: tampering).
+    # An exec that fails sends its errno through a close-on-exec pipe, and is raised here, as
+    # posix_spawn raises it.
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.setsid()
+            fd = os.open('/proc/self/oom_score_adj', os.O_WRONLY)
+            os.write(fd, b'1000')
+            os.close(fd)
+            os.dup2(stdin_fd, 0)
+            os.dup2(w_out, 1)
+            os.dup2(w_err, 2)
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            os.execve(program, args, env)
+        except OSError as e:
+            os.write(w, b'%d' % (e.errno or 1))
+        finally:
+            os._exit(127)
+    os.close(w)
     try:
-        if argv:
-            path = program_path(argv[0], env)
-            if path is None:
-                err.push(b'bash: line 1: ' + argv[0] + b': command not found\n')
-                return None, 127
-            # SHLVL stays: bash counts itself out again when it execs its last command in its own place.
-            spawn_env = dict(env)
-            spawn_env[b'PWD'] = os.getcwd().encode()
-            spawn_env[b'_'] = path
-            program, args = path, argv
-        else:
-            spawn_env, program, args = env, b'/bin/bash', [b'bash', b'-c', command]
-        return os.posix_spawn(program, args, spawn_env, setsid=True, file_actions=[
-            (os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, w_out, 1), (os.POSIX_SPAWN_DUP2, w_err, 2)]), None
+        failed = os.read(r, 32)
     finally:
-        os.fchdir(home)
+        os.close(r)
+    if failed:
+        os.waitpid(pid, 0)
+        code = int(failed)
+        raise OSError(code, os.strerror(code))
+    return pid
 
 
 def run_command(sandbox, command, cwd, timeout_s, grace_s, out, err, home, stdin_fd, env, init=False, argv=None):

@@ -115,3 +115,29 @@ def test_at_the_timeout_only_the_commands_still_running_are_terminated(tmp_path)
     # Its background sleep held the pipe open; it is killed with its group once the command exits.
     assert results[2] == (0, True, False, b'left\n', b'')
     assert time.time() - start < 10
+
+
+def test_the_runner_never_takes_the_sandboxs_uid_as_its_own_real_uid_to_start_a_command(tmp_path, monkeypatch):
+    # kill(2) lets a process signal a target whose real uid is its own. A runner that set its real uid
+    # to the sandbox's so that a spawned command inherits it could be killed by that command in the
+    # instant before it took root's back (seen as an excluded "killed from outside" attempt). Here the
+    # ids the runner itself sets are recorded, and the command is started by a fork that stops short.
+    uid = 54321
+    sandbox = common.Sandbox.__new__(common.Sandbox)
+    sandbox.uid = uid
+    calls = []
+    monkeypatch.setattr(os, 'setresuid', lambda *ids: calls.append(('setresuid', ids)))
+    monkeypatch.setattr(os, 'setresgid', lambda *ids: calls.append(('setresgid', ids)))
+    monkeypatch.setattr(os, 'seteuid', lambda i: calls.append(('seteuid', (i,))))
+    monkeypatch.setattr(os, 'setegid', lambda i: calls.append(('setegid', (i,))))
+    forked = []
+    monkeypatch.setattr(common, 'spawn_as', lambda *a: forked.append(a[0]) or 4242)
+    home = os.open('.', os.O_RDONLY)
+    try:
+        pid, status = common.start(sandbox, b'true', None, str(tmp_path).encode(), ENV, 0, 1, 2, home,
+                                   common.Sink(100, 0, 100))
+    finally:
+        os.close(home)
+    assert (pid, status, forked) == (4242, None, [uid])
+    assert all(ids[0] != uid for name, ids in calls if name in ('setresuid', 'setresgid')), calls
+    assert ('seteuid', (uid,)) in calls  # the directory is still entered as the sandbox's uid
