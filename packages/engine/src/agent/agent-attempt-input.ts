@@ -18,7 +18,9 @@ export interface AgentAttemptOptions {
   /** Called once, before the first model call, with what the trajectory is (the worker starts its row). */
   onStart?: (info: { agent: string; model: string; toolSet: string }) => void | Promise<void>;
   /**
-   * Every finished step, in order, before the next model call (the worker stores it: live trajectories).
+   * Every finished step, in order (the worker stores it: live trajectories). A step of our own loop is
+   * finished once the repository's state after it is read, which overlaps the next model call: it comes
+   * before the next turn's tool calls run, or before the loop returns.
    * A third-party agent's steps are rebuilt from its gateway calls, each once it is final (settledSteps).
    */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;

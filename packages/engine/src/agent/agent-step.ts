@@ -8,12 +8,21 @@ import {
   type TrajectoryStep,
 } from '@gitbench/core';
 import type { AgentChatResult, AgentMessage, AgentModel, AgentWireProtocol, RouteMetadata } from '@gitbench/providers';
-import { sandboxExit, type AgentExit } from './agent-exit';
+import type { AgentExit } from './agent-exit';
 import { agentSystemPrompt, continueMessage } from './agent-prompt';
-import { executeCalls, NOT_RUN_TIME, type ExecutedCalls } from './execute-calls';
+import { executeCalls, NOT_RUN_SANDBOX, NOT_RUN_TIME, type ExecutedCalls } from './execute-calls';
 import { parseTurn, type ParsedTurn } from './parse-turn';
 import { queryModel } from './query-model';
 import type { RepoStateReader } from './repo-state-reader';
+import {
+  completeStep,
+  readStateAfter,
+  recordStep,
+  settlePendingStep,
+  stepsSoFar,
+  type PendingStep,
+  type StepBody,
+} from './step-state';
 
 export interface RunAgentInput {
   model: AgentModel;
@@ -31,7 +40,11 @@ export interface RunAgentInput {
   tmpBytes?: number;
   /** Reads the repository after each step; without it steps record no repository state. */
   repoState?: RepoStateReader;
-  /** Called once per finished step, in order, before the next model call: the worker stores it (live). */
+  /**
+   * Called once per finished step, in order: the worker stores it (live). A step is finished once the
+   * repository's state after it is in, which is read while the next model call runs: so before the next
+   * turn's tool calls run, or before runAgent returns.
+   */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
   signal?: AbortSignal;
   /** Epoch milliseconds; tests fix it. */
@@ -50,6 +63,7 @@ export interface AgentLoop {
   systemPrompt: string;
   messages: AgentMessage[];
   steps: TrajectoryStep[];
+  pending: PendingStep | null;
   strikes: number;
   toolCallCount: number;
   route: RouteMetadata | null;
@@ -73,13 +87,16 @@ function stepUsage(r: AgentChatResult): StepUsage {
 
 /**
  * One step, as mini-swe-agent's step: query the model, parse its calls, execute them, record the
- * step. Returns how the loop ends, or null to take another step.
+ * step. The repository's state after the previous step is read during the model query and waited for
+ * before the calls run; this step's own is started at the end (settlePendingStep records it). Returns
+ * how the loop ends, or null to take another step.
  */
 export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   const { input, now } = loop;
   const limits = input.config.limits;
   loop.throwIfCancelled();
-  if (loop.steps.length >= limits.maxTurns) return { status: 'turn_limit', detail: `${limits.maxTurns} turn(s)` };
+  const index = stepsSoFar(loop).length;
+  if (index >= limits.maxTurns) return { status: 'turn_limit', detail: `${limits.maxTurns} turn(s)` };
   if (now() >= loop.deadline) return { status: 'time_limit', detail: `${limits.maxWallMs} ms` };
   const stepStarted = now();
   const queried = await queryModel({
@@ -111,7 +128,8 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   const { reply } = queried;
   loop.route = reply.route;
   const modelMs = Math.max(0, now() - stepStarted);
-  const turn = parseTurn(reply, loop.protocol, loop.steps.length);
+  const turn = parseTurn(reply, loop.protocol, index);
+  const broken = await settlePendingStep(loop);
   const executed = await executeCalls(
     {
       toolSet: input.toolSet,
@@ -123,6 +141,7 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
     },
     turn.calls,
     reply.finishReason,
+    broken ? { exit: broken, why: NOT_RUN_SANDBOX } : null,
   );
   loop.toolCallCount += executed.toolCalls.length;
   if (executed.submission !== null) loop.submission = executed.submission;
@@ -131,19 +150,9 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   exit ??= strike.exit ?? null;
   appendTurn(loop.messages, reply, turn, executed.results, strike.runtimeNote);
 
-  let repo: TrajectoryStep['repo'] = null;
-  if (input.repoState && exit?.status !== 'sandbox_error' && exit?.status !== 'tampering') {
-    try {
-      repo = await input.repoState.read();
-    } catch (error) {
-      loop.throwIfCancelled();
-      exit = sandboxExit(`the repository could not be read after the step: ${(error as Error).message}`, error);
-    }
-  }
-  const step: TrajectoryStep = {
-    index: loop.steps.length,
+  const body: StepBody = {
+    index,
     startedAt: new Date(stepStarted).toISOString(),
-    finishedAt: new Date(Math.max(now(), stepStarted)).toISOString(),
     modelMs,
     toolMs: executed.toolMs,
     channel: turn.channel,
@@ -155,10 +164,10 @@ export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
     retries: reply.retries.length,
     formatStrike: strike.formatStrike,
     runtimeNote: strike.runtimeNote,
-    repo,
   };
-  loop.steps.push(step);
-  await input.onStep?.(step, loop.protocol);
+  if (input.repoState && exit?.status !== 'sandbox_error' && exit?.status !== 'tampering')
+    readStateAfter(loop, body, input.repoState);
+  else await recordStep(loop, completeStep(body, now(), null));
   return exit ?? limitReached(loop, executed.stopCalls === NOT_RUN_TIME);
 }
 
@@ -214,9 +223,10 @@ function appendTurn(
 /** The budget limits, checked after every step that did not end the loop otherwise. */
 function limitReached(loop: AgentLoop, timeStoppedCalls: boolean): AgentExit | null {
   const limits = loop.input.config.limits;
-  const totals = sumStepUsage(loop.steps);
-  const tokens = totals.totalTokens ?? loop.steps.reduce((t, s) => t + (s.usage.totalTokens ?? 0), 0);
-  const cost = loop.steps.reduce((t, s) => t + (s.usage.costUsd ?? 0), 0);
+  const steps = stepsSoFar(loop);
+  const totals = sumStepUsage(steps);
+  const tokens = totals.totalTokens ?? steps.reduce((t, s) => t + (s.usage.totalTokens ?? 0), 0);
+  const cost = steps.reduce((t, s) => t + (s.usage.costUsd ?? 0), 0);
   if (tokens >= limits.maxTokens) return { status: 'token_limit', detail: `${tokens} of ${limits.maxTokens} tokens` };
   if (limits.maxCostUsd !== null && cost >= limits.maxCostUsd)
     return { status: 'cost_limit', detail: `$${cost.toFixed(4)} of $${limits.maxCostUsd}` };

@@ -19,6 +19,7 @@ class SandboxBroke extends Error {
 
 export const NOT_RUN_SUBMITTED = 'Not run: the task was already submitted in this turn.';
 export const NOT_RUN_TIME = 'Not run: the time limit was reached.';
+export const NOT_RUN_SANDBOX = 'Not run: the sandbox failed.';
 
 function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   return error.issues
@@ -76,21 +77,23 @@ export interface ExecutedCalls {
 /**
  * Runs one turn's calls one at a time in the attempt's sandbox, like Inspect's execute_tools: each is
  * validated against its tool first, and every call id gets an answer, a refusal or an error included.
- * After a submit, the time limit or a broken sandbox, the remaining calls are answered as not run.
+ * After a submit, the time limit or a broken sandbox, the remaining calls are answered as not run;
+ * `stopped` (the sandbox broke before the turn's calls) answers them all so.
  */
 export async function executeCalls(
   x: ExecuteContext,
   calls: readonly AgentToolCall[],
   finishReason: string | null,
+  stopped: { exit: AgentExit; why: string } | null = null,
 ): Promise<ExecutedCalls> {
   const out: ExecutedCalls = {
     toolCalls: [],
     results: [],
     toolMs: 0,
     ran: 0,
-    exit: null,
+    exit: stopped?.exit ?? null,
     submission: null,
-    stopCalls: null,
+    stopCalls: stopped?.why ?? null,
   };
   for (const call of calls) {
     const record: ToolCallRecord = {
@@ -146,7 +149,7 @@ export async function executeCalls(
       const detail = `the sandbox failed while ${call.name} ran: ${(error as Error).message}`;
       answer(`Error: ${detail}`, true, { durationMs: Math.max(0, x.now() - t0) });
       out.exit = sandboxExit(detail, new SandboxBroke(detail, { cause: error }));
-      out.stopCalls = 'Not run: the sandbox failed.';
+      out.stopCalls = NOT_RUN_SANDBOX;
       continue;
     }
     const durationMs = Math.max(0, x.now() - t0);

@@ -3,6 +3,7 @@ import type { AgentMessage, AgentWireProtocol, RouteMetadata } from '@gitbench/p
 import { sandboxExit, type AgentExit } from './agent-exit';
 import { agentSystemPrompt } from './agent-prompt';
 import { takeStep, type AgentLoop, type RunAgentInput } from './agent-step';
+import { settlePendingStep } from './step-state';
 
 export { validateCall } from './execute-calls';
 export { MAX_FORMAT_STRIKES, type RunAgentInput } from './agent-step';
@@ -46,6 +47,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
     systemPrompt,
     messages,
     steps: [],
+    pending: null,
     strikes: 0,
     toolCallCount: 0,
     route: null,
@@ -56,6 +58,8 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
   };
   let exit = await readBaseline(loop);
   while (!exit) exit = await takeStep(loop);
+  // The last step's state, read after the loop ended (submit, a limit, a model error): it is part of the record.
+  exit = (await settlePendingStep(loop)) ?? exit;
   return { summary: summaryOf(loop, exit, started), steps: loop.steps, error: exit.error ?? null, route: loop.route };
 }
 
