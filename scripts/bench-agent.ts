@@ -4,7 +4,9 @@
  *   1. The overhead of one tool call in a warm sandbox session (p50, p95), beside one `docker exec` of
  *      the same command in the same container (the CLI, and the Engine API call the one-shot path
  *      makes), and their ratio. Overhead is the host's wall time of the call minus the command's own
- *      run time as the runner measured it.
+ *      run time as the runner measured it. Then a step's sandbox work through the agent runtime (bash
+ *      `git status --short` and the repository-state read after it), and what runAgent waits on per step
+ *      besides the model (the read overlaps the model's turn), with a model that answers in 0 ms and 50 ms.
  *   2. The oracle agent's attempts per second over our suite (fixtures/), through the engine's own
  *      executeAttempt in agent mode, fixture repositories built first (not timed).
  *   3. How many agent sandboxes one worker holds at once: sessions opened in steps, each with a
@@ -41,6 +43,7 @@ import {
   type RepoStateReader,
 } from '@gitbench/engine';
 import { DockerSandboxDriver, type Sandbox } from '@gitbench/sandbox';
+import { loopWaitPerStep } from './lib/bench-loop-wait';
 import { benchThirdPartyAgents } from './lib/bench-third-party';
 import { loadSetUpEnv } from './lib/set-up-env';
 
@@ -258,6 +261,15 @@ async function agentStep(session: Sandbox, baseline: Sandbox | null): Promise<vo
         `p95 ${ms(percentile(stepBefore, 95))}   ` +
         `(ratio p50 ${(percentile(stepBefore, 50) / percentile(step, 50)).toFixed(2)}x)`,
     );
+  // The loop reads a step's state while the model answers the next turn: what it waits on per step.
+  for (const modelMs of [0, 50]) {
+    const wait = await loopWaitPerStep(ctx, sessionRepoStateReader(session, ctx.repoDir, ctx), modelMs, CALLS);
+    console.log(
+      `  the loop's wait per step, model ${String(modelMs).padStart(2)} ms   p50 ${ms(percentile(wait, 50))}   ` +
+        `p95 ${ms(percentile(wait, 95))}   (runAgent: model answered to next model call; the same step, ` +
+        `the state read overlapping the model's turn)`,
+    );
+  }
 }
 
 /**
