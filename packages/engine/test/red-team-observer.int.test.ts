@@ -1,4 +1,4 @@
-import { parseSuite, shellQuote, type Fixture } from '@gitbench/core';
+import { lookupEnvironment, parseSuite, shellQuote, type Fixture } from '@gitbench/core';
 import type { DockerSandboxDriver } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot } from '../src';
@@ -105,5 +105,54 @@ describe("GitBench's reads of an agent's repository start no program of the agen
     const run = await swappedAgentAttempt({ fixture, snapshot, driver, labels }, PLANT_LINGER);
     expect(run.agent?.summary.exitStatus).toBe('model_stopped');
     expectNoProgramRan(run);
+  });
+});
+
+/**
+ * A hostile agent's process rewrites its repository's configuration in a tight loop, a filter key
+ * (named by .gitattributes for the changed a.txt) there one moment and gone the next, to land it
+ * between the read's look for filter keys and the git calls that would run the filter. The
+ * observation stops every process of the sandbox's uid for the whole read (runner/observe.py); each
+ * run of the filter adds its uid to /tmp/filter-runs, and only a read runs git on a.txt meanwhile.
+ */
+const FLIP = [
+  "git init -q flip && cd flip && echo '* filter=x' > .gitattributes && echo a > a.txt",
+  'git add . && git -c user.name=a -c user.email=a@b commit -qm a && echo changed > a.txt',
+  'cp .git/config /tmp/plain && cp .git/config /tmp/hostile',
+  `git config --file /tmp/hostile filter.x.clean ${shellQuote('echo $(id -u) >> /tmp/filter-runs; cat')}`,
+  'plain="$(cat /tmp/plain)" && hostile="$(cat /tmp/hostile)" && touch /tmp/flipping',
+  'while [ ! -e /tmp/stop-flipping ]; do echo "$hostile" > .git/config; echo "$plain" > .git/config; done',
+  'echo stopped',
+].join(' && ');
+
+describe("the observer's read against a configuration that changes under it", { timeout: 300_000 }, () => {
+  it('runs no filter the agent adds while the read is under way', async () => {
+    const session = await driver.create({ labels: { ...labels, 'org.gitbench.attempt': 'red-team-flip' } });
+    try {
+      const agent = session.exec(FLIP, { timeoutMs: 240_000 });
+      const env = lookupEnvironment();
+      const n = Number(env.GIT_CONFIG_COUNT ?? 0);
+      const trusted = { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.directory' };
+      const options = {
+        cwd: 'flip',
+        previousTree: null,
+        diffBytes: 65_536,
+        timeoutMs: 30_000,
+        maxOutputBytes: 1 << 22,
+      };
+      while ((await session.observe!('test -e /tmp/flipping')).exitCode !== 0);
+      const reads = [];
+      for (let i = 0; i < 30; i++)
+        reads.push(
+          await session.observeRepoState!({ ...options, env: { ...env, ...trusted, [`GIT_CONFIG_VALUE_${n}`]: '*' } }),
+        );
+      await session.observe!('touch /tmp/stop-flipping');
+      await expect(agent).resolves.toMatchObject({ exitCode: 0, stdout: 'stopped\n' });
+      expect(reads.filter((r) => r.timedOut || !r.stdout.includes('\n@@gb:status\n'))).toEqual([]);
+      const runs = await session.observe!('cat /tmp/filter-runs 2>/dev/null | sort | uniq -c');
+      expect(runs.stdout).toBe('');
+    } finally {
+      await session.cleanup();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { RawRun } from './batch-script';
 import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
-import { OBSERVER_UID, WORKDIR } from './docker-container';
+import { OBSERVER_UID, UID, WORKDIR } from './docker-container';
 import { IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_PYTHON } from './step-runner';
 import type { ExecResult, ObserveOptions, RepoStateOptions } from './types';
 
@@ -110,24 +110,33 @@ export async function observeIn(
 
 /**
  * Sandbox.observeRepoState: the session runner's read of the repository (runner/repo_state.py), run on
- * its own by runner/observe.py as OBSERVER_UID beside the runner. The read's deadline is its own; the
- * command's is later by the read's grace to kill its git processes, so a slow read says it timed out
- * (exit 124) with what it read.
+ * its own by runner/observe.py beside the runner, as root with the sandbox's capabilities only: it
+ * stops every process of the sandbox's uid, reads as OBSERVER_UID, then kills what the read left and
+ * lets the sandbox's processes go on. The read's deadline is its own; observe.py ends the reader by the
+ * read's grace twice over after it, so a slow read says it timed out (exit 124) with what it read. If
+ * the host's guard gives up first, the host does observe.py's last steps itself (--thaw): the agent is
+ * never left stopped while this process lives.
  */
 export async function observeRepoStateIn(
   container: Docker.Container,
   options: RepoStateOptions,
 ): Promise<{ stdout: string; timedOut: boolean }> {
   const previousTree = (options.previousTree ?? '').replace(/[^0-9a-f]/g, '');
-  const timeoutS = Math.max(1, options.timeoutMs / 1000);
-  const command =
-    `exec ${RUNNER_PYTHON} -I -S ${IMAGE_RUNNER_DIR}/observe.py '${previousTree}' ${Math.floor(options.diffBytes)} ` +
-    `${timeoutS} ${KILL_GRACE_S}`;
-  const r = await observeIn(container, command, {
-    cwd: options.cwd,
-    ...(options.env ? { env: options.env } : {}),
-    timeoutMs: options.timeoutMs + 2 * KILL_GRACE_S * 1000,
-    maxOutputBytes: options.maxOutputBytes,
+  const observe = [RUNNER_PYTHON, '-I', '-S', `${IMAGE_RUNNER_DIR}/observe.py`];
+  const readMs = options.timeoutMs + 2 * KILL_GRACE_S * 1000;
+  const ids = [`${UID}`, `${OBSERVER_UID}`];
+  const argv = [...observe, ...ids, previousTree, `${Math.floor(options.diffBytes)}`];
+  const raw = await dockerRun(container, [...argv, `${options.timeoutMs / 1000}`, `${KILL_GRACE_S}`], {
+    user: '0:0',
+    cwd: posix.resolve(WORKDIR, options.cwd ?? '.'),
+    env: { PATH: '/usr/bin:/bin', ...options.env },
+    guardMs: readMs + 5_000,
+    maxBytes: options.maxOutputBytes,
   });
-  return { stdout: r.stdout, timedOut: r.timedOut || r.exitCode === 124 };
+  if (raw.hostTimedOut)
+    await dockerRun(container, [...observe, '--thaw', ...ids], { user: '0:0', guardMs: 10_000, maxBytes: 1024 });
+  return {
+    stdout: raw.stdout.toString('utf8'),
+    timedOut: raw.hostTimedOut || raw.exitCode === 124 || raw.exitCode === 137,
+  };
 }
