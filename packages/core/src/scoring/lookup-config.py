@@ -183,25 +183,12 @@ def git(args, git_dir=None, work_tree=None):
         env['GIT_DIR'] = git_dir
     if work_tree is not None:
         env['GIT_WORK_TREE'] = work_tree
+    program = next((p for p in ('/usr/bin/git', '/bin/git', '/usr/local/bin/git') if os.path.exists(p)),
+                   '/usr/bin/git')
     r, w = os.pipe()
-    uid, gid = os.geteuid(), os.getegid()
-    acting = uid != os.getuid()
-    if acting:
-        os.seteuid(0)
-        os.setresgid(gid, gid, 0)
-        os.setresuid(uid, uid, 0)
     try:
-        program = next((p for p in ('/usr/bin/git', '/bin/git', '/usr/local/bin/git') if os.path.exists(p)),
-                       '/usr/bin/git')
-        pid = os.posix_spawn(program, ['git'] + args, env, setsid=True, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, w, 1),
-            (os.POSIX_SPAWN_DUP2, w, 2)])
+        pid = spawn(program, ['git'] + args, env, w)
     finally:
-        if acting:
-            os.setresuid(0, 0, 0)
-            os.setresgid(0, 0, 0)
-            os.setegid(gid)
-            os.seteuid(uid)
         os.close(w)
     chunks = []
     while True:
@@ -211,6 +198,29 @@ def git(args, git_dir=None, work_tree=None):
         chunks.append(chunk)
     os.close(r)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), b''.join(chunks)
+
+def spawn(program, argv, env, out):
+    # Starts git in a session of its own, stdin /dev/null, stdout and stderr 'out'. In the sandbox's
+    # runner, which runs this acting as the sandbox's uid, by the runner's spawn_as: its child alone
+    # takes the uid before its exec, and the runner's real uid stays root's. Taking the uid as the
+    # runner for posix_spawn's child to inherit would let that uid signal the runner until it took its
+    # own back (runner/common.py says how). On its own, or in a runner with no uid to act as, this
+    # process's user runs git.
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    try:
+        uid = os.geteuid()
+        if uid == os.getuid():
+            return os.posix_spawn(program, argv, env, setsid=True, file_actions=[
+                (os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, out, 2)])
+        from common import spawn_as
+        # The child's /proc files are root's (the runner is not dumpable): spawn_as starts it as root.
+        os.seteuid(0)
+        try:
+            return spawn_as(uid, program, argv, env, devnull, out, out)
+        finally:
+            os.seteuid(uid)
+    finally:
+        os.close(devnull)
 
 def index_bits(path):
     # The names of an index file's entries with the assume-unchanged or skip-worktree bit (versions 2
