@@ -20,8 +20,8 @@ import { useTestDriver } from './test-driver';
  * write. No read may start any of them. Once, such a filter started by the observer's `git add -A`
  * started a process that outlived the agent (the runner's sweep of the sandbox's uid does not reach
  * the observer's) and kept hiding notes.txt in the local excludes during the scorer's look-ups: each
- * observation also ends by killing every other process of the observer's uid (docker-observe.ts). No
- * agent image is built (agent/support/swapped-agent.ts).
+ * observation also ends by killing every other process of the observer's uid (docker-observe.ts,
+ * runner/observe.py). No agent image is built (agent/support/swapped-agent.ts).
  */
 let driver: DockerSandboxDriver;
 const labels = useTestDriver('red-team-observer', (d) => (driver = d));

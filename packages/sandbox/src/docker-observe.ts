@@ -114,8 +114,8 @@ export async function observeIn(
  * stops every process of the sandbox's uid, reads as OBSERVER_UID, then kills what the read left and
  * lets the sandbox's processes go on. The read's deadline is its own; observe.py ends the reader by the
  * read's grace twice over after it, so a slow read says it timed out (exit 124) with what it read. If
- * the host's guard gives up first, the host does observe.py's last steps itself (--thaw): the agent is
- * never left stopped while this process lives.
+ * the host's guard gives up first, or observe.py fails, the host does observe.py's last steps itself
+ * (--thaw), so the agent is not left stopped.
  */
 export async function observeRepoStateIn(
   container: Docker.Container,
@@ -133,7 +133,9 @@ export async function observeRepoStateIn(
     guardMs: readMs + 5_000,
     maxBytes: options.maxOutputBytes,
   });
-  if (raw.hostTimedOut)
+  // Exit 0 and 124 are observe.py's own: it let the sandbox's processes go on. After anything else
+  // (the host's guard, a failure to fork with the sandbox's processes at their limit) the host does.
+  if (raw.hostTimedOut || (raw.exitCode !== 0 && raw.exitCode !== 124))
     await dockerRun(container, [...observe, '--thaw', ...ids], { user: '0:0', guardMs: 10_000, maxBytes: 1024 });
   return {
     stdout: raw.stdout.toString('utf8'),

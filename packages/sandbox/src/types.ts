@@ -197,9 +197,9 @@ export interface Sandbox {
    */
   observe?(command: string, options?: ObserveOptions): Promise<ExecResult>;
   /**
-   * readRepoState's read, run beside the runner as observe runs a command (runner/observe.py: the same
-   * read, as OBSERVER_UID, with the filter keys of the repository and of its submodules set empty).
-   * Docker sandboxes only (absent elsewhere).
+   * readRepoState's read, run beside the runner (runner/observe.py: the same read, as OBSERVER_UID,
+   * with the filter keys of the repository and of its submodules set empty, and every process of the
+   * sandbox's uid stopped meanwhile). Docker sandboxes only (absent elsewhere).
    */
   observeRepoState?(options: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }>;
 }
