@@ -20,7 +20,7 @@ export interface AgentAttemptOptions {
   /**
    * Every finished step, in order (the worker stores it: live trajectories). A step of our own loop is
    * finished once the repository's state after it is read, which overlaps the next model call: it comes
-   * before the next turn's tool calls run, or before the loop returns.
+   * during that call or after it, and before the next turn's tool calls run or the loop returns.
    * A third-party agent's steps are rebuilt from its gateway calls, each once it is final (settledSteps).
    */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;

@@ -42,8 +42,8 @@ export interface RunAgentInput {
   repoState?: RepoStateReader;
   /**
    * Called once per finished step, in order: the worker stores it (live). A step is finished once the
-   * repository's state after it is in, which is read while the next model call runs: so before the next
-   * turn's tool calls run, or before runAgent returns.
+   * repository's state after it is in, which is read while the next model call runs: so possibly during
+   * that call, and always before the next turn's tool calls run or runAgent returns.
    */
   onStep?: (step: TrajectoryStep, protocol: AgentWireProtocol) => void | Promise<void>;
   signal?: AbortSignal;
@@ -64,6 +64,7 @@ export interface AgentLoop {
   messages: AgentMessage[];
   steps: TrajectoryStep[];
   pending: PendingStep | null;
+  closed: boolean;
   strikes: number;
   toolCallCount: number;
   route: RouteMetadata | null;
@@ -87,9 +88,9 @@ function stepUsage(r: AgentChatResult): StepUsage {
 
 /**
  * One step, as mini-swe-agent's step: query the model, parse its calls, execute them, record the
- * step. The repository's state after the previous step is read during the model query and waited for
- * before the calls run; this step's own is started at the end (settlePendingStep records it). Returns
- * how the loop ends, or null to take another step.
+ * step. The repository's state after the previous step is read during the model query, and the calls
+ * run once that step is recorded; this step's own read starts at the end (readStateAfter). Returns how
+ * the loop ends, or null to take another step.
  */
 export async function takeStep(loop: AgentLoop): Promise<AgentExit | null> {
   const { input, now } = loop;

@@ -48,6 +48,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
     messages,
     steps: [],
     pending: null,
+    closed: false,
     strikes: 0,
     toolCallCount: 0,
     route: null,
@@ -56,10 +57,17 @@ export async function runAgent(input: RunAgentInput): Promise<AgentRunResult> {
       if (input.signal?.aborted) throw input.signal.reason ?? new Error('cancelled');
     },
   };
-  let exit = await readBaseline(loop);
-  while (!exit) exit = await takeStep(loop);
-  // The last step's state, read after the loop ended (submit, a limit, a model error): it is part of the record.
-  exit = (await settlePendingStep(loop)) ?? exit;
+  let exit: AgentExit | null;
+  try {
+    exit = await readBaseline(loop);
+    while (!exit) exit = await takeStep(loop);
+    // The last step's state, read after the loop ended (submit, a limit, a model error): it is part of the record.
+    exit = (await settlePendingStep(loop)) ?? exit;
+  } finally {
+    loop.closed = true;
+    // A step being stored (onStep) while the loop threw is stored before the caller hears of it.
+    if (loop.pending?.recorded) await loop.pending.settled;
+  }
   return { summary: summaryOf(loop, exit, started), steps: loop.steps, error: exit.error ?? null, route: loop.route };
 }
 

@@ -25,6 +25,8 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+type Read = ReturnType<typeof deferred<RepoStepState | null>>;
+
 /** Lets every callback that can run now run (the loop goes as far as it can without the test). */
 const drain = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
@@ -65,10 +67,12 @@ const submit = { name: 'submit', args: { answer: 'done' } };
  * The agent loop with a model and a repository reader whose every answer the test gives: what ran
  * when (model queries, tool calls, reads, steps recorded) is logged in one order.
  */
-function controlledRun(opts: { config?: AgentConfigInput; signal?: AbortSignal } = {}) {
+function controlledRun(
+  opts: { config?: AgentConfigInput; signal?: AbortSignal; store?: (step: TrajectoryStep) => Promise<void> } = {},
+) {
   const events: string[] = [];
   const queries: ReturnType<typeof deferred<AgentChatResult>>[] = [];
-  const reads: ReturnType<typeof deferred<RepoStepState | null>>[] = [];
+  const reads: Read[] = [];
   const sandbox = fakeRepo({}, (command) => {
     events.push(`run ${command}`);
     return { stdout: 'ok\n' };
@@ -100,8 +104,9 @@ function controlledRun(opts: { config?: AgentConfigInput; signal?: AbortSignal }
     taskPrompt: 'Do the task.',
     ctx: sandbox.ctx,
     repoState: reader,
-    onStep: (s) => {
+    onStep: async (s) => {
       events.push(`step ${s.index}`);
+      await opts.store?.(s);
       streamed.push(s);
     },
     ...(opts.signal ? { signal: opts.signal } : {}),
@@ -149,13 +154,26 @@ describe("the repository's state after a step, read while the model answers the 
     expect(run.streamed).toEqual(result.steps);
   });
 
+  it('records a step as soon as its state is in, while the model still answers the next turn', async () => {
+    const run = controlledRun();
+    await firstTurn(run, reply([bash('git add -A')], 0));
+    run.reads[1]!.resolve(state('after-add'));
+    await drain();
+    expect(run.events).toEqual(['read 0', 'query 0', 'run git add -A', 'read 1', 'query 1', 'step 0']);
+    expect(run.streamed.map((s) => s.repo?.head)).toEqual(['after-add']);
+    run.queries[1]!.resolve(reply([submit], 1));
+    await drain();
+    run.reads[2]!.resolve(state('submitted'));
+    expect((await run.result).steps.map((s) => s.index)).toEqual([0, 1]);
+  });
+
   it('answers the next calls as not run and ends sandbox_error when the read fails, keeping the turn', async () => {
     const run = controlledRun();
     await firstTurn(run, reply([bash('git add -A')], 0));
     run.reads[1]!.reject(new SandboxFailure('the container was removed'));
     await drain();
-    // The failure waits for the query it overlaps; the turn it brings is still recorded.
-    expect(run.events.at(-1)).toBe('query 1');
+    // The step is recorded without a state at once; the failure ends the loop once the model has answered.
+    expect(run.events.slice(-2)).toEqual(['query 1', 'step 0']);
     run.queries[1]!.resolve(reply([bash('git commit -m x'), submit], 1));
     const result = await run.result;
     expect(result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 2, exitStep: 1 });
@@ -198,7 +216,10 @@ describe("the repository's state after a step, read while the model answers the 
     expect((await tokens.result).summary).toMatchObject({ exitStatus: 'token_limit', steps: 1 });
   });
 
-  it('throws on a cancellation mid-query: the read left running is no unhandled rejection', async () => {
+  it.each([
+    ['fails', (read: Read) => read.reject(new SandboxFailure('the container was removed'))],
+    ['succeeds', (read: Read) => read.resolve(state('late'))],
+  ])('throws on a cancellation mid-query; a read left running that then %s records nothing', async (_, end) => {
     const cancel = new AbortController();
     const run = controlledRun({ signal: cancel.signal });
     await firstTurn(run, reply([bash('ls')], 0));
@@ -206,14 +227,35 @@ describe("the repository's state after a step, read while the model answers the 
     cancel.abort(new Error('cancelled by the test'));
     run.queries[1]!.reject(new Error('aborted'));
     await expect(run.result).rejects.toThrow('cancelled by the test');
-    // The sandbox goes away under the read: its failure is the loop's to swallow, not the process's.
+    // The sandbox goes away under the read: its end is the loop's to swallow, not the process's.
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
-    run.reads[1]!.reject(new SandboxFailure('the container was removed'));
+    end(run.reads[1]!);
     await drain();
     process.off('unhandledRejection', onUnhandled);
     expect(unhandled).toEqual([]);
+    expect(run.events.at(-1)).toBe('query 1');
     expect(run.streamed).toEqual([]);
+  });
+
+  it('returns from a cancellation only once a step being stored is stored', async () => {
+    const cancel = new AbortController();
+    const storing = deferred<void>();
+    const run = controlledRun({ signal: cancel.signal, store: () => storing.promise });
+    await firstTurn(run, reply([bash('ls')], 0));
+    run.reads[1]!.resolve(state('after'));
+    await drain();
+    expect(run.events.at(-1)).toBe('step 0');
+    cancel.abort(new Error('cancelled by the test'));
+    run.queries[1]!.reject(new Error('aborted'));
+    let ended = false;
+    void run.result.finally(() => (ended = true)).catch(() => undefined);
+    await drain();
+    // The worker marks an abandoned trajectory after the loop threw: no step may be stored after that.
+    expect(ended).toBe(false);
+    storing.resolve();
+    await expect(run.result).rejects.toThrow('cancelled by the test');
+    expect(run.streamed.map((s) => s.index)).toEqual([0]);
   });
 });
