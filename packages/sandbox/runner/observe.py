@@ -17,14 +17,16 @@ is a child that becomes the observer's uid (no capability left) and runs the rea
 only. After it, whatever it left of the observer's uid is killed, and a child of the sandbox's uid
 sends SIGCONT to -1: always, whether the read ended, ran out of time or failed. Nothing of the sandbox's
 uid can signal or trace this process (another uid's), so only its own death skips the SIGCONT: if the
-host gives up waiting, it runs --thaw, which does the same two steps.
+host gives up waiting, or this exits otherwise than 0 or 124, it runs --thaw, which does the same two steps.
 
 What the stop does not cover, or changes: a process the agent had stopped itself is continued by the
 SIGCONT (the agent can also see each observation, by a SIGCONT handler or its children's stop
-reports); a vfork()'s parent waits in the kernel until its stopped child execs, and is read unstopped
-after STOP_WAIT_S, which bounds the wait for threads that do not stop; io_uring, which the sandbox's
-seccomp profile allows, runs queued work in its own threads of the process, which stop with it, but an
-operation already inside the kernel completes; a ptrace tracee is held by its tracer, itself stopped.
+reports); a thread inside an uninterruptible system call stops when the call returns, and is read
+beside after D_WAIT_S (a vfork()'s parent waits so until its stopped child execs: harmless, and
+common, as glibc's posix_spawn and Python's subprocess use vfork); io_uring, which the sandbox's
+seccomp profile allows, runs queued work in threads of the process, which stop with it (its polling
+thread was seen stopped), but an operation already inside the kernel completes; a ptrace tracee is
+held by its tracer, itself stopped.
 """
 import os
 import select
@@ -37,8 +39,12 @@ from common import SIGKILL, Sandbox, emit  # noqa: E402
 from repo_state import read_repo_state  # noqa: E402
 
 SIGCONT, SIGSTOP = 18, 19
-# How long the read waits for every thread of the sandbox's uid to have stopped before it reads anyway.
+# How long the read waits for every thread of the sandbox's uid to have stopped before it reads anyway:
+# a thread that runs or sleeps stops as soon as it is scheduled; one in an uninterruptible wait (D)
+# stops when its call returns, which on the sandbox's tmpfs takes microseconds, unless it waits for
+# what the stop holds (a vfork's parent for its child).
 STOP_WAIT_S = 0.5
+D_WAIT_S = 0.05
 
 
 def as_uid(uid, act):
@@ -71,9 +77,10 @@ def signal_every(uid, sig):
 
 
 def unstopped(uid):
-    # Threads of the uid's processes (those kill(-1) reaches: real or saved uid) not yet stopped.
+    # The states of the threads of the uid's processes (those kill(-1) reaches: real or saved uid)
+    # that have not stopped yet.
     mine = str(uid)
-    count = 0
+    states = []
     for pid in os.listdir('/proc'):
         if not pid.isdigit():
             continue
@@ -85,16 +92,21 @@ def unstopped(uid):
             for tid in os.listdir('/proc/' + pid + '/task'):
                 with open('/proc/' + pid + '/task/' + tid + '/stat', 'rb') as f:
                     stat = f.read()
-                if stat[stat.rfind(b')') + 2:][:1] not in b'TtZX':
-                    count += 1
+                state = stat[stat.rfind(b')') + 2:][:1]
+                if state not in b'TtZX':
+                    states.append(state)
         except (OSError, StopIteration):
             continue  # gone meanwhile
-    return count
+    return states
 
 
 def wait_stopped(uid):
-    give_up = time.monotonic() + STOP_WAIT_S
-    while unstopped(uid) and time.monotonic() < give_up:
+    started = time.monotonic()
+    while True:
+        states = unstopped(uid)
+        waited = time.monotonic() - started
+        if not states or waited >= STOP_WAIT_S or (waited >= D_WAIT_S and set(states) == {b'D'}):
+            return
         time.sleep(0.001)
 
 
