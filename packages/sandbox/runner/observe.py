@@ -23,10 +23,9 @@ What the stop does not cover, or changes: a process the agent had stopped itself
 SIGCONT (the agent can also see each observation, by a SIGCONT handler or its children's stop
 reports); a thread inside an uninterruptible system call stops when the call returns, and is read
 beside after D_WAIT_S (a vfork()'s parent waits so until its stopped child execs: harmless, and
-common, as glibc's posix_spawn and Python's subprocess use vfork); io_uring, which the sandbox's
-seccomp profile allows, runs queued work in threads of the process, which stop with it (its polling
-thread was seen stopped), but an operation already inside the kernel completes; a ptrace tracee is
-held by its tracer, itself stopped.
+common, as glibc's posix_spawn and Python's subprocess use vfork); io_uring, whose operations
+queued in the kernel could complete under the stop, is refused to every command of an agent session
+(session.py, a seccomp filter: ENOSYS); a ptrace tracee is held by its tracer, itself stopped.
 """
 import os
 import select

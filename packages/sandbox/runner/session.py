@@ -10,6 +10,7 @@ shell exits (see common.py). Anywhere else (the local driver, on the host) it ru
 import errno
 import os
 import stat
+import struct
 import sys
 import tempfile
 import time
@@ -90,9 +91,48 @@ def write_file(path, data):
         f.write(data)
 
 
+# io_uring's three system calls (the same numbers on every architecture since 5.1; an x32 call is the
+# same number with bit 30 set, cleared below) answer ENOSYS, as in a kernel without it. A third-party
+# agent's processes are stopped while the observer reads its repository (observe.py), but an io_uring
+# operation already queued in the kernel can still complete then; Docker 20.10's default seccomp
+# profile allows io_uring (later ones refuse it). A seccomp filter is inherited across fork and exec
+# and can never be removed, so every command of the session, and all it starts, is held to it.
+_IO_URING_FIRST, _IO_URING_LAST, _ENOSYS = 425, 427, 38
+_NO_IO_URING = [
+    (0x20, 0, 0, 0),  # A = seccomp_data.nr
+    (0x54, 0, 0, 0xbfffffff),  # A &= ~__X32_SYSCALL_BIT
+    (0x35, 0, 2, _IO_URING_FIRST),  # A >= first ? next : allow
+    (0x25, 1, 0, _IO_URING_LAST),  # A > last ? allow : refuse
+    (0x06, 0, 0, 0x00050000 | _ENOSYS),  # SECCOMP_RET_ERRNO | ENOSYS
+    (0x06, 0, 0, 0x7fff0000),  # SECCOMP_RET_ALLOW
+]
+
+
+def refuse_io_uring():
+    # Loading ctypes costs tens of milliseconds: paid once per agent session, never per command or by a
+    # single answer's runner (batch.py), whose sandbox runs no agent beside an observer.
+    import ctypes
+
+    code = b''.join(struct.pack('HBBI', *insn) for insn in _NO_IO_URING)
+    filters = ctypes.create_string_buffer(code, len(code))
+
+    class Program(ctypes.Structure):
+        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+
+    program = Program(len(_NO_IO_URING), ctypes.addressof(filters))
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
+    for args in ((pr_set_no_new_privs, 1, 0, 0, 0), (pr_set_seccomp, seccomp_mode_filter, ctypes.byref(program), 0, 0)):
+        if libc.prctl(*args) != 0:
+            e = ctypes.get_errno()
+            raise OSError(e, 'prctl: ' + os.strerror(e))
+
+
 def main():
     grace_s = float(sys.argv[2])
     sandbox = Sandbox(sys.argv[3] if len(sys.argv) > 3 else None)
+    if sandbox.uid is not None:
+        refuse_io_uring()
     home = os.open('.', os.O_RDONLY)
     devnull = os.open(os.devnull, os.O_RDONLY)
     base_env = dict(os.environb)

@@ -168,6 +168,17 @@ describe('docker session lifecycle', () => {
     expect(await driver.docker.listContainers({ all: true, filters: { id: [id] } })).toHaveLength(0);
   });
 
+  it("refuses io_uring to its commands (ENOSYS): a queued operation would go on under the observer's stop", async () => {
+    const session = await driver.create();
+    // io_uring_setup(1, params) as the agent's processes would call it, and a plain call beside it.
+    const probe =
+      'import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); ' +
+      'r = libc.syscall(425, 1, ctypes.create_string_buffer(120)); print(r, ctypes.get_errno(), os.getpid() > 0)';
+    const r = await session.exec(`python3 -c '${probe}'`);
+    expect(r).toMatchObject({ exitCode: 0, stdout: '-1 38 True\n' });
+    await session.cleanup();
+  });
+
   it('is removed as an orphan when its worker is gone', async () => {
     const orphaned = await new DockerSandboxDriver({
       image: image!,
