@@ -99,6 +99,16 @@ describe('docker session: mounts and observe', () => {
     expect(await bothReads(/\n@@gb:tree\n([0-9a-f]{40})\n/.exec(first)![1]!)).toContain('+four');
   });
 
+  it("continues the sandbox's processes itself after a read that did not end as observe.py's (--thaw)", async () => {
+    // A request that stopped itself stands for one the read stopped: only a SIGCONT to the sandbox's uid
+    // lets it finish. The read fails before observe.py could send one (no such directory), so the host must.
+    const stopped = session.exec('kill -STOP $$; echo resumed', { timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    const options = { previousTree: null, diffBytes: 65_536, timeoutMs: 5_000, maxOutputBytes: 1 << 22 };
+    await session.observeRepoState!({ ...options, cwd: 'no-such-directory' });
+    await expect(stopped).resolves.toMatchObject({ exitCode: 0, stdout: 'resumed\n', timedOut: false });
+  });
+
   it('ends an observed command at its timeout', async () => {
     const r = await session.observe!('sleep 20', { timeoutMs: 1_000 });
     expect(r.timedOut).toBe(true);
