@@ -168,7 +168,7 @@ describe('docker session lifecycle', () => {
     expect(await driver.docker.listContainers({ all: true, filters: { id: [id] } })).toHaveLength(0);
   });
 
-  it("refuses io_uring to its commands (ENOSYS): a queued operation would go on under the observer's stop", async () => {
+  it("refuses io_uring to its commands (ENOSYS): queued work would go on under the observer's stop", async () => {
     const session = await driver.create();
     // io_uring_setup(1, params) as the agent's processes would call it, and a plain call beside it.
     const probe =
