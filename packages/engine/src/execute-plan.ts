@@ -44,14 +44,12 @@ export interface PlanExecution {
 }
 
 /**
- * What one command of a single answer may take unless answerTimeoutMs says otherwise (a prompt says it:
- * COMMAND_TIME_LIMIT).
+ * What one command of a single answer may take. The prompt states it (COMMAND_TIME_LIMIT, rendered from this
+ * constant), so it is not an option: a limit set here alone would contradict what the model was told.
  */
 export const ANSWER_COMMAND_TIMEOUT_MS = DEFAULT_TIMEOUT_MS;
 
 export interface ExecutePlanOptions {
-  /** Per answer command. */
-  answerTimeoutMs?: number;
   /** Per command: stdout and stderr kept (head and tail). */
   maxOutputBytes?: number;
   /** Commands of one answer that may run (GITBENCH_MAX_ANSWER_COMMANDS); more fail the answer unrun. */
@@ -161,7 +159,7 @@ export async function executePlan(
             id: `answer.${i}`,
             command,
             cwd,
-            timeoutMs: opts.answerTimeoutMs ?? ANSWER_COMMAND_TIMEOUT_MS,
+            timeoutMs: ANSWER_COMMAND_TIMEOUT_MS,
             maxOutputBytes,
           })),
         },
