@@ -33,21 +33,37 @@ def _hex(text):
     return bytes(c for c in text if c in b'0123456789abcdef')
 
 
-def read_repo_state(sandbox, cwd, env, previous_tree, diff_bytes, timeout_s, grace_s, home, devnull, init):
-    """The script's stdout, and whether the read ran out of time (the engine then records no state)."""
+def read_repo_state(sandbox, cwd, env, previous_tree, diff_bytes, timeout_s, grace_s, home, devnull, init,
+                    memo=None, reuse=True):
+    """The script's stdout, and whether the read ran out of time (the engine then records no state).
+
+    With a memo (repo_memo.py, the session runner's), a repository unchanged since the memo's last full
+    read is answered with that read's output (unless reuse is false: the read is then a full one, kept
+    in the memo), and only its diff against previous_tree is made anew.
+    """
     out = []
+    prev = _hex(previous_tree)
+    gits = _git_runner(sandbox, time.time() + timeout_s, grace_s, home, devnull, init)
     try:
-        _read(out, sandbox, cwd, env, _hex(previous_tree), diff_bytes, timeout_s, grace_s, home, devnull, init)
+        kept = memo.answer(sandbox, cwd, env) if memo is not None and reuse else None
+        if kept is not None:
+            out.append(kept.printed)
+            _diff(out, gits, prev, kept.tree, kept.tree_dir, kept.tree_env, diff_bytes)
+            return b''.join(out), False
+        taken = memo.before_read(env) if memo is not None else None
+        facts = {}
+        _read(out, gits, sandbox, cwd, env, facts)
+        if 'tree' in facts:
+            printed = b''.join(out)
+            _diff(out, gits, prev, facts['tree'], facts['where'], facts['tree_env'], diff_bytes)
+            if memo is not None:
+                memo.after_read(sandbox, cwd, env, taken, facts, printed)
         return b''.join(out), False
     except TimedOut:
         return b''.join(out), True
 
 
-def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, devnull, init):
-    deadline = time.time() + timeout_s
-    env = dict(env)
-    env.update({b'GIT_OPTIONAL_LOCKS': b'0', b'GIT_PAGER': b'cat', b'LC_ALL': b'C'})
-
+def _git_runner(sandbox, deadline, grace_s, home, devnull, init):
     def gits(*calls):
         # Runs the git calls, each (args, where, stdout bytes kept, environment), at once: they read
         # what none of them writes. Returns per call (exit status, stdout as $(...) would keep it: at
@@ -61,13 +77,16 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
         if any(timed_out for _, _, timed_out, _, _ in results):
             raise TimedOut()
         return [(r[0], c[4]) for r, c in zip(results, commands)]
+    return gits
+
+
+def _read(out, gits, sandbox, cwd, env, facts):
+    # The read up to its diff; what the diff and the memo need of it is left in facts.
+    env = dict(env)
+    env.update({b'GIT_OPTIONAL_LOCKS': b'0', b'GIT_PAGER': b'cat', b'LC_ALL': b'C'})
 
     def m(name):
         out.append(MARK + name + b'\n')
-
-    def subst(sink):
-        # What bash's $(...) keeps of a command's output: no NUL bytes, no trailing newlines.
-        return sink.kept().replace(b'\0', b'').rstrip(b'\n')
 
     st = (env.get(b'TMPDIR') or b'/tmp') + b'/.gitbench-agent-state'
     sandbox.acting_start()
@@ -87,7 +106,7 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     here = (cwd, SECTION_BYTES, env)
     (status, loc), (_, refs) = gits(([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'],) + here,
                                     ([b'for-each-ref', b'--format=%(objectname) %(refname)'],) + here)
-    loc = subst(loc)
+    loc = _subst(loc)
     if status == 0 and b'\n' in loc:
         gd, top = loc.split(b'\n', 1)
     else:
@@ -96,7 +115,7 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
             m(b'nogit')
             return
         # No work tree (a bare repository, or inside .git): the script's top is where it runs.
-        gd, top = subst(loc), cwd
+        gd, top = _subst(loc), cwd
 
     # The copy of the index the work tree is added into (below), and whether the index may name a submodule.
     links = _copy_index(sandbox, gd + b'/index', st + b'/index')
@@ -119,7 +138,7 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
                        for e in asks])
         count = int(env.get(b'GIT_CONFIG_COUNT') or b'0')
         for _, keys in found:
-            for key in subst(keys).split(b'\n'):
+            for key in _subst(keys).split(b'\n'):
                 if key:
                     env[b'GIT_CONFIG_KEY_%d' % count], env[b'GIT_CONFIG_VALUE_%d' % count] = key, b''
                     count += 1
@@ -138,7 +157,7 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     if subs is not None:
         (_, st_out), _ = gits(([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
                               ([b'add', b'-A', b'.'], where, 0, tree_env))
-        status_text = subst(st_out)
+        status_text = _subst(st_out)
     tree_call = ([b'write-tree'], where, SECTION_BYTES, tree_env)
     if status_text.startswith(b'# branch.oid '):
         m(b'status')
@@ -174,10 +193,15 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
     m(b'refs')
     out.append(refs.kept())
 
-    tree = subst(tree)
+    tree = _subst(tree)
     m(b'tree')
     out.append(tree + b'\n')
     m(b'diff')
+    facts.update({'git_dir': gd, 'top': top, 'submodules': subs, 'state_dir': st, 'tree': tree, 'where': where,
+                  'tree_env': tree_env})
+
+
+def _diff(out, gits, prev, tree, where, tree_env, diff_bytes):
     if tree:
         if prev and prev != tree:
             # A moved submodule is shown as its two commits: diff.submodule=diff (the model's) would run a
@@ -187,6 +211,11 @@ def _read(out, sandbox, cwd, env, prev, diff_bytes, timeout_s, grace_s, home, de
             out.append(b'%d\n' % diff.total + diff.kept())
         else:
             out.append(b'0\n')
+
+
+def _subst(sink):
+    # What bash's $(...) keeps of a command's output: no NUL bytes, no trailing newlines.
+    return sink.kept().replace(b'\0', b'').rstrip(b'\n')
 
 
 # The configuration git reads here, besides the files below: none of the system's or the user's (the

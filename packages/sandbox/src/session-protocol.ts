@@ -24,7 +24,10 @@ export { MAX_REPLY_HEADER_BYTES } from './session-frames';
  *   R id path_len limit                                                  read a file of at most limit bytes
  *   W id path_len data_len                                               write a file (parents made)
  *   S id timeout_ms head tail diff_bytes cwd_len env_len prev_len        read the repository's state
- *                                                                        (runner/repo_state.py)
+ *                                                                        (runner/repo_state.py; answered
+ *                                                                        from runner/repo_memo.py where
+ *                                                                        unchanged, unless the environment
+ *                                                                        holds GITBENCH_FULL_READ)
  *   E id env_len                                                         replace the base environment
  *   Q id                                                                 stop
  * Replies: a line `@@GB<KIND> <id> <fields...>` then the payload its fields announce.
@@ -45,6 +48,8 @@ export { MAX_REPLY_HEADER_BYTES } from './session-frames';
 export const DEFAULT_DRAIN_BYTES = 64 * 1024 * 1024;
 /** Host-side slack on top of a command's timeout and kill grace before the runner counts as lost. */
 const GUARD_SLACK_MS = 10_000;
+/** In an S request's environment: read in full (RepoStateOptions.fullRead); never seen by git. */
+const FULL_READ = 'GITBENCH_FULL_READ';
 
 interface Pending {
   id: string;
@@ -155,7 +160,8 @@ export class RunnerConnection {
     const cap = opts.maxOutputBytes;
     const head = Math.ceil(cap / 2);
     const cwd = Buffer.from(opts.cwd, 'utf8');
-    const env = encodeEnv(opts.env ?? {});
+    // The runner takes FULL_READ out of the read's environment (runner/session.py).
+    const env = encodeEnv({ ...opts.env, ...(opts.fullRead ? { [FULL_READ]: '1' } : {}) });
     const prev = Buffer.from(opts.previousTree ?? '', 'utf8');
     const guardMs = opts.timeoutMs + KILL_GRACE_S * 1000 + GUARD_SLACK_MS;
     const r = await this.request(

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
  * The programs that run commands inside the sandbox live in ../runner as Python files: batch.py (one
  * process per batch, the step runner), session.py (one per agent attempt, serving many requests over
  * its stdin and stdout), common.py (running one command, as the sandbox's uid), repo_state.py (the
- * session's read of an agent's repository after a step) and observe.py (the same read beside a
- * third-party agent); the image also holds the scorer's guard as lookup_config.py, whose finding of
+ * session's read of an agent's repository after a step), repo_memo.py (the session's answer to a read
+ * of a repository unchanged since its last one) and observe.py (the same read beside a third-party
+ * agent, always in full); the image also holds the scorer's guard as lookup_config.py, whose finding of
  * submodules the read reuses. Their comments say
  * what they guarantee; this module holds what the host needs to start them and to hand them a plan.
  */
@@ -23,6 +24,7 @@ export const RUNNER_FILES = [
   'common.py',
   'lookup_config.py',
   'observe.py',
+  'repo_memo.py',
   'repo_state.py',
   'session.py',
 ] as const;

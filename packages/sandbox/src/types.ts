@@ -148,6 +148,11 @@ export interface RepoStateOptions {
   /** For the whole read: past it, it stops and says it timed out. */
   timeoutMs: number;
   maxOutputBytes: number;
+  /**
+   * Read in full even where the runner could answer from its last read of an unchanged repository
+   * (runner/repo_memo.py), as a check or a measurement of that answer does; the state is the same.
+   */
+  fullRead?: boolean;
 }
 
 export interface SandboxExecResult extends ExecResult {

@@ -39,7 +39,7 @@ describe('the runner files', () => {
       readdirSync(dir)
         .filter((f) => f.endsWith('.py'))
         .sort(),
-    ).toEqual(['batch.py', 'common.py', 'observe.py', 'repo_state.py', 'session.py']);
+    ).toEqual(['batch.py', 'common.py', 'observe.py', 'repo_memo.py', 'repo_state.py', 'session.py']);
     const r = spawnSync('python3', ['-I', '-S', '-c', LINT, dir], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('');

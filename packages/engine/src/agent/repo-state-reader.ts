@@ -55,10 +55,12 @@ export function sessionRepoStateReader(
   session: Pick<Sandbox, 'readRepoState'>,
   repoDir: string,
   ctx: Pick<RepoStateExec, 'exec'>,
+  /** Every read in full: never the runner's answer for an unchanged repository (a bench's or a test's comparison). */
+  { fullRead = false }: { fullRead?: boolean } = {},
 ): RepoStateReader {
   const readRepoState = session.readRepoState?.bind(session);
   return repoStateReader({
     exec: (command, options) => ctx.exec(command, options),
-    ...(readRepoState ? { readState: (options) => readRepoState({ ...options, cwd: repoDir }) } : {}),
+    ...(readRepoState ? { readState: (options) => readRepoState({ ...options, cwd: repoDir, fullRead }) } : {}),
   });
 }

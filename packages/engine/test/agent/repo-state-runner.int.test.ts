@@ -8,7 +8,8 @@ import { useTestDriver } from '../test-driver';
  * The session runner reads an agent's repository itself (runner/repo_state.py, Sandbox.readRepoState)
  * instead of running the engine's script: the recorded state must not change. Each step below changes
  * the repository as an agent would; after it, both reads run on the same repository and must print the
- * same bytes, the previous step's tree (and so the diff) included.
+ * same bytes, the previous step's tree (and so the diff) included, and so must a second read of the
+ * runner's, which it answers from its memo of the first where nothing changed between.
  */
 let driver!: DockerSandboxDriver;
 const labels = useTestDriver('repo-state-runner', (d) => (driver = d));
@@ -36,6 +37,9 @@ async function bothReads(cwd: string, previous: RepoSnapshot | null): Promise<Re
   expect(viaScript.timedOut).toBe(false);
   expect(viaRunner.timedOut).toBe(false);
   expect(viaRunner.stdout).toBe(viaScript.stdout);
+  // Read again with nothing run between: the runner answers from its last read (runner/repo_memo.py).
+  const again = await session.readRepoState!({ cwd, previousTree, diffBytes: DEFAULT_DIFF_BYTES, env, ...LIMITS });
+  expect(again.stdout).toBe(viaScript.stdout);
   return parseRepoState(viaRunner.stdout, previous) ?? previous;
 }
 
