@@ -1,5 +1,5 @@
-import { lookupEnvironment, parseSuite, shellQuote, type Fixture } from '@gitbench/core';
-import type { DockerSandboxDriver } from '@gitbench/sandbox';
+import { lookupEnvironment, parseSuite, shellQuote, TamperingError, type Fixture } from '@gitbench/core';
+import type { DockerSandboxDriver, Sandbox } from '@gitbench/sandbox';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureRepository, executeAttempt, type AttemptRun, type BuiltSnapshot } from '../src';
 import { scriptedAgent } from './agent/support/scripted-agent';
@@ -154,5 +154,151 @@ describe("the observer's read against a configuration that changes under it", { 
     } finally {
       await session.cleanup();
     }
+  });
+});
+
+/**
+ * A hostile agent's process that the kernel continues under the observer's stop, no process of the
+ * sandbox's uid running to send the SIGCONT: an inotify watch of reads of .git/config whose owner gets
+ * SIGCONT for each event (F_SETOWN, F_SETSIG, O_ASYNC), or a POSIX timer whose signal is SIGCONT, set
+ * again to 20 ms from now every millisecond the process runs, so that it expires 20 ms into a stop (a
+ * periodic one whose signal a SIGSTOP discards, pending, is not set again by the kernel). Each
+ * time it is continued it swaps the configuration between a filter key and none (.gitattributes names
+ * the filter for every file), to land the key between the read's look for filter keys and git's read of
+ * the configuration. The filter, run, adds its uid to /tmp/filter-runs. With `call`, a child makes ten
+ * calls to the gateway (the Anthropic Messages API on its socket), whose reads before each call are the
+ * ones attacked. Run only in the sandbox, as the sandbox's uid.
+ */
+const RESUMER = `import ctypes, fcntl, json, os, signal, socket, sys, time
+SIGCONT, IN_ACCESS, F_SETOWN, F_SETSIG, O_ASYNC = 18, 0x1, 8, 10, 0o20000
+libc = ctypes.CDLL(None, use_errno=True)
+configs = [open('/tmp/plain').read(), open('/tmp/hostile').read()]
+flips = [0]
+watch = None
+
+
+def flip(*_):
+    if watch is not None:
+        try:
+            os.read(watch, 65536)  # a queued event would take the next one in, unsignalled
+        except OSError:
+            pass
+    flips[0] += 1
+    with open('.git/config', 'w') as f:
+        f.write(configs[flips[0] % 2])
+
+
+signal.signal(signal.SIGCONT, flip)
+if sys.argv[1] == 'inotify':
+    watch = libc.inotify_init1(os.O_NONBLOCK)
+    assert watch >= 0 and libc.inotify_add_watch(watch, b'.git/config', IN_ACCESS) >= 0
+    fcntl.fcntl(watch, F_SETOWN, os.getpid())
+    fcntl.fcntl(watch, F_SETSIG, SIGCONT)
+    fcntl.fcntl(watch, fcntl.F_SETFL, fcntl.fcntl(watch, fcntl.F_GETFL) | O_ASYNC)
+else:
+    # A handler, not SIGCONT's default: the kernel parks a timer whose signal is ignored.
+    class SigEvent(ctypes.Structure):
+        _fields_ = [('value', ctypes.c_void_p), ('signo', ctypes.c_int), ('notify', ctypes.c_int),
+                    ('pad', ctypes.c_int * 12)]
+    timer, later = ctypes.c_void_p(), (ctypes.c_long * 4)(0, 0, 0, 20_000_000)
+    assert libc.timer_create(1, ctypes.byref(SigEvent(None, SIGCONT, 0)), ctypes.byref(timer)) == 0
+
+
+def ended():
+    if watch is None:
+        libc.timer_settime(timer, 0, later, None)
+    time.sleep(0.001)
+    return os.path.exists('/tmp/stop-resuming') or caller and os.waitpid(caller, os.WNOHANG)[0]
+
+
+caller = None
+open('/tmp/resuming', 'w').close()
+if sys.argv[2:] == ['call']:
+    caller = os.fork()
+    for _ in range(10 if caller == 0 else 0):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect('/run/gitbench-gateway/gateway.sock')
+        body = json.dumps({'model': 'nop', 'max_tokens': 64, 'messages': [{'role': 'user', 'content': 'hi'}]})
+        s.sendall(('POST /v1/messages HTTP/1.1\\r\\nHost: gateway\\r\\nContent-Type: application/json\\r\\n'
+                   'Content-Length: %d\\r\\nConnection: close\\r\\n\\r\\n%s' % (len(body), body)).encode())
+        while s.recv(65536):
+            pass
+    if caller == 0:
+        os._exit(0)
+while not ended():
+    pass
+print('ended by itself')
+`;
+
+/** The repository's two configurations, and a filter named for every file: run in the repository. */
+const RESUMER_CONFIGS = [
+  "echo '* filter=x' > .gitattributes && cp .git/config /tmp/plain && cp .git/config /tmp/hostile",
+  `git config --file /tmp/hostile filter.x.clean ${shellQuote('echo $(id -u) >> /tmp/filter-runs; cat')}`,
+].join(' && ');
+
+const resumer = (mode: 'inotify' | 'timer', call: boolean) =>
+  `${RESUMER_CONFIGS} && python3 -c ${shellQuote(RESUMER)} ${mode}${call ? ' call' : ''}`;
+
+/** The observer's reads of the session's repository `flip`, as a third-party agent's observer reads. */
+function flipReads(session: Sandbox) {
+  const env = lookupEnvironment();
+  const n = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const trusted = { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: 'safe.directory' };
+  const options = { cwd: 'flip', previousTree: null, diffBytes: 65_536, timeoutMs: 30_000, maxOutputBytes: 1 << 22 };
+  return () => session.observeRepoState!({ ...options, env: { ...env, ...trusted, [`GIT_CONFIG_VALUE_${n}`]: '*' } });
+}
+
+describe("the observer's read against a process the kernel continues under the stop", { timeout: 300_000 }, () => {
+  it.each(['inotify', 'timer'] as const)(
+    'calls a read tampering if the process ran during it (%s), and no read it let through ran the filter',
+    async (mode) => {
+      const session = await driver.create({ labels: { ...labels, 'org.gitbench.attempt': `red-team-${mode}` } });
+      try {
+        const init = ['git init -q flip && cd flip && echo a > a.txt && git add .', 'echo changed > a.txt'];
+        const commit = 'git -c user.name=a -c user.email=a@b commit -qm a';
+        expect((await session.exec(`${init[0]} && ${commit} && ${init[1]}`)).exitCode).toBe(0);
+        const agent = session.exec(`cd flip && ${resumer(mode, false)}`, { timeoutMs: 240_000 });
+        while ((await session.observe!('test -e /tmp/resuming')).exitCode !== 0);
+        const read = flipReads(session);
+        const filterRuns = async () => (await session.observe!('cat /tmp/filter-runs 2>/dev/null')).stdout;
+        // Each read's output: a state (let through), withheld (unobserved: a thread it could not judge
+        // changed), or a TamperingError; with the filter's runs during it.
+        const reads: { read: number; letThrough: boolean; filterRan: boolean; unobserved?: string }[] = [];
+        let tampering: unknown = null;
+        for (let i = 0; i < 20 && !tampering; i++) {
+          const runsBefore = await filterRuns();
+          try {
+            const { unobserved, stdout } = await read();
+            reads.push({
+              read: i,
+              letThrough: stdout !== '',
+              filterRan: (await filterRuns()) !== runsBefore,
+              unobserved,
+            });
+          } catch (error) {
+            tampering = error;
+          }
+        }
+        // Every read let through: the stop held, and no filter of the agent's ran.
+        expect(reads.filter((r) => r.letThrough && (r.filterRan || r.unobserved))).toEqual([]);
+        expect(tampering).toBeInstanceOf(TamperingError);
+        expect((tampering as Error).message).toMatch(/of the sandbox's uid ran/);
+        // The observer killed the agent's processes: it never ends by itself.
+        await session.observe!('touch /tmp/stop-resuming');
+        expect((await agent).stdout).not.toContain('ended by itself');
+      } finally {
+        await session.cleanup();
+      }
+    },
+  );
+
+  it.each(['inotify', 'timer'] as const)('ends a third-party agent that does so (%s) as TAMPERING', async (mode) => {
+    const run = await swappedAgentAttempt({ fixture, snapshot, driver, labels }, resumer(mode, true));
+    expect({ status: run.status, errorClass: run.errorClass, exit: run.agent?.summary.exitStatus }).toEqual({
+      status: 'VALID_FAIL',
+      errorClass: 'tampering',
+      exit: 'tampering',
+    });
+    expect(run.agent?.summary.exitDetail).toMatch(/the observer's read of the repository: threads .* ran/);
   });
 });

@@ -4,7 +4,8 @@ Usage: observe.py <sandbox uid> <observer uid> <previous tree> <diff bytes> <tim
 repository's directory, with the read's environment; or observe.py --thaw <sandbox uid> <observer uid>.
 Sandbox.observeRepoState starts it (docker-observe.ts) as root, holding only the sandbox's capabilities
 (SETUID, SETGID, KILL), while a third-party agent's one long request still runs; it prints what the
-session runner's S request prints, and exits 124 when the read ran out of time.
+session runner's S request prints, and exits 124 when the read ran out of time, TAMPERED or UNOBSERVED
+(below) with nothing printed and the reason on stderr.
 
 The read sets every filter key of the repository and its submodules empty, having looked for them first;
 the agent's processes still run, and one that adds a filter key (a submodule, an include) between that
@@ -17,18 +18,41 @@ is a child that becomes the observer's uid (no capability left) and runs the rea
 only. After it, whatever it left of the observer's uid is killed, and a child of the sandbox's uid
 sends SIGCONT to -1: always, whether the read ended, ran out of time or failed. Nothing of the sandbox's
 uid can signal or trace this process (another uid's), so only its own death skips the SIGCONT: if the
-host gives up waiting, or this exits otherwise than 0 or 124, it runs --thaw, which does the same two steps.
+host gives up waiting, or this exits otherwise than with a status of its own, it runs --thaw, which does
+the same two steps.
+
+The kernel can continue a stopped process with no process of the sandbox's uid running to ask it: a
+SIGCONT it sends for an inotify watch, a lease or dnotify (F_SETSIG), a POSIX timer, mq_notify, a
+parent's death, a clone's exit signal, a process group orphaned by an exit. Refusing each would leave
+the next, so the stop is checked instead, with the kernel's own counts. Once every thread of the uid
+has stopped (two looks SETTLE_S apart agree), each one's state and context switches (voluntary and
+not) are kept, and looked at again after the read, before the SIGCONT. A stopped thread runs again only
+when continued or killed, and one that ran has switched out since (a count moved), still runs, or has
+exited. The read's output waits in a memfd until then:
+- TAMPERED: a thread stopped before the read is no longer stopped or its counts moved, or a process of
+  the uid made a thread meanwhile (none can under the stop), and nothing below explains it; or a thread
+  still runs or sleeps STOP_WAIT_S after the first SIGSTOP (sent again every RESEND_S). Nothing is
+  printed and every process of the uid is killed instead of continued: its attempt ends as tampering.
+- UNOBSERVED: what cannot be judged. A thread stopped before the read died (a SIGKILL from outside: the
+  memory limit, the runner at the agent's timeout; its process's end may continue an orphaned process
+  group; but a continued process can also exit by itself), a thread that had not stopped (in D past
+  D_WAIT_S, or exiting) changed, a thread came from another uid's process, or the threads still waited
+  to run at STOP_WAIT_S. Nothing is printed, and the reads' object store, which a program run as the
+  observer's uid could have written, is removed.
+An honest process cannot run under the stop, so neither verdict meets one that does not use the kernel
+against it: a process that stopped itself stays stopped through the read, a vfork's parent in D for its
+stopped child (glibc's posix_spawn, Python's subprocess) does not change.
 
 What the stop does not cover, or changes: a process the agent had stopped itself is continued by the
 SIGCONT (the agent can also see each observation, by a SIGCONT handler or its children's stop
 reports); a thread inside an uninterruptible system call stops when the call returns, and is read
-beside after D_WAIT_S (a vfork()'s parent waits so until its stopped child execs: harmless, and
-common, as glibc's posix_spawn and Python's subprocess use vfork); io_uring, whose operations
-queued in the kernel could complete under the stop, is refused to every command of an agent session
-(session.py, a seccomp filter: ENOSYS); a ptrace tracee is held by its tracer, itself stopped.
+beside after D_WAIT_S, judged as above; io_uring, whose operations queued in the kernel could complete
+under the stop, is refused to every command of an agent session (session.py, a seccomp filter:
+ENOSYS); a ptrace tracee is held by its tracer, itself stopped.
 """
 import os
 import select
+import shutil
 import sys
 import time
 
@@ -38,12 +62,22 @@ from common import SIGKILL, Sandbox, emit  # noqa: E402
 from repo_state import read_repo_state  # noqa: E402
 
 SIGCONT, SIGSTOP = 18, 19
-# How long the read waits for every thread of the sandbox's uid to have stopped before it reads anyway:
-# a thread that runs or sleeps stops as soon as it is scheduled; one in an uninterruptible wait (D)
-# stops when its call returns, which on the sandbox's tmpfs takes microseconds, unless it waits for
-# what the stop holds (a vfork's parent for its child).
+# How long the read waits for every thread of the sandbox's uid to have stopped: a thread that runs or
+# sleeps stops as soon as it is scheduled; one in an uninterruptible wait (D) stops when its call returns,
+# which on the sandbox's tmpfs takes microseconds, unless it waits for what the stop holds (a vfork's
+# parent for its child), so the read starts beside D threads after D_WAIT_S. Past STOP_WAIT_S a thread that
+# still runs or sleeps was continued after each stop (SIGSTOP is sent again every RESEND_S, as a process
+# group orphaned by an exit is continued once by the kernel).
 STOP_WAIT_S = 0.5
 D_WAIT_S = 0.05
+RESEND_S = 0.1
+# Two looks at the threads this far apart must agree before the read: a thread that has just set itself
+# stopped still switches out once.
+SETTLE_S = 0.003
+# observe.py's verdicts besides 0 (read) and 124 (read, out of time): the read's output is withheld.
+TAMPERED = 86
+UNOBSERVED = 87
+PF_EXITING = 0x4
 
 
 def as_uid(uid, act):
@@ -75,38 +109,150 @@ def signal_every(uid, sig):
     os.waitpid(as_uid(uid, send), 0)
 
 
-def unstopped(uid):
-    # The states of the threads of the uid's processes (those kill(-1) reaches: real or saved uid)
-    # that have not stopped yet.
-    mine = str(uid)
-    states = []
+class Thread:
+    """One thread of the sandbox's uid as the kernel counts it: a stopped thread runs again only when
+    continued (SIGCONT) or killed, and one that ran since has switched out (a counter moved), still runs,
+    or has exited."""
+    __slots__ = ('pid', 'start', 'state', 'switches', 'exiting')
+
+    def __init__(self, pid, stat, status):
+        fields = stat[stat.rfind(b')') + 2:].split()
+        self.pid = pid
+        self.state = fields[0]
+        self.exiting = bool(int(fields[6]) & PF_EXITING)
+        self.start = fields[19]
+        self.switches = tuple(line for line in status.splitlines()
+                              if line.startswith((b'voluntary_ctxt_switches', b'nonvoluntary_ctxt_switches')))
+
+    def __eq__(self, other):
+        return (self.pid, self.start, self.state, self.switches, self.exiting) == \
+            (other.pid, other.start, other.state, other.switches, other.exiting)
+
+    @property
+    def stopped(self):
+        return self.state in b'TtZX'
+
+    @property
+    def dead(self):
+        return self.state in b'ZX' or self.exiting
+
+
+def threads(uid):
+    # Every thread of the uid's processes (those kill(-1) reaches: real or saved uid), by tid.
+    mine = str(uid).encode()
+    found = {}
     for pid in os.listdir('/proc'):
         if not pid.isdigit():
             continue
         try:
-            with open('/proc/' + pid + '/status') as f:
-                ids = next(line for line in f if line.startswith('Uid:')).split()
+            with open('/proc/' + pid + '/status', 'rb') as f:
+                ids = next(line for line in f if line.startswith(b'Uid:')).split()
             if mine not in (ids[1], ids[3]):
                 continue
             for tid in os.listdir('/proc/' + pid + '/task'):
-                with open('/proc/' + pid + '/task/' + tid + '/stat', 'rb') as f:
+                task = '/proc/' + pid + '/task/' + tid
+                with open(task + '/stat', 'rb') as f:
                     stat = f.read()
-                state = stat[stat.rfind(b')') + 2:][:1]
-                if state not in b'TtZX':
-                    states.append(state)
-        except (OSError, StopIteration):
+                with open(task + '/status', 'rb') as f:
+                    found[int(tid)] = Thread(int(pid), stat, f.read())
+        except (OSError, StopIteration, IndexError, ValueError):
             continue  # gone meanwhile
-    return states
+    return found
 
 
-def wait_stopped(uid):
+class Unsettled(Exception):
+    pass
+
+
+def stop_every(uid):
+    """Stops every process of the uid and returns its threads once two looks SETTLE_S apart agree and
+    each has stopped, but for those in D or exiting after D_WAIT_S. Raises Unsettled with a verdict
+    (TAMPERED or UNOBSERVED) and its reason when they have not by STOP_WAIT_S."""
     started = time.monotonic()
+    signal_every(uid, SIGSTOP)
+    seen = at_send = None
+    # Per thread, the SIGSTOPs after which it ran on (it sleeps, or its counts moved, and it has not
+    # stopped): once after one can be a process group orphaned meanwhile, which the kernel continues once.
+    ran_on = {}
+    sends = 1
     while True:
-        states = unstopped(uid)
+        now = threads(uid)
+        at_send = at_send or now
         waited = time.monotonic() - started
-        if not states or waited >= STOP_WAIT_S or (waited >= D_WAIT_S and set(states) == {b'D'}):
-            return
-        time.sleep(0.001)
+        moving = [t for t in now.values() if not t.stopped]
+        settled = all((t.state == b'D' or t.exiting) and waited >= D_WAIT_S for t in moving)
+        if settled and now == seen:
+            return now
+        last = waited >= STOP_WAIT_S
+        if last or waited >= sends * RESEND_S:
+            for tid, t in now.items():
+                before = at_send.get(tid)
+                if t.stopped or t.exiting or t.state == b'D' or before is None:
+                    continue
+                if t.state == b'S' or before.switches != t.switches:
+                    ran_on[tid] = ran_on.get(tid, 0) + 1
+            if last:
+                ran = [tid for tid, n in ran_on.items() if n > 1 and tid in now and not now[tid].stopped]
+                if ran:
+                    raise Unsettled(TAMPERED, 'threads %s of the sandbox\'s uid ran on after %d SIGSTOPs in %.1f s'
+                                    % (ran[:5], sends, waited))
+                raise Unsettled(UNOBSERVED, 'the sandbox\'s processes had not stopped after %.1f s' % waited)
+            signal_every(uid, SIGSTOP)
+            sends += 1
+            at_send = now
+        seen = now if settled else None
+        time.sleep(SETTLE_S if settled else 0.001)
+
+
+def verdict(uid, before, after):
+    """None when no thread of the uid ran during the read, else (TAMPERED or UNOBSERVED, reason).
+
+    Tampering: a thread stopped at the first look ran (it is no longer stopped or a counter moved), or a
+    thread appeared that a process of the uid made (none can be made under the stop). Not judged, the
+    read untrusted: a thread stopped at the first look died (a SIGKILL from outside: the memory limit, the
+    runner at the agent's timeout; its process's end continues an orphaned process group), a thread that
+    had not stopped (D, exiting) changed, or a thread appeared that another uid's process made."""
+    ran, made, died, unsettled, outside = [], [], [], [], []
+    for tid, t in after.items():
+        first = before.get(tid)
+        if first is None or first.start != t.start:
+            (made if t.pid in before or uid_of(parent_of(t.pid)) == str(uid).encode() else outside).append(tid)
+    for tid, first in before.items():
+        t = after.get(tid)
+        if t is not None and t == first or first.state in b'ZX':
+            continue
+        if not first.stopped or first.exiting:
+            unsettled.append(tid)
+        elif t is None or t.start != first.start or t.dead:
+            died.append(tid)
+        else:
+            ran.append(tid)
+    if unsettled:
+        return UNOBSERVED, 'threads %s of the sandbox\'s uid that had not stopped changed' % unsettled[:5]
+    if (ran or made) and not (died or outside):
+        return TAMPERED, 'threads %s of the sandbox\'s uid ran during the read (%s)' % (
+            (ran + made)[:5], 'continued' if ran else 'made meanwhile')
+    if ran or made or died or outside:
+        return UNOBSERVED, 'threads %s of the sandbox\'s uid died or came from outside during the read' % (
+            (died + outside + ran + made)[:5])
+    return None
+
+
+def parent_of(pid):
+    try:
+        with open('/proc/%d/stat' % pid, 'rb') as f:
+            stat = f.read()
+        return int(stat[stat.rfind(b')') + 2:].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def uid_of(pid):
+    try:
+        with open('/proc/%d/status' % pid, 'rb') as f:
+            return next(line for line in f if line.startswith(b'Uid:')).split()[1]
+    except (OSError, StopIteration):
+        return None
 
 
 def wait_until(pid, deadline):
@@ -128,13 +274,26 @@ def wait_until(pid, deadline):
             os.close(fd)
 
 
-def thaw(sandbox_uid, observer_uid):
+def thaw(sandbox_uid, observer_uid, sig=SIGCONT):
     # The observer's processes end before the sandbox's go on: no git of the read outlives the stop.
     signal_every(observer_uid, SIGKILL)
-    signal_every(sandbox_uid, SIGCONT)
+    signal_every(sandbox_uid, sig)
 
 
-def read(previous_tree, diff_bytes, timeout_s, grace_s):
+def forget_state(observer_uid):
+    # A program that ran as the observer's uid during a read not let through may have left objects in
+    # the reads' own object store, which later reads would take as written: the next read starts afresh.
+    state = os.path.join(os.environ.get('TMPDIR') or '/tmp', '.gitbench-agent-state')
+
+    def remove():
+        shutil.rmtree(state, ignore_errors=True)
+        return 0
+
+    os.waitpid(as_uid(observer_uid, remove), 0)
+
+
+def read(out, previous_tree, diff_bytes, timeout_s, grace_s):
+    os.dup2(out, 1)
     home = os.open('.', os.O_RDONLY)
     devnull = os.open(os.devnull, os.O_RDONLY)
     text, timed_out = read_repo_state(Sandbox(None), os.getcwdb(), dict(os.environb), previous_tree, diff_bytes,
@@ -153,17 +312,32 @@ def main(args):
     # The read's own deadline, then its grace to kill its git processes, then this one's to end it.
     deadline = time.monotonic() + timeout_s + 2 * grace_s
     os.setgroups([])
-    status = None
+    # What the reader prints waits here until the stop is known to have held through the read.
+    out = os.memfd_create('observation')
+    status = judged = None
     try:
-        signal_every(sandbox_uid, SIGSTOP)
-        wait_stopped(sandbox_uid)
-        reader = as_uid(observer_uid, lambda: read(previous_tree, diff_bytes, timeout_s, grace_s))
-        status = wait_until(reader, deadline)
+        try:
+            stopped = stop_every(sandbox_uid)
+        except Unsettled as e:
+            judged = e.args
+        else:
+            reader = as_uid(observer_uid, lambda: read(out, previous_tree, diff_bytes, timeout_s, grace_s))
+            status = wait_until(reader, deadline)
+            judged = verdict(sandbox_uid, stopped, threads(sandbox_uid))
     finally:
-        thaw(sandbox_uid, observer_uid)
+        # A tampering agent's processes end here, as killed: its attempt ends (a counted failure).
+        thaw(sandbox_uid, observer_uid, SIGKILL if judged and judged[0] == TAMPERED else SIGCONT)
+    if judged:
+        forget_state(observer_uid)
+        kind = b'tampering' if judged[0] == TAMPERED else b'unobserved'
+        os.write(2, b'gitbench observer: %s: %s\n' % (kind, judged[1].encode()))
+        return judged[0]
     if status is None:
         os.waitpid(reader, 0)
-        return 124
+        status = 124
+    os.lseek(out, 0, os.SEEK_SET)
+    while os.sendfile(1, out, None, 1 << 20):
+        pass
     return status
 
 

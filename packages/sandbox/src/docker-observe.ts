@@ -1,3 +1,4 @@
+import { TamperingError } from '@gitbench/core';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import type { RawRun } from './batch-script';
@@ -5,7 +6,7 @@ import { CappedBuffer } from './capped-buffer';
 import { DockerDemuxer } from './demux';
 import { OBSERVER_UID, UID, WORKDIR } from './docker-container';
 import { IMAGE_RUNNER_DIR, KILL_GRACE_S, RUNNER_PYTHON } from './step-runner';
-import type { ExecResult, ObserveOptions, RepoStateOptions } from './types';
+import type { ExecResult, ObservedRepoState, ObserveOptions, RepoStateOptions } from './types';
 
 interface DockerRunOptions {
   env?: Record<string, string>;
@@ -108,6 +109,14 @@ export async function observeIn(
   };
 }
 
+/** observe.py's exit statuses, as runner/observe.py names them (TAMPERED, UNOBSERVED). */
+const OBSERVE_VERDICTS: Record<number, 'read' | 'timed_out' | 'tampering' | 'unobserved'> = {
+  0: 'read',
+  124: 'timed_out',
+  86: 'tampering',
+  87: 'unobserved',
+};
+
 /**
  * Sandbox.observeRepoState: the session runner's read of the repository (runner/repo_state.py), run on
  * its own by runner/observe.py beside the runner, as root with the sandbox's capabilities only: it
@@ -115,12 +124,15 @@ export async function observeIn(
  * lets the sandbox's processes go on. The read's deadline is its own; observe.py ends the reader by the
  * read's grace twice over after it, so a slow read says it timed out (exit 124) with what it read. If
  * the host's guard gives up first, or observe.py fails, the host does observe.py's last steps itself
- * (--thaw), so the agent is not left stopped.
+ * (--thaw), so the agent is not left stopped. observe.py compares the kernel's counts of each thread's
+ * context switches before and after the read: a read during which a process of the sandbox's uid ran
+ * (continued by a signal the kernel sent it) is tampering, and its processes are killed then; a read it
+ * cannot judge is withheld (unobserved).
  */
 export async function observeRepoStateIn(
   container: Docker.Container,
   options: RepoStateOptions,
-): Promise<{ stdout: string; timedOut: boolean }> {
+): Promise<ObservedRepoState> {
   const previousTree = (options.previousTree ?? '').replace(/[^0-9a-f]/g, '');
   const observe = [RUNNER_PYTHON, '-I', '-S', `${IMAGE_RUNNER_DIR}/observe.py`];
   const readMs = options.timeoutMs + 2 * KILL_GRACE_S * 1000;
@@ -133,10 +145,17 @@ export async function observeRepoStateIn(
     guardMs: readMs + 5_000,
     maxBytes: options.maxOutputBytes,
   });
-  // Exit 0 and 124 are observe.py's own: it let the sandbox's processes go on. After anything else
+  // observe.py's own exits let the sandbox's processes go on (or killed them). After anything else
   // (the host's guard, a failure to fork with the sandbox's processes at their limit) the host does.
-  if (raw.hostTimedOut || (raw.exitCode !== 0 && raw.exitCode !== 124))
+  const verdict = raw.hostTimedOut ? undefined : OBSERVE_VERDICTS[raw.exitCode];
+  if (verdict === undefined)
     await dockerRun(container, [...observe, '--thaw', ...ids], { user: '0:0', guardMs: 10_000, maxBytes: 1024 });
+  if (verdict === 'tampering' || verdict === 'unobserved') {
+    const said = raw.stderr.toString('utf8').match(new RegExp(`^gitbench observer: ${verdict}: (.*)$`, 'm'))?.[1];
+    const reason = said ?? `observe.py exited ${raw.exitCode}`;
+    if (verdict === 'tampering') throw new TamperingError(`the observer's read of the repository: ${reason}`);
+    return { stdout: '', timedOut: false, unobserved: reason };
+  }
   return {
     stdout: raw.stdout.toString('utf8'),
     timedOut: raw.hostTimedOut || raw.exitCode === 124 || raw.exitCode === 137,

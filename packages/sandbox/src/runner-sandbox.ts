@@ -8,6 +8,7 @@ import {
   type BatchResult,
   type ExecResult,
   type ExecOptions,
+  type ObservedRepoState,
   type ObserveOptions,
   type RepoStateOptions,
   type Sandbox,
@@ -25,7 +26,7 @@ export interface RunnerSandboxParts {
   /** Sandbox.observe, where the driver offers it (cwd resolved against the workdir by the driver). */
   observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
   /** Sandbox.observeRepoState, where the driver offers it. */
-  observeRepoState?: (options: RepoStateOptions) => Promise<{ stdout: string; timedOut: boolean }>;
+  observeRepoState?: (options: RepoStateOptions) => Promise<ObservedRepoState>;
 }
 
 /** A driver's sandbox: requests through the runner connection, paths resolved against the workdir. */
@@ -37,7 +38,7 @@ export class RunnerSandbox implements Sandbox {
   private preamble: string | undefined;
 
   readonly observe?: (command: string, options?: ObserveOptions) => Promise<ExecResult>;
-  readonly observeRepoState?: (options: RepoStateOptions) => Promise<{ stdout: string; timedOut: boolean }>;
+  readonly observeRepoState?: (options: RepoStateOptions) => Promise<ObservedRepoState>;
 
   constructor(private readonly parts: RunnerSandboxParts) {
     this.id = parts.id;

@@ -206,7 +206,19 @@ export interface Sandbox {
    * with the filter keys of the repository and of its submodules set empty, and every process of the
    * sandbox's uid stopped meanwhile). Docker sandboxes only (absent elsewhere).
    */
-  observeRepoState?(options: RepoStateOptions): Promise<{ stdout: string; timedOut: boolean }>;
+  observeRepoState?(options: RepoStateOptions): Promise<ObservedRepoState>;
+}
+
+/**
+ * An observation's output. `unobserved` says why it was withheld: a thread of the sandbox's uid that
+ * had not stopped changed, or one died, during the read, so the stop cannot be shown to have held.
+ * A read during which a process of the sandbox's uid ran is no result: observeRepoState throws a
+ * TamperingError, its processes killed.
+ */
+export interface ObservedRepoState {
+  stdout: string;
+  timedOut: boolean;
+  unobserved?: string;
 }
 
 export interface ObserveOptions {

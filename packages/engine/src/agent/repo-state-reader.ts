@@ -4,7 +4,11 @@ import { DEFAULT_DIFF_BYTES, parseRepoState, repoStateScript, type RepoSnapshot 
 
 /** Reads the repository's state after each step, remembering the last one for refs changed and the diff. */
 export interface RepoStateReader {
-  /** The state now, compared with the previous read; null when it cannot be read (no repository any more). */
+  /**
+   * The state now, compared with the previous read; null when it cannot be read (no repository any
+   * more, or an observation that could not be trusted). Throws a TamperingError when the agent's
+   * processes ran during an observation.
+   */
   read(): Promise<RepoStepState | null>;
 }
 
@@ -24,7 +28,7 @@ export interface RepoStateExec {
     timeoutMs: number;
     maxOutputBytes: number;
     env: Record<string, string>;
-  }): Promise<{ stdout: string; timedOut: boolean }>;
+  }): Promise<{ stdout: string; timedOut: boolean; unobserved?: string }>;
 }
 
 const READ_LIMITS = { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 };
@@ -40,6 +44,11 @@ export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
         ? await ctx.readState({ previousTree, diffBytes: DEFAULT_DIFF_BYTES, env, ...READ_LIMITS })
         : await ctx.exec(repoStateScript(previousTree), { ...READ_LIMITS, env });
       if (r.timedOut) return null;
+      // A read not let through: the observer emptied its object store, and the next read starts afresh.
+      if ('unobserved' in r && r.unobserved) {
+        previous = null;
+        return null;
+      }
       const next = parseRepoState(r.stdout, previous);
       if (next) previous = next;
       return next?.state ?? null;

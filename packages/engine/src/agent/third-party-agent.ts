@@ -10,6 +10,7 @@ import {
   SandboxFailure,
   settledSteps,
   sumStepUsage,
+  tamperingIn,
   thirdPartyExit,
   thirdPartySubmission,
   TRAJECTORY_VERSION,
@@ -17,6 +18,7 @@ import {
   type Fixture,
   type GatewayCallRecord,
   type RepoStepState,
+  type TamperingError,
   type TrajectoryStep,
   type TrajectorySummary,
 } from '@gitbench/core';
@@ -160,8 +162,21 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   const repoAbs = path.posix.resolve(session.workdir, input.repoDir);
   const backend = gatewayBackend(input.modelName, input.model, adapter, input.fixture, input.reference);
   const reader = observerReader(session, input.repoDir);
+  // A read during which the agent's processes ran is tampering (the observer killed them then): the
+  // attempt ends as a counted failure. Any other failure of a read leaves its step without a state.
+  // The agent's request can end (killed by the observer) before the read that found it out has.
+  let tampering: TamperingError | undefined;
+  const reading = new Set<Promise<RepoStepState | null>>();
+  const observe = () => {
+    const read = reader.read().catch((error: unknown) => {
+      tampering ??= tamperingIn(error);
+      return null;
+    });
+    reading.add(read);
+    return read.finally(() => reading.delete(read));
+  };
   // The baseline the first call's diff is compared with.
-  await reader.read().catch(() => null);
+  await observe();
   const repoBeforeCall = new Map<number, RepoStepState | null>();
   // Steps handed to onStep so far; the gateway calls onCall one call at a time, in completion order.
   const completed: GatewayCallRecord[] = [];
@@ -186,7 +201,7 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
       wallTimeMs: limits.maxWallMs,
     },
     beforeCall: async (seq) => {
-      repoBeforeCall.set(seq, await reader.read().catch(() => null));
+      repoBeforeCall.set(seq, await observe());
     },
     ...(input.onCall || input.onStep ? { onCall } : {}),
   });
@@ -211,7 +226,9 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   } catch (error) {
     failure = error;
   }
-  const repoAtEnd = failure ? null : await reader.read().catch(() => null);
+  await Promise.all(reading);
+  const ended: unknown = tampering ?? failure;
+  const repoAtEnd = ended ? null : await observe();
   await gateway.close();
   if (input.signal?.aborted) throw input.signal.reason ?? new Error('cancelled');
   const calls = gateway.calls();
@@ -221,8 +238,8 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
   const exhausted = gateway.exhausted();
   // The session ended under the agent as under our own loop: its runner killed for memory its processes
   // filled is tampering (counted), a kill from outside stays sandbox_error (excluded).
-  const exit = failure
-    ? sandboxExit(`the agent's sandbox failed: ${(failure as Error).message}`, failure)
+  const exit = ended
+    ? sandboxExit(`the agent's sandbox failed: ${(ended as Error).message}`, ended)
     : thirdPartyExit({
         exhausted: exhausted ? { exitStatus: exhausted.exitStatus, message: exhausted.message } : null,
         timedOut: result!.timedOut,
@@ -266,7 +283,7 @@ export async function runThirdPartyAgent(input: ThirdPartyRunInput): Promise<Thi
     summary,
     steps,
     calls,
-    error: failure ?? (exit.status === 'model_error' ? new Error(exit.detail ?? 'model error') : null),
+    error: ended ?? (exit.status === 'model_error' ? new Error(exit.detail ?? 'model error') : null),
     route,
     agentOutput: { stdout: result?.stdout ?? '', stderr: result?.stderr ?? '', exitCode: result?.exitCode ?? null },
   };
