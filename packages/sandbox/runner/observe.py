@@ -341,4 +341,5 @@ def main(args):
     return status
 
 
-sys.exit(main(sys.argv[1:]))
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
