@@ -109,39 +109,50 @@ describe('docker session: mounts and observe', () => {
     await expect(stopped).resolves.toMatchObject({ exitCode: 0, stdout: 'resumed\n', timedOut: false });
   });
 
-  it('lets through reads beside honest processes that a stop leaves in D, busy, or that stop themselves', async () => {
-    // A spawn loop's parents wait in D inside vfork (Python's subprocess) for a child the stop holds; threads that
-    // spin stop when next scheduled; a shell stops itself again each time a read ends. No read may be called
-    // tampering, nor withheld: none of them runs while a read does.
-    const done = "os.path.exists('/tmp/honest-done')";
-    await session.writeFile(
-      '/tmp/spawn.py',
-      `import os, subprocess\nwhile not ${done}:\n    subprocess.run(['true'])\n`,
-    );
-    await session.writeFile(
-      '/tmp/spin.py',
-      `import os, threading\ndef spin():\n    while not ${done}:\n        pass\n` +
-        'threads = [threading.Thread(target=spin) for _ in range(3)]\n[t.start() for t in threads]\n',
-    );
-    const honest = session.exec(
-      'python3 /tmp/spawn.py & python3 /tmp/spin.py & while [ ! -e /tmp/honest-done ]; do /bin/true; done & ' +
-        "sh -c 'while [ ! -e /tmp/honest-done ]; do kill -STOP $$; done' & wait; echo done",
-      { timeoutMs: 120_000 },
-    );
-    await new Promise((r) => setTimeout(r, 1_000));
-    const options = { cwd: 'repo', previousTree: null, diffBytes: 65_536, timeoutMs: 30_000, maxOutputBytes: 1 << 22 };
-    const env = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
-    const reads = [];
-    for (let i = 0; i < 20; i++) {
-      const r = await session.observeRepoState!({ ...options, env: { ...env, TMPDIR: '/tmp/gb-observer' } });
-      reads.push({ unobserved: r.unobserved, read: r.stdout.includes('\n@@gb:status\n') });
-    }
-    expect(reads).toEqual(Array(20).fill({ unobserved: undefined, read: true }));
-    await session.observe!('touch /tmp/honest-done');
-    // The shell that stops itself goes on with the next read's SIGCONT, and ends.
-    await session.observeRepoState!({ ...options, env: { ...env, TMPDIR: '/tmp/gb-observer' } });
-    await expect(honest).resolves.toMatchObject({ exitCode: 0, stdout: 'done\n' });
-  });
+  it(
+    'lets through reads beside honest processes that a stop leaves in D, busy, or that stop themselves',
+    { timeout: 240_000 },
+    async () => {
+      // A spawn loop's parents wait in D inside vfork (Python's subprocess) for a child the stop holds; threads that
+      // spin stop when next scheduled; a shell stops itself again each time a read ends. No read may be called
+      // tampering, nor withheld: none of them runs while a read does.
+      const done = "os.path.exists('/tmp/honest-done')";
+      await session.writeFile(
+        '/tmp/spawn.py',
+        `import os, subprocess\nwhile not ${done}:\n    subprocess.run(['true'])\n`,
+      );
+      await session.writeFile(
+        '/tmp/spin.py',
+        `import os, threading\ndef spin():\n    while not ${done}:\n        pass\n` +
+          'threads = [threading.Thread(target=spin) for _ in range(2)]\n[t.start() for t in threads]\n',
+      );
+      const honest = session.exec(
+        'python3 /tmp/spawn.py & python3 /tmp/spin.py & while [ ! -e /tmp/honest-done ]; do /bin/true; done & ' +
+          "sh -c 'while [ ! -e /tmp/honest-done ]; do kill -STOP $$; done' & wait; echo done",
+        { timeoutMs: 120_000 },
+      );
+      await new Promise((r) => setTimeout(r, 1_000));
+      const options = {
+        cwd: 'repo',
+        previousTree: null,
+        diffBytes: 65_536,
+        timeoutMs: 30_000,
+        maxOutputBytes: 1 << 22,
+      };
+      const env = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+      const reads = [];
+      // The sandbox's one CPU is theirs between reads: each read's start waits for it.
+      for (let i = 0; i < 10; i++) {
+        const r = await session.observeRepoState!({ ...options, env: { ...env, TMPDIR: '/tmp/gb-observer' } });
+        reads.push({ unobserved: r.unobserved, read: r.stdout.includes('\n@@gb:status\n') });
+      }
+      expect(reads).toEqual(Array(10).fill({ unobserved: undefined, read: true }));
+      await session.observe!('touch /tmp/honest-done');
+      // The shell that stops itself goes on with the next read's SIGCONT, and ends.
+      await session.observeRepoState!({ ...options, env: { ...env, TMPDIR: '/tmp/gb-observer' } });
+      await expect(honest).resolves.toMatchObject({ exitCode: 0, stdout: 'done\n' });
+    },
+  );
 
   it('ends an observed command at its timeout', async () => {
     const r = await session.observe!('sleep 20', { timeoutMs: 1_000 });
