@@ -35,23 +35,33 @@ const READ_LIMITS = { timeoutMs: 30_000, maxOutputBytes: 4 * 1024 * 1024 };
 
 export function repoStateReader(ctx: RepoStateExec): RepoStateReader {
   let previous: RepoSnapshot | null = null;
+  // Reads run one at a time, each starting after the last has ended. Each is compared with the one before
+  // it. An observer's reads also must not overlap: one read's end kills every process of the observer's
+  // uid and continues the agent's, under the other, which would then find the agent's threads ran. A
+  // gateway answers several calls of a third-party agent at once, each read before it.
+  let last: Promise<unknown> = Promise.resolve();
+  const readOnce = async (): Promise<RepoStepState | null> => {
+    const previousTree = previous?.tree ?? null;
+    // With the look-ups' environment: the host's read runs no hook or fsmonitor of the agent's.
+    const env = lookupEnvironment();
+    const r = ctx.readState
+      ? await ctx.readState({ previousTree, diffBytes: DEFAULT_DIFF_BYTES, env, ...READ_LIMITS })
+      : await ctx.exec(repoStateScript(previousTree), { ...READ_LIMITS, env });
+    if (r.timedOut) return null;
+    // A read not let through: the observer emptied its object store, and the next read starts afresh.
+    if ('unobserved' in r && r.unobserved) {
+      previous = null;
+      return null;
+    }
+    const next = parseRepoState(r.stdout, previous);
+    if (next) previous = next;
+    return next?.state ?? null;
+  };
   return {
-    async read() {
-      const previousTree = previous?.tree ?? null;
-      // With the look-ups' environment: the host's read runs no hook or fsmonitor of the agent's.
-      const env = lookupEnvironment();
-      const r = ctx.readState
-        ? await ctx.readState({ previousTree, diffBytes: DEFAULT_DIFF_BYTES, env, ...READ_LIMITS })
-        : await ctx.exec(repoStateScript(previousTree), { ...READ_LIMITS, env });
-      if (r.timedOut) return null;
-      // A read not let through: the observer emptied its object store, and the next read starts afresh.
-      if ('unobserved' in r && r.unobserved) {
-        previous = null;
-        return null;
-      }
-      const next = parseRepoState(r.stdout, previous);
-      if (next) previous = next;
-      return next?.state ?? null;
+    read() {
+      const read = last.then(readOnce);
+      last = read.catch(() => undefined);
+      return read;
     },
   };
 }
