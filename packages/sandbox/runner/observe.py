@@ -31,17 +31,21 @@ when continued or killed, and one that ran has switched out since (a count moved
 exited. The read's output waits in a memfd until then:
 - TAMPERED: a thread stopped before the read is no longer stopped or its counts moved, or a process of
   the uid made a thread meanwhile (none can under the stop), and nothing below explains it; or a thread
-  still runs or sleeps STOP_WAIT_S after the first SIGSTOP (sent again every RESEND_S). Nothing is
+  still runs or sleeps STOP_WAIT_S after the first SIGSTOP, having run on after two of them (sent every
+  RESEND_S: an orphaned process group is continued once). Nothing is
   printed and every process of the uid is killed instead of continued: its attempt ends as tampering.
 - UNOBSERVED: what cannot be judged. A thread stopped before the read died (a SIGKILL from outside: the
   memory limit, the runner at the agent's timeout; its process's end may continue an orphaned process
   group; but a continued process can also exit by itself), a thread that had not stopped (in D past
-  D_WAIT_S, or exiting) changed, a thread came from another uid's process, or the threads still waited
-  to run at STOP_WAIT_S. Nothing is printed, and the reads' object store, which a program run as the
+  D_WAIT_S, or dying: exiting, or a SIGKILL pending) changed, a thread came from another uid's process,
+  a thread still stopped switched out once, voluntarily (as one preempted between setting itself stopped
+  and switching out does when it next runs, on a preemptible kernel), or the threads still waited to
+  run at STOP_WAIT_S. Nothing is printed, and the reads' object store, which a program run as the
   observer's uid could have written, is removed.
-An honest process cannot run under the stop, so neither verdict meets one that does not use the kernel
-against it: a process that stopped itself stays stopped through the read, a vfork's parent in D for its
-stopped child (glibc's posix_spawn, Python's subprocess) does not change.
+An honest process cannot run under the stop, so TAMPERED meets only one that used the kernel against it:
+a process that stopped itself stays stopped through the read, a vfork's parent in D for its stopped child
+(glibc's posix_spawn, Python's subprocess) does not change, and what the host's limits or an exit do
+to them is UNOBSERVED at worst.
 
 What the stop does not cover, or changes: a process the agent had stopped itself is continued by the
 SIGCONT (the agent can also see each observation, by a SIGCONT handler or its children's stop
@@ -111,22 +115,24 @@ def signal_every(uid, sig):
 
 class Thread:
     """One thread of the sandbox's uid as the kernel counts it: a stopped thread runs again only when
-    continued (SIGCONT) or killed, and one that ran since has switched out (a counter moved), still runs,
-    or has exited."""
-    __slots__ = ('pid', 'start', 'state', 'switches', 'exiting')
+    continued (SIGCONT) or killed, and one that ran since has switched out (a count moved), still runs,
+    or has exited. `switches` is (voluntary, involuntary)."""
+    __slots__ = ('pid', 'start', 'state', 'switches', 'dying')
 
     def __init__(self, pid, stat, status):
         fields = stat[stat.rfind(b')') + 2:].split()
         self.pid = pid
         self.state = fields[0]
-        self.exiting = bool(int(fields[6]) & PF_EXITING)
         self.start = fields[19]
-        self.switches = tuple(line for line in status.splitlines()
-                              if line.startswith((b'voluntary_ctxt_switches', b'nonvoluntary_ctxt_switches')))
+        lines = dict(line.split(b':', 1) for line in status.splitlines() if b':' in line)
+        self.switches = (int(lines[b'voluntary_ctxt_switches']), int(lines[b'nonvoluntary_ctxt_switches']))
+        # Exiting, or a SIGKILL pending (which wakes a stopped thread: it runs only to exit).
+        pending = int(lines[b'SigPnd'], 16) | int(lines[b'ShdPnd'], 16)
+        self.dying = bool(int(fields[6]) & PF_EXITING or pending & 1 << SIGKILL - 1)
 
     def __eq__(self, other):
-        return (self.pid, self.start, self.state, self.switches, self.exiting) == \
-            (other.pid, other.start, other.state, other.switches, other.exiting)
+        return (self.pid, self.start, self.state, self.switches, self.dying) == \
+            (other.pid, other.start, other.state, other.switches, other.dying)
 
     @property
     def stopped(self):
@@ -134,7 +140,7 @@ class Thread:
 
     @property
     def dead(self):
-        return self.state in b'ZX' or self.exiting
+        return self.state in b'ZX' or self.dying
 
 
 def threads(uid):
@@ -155,7 +161,7 @@ def threads(uid):
                     stat = f.read()
                 with open(task + '/status', 'rb') as f:
                     found[int(tid)] = Thread(int(pid), stat, f.read())
-        except (OSError, StopIteration, IndexError, ValueError):
+        except (OSError, StopIteration, IndexError, ValueError, KeyError):
             continue  # gone meanwhile
     return found
 
@@ -166,7 +172,7 @@ class Unsettled(Exception):
 
 def stop_every(uid):
     """Stops every process of the uid and returns its threads once two looks SETTLE_S apart agree and
-    each has stopped, but for those in D or exiting after D_WAIT_S. Raises Unsettled with a verdict
+    each has stopped, but for those in D or dying after D_WAIT_S. Raises Unsettled with a verdict
     (TAMPERED or UNOBSERVED) and its reason when they have not by STOP_WAIT_S."""
     started = time.monotonic()
     signal_every(uid, SIGSTOP)
@@ -180,14 +186,14 @@ def stop_every(uid):
         at_send = at_send or now
         waited = time.monotonic() - started
         moving = [t for t in now.values() if not t.stopped]
-        settled = all((t.state == b'D' or t.exiting) and waited >= D_WAIT_S for t in moving)
+        settled = all((t.state == b'D' or t.dying) and waited >= D_WAIT_S for t in moving)
         if settled and now == seen:
             return now
         last = waited >= STOP_WAIT_S
         if last or waited >= sends * RESEND_S:
             for tid, t in now.items():
                 before = at_send.get(tid)
-                if t.stopped or t.exiting or t.state == b'D' or before is None:
+                if t.stopped or t.dying or t.state == b'D' or before is None:
                     continue
                 if t.state == b'S' or before.switches != t.switches:
                     ran_on[tid] = ran_on.get(tid, 0) + 1
@@ -207,12 +213,15 @@ def stop_every(uid):
 def verdict(uid, before, after):
     """None when no thread of the uid ran during the read, else (TAMPERED or UNOBSERVED, reason).
 
-    Tampering: a thread stopped at the first look ran (it is no longer stopped or a counter moved), or a
+    Tampering: a thread stopped at the first look ran (it is no longer stopped or a count moved), or a
     thread appeared that a process of the uid made (none can be made under the stop). Not judged, the
     read untrusted: a thread stopped at the first look died (a SIGKILL from outside: the memory limit, the
     runner at the agent's timeout; its process's end continues an orphaned process group), a thread that
-    had not stopped (D, exiting) changed, or a thread appeared that another uid's process made."""
-    ran, made, died, unsettled, outside = [], [], [], [], []
+    had not stopped (D, dying) changed, a thread appeared that another uid's process made, or a stopped
+    thread switched out once, voluntarily, and is stopped: as one preempted between setting itself
+    stopped and switching out does once it runs again (a preemptible kernel; a continued thread that
+    stops itself again does so too)."""
+    ran, made, died, unsettled, outside, once = [], [], [], [], [], []
     for tid, t in after.items():
         first = before.get(tid)
         if first is None or first.start != t.start:
@@ -221,10 +230,12 @@ def verdict(uid, before, after):
         t = after.get(tid)
         if t is not None and t == first or first.state in b'ZX':
             continue
-        if not first.stopped or first.exiting:
+        if not first.stopped or first.dying:
             unsettled.append(tid)
         elif t is None or t.start != first.start or t.dead:
             died.append(tid)
+        elif t.state == first.state and t.switches == (first.switches[0] + 1, first.switches[1]):
+            once.append(tid)
         else:
             ran.append(tid)
     if unsettled:
@@ -232,9 +243,9 @@ def verdict(uid, before, after):
     if (ran or made) and not (died or outside):
         return TAMPERED, 'threads %s of the sandbox\'s uid ran during the read (%s)' % (
             (ran + made)[:5], 'continued' if ran else 'made meanwhile')
-    if ran or made or died or outside:
-        return UNOBSERVED, 'threads %s of the sandbox\'s uid died or came from outside during the read' % (
-            (died + outside + ran + made)[:5])
+    if ran or made or died or outside or once:
+        return UNOBSERVED, 'threads %s of the sandbox\'s uid died, came from outside or switched out once' \
+            ' during the read' % (died + outside + once + ran + made)[:5]
     return None
 
 
