@@ -291,6 +291,24 @@ def thaw(sandbox_uid, observer_uid, sig=SIGCONT):
     signal_every(sandbox_uid, sig)
 
 
+def end_observations():
+    # An observation the host gave up waiting for may still run: it ends before the sandbox's processes go
+    # on, or its look after the read would find them continued and kill them as tampering. Its children
+    # end too (one of the sandbox's uid may be about to send SIGSTOP); a process that names itself so is
+    # the agent's own doing.
+    me = os.getpid()
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit() or int(pid) == me:
+            continue
+        try:
+            with open('/proc/' + pid + '/cmdline', 'rb') as f:
+                argv = f.read().split(b'\0')[:5]
+            if __file__.encode() in argv and b'--thaw' not in argv:
+                os.kill(int(pid), SIGKILL)
+        except OSError:
+            continue
+
+
 def forget_state(observer_uid):
     # A program that ran as the observer's uid during a read not let through may have left objects in
     # the reads' own object store, which later reads would take as written: the next read starts afresh.
@@ -315,6 +333,7 @@ def read(out, previous_tree, diff_bytes, timeout_s, grace_s):
 
 def main(args):
     if args[0] == '--thaw':
+        end_observations()
         thaw(int(args[1]), int(args[2]))
         return 0
     sandbox_uid, observer_uid = int(args[0]), int(args[1])
