@@ -274,60 +274,79 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
     # under one timeout, and returns run_command's result for each. Every process of the sandbox's uid
     # is killed once all of them have exited (not as each one does, which would kill the others): a
     # command's leftovers meanwhile can only hold its own pipes open, and they are read until the sweep.
+    # A command may carry a seventh item, a command of the same form started once it has exited (before
+    # the timeout), whose result follows the others'.
     t0 = time.time()
     started = []  # [index, pid, pidfd, timed out]
-    results = [None] * len(commands)
+    then = [c[6] for c in commands if len(c) > 6]
+    then_at = {}
+    for i, c in enumerate(commands):
+        if len(c) > 6:
+            then_at[i] = len(commands) + len(then_at)
+    results = [None] * (len(commands) + len(then))
     sinks = {}
     poller = select.poll()
-    try:
-        for i, (command, argv, cwd, env, out, err) in enumerate(commands):
-            # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
-            r_out, w_out = os.pipe()
-            try:
-                r_err, w_err = os.pipe()
-            except OSError:
-                os.close(r_out)
-                os.close(w_out)
-                raise
-            try:
-                pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
-            except BaseException:
-                os.close(r_out)
-                os.close(r_err)
-                raise
-            finally:
-                os.close(w_out)
-                os.close(w_err)
-            if pid is None:
-                os.close(r_out)
-                os.close(r_err)
-                results[i] = (status, True, False, t0, time.time())
-                continue
-            sinks[r_out], sinks[r_err] = out, err
-            poller.register(r_out, select.POLLIN)
-            poller.register(r_err, select.POLLIN)
-            try:
-                pidfd = os.pidfd_open(pid)
-                poller.register(pidfd, select.POLLIN)
-            except (AttributeError, OSError):
-                pidfd = None
-            started.append([i, pid, pidfd, False])
-    except BaseException:
+
+    def launch(i, command, argv, cwd, env, out, err):
+        # Pipes are created close-on-exec: only the command's own stdout and stderr reach it.
+        r_out, w_out = os.pipe()
+        try:
+            r_err, w_err = os.pipe()
+        except OSError:
+            os.close(r_out)
+            os.close(w_out)
+            raise
+        try:
+            pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
+        except BaseException:
+            os.close(r_out)
+            os.close(r_err)
+            raise
+        finally:
+            os.close(w_out)
+            os.close(w_err)
+        if pid is None:
+            os.close(r_out)
+            os.close(r_err)
+            results[i] = (status, True, False, t0, time.time())
+            return None
+        sinks[r_out], sinks[r_err] = out, err
+        reading.update((r_out, r_err))
+        poller.register(r_out, select.POLLIN)
+        poller.register(r_err, select.POLLIN)
+        try:
+            pidfd = os.pidfd_open(pid)
+            pidfds.add(pidfd)
+            poller.register(pidfd, select.POLLIN)
+        except (AttributeError, OSError):
+            pidfd = None
+        started.append([i, pid, pidfd, False])
+        return started[-1]
+
+    def abandon():
         # Nothing started may outlive a failure to start the rest.
-        for _, pid, pidfd, _ in started:
+        for _, pid, _, _ in started:
             kill_group(pid, SIGKILL)
-            if pidfd is not None:
-                os.close(pidfd)
         if started:
             sandbox.sweep()
-        for fd in sinks:
+        for fd in reading | pidfds:
             os.close(fd)
         for _, pid, _, _ in started:
             os.waitpid(pid, 0)
+
+    # The descriptors open: a number closed may come back for a command started after.
+    reading, pidfds = set(), set()
+    try:
+        for i, c in enumerate(commands):
+            launch(i, *c[:6])
+            if results[i] is not None and i in then_at:
+                # A command that could not start (bash's message, its status) is followed at once.
+                launch(then_at[i], *commands[i][6])
+    except BaseException:
+        abandon()
         raise
     if not started:
         return results
-    reading = set(sinks)
     running = list(started)
     deadline = t0 + timeout_s
     kill_at = None
@@ -375,6 +394,15 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
             if proc[2] is not None:
                 poller.unregister(proc[2])
                 os.close(proc[2])
+                pidfds.discard(proc[2])
+            if proc[0] in then_at and not timed_out:
+                try:
+                    follow = launch(then_at[proc[0]], *commands[proc[0]][6])
+                except BaseException:
+                    abandon()
+                    raise
+                if follow is not None:
+                    running.append(follow)
         if not running:
             sandbox.sweep()
     raws = [(proc, os.waitpid(proc[1], 0)[1]) for proc in started]
@@ -384,6 +412,10 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
     for proc, raw in raws:
         status = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
         results[proc[0]] = (status, status >= 0 and not proc[3], proc[3], t0, t1)
+    for j in then_at.values():
+        if results[j] is None:
+            # Not started: the command before it ran out of time.
+            results[j] = (-SIGKILL, False, True, t0, t1)
     return results
 
 

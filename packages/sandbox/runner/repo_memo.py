@@ -54,16 +54,23 @@ class RepoStateMemo:
 
     def __init__(self):
         self.kept = None
+        # After a miss: the git directory and the top of the work tree, where git would find them as the
+        # kept read found them (what it looks at unchanged), else None.
+        self.found = None
 
     def answer(self, sandbox, cwd, env):
         """The kept read (Kept) when the repository is as it was then, else None (and nothing is kept)."""
-        kept, self.kept = self.kept, None
+        kept, self.kept, self.found = self.kept, None, None
         if kept is None or kept.key != _key(cwd, env):
             return None
         sandbox.acting_start()
         try:
             taken = time.time_ns()
-            if _where(cwd, env) != kept.where or _walk(kept.roots) != kept.entries:
+            if _where(cwd, env) != kept.where:
+                return None
+            entries = _walk(kept.roots)
+            if entries != kept.entries:
+                self.found = _found_again(kept, entries)
                 return None
             for path, digest in kept.digests.items():
                 if _content(path, kept.entries[path]) != digest:
@@ -119,8 +126,33 @@ class RepoStateMemo:
 class Kept:
     def __init__(self, key, where, roots, entries, digests, printed, facts):
         self.key, self.where, self.roots, self.entries, self.digests = key, where, roots, entries, digests
+        self.git_dir, self.top = facts['git_dir'], facts['top']
         self.printed, self.tree = printed, facts['tree']
         self.tree_dir, self.tree_env = facts['where'], facts['tree_env']
+
+
+def _found_again(kept, entries):
+    # git looks from the starting directory up for a .git, or a directory that is a repository itself
+    # (HEAD, objects and refs), and takes the work tree's .git as a repository by its HEAD, objects,
+    # refs and configuration (the format, core.bare, core.worktree; commondir for a linked work tree),
+    # owned by whom they are (safe.directory). Where each of those is as the kept read found it (the
+    # directory the read starts in too), git finds the same.
+    gd, top = kept.git_dir, kept.top
+    paths = [top, gd] + [gd + n for n in (b'/HEAD', b'/config', b'/config.worktree', b'/commondir', b'/objects',
+                                          b'/refs')]
+    d = kept.where[0]
+    while d != top and _inside(d, top):
+        paths += [d] + [d + n for n in (b'/.git', b'/HEAD', b'/objects', b'/refs')]
+        d = os.path.dirname(d)
+    try:
+        for p in paths:
+            if entries.get(p) != kept.entries.get(p):
+                return None
+            if p in kept.digests and _content(p, entries[p]) != kept.digests[p]:
+                return None
+    except (OSError, Unusual):
+        return None
+    return gd, top
 
 
 def _key(cwd, env):
@@ -217,6 +249,10 @@ def _env_is_plain(env):
     if env.get(b'GIT_CONFIG_GLOBAL') != b'/dev/null':
         return False
     if any(name in env for name in _ELSEWHERE):
+        return False
+    # A PATH entry that is not absolute would find git in the directory git runs in, not where the
+    # fingerprint looks.
+    if not all(d.startswith(b'/') for d in env.get(b'PATH', b'/usr/bin:/bin').split(b':')):
         return False
     graft = env.get(b'GIT_GRAFT_FILE')
     if graft is not None and os.path.lexists(graft):

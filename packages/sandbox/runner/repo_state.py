@@ -7,11 +7,13 @@ head, and no second round trip for a script; the shell's tests and copies are do
 acting as the sandbox's uid, so they see and touch only what the sandbox's uid may. Every git process
 is run as a command is (common.run_commands: the sandbox's uid, its own process group, and everything
 of that uid killed after it), under one deadline for the whole read. Calls that need nothing of one
-another run at once (three rounds of git's processes, not six in a row), and the read of the filter
-keys is left out where no configuration file can hold one: the state printed is the same. No program
-of the model's runs during the read: besides the look-ups' environment the engine sends, the filter
-keys of the repository and of every submodule git looks into are set empty (the submodules found by
-the scorer's guard, lookup-config.py). observe.py runs the same read beside a third-party agent.
+another run at once, and write-tree starts as soon as add has ended (two rounds of git's processes
+before the diff, one where the session's memo knows where the repository is; not six in a row), and
+the read of the filter keys is left out where no configuration file can hold one: the state printed is
+the same. No program of the model's runs during the read: besides the look-ups' environment the engine
+sends, the filter keys of the repository and of every submodule git looks into are set empty (the
+submodules found by the scorer's guard, lookup-config.py). observe.py runs the same read beside a
+third-party agent.
 """
 import os
 import stat
@@ -50,9 +52,10 @@ def read_repo_state(sandbox, cwd, env, previous_tree, diff_bytes, timeout_s, gra
             out.append(kept.printed)
             _diff(out, gits, prev, kept.tree, kept.tree_dir, kept.tree_env, diff_bytes)
             return b''.join(out), False
+        located = memo.found if memo is not None and reuse else None
         taken = memo.before_read(env) if memo is not None else None
         facts = {}
-        _read(out, gits, sandbox, cwd, env, facts)
+        _read(out, gits, sandbox, cwd, env, facts, located)
         if 'tree' in facts:
             printed = b''.join(out)
             _diff(out, gits, prev, facts['tree'], facts['where'], facts['tree_env'], diff_bytes)
@@ -65,23 +68,29 @@ def read_repo_state(sandbox, cwd, env, previous_tree, diff_bytes, timeout_s, gra
 
 def _git_runner(sandbox, deadline, grace_s, home, devnull, init):
     def gits(*calls):
-        # Runs the git calls, each (args, where, stdout bytes kept, environment), at once: they read
-        # what none of them writes. Returns per call (exit status, stdout as $(...) would keep it: at
-        # most 'keep' bytes, then the total counted).
+        # Runs the git calls, each (args, where, stdout bytes kept, environment[, call after it]), at
+        # once: they read what none of them writes. Returns per call, then per call after one (exit
+        # status, stdout as $(...) would keep it: at most 'keep' bytes, then the total counted).
         left = deadline - time.time()
         if left <= 0:
             raise TimedOut()
-        commands = [(None, [b'git'] + args, where, run_env, Sink(keep, 0, NO_LIMIT), Sink(0, 0, NO_LIMIT))
-                    for args, where, keep, run_env in calls]
+        commands = [command(*c) for c in calls]
         results = run_commands(sandbox, commands, left, grace_s, home, devnull, init)
         if any(timed_out for _, _, timed_out, _, _ in results):
             raise TimedOut()
-        return [(r[0], c[4]) for r, c in zip(results, commands)]
+        sinks = [c[4] for c in commands] + [c[6][4] for c in commands if len(c) > 6]
+        return [(r[0], sink) for r, sink in zip(results, sinks)]
+
+    def command(args, where, keep, run_env, *then):
+        # A call after which another starts (run_commands' seventh item), each result in turn.
+        return (None, [b'git'] + args, where, run_env, Sink(keep, 0, NO_LIMIT), Sink(0, 0, NO_LIMIT)) + \
+            tuple(command(*t) for t in then)
     return gits
 
 
-def _read(out, gits, sandbox, cwd, env, facts):
-    # The read up to its diff; what the diff and the memo need of it is left in facts.
+def _read(out, gits, sandbox, cwd, env, facts, located):
+    # The read up to its diff; what the diff and the memo need of it is left in facts. located: the git
+    # directory and the top of the work tree, where the memo knows them.
     env = dict(env)
     env.update({b'GIT_OPTIONAL_LOCKS': b'0', b'GIT_PAGER': b'cat', b'LC_ALL': b'C'})
 
@@ -102,20 +111,24 @@ def _read(out, gits, sandbox, cwd, env, facts):
     # The script's calls, as few after one another as their inputs allow: the refs and where the
     # repository is; then its status and the work tree added into a copy of its index; then the tree.
     # The refs are read before it is known whether there is a repository: without one, nothing of them
-    # is printed. Neither they nor the location depend on the filter keys below.
+    # is printed. Neither they nor the location depend on the filter keys below. Where the memo knows
+    # the location (found as git would find it again, repo_memo.py), the refs are read with the status.
     here = (cwd, SECTION_BYTES, env)
-    (status, loc), (_, refs) = gits(([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'],) + here,
-                                    ([b'for-each-ref', b'--format=%(objectname) %(refname)'],) + here)
-    loc = _subst(loc)
-    if status == 0 and b'\n' in loc:
-        gd, top = loc.split(b'\n', 1)
+    refs_call = ([b'for-each-ref', b'--format=%(objectname) %(refname)'], cwd, SECTION_BYTES, dict(env))
+    if located is not None:
+        gd, top = located
     else:
-        [(status, loc)] = gits(([b'rev-parse', b'--absolute-git-dir'],) + here)
-        if status != 0:
-            m(b'nogit')
-            return
-        # No work tree (a bare repository, or inside .git): the script's top is where it runs.
-        gd, top = _subst(loc), cwd
+        (status, loc), (_, refs) = gits(([b'rev-parse', b'--absolute-git-dir', b'--show-toplevel'],) + here, refs_call)
+        loc = _subst(loc)
+        if status == 0 and b'\n' in loc:
+            gd, top = loc.split(b'\n', 1)
+        else:
+            [(status, loc)] = gits(([b'rev-parse', b'--absolute-git-dir'],) + here)
+            if status != 0:
+                m(b'nogit')
+                return
+            # No work tree (a bare repository, or inside .git): the script's top is where it runs.
+            gd, top = _subst(loc), cwd
 
     # The copy of the index the work tree is added into (below), and whether the index may name a submodule.
     links = _copy_index(sandbox, gd + b'/index', st + b'/index')
@@ -154,18 +167,27 @@ def _read(out, gits, sandbox, cwd, env, facts):
     status_text = b''
     # Without the submodules (an index their finding cannot read, which git cannot either), neither
     # status nor add runs: what they would look into is not known.
-    if subs is not None:
-        (_, st_out), _ = gits(([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
-                              ([b'add', b'-A', b'.'], where, 0, tree_env))
-        status_text = _subst(st_out)
+    # The tree is written as soon as add has ended, while status may still run.
     tree_call = ([b'write-tree'], where, SECTION_BYTES, tree_env)
+    calls = [] if subs is None else [([b'status', b'--porcelain=v2', b'--branch', b'--no-ahead-behind'],) + here,
+                                     ([b'add', b'-A', b'.'], where, 0, tree_env, tree_call)]
+    tree = None
+    if calls or located is not None:
+        done = gits(*calls + ([refs_call] if located is not None else []))
+        if calls:
+            status_text, tree = _subst(done[0][1]), done[-1][1]
+        if located is not None:
+            refs = done[-2 if calls else -1][1]
+    more = [] if tree is not None else [tree_call]
     if status_text.startswith(b'# branch.oid '):
         m(b'status')
         out.append(status_text + b'\n')
-        [(_, tree)] = gits(tree_call)
+        tree = gits(*more)[0][1] if more else tree
     else:
-        (_, head), (_, branch), (_, tree) = gits(([b'rev-parse', b'-q', b'--verify', b'HEAD'],) + here,
-                                                 ([b'symbolic-ref', b'-q', b'--short', b'HEAD'],) + here, tree_call)
+        done = gits(([b'rev-parse', b'-q', b'--verify', b'HEAD'],) + here,
+                    ([b'symbolic-ref', b'-q', b'--short', b'HEAD'],) + here, *more)
+        (_, head), (_, branch) = done[:2]
+        tree = done[2][1] if more else tree
         m(b'head')
         out.append(head.kept())
         m(b'branch')

@@ -35,6 +35,7 @@ class Session:
         (tmp_path / 'tmp').mkdir()
         self.env = {**{k.encode(): v.encode() for k, v in LOOKUP.items()}, b'TMPDIR': os.fsencode(tmp_path / 'tmp')}
         self.memo = repo_memo.RepoStateMemo()
+        self.cwd = self.top
         self.previous = b''
         self.hits = 0
         self.fds = os.open('.', os.O_RDONLY), os.open(os.devnull, os.O_RDONLY)
@@ -46,13 +47,13 @@ class Session:
     def read(self, reuse=True, previous=None):
         kept = self.memo.kept
         text, timed_out = repo_state.read_repo_state(
-            common.Sandbox('-'), os.fsencode(self.top), dict(self.env), self.previous if previous is None else previous,
+            common.Sandbox('-'), os.fsencode(self.cwd), dict(self.env), self.previous if previous is None else previous,
             65536, 30.0, 2.0, self.fds[0], self.fds[1], False, self.memo, reuse)
         assert not timed_out
         self.hits += reuse and kept is not None and self.memo.kept is kept
         return text
 
-    def step(self, command):
+    def step(self, command, hit=True):
         """After the command, the memo's read and a full read print the same, and the next read is a hit."""
         self.sh(command)
         answered = self.read()
@@ -60,8 +61,11 @@ class Session:
         assert answered == full, command
         hits = self.hits
         assert self.read() == full, command
-        assert self.hits == hits + 1, 'an unchanged repository was read again in full after: ' + command
+        assert self.hits == hits + hit, 'an unchanged repository was read again in full after: ' + command
+        if b'\n@@gb:tree\n' not in full:
+            return full
         tree = full.split(b'\n@@gb:tree\n')[1].split(b'\n')[0]
+        assert len(tree) == 40, full
         # The engine's next read diffs against this one's tree: the memo's answer makes that diff anew.
         assert self.read(previous=self.previous) == self.read(reuse=False, previous=self.previous)
         self.previous = tree
@@ -154,8 +158,39 @@ def test_what_it_cannot_cover_is_read_in_full_every_time(session):
         assert (session.memo.kept is None) == unusual, command
 
 
-def test_another_environment_or_directory_is_read_in_full(session):
+def test_where_git_finds_the_repository_is_taken_from_the_memo_only_where_git_would_find_the_same(session):
+    # Read from a subdirectory, which can become a repository of its own (a .git, or HEAD, objects and
+    # refs in it), and from the work tree's .git whose HEAD stops being a valid one.
+    session.cwd = session.top / 'd'
+    session.step('echo y > d/y.txt')
+    found = []
+    answer = session.memo.answer
+
+    def noting(*args):
+        kept = answer(*args)
+        found.append(session.memo.found)
+        return kept
+    session.memo.answer = noting
+    session.step('echo z >> d/y.txt')
+    assert found[0] == (os.fsencode(session.top / '.git'), os.fsencode(session.top))
+    session.step('mkdir d/objects d/refs && echo "ref: refs/heads/main" > d/HEAD && echo x > d/objects/x', hit=False)
+    session.step('rm -rf d/objects d/refs d/HEAD')
+    session.step('git init -q d && echo w > d/w.txt')  # a repository of its own, read as such
+    session.step('rm -rf d/.git')
+    session.step('echo "ref: refs/heads/other" > .git/HEAD')
+    session.step('echo garbage > .git/HEAD', hit=False)
+    assert b'@@gb:nogit' in session.read(reuse=False)
+    session.step('echo "ref: refs/heads/main" > .git/HEAD')
+    assert found.count(None) >= 4
+
+
+def test_another_environment_or_one_that_reads_elsewhere_is_read_in_full(session):
     session.read()
-    session.env[b'GIT_CONFIG_GLOBAL'] = b'/etc/gitconfig'
-    assert session.read() == session.read(reuse=False)
-    assert session.memo.kept is None
+    assert session.memo.kept is not None
+    for name, value in [(b'GIT_CONFIG_GLOBAL', b'/etc/gitconfig'), (b'PATH', b'bin:/usr/bin:/bin'),
+                        (b'GIT_DIR', os.fsencode(session.top / '.git')), (b'GIT_CONFIG_VALUE_3', b'/tmp/exclude')]:
+        env = dict(session.env)
+        session.env[name] = value
+        assert session.read() == session.read(reuse=False)
+        assert session.memo.kept is None, name
+        session.env = env
