@@ -26,6 +26,7 @@ reads in full.
 import hashlib
 import os
 import stat
+import struct
 import time
 
 from common import program_path
@@ -39,9 +40,15 @@ MAX_RACY_BYTES = 16 * 1024 * 1024
 _OUTSIDE_KEYS = (b'include', b'orderfile', b'excludesfile', b'attributesfile', b'fsmonitor')
 # What the command line must say of them, whatever a configuration file says (the look-ups' environment).
 _COMMAND_LINE = {b'core.excludesfile': b'/dev/null', b'core.attributesfile': b'/dev/null', b'core.fsmonitor': b'false'}
-# Variables that point git to files elsewhere.
+# Variables that point git to files elsewhere or change where and how it finds the repository and what
+# it trusts of the work tree (git(1), ENVIRONMENT VARIABLES): the shallow file, the replace refs, the
+# attributes' tree, a namespace, the discovery's limits, the programs it runs, an untracked cache
+# forced on, and git's test switches (an fsmonitor, a split index).
 _ELSEWHERE = (b'GIT_DIR', b'GIT_WORK_TREE', b'GIT_COMMON_DIR', b'GIT_INDEX_FILE', b'GIT_OBJECT_DIRECTORY',
-              b'GIT_ALTERNATE_OBJECT_DIRECTORIES', b'GIT_CONFIG', b'GIT_CONFIG_SYSTEM', b'GIT_CONFIG_PARAMETERS')
+              b'GIT_ALTERNATE_OBJECT_DIRECTORIES', b'GIT_CONFIG', b'GIT_CONFIG_SYSTEM', b'GIT_CONFIG_PARAMETERS',
+              b'GIT_SHALLOW_FILE', b'GIT_REPLACE_REF_BASE', b'GIT_ATTR_SOURCE', b'GIT_NAMESPACE',
+              b'GIT_CEILING_DIRECTORIES', b'GIT_DISCOVERY_ACROSS_FILESYSTEM', b'GIT_EXEC_PATH',
+              b'GIT_QUARANTINE_PATH', b'GIT_FORCE_UNTRACKED_CACHE')
 _TRUE = (b'1', b'true', b'yes', b'on')
 
 
@@ -79,8 +86,9 @@ class RepoStateMemo:
             return None
         finally:
             sandbox.acting_end()
-        # Proved unchanged now: what changed less than RACY_NS before now still needs its content.
-        kept.digests = {p: d for p, d in kept.digests.items() if _racy(kept.entries[p], taken)}
+        # Proved unchanged now: what changed less than RACY_NS before now still needs its content, and
+        # so does what git reads again whatever its times (a write through a shared mmap moves none).
+        kept.digests = {p: d for p, d in kept.digests.items() if p in kept.reread or _racy(kept.entries[p], taken)}
         self.kept = kept
         return kept
 
@@ -112,7 +120,8 @@ class RepoStateMemo:
             entries = _walk([top, state_dir])
             if any(_followed(p, e, gd, state_dir) for p, e in entries.items()):
                 return
-            racy = [p for p, e in entries.items() if _racy(e, taken)]
+            reread = _reread(entries, top, gd)
+            racy = [p for p, e in entries.items() if p in reread or _racy(e, taken)]
             if sum(entries[p][7] for p in racy) > MAX_RACY_BYTES:
                 return
             digests = {p: _content(p, entries[p]) for p in racy}
@@ -120,12 +129,13 @@ class RepoStateMemo:
             return
         finally:
             sandbox.acting_end()
-        self.kept = Kept(_key(cwd, env), where, [top, state_dir], entries, digests, printed, facts)
+        self.kept = Kept(_key(cwd, env), where, [top, state_dir], entries, digests, reread, printed, facts)
 
 
 class Kept:
-    def __init__(self, key, where, roots, entries, digests, printed, facts):
+    def __init__(self, key, where, roots, entries, digests, reread, printed, facts):
         self.key, self.where, self.roots, self.entries, self.digests = key, where, roots, entries, digests
+        self.reread = reread
         self.git_dir, self.top = facts['git_dir'], facts['top']
         self.printed, self.tree = printed, facts['tree']
         self.tree_dir, self.tree_env = facts['where'], facts['tree_env']
@@ -153,6 +163,97 @@ def _found_again(kept, entries):
     except (OSError, Unusual):
         return None
     return gd, top
+
+
+def _reread(entries, top, gd):
+    """The entries git reads in full at every read, whatever their times: their content is compared at
+    every hit, as a write through a shared mmap (on tmpfs) moves neither time.
+
+    Those are the files of the git directory it reads (not the objects, named by their content, nor the
+    hooks and logs, which the read does not open), and in the work tree every file git hashes again:
+    each one the index does not hold with the same lstat (type and executable bit, change and
+    modification times, device, inode, owner, size) written before the second the index was (git's own
+    racy check, by the nanosecond), so an untracked, ignored or modified one. Where the index cannot be
+    read here (split or sparse, unknown), every file of the work tree is.
+    """
+    index = gd + b'/index'
+    held = _index_entries(index, entries[index]) if index in entries else {}
+    index_s = entries[index][8] // NS if index in entries else 0
+    reread = set()
+    work = top.rstrip(b'/') + b'/'
+    for path, e in entries.items():
+        if _inside(path, gd):
+            if stat.S_ISREG(e[0]) and not any(_inside(path, gd + d) for d in (b'/objects', b'/hooks', b'/logs')):
+                reread.add(path)
+        elif path.startswith(work) and (stat.S_ISREG(e[0]) or stat.S_ISLNK(e[0])):
+            f = held.get(path[len(work):])
+            if f is None or f != _index_stat(e) or e[8] // NS >= index_s:
+                reread.add(path)
+    return reread
+
+
+NS = 10 ** 9
+_U32 = 0xffffffff
+
+
+def _index_stat(e):
+    # An entry's lstat as the index holds it (each number cut to 32 bits), with the mode git gives it.
+    mode = 0o120000 if stat.S_ISLNK(e[0]) else 0o100755 if e[0] & 0o100 else 0o100644
+    return (e[9] // NS & _U32, e[9] % NS, e[8] // NS & _U32, e[8] % NS, e[2] & _U32, e[1] & _U32, mode,
+            e[4] & _U32, e[5] & _U32, e[6] & _U32)
+
+
+def _index_entries(path, entry):
+    # The index's entries at stage 0 that are not to be added (intent-to-add), by path: their lstat as
+    # the index holds it; none where it is not an index of version 2 to 4 with SHA-1 names and all of
+    # its entries (a split index's are in another file, a sparse one's directories stand for files).
+    if not stat.S_ISREG(entry[0]):
+        return {}
+    data = _bytes(path, entry)
+    held = {}
+    try:
+        if data[:4] != b'DIRC':
+            return {}
+        version, count = struct.unpack_from('>II', data, 4)
+        if version not in (2, 3, 4):
+            return {}
+        at, name = 12, b''
+        for _ in range(count):
+            fields = struct.unpack_from('>10I', data, at)
+            flags, = struct.unpack_from('>H', data, at + 60)
+            extended = struct.unpack_from('>H', data, at + 62)[0] if version >= 3 and flags & 0x4000 else 0
+            start = at + (64 if version >= 3 and flags & 0x4000 else 62)
+            if version == 4:
+                strip, start = _varint(data, start)
+                end = data.index(b'\0', start)
+                name = name[:len(name) - strip] + data[start:end]
+                at = end + 1
+            else:
+                end = data.index(b'\0', start)
+                name = data[start:end]
+                at += (start - at + len(name) + 8) & ~7
+            if not flags & 0x3000 and not extended & 0x2000:
+                held[name] = fields
+        while at + 8 <= len(data) - 20:
+            signature, size = data[at:at + 4], struct.unpack_from('>I', data, at + 4)[0]
+            if signature in (b'link', b'sdir'):
+                return {}
+            at += 8 + size
+    except (struct.error, ValueError):
+        return {}
+    return held
+
+
+def _varint(data, at):
+    # git's offset varint (varint.c).
+    c = data[at]
+    at += 1
+    value = c & 127
+    while c & 128:
+        c = data[at]
+        at += 1
+        value = ((value + 1) << 7) + (c & 127)
+    return value, at
 
 
 def _key(cwd, env):
@@ -194,12 +295,13 @@ def _walk(roots):
         while stack:
             with os.scandir(stack.pop()) as listing:
                 for e in listing:
+                    # Counted as they come: one directory of a million entries is not listed first.
+                    if len(entries) >= MAX_ENTRIES:
+                        raise Unusual()
                     s = _entry(e.stat(follow_symlinks=False))
                     entries[e.path] = s
                     if stat.S_ISDIR(s[0]):
                         stack.append(e.path)
-            if len(entries) > MAX_ENTRIES:
-                raise Unusual()
     return entries
 
 
@@ -225,17 +327,24 @@ def _content(path, entry):
         return b'l' + os.readlink(path)
     if not stat.S_ISREG(mode):
         return b''
+    digest = hashlib.sha256()
+    _bytes(path, entry, digest.update)
+    return b'f' + digest.digest()
+
+
+def _bytes(path, entry, take=None):
+    # The bytes of the regular file the entry is, each block given to take, else all returned.
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    blocks = []
     try:
         s = os.fstat(fd)
         if not stat.S_ISREG(s.st_mode) or (s.st_ino, s.st_dev) != (entry[1], entry[2]):
             raise Unusual()
-        digest = hashlib.sha256()
         while True:
             data = os.read(fd, 1048576)
             if not data:
-                return b'f' + digest.digest()
-            digest.update(data)
+                return b''.join(blocks)
+            (take or blocks.append)(data)
     finally:
         os.close(fd)
 
@@ -248,7 +357,7 @@ def _env_is_plain(env):
             return False
     if env.get(b'GIT_CONFIG_GLOBAL') != b'/dev/null':
         return False
-    if any(name in env for name in _ELSEWHERE):
+    if any(name in env for name in _ELSEWHERE) or any(name.startswith(b'GIT_TEST_') for name in env):
         return False
     # A PATH entry that is not absolute would find git in the directory git runs in, not where the
     # fingerprint looks.
@@ -280,7 +389,8 @@ def _config_is_plain(sandbox, gd):
                 if not stat.S_ISREG(os.fstat(fd).st_mode):
                     return False
                 text = f.read(4 * 1024 * 1024 + 1).lower()
-            if len(text) > 4 * 1024 * 1024 or b'include' in text or b'orderfile' in text:
+            # (and names its objects by SHA-1, as the index's reading above expects)
+            if len(text) > 4 * 1024 * 1024 or b'include' in text or b'orderfile' in text or b'objectformat' in text:
                 return False
         return True
     except OSError:

@@ -2,6 +2,7 @@
 after every change an agent's step can make, the read through the memo prints what a full read prints,
 byte for byte, and a read of an unchanged repository is answered without git. Run on the host (the local
 driver's runner: no sandbox uid)."""
+import mmap
 import os
 import subprocess
 import sys
@@ -55,7 +56,7 @@ class Session:
 
     def step(self, command, hit=True):
         """After the command, the memo's read and a full read print the same, and the next read is a hit."""
-        self.sh(command)
+        command() if callable(command) else self.sh(command)
         answered = self.read()
         full = self.read(reuse=False)
         assert answered == full, command
@@ -76,11 +77,15 @@ class Session:
             os.close(fd)
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(tmp_path)
+def _base(s):
     s.sh('git init -q -b main && for i in 1 2 3; do echo "line $i" > f$i.txt; done && mkdir d && echo x > d/x.txt '
          '&& git add . && git commit -qm base')
+    return s
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = _base(Session(tmp_path))
     yield s
     s.close()
 
@@ -188,9 +193,51 @@ def test_another_environment_or_one_that_reads_elsewhere_is_read_in_full(session
     session.read()
     assert session.memo.kept is not None
     for name, value in [(b'GIT_CONFIG_GLOBAL', b'/etc/gitconfig'), (b'PATH', b'bin:/usr/bin:/bin'),
-                        (b'GIT_DIR', os.fsencode(session.top / '.git')), (b'GIT_CONFIG_VALUE_3', b'/tmp/exclude')]:
+                        (b'GIT_DIR', os.fsencode(session.top / '.git')), (b'GIT_CONFIG_VALUE_3', b'/tmp/exclude'),
+                        (b'GIT_SHALLOW_FILE', b'/tmp/shallow'), (b'GIT_REPLACE_REF_BASE', b'refs/other/'),
+                        (b'GIT_TEST_SPLIT_INDEX', b'1')]:
         env = dict(session.env)
         session.env[name] = value
         assert session.read() == session.read(reuse=False)
         assert session.memo.kept is None, name
         session.env = env
+
+
+def _mapped_write(path, data):
+    # A write through a shared mapping, as an agent's program can make one, on a file system that moves
+    # no time for it (tmpfs, in the sandbox's kernel): the modification time is put back after it.
+    s = os.stat(path)
+    with open(path, 'r+b') as f, mmap.mmap(f.fileno(), 0) as m:
+        m[0:len(data)] = data
+    os.utime(path, ns=(s.st_atime_ns, s.st_mtime_ns))
+
+
+def test_a_write_through_a_shared_mapping_that_moves_no_time_is_found_where_git_hashes_again(session, monkeypatch):
+    # The change time, which the write here does move, is left out of the fingerprint, and no time is
+    # racy: every change is long before the read.
+    entry = repo_memo._entry
+    monkeypatch.setattr(repo_memo, '_entry', lambda s: entry(s)[:9] + (0,))
+    monkeypatch.setattr(repo_memo, 'RACY_NS', 0)
+    # An untracked file and a modified one, which git hashes at every read, and a clean tracked one,
+    # which git trusts by its lstat (its change time too, here; f2.txt is dated long before the index).
+    session.step('git config core.trustctime false && touch -d @1000000000 f2.txt && git update-index -q --refresh '
+                 '&& echo untracked > u.txt && echo change >> f1.txt')
+    for name, data in (('u.txt', b'UNTR'), ('f1.txt', b'LINE'), ('f2.txt', b'LINE')):
+        hits = session.hits
+        session.read()  # a step that only reads, long after the change: a hit
+        assert session.hits == hits + 1
+        printed = session.step(lambda: _mapped_write(session.top / name, data))
+    # git misses the write to the clean file, and the memo's read printed what git's does.
+    assert b' f2.txt\n' not in printed and b' u.txt\n' in printed and b' f1.txt\n' in printed, printed
+
+
+def test_a_directory_of_more_entries_than_the_limit_is_not_listed_to_its_end(session, monkeypatch):
+    monkeypatch.setattr(repo_memo, 'MAX_ENTRIES', 100)
+    session.sh('mkdir many && cd many && touch $(seq 1000)')
+    taken = []
+    entry = repo_memo._entry
+    monkeypatch.setattr(repo_memo, '_entry', lambda s: taken.append(s) or entry(s))
+    with pytest.raises(repo_memo.Unusual):
+        repo_memo._walk([os.fsencode(session.top)])
+    assert len(taken) <= 100
+    assert session.read() == session.read(reuse=False) and session.memo.kept is None
