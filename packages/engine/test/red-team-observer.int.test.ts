@@ -167,7 +167,8 @@ describe("the observer's read against a configuration that changes under it", { 
  * the filter for every file), to land the key between the read's look for filter keys and git's read of
  * the configuration. The filter, run, adds its uid to /tmp/filter-runs. With `call`, a child makes ten
  * calls to the gateway (the Anthropic Messages API on its socket), whose reads before each call are the
- * ones attacked. Run only in the sandbox, as the sandbox's uid.
+ * ones attacked. With `exit` (inotify), a child continued once puts the key in and exits, leaving only its
+ * death to see; another takes its place. Run only in the sandbox, as the sandbox's uid.
  */
 const RESUMER = `import ctypes, fcntl, json, os, signal, socket, sys, time
 SIGCONT, IN_ACCESS, F_SETOWN, F_SETSIG, O_ASYNC = 18, 0x1, 8, 10, 0o20000
@@ -188,13 +189,40 @@ def flip(*_):
         f.write(configs[flips[0] % 2])
 
 
-signal.signal(signal.SIGCONT, flip)
-if sys.argv[1] == 'inotify':
+def watched():
     watch = libc.inotify_init1(os.O_NONBLOCK)
     assert watch >= 0 and libc.inotify_add_watch(watch, b'.git/config', IN_ACCESS) >= 0
     fcntl.fcntl(watch, F_SETOWN, os.getpid())
     fcntl.fcntl(watch, F_SETSIG, SIGCONT)
     fcntl.fcntl(watch, fcntl.F_SETFL, fcntl.fcntl(watch, fcntl.F_GETFL) | O_ASYNC)
+    return watch
+
+
+def flip_and_exit(*_):
+    with open('.git/config', 'w') as f:
+        f.write(configs[1])
+    os._exit(0)
+
+
+signal.signal(signal.SIGCONT, flip)
+if sys.argv[1] == 'exit':
+    # A child that, continued once, puts the filter key in and exits: the read sees only its death,
+    # its parent still stopped. Another child takes its place for the next read.
+    open('/tmp/resuming', 'w').close()
+    while not os.path.exists('/tmp/stop-resuming'):
+        child = os.fork()
+        if child == 0:
+            with open('.git/config', 'w') as f:
+                f.write(configs[0])
+            signal.signal(signal.SIGCONT, flip_and_exit)
+            watch = watched()
+            while True:
+                time.sleep(1)
+        os.waitpid(child, 0)
+    print('ended by itself')
+    sys.exit(0)
+if sys.argv[1] == 'inotify':
+    watch = watched()
 else:
     # A handler, not SIGCONT's default: the kernel parks a timer whose signal is ignored.
     class SigEvent(ctypes.Structure):
@@ -236,7 +264,7 @@ const RESUMER_CONFIGS = [
   `git config --file /tmp/hostile filter.x.clean ${shellQuote('echo $(id -u) >> /tmp/filter-runs; cat')}`,
 ].join(' && ');
 
-const resumer = (mode: 'inotify' | 'timer', call: boolean) =>
+const resumer = (mode: 'inotify' | 'timer' | 'exit', call: boolean) =>
   `${RESUMER_CONFIGS} && python3 -c ${shellQuote(RESUMER)} ${mode}${call ? ' call' : ''}`;
 
 /** The observer's reads of the session's repository `flip`, as a third-party agent's observer reads. */
@@ -249,7 +277,7 @@ function flipReads(session: Sandbox) {
 }
 
 describe("the observer's read against a process the kernel continues under the stop", { timeout: 300_000 }, () => {
-  it.each(['inotify', 'timer'] as const)(
+  it.each(['inotify', 'timer', 'exit'] as const)(
     'calls a read tampering if the process ran during it (%s), and no read it let through ran the filter',
     async (mode) => {
       const session = await driver.create({ labels: { ...labels, 'org.gitbench.attempt': `red-team-${mode}` } });

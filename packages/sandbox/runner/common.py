@@ -37,6 +37,11 @@ import time
 _signal.signal(13, _signal.SIG_DFL)
 _signal.signal(25, _signal.SIG_DFL)
 SIGALRM, SIGKILL, SIGTERM = 14, 9, 15
+# One byte for each time the runner is about to kill or start processes of the sandbox's uid: a file of
+# root's in the sticky /tmp, which no process of the sandbox's uid can write, replace or remove.
+# observe.py reads its size before and after a read, to tell a death the runner caused (its timeout
+# kill, its sweep) from one the sandbox's own processes did while they should have been stopped.
+RUNNER_ACTS = '/tmp/.gitbench-runner-acts'
 
 
 def emit(data):
@@ -65,10 +70,20 @@ class Sandbox:
 
     def __init__(self, uid_arg):
         self.uid = None if uid_arg in (None, '-') else int(uid_arg)
+        self.acts = None
         if self.uid is None:
             return
         # No supplementary group of the runner's reaches a command.
         os.setgroups([])
+        try:
+            self.acts = os.open(RUNNER_ACTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                0o644)
+            if os.fstat(self.acts).st_uid != 0:
+                os.close(self.acts)
+                self.acts = None
+        except OSError:
+            # Taken by the sandbox's uid first: its deaths are then never the runner's to explain.
+            self.acts = None
         # Non-dumpable: no process of another uid may open the runner's /proc files (its descriptors,
         # its memory) or trace it. The kernel sets this on any change of the effective uid, which
         # costs two system calls where loading ctypes for prctl(PR_SET_DUMPABLE, 0) costs 20-100 ms.
@@ -86,6 +101,14 @@ class Sandbox:
         if self.uid is not None:
             os.seteuid(0)
             os.setegid(0)
+
+    def acting_on(self):
+        # Counted before the act, so that observe.py's look after a read sees the count move first.
+        if self.acts is not None:
+            try:
+                os.write(self.acts, b'.')
+            except OSError:
+                pass
 
     def sweep(self):
         # Kills every process of the sandbox's uid, looking again until a look finds none alive: a
@@ -108,6 +131,8 @@ class Sandbox:
                     continue
                 line = status[uid_at + 5:status.find(b'\n', uid_at + 1)] + b'\t'
                 if mine in line.replace(b' ', b'\t'):
+                    if not alive:
+                        self.acting_on()
                     alive = True
                     try:
                         os.kill(int(name), SIGKILL)
@@ -297,6 +322,7 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
             os.close(w_out)
             raise
         try:
+            sandbox.acting_on()
             pid, status = start(sandbox, command, argv, cwd, env, stdin_fd, w_out, w_err, home, err)
         except BaseException:
             os.close(r_out)
@@ -325,6 +351,7 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
 
     def abandon():
         # Nothing started may outlive a failure to start the rest.
+        sandbox.acting_on()
         for _, pid, _, _ in started:
             kill_group(pid, SIGKILL)
         if started:
@@ -355,11 +382,13 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
         now = time.time()
         if running and not timed_out and now >= deadline:
             timed_out = True
+            sandbox.acting_on()
             for proc in running:
                 proc[3] = True
                 kill_group(proc[1], SIGTERM)
             kill_at = now + grace_s
         if running and kill_at is not None and now >= kill_at:
+            sandbox.acting_on()
             for proc in running:
                 kill_group(proc[1], SIGKILL)
             kill_at = None
@@ -390,6 +419,7 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
             # Whatever the command left running ends with it: its group at once, and once the others
             # have exited too, every process of the sandbox's uid (children that left the group would
             # hold the pipes open).
+            sandbox.acting_on()
             kill_group(proc[1], SIGKILL)
             if proc[2] is not None:
                 poller.unregister(proc[2])

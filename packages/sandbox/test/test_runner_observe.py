@@ -5,8 +5,6 @@ session-observe.int.test.ts."""
 import os
 import sys
 
-import pytest
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'runner'))
 import observe  # noqa: E402 (after the runner's directory is put on the path)
 
@@ -23,17 +21,8 @@ def thread(pid, state=b'T', switches=(5, 2), start=100, exiting=False, killed=Fa
     return observe.Thread(pid, stat, status)
 
 
-@pytest.fixture
-def parents(monkeypatch):
-    """New processes' parents, by pid: the sandbox's uid or root's."""
-    owners = {}
-    monkeypatch.setattr(observe, 'parent_of', lambda pid: pid + 1000)
-    monkeypatch.setattr(observe, 'uid_of', lambda pid: owners.get(pid - 1000))
-    return owners
-
-
-def judged(before, after):
-    v = observe.verdict(UID, before, after)
+def judged(before, after, from_outside=False):
+    v = observe.verdict(before, after, from_outside)
     return v and v[0]
 
 
@@ -60,27 +49,29 @@ def test_one_voluntary_switch_of_a_thread_still_stopped_leaves_the_read_unjudged
     assert judged(before, {10: thread(10, b'R'), 11: thread(10, switches=(6, 2))}) == observe.TAMPERED
 
 
-def test_a_thread_made_by_a_process_of_the_uid_is_tampering(parents):
+def test_a_thread_made_meanwhile_is_tampering_unless_the_runner_started_processes():
     before = {10: thread(10)}
     assert judged(before, {10: thread(10), 11: thread(10)}) == observe.TAMPERED
-    parents[20] = b'10001'
+    # A process whose parent has exited is re-parented to root's: it was still made by the uid's.
     assert judged(before, {10: thread(10), 20: thread(20)}) == observe.TAMPERED
-    # One that root's process made (the uid is not the agent's alone to take) is not judged.
-    parents[21] = b'0'
-    assert judged(before, {10: thread(10), 21: thread(21)}) == observe.UNOBSERVED
+    assert judged(before, {10: thread(10), 20: thread(20)}, from_outside=True) == observe.UNOBSERVED
 
 
-def test_a_thread_that_died_leaves_the_read_unjudged():
+def test_a_thread_that_died_is_tampering_unless_killed_from_outside():
+    # Under the stop only a process of the uid that ran can kill a stopped thread, or be continued and exit.
     before = {10: thread(10), 11: thread(11)}
-    assert judged(before, {10: thread(10)}) == observe.UNOBSERVED
-    assert judged(before, {10: thread(10), 11: thread(11, b'Z', switches=(6, 2))}) == observe.UNOBSERVED
-    assert judged(before, {10: thread(10), 11: thread(11, b'R', exiting=True)}) == observe.UNOBSERVED
-    # A SIGKILL wakes a stopped thread, which runs only to exit.
-    assert judged(before, {10: thread(10), 11: thread(11, b'R', killed=True)}) == observe.UNOBSERVED
-    # Its tid again, for another thread (a later start): the first died, the second is new.
-    assert judged(before, {10: thread(10), 11: thread(11, start=200)}) == observe.UNOBSERVED
-    # A death can explain another's run (its process group orphaned, the kernel continues it).
-    assert judged(before, {10: thread(10, b'S')}) == observe.UNOBSERVED
+    deaths = [{10: thread(10)}, {10: thread(10), 11: thread(11, b'Z', switches=(6, 2))},
+              {10: thread(10), 11: thread(11, b'R', exiting=True)}, {10: thread(10), 11: thread(11, b'R', killed=True)},
+              # Its tid again, for another thread (a later start): the first died, the second is new.
+              {10: thread(10), 11: thread(11, start=200)}]
+    for after in deaths:
+        assert judged(before, after) == observe.TAMPERED
+        # The memory limit or the runner killed it (a SIGKILL wakes a stopped thread, which runs only to exit).
+        assert judged(before, after, from_outside=True) == observe.UNOBSERVED
+    # A continued process that exits after its work, or kills a stopped sibling, leaves the others' runs counted.
+    assert judged(before, {10: thread(10, b'S')}) == observe.TAMPERED
+    # An outside death explains another's run: its process group orphaned, the kernel continues it.
+    assert judged(before, {10: thread(10, b'S')}, from_outside=True) == observe.UNOBSERVED
 
 
 def test_a_thread_that_had_not_stopped_is_judged_only_if_unchanged():
