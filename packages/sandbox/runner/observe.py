@@ -15,9 +15,10 @@ happens with every process of the sandbox's uid stopped: a child that becomes th
 it; the runner and this process are root, the reader the observer's uid), and the read starts once
 each of their threads has stopped (one inside a system call stops when the call returns). The reader
 is a child that becomes the observer's uid (no capability left) and runs the read with git's processes
-only. After it, whatever it left of the observer's uid is killed, and a child of the sandbox's uid
-sends SIGCONT to -1: always, whether the read ended, ran out of time or failed. Nothing of the sandbox's
-uid can signal or trace this process (another uid's), so only its own death skips the SIGCONT: if the
+only. After it, whatever it left of the observer's uid is killed, and waited for, before the look after
+the read (below; a read that ran out of time also forgets the reads' object store); then a child of the
+sandbox's uid sends SIGCONT to -1: always, whether the read ended, ran out of time or failed. Nothing of
+the sandbox's uid can signal or trace this process (another uid's), so only its own death skips the SIGCONT: if the
 host gives up waiting, or this exits otherwise than with a status of its own, it runs --thaw, which does
 the same two steps.
 
@@ -298,6 +299,21 @@ def thaw(sandbox_uid, observer_uid, sig=SIGCONT):
     signal_every(sandbox_uid, sig)
 
 
+def end_observer(observer_uid, reader, grace_s):
+    # Kills every process of the observer's uid (the reader, when it is still running, and its git's) and
+    # waits until none can run again: True once each has exited (a zombie runs nothing), False if one
+    # has not a second past grace_s.
+    signal_every(observer_uid, SIGKILL)
+    if reader is not None:
+        os.waitpid(reader, 0)
+    deadline = time.monotonic() + grace_s + 1
+    while any(t.state not in b'ZX' for t in threads(observer_uid).values()):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.001)
+    return True
+
+
 def end_observations():
     # An observation the host gave up waiting for may still run: it ends before the sandbox's processes go
     # on, or its look after the read would find them continued and kill them as tampering. Its children
@@ -361,19 +377,24 @@ def main(args):
         else:
             reader = as_uid(observer_uid, lambda: read(out, previous_tree, diff_bytes, timeout_s, grace_s))
             status = wait_until(reader, deadline)
+            # Nothing of the read runs after the look: a thread continued then could still make its git
+            # run a filter, unseen.
+            ended = end_observer(observer_uid, reader if status is None else None, grace_s)
             after = threads(sandbox_uid)
             # Read after the look: the runner counts an act before it, so none that the look saw is missed.
-            judged = verdict(stopped, after, outside_acts() != acts)
+            judged = verdict(stopped, after, outside_acts() != acts) or (
+                None if ended else (UNOBSERVED, 'the observer\'s processes had not ended after the read'))
     finally:
         # A tampering agent's processes end here, as killed: its attempt ends (a counted failure).
         thaw(sandbox_uid, observer_uid, SIGKILL if judged and judged[0] == TAMPERED else SIGCONT)
-    if judged:
+    if judged or status != 0:
+        # A read that did not finish may have left a program's objects behind too.
         forget_state(observer_uid)
+    if judged:
         kind = b'tampering' if judged[0] == TAMPERED else b'unobserved'
         os.write(2, b'gitbench observer: %s: %s\n' % (kind, judged[1].encode()))
         return judged[0]
     if status is None:
-        os.waitpid(reader, 0)
         status = 124
     os.lseek(out, 0, os.SEEK_SET)
     while os.sendfile(1, out, None, 1 << 20):

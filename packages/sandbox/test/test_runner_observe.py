@@ -83,3 +83,21 @@ def test_a_thread_that_had_not_stopped_is_judged_only_if_unchanged():
     # Unless the threads that had stopped say more: still unjudged, as an exit may continue them.
     assert judged(before, {10: thread(10, b'R'), 11: thread(11, b'T', switches=(6, 2)),
                            12: before[12]}) == observe.UNOBSERVED
+
+
+def test_a_read_out_of_time_ends_the_observers_processes_before_the_look_after_and_forgets_the_state(monkeypatch):
+    # The reader's git still runs at the deadline: a thread continued after the look could make it run a
+    # filter that writes objects into the reads' state, so it ends first, and the state is forgotten.
+    done = []
+    monkeypatch.setattr(observe, 'outside_acts', lambda: (0, 0))
+    monkeypatch.setattr(observe, 'stop_every', lambda uid: {})
+    monkeypatch.setattr(observe, 'as_uid', lambda uid, act: 4242)
+    monkeypatch.setattr(observe, 'wait_until', lambda pid, deadline: None)
+    monkeypatch.setattr(observe, 'signal_every', lambda uid, sig: done.append(('signal', uid, sig)))
+    monkeypatch.setattr(observe, 'threads', lambda uid: done.append(('look', uid)) or {})
+    monkeypatch.setattr(observe, 'forget_state', lambda uid: done.append(('forget', uid)))
+    monkeypatch.setattr(observe.os, 'waitpid', lambda pid, flags: done.append(('reap', pid)) or (pid, 0))
+    monkeypatch.setattr(observe.os, 'setgroups', lambda groups: None)
+    assert observe.main(['10001', '10002', '', '0', '1', '0.1']) == 124
+    assert done.index(('signal', 10002, observe.SIGKILL)) < done.index(('reap', 4242)) < done.index(('look', 10001))
+    assert ('forget', 10002) in done
