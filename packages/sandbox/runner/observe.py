@@ -33,7 +33,8 @@ exited. The read's output waits in a memfd until then:
 - TAMPERED: a thread stopped before the read is no longer stopped, its counts moved or it died, or a
   thread appeared (a process re-parented when its parent exits was still made by the uid), and nothing
   below explains it; or a thread still runs or sleeps STOP_WAIT_S after the first SIGSTOP, having run
-  on after two of them (sent every RESEND_S: an orphaned process group is continued once). Nothing is
+  on after two of them: seen stopped at one look and not at a later one, twice (sent every RESEND_S:
+  an orphaned process group is continued once; a thread never seen stopped is only slow). Nothing is
   printed and every process of the uid is killed instead of continued: its attempt ends as tampering.
 - UNOBSERVED: what cannot be judged, and exactly this: the memory limit (the cgroup's oom_kill count)
   or the session runner (its count of its own kills and starts of the uid's processes, common.RUNNER_ACTS:
@@ -41,8 +42,9 @@ exited. The read's output waits in a memfd until then:
   orphaned process group; a thread that had not stopped (in D past D_WAIT_S, or dying: exiting, or a
   SIGKILL pending) changed; a thread still stopped switched out once, voluntarily (as one preempted
   between setting itself stopped and switching out does when it next runs, on a preemptible kernel);
-  or the threads still waited to run at STOP_WAIT_S. Nothing is printed, and the reads' object store,
-  which a program run as the observer's uid could have written, is removed.
+  or the threads still waited to run at STOP_WAIT_S (one in a long system call, never seen stopped).
+  Nothing is printed, and the reads' object store, which a program run as the observer's uid could have
+  written, is removed.
 An honest process cannot run under the stop, so TAMPERED meets only one that used the kernel against it:
 a process that stopped itself stays stopped through the read, a vfork's parent in D for its stopped child
 (glibc's posix_spawn, Python's subprocess) does not change, and what the host's limits or an exit
@@ -178,14 +180,22 @@ def stop_every(uid):
     (TAMPERED or UNOBSERVED) and its reason when they have not by STOP_WAIT_S."""
     started = time.monotonic()
     signal_every(uid, SIGSTOP)
-    seen = at_send = None
-    # Per thread, the SIGSTOPs after which it ran on (it sleeps, or its counts moved, and it has not
-    # stopped): once after one can be a process group orphaned meanwhile, which the kernel continues once.
+    seen = None
+    # Per thread, the SIGSTOPs after which it ran on: seen stopped at one look, and not at a later one
+    # (once after one can be a process group orphaned meanwhile, which the kernel continues once). A
+    # thread never seen stopped is only slow: one in a long system call that checks only for fatal
+    # signals (copy_file_range on tmpfs) is preempted, its involuntary count moving, until it returns.
     ran_on = {}
+    stopped_at, ran_since_send = set(), set()
     sends = 1
     while True:
         now = threads(uid)
-        at_send = at_send or now
+        for tid, t in now.items():
+            if t.stopped:
+                stopped_at.add((tid, t.start))
+            elif (tid, t.start) in stopped_at and not t.dying and t.state != b'D':
+                stopped_at.discard((tid, t.start))
+                ran_since_send.add(tid)
         waited = time.monotonic() - started
         moving = [t for t in now.values() if not t.stopped]
         settled = all((t.state == b'D' or t.dying) and waited >= D_WAIT_S for t in moving)
@@ -193,12 +203,9 @@ def stop_every(uid):
             return now
         last = waited >= STOP_WAIT_S
         if last or waited >= sends * RESEND_S:
-            for tid, t in now.items():
-                before = at_send.get(tid)
-                if t.stopped or t.dying or t.state == b'D' or before is None:
-                    continue
-                if t.state == b'S' or before.switches != t.switches:
-                    ran_on[tid] = ran_on.get(tid, 0) + 1
+            for tid in ran_since_send:
+                ran_on[tid] = ran_on.get(tid, 0) + 1
+            ran_since_send.clear()
             if last:
                 ran = [tid for tid, n in ran_on.items() if n > 1 and tid in now and not now[tid].stopped]
                 if ran:
@@ -207,7 +214,6 @@ def stop_every(uid):
                 raise Unsettled(UNOBSERVED, 'the sandbox\'s processes had not stopped after %.1f s' % waited)
             signal_every(uid, SIGSTOP)
             sends += 1
-            at_send = now
         seen = now if settled else None
         time.sleep(SETTLE_S if settled else 0.001)
 

@@ -101,3 +101,31 @@ def test_a_read_out_of_time_ends_the_observers_processes_before_the_look_after_a
     assert observe.main(['10001', '10002', '', '0', '1', '0.1']) == 124
     assert done.index(('signal', 10002, observe.SIGKILL)) < done.index(('reap', 4242)) < done.index(('look', 10001))
     assert ('forget', 10002) in done
+
+
+def stop_verdict(monkeypatch, look):
+    """stop_every's verdict when the n-th look at the threads finds look(n), a look every 10 ms."""
+    clock, looks = [0.0], [0]
+    monkeypatch.setattr(observe, 'signal_every', lambda uid, sig: None)
+    monkeypatch.setattr(observe.time, 'monotonic', lambda: clock[0])
+    monkeypatch.setattr(observe.time, 'sleep', lambda s: clock.__setitem__(0, clock[0] + 0.01))
+
+    def threads(uid):
+        looks[0] += 1
+        return look(looks[0])
+
+    monkeypatch.setattr(observe, 'threads', threads)
+    try:
+        observe.stop_every(UID)
+    except observe.Unsettled as e:
+        return e.args[0]
+
+
+def test_a_thread_never_seen_stopped_is_slow_not_tampering(monkeypatch):
+    # In one long system call that checks only for fatal signals, preempted again and again.
+    assert stop_verdict(monkeypatch, lambda n: {10: thread(10, b'R', switches=(5, n))}) == observe.UNOBSERVED
+
+
+def test_a_thread_seen_stopped_then_running_after_two_sigstops_is_tampering(monkeypatch):
+    look = (lambda n: {10: thread(10, b'T' if n % 4 == 0 else b'R', switches=(5, n))})
+    assert stop_verdict(monkeypatch, look) == observe.TAMPERED
