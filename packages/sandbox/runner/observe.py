@@ -18,9 +18,10 @@ is a child that becomes the observer's uid (no capability left) and runs the rea
 only. After it, whatever it left of the observer's uid is killed, and waited for, before the look after
 the read (below; a read that ran out of time also forgets the reads' object store); then a child of the
 sandbox's uid sends SIGCONT to -1: always, whether the read ended, ran out of time or failed. Nothing of
-the sandbox's uid can signal or trace this process (another uid's), so only its own death skips the SIGCONT: if the
-host gives up waiting, or this exits otherwise than with a status of its own, it runs --thaw, which does
-the same two steps.
+the sandbox's uid can signal or trace this process (another uid's), so only its own death skips the
+SIGCONT: if the host gives up waiting, or this exits otherwise than with a status of its own, it runs
+--thaw, which does the same two steps. Two observations of one container never overlap (a lock only
+root can take, OBSERVING): one's SIGCONT would continue the sandbox's processes under the other's read.
 
 The kernel can continue a stopped process with no process of the sandbox's uid running to ask it: a
 SIGCONT it sends for an inotify watch, a lease or dnotify (F_SETSIG), a POSIX timer, mq_notify, a
@@ -57,6 +58,7 @@ beside after D_WAIT_S, judged as above; io_uring, whose operations queued in the
 under the stop, is refused to every command of an agent session (session.py, a seccomp filter:
 ENOSYS); a ptrace tracee is held by its tracer, itself stopped.
 """
+import fcntl
 import os
 import select
 import shutil
@@ -86,6 +88,8 @@ SETTLE_S = 0.003
 TAMPERED = 86
 UNOBSERVED = 87
 PF_EXITING = 0x4
+# Root's alone (0600: no process of the sandbox's uid can open it, so none can hold its lock).
+OBSERVING = '/tmp/.gitbench-observing'
 
 
 def as_uid(uid, act):
@@ -320,6 +324,22 @@ def end_observer(observer_uid, reader, grace_s):
     return True
 
 
+def one_at_a_time(path=OBSERVING):
+    """Waits until no other observation of this container runs, and holds that until this process ends:
+    one's thaw would continue the sandbox's processes under another's read, which would then judge an
+    honest agent tampering (the host already sends one read at a time). A lock file the sandbox's uid
+    made first is not trusted, and not needed: only its own reads could overlap."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    if os.fstat(fd).st_uid != os.geteuid():
+        os.close(fd)
+        return None
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
 def end_observations():
     # An observation the host gave up waiting for may still run: it ends before the sandbox's processes go
     # on, or its look after the read would find them continued and kill them as tampering. Its children
@@ -371,6 +391,7 @@ def main(args):
     # The read's own deadline, then its grace to kill its git processes, then this one's to end it.
     deadline = time.monotonic() + timeout_s + 2 * grace_s
     os.setgroups([])
+    one_at_a_time()
     # What the reader prints waits here until the stop is known to have held through the read.
     out = os.memfd_create('observation')
     status = judged = None

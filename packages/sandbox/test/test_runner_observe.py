@@ -4,6 +4,7 @@ the real ones, beside hostile and honest processes in a sandbox, are in red-team
 session-observe.int.test.ts."""
 import os
 import sys
+import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'runner'))
 import observe  # noqa: E402 (after the runner's directory is put on the path)
@@ -98,6 +99,7 @@ def test_a_read_out_of_time_ends_the_observers_processes_before_the_look_after_a
     monkeypatch.setattr(observe, 'forget_state', lambda uid: done.append(('forget', uid)))
     monkeypatch.setattr(observe.os, 'waitpid', lambda pid, flags: done.append(('reap', pid)) or (pid, 0))
     monkeypatch.setattr(observe.os, 'setgroups', lambda groups: None)
+    monkeypatch.setattr(observe, 'one_at_a_time', lambda: None)
     assert observe.main(['10001', '10002', '', '0', '1', '0.1']) == 124
     assert done.index(('signal', 10002, observe.SIGKILL)) < done.index(('reap', 4242)) < done.index(('look', 10001))
     assert ('forget', 10002) in done
@@ -129,3 +131,22 @@ def test_a_thread_never_seen_stopped_is_slow_not_tampering(monkeypatch):
 def test_a_thread_seen_stopped_then_running_after_two_sigstops_is_tampering(monkeypatch):
     look = (lambda n: {10: thread(10, b'T' if n % 4 == 0 else b'R', switches=(5, n))})
     assert stop_verdict(monkeypatch, look) == observe.TAMPERED
+
+
+def test_an_observation_waits_for_another_to_end(tmp_path):
+    lock = str(tmp_path / 'observing')
+    first = observe.one_at_a_time(lock)
+    second = threading.Thread(target=observe.one_at_a_time, args=(lock,), daemon=True)
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()
+    os.close(first)
+    second.join(5)
+    assert not second.is_alive()
+
+
+def test_a_lock_file_of_another_uid_is_not_waited_for(tmp_path):
+    lock = tmp_path / 'observing'
+    lock.touch()
+    os.chown(lock, 10001, 10001)
+    assert observe.one_at_a_time(str(lock)) is None
