@@ -41,7 +41,8 @@ exited. The read's output waits in a memfd until then:
   or the session runner (its count of its own kills and starts of the uid's processes, common.RUNNER_ACTS:
   its timeout kill, its sweep) acted on the uid during the read, as a death from outside can continue an
   orphaned process group; a thread that had not stopped (in D past D_WAIT_S, or dying: exiting, or a
-  SIGKILL pending) changed; a thread still stopped switched out once, voluntarily (as one preempted
+  SIGKILL pending) changed (a D one only if no stopped thread ran, died or was made: once returned, it
+  stops at once); a thread still stopped switched out once, voluntarily (as one preempted
   between setting itself stopped and switching out does when it next runs, on a preemptible kernel);
   or the threads still waited to run at STOP_WAIT_S (one in a long system call, never seen stopped).
   Nothing is printed, and the reads' object store, which a program run as the observer's uid could have
@@ -231,6 +232,8 @@ def verdict(before, after, from_outside):
     when its parent exits keeps nothing of who made it) is tampering, unless `from_outside`: the
     memory limit or the session runner (its timeout kill, its sweep, a command it started) killed or
     started processes of the uid meanwhile, and a process's end continues an orphaned process group.
+    A thread exiting at the first look explains them too; one in D does not (returned, it stopped
+    at once, its SIGSTOP pending: a vfork's parent woken by a continued child is tampering).
     Not judged, the read untrusted: that, a thread that had not stopped (D, dying) changed, or a stopped
     thread switched out once, voluntarily, and is stopped: as one preempted between setting itself
     stopped and switching out does once it runs again (a preemptible kernel; a continued thread that
@@ -252,12 +255,14 @@ def verdict(before, after, from_outside):
             once.append(tid)
         else:
             ran.append(tid)
-    if unsettled:
-        return UNOBSERVED, 'threads %s of the sandbox\'s uid that had not stopped changed' % unsettled[:5]
-    if (ran or made or died) and not from_outside:
+    # A thread exiting at the first look can orphan a process group the kernel then continues; one in D
+    # that has since returned stopped at once (its SIGSTOP pending) and ran nothing of its own.
+    if (ran or made or died) and not from_outside and not any(before[tid].dying for tid in unsettled):
         return TAMPERED, 'threads %s of the sandbox\'s uid ran during the read (%s)' % (
             (ran + made + died)[:5], 'continued' if ran else 'made meanwhile' if made else
             'died, and neither the memory limit nor the runner killed any')
+    if unsettled:
+        return UNOBSERVED, 'threads %s of the sandbox\'s uid that had not stopped changed' % unsettled[:5]
     if ran or made or died or once:
         return UNOBSERVED, 'threads %s of the sandbox\'s uid ran, died, were made or switched out once during' \
             ' the read, which the memory limit or the runner killed or started processes of' % (

@@ -84,6 +84,8 @@ def test_a_thread_that_had_not_stopped_is_judged_only_if_unchanged():
     # Unless the threads that had stopped say more: still unjudged, as an exit may continue them.
     assert judged(before, {10: thread(10, b'R'), 11: thread(11, b'T', switches=(6, 2)),
                            12: before[12]}) == observe.UNOBSERVED
+    # A vfork's parent woken by its child, which was continued and exited: nothing but tampering explains it.
+    assert judged({10: thread(10), 11: thread(11, b'D')}, {11: thread(11, b'T', switches=(6, 2))}) == observe.TAMPERED
 
 
 def test_a_read_out_of_time_ends_the_observers_processes_before_the_look_after_and_forgets_the_state(monkeypatch):
