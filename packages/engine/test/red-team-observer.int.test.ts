@@ -168,7 +168,8 @@ describe("the observer's read against a configuration that changes under it", { 
  * the configuration. The filter, run, adds its uid to /tmp/filter-runs. With `call`, a child makes ten
  * calls to the gateway (the Anthropic Messages API on its socket), whose reads before each call are the
  * ones attacked. With `exit` (inotify), a child continued once puts the key in and exits, leaving only its
- * death to see; another takes its place. Run only in the sandbox, as the sandbox's uid.
+ * death to see; another takes its place. With `top`, the command's own process does so, and the runner
+ * kills the rest. Run only in the sandbox, as the sandbox's uid.
  */
 const RESUMER = `import ctypes, fcntl, json, os, signal, socket, sys, time
 SIGCONT, IN_ACCESS, F_SETOWN, F_SETSIG, O_ASYNC = 18, 0x1, 8, 10, 0o20000
@@ -221,6 +222,14 @@ if sys.argv[1] == 'exit':
         os.waitpid(child, 0)
     print('ended by itself')
     sys.exit(0)
+if sys.argv[1] == 'top':
+    # The command's own process (exec'd), continued once, puts the key in and exits: the runner, its
+    # command ended, kills what is left, which must not excuse the exit.
+    signal.signal(signal.SIGCONT, flip_and_exit)
+    watch = watched()
+    open('/tmp/resuming', 'w').close()
+    while True:
+        time.sleep(1)
 if sys.argv[1] == 'inotify':
     watch = watched()
 else:
@@ -264,8 +273,9 @@ const RESUMER_CONFIGS = [
   `git config --file /tmp/hostile filter.x.clean ${shellQuote('echo $(id -u) >> /tmp/filter-runs; cat')}`,
 ].join(' && ');
 
-const resumer = (mode: 'inotify' | 'timer' | 'exit', call: boolean) =>
-  `${RESUMER_CONFIGS} && python3 -c ${shellQuote(RESUMER)} ${mode}${call ? ' call' : ''}`;
+const resumer = (mode: 'inotify' | 'timer' | 'exit' | 'top', call: boolean) =>
+  `${RESUMER_CONFIGS} && ${mode === 'top' ? 'exec ' : ''}python3 -c ${shellQuote(RESUMER)} ${mode}` +
+  (call ? ' call' : '');
 
 /** The observer's reads of the session's repository `flip`, as a third-party agent's observer reads. */
 function flipReads(session: Sandbox) {
@@ -277,7 +287,7 @@ function flipReads(session: Sandbox) {
 }
 
 describe("the observer's read against a process the kernel continues under the stop", { timeout: 300_000 }, () => {
-  it.each(['inotify', 'timer', 'exit'] as const)(
+  it.each(['inotify', 'timer', 'exit', 'top'] as const)(
     'calls a read tampering if the process ran during it (%s), and no read it let through ran the filter',
     async (mode) => {
       const session = await driver.create({ labels: { ...labels, 'org.gitbench.attempt': `red-team-${mode}` } });

@@ -102,11 +102,12 @@ class Sandbox:
             os.seteuid(0)
             os.setegid(0)
 
-    def acting_on(self):
-        # Counted before the act, so that observe.py's look after a read sees the count move first.
+    def acting_on(self, exited=None):
+        # Counted before the act, so that observe.py's look after a read sees the count move first: a
+        # line each, naming the command's process whose exit the act follows, if so.
         if self.acts is not None:
             try:
-                os.write(self.acts, b'.')
+                os.write(self.acts, b'.\n' if exited is None else b'exit %d\n' % exited)
             except OSError:
                 pass
 
@@ -131,8 +132,6 @@ class Sandbox:
                     continue
                 line = status[uid_at + 5:status.find(b'\n', uid_at + 1)] + b'\t'
                 if mine in line.replace(b' ', b'\t'):
-                    if not alive:
-                        self.acting_on()
                     alive = True
                     try:
                         os.kill(int(name), SIGKILL)
@@ -419,7 +418,7 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
             # Whatever the command left running ends with it: its group at once, and once the others
             # have exited too, every process of the sandbox's uid (children that left the group would
             # hold the pipes open).
-            sandbox.acting_on()
+            sandbox.acting_on(proc[1])
             kill_group(proc[1], SIGKILL)
             if proc[2] is not None:
                 poller.unregister(proc[2])
@@ -434,6 +433,7 @@ def run_commands(sandbox, commands, timeout_s, grace_s, home, stdin_fd, init=Fal
                 if follow is not None:
                     running.append(follow)
         if not running:
+            # Counted with the exit just before.
             sandbox.sweep()
     raws = [(proc, os.waitpid(proc[1], 0)[1]) for proc in started]
     if init:

@@ -75,6 +75,19 @@ def test_a_thread_that_died_is_tampering_unless_killed_from_outside():
     assert judged(before, {10: thread(10, b'S')}, from_outside=True) == observe.UNOBSERVED
 
 
+def test_only_the_memory_limit_or_the_runner_acting_on_its_own_explains_a_death():
+    before = {10: thread(10), 11: thread(11), 12: thread(12, b'Z')}
+    first = ([b'oom_kill 0\n'], b'', 8)
+    assert not observe.from_outside(before, first, ([b'oom_kill 0\n'], b'', 8))
+    assert observe.from_outside(before, first, ([b'oom_kill 1\n'], b'', 8))
+    # Its timeout kill, a start, a sweep after a command that had exited before the stop.
+    assert observe.from_outside(before, first, ([b'oom_kill 0\n'], b'.\n', 10))
+    assert observe.from_outside(before, first, ([b'oom_kill 0\n'], b'exit 12\n', 16))
+    assert observe.from_outside(before, first, ([b'oom_kill 0\n'], b'exit 13\n', 16))
+    # Its kills after the exit of a command's process that was stopped: continued, it exited by itself.
+    assert not observe.from_outside(before, first, ([b'oom_kill 0\n'], b'exit 11\n', 16))
+
+
 def test_a_thread_that_had_not_stopped_is_judged_only_if_unchanged():
     before = {10: thread(10), 11: thread(11, b'D'), 12: thread(12, b'R', exiting=True), 13: thread(13, killed=True)}
     assert judged(before, dict(before)) is None
@@ -92,7 +105,7 @@ def test_a_read_out_of_time_ends_the_observers_processes_before_the_look_after_a
     # The reader's git still runs at the deadline: a thread continued after the look could make it run a
     # filter that writes objects into the reads' state, so it ends first, and the state is forgotten.
     done = []
-    monkeypatch.setattr(observe, 'outside_acts', lambda: (0, 0))
+    monkeypatch.setattr(observe, 'outside_acts', lambda since=None: ([], b'', 0))
     monkeypatch.setattr(observe, 'stop_every', lambda uid: {})
     monkeypatch.setattr(observe, 'as_uid', lambda uid, act: 4242)
     monkeypatch.setattr(observe, 'wait_until', lambda pid, deadline: None)
