@@ -1,15 +1,10 @@
 set -euo pipefail
 # Run from the root of a clone of the 8.2.1 history (tags 7.x and 8.0.x deleted), with this repository at $GITBENCH.
-P=$GITBENCH/scripts/hard-ports/click-bp05
-export GIT_AUTHOR_NAME='Andreas Backx' GIT_AUTHOR_EMAIL='AndreasBackx@users.noreply.github.com' GIT_AUTHOR_DATE='1730666311 +0000'
-export GIT_COMMITTER_NAME='Release Maintainer' GIT_COMMITTER_EMAIL='releases@example.org'
-msg='Close contexts created during shell completion #2644. (#2800)
-
-Co-authored-by: akhil-vempali <avempali@atlassian.com>'
+. "$GITBENCH/scripts/hard-ports/click-bp05/made-up-port.sh"
 port() { # branch tag patch testfile date trailer
   git checkout -q -B "$1" "$2"
   git apply --index "$3"
-  python3 - "$4" <<'PY'
+  /usr/bin/python3 - "$4" <<'PY'
 import sys
 p = sys.argv[1]
 t = open(p).read()
