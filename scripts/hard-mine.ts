@@ -123,6 +123,12 @@ interface RebaseSpec {
   onto: string;
   /** The branch's commits, oldest first, each re-created from its first-parent change. */
   commits: string[];
+  /**
+   * Commits (1-based) made after the branch merged main in: their first-parent change is against that merge and does
+   * not apply to the branch re-created without its merges, so it is read from scripts/hard-ports/<id>/branch/NN.patch
+   * (the same change, made by hand to the branch as re-created). The source block says so.
+   */
+  linearized?: number[];
   branch: string;
   /** A short account of how main moved, for the ticket. */
   mainMoved: string;
@@ -1011,7 +1017,9 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   // The branch as it was: each commit's own change (against its first parent), over the kept paths.
   const feature: string[] = [];
   for (const [i, c] of spec.commits.entries()) {
-    const change = gitBuf(p.mirror, ['diff', '--binary', `${c}^1`, c, '--', ...p.keep]);
+    const change = spec.linearized?.includes(i + 1)
+      ? readFileSync(resolve('scripts/hard-ports', spec.id, 'branch', `${String(i + 1).padStart(2, '0')}.patch`))
+      : gitBuf(p.mirror, ['diff', '--binary', `${c}^1`, c, '--', ...p.keep]);
     feature.push(applied(scratch, feature[i - 1] ?? b, change, metas[i]!));
   }
   const rebased: string[] = [];
@@ -1259,8 +1267,12 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         `The branch's commits re-created from their first-parent changes on the branch point ` +
           `(${feature.join(', ')}), main as one commit on it (${onto}); trees cut ` +
           `to ${p.keep.join(', ')}.${
-            spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''
-          } ${
+            spec.linearized
+              ? ` Commits ${spec.linearized.join(', ')} were made after the branch merged main in; ` +
+                `re-created without those merges, their changes were applied by hand ` +
+                `(scripts/hard-ports/${spec.id}/branch/).`
+              : ''
+          }${spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''} ${
             spec.fromMerge
               ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.`
               : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`
