@@ -92,6 +92,11 @@ interface MergeSpec {
    * scripts/hard-ports/<id>/<name>.patch, applied over that tree.
    */
   wrongResolutions?: { name: string; why: string }[];
+  /**
+   * What the ticket must say about the pinned tests besides "both sides' tests": where one side's tests, adapted to the
+   * other's API, check the merged code in a way the conflicts do not show.
+   */
+  testsNote?: string;
 }
 
 interface BackportSpec {
@@ -430,6 +435,15 @@ function testRun(p: Project, overlayAsset: string) {
   return { command: p.command, overlay: { [`${p.tests}/`]: overlayAsset }, pythonpath: p.pythonpath, timeout: 300 };
 }
 
+/**
+ * The project with only the `pythonpath` entries the tree has: a missing directory on PYTHONPATH does nothing, but the
+ * ticket's command should be true of the tree (marshmallow before 3.0.0rc1 has its package at the root, not in src/).
+ */
+function pathsIn(scratch: string, p: Project, rev: string): Project {
+  const has = (d: string) => git(scratch, ['cat-file', '-t', `${rev}:${d}`], { allowFail: true }).trim() === 'tree';
+  return { ...p, pythonpath: p.pythonpath.filter(has) };
+}
+
 function runLine(p: Project): string {
   const pp = p.pythonpath.join(':');
   return `${pp ? `PYTHONPATH=${pp} ` : ''}${p.command}`;
@@ -498,8 +512,9 @@ function composedResolution(spec: MergeSpec, p: Project, scratch: string, parent
   );
 }
 
-function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
+function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: string, rows: Row[]): void {
   const ob = spec.oursBranch ?? 'main';
+  let p = project;
   const [ours, theirs, ...more] = spec.composed
     ? [spec.composed.ours, spec.composed.theirs]
     : commitMeta(p.mirror, spec.merge!).parents;
@@ -511,7 +526,16 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
   const o = trimmed(scratch, p, ours, [b]);
   const t = trimmed(scratch, p, theirs, [b]);
   const m = spec.composed ? composedResolution(spec, p, scratch, [o, t]) : trimmed(scratch, p, spec.merge!, [o, t]);
+  p = pathsIn(scratch, p, m);
   const files = conflictedFiles(scratch, o, t);
+  // A modify/delete conflict is told as such: the file is missing from one side's tree.
+  const lacks = (rev: string, f: string) => !git(scratch, ['ls-tree', '--name-only', rev, '--', f]).trim();
+  const modifyDelete = (f: string) =>
+    lacks(o, f)
+      ? ` (deleted on ${ob}, modified on ${spec.theirsBranch})`
+      : lacks(t, f)
+        ? ` (deleted on ${spec.theirsBranch}, modified on ${ob})`
+        : '';
   const code = files.filter((f) => f.endsWith('.py') && !f.startsWith(`${p.tests}/`));
   if (code.length === 0)
     throw new Error(`${spec.id}: the compact history has no conflict in code (${files.join(', ') || 'no conflict'})`);
@@ -609,7 +633,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
       `and \`git merge ${spec.theirsBranch}\` has run.`,
     '',
     'Conflicted files:',
-    ...files.map((f) => `- ${f}`),
+    ...files.map((f) => `- ${f}${modifyDelete(f)}`),
     '',
     'Both branches changed the logic in these regions, so neither side can simply win. What each side did to the',
     'conflicted code since the two branches parted:',
@@ -624,6 +648,7 @@ function semanticMerge(spec: MergeSpec, p: Project, scratch: string, out: string
     `- no tracked file of ${ob} holds a conflict marker line;`,
     `- the project's test suite as it stands after the merge (both sides' tests) passes ` +
       `on ${ob}'s tree: \`${runLine(p)}\`.`,
+    ...(spec.testsNote ? [`  ${spec.testsNote}`] : []),
     ...(p.deselected ? [`  ${p.deselected}`] : []),
     ...(p.shims ? [`  ${p.shims.note}`] : []),
     `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` ` +
