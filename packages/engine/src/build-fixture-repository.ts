@@ -17,6 +17,13 @@ export interface BuildManyOptions extends BuildOptions {
   /** At most this many fixtures per sandbox, so one slow set-up delays few others. */
   perSandbox?: number;
   /**
+   * At most this many characters of fixture files (their base64, which travels inside the batch's
+   * steps) per sandbox: the runner holds its whole batch, and the files are written out in the
+   * sandbox's memory-limited tmpfs, so 40 fixtures carrying a few MB of git bundles each ran the
+   * 512 MB sandbox out of memory before the first build ended. A fixture over the budget builds alone.
+   */
+  maxBatchFileChars?: number;
+  /**
    * Told each fixture's outcome the moment its sandbox finished it, while the others still build:
    * planning writes and sends a fixture's attempts then, instead of after the last build.
    */
@@ -51,13 +58,7 @@ export async function buildFixtureRepositories(
   opts: BuildManyOptions = {},
 ): Promise<BuildOutcome[]> {
   const sandboxes = Math.max(1, opts.sandboxes ?? 2);
-  const perSandbox = Math.max(1, Math.min(opts.perSandbox ?? 40, Math.ceil(fixtures.length / sandboxes)));
-  // Dealt out in turn rather than cut into runs: a suite lists a benchmark's fixtures together, and
-  // they cost alike (a bisect context runs a test per commit, a submodule one a dozen processes), so
-  // a sandbox given a run of the dear ones went on alone long after the other had finished, with
-  // half the machine idle at the end of planning. Dealt, every sandbox gets its share of each kind.
-  const count = Math.ceil(fixtures.length / perSandbox);
-  const chunks = Array.from({ length: count }, (_, c) => fixtures.map((_, i) => i).filter((i) => i % count === c));
+  const chunks = buildBatches(fixtures, { sandboxes, ...opts });
   const built = await mapPool(chunks, sandboxes, (chunk) =>
     buildInOneSandbox(
       chunk.map((i) => fixtures[i]!),
@@ -69,6 +70,47 @@ export async function buildFixtureRepositories(
   const outcomes: BuildOutcome[] = [];
   chunks.forEach((chunk, c) => chunk.forEach((i, k) => (outcomes[i] = built[c]![k]!)));
   return outcomes;
+}
+
+/** The default of BuildManyOptions.maxBatchFileChars: 16 MiB of base64, a third of what ran out of memory. */
+export const MAX_BATCH_FILE_CHARS = 16 * 1024 * 1024;
+
+/** What a fixture's files put into a batch: their base64, written out piece by piece in the sandbox. */
+function fileCharsOf(fixture: Fixture): number {
+  return (fixture.files ?? []).reduce((n, f) => n + f.base64.length, 0);
+}
+
+/**
+ * The fixtures' indexes, one list per sandbox batch: at most perSandbox fixtures and maxBatchFileChars
+ * of files each. Dealt out in turn rather than cut into runs: a suite lists a benchmark's fixtures
+ * together, and they cost alike (a bisect context runs a test per commit, a submodule one a dozen
+ * processes), so a sandbox given a run of the dear ones went on alone long after the other had
+ * finished, with half the machine idle at the end of planning. Dealt, every sandbox gets its share of
+ * each kind. A dealt batch still over the file budget is halved until it fits or holds one fixture.
+ */
+export function buildBatches(
+  fixtures: readonly Fixture[],
+  opts: { sandboxes: number; perSandbox?: number; maxBatchFileChars?: number },
+): number[][] {
+  if (fixtures.length === 0) return [];
+  const perSandbox = Math.max(1, Math.min(opts.perSandbox ?? 40, Math.ceil(fixtures.length / opts.sandboxes)));
+  const budget = Math.max(1, opts.maxBatchFileChars ?? MAX_BATCH_FILE_CHARS);
+  const chars = fixtures.map(fileCharsOf);
+  const total = chars.reduce((a, b) => a + b, 0);
+  const count = Math.min(fixtures.length, Math.max(Math.ceil(fixtures.length / perSandbox), Math.ceil(total / budget)));
+  const dealt = Array.from({ length: count }, (_, c) => fixtures.map((_, i) => i).filter((i) => i % count === c));
+  const fits = (batch: number[]) => batch.length === 1 || batch.reduce((n, i) => n + chars[i]!, 0) <= budget;
+  const out: number[][] = [];
+  const split = (batch: number[]): void => {
+    if (fits(batch)) out.push(batch);
+    else {
+      const half = Math.ceil(batch.length / 2);
+      split(batch.slice(0, half));
+      split(batch.slice(half));
+    }
+  };
+  dealt.forEach(split);
+  return out;
 }
 
 async function buildInOneSandbox(
