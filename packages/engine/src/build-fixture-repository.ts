@@ -72,7 +72,10 @@ export async function buildFixtureRepositories(
   return outcomes;
 }
 
-/** The default of BuildManyOptions.maxBatchFileChars: 16 MiB of base64, a third of what ran out of memory. */
+/**
+ * The default of BuildManyOptions.maxBatchFileChars: 16 MiB of base64, about a quarter of the 60 MB of base64
+ * a batch held when a 512 MB sandbox ran out of memory.
+ */
 export const MAX_BATCH_FILE_CHARS = 16 * 1024 * 1024;
 
 /** What a fixture's files put into a batch: their base64, written out piece by piece in the sandbox. */
