@@ -25,7 +25,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { COMMAND_TIME_LIMIT } from '../packages/core/src/fixtures/render-prompt';
 import { shellQuote } from '../packages/core/src/shell-quote';
@@ -37,8 +37,10 @@ import {
   recreate,
   restrictedTree,
   scratchRepo,
+  testsArchive,
   type CommitMeta,
 } from './lib/history-mining';
+import { heldOutFiles, withHeldOut } from './lib/held-out';
 
 interface Project {
   repo: string;
@@ -91,12 +93,33 @@ interface MergeSpec {
    * is wrong where the real merge changed more than its conflicts (an evil merge). Any other name is a patch,
    * scripts/hard-ports/<id>/<name>.patch, applied over that tree.
    */
-  wrongResolutions?: { name: string; why: string }[];
+  wrongResolutions?: {
+    name: string;
+    why: string;
+    /**
+     * The mistake the held-out tests are there for: the miner keeps it only when every test in the repository passes
+     * on it (the merge's own tests, pinned) and the held-out ones fail.
+     */
+    passesVisible?: boolean;
+  }[];
   /**
    * What the ticket must say about the pinned tests besides "both sides' tests": where one side's tests, adapted to the
    * other's API, check the merged code in a way the conflicts do not show.
    */
   testsNote?: string;
+  /**
+   * Held-out tests: the files of scripts/hard-ports/<id>/held-out/, added to the pinned tests archive only (never to
+   * the bundle), so the attempt can neither read nor run them. `note` is the ticket's prose of the behaviours they
+   * check (never their code); `origin` says whose they are (upstream's, with the commit, or hand-written), for
+   * `scoring.source.staged`; `commits` names any upstream commit they come from.
+   */
+  heldOut?: { note: string; origin: string; commits?: Record<string, string> };
+  /**
+   * Where the real merge itself misses what the ticket asks (its tree fails a held-out test), what it misses: the
+   * reference is the real merge with scripts/hard-ports/<id>/resolution.patch applied, and the real merge as upstream
+   * committed it becomes a negative (`upstream-merge`).
+   */
+  completion?: string;
 }
 
 interface BackportSpec {
@@ -229,26 +252,6 @@ function trimmed(scratch: string, p: Project, original: string, parents: string[
     shimmed(scratch, p, restrictedTree(scratch, treeFrom, keptPaths(p.mirror, treeFrom, p.keep))),
     parents,
   );
-}
-
-/**
- * The tests directory of `commit` as a reproducible .tar.gz: archived from a commit with a fixed date
- * (git archive takes every file's time from the commit), so the bytes never change.
- */
-function testsArchive(scratch: string, commit: string, dir: string, out: string): void {
-  const tree = git(scratch, ['rev-parse', `${commit}:${dir}`]).trim();
-  const holder = git(scratch, ['commit-tree', tree], {
-    input: 'pinned tests\n',
-    env: {
-      GIT_AUTHOR_NAME: 'gitbench',
-      GIT_AUTHOR_EMAIL: 'bench@example.com',
-      GIT_AUTHOR_DATE: '946684800 +0000',
-      GIT_COMMITTER_NAME: 'gitbench',
-      GIT_COMMITTER_EMAIL: 'bench@example.com',
-      GIT_COMMITTER_DATE: '946684800 +0000',
-    },
-  }).trim();
-  writeFileSync(out, gitBuf(scratch, ['archive', '--format=tar.gz', holder]));
 }
 
 /**
@@ -512,6 +515,26 @@ function composedResolution(spec: MergeSpec, p: Project, scratch: string, parent
   );
 }
 
+/**
+ * The resolution of a merge that upstream's own merge leaves incomplete (MergeSpec.completion): that merge (re-created)
+ * with the hand-made patch applied, as a merge of the same two sides, message, identity and dates.
+ */
+function completedMerge(spec: MergeSpec, p: Project, scratch: string, upstreamMerge: string): string {
+  const meta = commitMeta(p.mirror, spec.merge!);
+  const completed = applied(
+    scratch,
+    upstreamMerge,
+    readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')),
+    meta,
+  );
+  return recreate(
+    scratch,
+    meta,
+    git(scratch, ['rev-parse', `${completed}^{tree}`]).trim(),
+    git(scratch, ['rev-list', '--parents', '-n1', upstreamMerge]).trim().split(' ').slice(1),
+  );
+}
+
 function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: string, rows: Row[]): void {
   const ob = spec.oursBranch ?? 'main';
   let p = project;
@@ -525,7 +548,12 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
   const b = trimmed(scratch, p, base, []);
   const o = trimmed(scratch, p, ours, [b]);
   const t = trimmed(scratch, p, theirs, [b]);
-  const m = spec.composed ? composedResolution(spec, p, scratch, [o, t]) : trimmed(scratch, p, spec.merge!, [o, t]);
+  const upstreamMerge = spec.composed ? '' : trimmed(scratch, p, spec.merge!, [o, t]);
+  const m = spec.composed
+    ? composedResolution(spec, p, scratch, [o, t])
+    : spec.completion
+      ? completedMerge(spec, p, scratch, upstreamMerge)
+      : upstreamMerge;
   p = pathsIn(scratch, p, m);
   const files = conflictedFiles(scratch, o, t);
   // A modify/delete conflict is told as such: the file is missing from one side's tree.
@@ -544,12 +572,21 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
       throw new Error(`${spec.id}: the real merge keeps conflict markers in ${f}`);
 
   const testsAsset = `_assets/tests/${spec.id}.tar.gz`;
-  testsArchive(scratch, m, p.tests, join(out, testsAsset));
   const tarPath = join(out, testsAsset);
+  // With held-out tests, the pinned archive is the merge's tests plus them; the repository's own tests alone (what
+  // the attempt can run) are archived aside, to show that the mistakes they are there for pass every one of those.
+  const heldOut = spec.heldOut ? heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out')) : undefined;
+  const visibleTar = join(mkdtempSync(join(tmpdir(), 'hard-visible-')), 'tests.tar.gz');
+  testsArchive(scratch, m, p.tests, visibleTar);
+  if (heldOut) testsArchive(scratch, withHeldOut(scratch, `${m}^{tree}`, p.tests, heldOut), p.tests, tarPath);
+  else testsArchive(scratch, m, p.tests, tarPath);
   const verdicts: Record<string, { passed: boolean; summary: string }> = {};
   verdicts.merge = runTests(scratch, m, p, tarPath);
   if (!verdicts.merge.passed)
     throw new Error(`${spec.id}: the tests fail on the real merge: ${verdicts.merge.summary}`);
+  const upstreamVerdict = spec.completion ? runTests(scratch, upstreamMerge, p, tarPath) : undefined;
+  if (upstreamVerdict?.passed)
+    throw new Error(`${spec.id}: the tests pass on upstream's own merge: nothing for the completion to do`);
   const remerged = git(scratch, ['merge-tree', '--write-tree', '--no-messages', o, t], { allowFail: true });
   // allowFail marks a failed run as NUL EXIT<code> NUL before its output.
   const mergeTreeOutput = remerged.startsWith('\u0000') ? remerged.slice(remerged.indexOf('\u0000', 1) + 1) : remerged;
@@ -580,10 +617,29 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
               commitMeta(p.mirror, ours),
             )}^{tree}`,
           ]).trim();
-    const verdict = runTests(scratch, recreate(scratch, commitMeta(p.mirror, ours), tree, [o, t]), p, tarPath);
+    const commit = recreate(scratch, commitMeta(p.mirror, ours), tree, [o, t]);
+    const verdict = runTests(scratch, commit, p, tarPath);
     if (verdict.passed) throw new Error(`${spec.id}: the tests pass on the wrong resolution ${w.name}`);
+    if (w.passesVisible) {
+      const visible = runTests(scratch, commit, p, visibleTar);
+      if (!visible.passed)
+        throw new Error(
+          `${spec.id}: ${w.name} fails the repository's own tests (${visible.summary}), not only the held-out ones`,
+        );
+    }
     return { ...w, tree, summary: verdict.summary };
   });
+  if (spec.completion)
+    wrongTrees.unshift({
+      name: 'upstream-merge',
+      why: `Upstream's own merge, as committed (${spec.merge!.slice(0, 8)}), which ${spec.completion}`,
+      tree: git(scratch, ['rev-parse', `${upstreamMerge}^{tree}`]).trim(),
+      summary: upstreamVerdict!.summary,
+      passesVisible: true,
+    });
+  if (spec.completion && !runTests(scratch, upstreamMerge, p, visibleTar).passed)
+    throw new Error(`${spec.id}: upstream's own merge fails the repository's own tests`);
+  rmSync(dirname(visibleTar), { recursive: true, force: true });
   bundle(
     scratch,
     { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t },
@@ -646,9 +702,16 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     `- ${ob} is a merge commit whose first parent is ${ob} as it was before the merge and ` +
       `whose second parent is ${spec.theirsBranch};`,
     `- no tracked file of ${ob} holds a conflict marker line;`,
-    `- the project's test suite as it stands after the merge (both sides' tests) passes ` +
-      `on ${ob}'s tree: \`${runLine(p)}\`.`,
+    `- the project's test suite as it stands after the merge ` +
+      `(both sides' tests${spec.heldOut ? ', plus held-out tests' : ''}) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
     ...(spec.testsNote ? [`  ${spec.testsNote}`] : []),
+    ...(spec.heldOut
+      ? [
+          `  Held-out tests: the checker adds test files of its own to \`${p.tests}/\` that are not in this ` +
+            `repository and that you cannot run; they check behaviour this ticket states, not any particular code. ` +
+            spec.heldOut.note,
+        ]
+      : []),
     ...(p.deselected ? [`  ${p.deselected}`] : []),
     ...(p.shims ? [`  ${p.shims.note}`] : []),
     `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` ` +
@@ -688,7 +751,7 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
         p,
         spec.composed
           ? { base, ours, theirs, resolutionBase: spec.composed.resolutionBase }
-          : { base, ours, theirs, merge: spec.merge! },
+          : { base, ours, theirs, merge: spec.merge!, ...spec.heldOut?.commits },
         (spec.composed
           ? `Upstream never merged these two commits as such (it ` +
             `merged ${spec.theirsBranch} into ${ob} in several steps). Each side re-created as one ` +
@@ -697,12 +760,22 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
             `(${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest ` +
             `of ${spec.theirsBranch} merged and resolved by hand: ` +
             `scripts/hard-ports/${spec.id}/resolution.patch.`
-          : `Each side re-created as one commit on the merge base ` +
-            `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the ` +
-            `original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
+          : spec.completion
+            ? `Each side re-created as one commit on the merge base ` +
+              `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${upstreamMerge}), with the ` +
+              `original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference ` +
+              `resolution (${m}) is upstream's merge completed by hand where it ${spec.completion}: ` +
+              `scripts/hard-ports/${spec.id}/resolution.patch; upstream's merge as committed is a negative.`
+            : `Each side re-created as one commit on the merge base ` +
+              `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the ` +
+              `original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
           (p.shims
             ? ` Every re-created tree also holds ${p.shims.dir}/ (stand-ins for test-only dependencies ` +
               `the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
+            : '') +
+          (spec.heldOut
+            ? ` Held-out tests (scripts/hard-ports/${spec.id}/held-out/: ${Object.keys(heldOut!).join(', ')}), ` +
+              `only in the pinned tests archive, never in the bundle: ${spec.heldOut.origin}`
             : ''),
       ),
       measured: Object.fromEntries([
@@ -713,7 +786,12 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     },
     negatives: [
       { answer: 'true', why: 'nop: the merge is left unfinished, with conflict markers.' },
-      ...wrongTrees.map((w) => ({ answer: resolvedTo(w.tree), why: `${w.why}: the tests fail (${w.summary}).` })),
+      ...wrongTrees.map((w) => ({
+        answer: resolvedTo(w.tree),
+        why: w.passesVisible
+          ? `${w.why}: every test in the repository passes, the held-out tests fail (${w.summary}).`
+          : `${w.why}: the tests fail (${w.summary}).`,
+      })),
       {
         answer: resolveWith('ours'),
         why: `Every conflict resolved to ${ob}'s side: the tests fail (${verdicts.ours!.summary}).`,

@@ -137,3 +137,23 @@ export function bundle(scratch: string, refs: Record<string, string>, out: strin
   git(scratch, ['bundle', 'create', '-q', out, ...Object.keys(refs)]);
   for (const ref of Object.keys(refs)) git(scratch, ['update-ref', '-d', ref]);
 }
+
+/**
+ * The tests directory of `commit` as a reproducible .tar.gz: archived from a commit with a fixed date
+ * (git archive takes every file's time from the commit), so the bytes never change.
+ */
+export function testsArchive(scratch: string, commit: string, dir: string, out: string): void {
+  const tree = git(scratch, ['rev-parse', `${commit}:${dir}`]).trim();
+  const holder = git(scratch, ['commit-tree', tree], {
+    input: 'pinned tests\n',
+    env: {
+      GIT_AUTHOR_NAME: 'gitbench',
+      GIT_AUTHOR_EMAIL: 'bench@example.com',
+      GIT_AUTHOR_DATE: '946684800 +0000',
+      GIT_COMMITTER_NAME: 'gitbench',
+      GIT_COMMITTER_EMAIL: 'bench@example.com',
+      GIT_COMMITTER_DATE: '946684800 +0000',
+    },
+  }).trim();
+  writeFileSync(out, gitBuf(scratch, ['archive', '--format=tar.gz', holder]));
+}
