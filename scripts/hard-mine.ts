@@ -132,7 +132,14 @@ interface BackportSpec {
    * Plausible wrong ports, each a negative: scripts/hard-ports/<id>/<name>/<branch>.patch against the line's tag
    * (a line without one gets the right port). The miner keeps one only if the tests fail on at least one line.
    */
-  wrongPorts?: { name: string; why: string }[];
+  wrongPorts?: { name: string; why: string; passesVisible?: boolean }[];
+  /**
+   * Held-out tests, as for a semantic merge: the files of scripts/hard-ports/<id>/held-out/, added to every line's
+   * pinned tests archive only (never to the bundle or a reference port). A wrong port with `passesVisible` must pass
+   * the tests the attempt can see (the line's own and the ported regression test, the reference port's tests alone)
+   * on every line and fail the held-out ones on one: the miner checks both.
+   */
+  heldOut?: MergeSpec['heldOut'];
   /**
    * Where the project's tests need something the sandbox lacks (a test-only dependency), the adaptation of the
    * test harness: scripts/hard-ports/<id>/harness/<branch or main>.patch, applied to every line's tip and to main
@@ -863,6 +870,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   );
   const main = withHarness(scratch, spec, 'main', trimmed(scratch, p, spec.fix, [mainParent]), fixMeta, [mainParent]);
   const refs: Record<string, string> = { 'refs/heads/main': main };
+  const heldOut = spec.heldOut ? heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out')) : undefined;
   const lines: {
     branch: string;
     tag: string;
@@ -870,6 +878,8 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     tagCommit: string;
     ported: string;
     asset: string;
+    /** The reference port's tests alone, what the attempt can see (not written to the suite). */
+    visibleAsset: string;
     patch: string;
     summaries: Record<string, string>;
   }[] = [];
@@ -892,7 +902,13 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       fixMeta,
     );
     const asset = `_assets/tests/${spec.id}-${line.branch}.tar.gz`;
-    testsArchive(scratch, ported, p.tests, join(out, asset));
+    // What the attempt can see (the line's own tests and the ported regression test) is the reference port's tests
+    // directory; the pinned archive adds the held-out files to it.
+    const visibleAsset = join(scratch, '.git', `visible-${spec.id}-${line.branch}.tar.gz`);
+    testsArchive(scratch, ported, p.tests, visibleAsset);
+    if (heldOut)
+      testsArchive(scratch, withHeldOut(scratch, `${ported}^{tree}`, p.tests, heldOut), p.tests, join(out, asset));
+    else testsArchive(scratch, ported, p.tests, join(out, asset));
     const before = runTests(scratch, tip, p, join(out, asset));
     const after = runTests(scratch, ported, p, join(out, asset));
     if (before.passed)
@@ -906,6 +922,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       tagCommit,
       ported,
       asset,
+      visibleAsset,
       patch,
       summaries: { before: before.summary, after: after.summary },
     });
@@ -944,6 +961,11 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       if (!existsSync(file)) return { line: l, patch: l.patch, summary: l.summaries.after, passed: true };
       const commit = applied(scratch, l.tip, readFileSync(file), fixMeta);
       const run = runTests(scratch, commit, p, join(out, l.asset));
+      if (w.passesVisible) {
+        const visible = runTests(scratch, commit, p, l.visibleAsset);
+        if (!visible.passed)
+          throw new Error(`${spec.id}: ${w.name} fails the visible tests on ${l.branch} (${visible.summary})`);
+      }
       return {
         line: l,
         patch: b64(gitBuf(scratch, ['diff', '--binary', '--full-index', l.tip, commit])),
@@ -953,6 +975,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     });
     const failing = ports.filter((x) => !x.passed);
     if (failing.length === 0) throw new Error(`${spec.id}: the wrong port ${w.name} passes every line`);
+    if (w.passesVisible && !spec.heldOut) throw new Error(`${spec.id}: ${w.name} passesVisible without held-out tests`);
     return { ...w, ports, failing };
   });
   bundle(scratch, refs, join(out, '_assets', 'bundles', `${spec.id}.bundle`));
@@ -982,6 +1005,12 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     ]),
     ...(spec.harness ? [spec.harness] : []),
     ...(spec.note ? [spec.note] : []),
+    ...(spec.heldOut
+      ? [
+          `- held-out tests: on each line the checker also runs tests that are not in this repository and that you ` +
+            `cannot see or run (the pinned copy of \`${p.tests}/\` carries them). ${spec.heldOut.note}`,
+        ]
+      : []),
     ...(p.deselected ? [p.deselected] : []),
     '- main is left as it is.',
   ].join('\n');
@@ -990,7 +1019,9 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
     description: `Backport of "${subject}" from ${p.repo} main to ${lines.map((l) => l.branch).join(' and ')}`,
     purpose:
       'Port a real fix to older release lines whose code diverged, judged on each line by the ' +
-      "fix's regression test and the line's own tests.",
+      (spec.heldOut
+        ? "fix's regression test, the line's own tests and held-out tests of the symptom the ticket states."
+        : "fix's regression test and the line's own tests."),
     ...taskHead(
       'backport',
       p,
@@ -1015,7 +1046,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
-        { fix: spec.fix, ...Object.fromEntries(lines.map((l) => [l.tag, l.tagCommit])) },
+        { fix: spec.fix, ...Object.fromEntries(lines.map((l) => [l.tag, l.tagCommit])), ...spec.heldOut?.commits },
         `main is the fix on its parent (${main}); each line is its release tag as one commit ` +
           `(${lines.map((l) => `${l.branch} ${l.tip}`).join(', ')}); trees cut ` +
           `to ${p.keep.join(', ')}.${
@@ -1024,7 +1055,13 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
                 `(scripts/hard-ports/${spec.id}/harness/): ${spec.harness}`
               : ''
           } The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) ` +
-          `were adapted by hand: scripts/hard-ports/${spec.id}/.`,
+          `were adapted by hand: scripts/hard-ports/${spec.id}/.${
+            spec.heldOut
+              ? ` Held-out tests (scripts/hard-ports/${spec.id}/held-out/: ${Object.keys(heldOut!).join(', ')}), ` +
+                `only in each line's pinned tests archive, never in the bundle or a reference port: ` +
+                spec.heldOut.origin
+              : ''
+          }`,
       ),
       measured: Object.fromEntries(
         lines.map((l, i) => [
