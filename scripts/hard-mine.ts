@@ -40,7 +40,7 @@ import {
   testsArchive,
   type CommitMeta,
 } from './lib/history-mining';
-import { heldOutFiles, withHeldOut } from './lib/held-out';
+import { heldOutFiles, replayFailures, withHeldOut } from './lib/held-out';
 
 interface Project {
   repo: string;
@@ -192,9 +192,10 @@ interface RebaseSpec {
   /**
    * Plausible wrong replays, each a negative: scripts/hard-ports/<id>/<name>/NN.patch for every commit, like the
    * reference's. The miner keeps one only if main's tests fail at one of its commits or the tip's tests fail at its
-   * tip.
+   * tip. `passesVisible` marks the mistake held-out tests are there for: kept only when every test the attempt can run
+   * passes at every commit and a held-out one fails at one.
    */
-  wrongReplays?: { name: string; why: string }[];
+  wrongReplays?: { name: string; why: string; passesVisible?: boolean }[];
   /**
    * What the branch holds, for the ticket's first sentence (default: "<n> real fixes made on the maintenance line").
    */
@@ -205,6 +206,18 @@ interface RebaseSpec {
    * `scoring.source.staged` say so, with these words.
    */
   mainStaged?: string;
+  /**
+   * Held-out tests (scripts/hard-ports/<id>/held-out/, laid into main's pinned tests; the attempt never sees them), run
+   * with `command` at every replayed commit but the `exempt` ones (1-based): they reach the branch's code where its own
+   * tests do not and main changed what that code relies on. `note` is the ticket's account of them (that they exist and
+   * what they cover, never their code); `origin` says who wrote them (upstream, with the commit, or by hand) for
+   * `scoring.source`. The reference must pass them, and a wrong replay is kept when they alone fail it.
+   */
+  heldOut?: { command: string; note: string; origin: string; exempt?: number[] };
+  /** The mistake the task is built to catch, as a hypothesis for its calibration (recorded as `scoring.trap`). */
+  trap?: string;
+  /** Where the pinned tests of the tip differ from the branch's own (adapted to main), in the ticket's words. */
+  tipNote?: string;
 }
 
 interface Sources {
@@ -1216,6 +1229,25 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   testsArchive(scratch, tip, p.tests, join(out, tipTests));
   const exempt = new Set((spec.eachExempt?.commits ?? []).map((n) => n - 1));
   const eachProject: Project = spec.eachCommand ? { ...p, command: spec.eachCommand } : p;
+  const heldTests = `_assets/tests/${spec.id}-held.tar.gz`;
+  const heldExempt = new Set((spec.heldOut?.exempt ?? []).map((n) => n - 1));
+  const heldProject: Project | null = spec.heldOut ? { ...p, command: spec.heldOut.command } : null;
+  if (heldProject)
+    testsArchive(
+      scratch,
+      withHeldOut(scratch, `${onto}^{tree}`, p.tests, heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out'))),
+      p.tests,
+      join(out, heldTests),
+    );
+  /** The 1-based numbers of `commits` at which the held-out tests fail. */
+  const heldOutFailing = (commits: string[]) =>
+    heldProject
+      ? commits
+          .map((c, i) =>
+            heldExempt.has(i) || runTests(scratch, c, heldProject, join(out, heldTests)).passed ? 0 : i + 1,
+          )
+          .filter((n) => n > 0)
+      : [];
   // Commits git replays without a conflict whose result still fails main's tests (a semantic conflict git does not
   // mark), found by replaying as a hurried rebase would: git's clean picks kept as they are, and only the commits
   // that stop on a conflict resolved as the reference resolves them.
@@ -1266,6 +1298,18 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   );
   const failing = each.map((r, i) => (r.passed ? null : `${subjectOf(metas[i]!)}: ${r.summary}`)).filter(Boolean);
   if (failing.length) throw new Error(`${spec.id}: main's tests fail at replayed commits: ${failing.join('; ')}`);
+  const heldEach = heldProject
+    ? rebased.map((r, i) =>
+        heldExempt.has(i)
+          ? { passed: true, exit: 0, summary: 'exempt' }
+          : runTests(scratch, r, heldProject, join(out, heldTests)),
+      )
+    : [];
+  const heldFailing = heldEach
+    .map((r, i) => (r.passed ? null : `${subjectOf(metas[i]!)}: ${r.summary}`))
+    .filter(Boolean);
+  if (heldFailing.length)
+    throw new Error(`${spec.id}: the held-out tests fail at replayed commits: ${heldFailing.join('; ')}`);
   const wrongReplays = (spec.wrongReplays ?? []).map((w) => {
     const commits: string[] = [];
     for (const [i] of spec.commits.entries()) {
@@ -1280,14 +1324,15 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         exempt.has(i) ? null : runTests(scratch, c, eachProject, join(out, mainTests)).passed ? null : i + 1,
       )
       .filter((n): n is number => n !== null);
-    if (tipRun.passed && eachFailing.length === 0)
-      throw new Error(`${spec.id}: the wrong replay ${w.name} passes every test`);
-    const summary = [
-      ...(eachFailing.length
-        ? [`main's tests fail at commit${eachFailing.length > 1 ? 's' : ''} ${eachFailing.join(', ')}`]
-        : []),
-      ...(tipRun.passed ? [] : [`at the tip: ${tipRun.summary}`]),
-    ].join('; ');
+    const heldFailingAt = heldOutFailing(commits);
+    if (w.passesVisible && (eachFailing.length > 0 || !tipRun.passed || heldFailingAt.length === 0))
+      throw new Error(`${spec.id}: ${w.name} is marked passesVisible but fails a visible test or no held-out one`);
+    const summary = replayFailures({
+      each: eachFailing,
+      heldOut: heldFailingAt,
+      tip: tipRun.passed ? null : tipRun.summary,
+    });
+    if (summary === '') throw new Error(`${spec.id}: the wrong replay ${w.name} passes every test`);
     return {
       ...w,
       patches: commits.map((c, i) =>
@@ -1325,6 +1370,15 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     )
     .filter((i) => i >= 0);
   const subjects = metas.map(subjectOf);
+  /** A check that `project`'s command passes at every replayed commit but the `skipped` ones (0-based). */
+  const eachCheck = (project: Project, asset: string, skipped: Set<number>) => ({
+    type: 'tests_pass_each',
+    range: `main..${spec.branch}`,
+    ...testRun(project, asset),
+    ...(skipped.size ? { except_subjects: [...skipped].map((i) => subjectOf(metas[i]!)) } : {}),
+    min_commits: spec.commits.length,
+    max_commits: spec.commits.length + 2,
+  });
   const ticket = [
     `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) ` +
       `holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. ` +
@@ -1351,10 +1405,17 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     `- the project's tests pass at the tip of \`${spec.branch}\`: the tests as they stand ` +
       `there (main's and the branch's), \`${runLine(p)}\`;`,
     ...(p.deselected ? [`  ${p.deselected.replace('the merge does not touch', 'the rebase does not touch')}`] : []),
+    ...(spec.tipNote ? [`  ${spec.tipNote}`] : []),
     spec.eachNote ??
       `- at every commit of the rebased branch, main's own test suite passes (the same command ` +
         `with main's \`${p.tests}/\`).`,
     ...(spec.eachExempt ? [`  ${spec.eachExempt.why}`] : []),
+    ...(spec.heldOut
+      ? [
+          `- every commit must work with main as it is now, including on code paths the branch's own tests do not ` +
+            `reach: ${spec.heldOut.note}`,
+        ]
+      : []),
     `The checker runs its own pinned copies of \`${p.tests}/\`, so editing tests changes nothing.`,
   ].join('\n');
   const doc = {
@@ -1369,7 +1430,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       'long-rebase',
       p,
       spec.id,
-      [mainTests, tipTests],
+      [mainTests, tipTests, ...(heldProject ? [heldTests] : [])],
       setupSteps(),
       ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`],
       ticket,
@@ -1387,15 +1448,10 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
           messages: metas.map((m) => m.message.replace(/\s+$/, '')),
         },
         { type: 'tests_pass', rev: spec.branch, ...testRun(p, tipTests) },
-        {
-          type: 'tests_pass_each',
-          range: `main..${spec.branch}`,
-          ...testRun(eachProject, mainTests),
-          ...(exempt.size ? { except_subjects: [...exempt].map((i) => subjectOf(metas[i]!)) } : {}),
-          min_commits: spec.commits.length,
-          max_commits: spec.commits.length + 2,
-        },
+        eachCheck(eachProject, mainTests, exempt),
+        ...(heldProject ? [eachCheck(heldProject, heldTests, heldExempt)] : []),
       ],
+      ...(spec.trap ? { trap: spec.trap } : {}),
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
@@ -1412,7 +1468,12 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
                 `re-created without those merges, their changes were applied by hand ` +
                 `(scripts/hard-ports/${spec.id}/branch/).`
               : ''
-          }${spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''} ${
+          }${spec.mainStaged ? ` Staged on main (scripts/hard-ports/${spec.id}/main.patch): ${spec.mainStaged}` : ''}${
+            spec.heldOut
+              ? ` Held-out tests (${spec.heldOut.origin}; scripts/hard-ports/${spec.id}/held-out/), laid into main's ` +
+                `tests/ as ${heldTests}, which the attempt never sees.`
+              : ''
+          } ${
             spec.fromMerge
               ? `The reference rebase takes each replayed commit's files from the real merge ${spec.fromMerge}.`
               : `The reference rebase was resolved by hand: scripts/hard-ports/${spec.id}/.`
@@ -1423,6 +1484,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
         ...(brokenClean.length ? { brokenClean } : {}),
         tip: atTip.summary,
         each: each.map((r) => r.summary),
+        ...(heldProject ? { heldOut: heldEach.map((r) => r.summary) } : {}),
         ...Object.fromEntries(wrongReplays.map((w) => [w.name, w.summary])),
       },
     },

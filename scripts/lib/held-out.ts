@@ -37,3 +37,16 @@ export function withHeldOut(scratch: string, tree: string, testsDir: string, fil
     rmSync(index, { force: true });
   }
 }
+
+/** Where a replay fails, check by check; when it fails only held-out tests, it says that nothing visible fails. */
+export function replayFailures(f: { each: number[]; heldOut: number[]; tip: string | null }): string {
+  // The miner's earlier wording for main's tests, so that re-mining a rebase without held-out tests is byte-identical.
+  const at = (n: readonly number[]) => `commit${n.length > 1 ? 's' : ''} ${n.join(', ')}`;
+  const visible = [
+    ...(f.each.length ? [`main's tests fail at ${at(f.each)}`] : []),
+    ...(f.tip !== null ? [`at the tip: ${f.tip}`] : []),
+  ];
+  const held = f.heldOut.length ? [`the held-out tests fail at ${at(f.heldOut)}`] : [];
+  if (visible.length === 0 && held.length > 0) return `every test the attempt can run passes; ${held[0]}`;
+  return [...visible, ...held].join('; ');
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withHeldOut } from '../lib/held-out';
+import { replayFailures, withHeldOut } from '../lib/held-out';
 import { git, testsArchive } from '../lib/history-mining';
 
 const dirs: string[] = [];
@@ -60,5 +60,23 @@ describe('held-out tests (hard-mine)', () => {
     const { dir, commit } = repository();
     const clash = { 'test_visible.py': Buffer.from('def test_other(): pass\n') };
     expect(() => withHeldOut(dir, `${commit}^{tree}`, 'tests', clash)).toThrow(/already in the repository's tests/);
+  });
+});
+
+describe('replayFailures', () => {
+  it('says when nothing the attempt can run fails', () => {
+    expect(replayFailures({ each: [], heldOut: [1, 2, 3], tip: null })).toBe(
+      'every test the attempt can run passes; the held-out tests fail at commits 1, 2, 3',
+    );
+  });
+
+  it('lists visible failures before held-out ones', () => {
+    expect(replayFailures({ each: [2], heldOut: [1], tip: '1 failed, 9 passed' })).toBe(
+      "main's tests fail at commit 2; at the tip: 1 failed, 9 passed; the held-out tests fail at commit 1",
+    );
+  });
+
+  it('is empty for a replay that fails nowhere', () => {
+    expect(replayFailures({ each: [], heldOut: [], tip: null })).toBe('');
   });
 });
