@@ -1,0 +1,1 @@
+../../marshmallow-sm19/held-out/test_held_out_trailing_newline.py
