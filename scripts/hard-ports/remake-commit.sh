@@ -1,4 +1,4 @@
-# Sourced by the staging scripts that re-create upstream commits under other parents (more-itertools-lr10).
+# Sourced by the staging scripts that re-create upstream commits under other parents (more-itertools-lr10, click-lr11).
 # remake <upstream commit> <tree> <parent>...: a commit of that tree and those parents with the upstream commit's
 # message, author, committer and dates, so that the re-created history is the same every time it is built.
 remake() {
