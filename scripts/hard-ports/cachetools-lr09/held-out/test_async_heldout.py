@@ -22,6 +22,36 @@ def counter():
     return count_up
 
 
+# Seconds any test's event loop may take: each finishes in milliseconds when right.
+DEADLINE = 10
+
+
+def run_bounded(test, main):
+    """Runs ``main()`` to completion in an event loop on a thread of its own and
+    fails ``test`` if it has not finished by ``DEADLINE``. A wrapper holding a
+    threading lock across an ``await`` blocks the loop's thread for good when a
+    second call waits for that lock, which no asyncio timeout can interrupt; the
+    stuck thread is a daemon, so it does not keep pytest from exiting."""
+    raised = []
+
+    def target():
+        try:
+            asyncio.run(main())
+        except BaseException as error:
+            raised.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(DEADLINE)
+    if thread.is_alive():
+        test.fail(
+            "the event loop was still blocked after %d s: a threading lock held across an await deadlocks "
+            "a second call for the same key" % DEADLINE
+        )
+    if raised:
+        raise raised[0]
+
+
 async def race(wrapper, gate, *args):
     """Two calls for the same key, the second made before the first has stored its value."""
     first = asyncio.ensure_future(wrapper(*args))
@@ -43,7 +73,7 @@ class AsyncCachedTest(unittest.TestCase):
             self.assertEqual(len(cache), 0)
             self.assertEqual(await wrapper(0), 1)
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
     def test_attributes(self):
         cache = LRUCache(maxsize=4)
@@ -70,7 +100,7 @@ class AsyncCachedTest(unittest.TestCase):
             wrapper.cache_clear()
             self.assertEqual(wrapper.cache_info(), (0, 0, 4, 0))
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
     def test_lock_info(self):
         async def run():
@@ -80,7 +110,7 @@ class AsyncCachedTest(unittest.TestCase):
             self.assertEqual(await wrapper(0), 0)
             self.assertEqual(wrapper.cache_info(), (1, 1, 4, 1))
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
     def test_lock_race_keeps_first_value(self):
         async def run():
@@ -100,7 +130,7 @@ class AsyncCachedTest(unittest.TestCase):
             self.assertIs(second, made[0])
             self.assertIs(cache[keys.hashkey(7)], made[0])
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
 
 class Methods:
@@ -145,7 +175,7 @@ class AsyncCachedMethodTest(unittest.TestCase):
             self.assertEqual(await one.get(0), 1)
             self.assertEqual(await two.get(0), 0)
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
     def test_attributes(self):
         obj = Methods(LRUCache(maxsize=4))
@@ -165,7 +195,7 @@ class AsyncCachedMethodTest(unittest.TestCase):
             obj.get_info.cache_clear()
             self.assertEqual(obj.get_info.cache_info(), (0, 0, 4, 0))
 
-        asyncio.run(run())
+        run_bounded(self, run)
 
     def test_lock_race_keeps_first_value(self):
         async def run():
@@ -176,4 +206,4 @@ class AsyncCachedMethodTest(unittest.TestCase):
             self.assertIs(second, obj.made[0])
             self.assertIs(obj.cache[keys.hashkey(7)], obj.made[0])
 
-        asyncio.run(run())
+        run_bounded(self, run)

@@ -19,7 +19,10 @@ def _recording_pager(tmp_path):
     return str(script), received
 
 
-def _read_when(path, expected, timeout=5.0):
+def _read_when(path, expected, timeout=30.0):
+    # Generous for ``sh`` and ``cat`` on a loaded machine: a right port returns
+    # as soon as the text arrives; a wrong one (the chunk stuck in the pipe's
+    # buffer) pays the deadline once, as the generator stops at the first miss.
     deadline = time.time() + timeout
     while True:
         got = path.read_text() if path.exists() else ""
