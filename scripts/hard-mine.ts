@@ -463,7 +463,9 @@ function testRun(p: Project, overlayAsset: string) {
  * ticket's command should be true of the tree (marshmallow before 3.0.0rc1 has its package at the root, not in src/).
  */
 function pathsIn(scratch: string, p: Project, rev: string): Project {
-  const has = (d: string) => git(scratch, ['cat-file', '-t', `${rev}:${d}`], { allowFail: true }).trim() === 'tree';
+  // `<rev>:.` names no path to git, yet the root is always there.
+  const has = (d: string) =>
+    d === '.' || git(scratch, ['cat-file', '-t', `${rev}:${d}`], { allowFail: true }).trim() === 'tree';
   return { ...p, pythonpath: p.pythonpath.filter(has) };
 }
 
@@ -672,11 +674,24 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     theirs: commitMeta(p.mirror, theirs),
     merge: commitMeta(p.mirror, spec.merge ?? spec.composed!.resolutionBase),
   };
+  // Every subject of a side's commits to the conflicted code, newest first. The ticket is the attempt's only record
+  // of them (a staged task re-creates each side as one commit), so a fix left off reads as if that side never made
+  // it. Only a list of over 50 is cut, to its newest 40 (cutting a few would gain nothing), and it says so.
   const sideLog = (from: string, to: string) =>
     git(p.mirror, ['log', '--no-merges', '--format=%s', `${from}..${to}`, '--', ...code])
       .split('\n')
-      .filter(Boolean)
-      .slice(0, 8);
+      .filter(Boolean);
+  const sideLine = (branch: string, log: string[], tip: CommitMeta) => {
+    if (!log.length) return `- ${branch}: ${subjectOf(tip)}`;
+    const shown = log.length > 50 ? log.slice(0, 40) : log;
+    const count =
+      shown.length < log.length
+        ? `the newest ${shown.length} of ${log.length} commits`
+        : log.length === 1
+          ? '1 commit'
+          : `${log.length} commits, newest first`;
+    return `- ${branch} (${count}): ${shown.join('; ')}`;
+  };
   const oursLog = sideLog(base, ours);
   const theirsLog = sideLog(base, theirs);
   // The reference: the real merge's tree, reached from the conflicted state without leaving the merge.
@@ -713,8 +728,8 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     '',
     'Both branches changed the logic in these regions, so neither side can simply win. What each side did to the',
     'conflicted code since the two branches parted:',
-    `- ${ob}: ${oursLog.length ? oursLog.join('; ') : subjectOf(metas.ours)}`,
-    `- ${spec.theirsBranch}: ${theirsLog.length ? theirsLog.join('; ') : subjectOf(metas.theirs)}`,
+    sideLine(ob, oursLog, metas.ours),
+    sideLine(spec.theirsBranch, theirsLog, metas.theirs),
     '',
     `Finish the merge so that ${ob} keeps the behaviour of both sides, and commit it.`,
     '',
