@@ -113,6 +113,7 @@ describe('gitbench run --mode agent --json-output', () => {
         { role: 'system', content: sent[0]!.content },
         { role: 'user', content: sent[1]!.content },
       ]);
+      expect(score.prompt).toBe(sent[1]!.content);
       expect(score.transcript.slice(2).map((m) => [m.role, m.tool_calls?.[0]?.name ?? null])).toEqual([
         ['assistant', 'bash'],
         ['tool', null],

@@ -105,8 +105,9 @@ function scoreOf(
     purpose: fixture.purpose ?? '',
     difficulty: fixture.difficulty,
     tags: fixture.tags,
-    // The task as this attempt was given it: an agent gets the fixture's agent prompt, when it has one.
-    prompt: agent ? (fixture.agent?.prompt ?? fixture.prompt) : fixture.prompt,
+    // The prompt as sent (rendered once, by the attempt: its limits, its context, an agent's task text), never the
+    // fixture's template, whose placeholders no model saw.
+    prompt: attempt.prompt,
     expected: fixture.expected,
     description: fixture.description,
     duration_ms: Math.round(durationMs * 100) / 100,

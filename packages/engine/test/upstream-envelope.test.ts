@@ -1,6 +1,6 @@
-import { legacyEnvelopeSchema, planLegacyImport } from '@gitbench/core';
+import { COMMAND_TIME_LIMIT, legacyEnvelopeSchema, planLegacyImport, renderPrompt } from '@gitbench/core';
 import { describe, expect, it } from 'vitest';
-import { toUpstreamEnvelope, type SuiteRunEntry } from '../src';
+import { agentTaskPrompt, toUpstreamEnvelope, type FixtureSnapshot, type SuiteRunEntry } from '../src';
 import { attempt, fixture, replayed, response } from './run-entries';
 
 /** The parts of the envelope these tests read. */
@@ -162,5 +162,41 @@ describe('toUpstreamEnvelope', () => {
     expect(target.input_tokens - alone.input_tokens).toBe(1800);
     expect(Math.round((target.cost_usd - alone.cost_usd) * 1e8) / 1e8).toBe(0.0008);
     expect(target.api_duration_ms - alone.api_duration_ms).toBe(200);
+  });
+
+  describe('prompt', () => {
+    // A template with a placeholder and context: what is sent differs from the fixture's text in both.
+    const templated = {
+      ...fixture('log', 'f004'),
+      prompt: `Each command is stopped after ${COMMAND_TIME_LIMIT}. What is it?`,
+      context: ['git log --oneline'],
+    };
+    const context = [{ command: 'git log --oneline', stdout: 'abc1234 first\n', exitCode: 0 }];
+    const snapshot = { context } as unknown as FixtureSnapshot;
+
+    it('is the prompt a single answer was sent, rendered, not the fixture template', () => {
+      const sent = renderPrompt(templated, context, 'text', 30_000);
+      const [score] = scoresOf(envelope([replayed(templated, 'PASS', true, { prompt: sent })]), 'log');
+      expect(score?.prompt).toBe(sent);
+      expect(score?.prompt).not.toContain(COMMAND_TIME_LIMIT);
+      expect(score?.prompt).toContain('abc1234 first');
+    });
+
+    it("is the agent's task prompt as rendered, the one its transcript holds", () => {
+      const sent = agentTaskPrompt(templated, snapshot, 'submit', 30_000);
+      const agent = {
+        summary: { taskPrompt: sent, submission: 'it', totals: {} },
+        steps: [],
+        scoredOn: 'answer',
+      };
+      const entry: SuiteRunEntry = {
+        ...replayed(templated, 'PASS', true, { prompt: sent }),
+        run: { agent, usage: { calls: 1 } } as unknown as SuiteRunEntry['run'],
+      };
+      const [score] = scoresOf(envelope([entry]), 'log');
+      expect(score?.prompt).toBe(sent);
+      expect(score?.prompt).not.toContain(COMMAND_TIME_LIMIT);
+      expect((score?.transcript as { content: string }[])[0]?.content).toBe(sent);
+    });
   });
 });
