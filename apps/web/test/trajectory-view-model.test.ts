@@ -13,6 +13,7 @@ import {
   matchParts,
   mainArgument,
   repoChanged,
+  resultLabel,
   searchStep,
   stepFailed,
   stepNumber,
@@ -211,5 +212,17 @@ describe('the parts of a text a search matched', () => {
     expect(matchParts('nothing here', 'zzz')).toEqual([{ text: 'nothing here', match: false }]);
     expect(matchParts('nothing here', null)).toEqual([{ text: 'nothing here', match: false }]);
     expect(matchParts('match', 'match')).toEqual([{ text: 'match', match: true }]);
+  });
+});
+
+describe('resultLabel', () => {
+  const ran = { timedOut: false, exitCode: 0, isError: false };
+  it("names a sandbox that failed under a call as such, never as the command's exit", () => {
+    expect(resultLabel(ran)).toBe('exit 0');
+    expect(resultLabel({ ...ran, exitCode: null, isError: true })).toBe('error');
+    expect(resultLabel({ ...ran, timedOut: true, exitCode: 124 })).toBe('timed out');
+    expect(resultLabel({ ...ran, exitCode: null, isError: true, sandboxError: 'container is not running' })).toBe(
+      'sandbox failed',
+    );
   });
 });

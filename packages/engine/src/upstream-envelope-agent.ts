@@ -32,6 +32,7 @@ export function agentTranscript(record: AgentAttemptRecord): Record<string, unkn
         is_error: r.isError,
         truncated_bytes: r.truncatedBytes,
         ...(r.agentReported ? { agent_reported: true } : {}),
+        ...(r.sandboxError !== undefined ? { sandbox_error: r.sandboxError } : {}),
       });
     }
     if (step.runtimeNote) messages.push({ role: 'user', content: step.runtimeNote });

@@ -1,6 +1,6 @@
 'use client';
 
-import { callLabel, mainArgument, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
+import { callLabel, mainArgument, resultLabel, type StepPart, type ViewStep } from '@/lib/trajectory/view-model';
 import { Highlighted } from './highlighted';
 import { ShowAll } from './show-all';
 import { ms } from './step-format';
@@ -32,12 +32,6 @@ function Output({ text, complete }: { text: string; complete: boolean }) {
       </div>
     </div>
   );
-}
-
-function resultLabel(result: ToolResultOfStep): string {
-  if (result.timedOut) return 'timed out';
-  if (result.exitCode !== null) return `exit ${result.exitCode}`;
-  return result.isError ? 'error' : 'ok';
 }
 
 function ResultBadge({ result, failed }: { result: ToolResultOfStep | undefined; failed: boolean }) {
@@ -167,6 +161,11 @@ export function ToolCall({
       <CallArguments step={step} call={call} fetchPart={fetchPart} />
       {call.parseError ? (
         <p className="rounded bg-rose-50 p-2 text-xs text-rose-900">Arguments refused: {call.parseError}</p>
+      ) : null}
+      {result?.sandboxError !== undefined ? (
+        <p className="rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="sandbox-error">
+          The sandbox failed while this call ran (infrastructure, not the command&apos;s output): {result.sandboxError}
+        </p>
       ) : null}
       {result ? <CallOutput step={step} call={call} result={result} fetchPart={fetchPart} /> : null}
     </div>

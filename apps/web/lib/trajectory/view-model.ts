@@ -173,6 +173,19 @@ export function repoChanged(repo: RepoHead, prev: RepoHead): boolean {
   );
 }
 
+/**
+ * How a call ended, as its badge says it. A sandbox that failed under the call is the step's infrastructure error,
+ * not anything the command did: it is named so, never shown as an exit of the command.
+ */
+export function resultLabel(
+  result: Pick<TrajectoryStep['results'][number], 'timedOut' | 'exitCode' | 'isError' | 'sandboxError'>,
+): string {
+  if (result.sandboxError !== undefined) return 'sandbox failed';
+  if (result.timedOut) return 'timed out';
+  if (result.exitCode !== null) return `exit ${result.exitCode}`;
+  return result.isError ? 'error' : 'ok';
+}
+
 /** A command failed: a non-zero exit, a timeout, an error result or arguments the runtime refused. */
 export function stepFailed(head: Pick<StepHead, 'results' | 'calls'>): boolean {
   return (

@@ -140,6 +140,7 @@ function agentStep(step: TrajectoryStep, stepId: number, model: string): AtifSte
           truncated_bytes: r.truncatedBytes,
           // A third-party agent's own report of its tool's result, never seen run by GitBench.
           ...(r.agentReported ? { agent_reported: true } : {}),
+          ...(r.sandboxError !== undefined ? { sandbox_error: r.sandboxError } : {}),
         })),
         repo: step.repo ?? undefined,
       }),

@@ -51,6 +51,12 @@ export const toolCallResultSchema = z
      * here. Absent for our own loop's results, which the runtime ran and observed.
      */
     agentReported: z.boolean().optional(),
+    /**
+     * Why the call has no answer of its own: the sandbox failed while it ran (its container gone, its runner
+     * lost), as the sandbox said it. An infrastructure error of the step, kept out of `output` so that nothing
+     * reads it as what the command printed (the output says only that the sandbox failed). Absent otherwise.
+     */
+    sandboxError: z.string().optional(),
   })
   .strict();
 export type ToolCallResult = z.infer<typeof toolCallResultSchema>;

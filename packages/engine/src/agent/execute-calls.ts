@@ -20,6 +20,9 @@ class SandboxBroke extends Error {
 export const NOT_RUN_SUBMITTED = 'Not run: the task was already submitted in this turn.';
 export const NOT_RUN_TIME = 'Not run: the time limit was reached.';
 export const NOT_RUN_SANDBOX = 'Not run: the sandbox failed.';
+/** The answer to the call under which the sandbox failed: not its output (there is none), and why nothing follows. */
+export const sandboxFailedUnder = (tool: string) =>
+  `Error: the sandbox failed while ${tool} ran; nothing it printed could be read, and the attempt ends here.`;
 
 function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   return error.issues
@@ -146,8 +149,10 @@ export async function executeCalls(
         answer(`Error: ${error.message}`, true, { durationMs: Math.max(0, x.now() - t0) });
         continue;
       }
-      const detail = `the sandbox failed while ${call.name} ran: ${(error as Error).message}`;
-      answer(`Error: ${detail}`, true, { durationMs: Math.max(0, x.now() - t0) });
+      const said = (error as Error).message;
+      const detail = `the sandbox failed while ${call.name} ran: ${said}`;
+      // What the sandbox said is the step's error, beside the result: never the command's output.
+      answer(sandboxFailedUnder(call.name), true, { durationMs: Math.max(0, x.now() - t0), sandboxError: said });
       out.exit = sandboxExit(detail, new SandboxBroke(detail, { cause: error }));
       out.stopCalls = NOT_RUN_SANDBOX;
       continue;

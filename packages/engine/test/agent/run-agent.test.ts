@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toolsUnsupported } from '@gitbench/providers';
-import { parseTextProtocol, SandboxFailure, TamperingError } from '@gitbench/core';
+import { parseTextProtocol, SandboxFailure, TamperingError, toAtif, trajectoryStepSchema } from '@gitbench/core';
+import { NOT_RUN_SANDBOX } from '../../src/agent/execute-calls';
 import { parseLeakedToolCalls } from '../../src/agent/parse-calls';
+import { agentTranscript } from '../../src/upstream-envelope-agent';
 import { bash, fakeRepo, openAIError, runScripted, submit, toolReply } from './support/agent-server';
 
 describe('agent loop against a scripted OpenAI-compatible server', () => {
@@ -201,6 +203,34 @@ describe('agent loop against a scripted OpenAI-compatible server', () => {
       expect(broken.result.summary).toMatchObject({ exitStatus: 'sandbox_error', steps: 1 });
     },
   );
+
+  it("records a sandbox that failed under a call as the step's error, never as what the command printed", async () => {
+    // What Docker answers an exec on a container that is gone.
+    const dockerSaid = '(HTTP code 409) container stopped/paused - Container 3f2a9c is not running';
+    const repo = fakeRepo();
+    repo.ctx.exec = () => Promise.reject(new SandboxFailure(dockerSaid));
+    const run = await runScripted(
+      [toolReply({ calls: [bash('git status', 'a'), bash('git log', 'b')] }), toolReply({ calls: [submit('x')] })],
+      { repo },
+    );
+    expect(run.result.summary).toMatchObject({ exitStatus: 'sandbox_error', exitStep: 0, steps: 1 });
+    expect(run.result.summary.exitDetail).toContain(dockerSaid);
+    const step = trajectoryStepSchema.parse(run.result.steps[0]);
+    const [failed, after] = step.results;
+    expect(failed).toMatchObject({ callId: 'a', isError: true, exitCode: null, sandboxError: dockerSaid });
+    // The observation says the sandbox failed; Docker's words are not passed off as the command's output.
+    expect(failed!.output).toMatch(/sandbox failed/);
+    expect(failed!.output).not.toContain(dockerSaid);
+    expect(after).toMatchObject({ callId: 'b', output: NOT_RUN_SANDBOX });
+    expect(after!.sandboxError).toBeUndefined();
+    // So do the records written from it: the ATIF export and the result file's transcript.
+    const atif = toAtif({ sessionId: 't', version: 'v', agent: 'a', model: 'm', toolSet: 'bash', ...run.result });
+    const atStep = atif.steps.find((s) => s.observation)!;
+    expect(atStep.observation!.results[0]!.content).toBe(failed!.output);
+    expect((atStep.extra!.gitbench as { results: unknown[] }).results[0]).toMatchObject({ sandbox_error: dockerSaid });
+    const tool = agentTranscript({ ...run.result, scoredOn: 'answer' }).find((m) => m.role === 'tool');
+    expect(tool).toMatchObject({ content: failed!.output, sandbox_error: dockerSaid });
+  });
 
   it('caps tool output keeping head and tail, says how to read the rest, and records the full size', async () => {
     const big = `${'a'.repeat(5_000)}${'z'.repeat(5_000)}`;
