@@ -21,6 +21,8 @@ bash scripts/services.sh postgres redis docker
 if ! /usr/bin/python3 -c 'import pytest' 2>/dev/null; then apt_install "the hard tier's miner (scripts/hard-mine.ts)" python3 python3-pytest; fi
 
 image="$(bash docker/build-sandbox-image.sh)"
+# Each change to docker/sandbox builds a new content-addressed image; the old ones nothing uses go.
+bash docker/prune-sandbox-images.sh "$image" || say "old sandbox images were not pruned (see above); continuing"
 mkdir -p "$GITBENCH_STATE_DIR"
 # Sessions are signed and provider keys encrypted under keys derived from GITBENCH_SECRET_KEY. A local
 # set-up makes one once and keeps it (owner-only) beside the state; a deployment sets its own.
