@@ -25,7 +25,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { COMMAND_TIME_LIMIT } from '../packages/core/src/fixtures/render-prompt';
 import { shellQuote } from '../packages/core/src/shell-quote';
@@ -40,6 +40,7 @@ import {
   testsArchive,
   type CommitMeta,
 } from './lib/history-mining';
+import { blindHistory, pathsUnder } from './lib/blind-merge';
 import { heldOutFiles, replayFailures, withHeldOut } from './lib/held-out';
 
 interface Project {
@@ -60,9 +61,11 @@ interface Project {
   /**
    * Stand-ins for test-only dependencies the sandbox lacks: every file of `from` (under scripts/hard-ports) is added
    * to every re-created tree under `dir` (a directory inside the tests, so the pinned copy carries them too, and on
-   * `pythonpath`). `note` is the ticket's sentence about them; the fixture's `staged` names them too.
+   * `pythonpath`). `note` is the ticket's sentence about them; the fixture's `staged` names them too. `blindNote` is
+   * the sentence a blind merge's ticket says instead (its repository holds no tests, so no shims either): what the
+   * checkout lacks, and whether the project's code needs it.
    */
-  shims?: { from: string; dir: string; note: string };
+  shims?: { from: string; dir: string; note: string; blindNote?: string };
 }
 
 interface MergeSpec {
@@ -120,6 +123,15 @@ interface MergeSpec {
    * committed it becomes a negative (`upstream-merge`).
    */
   completion?: string;
+  /**
+   * A blind variant of the task `of` (the same merge and ports, read from scripts/hard-ports/<of>/ where
+   * scripts/hard-ports/<id>/ lacks a file): no commit of the bundle holds the tests directory, so the attempt cannot
+   * run the project's tests and must resolve each conflict from the two sides' changes. Only the checker's pinned copy
+   * of the merged tests (and any held-out ones) decides. `note` is the ticket's statement of every behaviour the
+   * pinned tests expect that neither side's diff settles (a choice upstream made, told so that a failure is the
+   * resolver's own mistake).
+   */
+  blind?: { of: string; note?: string };
 }
 
 interface BackportSpec {
@@ -469,6 +481,20 @@ function pathsIn(scratch: string, p: Project, rev: string): Project {
   return { ...p, pythonpath: p.pythonpath.filter(has) };
 }
 
+/**
+ * The ticket's account of a blind task: the tests are not here, why, what decides, and what the attempt may do instead.
+ */
+function blindSetting(p: Project, ob: string): string {
+  return (
+    `The project's test suite is not in this checkout: no commit of this repository holds \`${p.tests}/\` (as if ` +
+    `it were kept where only CI runs it), so you cannot run it. The checker lays its own copy of \`${p.tests}/\`, ` +
+    `both sides' tests as upstream merged them, over ${ob}'s tree and runs it there. Resolve each conflict so that ` +
+    `${ob} keeps the behaviour of both sides, reading what each side changed (\`git log\`, \`git diff\`, the ` +
+    `commits listed above); you may write and run scratch tests or scripts of your own, and anything you leave ` +
+    `under \`${p.tests}/\` is replaced by the checker's copy.`
+  );
+}
+
 function runLine(p: Project): string {
   const pp = p.pythonpath.join(':');
   return `${pp ? `PYTHONPATH=${pp} ` : ''}${p.command}`;
@@ -526,7 +552,7 @@ function composedResolution(spec: MergeSpec, p: Project, scratch: string, parent
   const resolved = applied(
     scratch,
     trimmed(scratch, p, c.resolutionBase, []),
-    readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')),
+    readFileSync(mergePort(spec, 'resolution.patch')),
     meta,
   );
   return recreate(
@@ -543,12 +569,7 @@ function composedResolution(spec: MergeSpec, p: Project, scratch: string, parent
  */
 function completedMerge(spec: MergeSpec, p: Project, scratch: string, upstreamMerge: string): string {
   const meta = commitMeta(p.mirror, spec.merge!);
-  const completed = applied(
-    scratch,
-    upstreamMerge,
-    readFileSync(resolve('scripts/hard-ports', spec.id, 'resolution.patch')),
-    meta,
-  );
+  const completed = applied(scratch, upstreamMerge, readFileSync(mergePort(spec, 'resolution.patch')), meta);
   return recreate(
     scratch,
     meta,
@@ -557,9 +578,17 @@ function completedMerge(spec: MergeSpec, p: Project, scratch: string, upstreamMe
   );
 }
 
+/** A file of the merge's ports: its own, or (for a blind variant) the original task's. */
+function mergePort(spec: MergeSpec, name: string): string {
+  const own = resolve('scripts/hard-ports', spec.id, name);
+  return spec.blind && !existsSync(own) ? resolve('scripts/hard-ports', spec.blind.of, name) : own;
+}
+
 function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: string, rows: Row[]): void {
   const ob = spec.oursBranch ?? 'main';
   let p = project;
+  if (spec.blind && p.shims && !p.shims.blindNote)
+    throw new Error(`${spec.id}: a blind merge of ${p.repo} needs the shims' blindNote for its ticket`);
   const [ours, theirs, ...more] = spec.composed
     ? [spec.composed.ours, spec.composed.theirs]
     : commitMeta(p.mirror, spec.merge!).parents;
@@ -567,16 +596,33 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
   const bases = git(p.mirror, ['merge-base', '--all', ours, theirs]).split('\n').filter(Boolean);
   if (bases.length !== 1) throw new Error(`${spec.id}: ${bases.length} merge bases`);
   const base = bases[0]!;
-  const b = trimmed(scratch, p, base, []);
-  const o = trimmed(scratch, p, ours, [b]);
-  const t = trimmed(scratch, p, theirs, [b]);
-  const upstreamMerge = spec.composed ? '' : trimmed(scratch, p, spec.merge!, [o, t]);
-  const m = spec.composed
-    ? composedResolution(spec, p, scratch, [o, t])
-    : spec.completion
-      ? completedMerge(spec, p, scratch, upstreamMerge)
-      : upstreamMerge;
-  p = pathsIn(scratch, p, m);
+  const full = (() => {
+    const b = trimmed(scratch, p, base, []);
+    const o = trimmed(scratch, p, ours, [b]);
+    const t = trimmed(scratch, p, theirs, [b]);
+    const upstreamMerge = spec.composed ? '' : trimmed(scratch, p, spec.merge!, [o, t]);
+    const m = spec.composed
+      ? composedResolution(spec, p, scratch, [o, t])
+      : spec.completion
+        ? completedMerge(spec, p, scratch, upstreamMerge)
+        : upstreamMerge;
+    return { b, o, t, upstreamMerge, m };
+  })();
+  p = pathsIn(scratch, p, full.m);
+
+  const testsAsset = `_assets/tests/${spec.id}.tar.gz`;
+  const tarPath = join(out, testsAsset);
+  // With held-out tests, the pinned archive is the merge's tests plus them; the repository's own tests alone (what
+  // the attempt can run, unless the task is blind) are archived aside, to show that the mistakes they are there for
+  // pass every one of those.
+  const heldOut = spec.heldOut ? heldOutFiles(mergePort(spec, 'held-out')) : undefined;
+  const visibleTar = join(mkdtempSync(join(tmpdir(), 'hard-visible-')), 'tests.tar.gz');
+  testsArchive(scratch, full.m, p.tests, visibleTar);
+  if (heldOut) testsArchive(scratch, withHeldOut(scratch, `${full.m}^{tree}`, p.tests, heldOut), p.tests, tarPath);
+  else testsArchive(scratch, full.m, p.tests, tarPath);
+  // A blind task's history is the same history with the tests taken out of every commit (the shims under them too);
+  // the pinned archive above is then the only copy of them.
+  const { b, o, t, upstreamMerge, m } = spec.blind ? blindHistory(scratch, full, p.tests) : full;
   const files = conflictedFiles(scratch, o, t);
   // A modify/delete conflict is told as such: the file is missing from one side's tree.
   const lacks = (rev: string, f: string) => !git(scratch, ['ls-tree', '--name-only', rev, '--', f]).trim();
@@ -593,15 +639,6 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     if (/^<<<<<<< /m.test(git(scratch, ['cat-file', 'blob', `${m}:${f}`], { allowFail: true })))
       throw new Error(`${spec.id}: the real merge keeps conflict markers in ${f}`);
 
-  const testsAsset = `_assets/tests/${spec.id}.tar.gz`;
-  const tarPath = join(out, testsAsset);
-  // With held-out tests, the pinned archive is the merge's tests plus them; the repository's own tests alone (what
-  // the attempt can run) are archived aside, to show that the mistakes they are there for pass every one of those.
-  const heldOut = spec.heldOut ? heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out')) : undefined;
-  const visibleTar = join(mkdtempSync(join(tmpdir(), 'hard-visible-')), 'tests.tar.gz');
-  testsArchive(scratch, m, p.tests, visibleTar);
-  if (heldOut) testsArchive(scratch, withHeldOut(scratch, `${m}^{tree}`, p.tests, heldOut), p.tests, tarPath);
-  else testsArchive(scratch, m, p.tests, tarPath);
   const verdicts: Record<string, { passed: boolean; summary: string }> = {};
   verdicts.merge = runTests(scratch, m, p, tarPath);
   if (!verdicts.merge.passed)
@@ -635,7 +672,7 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
             `${applied(
               scratch,
               recreate(scratch, commitMeta(p.mirror, ours), conflictsOnly, []),
-              readFileSync(resolve('scripts/hard-ports', spec.id, `${w.name}.patch`)),
+              readFileSync(mergePort(spec, `${w.name}.patch`)),
               commitMeta(p.mirror, ours),
             )}^{tree}`,
           ]).trim();
@@ -662,12 +699,18 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
   if (spec.completion && !runTests(scratch, upstreamMerge, p, visibleTar).passed)
     throw new Error(`${spec.id}: upstream's own merge fails the repository's own tests`);
   rmSync(dirname(visibleTar), { recursive: true, force: true });
+  if (spec.blind) {
+    const leaked = pathsUnder(scratch, [o, t], p.tests);
+    if (leaked.length) throw new Error(`${spec.id}: the blind bundle would hold ${leaked.slice(0, 3).join(', ')}`);
+  }
   bundle(
     scratch,
     { [`refs/heads/${ob}`]: o, [`refs/heads/${spec.theirsBranch}`]: t },
     join(out, '_assets', 'bundles', `${spec.id}.bundle`),
   );
 
+  // Where the hand-made ports are read from (a blind variant's may be the original task's).
+  const port = (name: string) => relative(resolve('scripts/hard-ports'), mergePort(spec, name));
   const metas = {
     base: commitMeta(p.mirror, base),
     ours: commitMeta(p.mirror, ours),
@@ -738,40 +781,58 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
       `whose second parent is ${spec.theirsBranch};`,
     `- no tracked file of ${ob} holds a conflict marker line;`,
     `- the project's test suite as it stands after the merge ` +
-      `(both sides' tests${spec.heldOut ? ', plus held-out tests' : ''}) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
+      `(both sides' tests${spec.blind ? ' as upstream merged them' : ''}` +
+      `${spec.heldOut ? ', plus held-out tests' : ''}) passes on ${ob}'s tree: \`${runLine(p)}\`.`,
+    ...(spec.blind ? [`  ${blindSetting(p, ob)}`] : []),
     ...(spec.testsNote ? [`  ${spec.testsNote}`] : []),
     ...(spec.heldOut
       ? [
-          `  Held-out tests: the checker adds test files of its own to \`${p.tests}/\` that are not in this ` +
-            `repository and that you cannot run; they check behaviour this ticket states, not any particular code. ` +
-            spec.heldOut.note,
+          `  Held-out tests: ` +
+            (spec.blind
+              ? `besides both sides' tests, the checker adds test files of its own to \`${p.tests}/\` that upstream ` +
+                `never had; `
+              : `the checker adds test files of its own to \`${p.tests}/\` that are not in this repository and that ` +
+                `you cannot run; `) +
+            `they check behaviour this ticket states, not any particular code. ${spec.heldOut.note}`,
         ]
       : []),
+    ...(spec.blind?.note ? [`  ${spec.blind.note}`] : []),
     ...(p.deselected ? [`  ${p.deselected}`] : []),
-    ...(p.shims ? [`  ${p.shims.note}`] : []),
-    `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` ` +
-      `directory, so editing tests changes nothing.`,
+    ...(p.shims ? [`  ${spec.blind ? p.shims.blindNote : p.shims.note}`] : []),
+    ...(spec.blind
+      ? []
+      : [
+          `  The tests are pinned: the checker runs its own copy of the merged \`${p.tests}/\` ` +
+            `directory, so editing tests changes nothing.`,
+        ]),
     'The merge result is not compared with any particular resolution; the tests decide.',
   ].join('\n');
+  // A single answer sees the conflicts (the combined diff) and what each side brought.
+  const head = taskHead(
+    'semantic-merge',
+    p,
+    spec.id,
+    [testsAsset],
+    [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
+    ['git status --short', 'git diff'],
+    ticket,
+    'finishes the merge',
+  );
   const doc = {
     id: spec.id,
-    description:
-      `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ` +
-      `${files.length} conflicted file(s), logic changed on both sides`,
-    purpose:
-      'Resolve a real merge whose both sides changed code logic in the conflicted regions, ' +
-      "judged by the project's tests, which fail on either side alone and on a naive union.",
-    // A single answer sees the conflicts (the combined diff) and what each side brought.
-    ...taskHead(
-      'semantic-merge',
-      p,
-      spec.id,
-      [testsAsset],
-      [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
-      ['git status --short', 'git diff'],
-      ticket,
-      'finishes the merge',
-    ),
+    description: spec.blind
+      ? `Blind semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}, without the project's tests ` +
+        `(semantic-merge/${spec.blind.of}'s merge): ${files.length} conflicted file(s), logic changed on both sides`
+      : `Semantic merge of ${spec.theirsBranch} into ${ob} in ${p.repo}: ` +
+        `${files.length} conflicted file(s), logic changed on both sides`,
+    purpose: spec.blind
+      ? 'Resolve a real merge whose both sides changed code logic in the conflicted regions with no test suite to ' +
+        "run (the repository holds none), judged by the project's merged tests, which fail on either side alone " +
+        'and on a naive union.'
+      : 'Resolve a real merge whose both sides changed code logic in the conflicted regions, ' +
+        "judged by the project's tests, which fail on either side alone and on a naive union.",
+    ...head,
+    ...(spec.blind ? { tags: [...head.tags, 'blind'] } : {}),
     expected: reference,
     scoring: {
       type: 'repo_checks',
@@ -794,25 +855,34 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
             `messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference resolution ` +
             `(${m}) is ${spec.composed.resolutionBase} (upstream's own) with the rest ` +
             `of ${spec.theirsBranch} merged and resolved by hand: ` +
-            `scripts/hard-ports/${spec.id}/resolution.patch.`
+            `scripts/hard-ports/${port('resolution.patch')}.`
           : spec.completion
             ? `Each side re-created as one commit on the merge base ` +
               `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${upstreamMerge}), with the ` +
               `original messages, authors and dates; trees cut to ${p.keep.join(', ')}. The reference ` +
               `resolution (${m}) is upstream's merge completed by hand where it ${spec.completion}: ` +
-              `scripts/hard-ports/${spec.id}/resolution.patch; upstream's merge as committed is a negative.`
+              `scripts/hard-ports/${port('resolution.patch')}; upstream's merge as committed is a negative.`
             : `Each side re-created as one commit on the merge base ` +
               `(${ob} ${o}, ${spec.theirsBranch} ${t}; the real merge re-created as ${m}), with the ` +
               `original messages, authors and dates; trees cut to ${p.keep.join(', ')}.`) +
-          (p.shims
+          (p.shims && !spec.blind
             ? ` Every re-created tree also holds ${p.shims.dir}/ (stand-ins for test-only dependencies ` +
               `the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
             : '') +
           (spec.heldOut
-            ? ` Held-out tests (scripts/hard-ports/${spec.id}/held-out/: ${Object.keys(heldOut!).join(', ')}), ` +
-              `only in the pinned tests archive, never in the bundle: ${spec.heldOut.origin}`
+            ? ` Held-out tests (scripts/hard-ports/${port('held-out')}/: ` +
+              `${Object.keys(heldOut!).join(', ')}), only in the pinned tests archive, never in the bundle: ` +
+              // A blind task's sentence follows.
+              (spec.blind ? spec.heldOut.origin.replace(/[^.]$/, '$&.') : spec.heldOut.origin)
+            : '') +
+          (spec.blind
+            ? ` Blind variant of semantic-merge/${spec.blind.of}: ${p.tests}/ removed from every re-created ` +
+              `commit (the base, both sides and the reference${p.shims ? `, and with it ${p.shims.dir}/` : ''}), ` +
+              `so no commit or object of the bundle holds a test file; the merged tests travel only in the ` +
+              `pinned tests archive.`
             : ''),
       ),
+      ...(spec.blind ? { blind_of: `semantic-merge/${spec.blind.of}` } : {}),
       measured: Object.fromEntries([
         ...Object.entries(verdicts).map(([k, v]) => [k, v.summary]),
         ...wrongTrees.map((w) => [w.name, w.summary]),
@@ -824,7 +894,9 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
       ...wrongTrees.map((w) => ({
         answer: resolvedTo(w.tree),
         why: w.passesVisible
-          ? `${w.why}: every test in the repository passes, the held-out tests fail (${w.summary}).`
+          ? spec.blind
+            ? `${w.why}: both sides' merged tests pass, the held-out tests fail (${w.summary}).`
+            : `${w.why}: every test in the repository passes, the held-out tests fail (${w.summary}).`
           : `${w.why}: the tests fail (${w.summary}).`,
       })),
       {

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { blindHistory, pathsUnder, treeWithout } from '../lib/blind-merge';
+import { commitMeta, git } from '../lib/history-mining';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const env = {
+  GIT_AUTHOR_NAME: 'a',
+  GIT_AUTHOR_EMAIL: 'a@x',
+  GIT_AUTHOR_DATE: '946684800 +0000',
+  GIT_COMMITTER_NAME: 'c',
+  GIT_COMMITTER_EMAIL: 'c@x',
+  GIT_COMMITTER_DATE: '946771200 +0000',
+};
+
+/**
+ * A merge's history as the miner re-creates it: a base, two sides and their merge, each holding code beside
+ * `tests/` (with the shims under it) and, in the base, a nested `pkg/tests` directory that is code, not the tests.
+ */
+function history() {
+  const dir = mkdtempSync(join(tmpdir(), 'blind-merge-test-'));
+  dirs.push(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  const commit = (files: Record<string, string>, parents: string[], message: string) => {
+    const index = join(dir, '.git', 'test-index');
+    rmSync(index, { force: true });
+    for (const [path, text] of Object.entries(files)) {
+      const blob = git(dir, ['hash-object', '-w', '--stdin'], { input: text }).trim();
+      git(dir, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env: { GIT_INDEX_FILE: index } });
+    }
+    const tree = git(dir, ['write-tree'], { env: { GIT_INDEX_FILE: index } }).trim();
+    return git(dir, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], { input: message, env }).trim();
+  };
+  const code = { 'src/code.py': 'x = 1\n', 'src/pkg/tests/helper.py': 'y = 2\n', LICENSE: 'MIT\n' };
+  const tests = { 'tests/test_code.py': 'def test(): pass\n', 'tests/shims/pytz.py': '' };
+  const b = commit({ ...code, ...tests }, [], 'base\n');
+  const o = commit({ ...code, ...tests, 'src/code.py': 'x = 2\n' }, [b], 'ours\n\nbody\n');
+  const t = commit({ ...code, ...tests, 'tests/test_code.py': 'def test2(): pass\n' }, [b], 'theirs\n');
+  const m = commit({ ...code, ...tests, 'src/code.py': 'x = 3\n' }, [o, t], "Merge branch 'theirs'\n");
+  return { dir, h: { b, o, t, upstreamMerge: m, m } };
+}
+
+const paths = (dir: string, rev: string) => git(dir, ['ls-tree', '-r', '--name-only', rev]).split('\n').filter(Boolean);
+
+describe('blind semantic merges (hard-mine)', () => {
+  it('takes the tests directory out of a tree and leaves everything else, a nested tests directory too', () => {
+    const { dir, h } = history();
+    expect(paths(dir, treeWithout(dir, `${h.b}^{tree}`, 'tests'))).toEqual([
+      'LICENSE',
+      'src/code.py',
+      'src/pkg/tests/helper.py',
+    ]);
+  });
+
+  it('re-creates the whole history without it, same messages, identities, dates and shape', () => {
+    const { dir, h } = history();
+    const blind = blindHistory(dir, h, 'tests');
+    expect(pathsUnder(dir, [h.o, h.t], 'tests').length).toBeGreaterThan(0);
+    expect(pathsUnder(dir, [blind.o, blind.t, blind.m], 'tests')).toEqual([]);
+    for (const k of ['b', 'o', 't', 'm'] as const) {
+      const [was, now] = [commitMeta(dir, h[k]), commitMeta(dir, blind[k])];
+      expect({ ...now, id: '', parents: [], tree: '' }).toEqual({ ...was, id: '', parents: [], tree: '' });
+    }
+    expect(commitMeta(dir, blind.o).parents).toEqual([blind.b]);
+    expect(commitMeta(dir, blind.t).parents).toEqual([blind.b]);
+    expect(commitMeta(dir, blind.m).parents).toEqual([blind.o, blind.t]);
+    // Upstream's merge is the reference here: both stay one commit.
+    expect(blind.upstreamMerge).toBe(blind.m);
+    expect(paths(dir, blind.m)).toEqual(['LICENSE', 'src/code.py', 'src/pkg/tests/helper.py']);
+  });
+
+  it('keeps a composed merge composed: no upstream merge to re-create', () => {
+    const { dir, h } = history();
+    expect(blindHistory(dir, { ...h, upstreamMerge: '' }, 'tests').upstreamMerge).toBe('');
+  });
+
+  it('is deterministic: the same history gives the same commits', () => {
+    const { dir, h } = history();
+    expect(blindHistory(dir, h, 'tests')).toEqual(blindHistory(dir, h, 'tests'));
+  });
+
+  it('finds a tests path in any commit, not only at the tips', () => {
+    const { dir, h } = history();
+    const blind = blindHistory(dir, h, 'tests');
+    // A side whose tip holds no tests but whose parent does still leaks them.
+    const leaky = git(dir, ['commit-tree', `${blind.o}^{tree}`, '-p', h.o], { input: 'tip\n', env }).trim();
+    expect(pathsUnder(dir, [leaky], 'tests')).toContain('tests/test_code.py');
+  });
+});
