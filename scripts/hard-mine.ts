@@ -489,9 +489,9 @@ function blindSetting(p: Project, ob: string): string {
     `The project's test suite is not in this checkout: no commit of this repository holds \`${p.tests}/\` (as if ` +
     `it were kept where only CI runs it), so you cannot run it. The checker lays its own copy of \`${p.tests}/\`, ` +
     `both sides' tests as upstream merged them, over ${ob}'s tree and runs it there. Resolve each conflict so that ` +
-    `${ob} keeps the behaviour of both sides, reading what each side changed (\`git log\`, \`git diff\`, the ` +
-    `commits listed above); you may write and run scratch tests or scripts of your own, and anything you leave ` +
-    `under \`${p.tests}/\` is replaced by the checker's copy.`
+    `${ob} keeps the behaviour of both sides, reading what each side changed (\`git diff\` of each side ` +
+    `against the merge base, and the commits listed above); you may write and run scratch tests or scripts of ` +
+    `your own, and anything you leave under \`${p.tests}/\` is replaced by the checker's copy.`
   );
 }
 
@@ -507,6 +507,8 @@ function runLine(p: Project): string {
 const TIME_LIMIT_NOTE =
   `Each command you run is stopped after ${COMMAND_TIME_LIMIT}; if the whole test suite ` +
   `takes longer, run it in parts (a file or a -k selection at a time).`;
+/** A blind merge's repository holds no test suite to run in parts: only the limit itself is news. */
+const BLIND_TIME_LIMIT_NOTE = `Each command you run is stopped after ${COMMAND_TIME_LIMIT}.`;
 
 /** The fields every task of the miner shares: a ticket for single answers and agents, the bundle, the pinned tests. */
 function taskHead(
@@ -518,8 +520,9 @@ function taskHead(
   context: string[],
   brief: string,
   answerIs: string,
+  timeNote = TIME_LIMIT_NOTE,
 ) {
-  const ticket = `${brief}\n${TIME_LIMIT_NOTE}`;
+  const ticket = `${brief}\n${timeNote}`;
   return {
     difficulty: 'hard',
     tags: ['hard', kind, 'python', p.repo.split('/')[1]!],
@@ -769,8 +772,11 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     'Conflicted files:',
     ...files.map((f) => `- ${f}${modifyDelete(f)}`),
     '',
-    'Both branches changed the logic in these regions, so neither side can simply win. What each side did to the',
-    'conflicted code since the two branches parted:',
+    // Every merge of the tier is staged (each side re-created as one commit), so `git log` shows one commit a side:
+    // the ticket says so, and that the list below is upstream's, so no turn goes to looking for the rest.
+    'Both branches changed the logic in these regions, so neither side can simply win. In this repository each',
+    "branch is one commit on the merge base (upstream's commits squashed into one); what each side did to the",
+    "conflicted code since the two branches parted, in upstream's commits:",
     sideLine(ob, oursLog, metas.ours),
     sideLine(spec.theirsBranch, theirsLog, metas.theirs),
     '',
@@ -817,6 +823,7 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     ['git status --short', 'git diff'],
     ticket,
     'finishes the merge',
+    spec.blind ? BLIND_TIME_LIMIT_NOTE : TIME_LIMIT_NOTE,
   );
   const doc = {
     id: spec.id,
