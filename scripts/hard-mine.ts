@@ -41,7 +41,7 @@ import {
   type CommitMeta,
 } from './lib/history-mining';
 import { blindHistory, pathsUnder } from './lib/blind-merge';
-import { heldOutFiles, replayFailures, withHeldOut } from './lib/held-out';
+import { heldOutSource, portedHeldOut, replayFailures, withHeldOut } from './lib/held-out';
 
 interface Project {
   repo: string;
@@ -581,10 +581,14 @@ function completedMerge(spec: MergeSpec, p: Project, scratch: string, upstreamMe
   );
 }
 
-/** A file of the merge's ports: its own, or (for a blind variant) the original task's. */
+/** The task whose ports hold a file of the merge's: its own, or (for a blind variant) the original task's. */
+function mergePortOwner(spec: MergeSpec, name: string): string {
+  return spec.blind && !existsSync(resolve('scripts/hard-ports', spec.id, name)) ? spec.blind.of : spec.id;
+}
+
+/** A file of the merge's ports (see mergePortOwner). */
 function mergePort(spec: MergeSpec, name: string): string {
-  const own = resolve('scripts/hard-ports', spec.id, name);
-  return spec.blind && !existsSync(own) ? resolve('scripts/hard-ports', spec.blind.of, name) : own;
+  return resolve('scripts/hard-ports', mergePortOwner(spec, name), name);
 }
 
 function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: string, rows: Row[]): void {
@@ -618,7 +622,7 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
   // With held-out tests, the pinned archive is the merge's tests plus them; the repository's own tests alone (what
   // the attempt can run, unless the task is blind) are archived aside, to show that the mistakes they are there for
   // pass every one of those.
-  const heldOut = spec.heldOut ? heldOutFiles(mergePort(spec, 'held-out')) : undefined;
+  const heldOut = spec.heldOut ? portedHeldOut(mergePortOwner(spec, 'held-out')) : undefined;
   const visibleTar = join(mkdtempSync(join(tmpdir(), 'hard-visible-')), 'tests.tar.gz');
   testsArchive(scratch, full.m, p.tests, visibleTar);
   if (heldOut) testsArchive(scratch, withHeldOut(scratch, `${full.m}^{tree}`, p.tests, heldOut), p.tests, tarPath);
@@ -877,10 +881,13 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
               `the sandbox lacks, scripts/hard-ports/${p.shims.from}/).`
             : '') +
           (spec.heldOut
-            ? ` Held-out tests (scripts/hard-ports/${port('held-out')}/: ` +
-              `${Object.keys(heldOut!).join(', ')}), only in the pinned tests archive, never in the bundle: ` +
-              // A blind task's sentence follows.
-              (spec.blind ? spec.heldOut.origin.replace(/[^.]$/, '$&.') : spec.heldOut.origin)
+            ? ` ${heldOutSource(
+                mergePortOwner(spec, 'held-out'),
+                heldOut!,
+                'the pinned tests archive, never in the bundle',
+                // A blind task's sentence follows.
+                spec.blind ? spec.heldOut.origin.replace(/[^.]$/, '$&.') : spec.heldOut.origin,
+              )}`
             : '') +
           (spec.blind
             ? ` Blind variant of semantic-merge/${spec.blind.of}: ${p.tests}/ removed from every re-created ` +
@@ -977,7 +984,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
   );
   const main = withHarness(scratch, spec, 'main', trimmed(scratch, p, spec.fix, [mainParent]), fixMeta, [mainParent]);
   const refs: Record<string, string> = { 'refs/heads/main': main };
-  const heldOut = spec.heldOut ? heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out')) : undefined;
+  const heldOut = spec.heldOut ? portedHeldOut(spec.id) : undefined;
   const lines: {
     branch: string;
     tag: string;
@@ -1164,9 +1171,12 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
           } The reference ports (${lines.map((l) => `${l.branch} ${l.ported}`).join(', ')}) ` +
           `were adapted by hand: scripts/hard-ports/${spec.id}/.${
             spec.heldOut
-              ? ` Held-out tests (scripts/hard-ports/${spec.id}/held-out/: ${Object.keys(heldOut!).join(', ')}), ` +
-                `only in each line's pinned tests archive, never in the bundle or a reference port: ` +
-                spec.heldOut.origin
+              ? ` ${heldOutSource(
+                  spec.id,
+                  heldOut!,
+                  "each line's pinned tests archive, never in the bundle or a reference port",
+                  spec.heldOut.origin,
+                )}`
               : ''
           }`,
       ),
@@ -1329,7 +1339,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   if (heldProject)
     testsArchive(
       scratch,
-      withHeldOut(scratch, `${onto}^{tree}`, p.tests, heldOutFiles(resolve('scripts/hard-ports', spec.id, 'held-out'))),
+      withHeldOut(scratch, `${onto}^{tree}`, p.tests, portedHeldOut(spec.id)),
       p.tests,
       join(out, heldTests),
     );

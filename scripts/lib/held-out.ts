@@ -4,7 +4,7 @@
  * (`tests_pass`'s overlay), which the scorer stages after the attempt, so no command of the attempt can run them.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { git } from './history-mining';
 
 /** The held-out test files of a directory (scripts/hard-ports/<id>/held-out/), by name, in a stable order. */
@@ -12,6 +12,22 @@ export function heldOutFiles(dir: string): Record<string, Buffer> {
   const names = readdirSync(dir).sort();
   if (names.length === 0) throw new Error(`${dir}: no held-out test files`);
   return Object.fromEntries(names.map((name) => [name, readFileSync(join(dir, name))]));
+}
+
+/** Where a task's held-out tests are kept: scripts/hard-ports/<id>/held-out/, from the repository root. */
+export const heldOutDir = (id: string): string => `scripts/hard-ports/${id}/held-out`;
+
+/** A task's held-out test files (see heldOutFiles), read from its directory under scripts/hard-ports. */
+export function portedHeldOut(id: string): Record<string, Buffer> {
+  return heldOutFiles(resolve(heldOutDir(id)));
+}
+
+/**
+ * The sentence of `scoring.source.staged` that names a task's held-out tests and says who wrote them: `archive` is
+ * what carries them ("the pinned tests archive, never in the bundle"), `origin` whose they are.
+ */
+export function heldOutSource(id: string, files: Record<string, Buffer>, archive: string, origin: string): string {
+  return `Held-out tests (${heldOutDir(id)}/: ${Object.keys(files).join(', ')}), only in ${archive}: ${origin}`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replayFailures, withHeldOut } from '../lib/held-out';
+import { heldOutDir, heldOutSource, portedHeldOut, replayFailures, withHeldOut } from '../lib/held-out';
 import { git, testsArchive } from '../lib/history-mining';
 
 const dirs: string[] = [];
@@ -35,6 +35,24 @@ function repository(): { dir: string; commit: string } {
 const held = { 'test_held_out.py': Buffer.from('def test_held_out(): pass\n') };
 
 describe('held-out tests (hard-mine)', () => {
+  it("reads a task's held-out files from its directory under scripts/hard-ports, by name", () => {
+    const files = portedHeldOut('marshmallow-sm21');
+    const names = readdirSync(heldOutDir('marshmallow-sm21')).sort();
+    expect(names.length).toBeGreaterThan(0);
+    expect(Object.keys(files)).toEqual(names);
+    for (const name of names)
+      expect(files[name]!.equals(readFileSync(join(heldOutDir('marshmallow-sm21'), name)))).toBe(true);
+    expect(() => portedHeldOut('no-such-task')).toThrow();
+  });
+
+  it('names the held-out files, what carries them and whose they are, in one sentence of the source block', () => {
+    const files = { 'test_a.py': Buffer.from(''), 'test_b.py': Buffer.from('') };
+    expect(heldOutSource('x-sm01', files, 'the pinned tests archive, never in the bundle', 'hand-written.')).toBe(
+      'Held-out tests (scripts/hard-ports/x-sm01/held-out/: test_a.py, test_b.py), only in the pinned tests ' +
+        'archive, never in the bundle: hand-written.',
+    );
+  });
+
   it('adds them to the pinned tests archive beside the visible tests, the same bytes on every run', () => {
     const { dir, commit } = repository();
     const archive = (name: string) => {
