@@ -154,8 +154,10 @@ export async function FixtureItemAnalysis({
   fixtureId: string;
   includeControls: boolean;
 }) {
-  const items = await getFixtureItemAnalysis(services().db, domain, fixtureId, { includeControls });
-  const controls = items.find((i) => i.controls.models.length > 0)?.controls;
+  const { rows: items, controlsOnly } = await getFixtureItemAnalysis(services().db, domain, fixtureId, {
+    includeControls,
+  });
+  const controls = items.find((i) => i.controls.models.length > 0)?.controls ?? controlsOnly[0]?.controls;
   return (
     <>
       <p className="max-w-3xl text-xs text-slate-500">
@@ -169,9 +171,17 @@ export async function FixtureItemAnalysis({
         testId="fixture-item-analysis"
         dense
         empty={
-          <EmptyState title="No scored attempt of this fixture yet">
-            Its pass rate and discrimination appear once a campaign has scored it.
-          </EmptyState>
+          controlsOnly.length > 0 ? (
+            <EmptyState title="Only built-in controls have scored this fixture">
+              {`In ${controlsOnly.map((c) => c.suite).join(', ')}, only the built-in controls have scored it, ` +
+                'and they are left out (they pass or fail by construction). Its pass rate and discrimination appear ' +
+                'once a model or agent has scored it, or when the controls are counted.'}
+            </EmptyState>
+          ) : (
+            <EmptyState title="No scored attempt of this fixture yet">
+              Its pass rate and discrimination appear once a campaign has scored it.
+            </EmptyState>
+          )
         }
         columns={[
           {

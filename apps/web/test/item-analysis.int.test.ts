@@ -147,9 +147,31 @@ describe('item analysis', () => {
     const suite = (await getSuiteItemAnalysis(t.db, 'fixtures'))!;
     const first = suite.items[0]!;
     const onPage = await getFixtureItemAnalysis(t.db, first.domain, first.fixtureId);
-    expect(onPage.find((p) => p.suite === 'fixtures')?.item).toEqual(first);
-    expect(await getFixtureItemAnalysis(t.db, 'no-such', 'f')).toEqual([]);
+    expect(onPage.rows.find((p) => p.suite === 'fixtures')?.item).toEqual(first);
+    expect(onPage.controlsOnly).toEqual([]);
+    expect(await getFixtureItemAnalysis(t.db, 'no-such', 'f')).toEqual({ rows: [], controlsOnly: [] });
     expect(await getSuiteItemAnalysis(t.db, 'no-such-suite')).toBeNull();
+  });
+
+  it('says so when only built-in controls scored a fixture, rather than that nothing did', async () => {
+    // One fixture of the other suite's campaign, every attempt of it turned into the oracle's, then restored.
+    const f = seed.attempts.find((a) => a.campaignId === other)!;
+    const rows = await t.db.$queryRaw<{ id: string; modelId: string }[]>`
+      SELECT "id", "modelId" FROM "Attempt"
+       WHERE "campaignId" = ${other} AND "domain" = ${f.domain} AND "fixtureId" = ${f.fixtureId}`;
+    expect(rows.length).toBeGreaterThan(0);
+    await t.db
+      .$executeRaw`UPDATE "Attempt" SET "modelId" = 'oracle' WHERE "id" = ANY(${rows.map((r) => r.id)}::text[])`;
+    try {
+      const left = await getFixtureItemAnalysis(t.db, f.domain, f.fixtureId);
+      expect(left.rows.find((r) => r.suite === OTHER)).toBeUndefined();
+      expect(left.controlsOnly).toEqual([{ suite: OTHER, controls: { included: false, models: ['oracle'] } }]);
+      const counted = await getFixtureItemAnalysis(t.db, f.domain, f.fixtureId, { includeControls: true });
+      expect(counted.rows.find((r) => r.suite === OTHER)?.item.targets).toBe(1);
+      expect(counted.controlsOnly).toEqual([]);
+    } finally {
+      for (const r of rows) await t.db.$executeRaw`UPDATE "Attempt" SET "modelId" = ${r.modelId} WHERE "id" = ${r.id}`;
+    }
   });
 
   it('exports one CSV row per fixture, an undefined discrimination empty', async () => {

@@ -160,22 +160,38 @@ export interface FixtureItem {
   item: SuiteItem;
 }
 
-/** The fixture's item analysis in every suite whose campaigns ran it (usually one). */
+export interface FixtureItemAnalysis {
+  /** The fixture's figures in every suite whose campaigns ran it (usually one). */
+  rows: FixtureItem[];
+  /**
+   * Suites where only built-in controls scored the fixture while controls are left out: it has scored attempts, so
+   * the page must not say it has none, and counting the controls shows them.
+   */
+  controlsOnly: { suite: string; controls: SuiteItemAnalysis['controls'] }[];
+}
+
 export async function getFixtureItemAnalysis(
   db: Db,
   domain: string,
   fixtureId: string,
   opts: ItemAnalysisOptions = {},
-): Promise<FixtureItem[]> {
+): Promise<FixtureItemAnalysis> {
   const suites = await db.$queryRaw<{ suite: string }[]>`
     SELECT DISTINCT ${suiteOf} AS "suite"
       FROM "FixtureSnapshot" f JOIN "Campaign" c ON c."id" = f."campaignId"
      WHERE f."domain" = ${domain} AND f."fixtureId" = ${fixtureId} ORDER BY 1`;
-  const out: FixtureItem[] = [];
+  const out: FixtureItemAnalysis = { rows: [], controlsOnly: [] };
+  const isThis = (i: SuiteItem) => i.domain === domain && i.fixtureId === fixtureId;
   for (const { suite } of suites) {
     const analysis = await getSuiteItemAnalysis(db, suite, opts);
-    const item = analysis?.items.find((i) => i.domain === domain && i.fixtureId === fixtureId);
-    if (analysis && item) out.push({ suite, targets: analysis.targets, controls: analysis.controls, item });
+    if (!analysis) continue;
+    const item = analysis.items.find(isThis);
+    if (item) out.rows.push({ suite, targets: analysis.targets, controls: analysis.controls, item });
+    else if (!analysis.controls.included && analysis.controls.models.length > 0) {
+      // Read again with the controls: the rare case of a fixture that only they have scored.
+      const withControls = await getSuiteItemAnalysis(db, suite, { ...opts, includeControls: true });
+      if (withControls?.items.some(isThis)) out.controlsOnly.push({ suite, controls: analysis.controls });
+    }
   }
   return out;
 }
