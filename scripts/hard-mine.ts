@@ -451,12 +451,25 @@ function mergeFile(
   }
 }
 
-function setupSteps(head = 'main'): string[] {
+/**
+ * What a test run leaves in the tree and upstream's own .gitignore ignores (every project here ignores them): Python's
+ * bytecode and pytest's cache. The re-created trees keep only `keep`, which leaves that file out, so without these an
+ * attempt's `git add -A` after running the tests would commit them, and no check would notice.
+ */
+const TEST_RUN_LEFTOVERS = ['__pycache__/', '*.pyc', '.pytest_cache/'];
+
+function setupSteps(p: Project, head = 'main'): string[] {
   // Every ref of the bundle becomes a branch; the bundle file itself does not stay in the repository.
   const fetch =
     `git init -q && git fetch -q --update-head-ok ${BUNDLE} 'refs/heads/*:refs/heads/*' ` +
     `&& rm -f ${BUNDLE} .git/FETCH_HEAD`;
-  return [head === 'main' ? `${fetch} && git reset -q --hard main` : `${fetch} && git checkout -q ${sh(head)}`];
+  return [
+    head === 'main' ? `${fetch} && git reset -q --hard main` : `${fetch} && git checkout -q ${sh(head)}`,
+    // The clone's own ignore list, as a developer's checkout would have it: upstream's trees stay as they were.
+    ...(p.keep.includes('.gitignore')
+      ? []
+      : [`printf '%s\\n' ${TEST_RUN_LEFTOVERS.map((l) => sh(l)).join(' ')} >> .git/info/exclude`]),
+  ];
 }
 
 /**
@@ -823,7 +836,7 @@ function semanticMerge(spec: MergeSpec, project: Project, scratch: string, out: 
     p,
     spec.id,
     [testsAsset],
-    [...setupSteps(ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
+    [...setupSteps(p, ob), `git merge --no-ff --no-edit ${spec.theirsBranch}`],
     ['git status --short', 'git diff'],
     ticket,
     'finishes the merge',
@@ -1141,7 +1154,7 @@ function backport(spec: BackportSpec, p: Project, scratch: string, out: string, 
       p,
       spec.id,
       lines.map((l) => l.asset),
-      setupSteps(),
+      setupSteps(p),
       ['git branch -v', 'git show main'],
       ticket,
       'makes the backports',
@@ -1535,7 +1548,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       p,
       spec.id,
       [mainTests, tipTests, ...(heldProject ? [heldTests] : [])],
-      setupSteps(),
+      setupSteps(p),
       ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`],
       ticket,
       'does the rebase',
