@@ -161,7 +161,7 @@ describe("the observer's read against a configuration that changes under it", { 
  * A hostile agent's process that the kernel continues under the observer's stop, no process of the
  * sandbox's uid running to send the SIGCONT: an inotify watch of reads of .git/config whose owner gets
  * SIGCONT for each event (F_SETOWN, F_SETSIG, O_ASYNC), or a POSIX timer whose signal is SIGCONT, set
- * again to 20 ms from now every millisecond the process runs, so that it expires 20 ms into a stop (a
+ * again to 2 ms from now every millisecond the process runs, so that it expires 2 ms into a stop (a
  * periodic one whose signal a SIGSTOP discards, pending, is not set again by the kernel). Each
  * time it is continued it swaps the configuration between a filter key and none (.gitattributes names
  * the filter for every file), to land the key between the read's look for filter keys and git's read of
@@ -237,7 +237,8 @@ else:
     class SigEvent(ctypes.Structure):
         _fields_ = [('value', ctypes.c_void_p), ('signo', ctypes.c_int), ('notify', ctypes.c_int),
                     ('pad', ctypes.c_int * 12)]
-    timer, later = ctypes.c_void_p(), (ctypes.c_long * 4)(0, 0, 0, 20_000_000)
+    # 2 ms: on a quiet machine a read can end within 20 ms, before a later timer fires.
+    timer, later = ctypes.c_void_p(), (ctypes.c_long * 4)(0, 0, 0, 2_000_000)
     assert libc.timer_create(1, ctypes.byref(SigEvent(None, SIGCONT, 0)), ctypes.byref(timer)) == 0
 
 
