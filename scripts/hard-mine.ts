@@ -40,7 +40,7 @@ import {
   testsArchive,
   type CommitMeta,
 } from './lib/history-mining';
-import { blindHistory, pathsUnder } from './lib/blind-merge';
+import { blindHistory, pathsUnder, withBlindOriginals } from './lib/blind-merge';
 import { heldOutSource, portedHeldOut, replayFailures, withHeldOut } from './lib/held-out';
 
 interface Project {
@@ -234,7 +234,8 @@ interface RebaseSpec {
 
 interface Sources {
   projects: Record<string, Project>;
-  semanticMerges: MergeSpec[];
+  /** A blind variant names only what differs from its original (withBlindOriginals fills in the rest). */
+  semanticMerges: (MergeSpec | (Partial<MergeSpec> & Pick<MergeSpec, 'id' | 'blind'>))[];
   backports: BackportSpec[];
   rebases: RebaseSpec[];
 }
@@ -1715,7 +1716,7 @@ function main(): void {
     return p;
   };
   try {
-    for (const spec of sources.semanticMerges)
+    for (const spec of withBlindOriginals<MergeSpec>(sources.semanticMerges))
       if (!only || only.split(',').includes(spec.id))
         semanticMerge(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
     for (const spec of sources.rebases ?? [])

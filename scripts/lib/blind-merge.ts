@@ -58,3 +58,21 @@ export function pathsUnder(scratch: string, refs: string[], dir: string): string
     .map((line) => line.slice(line.indexOf(' ') + 1))
     .filter((path) => path === dir || path.startsWith(`${dir}/`));
 }
+
+/**
+ * The sources' merge specs with each blind variant filled in from the task it is the variant `of`: a blind entry
+ * names only what differs from its original (its id, and any negative or ticket sentence of its own), the rest is the
+ * original's, so the two cannot drift apart. The original must be listed and not itself blind.
+ */
+export function withBlindOriginals<S extends { id: string; blind?: { of: string } }>(
+  specs: readonly (S | (Partial<S> & Pick<S, 'id' | 'blind'>))[],
+): S[] {
+  const byId = new Map(specs.map((s) => [s.id, s]));
+  return specs.map((s) => {
+    if (!s.blind) return s as S;
+    const original = byId.get(s.blind.of);
+    if (!original) throw new Error(`${s.id}: blind of ${s.blind.of}, which the sources do not list`);
+    if (original.blind) throw new Error(`${s.id}: blind of ${s.blind.of}, itself a blind variant`);
+    return { ...original, ...s } as S;
+  });
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blindHistory, pathsUnder, treeWithout } from '../lib/blind-merge';
+import { blindHistory, pathsUnder, treeWithout, withBlindOriginals } from '../lib/blind-merge';
 import { commitMeta, git } from '../lib/history-mining';
 
 const dirs: string[] = [];
@@ -91,5 +91,30 @@ describe('blind semantic merges (hard-mine)', () => {
     // A side whose tip holds no tests but whose parent does still leaks them.
     const leaky = git(dir, ['commit-tree', `${blind.o}^{tree}`, '-p', h.o], { input: 'tip\n', env }).trim();
     expect(pathsUnder(dir, [leaky], 'tests')).toContain('tests/test_code.py');
+  });
+});
+
+describe('withBlindOriginals', () => {
+  type Spec = { id: string; project: string; note?: string; negatives?: string[]; blind?: { of: string } };
+  const original: Spec = { id: 'a', project: 'p', note: 'n', negatives: ['x'] };
+
+  it("fills a blind entry in from its original, the entry's own fields winning", () => {
+    const got = withBlindOriginals<Spec>([
+      original,
+      { id: 'b', blind: { of: 'a' } },
+      { id: 'c', negatives: ['y'], blind: { of: 'a' } },
+    ]);
+    expect(got).toEqual([
+      original,
+      { id: 'b', project: 'p', note: 'n', negatives: ['x'], blind: { of: 'a' } },
+      { id: 'c', project: 'p', note: 'n', negatives: ['y'], blind: { of: 'a' } },
+    ]);
+  });
+
+  it('refuses an original that is not listed, or is itself blind', () => {
+    expect(() => withBlindOriginals<Spec>([{ id: 'b', blind: { of: 'a' } }])).toThrow(/b: blind of a, which/);
+    expect(() =>
+      withBlindOriginals<Spec>([original, { id: 'b', blind: { of: 'a' } }, { id: 'c', blind: { of: 'b' } }]),
+    ).toThrow(/c: blind of b, itself a blind variant/);
   });
 });
