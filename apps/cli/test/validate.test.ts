@@ -71,10 +71,41 @@ describe('gitbench validate with a calibration record', () => {
     expect(r.out.replace(/; \d+ warning\(s\), shown with --strict/, '')).toBe(
       "warning: tag_management/f001: difficulty 'easy' disagrees with its measured pass rate 11% (1/9 scored " +
         "attempts over 3 targets, measured 2026-11-27): 'easy' expects at least 70%; the measure reads hard\n" +
-        '2 valid fixture(s), 0 invalid file(s), 2 file(s) read; 1 difficulty label(s) disagree with calibration.json\n',
+        '2 valid fixture(s), 0 invalid file(s), 2 file(s) read; calibration.json 1 of 2 difficulty label(s) judged ' +
+        'disagree\n',
     );
     const json = JSON.parse((await validate('json')).out);
     expect(json.calibration.disagreements.map((d: { fixtureId: string }) => d.fixtureId)).toEqual(['f001']);
+  });
+
+  it('says a record of one player judges no label, counts its trials and names fixtures the suite lacks', async () => {
+    const trial = (passed: boolean) => ({
+      calibrator: null,
+      session: '2026-11-29',
+      passed,
+      steps: 9,
+      wallSeconds: 40,
+      source: 'stop 45, table',
+    });
+    await writeFile(
+      join(root, 'calibration.json'),
+      JSON.stringify({
+        suite: 'x',
+        campaigns: [],
+        items: [
+          { ...item('f001', 1, 2, 1), trials: [trial(true), trial(false)] },
+          { ...item('f009', 1, 1, 1), trials: [trial(true)] },
+        ],
+      }),
+    );
+    const r = await validate();
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.out.replace(/; \d+ warning\(s\), shown with --strict/, '')).toBe(
+      `warning: ${join(root, 'calibration.json')}: lists tag_management/f009, which the suite does not hold\n` +
+        '2 valid fixture(s), 0 invalid file(s), 2 file(s) read; calibration.json judges no difficulty label: ' +
+        'a verdict needs 3 targets, and none of its 2 measured fixture(s) has them, ' +
+        '2 of 3 calibration trial(s) passed\n',
+    );
   });
 
   it('fails on a record it cannot read, naming the field', async () => {

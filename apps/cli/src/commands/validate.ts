@@ -1,25 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  CALIBRATION_BANDS,
   CALIBRATION_FILE,
-  difficultyDisagreements,
+  checkCalibration,
   parseCalibrationRecord,
-  type DifficultyDisagreement,
+  summarizeCalibration,
+  type CalibrationCheck,
+  type CalibrationSummary,
   type Fixture,
 } from '@gitbench/core';
 import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { EXIT } from '../exit';
 
-type CalibrationCheck =
-  { file: string; error: string } | { file: string; disagreements: DifficultyDisagreement[] } | null;
+type CalibrationReport =
+  { file: string; error: string } | ({ file: string } & CalibrationCheck & CalibrationSummary) | null;
 
 /**
  * The suite's calibration record (calibration.json at its root), when it has one, against the written
  * difficulty labels. Read from a file, not the database: validate checks a suite offline, where it is
  * authored, and the record says how its figures were obtained.
  */
-async function checkCalibration(root: string, fixtures: readonly Fixture[]): Promise<CalibrationCheck> {
+async function readCalibration(root: string, fixtures: readonly Fixture[]): Promise<CalibrationReport> {
   const file = join(root, CALIBRATION_FILE);
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
@@ -28,7 +31,22 @@ async function checkCalibration(root: string, fixtures: readonly Fixture[]): Pro
   if (text === null) return null;
   const parsed = parseCalibrationRecord(text, file);
   if (!parsed.ok) return { file, error: parsed.message };
-  return { file, disagreements: difficultyDisagreements(fixtures, parsed.record) };
+  return { file, ...summarizeCalibration(parsed.record), ...checkCalibration(fixtures, parsed.record) };
+}
+
+/**
+ * The summary line's words on the record. A record that judged no label (every fixture measured over fewer
+ * targets than a verdict needs, as a calibration by one player is) says so, rather than "0 disagree", which
+ * would read as labels checked and found right.
+ */
+function calibrationLine(c: Exclude<CalibrationReport, null | { error: string }>): string {
+  const judged =
+    c.judged === 0
+      ? `judges no difficulty label: a verdict needs ${CALIBRATION_BANDS.minTargets} targets, ` +
+        `and none of its ${c.measured} measured fixture(s) has them`
+      : `${c.disagreements.length} of ${c.judged} difficulty label(s) judged disagree`;
+  const trials = c.trialsRun > 0 ? `, ${c.trialsPassed} of ${c.trialsRun} calibration trial(s) passed` : '';
+  return `; ${CALIBRATION_FILE} ${judged}${trials}`;
 }
 
 /**
@@ -42,7 +60,7 @@ export async function validateCommand(args: ParsedArgs): Promise<number> {
   const dir = args.positionals[0]!;
   const strict = args.flags.has('strict');
   const { fixtures, errors, warnings, files, manifest, dir: root } = await loadSuite(dir);
-  const calibration = await checkCalibration(root, fixtures);
+  const calibration = await readCalibration(root, fixtures);
   const calibrationBroken = calibration !== null && 'error' in calibration;
   if (args.flags.has('json')) {
     const report = {
@@ -58,8 +76,11 @@ export async function validateCommand(args: ParsedArgs): Promise<number> {
     for (const e of errors) process.stdout.write(`${formatFixtureError(e)}\n`);
     if (strict) for (const w of warnings) process.stdout.write(`warning: ${formatFixtureError(w)}\n`);
     if (calibration && 'error' in calibration) process.stdout.write(`${calibration.error}\n`);
-    if (calibration && 'disagreements' in calibration)
+    if (calibration && 'disagreements' in calibration) {
       for (const d of calibration.disagreements) process.stdout.write(`warning: ${d.message}\n`);
+      for (const u of calibration.unknown)
+        process.stdout.write(`warning: ${calibration.file}: lists ${u}, which the suite does not hold\n`);
+    }
     const bad = new Set(errors.map((e) => e.file)).size;
     const version = manifest ? `suite ${manifest.version}: ` : '';
     const lint = strict
@@ -67,10 +88,7 @@ export async function validateCommand(args: ParsedArgs): Promise<number> {
       : warnings.length > 0
         ? `; ${warnings.length} warning(s), shown with --strict`
         : '';
-    const labels =
-      calibration && 'disagreements' in calibration
-        ? `; ${calibration.disagreements.length} difficulty label(s) disagree with ${CALIBRATION_FILE}`
-        : '';
+    const labels = calibration && 'disagreements' in calibration ? calibrationLine(calibration) : '';
     process.stdout.write(
       `${version}${fixtures.length} valid fixture(s), ${bad} invalid file(s), ${files} file(s) read${lint}${labels}\n`,
     );
