@@ -48,6 +48,16 @@ describe('loading a suite from disk', () => {
     expect(suite.errors.map((e) => e.file)).toEqual(['tag_management/f002.yaml']);
   });
 
+  it('reads suite.yaml’s modes, naming the file under the directory given (a domain folder’s parent)', async () => {
+    expect((await loadSuite(root)).modes).toBeUndefined();
+    await writeFile(join(root, 'suite.yaml'), 'version: 2.1.0\nmodes: [agent]\n');
+    expect((await loadSuite(root)).modes).toEqual({ file: join(root, 'suite.yaml'), allowed: ['agent'] });
+    expect((await loadSuite(`${root}/tag_management/`)).modes).toEqual({
+      file: join(root, 'suite.yaml'),
+      allowed: ['agent'],
+    });
+  });
+
   it('reports a broken suite.yaml as an error', async () => {
     await writeFile(join(root, 'suite.yaml'), 'version: next\n');
     const suite = await loadSuite(root);

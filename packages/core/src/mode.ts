@@ -20,3 +20,28 @@ export function isMode(value: unknown): value is Mode {
 export function isAnswerMode(mode: Mode): mode is AnswerMode {
   return (ANSWER_MODES as readonly string[]).includes(mode);
 }
+
+/**
+ * The modes a suite's tasks are built for (suite.yaml's `modes`) and the file that lists them, named as
+ * its reader names it. A suite that lists none is built for every mode.
+ */
+export interface SuiteModes {
+  file: string;
+  allowed: readonly Mode[];
+}
+
+/** The modes a suite may run in: its list, else every mode. */
+export function allowedModes(suite: SuiteModes | undefined): readonly Mode[] {
+  return suite?.allowed ?? MODES;
+}
+
+/**
+ * Why `mode` may not run on this suite, or null when it may. One message for every entry point (the CLI,
+ * campaign creation, the form's estimate), so a refusal reads the same wherever it is met.
+ */
+export function suiteModeRefusal(suite: SuiteModes | undefined, mode: Mode): string | null {
+  if (!suite || suite.allowed.includes(mode)) return null;
+  const [last, ...rest] = [...suite.allowed].reverse();
+  const listed = rest.length === 0 ? `the ${last} mode` : `the ${rest.reverse().join(', ')} and ${last} modes`;
+  return `${suite.file}: modes: this suite's tasks are built for ${listed} only, not for ${mode}`;
+}

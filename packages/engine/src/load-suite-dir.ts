@@ -1,14 +1,16 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, normalize, relative, resolve, sep } from 'node:path';
 import {
   parseSuite,
   parseSuiteManifest,
   suiteAgentLimits,
+  suiteModes,
   type Fixture,
   type FixtureError,
   type SuiteAgentLimits,
   type SuiteManifest,
+  type SuiteModes,
 } from './core-api';
 
 const MANIFEST = 'suite.yaml';
@@ -27,6 +29,11 @@ export interface LoadedSuiteDir {
   manifest: SuiteManifest | null;
   /** suite.yaml's defaults for agent attempts (its `agent` section); a limit given explicitly wins. */
   agentLimits: SuiteAgentLimits | undefined;
+  /**
+   * suite.yaml's `modes`: the modes its tasks are built for (undefined: every mode), with the file named
+   * under the directory as the caller gave it, so that a refusal points at a path the caller knows.
+   */
+  modes: SuiteModes | undefined;
   /** suite.yaml's `version`, else a hash of every fixture file, so a result always names what it ran. */
   version: string;
   versionSource: 'suite.yaml' | 'content';
@@ -104,6 +111,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     (e) => e.isFile() && /\.ya?ml$/.test(e.name) && e.name !== MANIFEST,
   );
   const root = holdsFixtures && basename(given) !== '' ? dirname(given) : given;
+  const manifestPath = join(root === given ? dir : dirname(normalize(dir)), MANIFEST);
   const manifestText = await readFile(join(root, MANIFEST), 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -139,6 +147,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     files: files.length,
     manifest,
     agentLimits: suiteAgentLimits(manifest),
+    modes: suiteModes(manifest, manifestPath),
     version: manifest?.version ?? contentVersion(files),
     versionSource: manifest ? 'suite.yaml' : 'content',
   };
