@@ -136,7 +136,12 @@ async function runCampaign(seed: number, timeoutMs = 600_000) {
     {
       db,
       queue,
-      loadSuite: async () => ({ version: suite.version, fixtures: suite.fixtures, invalid: [] }),
+      loadSuite: async () => ({
+        version: suite.version,
+        fixtures: suite.fixtures,
+        invalid: [],
+        ...(suite.modes ? { modes: suite.modes } : {}),
+      }),
       profileFor: () => ({ profile: 'builtin' }),
       productVersion: detectProductVersion(process.env, ROOT),
     },

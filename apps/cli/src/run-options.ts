@@ -7,6 +7,7 @@ import {
   toolSetNames,
   type AgentConfig,
   type AnswerMode,
+  type Mode,
 } from '@gitbench/core';
 import { AGENT_ADAPTERS } from '@gitbench/agents';
 import { PROVIDER_KINDS, type TargetSpec } from '@gitbench/providers';
@@ -125,6 +126,19 @@ export function parseRunArgs(args: ParsedArgs): RunOptions & { sandbox: string |
     json: args.flags.has('json'),
     sandbox: stringFlag(args, 'sandbox'),
   };
+}
+
+/** The modes a run asks for: the agent mode, or its single-answer output modes. */
+export function runModes(opts: Pick<RunOptions, 'agent' | 'outputModes'>): readonly Mode[] {
+  return opts.agent ? ['agent'] : opts.outputModes;
+}
+
+/** The flag that chose the run's modes, as typed, for a message about them (`--mode text (the default)`). */
+export function modeFlag(args: ParsedArgs): string {
+  const mode = stringFlag(args, 'mode');
+  const outputMode = stringFlag(args, 'output-mode');
+  if (mode !== 'agent' && outputMode !== undefined) return `--output-mode ${outputMode}`;
+  return mode === undefined ? '--mode text (the default)' : `--mode ${mode}`;
 }
 
 /** One file per output mode and trial, as upstream writes one envelope per run. */

@@ -1,8 +1,19 @@
 import { describeAgents } from '@gitbench/agents';
 import { campaignLimitsFromEnv, safetyReviewerFromEnv } from '@gitbench/core';
-import { detectProductVersion, loadSuiteDir } from '@gitbench/engine';
+import { detectProductVersion, loadSuiteDir, type LoadedSuiteDir } from '@gitbench/engine';
 import type { ProviderRegistry } from '@gitbench/providers';
-import type { CreateCampaignDeps } from '@gitbench/use-cases';
+import type { CreateCampaignDeps, LoadedSuite } from '@gitbench/use-cases';
+
+/** A suite read from disk as campaign creation takes it: its fixtures, its broken files, its limits and modes. */
+export function campaignSuite(suite: LoadedSuiteDir): LoadedSuite {
+  return {
+    version: suite.version,
+    fixtures: suite.fixtures,
+    invalid: suite.errors,
+    ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}),
+    ...(suite.modes ? { modes: suite.modes } : {}),
+  };
+}
 
 /**
  * What campaign creation needs from this process, but its database and queue. Unlike the web, which takes
@@ -10,15 +21,7 @@ import type { CreateCampaignDeps } from '@gitbench/use-cases';
  */
 export function campaignDeps(registry: ProviderRegistry): Omit<CreateCampaignDeps, 'db' | 'queue'> {
   return {
-    loadSuite: async (dir) => {
-      const suite = await loadSuiteDir(dir);
-      return {
-        version: suite.version,
-        fixtures: suite.fixtures,
-        invalid: suite.errors,
-        ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}),
-      };
-    },
+    loadSuite: async (dir) => campaignSuite(await loadSuiteDir(dir)),
     profileFor: (modelId) => registry.describeModel(modelId),
     modelError: (modelId, outputModes) => registry.replayTargetError(modelId, outputModes),
     judgeProfileError: (name) => registry.judgeProfileError(name),

@@ -5,6 +5,7 @@ import { humanModelId, type Fixture } from '@gitbench/core';
 import { recordHumanAttempt, refreshCampaignStats, type Prisma } from '@gitbench/db';
 import { prepareCampaign } from '@gitbench/use-cases';
 import { agentSectionFromFlags } from '../agent-flags';
+import { campaignSuite } from '../campaign/campaign-deps';
 import { stringFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliEnv } from '../env';
 import { EXIT } from '../exit';
@@ -54,13 +55,7 @@ export async function humanCommand(args: ParsedArgs, env: CliEnv): Promise<numbe
       fixtures: { suiteDir, ids: [wanted] },
     },
     {
-      loadSuite: () =>
-        Promise.resolve({
-          version: suite.version,
-          fixtures: suite.fixtures,
-          invalid: suite.errors,
-          ...(suite.agentLimits ? { agentLimits: suite.agentLimits } : {}),
-        }),
+      loadSuite: () => Promise.resolve(campaignSuite(suite)),
       profileFor: () => ({ profile: 'human' }),
     },
   );

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { awaitsJudge, isInfrastructureOutcome, withSuiteAgentLimits } from '@gitbench/core';
+import { awaitsJudge, isInfrastructureOutcome, suiteModeRefusal, withSuiteAgentLimits } from '@gitbench/core';
 import {
   detectProductVersion,
   openAgentTarget,
@@ -13,7 +13,7 @@ import { formatFixtureError, loadSuite } from '../load-suite';
 import { selectOrRefuse } from '../fixture-selection';
 import { createProgress } from '../progress';
 import { loadRegistry } from '../registry';
-import { outputPath, parseRunArgs } from '../run-options';
+import { modeFlag, outputPath, parseRunArgs, runModes } from '../run-options';
 import {
   agentFigures,
   attemptLine,
@@ -37,13 +37,18 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const suite = await loadSuite(opts.dir);
   for (const e of suite.errors) process.stderr.write(`invalid (skipped): ${formatFixtureError(e)}\n`);
   const fixtures = selectOrRefuse(opts.selection, suite);
-  // The suite's agent limits (suite.yaml) where no flag sets one: the flags win. A suite.yaml that does not load cannot
-  // say them.
-  const manifestError = opts.agent ? suite.errors.find((e) => e.file === 'suite.yaml') : undefined;
+  // The run is held to the modes the suite's tasks are built for (suite.yaml), and an agent run to its limits where no
+  // flag sets one. A suite.yaml that does not load cannot say either.
+  const manifestError = suite.errors.find((e) => e.file === 'suite.yaml');
   if (manifestError)
     throw new UsageError(
-      `--mode agent: ${suite.dir}/${formatFixtureError(manifestError)} (its agent limits cannot be read)`,
+      `${modeFlag(args)}: ${suite.dir}/${formatFixtureError(manifestError)} ` +
+        `(its modes${opts.agent ? ' and agent limits' : ''} cannot be read)`,
     );
+  const refused = runModes(opts)
+    .map((mode) => suiteModeRefusal(suite.modes, mode))
+    .find((why) => why !== null);
+  if (refused) throw new UsageError(`${modeFlag(args)}: ${refused}`);
   const agent = opts.agent && withSuiteAgentLimits(opts.agent, agentSectionFromFlags(args), suite.agentLimits);
   // Resolved before any sandbox starts: an unknown model, profile or missing key fails in a second.
   const registry = await loadRegistry();

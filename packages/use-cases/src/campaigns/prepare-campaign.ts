@@ -18,6 +18,8 @@ import {
   type Fixture,
   type Mode,
   type SuiteAgentLimits,
+  type SuiteModes,
+  suiteModeRefusal,
   withSuiteAgentLimits,
 } from '@gitbench/core';
 
@@ -28,6 +30,8 @@ export interface LoadedSuite {
   invalid: { file: string; line: number; field: string; message: string }[];
   /** The suite's defaults for agent attempts (suite.yaml); a limit the configuration gives wins. */
   agentLimits?: SuiteAgentLimits;
+  /** The modes its tasks are built for (suite.yaml's `modes`); absent, every mode. */
+  modes?: SuiteModes;
 }
 
 /** What checking a configuration needs from the process: its suites, its profiles and agents, its limits. */
@@ -86,12 +90,13 @@ export async function prepareCampaign(input: unknown, deps: PrepareCampaignDeps)
   } catch (err) {
     return fail('fixtures.suiteDir', (err as Error).message);
   }
-  // An agent campaign runs under its suite's limits: a suite.yaml that does not load cannot say them.
-  const manifestError = parsed.data.outputModes.includes('agent')
-    ? suite.invalid.find((e) => e.file === SUITE_MANIFEST)
-    : undefined;
+  // A campaign runs in the modes its suite allows, an agent one under the suite's limits: a suite.yaml that
+  // does not load cannot say either.
+  const manifestError = suite.invalid.find((e) => e.file === SUITE_MANIFEST);
   if (manifestError)
     return fail('fixtures.suiteDir', `${SUITE_MANIFEST}: ${manifestError.field || '(file)'}: ${manifestError.message}`);
+  const refused = parsed.data.outputModes.flatMap((mode) => suiteModeRefusal(suite.modes, mode) ?? []);
+  if (refused.length > 0) return { ok: false, errors: { formErrors: [], fieldErrors: { outputModes: refused } } };
   let config: CampaignConfig;
   try {
     config = canonicalConfig(
