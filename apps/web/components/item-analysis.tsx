@@ -5,6 +5,7 @@ import { EmptyState } from './empty-state';
 import { DASH, fixtureHref, fraction, pct } from './format';
 import { getFixtureItemAnalysis, type SuiteItem, type SuiteItemAnalysis } from '@/lib/queries/item-analysis';
 import { services } from '@/lib/services';
+import { SuiteLink } from './suite-link';
 
 export const DISCRIMINATION_TITLE =
   "Point-biserial correlation between a target's pass fraction on this fixture and its " +
@@ -14,18 +15,6 @@ export const DISCRIMINATION_TITLE =
 
 /** '1 target', '2 targets'. */
 export const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-export function suiteHref(suite: string): string {
-  return `/suites/${suite.split('/').map(encodeURIComponent).join('/')}`;
-}
-
-export function SuiteLink({ suite }: { suite: string }) {
-  return (
-    <Link className="font-mono text-indigo-700 hover:underline" href={suiteHref(suite)}>
-      {suite}
-    </Link>
-  );
-}
 
 /** Which built-in controls were left out (or counted), with the link that flips it. */
 export function ControlsNote({ controls, href }: { controls: SuiteItemAnalysis['controls']; href: string }) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptStatusReason, classifyEnding, type AttemptOutcome } from '@gitbench/core';
 import { AttemptHeader } from '../components/attempt/attempt-header';
 import type { AttemptPageData } from '../lib/queries/attempt';
+import { renderedText } from './support/rendered-text';
 
 // The attempt page's header as a reader sees it, for an attempt stored as the worker stores it: the
 // status and error class its outcome classifies to (classifyEnding), the engine's error as its message.
@@ -32,14 +33,7 @@ function renderedHeader(outcome: AttemptOutcome, errorMessage: string): { text: 
     rawHidden: false,
   } as unknown as AttemptPageData;
   const html = renderToStaticMarkup(createElement(AttemptHeader, { data, reason: attemptStatusReason(ending.status) }));
-  const text = (s: string) =>
-    s
-      .replace(/<[^>]+>/g, ' ')
-      .replace(/&#x27;/g, "'")
-      .replace(/&quot;/g, '"')
-      .replace(/&amp;/g, '&')
-      .replace(/\s+/g, ' ')
-      .trim();
+  const text = renderedText;
   const errorLine = /data-testid="attempt-error">(.*?)<\/p>/.exec(html);
   return { text: text(html), error: errorLine ? text(errorLine[1]!) : '' };
 }

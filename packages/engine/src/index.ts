@@ -29,7 +29,14 @@ export {
   type RepoArchive,
 } from './fixture-snapshot';
 export { gatherContext } from './gather-context';
-export { loadSuiteDir, SuiteDirError, type LoadedSuiteDir, type SuiteCache } from './load-suite-dir';
+export {
+  loadSuiteDir,
+  readSuiteCalibration,
+  SuiteDirError,
+  type LoadedSuiteDir,
+  type SuiteCache,
+  type SuiteCalibration,
+} from './load-suite-dir';
 export { mapPool } from './map-pool';
 export { fixtureRef, type ModelClient, type ModelResponse } from './model-client';
 export { referenceAnswer } from './reference-answer';

@@ -2,11 +2,14 @@ import { createHash, type Hash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, normalize, relative, resolve, sep } from 'node:path';
 import {
+  CALIBRATION_FILE,
+  parseCalibrationRecord,
   parseSuite,
   parseSuiteManifest,
   suiteAgentLimits,
   suiteModes,
   type Fixture,
+  type CalibrationRecord,
   type FixtureError,
   type SuiteAgentLimits,
   type SuiteManifest,
@@ -37,6 +40,32 @@ export interface LoadedSuiteDir {
   /** suite.yaml's `version`, else a hash of every fixture file, so a result always names what it ran. */
   version: string;
   versionSource: 'suite.yaml' | 'content';
+  /** calibration.json at the root: null without one; an unreadable one says why (file, field). */
+  calibration: SuiteCalibration;
+}
+
+export type SuiteCalibration = { file: string; record: CalibrationRecord } | { file: string; error: string } | null;
+
+async function readIfPresent(file: string): Promise<string | null> {
+  return readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+}
+
+function parseCalibration(file: string, text: string | null): SuiteCalibration {
+  if (text === null) return null;
+  const parsed = parseCalibrationRecord(text, file);
+  return parsed.ok ? { file, record: parsed.record } : { file, error: parsed.message };
+}
+
+/**
+ * A suite's calibration record, read on its own: a page that shows a fixture's calibration needs only this
+ * file, not the suite's fixtures and assets.
+ */
+export async function readSuiteCalibration(root: string): Promise<SuiteCalibration> {
+  const file = join(root, CALIBRATION_FILE);
+  return parseCalibration(file, await readIfPresent(file));
 }
 
 /** The directory does not exist or is not a directory: nothing to report per file. */
@@ -85,12 +114,12 @@ export type SuiteCache = Map<string, { digest: string; suite: LoadedSuiteDir }>;
 
 function inputDigest(
   manifestText: string | null,
+  calibrationText: string | null,
   files: readonly { path: string; text: string }[],
   assets: ReadonlyMap<string, Uint8Array>,
 ): string {
-  const h = createHash('sha256')
-    .update(manifestText === null ? '\u0001' : `\u0002${manifestText}`)
-    .update('\0');
+  const h = createHash('sha256');
+  for (const text of [manifestText, calibrationText]) h.update(text === null ? '\u0001' : `\u0002${text}`).update('\0');
   hashFiles(h, files);
   for (const [path, bytes] of assets) h.update(path).update('\0').update(bytes).update('\0');
   return h.digest('hex');
@@ -112,10 +141,8 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
   );
   const root = holdsFixtures && basename(given) !== '' ? dirname(given) : given;
   const manifestPath = join(root === given ? dir : dirname(normalize(dir)), MANIFEST);
-  const manifestText = await readFile(join(root, MANIFEST), 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
+  const manifestText = await readIfPresent(join(root, MANIFEST));
+  const calibrationText = await readIfPresent(join(root, CALIBRATION_FILE));
   const parsedManifest = manifestText === null ? null : parseSuiteManifest({ path: MANIFEST, text: manifestText });
   const manifest = parsedManifest?.ok ? parsedManifest.manifest : null;
   const all = await suiteFiles(root, root);
@@ -134,7 +161,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     for (const p of all.filter((p) => !NOT_ASSET.test(p)))
       assets.set(relative(root, p).split(sep).join('/'), await readFile(p));
   }
-  const digest = cache ? inputDigest(manifestText, files, assets) : '';
+  const digest = cache ? inputDigest(manifestText, calibrationText, files, assets) : '';
   const hit = cache?.get(given);
   if (hit && hit.digest === digest) return hit.suite;
   const { fixtures, errors, warnings } = parseSuite(files, manifest?.rules, assets);
@@ -150,6 +177,7 @@ export async function loadSuiteDir(dir: string, cache?: SuiteCache): Promise<Loa
     modes: suiteModes(manifest, manifestPath),
     version: manifest?.version ?? contentVersion(files),
     versionSource: manifest ? 'suite.yaml' : 'content',
+    calibration: parseCalibration(join(root, CALIBRATION_FILE), calibrationText),
   };
   cache?.set(given, { digest, suite });
   return suite;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuiteDir, SuiteDirError, type SuiteCache } from '../src';
+import { loadSuiteDir, readSuiteCalibration, SuiteDirError, type SuiteCache } from '../src';
 
 const FIXTURE = (id: string) =>
   [
@@ -75,6 +75,26 @@ describe('loadSuiteDir', () => {
       expect(last.version).toBe('2.0.0');
     },
   );
+
+  it('reads calibration.json with the suite, again when it alone changes, and says why one is unreadable', async () => {
+    const dir = suite({ 'suite.yaml': 'version: 1.0.0\n', 'log/f001.yaml': FIXTURE('f001') });
+    const cache: SuiteCache = new Map();
+    expect((await loadSuiteDir(dir, cache)).calibration).toBeNull();
+    const item = { domain: 'log', fixtureId: 'f001', targets: 1, passRate: { numerator: 1, denominator: 1 } };
+    writeFileSync(join(dir, 'calibration.json'), JSON.stringify({ suite: 's', campaigns: [], items: [item] }));
+    const loaded = await loadSuiteDir(dir, cache);
+    expect(loaded.calibration).toEqual({
+      file: join(dir, 'calibration.json'),
+      record: { suite: 's', campaigns: [], items: [item] },
+    });
+    expect(await readSuiteCalibration(dir)).toEqual(loaded.calibration);
+    writeFileSync(join(dir, 'calibration.json'), '{"suite": "s"}');
+    const broken = `${join(dir, 'calibration.json')}: campaigns: Invalid input: expected array, received undefined`;
+    expect((await loadSuiteDir(dir, cache)).calibration).toEqual({
+      file: join(dir, 'calibration.json'),
+      error: broken,
+    });
+  });
 
   it('names an unversioned suite by its content, which changes with any fixture', async () => {
     const a = await loadSuiteDir(suite({ 'log/f001.yaml': FIXTURE('f001') }));

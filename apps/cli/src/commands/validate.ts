@@ -1,15 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   CALIBRATION_BANDS,
   CALIBRATION_FILE,
   checkCalibration,
-  parseCalibrationRecord,
   summarizeCalibration,
   type CalibrationCheck,
   type CalibrationSummary,
   type Fixture,
 } from '@gitbench/core';
+import type { SuiteCalibration } from '@gitbench/engine';
 import type { ParsedArgs } from '../args';
 import { formatFixtureError, loadSuite } from '../load-suite';
 import { EXIT } from '../exit';
@@ -22,16 +20,9 @@ type CalibrationReport =
  * difficulty labels. Read from a file, not the database: validate checks a suite offline, where it is
  * authored, and the record says how its figures were obtained.
  */
-async function readCalibration(root: string, fixtures: readonly Fixture[]): Promise<CalibrationReport> {
-  const file = join(root, CALIBRATION_FILE);
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  if (text === null) return null;
-  const parsed = parseCalibrationRecord(text, file);
-  if (!parsed.ok) return { file, error: parsed.message };
-  return { file, ...summarizeCalibration(parsed.record), ...checkCalibration(fixtures, parsed.record) };
+function calibrationReport(read: SuiteCalibration, fixtures: readonly Fixture[]): CalibrationReport {
+  if (read === null || 'error' in read) return read;
+  return { file: read.file, ...summarizeCalibration(read.record), ...checkCalibration(fixtures, read.record) };
 }
 
 /**
@@ -59,8 +50,8 @@ function calibrationLine(c: Exclude<CalibrationReport, null | { error: string }>
 export async function validateCommand(args: ParsedArgs): Promise<number> {
   const dir = args.positionals[0]!;
   const strict = args.flags.has('strict');
-  const { fixtures, errors, warnings, files, manifest, dir: root } = await loadSuite(dir);
-  const calibration = await readCalibration(root, fixtures);
+  const { fixtures, errors, warnings, files, manifest, calibration: read } = await loadSuite(dir);
+  const calibration = calibrationReport(read, fixtures);
   const calibrationBroken = calibration !== null && 'error' in calibration;
   if (args.flags.has('json')) {
     const report = {

@@ -2,7 +2,7 @@ import { DataTable } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 
 import { LocalTime } from '@/components/local-time';
-import { SuiteLink } from '@/components/item-analysis';
+import { SuiteLink } from '@/components/suite-link';
 import { requirePage } from '@/lib/auth/guard';
 import { listSuites } from '@/lib/queries/item-analysis';
 import { services } from '@/lib/services';

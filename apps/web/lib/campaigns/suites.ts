@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { summarizeSuite } from '@gitbench/core';
 import type { LoadedSuite } from '@gitbench/use-cases';
-import { loadSuiteDir, type SuiteCache } from '@gitbench/engine';
+import { loadSuiteDir, readSuiteCalibration, type SuiteCache } from '@gitbench/engine';
+import type { SuiteRecord } from '../calibration';
 import { webEnv } from '../env';
 
 /**
@@ -69,5 +70,15 @@ export async function describeSuites() {
         tags: [...new Set(suite.fixtures.flatMap((f) => f.tags))].sort(),
       };
     }),
+  );
+}
+
+/**
+ * Every configured suite's calibration record, read alone (one small file each, on every call, so an edited
+ * record shows at once without parsing any suite's fixtures).
+ */
+export async function suiteRecords(): Promise<SuiteRecord[]> {
+  return Promise.all(
+    allowedSuites().map(async (s) => ({ suite: s.dir, calibration: await readSuiteCalibration(s.absolute) })),
   );
 }

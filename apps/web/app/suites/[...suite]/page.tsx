@@ -1,7 +1,11 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Section } from '@/components/empty-state';
-import { ControlsNote, counted, DISCRIMINATION_TITLE, ItemTable, suiteHref } from '@/components/item-analysis';
+import { ControlsNote, counted, DISCRIMINATION_TITLE, ItemTable } from '@/components/item-analysis';
+import { suiteHref } from '@/components/suite-link';
+import { SuiteCalibrationNote } from '@/components/suite-calibration-note';
+import { suiteCalibrationLine } from '@/lib/calibration';
+import { suiteRecords } from '@/lib/campaigns/suites';
 import { requirePage } from '@/lib/auth/guard';
 import { getSuiteItemAnalysis } from '@/lib/queries/item-analysis';
 import { services } from '@/lib/services';
@@ -18,7 +22,10 @@ export default async function SuitePage({
   await requirePage('viewer');
   const suite = (await params).suite.map(decodeURIComponent).join('/');
   const includeControls = (await searchParams).controls === '1';
-  const analysis = await getSuiteItemAnalysis(services().db, suite, { includeControls });
+  const [analysis, records] = await Promise.all([
+    getSuiteItemAnalysis(services().db, suite, { includeControls }),
+    suiteRecords(),
+  ]);
   if (!analysis) notFound();
   const count = (f: 'saturated' | 'unsolved' | 'flaky') => analysis.items.filter((i) => i.flags[f]).length;
   const exportHref = (format: string) =>
@@ -39,6 +46,7 @@ export default async function SuitePage({
           evidence about a target.
         </p>
         <ControlsNote controls={analysis.controls} href={suiteHref(suite)} />
+        <SuiteCalibrationNote line={suiteCalibrationLine(records.find((r) => r.suite === suite))} />
       </div>
       <Section
         title="Which fixtures carry signal"
