@@ -15,6 +15,24 @@ test('the form shows inline errors and does not launch an invalid campaign', asy
   await shot(page, 'campaign-new-errors');
 });
 
+test('the form offers only the modes a suite’s tasks are built for, and says why', async ({ page }) => {
+  await page.goto('/campaigns/new');
+  await expect(page.getByLabel('text', { exact: true })).toBeEnabled();
+  await page.getByLabel('Suite').selectOption('fixtures/hard');
+  // The hard tier's suite.yaml lists only agent: the single answers cannot be chosen, agent is chosen instead.
+  await expect(page.getByLabel('text', { exact: true })).toBeDisabled();
+  await expect(page.getByLabel('json_schema', { exact: true })).toBeDisabled();
+  await expect(page.getByLabel('agent', { exact: true })).toBeChecked();
+  await expect(page.getByTestId('suite-modes-note')).toHaveText(
+    "This suite's tasks are built for agent only (modes in fixtures/hard/suite.yaml).",
+  );
+  await expect(page.getByLabel('text', { exact: true })).toHaveAccessibleDescription(/built for agent only/);
+  await shot(page, 'campaign-new-suite-modes');
+  await page.getByLabel('Suite').selectOption('fixtures');
+  await expect(page.getByLabel('text', { exact: true })).toBeEnabled();
+  await expect(page.getByTestId('suite-modes-note')).toHaveCount(0);
+});
+
 test(
   'launch from the form with the oracle and mock models, watch ' +
     'it finish, see it on the leaderboard, drill to evidence',

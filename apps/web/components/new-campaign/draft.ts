@@ -2,6 +2,7 @@
  * The new-campaign form's state as one value, and the request body it stands for. Kept apart from the
  * components so each fieldset edits its own slice and the body is built in one place.
  */
+import { allowedModes, type SuiteModes } from '@gitbench/core/mode';
 
 export interface Profile {
   name: string;
@@ -16,6 +17,8 @@ export interface Suite {
   domains: string[];
   difficulties: string[];
   tags: string[];
+  /** The modes its tasks are built for (suite.yaml's `modes`); absent, every mode. */
+  modes?: SuiteModes;
 }
 
 /** An agent the form offers for agent mode; GitBench's own loop has no version of its own. */
@@ -80,6 +83,17 @@ export const INITIAL_DRAFT: CampaignDraft = {
 };
 
 export type DraftUpdate = (patch: Partial<CampaignDraft>) => void;
+
+/**
+ * The draft's change when `suite` is chosen: its facets cleared, and its output modes kept to those the suite's
+ * tasks are built for, else the first of those, so that the form does not hold a campaign the server refuses.
+ */
+export function chooseSuite(draft: Pick<CampaignDraft, 'outputModes'>, suite: Suite): Partial<CampaignDraft> {
+  const allowed: readonly string[] = allowedModes(suite.modes);
+  const kept = draft.outputModes.filter((m) => allowed.includes(m));
+  const outputModes = kept.length > 0 || draft.outputModes.length === 0 ? kept : allowed.slice(0, 1);
+  return { suiteDir: suite.dir, domains: [], tags: [], outputModes };
+}
 
 /** The body POST /api/campaigns (and its estimate) takes for this draft. */
 export function draftBody(d: CampaignDraft) {

@@ -1,7 +1,7 @@
 'use client';
 
 import { FieldError, Fieldset, inputClass, toggle } from './fields';
-import type { CampaignDraft, DraftUpdate, Suite } from './draft';
+import { chooseSuite, type CampaignDraft, type DraftUpdate, type Suite } from './draft';
 
 /** The suite, and the domains, difficulties and tags that narrow it. */
 export function FixturesFieldset({
@@ -14,7 +14,7 @@ export function FixturesFieldset({
 }: {
   uid: string;
   suites: Suite[];
-  draft: Pick<CampaignDraft, 'suiteDir' | 'domains' | 'difficulties' | 'tags'>;
+  draft: Pick<CampaignDraft, 'suiteDir' | 'domains' | 'difficulties' | 'tags' | 'outputModes'>;
   update: DraftUpdate;
   errors: string[];
   /** Difficulties in their own order, trivial to expert. */
@@ -40,7 +40,10 @@ export function FixturesFieldset({
           id={`${uid}-suite`}
           className={inputClass}
           value={draft.suiteDir}
-          onChange={(e) => update({ suiteDir: e.target.value, domains: [], tags: [] })}
+          onChange={(e) => {
+            const chosen = suites.find((s) => s.dir === e.target.value);
+            if (chosen) update(chooseSuite(draft, chosen));
+          }}
         >
           {suites.map((s) => (
             <option key={s.dir} value={s.dir}>

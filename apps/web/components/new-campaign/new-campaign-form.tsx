@@ -2,7 +2,15 @@
 
 import { useCallback, useId, useMemo, useState } from 'react';
 import { LaunchConfirmation } from '../launch-estimate';
-import { draftBody, INITIAL_DRAFT, NO_ERRORS, withoutFieldError, type CampaignDraft, type Errors } from './draft';
+import {
+  chooseSuite,
+  draftBody,
+  INITIAL_DRAFT,
+  NO_ERRORS,
+  withoutFieldError,
+  type CampaignDraft,
+  type Errors,
+} from './draft';
 import { EstimateBar } from './estimate-bar';
 import { FormErrors } from './fields';
 import { NameField, RunFields } from './run-fields';
@@ -46,7 +54,11 @@ export function NewCampaignForm({ vocabulary }: { vocabulary: FormVocabulary }) 
   const [draft, setDraft] = useState<CampaignDraft>(INITIAL_DRAFT);
   const update = useCallback((patch: Partial<CampaignDraft>) => setDraft((d) => ({ ...d, ...patch })), []);
   const { options, loadError } = useFormOptions((o) =>
-    setDraft((d) => ({ ...d, suiteDir: d.suiteDir || o.suites[0]?.dir || 'fixtures' })),
+    setDraft((d) => {
+      const first = o.suites[0];
+      if (d.suiteDir) return d;
+      return first ? { ...d, ...chooseSuite(d, first) } : { ...d, suiteDir: 'fixtures' };
+    }),
   );
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
   const body = useMemo(() => draftBody(draft), [draft]);

@@ -1,14 +1,19 @@
 'use client';
 
-import { MODES } from '@gitbench/core/mode';
+import { allowedModes, MODES, type SuiteModes } from '@gitbench/core/mode';
 import { FieldError, Fieldset, inputClass, toggle } from './fields';
 import { AgentsChoice } from './agents-choice';
 import type { AgentOption, CampaignDraft, DraftUpdate } from './draft';
 
-/** The output modes, and for agent mode the agents that drive the models, the tool set and the turn limit. */
+/**
+ * The output modes, and for agent mode the agents that drive the models, the tool set and the turn limit. A mode
+ * the chosen suite's tasks are not built for cannot be chosen, and a note says why, so that the person does not
+ * meet the server's refusal.
+ */
 export function OutputModesFieldset({
   uid,
   draft,
+  suiteModes,
   update,
   errors,
   agentErrors,
@@ -17,6 +22,8 @@ export function OutputModesFieldset({
 }: {
   uid: string;
   draft: Pick<CampaignDraft, 'outputModes' | 'toolSet' | 'maxTurns' | 'agents'>;
+  /** The chosen suite's modes (suite.yaml's `modes`); absent, every mode. */
+  suiteModes: SuiteModes | undefined;
   update: DraftUpdate;
   errors: string[];
   agentErrors: string[];
@@ -24,21 +31,35 @@ export function OutputModesFieldset({
   agentsErrors: string[];
 }) {
   const { outputModes } = draft;
+  const allowed = allowedModes(suiteModes);
+  const noteId = `${uid}-modes-note`;
   return (
     <Fieldset legend="Output modes" error={<FieldError id={`${uid}-modes-err`} errors={errors} />}>
       <div className="flex gap-4 text-sm">
-        {MODES.map((m) => (
-          <label key={m} className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              className="h-4 w-4"
-              checked={outputModes.includes(m)}
-              onChange={() => update({ outputModes: toggle(outputModes, m) })}
-            />
-            {m}
-          </label>
-        ))}
+        {MODES.map((m) => {
+          const built = allowed.includes(m);
+          const chosen = outputModes.includes(m);
+          // One the draft still holds (a stale draft) stays enabled, so that it can be unticked.
+          return (
+            <label key={m} className={`flex items-center gap-2 ${built ? '' : 'text-slate-500'}`}>
+              <input
+                type="checkbox"
+                className="h-4 w-4"
+                checked={chosen}
+                disabled={!built && !chosen}
+                aria-describedby={built ? undefined : noteId}
+                onChange={() => update({ outputModes: toggle(outputModes, m) })}
+              />
+              {m}
+            </label>
+          );
+        })}
       </div>
+      {suiteModes ? (
+        <p id={noteId} className="mt-1 text-xs text-slate-500" data-testid="suite-modes-note">
+          This suite&apos;s tasks are built for {suiteModes.allowed.join(' and ')} only (modes in {suiteModes.file}).
+        </p>
+      ) : null}
       {outputModes.includes('agent') ? (
         <div className="mt-2 flex gap-4 text-sm">
           <label className="block" htmlFor={`${uid}-toolset`}>

@@ -38,6 +38,7 @@ export function WhatToRun({
       <OutputModesFieldset
         uid={uid}
         draft={draft}
+        suiteModes={options.suites.find((s) => s.dir === draft.suiteDir)?.modes}
         update={update}
         errors={under('outputModes')}
         agentErrors={under('agent')}

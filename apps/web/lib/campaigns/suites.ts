@@ -46,6 +46,9 @@ export async function loadSuite(dir: string): Promise<LoadedSuite> {
     fixtures: read.fixtures,
     invalid: read.errors,
     ...(read.agentLimits ? { agentLimits: read.agentLimits } : {}),
+    // Named from the repository, as GITBENCH_SUITES names the suite: a refusal shown in a browser need not say
+    // where the server keeps its checkout.
+    ...(read.modes ? { modes: { ...read.modes, file: path.relative(webEnv().GITBENCH_ROOT, read.modes.file) } } : {}),
   };
 }
 
@@ -68,6 +71,7 @@ export async function describeSuites() {
         domains: [...new Set(suite.fixtures.map((f) => f.domain))].sort(),
         difficulties: [...new Set(suite.fixtures.map((f) => f.difficulty))],
         tags: [...new Set(suite.fixtures.flatMap((f) => f.tags))].sort(),
+        ...(suite.modes ? { modes: suite.modes } : {}),
       };
     }),
   );
