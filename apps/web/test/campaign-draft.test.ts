@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { chooseSuite, draftBody, INITIAL_DRAFT, type Suite } from '../components/new-campaign/draft';
-import { OutputModesFieldset } from '../components/new-campaign/output-modes-fieldset';
+import { maxTurnsPlaceholder, OutputModesFieldset } from '../components/new-campaign/output-modes-fieldset';
 
 /** The form leaves an agent campaign's turn limit to its suite (suite.yaml's agent.max_turns) unless one is typed. */
 describe('the new-campaign form’s agent section', () => {
@@ -67,5 +67,25 @@ describe('the new-campaign form on a suite that lists its modes', () => {
       'id="f-modes-note" class="mt-1 text-xs text-slate-500" data-testid="suite-modes-note">' +
         'This suite&#x27;s tasks are built for agent only (modes in fixtures/hard/suite.yaml).</p>',
     );
+  });
+
+  it('says what an empty turn limit means: the suite’s own (the hard tier’s 60), else the built-in default', () => {
+    expect(maxTurnsPlaceholder({ turns: 60, fromSuite: true })).toBe("the suite's (60)");
+    expect(maxTurnsPlaceholder({ turns: 30, fromSuite: false })).toBe('the default (30)');
+    expect(maxTurnsPlaceholder(undefined)).toBe("the suite's");
+    const html = renderToStaticMarkup(
+      createElement(OutputModesFieldset, {
+        uid: 'f',
+        draft: { outputModes: ['agent'], toolSet: 'default', maxTurns: '', agents: ['gitbench'] },
+        suiteModes: hard.modes,
+        suiteMaxTurns: { turns: 60, fromSuite: true },
+        update: () => undefined,
+        errors: [],
+        agentErrors: [],
+        agents: [],
+        agentsErrors: [],
+      }),
+    );
+    expect(html).toMatch(/id="f-turns"[^>]*placeholder="the suite&#x27;s \(60\)"/);
   });
 });

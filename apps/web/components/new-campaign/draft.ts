@@ -19,6 +19,8 @@ export interface Suite {
   tags: string[];
   /** The modes its tasks are built for (suite.yaml's `modes`); absent, every mode. */
   modes?: SuiteModes;
+  /** An agent attempt's turn limit when the form gives none: suite.yaml's agent.max_turns, else the built-in one. */
+  agentMaxTurns?: { turns: number; fromSuite: boolean };
 }
 
 /** An agent the form offers for agent mode; GitBench's own loop has no version of its own. */

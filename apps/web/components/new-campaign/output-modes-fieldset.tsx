@@ -14,6 +14,7 @@ export function OutputModesFieldset({
   uid,
   draft,
   suiteModes,
+  suiteMaxTurns,
   update,
   errors,
   agentErrors,
@@ -24,6 +25,8 @@ export function OutputModesFieldset({
   draft: Pick<CampaignDraft, 'outputModes' | 'toolSet' | 'maxTurns' | 'agents'>;
   /** The chosen suite's modes (suite.yaml's `modes`); absent, every mode. */
   suiteModes: SuiteModes | undefined;
+  /** What an empty "Max turns" means for the chosen suite (absent while the suites load). */
+  suiteMaxTurns?: { turns: number; fromSuite: boolean } | undefined;
   update: DraftUpdate;
   errors: string[];
   agentErrors: string[];
@@ -82,7 +85,7 @@ export function OutputModesFieldset({
               className={inputClass}
               value={draft.maxTurns}
               onChange={(e) => update({ maxTurns: e.target.value })}
-              placeholder="the suite's (30)"
+              placeholder={maxTurnsPlaceholder(suiteMaxTurns)}
             />
           </label>
           <FieldError id={`${uid}-agent-err`} errors={agentErrors} />
@@ -99,4 +102,10 @@ export function OutputModesFieldset({
       ) : null}
     </Fieldset>
   );
+}
+
+/** What an empty "Max turns" box stands for: the suite's own limit, or the built-in default, with its figure. */
+export function maxTurnsPlaceholder(limit: { turns: number; fromSuite: boolean } | undefined): string {
+  if (!limit) return "the suite's";
+  return limit.fromSuite ? `the suite's (${limit.turns})` : `the default (${limit.turns})`;
 }

@@ -25,6 +25,7 @@ export function WhatToRun({
   simulatedModelPattern: string;
 }) {
   const under = (prefix: string) => errorsUnder(errors, prefix);
+  const suite = options.suites.find((s) => s.dir === draft.suiteDir);
   return (
     <>
       <ModelsFieldset
@@ -38,7 +39,8 @@ export function WhatToRun({
       <OutputModesFieldset
         uid={uid}
         draft={draft}
-        suiteModes={options.suites.find((s) => s.dir === draft.suiteDir)?.modes}
+        suiteModes={suite?.modes}
+        suiteMaxTurns={suite?.agentMaxTurns}
         update={update}
         errors={under('outputModes')}
         agentErrors={under('agent')}

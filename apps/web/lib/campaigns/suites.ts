@@ -1,7 +1,7 @@
 import 'server-only';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { summarizeSuite } from '@gitbench/core';
+import { agentLimitsSchema, summarizeSuite } from '@gitbench/core';
 import type { LoadedSuite } from '@gitbench/use-cases';
 import { loadSuiteDir, readSuiteCalibration, type SuiteCache } from '@gitbench/engine';
 import type { SuiteRecord } from '../calibration';
@@ -72,6 +72,11 @@ export async function describeSuites() {
         difficulties: [...new Set(suite.fixtures.map((f) => f.difficulty))],
         tags: [...new Set(suite.fixtures.flatMap((f) => f.tags))].sort(),
         ...(suite.modes ? { modes: suite.modes } : {}),
+        // The turn limit an agent attempt gets when the form leaves it empty: the suite's own, else the built-in one.
+        agentMaxTurns: {
+          turns: suite.agentLimits?.maxTurns ?? agentLimitsSchema.parse({}).maxTurns,
+          fromSuite: suite.agentLimits?.maxTurns !== undefined,
+        },
       };
     }),
   );
