@@ -41,6 +41,7 @@ import {
   type CommitMeta,
 } from './lib/history-mining';
 import { blindHistory, pathsUnder, withBlindOriginals } from './lib/blind-merge';
+import { blindBundle, blindChain, commitTrees, oursTrees, testsGroups, treeWithoutAll } from './lib/blind-rebase';
 import { heldOutSource, portedHeldOut, replayFailures, withHeldOut } from './lib/held-out';
 
 interface Project {
@@ -230,6 +231,13 @@ interface RebaseSpec {
   trap?: string;
   /** Where the pinned tests of the tip differ from the branch's own (adapted to main), in the ticket's words. */
   tipNote?: string;
+  /**
+   * A blind variant of the rebase `of` (the same branch, main and ports, read from scripts/hard-ports/<of>/): no commit
+   * of the bundle holds the tests directory, and the checker runs, at each rebased commit, the tests the reference
+   * rebase has there (scripts/lib/blind-rebase.ts). `also` names other directories of tests that older commits hold
+   * (a layout the project left), taken out too.
+   */
+  blind?: { of: string; also?: string[] };
 }
 
 interface Sources {
@@ -237,7 +245,7 @@ interface Sources {
   /** A blind variant names only what differs from its original (withBlindOriginals fills in the rest). */
   semanticMerges: (MergeSpec | (Partial<MergeSpec> & Pick<MergeSpec, 'id' | 'blind'>))[];
   backports: BackportSpec[];
-  rebases: RebaseSpec[];
+  rebases: (RebaseSpec | (Partial<RebaseSpec> & Pick<RebaseSpec, 'id' | 'blind'>))[];
 }
 
 const sh = shellQuote;
@@ -1263,7 +1271,74 @@ function applied(scratch: string, parent: string, patch: Buffer, meta: CommitMet
   }
 }
 
+/** A rebase ticket's first lines: what the branch holds, the policy, how main moved, what to expect. */
+function rebaseTicketOpening(spec: RebaseSpec, p: Project): string[] {
+  return [
+    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) ` +
+      `holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. ` +
+      `Our policy is a linear history:`,
+    `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot ` +
+      `since the branch started: ${spec.mainMoved}`,
+    ...(spec.mainStaged ? [spec.mainStaged] : []),
+    'Expect conflicts in more than one commit; resolve each so that the fix still does what ' +
+      "it did, in main's current code.",
+  ];
+}
+
+/** The upstream commits a rebase uses, for its source block: the branch point, main, and the branch's, numbered. */
+function rebaseCommits(spec: RebaseSpec): Record<string, string> {
+  return {
+    base: spec.base,
+    onto: spec.onto,
+    ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])),
+  };
+}
+
+/** What every rebase checks of its shape: main left where it was, the branch linear on it, each commit kept once. */
+function rebaseShapeChecks(spec: RebaseSpec, onto: string, metas: readonly CommitMeta[]) {
+  return [
+    { type: 'ref_equals', ref: 'main', commit: onto },
+    { type: 'linear_onto', branch: spec.branch, onto: 'main' },
+    {
+      type: 'commits_preserved',
+      range: `main..${spec.branch}`,
+      messages: metas.map((m) => m.message.replace(/\s+$/, '')),
+    },
+  ];
+}
+
+/**
+ * Which commits conflict when replayed (each onto the hand-made replay of the ones before it), with the paths git
+ * leaves unmerged.
+ */
+function conflictedCommits(
+  scratch: string,
+  onto: string,
+  feature: readonly string[],
+  rebased: readonly string[],
+): { at: number; paths: string[] }[] {
+  const conflicted: { at: number; paths: string[] }[] = [];
+  const probe = mkdtempSync(join(tmpdir(), 'hard-replay-'));
+  try {
+    git(scratch, ['worktree', 'add', '-q', '--detach', probe, onto]);
+    for (const [i, c] of feature.entries()) {
+      git(probe, ['reset', '-q', '--hard', i === 0 ? onto : rebased[i - 1]!]);
+      const picked = git(probe, ['cherry-pick', '--no-commit', c], { allowFail: true });
+      const unmerged = git(probe, ['diff', '--name-only', '--diff-filter=U']).split('\n').filter(Boolean);
+      if (picked.startsWith('\u0000EXIT') && unmerged.length > 0) conflicted.push({ at: i, paths: unmerged });
+      git(probe, ['cherry-pick', '--abort'], { allowFail: true });
+      git(probe, ['reset', '-q', '--hard'], { allowFail: true });
+    }
+  } finally {
+    git(scratch, ['worktree', 'remove', '--force', probe], { allowFail: true });
+    rmSync(probe, { recursive: true, force: true });
+  }
+  return conflicted;
+}
+
 function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, rows: Row[]): void {
+  // A blind variant reads the original's ports.
+  const ports = spec.blind?.of ?? spec.id;
   const b = trimmed(scratch, p, spec.base, []);
   const ontoMeta = commitMeta(p.mirror, spec.onto);
   const upstreamOnto = trimmed(scratch, p, spec.onto, [b]);
@@ -1277,7 +1352,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
           `${applied(
             scratch,
             upstreamOnto,
-            readFileSync(resolve('scripts/hard-ports', spec.id, 'main.patch')),
+            readFileSync(resolve('scripts/hard-ports', ports, 'main.patch')),
             ontoMeta,
           )}^{tree}`,
         ]).trim(),
@@ -1289,7 +1364,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   const feature: string[] = [];
   for (const [i, c] of spec.commits.entries()) {
     const change = spec.linearized?.includes(i + 1)
-      ? readFileSync(resolve('scripts/hard-ports', spec.id, 'branch', `${String(i + 1).padStart(2, '0')}.patch`))
+      ? readFileSync(resolve('scripts/hard-ports', ports, 'branch', `${String(i + 1).padStart(2, '0')}.patch`))
       : gitBuf(p.mirror, ['diff', '--binary', `${c}^1`, c, '--', ...p.keep]);
     feature.push(applied(scratch, feature[i - 1] ?? b, change, metas[i]!));
   }
@@ -1319,28 +1394,13 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   } else {
     // The rebase made by hand (scripts/hard-ports/<id>/NN.patch: each replayed commit against the one before).
     for (const [i] of spec.commits.entries()) {
-      const patch = readFileSync(resolve('scripts/hard-ports', spec.id, `${String(i + 1).padStart(2, '0')}.patch`));
+      const patch = readFileSync(resolve('scripts/hard-ports', ports, `${String(i + 1).padStart(2, '0')}.patch`));
       rebased.push(applied(scratch, rebased[i - 1] ?? onto, patch, metas[i]!));
     }
   }
   const tip = rebased.at(-1)!;
-  // Which commits conflict when replayed (each onto the hand-made replay of the ones before it).
-  const conflicted: string[] = [];
-  const probe = mkdtempSync(join(tmpdir(), 'hard-replay-'));
-  try {
-    git(scratch, ['worktree', 'add', '-q', '--detach', probe, onto]);
-    for (const [i, c] of feature.entries()) {
-      git(probe, ['reset', '-q', '--hard', i === 0 ? onto : rebased[i - 1]!]);
-      const picked = git(probe, ['cherry-pick', '--no-commit', c], { allowFail: true });
-      if (picked.startsWith('\u0000EXIT') && git(probe, ['diff', '--name-only', '--diff-filter=U']).trim() !== '')
-        conflicted.push(subjectOf(metas[i]!));
-      git(probe, ['cherry-pick', '--abort'], { allowFail: true });
-      git(probe, ['reset', '-q', '--hard'], { allowFail: true });
-    }
-  } finally {
-    git(scratch, ['worktree', 'remove', '--force', probe], { allowFail: true });
-    rmSync(probe, { recursive: true, force: true });
-  }
+  if (spec.blind) return blindLongRebase(spec, p, scratch, out, rows, { b, onto, feature, rebased });
+  const conflicted = conflictedCommits(scratch, onto, feature, rebased).map((c) => subjectOf(metas[c.at]!));
   const mainTests = `_assets/tests/${spec.id}-main.tar.gz`;
   const tipTests = `_assets/tests/${spec.id}-tip.tar.gz`;
   testsArchive(scratch, onto, p.tests, join(out, mainTests));
@@ -1432,7 +1492,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     const commits: string[] = [];
     for (const [i] of spec.commits.entries()) {
       const patch = readFileSync(
-        resolve('scripts/hard-ports', spec.id, w.name, `${String(i + 1).padStart(2, '0')}.patch`),
+        resolve('scripts/hard-ports', ports, w.name, `${String(i + 1).padStart(2, '0')}.patch`),
       );
       commits.push(applied(scratch, commits[i - 1] ?? onto, patch, metas[i]!));
     }
@@ -1498,14 +1558,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     max_commits: spec.commits.length + 2,
   });
   const ticket = [
-    `Branch \`${spec.branch}\` of ${p.repo.split('/')[1]} (${p.repo}) ` +
-      `holds ${spec.about ?? `${spec.commits.length} real fixes made on the maintenance line`}. ` +
-      `Our policy is a linear history:`,
-    `instead of merging it, rebase \`${spec.branch}\` onto \`main\`. Main has moved a lot ` +
-      `since the branch started: ${spec.mainMoved}`,
-    ...(spec.mainStaged ? [spec.mainStaged] : []),
-    'Expect conflicts in more than one commit; resolve each so that the fix still does what ' +
-      "it did, in main's current code.",
+    ...rebaseTicketOpening(spec, p),
     '',
     'The branch, oldest first:',
     ...subjects.map((s2, i) => `${i + 1}. ${s2}`),
@@ -1558,13 +1611,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
     scoring: {
       type: 'repo_checks',
       checks: [
-        { type: 'ref_equals', ref: 'main', commit: onto },
-        { type: 'linear_onto', branch: spec.branch, onto: 'main' },
-        {
-          type: 'commits_preserved',
-          range: `main..${spec.branch}`,
-          messages: metas.map((m) => m.message.replace(/\s+$/, '')),
-        },
+        ...rebaseShapeChecks(spec, onto, metas),
         { type: 'tests_pass', rev: spec.branch, ...testRun(p, tipTests) },
         eachCheck(eachProject, mainTests, exempt),
         ...(heldProject ? [eachCheck(heldProject, heldTests, heldExempt)] : []),
@@ -1573,11 +1620,7 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
       reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
       source: sourceBlock(
         p,
-        {
-          base: spec.base,
-          onto: spec.onto,
-          ...Object.fromEntries(spec.commits.map((c, i) => [`commit${String(i + 1).padStart(2, '0')}`, c])),
-        },
+        rebaseCommits(spec),
         `The branch's commits re-created from their first-parent changes on the branch point ` +
           `(${feature.join(', ')}), main as one commit on it (${onto}); trees cut ` +
           `to ${p.keep.join(', ')}.${
@@ -1674,6 +1717,249 @@ function longRebase(spec: RebaseSpec, p: Project, scratch: string, out: string, 
   );
 }
 
+/**
+ * A blind long rebase (RebaseSpec.blind): the original's branch, main and reference rebase re-created without the
+ * tests directory in any commit. The checker runs, at each rebased commit, the tests the full reference has there
+ * (one archive per distinct tests directory), so every commit must be right without the attempt running a test.
+ */
+function blindLongRebase(
+  spec: RebaseSpec,
+  p: Project,
+  scratch: string,
+  out: string,
+  rows: Row[],
+  full: { b: string; onto: string; feature: string[]; rebased: string[] },
+): void {
+  const of = spec.blind!.of;
+  const n = spec.commits.length;
+  const tree = (c: string) => git(scratch, ['rev-parse', `${c}^{tree}`]).trim();
+  const hidden = [p.tests, ...(spec.blind!.also ?? [])];
+  const [b, onto] = blindChain(scratch, [full.b, full.onto], hidden, '') as [string, string];
+  const feature = blindChain(scratch, full.feature, hidden, b);
+  const rebased = blindChain(scratch, full.rebased, hidden, onto);
+  const metas = feature.map((c) => commitMeta(scratch, c));
+  const subjects = metas.map(subjectOf);
+  // The commits that changed only the tests: empty here, kept (the ticket says so, commits_preserved checks it).
+  const testsOnly = feature
+    .map((f, i) =>
+      tree(f) === tree(feature[i - 1] ?? b) && tree(full.feature[i]!) !== tree(full.feature[i - 1] ?? full.b) ? i : -1,
+    )
+    .filter((i) => i >= 0);
+  const emptyOnes = rebased.map((r, i) => (tree(r) === tree(rebased[i - 1] ?? onto) ? i : -1)).filter((i) => i >= 0);
+  const groups = testsGroups(scratch, full.rebased, p.tests);
+  const assetAt: string[] = [];
+  for (const g of groups) {
+    const asset = `_assets/tests/${spec.id}-${String(g.at[0]! + 1).padStart(2, '0')}.tar.gz`;
+    testsArchive(scratch, full.rebased[g.at[0]!]!, p.tests, join(out, asset));
+    for (const i of g.at) assetAt[i] = asset;
+  }
+  /** The 1-based numbers of the commits of a replay at which the checker's tests fail. */
+  const failingAt = (commits: readonly string[]) =>
+    commits.map((c, i) => (runTests(scratch, c, p, join(out, assetAt[i]!)).passed ? 0 : i + 1)).filter((k) => k > 0);
+  const each = rebased.map((r, i) => runTests(scratch, r, p, join(out, assetAt[i]!)));
+  const failing = each.map((r, i) => (r.passed ? null : `${i + 1} ${subjects[i]}: ${r.summary}`)).filter(Boolean);
+  if (failing.length) throw new Error(`${spec.id}: the pinned tests fail at reference commits: ${failing.join('; ')}`);
+  const conflicted = conflictedCommits(scratch, onto, feature, rebased);
+  if (conflicted.length < 2)
+    throw new Error(`${spec.id}: replaying the branch conflicts in ${conflicted.length} commit(s); at least 2 wanted`);
+
+  const fromTrees = (trees: readonly string[]) => commitTrees(scratch, onto, trees, feature);
+  const replayScript = (trees: readonly string[], keep: (i: number) => boolean = () => true) =>
+    [
+      `git checkout -q -B ${sh(spec.branch)} main`,
+      ...trees.flatMap((t, i) => {
+        if (!keep(i)) return [];
+        const d = b64(gitBuf(scratch, ['diff', '--binary', '--full-index', trees[i - 1] ?? tree(onto), t]));
+        return [
+          `${d ? `printf '%s' ${d} | base64 -d | git apply --index && ` : ''}` +
+            `git commit -q --allow-empty -C ${feature[i]}`,
+        ];
+      }),
+    ].join('\n');
+  const referenceTrees = rebased.map(tree);
+  const reference = replayScript(referenceTrees);
+  const at = (ks: readonly number[]) => `commit${ks.length > 1 ? 's' : ''} ${ks.join(', ')}`;
+  // The original's wrong replays, their trees blind too.
+  const wrong = (spec.wrongReplays ?? []).map((w) => {
+    const commits: string[] = [];
+    for (const [i] of spec.commits.entries()) {
+      const patch = readFileSync(resolve('scripts/hard-ports', of, w.name, `${String(i + 1).padStart(2, '0')}.patch`));
+      commits.push(applied(scratch, commits[i - 1] ?? full.onto, patch, metas[i]!));
+    }
+    const trees = commits.map((c) => treeWithoutAll(scratch, `${c}^{tree}`, hidden));
+    const fails = failingAt(fromTrees(trees));
+    if (!fails.length) throw new Error(`${spec.id}: the wrong replay ${w.name} passes the pinned tests everywhere`);
+    return {
+      answer: replayScript(trees),
+      why: `${w.why} (the pinned tests fail at ${at(fails)}).`,
+      name: w.name,
+      fails,
+    };
+  });
+  // "Ours" at a conflicted commit: the first conflict whose files, kept as main had them, break that very commit.
+  let ours: { k: number; paths: string[]; carried: number[]; fixed: number[] } | null = null;
+  for (const c of conflicted) {
+    const before = c.at === 0 ? onto : rebased[c.at - 1]!;
+    const carried = failingAt(fromTrees(oursTrees(scratch, rebased, before, c.at, c.paths, false)));
+    if (!carried.includes(c.at + 1) || c.at === n - 1) continue;
+    const fixed = failingAt(fromTrees(oursTrees(scratch, rebased, before, c.at, c.paths, true)));
+    if (fixed.length && !fixed.includes(n)) {
+      ours = { k: c.at, paths: c.paths, carried, fixed };
+      break;
+    }
+  }
+  if (!ours) throw new Error(`${spec.id}: no conflicted commit whose "ours" resolution the pinned tests catch`);
+  const oursBefore = ours.k === 0 ? onto : rebased[ours.k - 1]!;
+  blindBundle(
+    scratch,
+    { 'refs/heads/main': onto, [`refs/heads/${spec.branch}`]: feature.at(-1)! },
+    hidden,
+    join(out, '_assets', 'bundles', `${spec.id}.bundle`),
+  );
+
+  const cmd = runLine(p);
+  const ticket = [
+    ...rebaseTicketOpening(spec, p),
+    '',
+    `The project's test suite is not in this checkout: no commit of this repository, on \`main\` or on ` +
+      `\`${spec.branch}\`, holds \`${p.tests}/\`${
+        spec.blind!.also
+          ? ` (nor ${spec.blind!.also.map((d) => `\`${d}/\``).join(', ')}, where the branch's older layout kept them)`
+          : ''
+      } (as if it were kept where only CI runs it), so you cannot run it. ` +
+      `Upstream's branch changed tests too; ${
+        testsOnly.length
+          ? `commit${testsOnly.length > 1 ? 's' : ''} ${testsOnly.map((i) => i + 1).join(', ')} below changed ` +
+            `only tests, so ${testsOnly.length > 1 ? 'they are empty commits' : 'it is an empty commit'} here`
+          : 'here every commit keeps only its change to the code'
+      }.`,
+    '',
+    'The branch, oldest first:',
+    ...subjects.map((s2, i) => `${i + 1}. ${s2}${testsOnly.includes(i) ? ' (empty here: it changed only tests)' : ''}`),
+    '',
+    'What is checked, on the repository you leave:',
+    `- \`${spec.branch}\` is a straight line of commits on top of \`main\` (no merge commit), ` +
+      `and \`main\` itself is left where it is;`,
+    `- each of the ${n} commits above appears exactly once on it, in this order, with its original message, and ` +
+      `nothing else is added. Keep every commit even when it is empty (the ones that changed only tests, and any ` +
+      `whose change main already has): git drops empty commits by default, so keep them on purpose, with their ` +
+      `messages;`,
+    `- at every one of the ${n} rebased commits, the checker lays its own copy of \`${p.tests}/\` over that ` +
+      `commit's tree and runs \`${cmd}\`: the project's tests as a correct rebase has them at that commit (main's ` +
+      `tests and the branch's tests up to that commit, adapted to main). At the tip that is the whole suite. So ` +
+      `each commit must hold its own change, whole and working with main's code, and nothing of a later commit's;`,
+    // Only the deselection itself: the rest of the project's note is advice on running the suite, which is not here.
+    ...(p.deselected
+      ? [
+          `  ${
+            p.deselected.replace('the merge does not touch', 'the rebase does not touch').split(/(?<=\.) (?=[A-Z])/)[0]
+          }`,
+        ]
+      : []),
+    ...(spec.tipNote ? [`  ${spec.tipNote}`] : []),
+    `Read what each commit changed (\`git show\` of the branch's commits) and main's code it now lands on. You may ` +
+      `write and run scratch tests or scripts of your own, but do not commit them: whatever a commit holds under ` +
+      `\`${p.tests}/\` is replaced by the checker's copy before its tests run, so it can neither help nor hurt.`,
+  ].join('\n');
+  const check = (i: number) => ({
+    type: 'tests_pass',
+    rev: i === n - 1 ? spec.branch : `${spec.branch}~${n - 1 - i}`,
+    ...testRun(p, assetAt[i]!),
+  });
+  const doc = {
+    id: spec.id,
+    description:
+      `Blind long rebase of ${n} real ${p.repo} commits onto a main that moved (long-rebase/${of}'s branch, ` +
+      `no tests in the checkout; ${conflicted.length} of them conflict)`,
+    purpose:
+      "Replay a real branch of several commits onto a moved main without the project's tests at hand, so that " +
+      "every commit passes the checker's copy of the tests as the rebase should have them there.",
+    ...taskHead(
+      'long-rebase',
+      p,
+      spec.id,
+      [...new Set(assetAt)],
+      setupSteps(p),
+      ['git log --oneline --graph --all', `git log -p --reverse main..${sh(spec.branch)}`],
+      ticket,
+      'does the rebase',
+      BLIND_TIME_LIMIT_NOTE,
+    ),
+    expected: reference,
+    scoring: {
+      type: 'repo_checks',
+      checks: [...rebaseShapeChecks(spec, onto, metas), ...rebased.map((_, i) => check(i))],
+      ...(spec.trap ? { trap: spec.trap } : {}),
+      reference_tool_calls: [{ name: 'bash', args: { command: reference } }],
+      source: sourceBlock(
+        p,
+        rebaseCommits(spec),
+        `Blind variant of long-rebase/${of}: its branch (${feature.join(', ')}) and main (${onto}) re-created ` +
+          `without ${p.tests}/ in any commit, trees otherwise cut to ${p.keep.join(', ')}; the reference rebase is ` +
+          `${of}'s (scripts/hard-ports/${of}/) less ${p.tests}/. The pinned tests at each commit are ${p.tests}/ as ` +
+          `${of}'s reference rebase has it there (${groups.length} distinct archive(s)).`,
+      ),
+      blind_of: `long-rebase/${of}`,
+      measured: {
+        conflicted: conflicted.map((c) => `${c.at + 1} ${subjects[c.at]}: ${c.paths.join(', ')}`),
+        ...(testsOnly.length ? { testsOnly: testsOnly.map((i) => i + 1) } : {}),
+        each: each.map((r) => r.summary),
+        [`ours-${ours.k + 1}`]: `fails at ${at(ours.carried)}`,
+        [`ours-${ours.k + 1}-fixed-at-tip`]: `fails at ${at(ours.fixed)}`,
+        ...Object.fromEntries(wrong.map((w) => [w.name, `fails at ${at(w.fails)}`])),
+      },
+    },
+    negatives: [
+      { answer: 'true', why: `nop: ${spec.branch} is not on main.` },
+      {
+        answer: `git checkout -q ${sh(spec.branch)} && git rebase -q -X theirs main`,
+        why:
+          'Letting the branch win every conflict (-X theirs) brings back code main renamed, and git drops the ' +
+          'empty commits.',
+      },
+      {
+        answer: `git checkout -q ${sh(spec.branch)} && git merge -q --no-edit -X ours main`,
+        why: 'A merge instead of a rebase: not linear on main.',
+      },
+      ...(emptyOnes.length
+        ? [
+            {
+              answer: replayScript(referenceTrees, (i) => !emptyOnes.includes(i)),
+              why:
+                `The reference rebase letting git drop the ${emptyOnes.length} empty commit(s) ` +
+                `(${emptyOnes.map((i) => i + 1).join(', ')}): not every commit is preserved.`,
+            },
+          ]
+        : []),
+      {
+        answer: replayScript(oursTrees(scratch, rebased, oursBefore, ours.k, ours.paths, false)),
+        why:
+          `Commit ${ours.k + 1}'s conflict in ${ours.paths.join(', ')} resolved by taking main's side ("ours"), ` +
+          `the branch's change to it given up (the pinned tests fail at ${at(ours.carried)}).`,
+      },
+      {
+        answer: replayScript(oursTrees(scratch, rebased, oursBefore, ours.k, ours.paths, true)),
+        why:
+          `Commit ${ours.k + 1}'s conflict resolved by taking main's side and put right only in the last commit: ` +
+          `the tip is the reference's, the commits in between are broken (the pinned tests fail at ${at(ours.fixed)}).`,
+      },
+      ...wrong.map((w) => ({ answer: w.answer, why: w.why })),
+    ],
+  };
+  mkdirSync(join(out, 'long-rebase'), { recursive: true });
+  writeYaml(join(out, 'long-rebase', `${spec.id}.yaml`), doc);
+  rows.push({
+    kind: 'long-rebase',
+    id: spec.id,
+    project: p,
+    commits: `blind ${of}: ${n} commits from ${spec.base.slice(0, 12)} onto ${spec.onto.slice(0, 12)}`,
+  });
+  process.stderr.write(
+    `  ${spec.id}: conflicts at ${conflicted.map((c) => c.at + 1).join(', ')}; ${groups.length} test archives; ` +
+      `ours-${ours.k + 1} fails at ${ours.carried.join(',')}, fixed-at-tip at ${ours.fixed.join(',')}\n`,
+  );
+}
+
 function writeYaml(path: string, doc: Record<string, unknown>): void {
   writeFileSync(path, stringify(doc, { lineWidth: 0, blockQuote: 'literal' }));
 }
@@ -1719,7 +2005,7 @@ function main(): void {
     for (const spec of withBlindOriginals<MergeSpec>(sources.semanticMerges))
       if (!only || only.split(',').includes(spec.id))
         semanticMerge(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
-    for (const spec of sources.rebases ?? [])
+    for (const spec of withBlindOriginals<RebaseSpec>(sources.rebases ?? []))
       if (!only || only.split(',').includes(spec.id))
         longRebase(spec, project(spec.project), scratchFor(project(spec.project)), out, rows);
     for (const spec of sources.backports)

@@ -1,42 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blindHistory, pathsUnder, treeWithout, withBlindOriginals } from '../lib/blind-merge';
 import { commitMeta, git } from '../lib/history-mining';
+import { IDENTITY_ENV, scratchGit } from './scratch-git';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const env = {
-  GIT_AUTHOR_NAME: 'a',
-  GIT_AUTHOR_EMAIL: 'a@x',
-  GIT_AUTHOR_DATE: '946684800 +0000',
-  GIT_COMMITTER_NAME: 'c',
-  GIT_COMMITTER_EMAIL: 'c@x',
-  GIT_COMMITTER_DATE: '946771200 +0000',
-};
-
 /**
  * A merge's history as the miner re-creates it: a base, two sides and their merge, each holding code beside
  * `tests/` (with the shims under it) and, in the base, a nested `pkg/tests` directory that is code, not the tests.
  */
 function history() {
-  const dir = mkdtempSync(join(tmpdir(), 'blind-merge-test-'));
-  dirs.push(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  const commit = (files: Record<string, string>, parents: string[], message: string) => {
-    const index = join(dir, '.git', 'test-index');
-    rmSync(index, { force: true });
-    for (const [path, text] of Object.entries(files)) {
-      const blob = git(dir, ['hash-object', '-w', '--stdin'], { input: text }).trim();
-      git(dir, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env: { GIT_INDEX_FILE: index } });
-    }
-    const tree = git(dir, ['write-tree'], { env: { GIT_INDEX_FILE: index } }).trim();
-    return git(dir, ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p])], { input: message, env }).trim();
-  };
+  const { dir, commit } = scratchGit(dirs, 'blind-merge-test-');
+
   const code = { 'src/code.py': 'x = 1\n', 'src/pkg/tests/helper.py': 'y = 2\n', LICENSE: 'MIT\n' };
   const tests = { 'tests/test_code.py': 'def test(): pass\n', 'tests/shims/pytz.py': '' };
   const b = commit({ ...code, ...tests }, [], 'base\n');
@@ -89,7 +68,10 @@ describe('blind semantic merges (hard-mine)', () => {
     const { dir, h } = history();
     const blind = blindHistory(dir, h, 'tests');
     // A side whose tip holds no tests but whose parent does still leaks them.
-    const leaky = git(dir, ['commit-tree', `${blind.o}^{tree}`, '-p', h.o], { input: 'tip\n', env }).trim();
+    const leaky = git(dir, ['commit-tree', `${blind.o}^{tree}`, '-p', h.o], {
+      input: 'tip\n',
+      env: IDENTITY_ENV,
+    }).trim();
     expect(pathsUnder(dir, [leaky], 'tests')).toContain('tests/test_code.py');
   });
 });
